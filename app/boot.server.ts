@@ -1,0 +1,42 @@
+/**
+ * Start-up and shut-down of everything the web process needs besides Remix itself:
+ * database (migrated), Redis and the job worker, the auth gate and the queue board.
+ * Loaded by server.ts through tsx in dev and production alike.
+ */
+import type { Express } from "express";
+import { getDb, closeDb, dbKind } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
+import { logEvent } from "~/models/log.server";
+import { createAuthGate } from "~/utils/auth-gate.server";
+import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
+
+export function secureCookies() {
+  return getEnv().SECURE_COOKIES;
+}
+
+export async function startServices() {
+  const env = getEnv();
+  await getDb();
+  const jobs = await startJobRuntime({ runWorker: env.RUN_WORKER, startRedis: env.START_REDIS });
+  return {
+    async stop() {
+      await jobs.stop();
+      await closeDb();
+    },
+  };
+}
+
+/** Express-level routes and gates that must run before the Remix handler. */
+export async function mountServerRoutes(app: Express) {
+  app.use(createAuthGate());
+  await mountQueueBoard(app, "/admin/queues");
+}
+
+export async function onListening(port: number) {
+  await logEvent({
+    type: "info",
+    source: "system",
+    message: `Server started on port ${port}`,
+    details: { database: await dbKind(), node: process.version },
+  });
+}

@@ -1,0 +1,35 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/** People who may use the dashboard. The spec shows no login; we add one (docs/decisions/0003). */
+export const operators = pgTable("operators", {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull().unique(),
+  passwordHash: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Server-side sessions: the cookie carries only the id, so logout really revokes. */
+export const operatorSessions = pgTable(
+  "operator_sessions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    operatorId: uuid()
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.operatorId)],
+);
+
+/** Bearer tokens for scripts calling /api. Only a SHA-256 of the token is stored. */
+export const apiTokens = pgTable("api_tokens", {
+  id: uuid().primaryKey().defaultRandom(),
+  operatorId: uuid()
+    .notNull()
+    .references(() => operators.id, { onDelete: "cascade" }),
+  name: text().notNull(),
+  tokenHash: text().notNull().unique(),
+  lastUsedAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

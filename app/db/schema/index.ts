@@ -1,0 +1,4 @@
+// One file per entity; every table is re-exported here for drizzle-kit and the db client.
+export * from "./auth";
+export * from "./logs";
+export * from "./settings";

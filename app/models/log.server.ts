@@ -1,0 +1,80 @@
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { logs, type LogSource, type LogType } from "~/db/schema";
+import { getEnv } from "~/utils/env.server";
+
+export type LogEntry = typeof logs.$inferSelect;
+
+export type LogInput = {
+  type: LogType;
+  source: LogSource;
+  message: string;
+  details?: unknown;
+};
+
+/** Keys whose values never reach the log table, whatever the caller passes. */
+const SECRET_KEYS = /pass(word)?|secret|token|rc$|recovery|authorization|cookie|sek/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? "[redacted]" : redact(v, depth + 1);
+  return out;
+}
+
+/**
+ * The server-side logger behind System Logs. Never throws: a logging failure must not
+ * break the action that logged, so it falls back to the console.
+ */
+export async function logEvent(entry: LogInput): Promise<void> {
+  try {
+    const db = await getDb();
+    await db.insert(logs).values({
+      type: entry.type,
+      source: entry.source,
+      message: entry.message.slice(0, 4000),
+      details: entry.details === undefined ? null : redact(entry.details),
+    });
+  } catch (err) {
+    console.warn("[log] could not store log entry:", entry.message, (err as Error).message);
+  }
+}
+
+export type LogFilter = { type?: LogType; source?: LogSource; cleared?: boolean; limit?: number };
+
+export async function listLogs(filter: LogFilter = {}): Promise<LogEntry[]> {
+  const db = await getDb();
+  const where: SQL[] = [];
+  if (filter.type) where.push(eq(logs.type, filter.type));
+  if (filter.source) where.push(eq(logs.source, filter.source));
+  if (filter.cleared !== undefined) where.push(eq(logs.cleared, filter.cleared));
+  return db
+    .select()
+    .from(logs)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(logs.timestamp), desc(logs.id))
+    .limit(Math.min(filter.limit ?? 500, 1000));
+}
+
+/** Marks one entry cleared. Returns false when the id is unknown. */
+export async function clearLog(id: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db.update(logs).set({ cleared: true }).where(eq(logs.id, id)).returning({ id: logs.id });
+  return rows.length > 0;
+}
+
+/**
+ * "Clean Old Logs": removes entries already cleared, and every entry older than the
+ * retention period (LOG_RETENTION_DAYS, default 14). See docs/decisions/0004.
+ */
+export async function cleanupLogs(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const cutoff = new Date(now.getTime() - getEnv().LOG_RETENTION_DAYS * 86_400_000);
+  const rows = await db
+    .delete(logs)
+    .where(or(eq(logs.cleared, true), lt(logs.timestamp, cutoff)))
+    .returning({ id: logs.id });
+  return rows.length;
+}

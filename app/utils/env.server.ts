@@ -1,0 +1,63 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every environment variable the server reads, validated once at boot.
+ * `.env.example` documents each of them; nothing here reaches the browser.
+ */
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Everything the app keeps on disk: PGlite files, secret key, private Redis. */
+  DATA_DIR: z.string().default("./data"),
+  /** A real PostgreSQL server; without it the embedded PGlite database is used. */
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  PGLITE_DIR: z.string().optional(),
+  REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
+  /** Prefix of every BullMQ key; tests give each file its own. */
+  QUEUE_PREFIX: z.string().default("gt"),
+  /** Run a private redis-server when nothing answers at REDIS_URL. */
+  START_REDIS: boolish.default(true),
+  /** Run the job worker inside the web process. */
+  RUN_WORKER: boolish.default(true),
+  /** 32+ chars; derives the encryption and cookie keys. Generated into DATA_DIR when absent. */
+  APP_SECRET: z.string().min(32).optional().or(z.literal("").transform(() => undefined)),
+  /** Cookies get the Secure flag (set it when serving over https). */
+  SECURE_COOKIES: boolish.default(false),
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  GALAXY_WS_URL: z.string().default("wss://cs.mobstudio.ru:6672"),
+  GALAXY_SERVICES_URL: z.string().default("https://galaxy.mobstudio.ru/services/"),
+  /** Accept self-signed certificates from the Galaxy endpoints (simulator). */
+  GALAXY_INSECURE_TLS: boolish.default(false),
+  DISCORD_TOKEN: z.string().optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+/** Parsed environment. Re-read when `resetEnv()` is called (tests change variables per file). */
+export function getEnv(): Env {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new Error(`Invalid environment: ${issues}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+export function resetEnv() {
+  cached = undefined;
+}
+
+export function dataPath(...parts: string[]) {
+  return path.resolve(getEnv().DATA_DIR, ...parts);
+}

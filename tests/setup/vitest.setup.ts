@@ -1,0 +1,61 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeEach, vi } from "vitest";
+
+/**
+ * Each test file gets its own PostgreSQL database, Redis key prefix and data dir, so files
+ * run in parallel (and several developers can run tests at once) without touching each other.
+ * The app modules read DATABASE_URL lazily, so setting it here is enough.
+ */
+const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const dbName = `gt_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: base });
+await admin.connect();
+await admin.query(`create database ${dbName}`);
+await admin.end();
+
+const url = new URL(base);
+url.pathname = `/${dbName}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-test-"));
+Object.assign(process.env, {
+  NODE_ENV: "test",
+  DATABASE_URL: url.toString(),
+  DATA_DIR: dataDir,
+  QUEUE_PREFIX: `gt-test-${dbName}`,
+  REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+  START_REDIS: "false",
+  RUN_WORKER: "false",
+  APP_SECRET: "test-secret-test-secret-test-secret-0123456789",
+});
+
+// Rule 12 of CONVENTIONS: a console.error during a test fails it.
+let errors: unknown[][] = [];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    errors.push(args);
+  });
+});
+afterEach(() => {
+  vi.mocked(console.error).mockRestore?.();
+  if (errors.length) {
+    const text = errors.map((a) => a.map(String).join(" ")).join("\n");
+    errors = [];
+    throw new Error(`console.error was called during the test:\n${text}`);
+  }
+});
+
+afterAll(async () => {
+  const { closeDb } = await import("~/db/client.server");
+  await closeDb().catch(() => {});
+  const { closeQueues } = await import("#jobs/queues.server").catch(() => ({ closeQueues: async () => {} }));
+  await closeQueues().catch(() => {});
+  const a = new pg.Client({ connectionString: base });
+  await a.connect();
+  await a.query(`drop database if exists ${dbName} with (force)`);
+  await a.end();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
