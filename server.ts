@@ -5,6 +5,7 @@
  *   NODE_ENV=production node --import tsx server.ts   serves ./build (after `remix vite:build`)
  *   node --import tsx server.ts                        dev: Vite middleware, HMR
  */
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
@@ -12,6 +13,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 
 const production = process.env.NODE_ENV === "production";
+const buildDir = process.env.BUILD_DIR ?? "build";
 
 async function main() {
   const viteDevServer = production
@@ -50,8 +52,8 @@ async function main() {
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
   } else {
-    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-    app.use(express.static("build/client", { maxAge: "1h" }));
+    app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
+    app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
   }
 
   // After static files (public), before Remix: the auth gate, the queue board.
@@ -62,7 +64,7 @@ async function main() {
     createRequestHandler({
       build: viteDevServer
         ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-        : ((await import("./build/server/index.js" as string)) as ServerBuild),
+        : (((await import(path.resolve(buildDir, "server/index.js"))) as ServerBuild)),
     }),
   );
 

@@ -22,6 +22,8 @@ export default defineConfig({
     ? []
     : [
         remix({
+          // Separate build dirs let e2e runs on different ports build side by side.
+          buildDirectory: process.env.BUILD_DIR ?? "build",
           ignoredRouteFiles: ["**/*.test.ts", "**/*.test.tsx", "**/.*"],
           future: {
             v3_fetcherPersist: true,

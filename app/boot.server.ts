@@ -28,6 +28,8 @@ export async function startServices() {
 
 /** Express-level routes and gates that must run before the Remix handler. */
 export async function mountServerRoutes(app: Express) {
+  // Unauthenticated liveness probe (process up, no details); /api/health needs a session.
+  app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
   app.use(createAuthGate());
   await mountQueueBoard(app, "/admin/queues");
 }

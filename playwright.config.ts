@@ -1,0 +1,70 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
+ * build, with a fresh embedded database and a fresh simulator per run.
+ * `*.nojs.spec.ts` files run with JavaScript disabled (forms, redirects, flash toasts).
+ * E2E_PORT lets several runs coexist on one machine; each gets its own build and data dir.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+const buildDir = `build-e2e-${port}`;
+const dataDir = `data-e2e-${port}`;
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  outputDir: `test-results/${port}`,
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  globalSetup: "./tests/e2e/global-setup.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    storageState: `${dataDir}/storage-state.json`,
+  },
+  projects: [
+    { name: "js", testIgnore: /\.nojs\.spec\.ts$/, use: { ...chromium } },
+    { name: "nojs", testMatch: /\.nojs\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: `rm -rf ${dataDir} && BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && node --import tsx server.ts`,
+    url: `${baseURL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BUILD_DIR: buildDir,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      QUEUE_PREFIX: `gt-e2e-${port}`,
+      START_REDIS: "false",
+      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      E2E: "1",
+    },
+  },
+});
