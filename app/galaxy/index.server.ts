@@ -1,0 +1,9 @@
+/**
+ * The Galaxy platform client (server-only): the socket session, its line protocol and texts,
+ * the HTTP services client and the user-agent registry. See docs/galaxy-protocol.md.
+ */
+export * from "./protocol";
+export * from "./messages";
+export * from "./session.server";
+export * from "./services.server";
+export * from "./user-agent.server";

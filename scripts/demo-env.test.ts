@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { getEnv, resetEnv } from "~/utils/env.server";
+import type { Simulator } from "#sim/server";
+import { demoEnv, startDemoEnvironment } from "./demo-env";
+
+const saved = { ...process.env };
+let sim: Simulator | null = null;
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+  for (const k of ["GALAXY_WS_URL", "GALAXY_SERVICES_URL", "GALAXY_SIM_URL", "GALAXY_SIM_PORT"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  resetEnv();
+});
+
+describe("npm run demo (issue: the app's start command can run against the simulator)", () => {
+  it("demoEnv points the Galaxy endpoints at the simulator", () => {
+    expect(demoEnv({ url: "http://127.0.0.1:1", wsUrl: "ws://127.0.0.1:1/", servicesUrl: "http://127.0.0.1:1/services/" })).toEqual({
+      GALAXY_WS_URL: "ws://127.0.0.1:1/",
+      GALAXY_SERVICES_URL: "http://127.0.0.1:1/services/",
+      GALAXY_SIM_URL: "http://127.0.0.1:1",
+    });
+  });
+
+  it("starts the simulator, sets the app's env (seen by getEnv), then seeds with the simulator up", async () => {
+    process.env.GALAXY_SIM_PORT = "0";
+    expect(getEnv().GALAXY_WS_URL).not.toMatch(/127\.0\.0\.1/);
+    const lines: string[] = [];
+    let seenDuringSeed: { ws?: string; accounts?: number } = {};
+    sim = await startDemoEnvironment({
+      log: (l) => lines.push(l),
+      seed: async () => {
+        const res = await fetch(`${process.env.GALAXY_SIM_URL}/__sim/accounts`);
+        seenDuringSeed = { ws: getEnv().GALAXY_WS_URL, accounts: ((await res.json()) as { accounts: unknown[] }).accounts.length };
+      },
+    });
+    expect(getEnv().GALAXY_WS_URL).toBe(sim.wsUrl);
+    expect(getEnv().GALAXY_SERVICES_URL).toBe(sim.servicesUrl);
+    expect(seenDuringSeed).toEqual({ ws: sim.wsUrl, accounts: sim.world.accounts.length });
+    expect(lines.join("\n")).toMatch(/recovery code \w{10}/);
+  });
+
+  it("stops the simulator when seeding fails", async () => {
+    process.env.GALAXY_SIM_PORT = "0";
+    let url = "";
+    await expect(
+      startDemoEnvironment({
+        log: () => {},
+        seed: async () => {
+          url = process.env.GALAXY_SIM_URL!;
+          throw new Error("seed broke");
+        },
+      }),
+    ).rejects.toThrow("seed broke");
+    await expect(fetch(`${url}/__sim/accounts`)).rejects.toThrow();
+  });
+});

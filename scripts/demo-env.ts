@@ -1,0 +1,52 @@
+/**
+ * The demo environment behind `npm run demo` (= `npm start -- --demo`, scripts/start.ts):
+ * starts the Galaxy simulator on loopback in this process, points the app's Galaxy endpoints
+ * at it (GALAXY_WS_URL, GALAXY_SERVICES_URL) and seeds the demo data, before the server
+ * starts. The simulator stops with the process.
+ *
+ *   GALAXY_SIM_PORT (default 6680), GALAXY_SIM_SEED, … as for `npm run galaxy-sim` (sim/main.ts)
+ */
+import { simOptionsFromEnv } from "#sim/main";
+import { startSimulator, type Simulator } from "#sim/server";
+import { resetEnv } from "~/utils/env.server";
+
+/** The Galaxy endpoint variables that point the app at a simulator. */
+export function demoEnv(sim: Pick<Simulator, "wsUrl" | "servicesUrl" | "url">): Record<string, string> {
+  return {
+    GALAXY_WS_URL: sim.wsUrl,
+    GALAXY_SERVICES_URL: sim.servicesUrl,
+    GALAXY_SIM_URL: sim.url,
+  };
+}
+
+export type DemoOptions = {
+  /** Seed the database (default: every seeder of scripts/seed.ts); false skips it. */
+  seed?: boolean | ((log: (line: string) => void) => Promise<void>);
+  log?: (line: string) => void;
+};
+
+export async function startDemoEnvironment(options: DemoOptions = {}): Promise<Simulator> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const sim = await startSimulator(simOptionsFromEnv(process.env));
+  Object.assign(process.env, demoEnv(sim));
+  resetEnv(); // getEnv() may have been read already; the app must see the simulator's URLs
+  log(`Galaxy simulator: socket ${sim.wsUrl}  services ${sim.servicesUrl}  control ${sim.controlUrl}`);
+  for (const kind of ["bowling", "stalker", "trader", "plain"] as const) {
+    const a = sim.world.accounts.find((x) => x.kind === kind)!;
+    log(`  ${kind.padEnd(8)} account ${a.id} (${a.nick}), recovery code ${a.recoveryCode}`);
+  }
+  log(`  all ${sim.world.accounts.length} accounts: GET ${sim.controlUrl}accounts`);
+
+  const seed = options.seed ?? true;
+  try {
+    if (typeof seed === "function") await seed(log);
+    else if (seed) {
+      const { runSeeders } = await import("./seed");
+      await runSeeders([], log);
+    }
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+  return sim;
+}

@@ -1,0 +1,162 @@
+/**
+ * The simulator's control endpoint under `/__sim/` (JSON): seeded accounts and planets for
+ * tests and demos, fault injection, and a few levers to make the world move.
+ *
+ *   GET  /__sim/accounts[?kind=bowling]   seeded accounts with recovery codes and passwords
+ *   GET  /__sim/planets[?kind=cannon]     planets with kind, capacity and who is on them
+ *   GET  /__sim/whereis/<id>              { online, planet } of an account
+ *   GET  /__sim/faults                    current faults
+ *   POST /__sim/faults                    { latencyMs, dropConnections, refuseConnections,
+ *                                           loginCode: 451|452|950|601|null, loginCodeAccounts,
+ *                                           fullPlanets: [...], flyIntervalMs } (partial merge)
+ *   POST /__sim/reset                     seeded presence, no faults, connections closed
+ *   GET  /__sim/connections               open and recently closed socket sessions
+ *   POST /__sim/ping   { accountId? }     PING now (sessions must answer PONG)
+ *   POST /__sim/send   { line, accountId? } raw text to sessions (malformed lines, notices…)
+ *   POST /__sim/say    { planet, fromId, text, toId? }  chat from someone on a planet
+ *   POST /__sim/presence { id, planet | null, how?: "leave"|"sleep" }  move someone
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { SimSocketServer } from "./socket";
+import type { SimFaults, World } from "./world";
+
+const faultsSchema = z
+  .object({
+    latencyMs: z.number().int().min(0).max(120_000),
+    dropConnections: z.boolean(),
+    refuseConnections: z.boolean(),
+    loginCode: z.union([z.literal(451), z.literal(452), z.literal(950), z.literal(601), z.null()]),
+    loginCodeAccounts: z.array(z.string()).nullable(),
+    fullPlanets: z.array(z.string()),
+    flyIntervalMs: z.number().int().min(0).max(600_000),
+  })
+  .partial()
+  .strict();
+
+const pingSchema = z.object({ accountId: z.string().nullish() }).strict();
+const sendSchema = z.object({ line: z.string().min(1).max(100_000), accountId: z.string().nullish() }).strict();
+const saySchema = z.object({ planet: z.string().min(1), fromId: z.string().min(1), text: z.string().min(1).max(10_000), toId: z.string().optional() }).strict();
+const presenceSchema = z.object({ id: z.string().min(1), planet: z.string().min(1).nullable(), how: z.enum(["leave", "sleep"]).optional() }).strict();
+
+const MAX_BODY = 1024 * 1024;
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error("Body too large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  return text ? JSON.parse(text) : {};
+}
+
+class BadRequest extends Error {}
+
+async function parse<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
+  let body: unknown;
+  try {
+    body = await readBody(req);
+  } catch (e) {
+    throw new BadRequest(`Invalid JSON body: ${(e as Error).message}`);
+  }
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new BadRequest(`${i.path.join(".") || "body"}: ${i.message}`);
+  }
+  return r.data;
+}
+
+export function publicAccount(world: World, a: World["accounts"][number]) {
+  return { ...a, ...world.whereIs(a.id) };
+}
+
+/** Handles a `/__sim/…` request. */
+export async function handleControl(world: World, sockets: SimSocketServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://sim.local");
+  const path = url.pathname.replace(/\/+$/, "");
+  const method = req.method ?? "GET";
+  try {
+    if (method === "GET" && (path === "/__sim" || path === "")) {
+      return send(res, 200, {
+        seed: world.seed,
+        endpoints: ["GET /__sim/accounts", "GET /__sim/planets", "GET /__sim/whereis/<id>", "GET|POST /__sim/faults", "POST /__sim/reset", "GET /__sim/connections", "POST /__sim/ping", "POST /__sim/send", "POST /__sim/say", "POST /__sim/presence"],
+      });
+    }
+    if (method === "GET" && path === "/__sim/accounts") {
+      const kind = url.searchParams.get("kind");
+      const accounts = world.accounts.filter((a) => !kind || a.kind === kind).map((a) => publicAccount(world, a));
+      return send(res, 200, { seed: world.seed, accounts });
+    }
+    if (method === "GET" && path === "/__sim/planets") {
+      const kind = url.searchParams.get("kind");
+      const planets = world.planets
+        .filter((p) => !kind || p.kind === kind)
+        .map((p) => {
+          const users = world.occupants(p.name);
+          return { ...p, users, count: users.length, full: world.isFull(p) };
+        });
+      return send(res, 200, { planets });
+    }
+    const where = /^\/__sim\/whereis\/(\d+)$/.exec(path);
+    if (method === "GET" && where) return send(res, 200, world.whereIs(where[1]));
+    if (path === "/__sim/faults") {
+      if (method === "GET") return send(res, 200, { faults: world.faults });
+      if (method === "POST") {
+        const { dropConnections, ...rest } = await parse(req, faultsSchema);
+        world.faults = { ...world.faults, ...(rest as Partial<SimFaults>) };
+        const dropped = dropConnections ? sockets.dropAll() : 0;
+        return send(res, 200, { faults: world.faults, dropped });
+      }
+    }
+    if (method === "POST" && path === "/__sim/reset") {
+      await readBody(req).catch(() => null);
+      const dropped = sockets.dropAll();
+      world.reset();
+      sockets.clearHistory();
+      return send(res, 200, { ok: true, dropped, faults: world.faults });
+    }
+    if (method === "GET" && path === "/__sim/connections") return send(res, 200, sockets.snapshot());
+    if (method === "POST" && path === "/__sim/ping") {
+      const { accountId } = await parse(req, pingSchema);
+      return send(res, 200, { sent: sockets.ping(accountId) });
+    }
+    if (method === "POST" && path === "/__sim/send") {
+      const { line, accountId } = await parse(req, sendSchema);
+      return send(res, 200, { sent: sockets.sendRaw(line, accountId) });
+    }
+    if (method === "POST" && path === "/__sim/say") {
+      const { planet, fromId, text, toId } = await parse(req, saySchema);
+      if (/[\r\n]/.test(text)) throw new BadRequest("text: no line breaks");
+      if (!world.planet(planet)) return send(res, 404, { error: `No planet ${planet}` });
+      return send(res, 200, { sent: sockets.say(world.planet(planet)!.name, fromId, text, toId) });
+    }
+    if (method === "POST" && path === "/__sim/presence") {
+      const { id, planet, how } = await parse(req, presenceSchema);
+      if (!world.people.has(id)) return send(res, 404, { error: `No person ${id}` });
+      if (sockets.sessions(id).length) return send(res, 409, { error: `${id} is logged in on a socket; move it with JOIN` });
+      if (planet === null) {
+        if (how === "leave") world.leavePlanet(id);
+        else world.setOffline(id, how === "sleep" ? "sleep" : "offline");
+      } else {
+        const p = world.planet(planet);
+        if (!p) return send(res, 404, { error: `No planet ${planet}` });
+        world.moveTo(id, p.name);
+      }
+      return send(res, 200, world.whereIs(id));
+    }
+    return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
+  } catch (e) {
+    if (e instanceof BadRequest) return send(res, 400, { error: e.message });
+    return send(res, 500, { error: (e as Error).message });
+  }
+}
