@@ -34,6 +34,8 @@ const schema = z.object({
   GALAXY_SERVICES_URL: z.string().default("https://galaxy.mobstudio.ru/services/"),
   /** Accept self-signed certificates from the Galaxy endpoints (simulator). */
   GALAXY_INSECURE_TLS: boolish.default(false),
+  /** JSON file overriding the configured (undocumented) Galaxy service actions. */
+  GALAXY_SERVICES_CONFIG: z.string().optional(),
   DISCORD_TOKEN: z.string().optional(),
 });
 

@@ -1,0 +1,533 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { getEnv } from "~/utils/env.server";
+import { TtlCache } from "./cache";
+import { RateLimiter, Semaphore } from "./limiter";
+import { getServicesConfig, pick, type ServicesConfig } from "./services-config";
+import { getUserAgent, headerValue, type UserAgentRecord } from "./user-agent.server";
+
+/**
+ * Client of the Galaxy HTTP services (reference §7; docs/galaxy-services.md).
+ *
+ * Every call follows the official client's makeUrl: `userID`, `password`, `a=<action>`,
+ * `usercur` (target, default self), `random`, `ajax=1` in the query; POST forms repeat
+ * `a`/`usercur`/`ajax` in the body. Headers are the X-Galaxy-* set built per account from
+ * its user-agent record. Calls pass a per-account token bucket, then a global semaphore,
+ * and each HTTP exchange is aborted after `limits.timeoutMs`. Read-only answers are cached
+ * per account and call for `limits.cacheTtlMs`; `skipCache` (X-Skip-Cache: true) forces a
+ * fresh call whose answer replaces the cached one.
+ *
+ * Passwords travel only in the outgoing query (the platform's own convention): they are not
+ * part of cache keys (a hash is), not in error messages, and never logged.
+ */
+
+export type GalaxyCredentials = { userID: string; password: string };
+export type CallOptions = { skipCache?: boolean; signal?: AbortSignal };
+
+export type GiftStat = { type: number; name: string; img: string; amount: number };
+export type UserStatus = { isOnline: boolean; room: string | null };
+export type CollectionItem = { imageUrl: string; count: string; goodsID: number | null; index: number | null };
+export type CollectionStats = { firstRow: CollectionItem[]; secondRow: CollectionItem[] };
+export type InventoryItem = { goodId: string; name: string; img: string | null };
+export type SearchMatch = { userId: string; nick: string; lastOnline: string | null };
+export type DailyStat = { date: string; awards: Record<string, number>; spent: Record<string, number> };
+export type MasticResult = { success: boolean; message: string | null };
+
+export type ServiceErrorKind = "timeout" | "network" | "http" | "auth" | "format" | "rejected" | "aborted";
+
+export class GalaxyServiceError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ServiceErrorKind,
+    readonly action: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "GalaxyServiceError";
+  }
+}
+
+type Spec = {
+  action: string;
+  method: "GET" | "POST";
+  /** Target account (usercur); defaults to the caller. */
+  usercur?: string;
+  query?: Record<string, string>;
+  form?: Array<[string, string]>;
+};
+
+type Raw = { status: number; contentType: string; body: string };
+
+export type GalaxyServicesOptions = {
+  baseUrl?: string;
+  config?: ServicesConfig;
+  /** Where user-agent records come from (default: the persisted registry). */
+  userAgents?: (accountId: string) => Promise<UserAgentRecord | null>;
+  /** Accept self-signed certificates (simulator over https). */
+  insecureTls?: boolean;
+};
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+function hashSecret(value: string) {
+  return crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
+}
+
+function asString(v: unknown): string | null {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+function asNumber(v: unknown): number | null {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+function asBool(v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v !== 0;
+  if (typeof v === "string") return ["1", "true", "yes", "online", "on"].includes(v.trim().toLowerCase());
+  return false;
+}
+
+function countMap(v: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    for (const [k, n] of Object.entries(v)) {
+      const num = asNumber(n);
+      if (num !== null) out[k] = num;
+    }
+  }
+  return out;
+}
+
+function decodeHtml(text: string) {
+  return text
+    .replace(/<[^>]*>/g, "")
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;|&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+/**
+ * Items of a `show_inventory` page (reference §7.2): each `div.s__item` holds a link with
+ * `goodID=<n>` and a `div.s__name`; the page counter `div.s__pages__counter` reads "cur/total".
+ */
+export function parseInventoryPage(html: string): { items: InventoryItem[]; page: number; pages: number } {
+  const items: InventoryItem[] = [];
+  const starts = [...html.matchAll(/<div[^>]*class\s*=\s*["'][^"']*\bs__item\b[^"']*["'][^>]*>/gi)].map((m) => m.index!);
+  starts.forEach((start, i) => {
+    const chunk = html.slice(start, starts[i + 1] ?? html.length);
+    const id = /goodI[Dd]=(\d+)/.exec(chunk)?.[1];
+    if (!id) return;
+    const name = /<div[^>]*class\s*=\s*["'][^"']*\bs__name\b[^"']*["'][^>]*>([\s\S]*?)<\/div>/i.exec(chunk)?.[1];
+    const img = /<img[^>]*\bsrc\s*=\s*["']([^"']+)["']/i.exec(chunk)?.[1];
+    items.push({ goodId: id, name: name ? decodeHtml(name) : "", img: img ? decodeHtml(img) : null });
+  });
+  const counter = /<div[^>]*class\s*=\s*["'][^"']*\bs__pages__counter\b[^"']*["'][^>]*>\s*(\d+)\s*\/\s*(\d+)/i.exec(html);
+  const page = counter ? Number(counter[1]) : 1;
+  const pages = counter ? Math.max(Number(counter[2]), 1) : 1;
+  return { items, page, pages };
+}
+
+export class GalaxyServices {
+  readonly config: ServicesConfig;
+  readonly baseUrl: string;
+  private readonly semaphore: Semaphore;
+  private readonly rate: RateLimiter;
+  private readonly cache: TtlCache<unknown>;
+  private readonly userAgents: (accountId: string) => Promise<UserAgentRecord | null>;
+  private readonly agent: http.Agent;
+  private readonly forward: RegExp;
+
+  constructor(options: GalaxyServicesOptions = {}) {
+    this.config = options.config ?? getServicesConfig();
+    this.baseUrl = options.baseUrl ?? getEnv().GALAXY_SERVICES_URL;
+    const { limits } = this.config;
+    this.semaphore = new Semaphore(limits.concurrency);
+    this.rate = new RateLimiter(limits.perAccountPerSecond, limits.perAccountBurst);
+    this.cache = new TtlCache(limits.cacheTtlMs, limits.cacheMaxEntries);
+    this.userAgents = options.userAgents ?? getUserAgent;
+    this.forward = new RegExp(this.config.headers.forward, "i");
+    const url = new URL(this.baseUrl);
+    const agentOptions = { keepAlive: true, maxSockets: limits.concurrency, maxFreeSockets: limits.concurrency };
+    this.agent =
+      url.protocol === "https:"
+        ? new https.Agent({ ...agentOptions, rejectUnauthorized: !(options.insecureTls ?? getEnv().GALAXY_INSECURE_TLS) })
+        : new http.Agent(agentOptions);
+  }
+
+  /** Live figures for the queue board and the bench. */
+  stats() {
+    return { inFlight: this.semaphore.inFlight, waiting: this.semaphore.waiting, cached: this.cache.size };
+  }
+
+  clearCache() {
+    this.cache.clear();
+  }
+
+  close() {
+    this.agent.destroy();
+    this.cache.clear();
+  }
+
+  /** The X-Galaxy-* headers for one account (reference §7.1). */
+  buildHeaders(ua: UserAgentRecord | null): Record<string, string> {
+    const out = new Map<string, [string, string]>();
+    const put = (name: string, value: string) => out.set(name.toLowerCase(), [name, value]);
+    for (const [k, v] of Object.entries(this.config.headers.defaults)) put(k, v);
+    if (ua?.device === "android" || ua?.sek) for (const [k, v] of Object.entries(this.config.headers.android)) put(k, v);
+    for (const [k, v] of Object.entries(ua?.headers ?? {})) if (this.forward.test(k)) put(k, v);
+    if (ua?.sek && this.config.headers.sekHeader) put(this.config.headers.sekHeader, ua.sek);
+    if (!headerValue(Object.fromEntries(out.values()), "User-Agent")) {
+      const browser = headerValue(Object.fromEntries(out.values()), "X-Galaxy-User-Agent");
+      if (browser) put("User-Agent", browser);
+    }
+    return Object.fromEntries(out.values());
+  }
+
+  // ---- documented actions (reference §7.2) -------------------------------------------
+
+  /** Picture URL per user id via `user_pics_ajax`; ids without a picture map to null. */
+  async userPics(creds: GalaxyCredentials, userIds: Array<string | number>, opts: CallOptions = {}): Promise<Record<string, string | null>> {
+    const c = this.config.documented.userPics;
+    const ids = [...new Set(userIds.map(String))];
+    const out: Record<string, string | null> = {};
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += c.maxIdsPerCall) chunks.push(ids.slice(i, i + c.maxIdsPerCall));
+    const answers = await Promise.all(
+      chunks.map((chunk) =>
+        this.cached(creds, `pics:${[...chunk].sort().join(",")}`, opts, async () => {
+          const json = await this.json(creds, { action: c.action, method: c.method, query: { [c.idsParam]: chunk.join(",") } });
+          const map: Record<string, string | null> = {};
+          for (const id of chunk) map[id] = this.pictureOf(pick(json, id));
+          return map;
+        }),
+      ),
+    );
+    for (const a of answers) Object.assign(out, a);
+    return out;
+  }
+
+  async userPic(creds: GalaxyCredentials, userId: string | number, opts: CallOptions = {}): Promise<string | null> {
+    const pics = await this.userPics(creds, [userId], opts);
+    return pics[String(userId)] ?? null;
+  }
+
+  private pictureOf(entry: unknown): string | null {
+    const c = this.config.documented.userPics;
+    if (typeof entry === "string") return entry || null;
+    if (!entry || typeof entry !== "object") return null;
+    if (c.pictureField) {
+      const named = asString(pick(entry, c.pictureField));
+      if (named) return named;
+    }
+    const values = Object.values(entry);
+    const atPosition = asString(values[c.picturePosition]);
+    if (atPosition) return atPosition;
+    for (const v of values) if (typeof v === "string" && v) return v;
+    return null;
+  }
+
+  /** Every gift the account holds, across all pages of `show_inventory`. */
+  async inventory(creds: GalaxyCredentials, opts: CallOptions = {}): Promise<InventoryItem[]> {
+    const c = this.config.documented.inventory;
+    return this.cached(creds, "inventory", opts, async () => {
+      const items: InventoryItem[] = [];
+      let pages = 1;
+      for (let page = 1; page <= Math.min(pages, c.maxPages); page++) {
+        const raw = await this.call(creds, { action: c.action, method: c.method, query: { ...c.params, [c.pageParam]: String(page) } });
+        const parsed = parseInventoryPage(raw.body);
+        items.push(...parsed.items);
+        pages = parsed.pages;
+      }
+      return items;
+    });
+  }
+
+  /** Sends the given inventory items to `recipientId` with `present_make` (reference §7.2). */
+  async sendGifts(creds: GalaxyCredentials, recipientId: string | number, goodIds: Array<string | number>): Promise<{ sent: number }> {
+    const c = this.config.documented.sendGifts;
+    const ids = [...new Set(goodIds.map(String))].filter((id) => /^\d+$/.test(id));
+    if (!ids.length) return { sent: 0 };
+    const ua = await this.userAgents(creds.userID);
+    const locale = headerValue(this.buildHeaders(ua), "X-Galaxy-Lng") ?? "en";
+    const form: Array<[string, string]> = [
+      ...ids.map((id): [string, string] => [`checked_items[${id}]`, "1"]),
+      ...Object.entries(c.form),
+      ["jad_userID", creds.userID],
+      ["jad_locale", locale],
+    ];
+    const raw = await this.call(creds, { action: c.action, method: c.method, usercur: String(recipientId), query: c.params, form });
+    if (!new RegExp(c.successPattern, "i").test(raw.body)) {
+      throw new GalaxyServiceError("The platform did not confirm the gift", "rejected", c.action, raw.status);
+    }
+    this.invalidate(creds.userID, String(recipientId));
+    return { sent: ids.length };
+  }
+
+  /** Users matching a nick, with their last-online text (`search_ajax`). */
+  async search(creds: GalaxyCredentials, nick: string, opts: CallOptions = {}): Promise<SearchMatch[]> {
+    const c = this.config.documented.search;
+    return this.cached(creds, `search:${nick.toLowerCase()}`, opts, async () => {
+      const json = await this.json(creds, { action: c.action, method: c.method, form: [...Object.entries(c.form), [c.valueField, nick]] });
+      const list = pick(json, c.listPath);
+      if (!Array.isArray(list)) return [];
+      return list.flatMap((item) => {
+        const userId = asString(pick(item, c.userId));
+        if (!userId) return [];
+        return [{ userId, nick: asString(pick(item, c.nick)) ?? "", lastOnline: asString(pick(item, c.lastOnline)) }];
+      });
+    });
+  }
+
+  // ---- configured (undocumented) actions ------------------------------------------------
+
+  /** Gift stats of `targetId` (spec 1 §3 "Gift stat": type, name, img, amount). */
+  async giftStats(creds: GalaxyCredentials, targetId: string | number, opts: CallOptions = {}): Promise<GiftStat[]> {
+    const c = this.config.undocumented.giftStats;
+    const target = String(targetId);
+    return this.cached(creds, `gifts:${target}`, opts, async () => {
+      const json = await this.json(creds, { action: c.action, method: c.method, usercur: target, query: c.params });
+      const list = pick(json, c.response.listPath);
+      if (!Array.isArray(list)) throw new GalaxyServiceError("Gift stats answer has no list", "format", c.action);
+      return list.flatMap((item) => {
+        const type = asNumber(pick(item, c.response.type));
+        if (type === null) return [];
+        return [
+          {
+            type,
+            name: asString(pick(item, c.response.name)) ?? "",
+            img: asString(pick(item, c.response.img)) ?? "",
+            amount: asNumber(pick(item, c.response.amount)) ?? 0,
+          },
+        ];
+      });
+    });
+  }
+
+  /** Online status and room of `targetId` (spec 1 §3: isOnline, room). */
+  async status(creds: GalaxyCredentials, targetId: string | number, opts: CallOptions = {}): Promise<UserStatus> {
+    const c = this.config.undocumented.onlineStatus;
+    const target = String(targetId);
+    return this.cached(creds, `status:${target}`, opts, async () => {
+      const json = await this.json(creds, { action: c.action, method: c.method, usercur: target, query: c.params });
+      if (!json || typeof json !== "object") throw new GalaxyServiceError("Status answer is not an object", "format", c.action);
+      const isOnline = asBool(pick(json, c.response.isOnline));
+      const room = asString(pick(json, c.response.room));
+      return { isOnline, room: isOnline && room ? room : null };
+    });
+  }
+
+  /** Collection stats (spec 1 §3: firstRow and secondRow of {imageUrl, count as text}). */
+  async collectionStats(
+    creds: GalaxyCredentials,
+    targetId: string | number,
+    collectionId?: number,
+    opts: CallOptions = {},
+  ): Promise<CollectionStats> {
+    const c = this.config.undocumented.collectionStats;
+    const target = String(targetId);
+    const collection = String(collectionId ?? c.defaultCollectionId);
+    return this.cached(creds, `collection:${target}:${collection}`, opts, async () => {
+      const json = await this.json(creds, {
+        action: c.action,
+        method: c.method,
+        usercur: target,
+        query: { ...c.params, [c.collectionParam]: collection },
+      });
+      const row = (path: string): CollectionItem[] => {
+        const list = pick(json, path);
+        if (!Array.isArray(list)) throw new GalaxyServiceError("Collection answer has no rows", "format", c.action);
+        return list.map((item) => ({
+          imageUrl: asString(pick(item, c.response.imageUrl)) ?? "",
+          count: String(asNumber(pick(item, c.response.count)) ?? 0),
+          goodsID: asNumber(pick(item, c.response.goodsId)),
+          index: asNumber(pick(item, c.response.index)),
+        }));
+      };
+      return { firstRow: row(c.response.firstRowPath), secondRow: row(c.response.secondRowPath) };
+    });
+  }
+
+  /** One "mastic" collection-item request (spec 2 §1, §4 "Automation"). Never cached. */
+  async runMastic(creds: GalaxyCredentials, collectionId: number): Promise<MasticResult> {
+    const c = this.config.undocumented.mastic;
+    const json = await this.json(creds, {
+      action: c.action,
+      method: c.method,
+      query: c.params,
+      form: [[c.collectionParam, String(collectionId)]],
+    });
+    this.invalidate(creds.userID);
+    return { success: asBool(pick(json, c.response.success)), message: asString(pick(json, c.response.message)) };
+  }
+
+  /** Daily awards received and gifts spent for the last `days` days, oldest first. */
+  async dailyStats(creds: GalaxyCredentials, targetId: string | number, days = 7, opts: CallOptions = {}): Promise<DailyStat[]> {
+    const c = this.config.undocumented.dailyStats;
+    const target = String(targetId);
+    return this.cached(creds, `daily:${target}:${days}`, opts, async () => {
+      const json = await this.json(creds, {
+        action: c.action,
+        method: c.method,
+        usercur: target,
+        query: { ...c.params, [c.daysParam]: String(days) },
+      });
+      const list = pick(json, c.response.listPath);
+      if (!Array.isArray(list)) throw new GalaxyServiceError("Daily stats answer has no list", "format", c.action);
+      return list
+        .flatMap((item) => {
+          const date = asString(pick(item, c.response.date));
+          if (!date) return [];
+          return [{ date, awards: countMap(pick(item, c.response.awards)), spent: countMap(pick(item, c.response.spent)) }];
+        })
+        .sort((a, b) => a.date.localeCompare(b.date));
+    });
+  }
+
+  // ---- plumbing -----------------------------------------------------------------------------
+
+  private accountPrefix(userID: string) {
+    return `${userID}|`;
+  }
+
+  /** Cache key: account, a hash of its password (never the password), and the call. */
+  private cached<T>(creds: GalaxyCredentials, call: string, opts: CallOptions, load: () => Promise<T>): Promise<T> {
+    const key = `${this.accountPrefix(creds.userID)}${hashSecret(creds.password)}|${call}`;
+    const shared = this.cache.getOrLoad(key, load, opts.skipCache) as Promise<T>;
+    return opts.signal ? raceAbort(shared, opts.signal) : shared;
+  }
+
+  /** After a write: drop the caller's answers and everything cached about `targets`. */
+  private invalidate(userID: string, ...targets: string[]) {
+    this.cache.deletePrefix(this.accountPrefix(userID));
+    for (const t of targets) {
+      this.cache.deletePrefix(this.accountPrefix(t));
+      // Over-matching (":12" also hits ":123") only costs a refetch.
+      this.cache.deleteMatching((key) => key.includes(`:${t}`) || key.includes(`,${t}`));
+    }
+  }
+
+  private async json(creds: GalaxyCredentials, spec: Spec): Promise<unknown> {
+    const raw = await this.call(creds, spec);
+    try {
+      return JSON.parse(raw.body);
+    } catch {
+      throw new GalaxyServiceError(`The ${spec.action} answer is not JSON`, "format", spec.action, raw.status);
+    }
+  }
+
+  /** One HTTP exchange: rate limit, concurrency slot, timeout. */
+  private async call(creds: GalaxyCredentials, spec: Spec): Promise<Raw> {
+    const ua = await this.userAgents(creds.userID);
+    const headers = this.buildHeaders(ua);
+    await this.rate.take(creds.userID);
+    return this.semaphore.run(() => this.exchange(creds, spec, headers));
+  }
+
+  private exchange(creds: GalaxyCredentials, spec: Spec, headers: Record<string, string>): Promise<Raw> {
+    const url = new URL(this.baseUrl);
+    const usercur = spec.usercur ?? creds.userID;
+    const q = url.searchParams;
+    q.set("userID", creds.userID);
+    q.set("password", creds.password);
+    q.set("a", spec.action);
+    q.set("usercur", usercur);
+    for (const [k, v] of Object.entries(spec.query ?? {})) q.set(k, v);
+    q.set("random", String(Math.random()));
+    q.set("ajax", "1");
+
+    let body: string | undefined;
+    const sendHeaders: Record<string, string> = { Accept: "application/json, text/html;q=0.9, */*;q=0.5", ...headers };
+    if (spec.method === "POST") {
+      const form = new URLSearchParams([["a", spec.action], ["usercur", usercur], ["ajax", "1"], ...(spec.form ?? [])]);
+      body = form.toString();
+      sendHeaders["Content-Type"] = "application/x-www-form-urlencoded";
+      sendHeaders["Content-Length"] = String(Buffer.byteLength(body));
+    }
+
+    const timeoutMs = this.config.limits.timeoutMs;
+    const lib = url.protocol === "https:" ? https : http;
+    return new Promise<Raw>((resolve, reject) => {
+      let settled = false;
+      /** `abort`: the exchange did not complete, so the socket cannot go back to the pool. */
+      const fail = (err: GalaxyServiceError, abort = true) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (abort) req.destroy();
+        reject(err);
+      };
+      const req = lib.request(url, { method: spec.method, headers: sendHeaders, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) fail(new GalaxyServiceError(`The ${spec.action} answer is too large`, "format", spec.action, res.statusCode));
+          else chunks.push(chunk);
+        });
+        res.on("error", () => fail(new GalaxyServiceError(`The ${spec.action} answer was cut off`, "network", spec.action)));
+        res.on("end", () => {
+          if (settled) return;
+          const status = res.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (status === 401 || status === 403) {
+            return fail(new GalaxyServiceError(`The platform refused the account (${status})`, "auth", spec.action, status), false);
+          }
+          if (status < 200 || status >= 300) {
+            return fail(new GalaxyServiceError(`The platform answered ${status} to ${spec.action}`, "http", spec.action, status), false);
+          }
+          settled = true;
+          clearTimeout(timer);
+          resolve({ status, contentType: String(res.headers["content-type"] ?? ""), body: text });
+        });
+      });
+      const timer = setTimeout(
+        () => fail(new GalaxyServiceError(`${spec.action} timed out after ${timeoutMs} ms`, "timeout", spec.action)),
+        timeoutMs,
+      );
+      req.on("error", (err: NodeJS.ErrnoException) =>
+        fail(new GalaxyServiceError(`Cannot reach the Galaxy services (${err.code ?? "network error"})`, "network", spec.action)),
+      );
+      req.end(body);
+    });
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new GalaxyServiceError("The request was aborted", "aborted", ""));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new GalaxyServiceError("The request was aborted", "aborted", ""));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+// One client per process (its limits are process-wide), rebuilt when tests change the env.
+const g = globalThis as unknown as { __gtGalaxyServices?: GalaxyServices };
+
+export function getGalaxyServices(): GalaxyServices {
+  g.__gtGalaxyServices ??= new GalaxyServices();
+  return g.__gtGalaxyServices;
+}
+
+export function resetGalaxyServices() {
+  g.__gtGalaxyServices?.close();
+  g.__gtGalaxyServices = undefined;
+}
