@@ -1,0 +1,57 @@
+/**
+ * The /api contract of the job engine. Client-safe: no server imports.
+ *
+ *   GET  /api/health      → 200 { status: "ok" | "degraded", database: { ok, kind }, redis: { ok },
+ *                                 worker: { state, lastHeartbeat } }
+ *                           503 (same body, status "degraded") only when the database is down.
+ *   POST /api/jobs/probe  { ms?: 0..60000 (default 1000), key?: idempotency key }
+ *                         → 202 { jobId, queue: "system", name: "probe", ms, state }
+ *                           400 { error } bad input · 503 { error: "Job engine offline: Redis is not reachable" }
+ *
+ * The probe sleeps `ms`, then writes "Probe job <jobId> completed" (debug, source system)
+ * to System Logs. The same `key` within the job's retention gives the same job (idempotent).
+ */
+import { z } from "zod";
+
+export const PROBE_LIMITS = { minMs: 0, maxMs: 60_000, defaultMs: 1_000, keyMax: 64 } as const;
+
+export const JOB_ERRORS = {
+  offline: "Job engine offline: Redis is not reachable",
+  // readJson() prefixes the field: "ms: must be …".
+  badMs: `must be a whole number of milliseconds from ${PROBE_LIMITS.minMs} to ${PROBE_LIMITS.maxMs}`,
+  badKey: `must be 1-${PROBE_LIMITS.keyMax} letters, digits, '-' or '_'`,
+  badBody: "Body must be a JSON object",
+} as const;
+
+export const probeRequestSchema = z
+  .object(
+    {
+      ms: z
+        .number({ error: JOB_ERRORS.badMs })
+        .int({ error: JOB_ERRORS.badMs })
+        .min(PROBE_LIMITS.minMs, { error: JOB_ERRORS.badMs })
+        .max(PROBE_LIMITS.maxMs, { error: JOB_ERRORS.badMs })
+        .default(PROBE_LIMITS.defaultMs),
+      key: z
+        .string({ error: JOB_ERRORS.badKey })
+        .regex(new RegExp(`^[A-Za-z0-9_-]{1,${PROBE_LIMITS.keyMax}}$`), { error: JOB_ERRORS.badKey })
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys" ? `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}` : JOB_ERRORS.badBody,
+    },
+  )
+  .strict()
+  .optional()
+  .transform((body) => body ?? { ms: PROBE_LIMITS.defaultMs, key: undefined });
+export type ProbeRequest = z.output<typeof probeRequestSchema>;
+
+export type ProbeResponse = { jobId: string; queue: "system"; name: "probe"; ms: number; state: string };
+
+export type HealthResponse = {
+  status: "ok" | "degraded";
+  database: { ok: boolean; kind: "pglite" | "postgres" };
+  redis: { ok: boolean };
+  worker: { state: "running" | "stopped" | "unknown"; lastHeartbeat: string | null };
+};

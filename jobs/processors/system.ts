@@ -1,0 +1,52 @@
+/**
+ * Processor of the `system` queue: the operators' probe and the daily logs clean-up.
+ */
+import { UnrecoverableError, type Job } from "bullmq";
+import { PROBE_LIMITS } from "#api/jobs";
+import { cleanupLogs, logEvent } from "~/models/log.server";
+import type { ProbeJob, SystemJob } from "../queues.server";
+
+const PROBE_MAX_MS = PROBE_LIMITS.maxMs;
+const PROBE_DEFAULT_MS = PROBE_LIMITS.defaultMs;
+
+export function probeCompletedMessage(jobId: string) {
+  return `Probe job ${jobId} completed`;
+}
+
+export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
+  // The job name is the payload's kind (enqueue() and the scheduler template set both);
+  // going by the name also serves jobs an operator adds by hand on the queue board.
+  const kind = job.name as SystemJob["kind"];
+  switch (kind) {
+    case "probe":
+      return runProbe(job as Job<ProbeJob>);
+    case "logs-cleanup": {
+      const removed = await cleanupLogs();
+      await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed } });
+      return { removed };
+    }
+    default:
+      // A payload no code knows cannot succeed on a retry either.
+      throw new UnrecoverableError(`Unknown system job "${job.name}"`);
+  }
+}
+
+/**
+ * Sleeps, then records its completion once. BullMQ runs a job at least once (a worker
+ * killed mid-job leaves it to be retried), so the processor follows the "idempotent jobs"
+ * pattern: the recorded step is stored in the job's data and skipped on a re-run.
+ */
+async function runProbe(job: Job<ProbeJob>) {
+  const ms = Math.min(Math.max(0, Math.trunc(Number(job.data?.ms ?? PROBE_DEFAULT_MS)) || 0), PROBE_MAX_MS);
+  if (!job.data?.recordedAt) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await logEvent({
+      type: "debug",
+      source: "system",
+      message: probeCompletedMessage(String(job.id)),
+      details: { jobId: job.id, ms, attemptsStarted: job.attemptsStarted, stalledCounter: job.stalledCounter, worker: job.processedBy ?? null },
+    });
+    await job.updateData({ ...job.data, kind: "probe", ms, recordedAt: new Date().toISOString() });
+  }
+  return { sleptMs: ms, recordedAt: job.data.recordedAt };
+}

@@ -1,0 +1,210 @@
+/**
+ * Redis connections of the job engine (BullMQ's "going to production" and "failing fast
+ * when Redis is down" guides):
+ *
+ * - the **producer** connection (queues, the queue board, status probes) never queues
+ *   commands while Redis is away (`enableOfflineQueue: false`), so a web request that
+ *   adds a job fails at once instead of hanging; it keeps reconnecting in the background
+ *   so the app recovers by itself when Redis comes back;
+ * - **worker** connections retry forever (`maxRetriesPerRequest: null`), as BullMQ
+ *   requires for its blocking commands.
+ *
+ * Connections live on globalThis: the web process loads these modules twice (once through
+ * tsx for start-up, once inside the Remix build), and both copies must share one set.
+ */
+import os from "node:os";
+import { Redis, type RedisOptions } from "ioredis";
+import { z } from "zod";
+import { getEnv } from "~/utils/env.server";
+
+/** Job-engine tuning read from the environment (documented in docs/jobs.md). */
+const settingsSchema = z.object({
+  /** How long a worker's lock on an active job lasts before the job counts as stalled. */
+  JOB_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** How often workers look for stalled jobs (jobs whose worker died) and put them back. */
+  JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /** How often a worker refreshes its heartbeat key; the key lives three times as long. */
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  /** How long a worker waits for active jobs on SIGINT/SIGTERM before it stops anyway. */
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+});
+export type JobSettings = z.infer<typeof settingsSchema>;
+
+export function jobSettings(): JobSettings {
+  const parsed = settingsSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid job engine environment: ${issues}`);
+  }
+  return parsed.data;
+}
+
+export function redisUrl() {
+  return getEnv().REDIS_URL;
+}
+
+export function queuePrefix() {
+  return getEnv().QUEUE_PREFIX;
+}
+
+/** The URL without its password, fit for logs and messages. */
+export function safeRedisUrl(url = redisUrl()) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString().replace(/\/$/, "");
+  } catch {
+    return "(invalid REDIS_URL)";
+  }
+}
+
+/** Host and port REDIS_URL points at (defaults as Redis has them). */
+export function redisAddress(url = redisUrl()): { host: string; port: number; password?: string; tls: boolean } {
+  const u = new URL(url);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
+    port: u.port ? Number(u.port) : 6379,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    tls: u.protocol === "rediss:",
+  };
+}
+
+/** Warnings for connection errors, at most one per outage, so a dead Redis does not flood the console. */
+function attachErrorLog(conn: Redis, label: string) {
+  let warned = false;
+  conn.on("error", (err: Error) => {
+    if (warned) return;
+    warned = true;
+    console.warn(`[jobs] ${label} connection to ${safeRedisUrl()} failed: ${err.message} (retrying in the background)`);
+  });
+  conn.on("ready", () => {
+    if (warned) console.warn(`[jobs] ${label} connection to ${safeRedisUrl()} is back`);
+    warned = false;
+  });
+}
+
+/** Reconnect quickly (Redis coming back is noticed within 2 s) and forever. */
+const retryStrategy = (times: number) => Math.min(times * 200, 2_000);
+
+function baseOptions(): RedisOptions {
+  return {
+    connectionName: `galaxy-toolbox:${os.hostname()}:${process.pid}`,
+    connectTimeout: 2_000,
+    retryStrategy,
+  };
+}
+
+type Registry = { key: string; producer?: Redis };
+const g = globalThis as unknown as { __gtRedis?: Registry };
+
+function registry(): Registry {
+  const key = `${redisUrl()}|${queuePrefix()}`;
+  if (g.__gtRedis && g.__gtRedis.key !== key) {
+    // Tests switch REDIS_URL / QUEUE_PREFIX inside one process: drop connections to the old place.
+    g.__gtRedis.producer?.disconnect();
+    g.__gtRedis = undefined;
+  }
+  g.__gtRedis ??= { key };
+  return g.__gtRedis;
+}
+
+/**
+ * The shared fail-fast connection for producers (queues, board, status). Commands sent
+ * while Redis is unreachable reject immediately with "Stream isn't writeable".
+ */
+export function producerConnection(): Redis {
+  const reg = registry();
+  if (!reg.producer || reg.producer.status === "end") {
+    const conn = new Redis(redisUrl(), {
+      ...baseOptions(),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // A Redis that accepts the connection but never answers must not hang a request either.
+      commandTimeout: 5_000,
+    });
+    attachErrorLog(conn, "producer");
+    reg.producer = conn;
+  }
+  return reg.producer;
+}
+
+/** A new connection for a BullMQ Worker (it duplicates it for its blocking reads). The caller closes it. */
+export function createWorkerConnection(): Redis {
+  const conn = new Redis(redisUrl(), { ...baseOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true });
+  attachErrorLog(conn, "worker");
+  return conn;
+}
+
+/**
+ * Waits until `conn` is ready, at most `timeoutMs`. Never throws; false means "not now".
+ * Lets the first request after boot wait for a connection that is still being made.
+ */
+export async function waitForReady(conn: Redis, timeoutMs: number): Promise<boolean> {
+  if (conn.status === "ready") return true;
+  // "reconnecting": the last attempt already failed, so Redis is down right now.
+  if (conn.status === "end" || conn.status === "close" || conn.status === "reconnecting") return false;
+  if (conn.status === "wait") conn.connect().catch(() => {});
+  return new Promise<boolean>((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      conn.off("ready", onReady);
+      conn.off("error", onFail);
+      conn.off("end", onFail);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const onFail = () => done(false);
+    const timer = setTimeout(() => done(conn.status === "ready"), timeoutMs);
+    conn.once("ready", onReady);
+    conn.once("error", onFail);
+    conn.once("end", onFail);
+  });
+}
+
+/** Rejects with a timeout error when `promise` takes longer than `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Is anything answering PING at `url`? A throwaway connection, one attempt, short timeout. */
+export async function probeRedis(url = redisUrl(), timeoutMs = 1_000): Promise<boolean> {
+  const conn = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  conn.on("error", () => {});
+  try {
+    await withTimeout(conn.connect(), timeoutMs + 100, "Redis connect");
+    return (await withTimeout(conn.ping(), timeoutMs, "Redis PING")) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    conn.disconnect();
+  }
+}
+
+/** Keys the job engine keeps besides BullMQ's own (worker heartbeats). */
+export const heartbeatKeys = {
+  workers: () => `${queuePrefix()}:meta:workers`,
+  worker: (id: string) => `${queuePrefix()}:meta:worker:${id}`,
+  last: () => `${queuePrefix()}:meta:last-heartbeat`,
+};
+
+/** Closes the producer connection (queues must be closed first). */
+export async function closeProducerConnection() {
+  const reg = g.__gtRedis;
+  g.__gtRedis = undefined;
+  const conn = reg?.producer;
+  if (!conn || conn.status === "end") return;
+  if (conn.status === "ready") await conn.quit().catch(() => conn.disconnect());
+  else conn.disconnect();
+}

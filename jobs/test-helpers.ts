@@ -1,0 +1,69 @@
+/**
+ * Helpers for the job engine's tests (not used by the app).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A TCP port nothing listens on (bound, then released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Deletes every Redis key under `prefix` (each test file has its own QUEUE_PREFIX). */
+export async function deleteKeys(url: string, prefix: string) {
+  const conn = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
+  conn.on("error", () => {});
+  try {
+    await conn.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await conn.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length) await conn.del(...keys);
+    } while (cursor !== "0");
+  } catch {
+    // Redis gone: nothing to clean.
+  } finally {
+    conn.disconnect();
+  }
+}
+
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export type WorkerChild = { child: ChildProcess; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
+
+/** `node --import tsx jobs/worker.ts` with this process's environment plus `env`. */
+export function spawnWorker(env: Record<string, string> = {}): WorkerChild {
+  const child = spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => out, exited };
+}

@@ -1,0 +1,111 @@
+/**
+ * The worker process (issue "Foundation", item 6): a job survives a worker restart, and
+ * SIGTERM lets the active job finish. Real Redis, a real worker child process
+ * (`node --import tsx jobs/worker.ts`), the real database of this test file.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { logs } from "~/db/schema";
+import { getEnv } from "~/utils/env.server";
+import { enqueue, getQueue } from "./queues.server";
+import { probeCompletedMessage } from "./processors/system";
+import { jobEngineDetails, resetJobEngineStatus } from "./status.server";
+import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
+
+// Short locks so a killed worker's job counts as stalled within seconds, not 30 s.
+const FAST_STALL = { JOB_LOCK_DURATION_MS: "2000", JOB_STALLED_INTERVAL_MS: "1000", WORKER_HEARTBEAT_MS: "500" };
+
+const children: WorkerChild[] = [];
+function start() {
+  const w = spawnWorker(FAST_STALL);
+  children.push(w);
+  return w;
+}
+
+afterEach(() => {
+  for (const w of children.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
+});
+afterAll(async () => {
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+
+async function completionRows(jobId: string) {
+  const db = await getDb();
+  return db
+    .select()
+    .from(logs)
+    .where(and(eq(logs.source, "system"), eq(logs.type, "debug"), eq(logs.message, probeCompletedMessage(jobId))));
+}
+
+async function stateOf(jobId: string) {
+  const job = await getQueue("system").getJob(jobId);
+  return job ? await job.getState() : "missing";
+}
+
+describe("job engine: a job survives a worker restart (issue Foundation, item 6 test)", () => {
+  it("a probe whose worker is SIGKILLed mid-job runs again on the next worker and completes exactly once", async () => {
+    const job = await enqueue("system", { kind: "probe", ms: 3_000 }, { jobId: `probe-restart-${Date.now()}` });
+    const jobId = String(job.id);
+
+    const first = start();
+    await waitFor(`job active on the first worker\n${first.output()}`, async () => (await stateOf(jobId)) === "active", 20_000);
+    // Mid-job: the probe sleeps 3 s; kill the worker well before it can record anything.
+    await new Promise((r) => setTimeout(r, 500));
+    first.child.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    expect(await stateOf(jobId)).toBe("active"); // orphaned: still locked by the dead worker
+    expect(await completionRows(jobId)).toHaveLength(0);
+
+    const second = start();
+    await waitFor(`job completed on the second worker\n${second.output()}`, async () => (await stateOf(jobId)) === "completed", 30_000, 200);
+
+    const done = (await getQueue("system").getJob(jobId))!;
+    expect(done.attemptsMade).toBe(1); // one finished attempt…
+    expect(done.attemptsStarted).toBe(2); // …started twice: once per worker
+    expect(done.stalledCounter).toBe(1); // recovered from the stall once
+    expect(done.returnvalue).toMatchObject({ sleptMs: 3_000 });
+    const rows = await completionRows(jobId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].details).toMatchObject({ jobId, ms: 3_000, stalledCounter: 1 });
+
+    second.child.kill("SIGTERM");
+    expect((await second.exited).code).toBe(0);
+  }, 90_000);
+});
+
+describe("job engine: graceful shutdown on SIGTERM / SIGINT (issue Foundation, item 6)", () => {
+  it("SIGTERM mid-job lets the job finish, removes the heartbeat, and exits 0", async () => {
+    const job = await enqueue("system", { kind: "probe", ms: 2_000 }, { jobId: `probe-sigterm-${Date.now()}` });
+    const jobId = String(job.id);
+    const w = start();
+    await waitFor(`job active\n${w.output()}`, async () => (await stateOf(jobId)) === "active", 20_000);
+    resetJobEngineStatus();
+    expect((await jobEngineDetails()).worker).toBe("running");
+
+    const signalledAt = Date.now();
+    w.child.kill("SIGTERM");
+    const { code } = await w.exited;
+    expect(code, w.output()).toBe(0);
+    // It waited for the active job rather than dropping it.
+    expect(await stateOf(jobId)).toBe("completed");
+    expect(await completionRows(jobId)).toHaveLength(1);
+    expect(Date.now() - signalledAt).toBeLessThan(15_000);
+
+    resetJobEngineStatus();
+    const after = await jobEngineDetails();
+    expect(after.worker).toBe("stopped");
+    expect(after.lastHeartbeat).not.toBeNull();
+  }, 60_000);
+
+  it("SIGINT on an idle worker exits 0 at once", async () => {
+    const w = start();
+    await waitFor(`worker heartbeat\n${w.output()}`, async () => {
+      resetJobEngineStatus();
+      return (await jobEngineDetails()).workers.some((x) => x.pid === w.child.pid);
+    });
+    w.child.kill("SIGINT");
+    expect((await w.exited).code).toBe(0);
+    expect(w.output()).toContain("SIGINT: finishing active jobs, then exiting");
+  }, 60_000);
+});

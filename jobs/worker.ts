@@ -1,0 +1,218 @@
+/**
+ * The job worker.
+ *
+ *   npm run worker      (node --import tsx jobs/worker.ts) a separate worker process
+ *   npm start           runs the same workers inside the web process unless RUN_WORKER=false
+ *
+ * `startWorkers()` starts one BullMQ Worker per queue that has a processor
+ * (jobs/processors/index.ts), attaches the error listeners BullMQ's "going to production"
+ * guide asks for, and keeps a heartbeat key with a TTL in Redis so the web process can
+ * tell whether any worker is alive (jobs/status.server.ts). On SIGINT/SIGTERM the worker
+ * stops taking jobs, lets active ones finish (up to WORKER_SHUTDOWN_TIMEOUT_MS) and exits 0.
+ */
+import crypto from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker, type Job } from "bullmq";
+import { closeDb, getDb } from "~/db/client.server";
+import { logEvent } from "~/models/log.server";
+import { getEnv } from "~/utils/env.server";
+import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
+import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
+import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
+
+export type WorkerPool = {
+  id: string;
+  workers: Worker[];
+  /** Stops taking jobs, waits for active ones (at most `timeoutMs`), removes the heartbeat. */
+  close(timeoutMs?: number): Promise<void>;
+};
+
+export type HeartbeatRecord = {
+  id: string;
+  pid: number;
+  host: string;
+  mode: "in-process" | "standalone";
+  queues: QueueName[];
+  startedAt: string;
+  at: number;
+};
+
+export function startWorkers(options: { mode: "in-process" | "standalone" }): WorkerPool {
+  const settings = jobSettings();
+  const prefix = queuePrefix();
+  const id = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
+  const startedAt = new Date().toISOString();
+  // BullMQ duplicates this connection for each worker (and for its blocking reads); the
+  // original carries the heartbeat.
+  const connection = createWorkerConnection();
+
+  let connectionWarned = false;
+  const onWorkerError = (queue: QueueName) => (err: Error) => {
+    if (isConnectionError(err) || /connect/i.test(err.message)) {
+      if (!connectionWarned) console.warn(`[jobs] worker for "${queue}" lost Redis at ${safeRedisUrl()}: ${err.message}`);
+      connectionWarned = true;
+      return;
+    }
+    console.warn(`[jobs] worker for "${queue}" error: ${err.message}`);
+    void logEvent({ type: "error", source: "system", message: `Job worker error on queue ${queue}: ${err.message}`, details: { queue, worker: id } });
+  };
+
+  const workers = PROCESSED_QUEUES.map((name) => {
+    const spec = PROCESSORS[name]!;
+    const worker = new Worker(name, spec.process as (job: Job) => Promise<unknown>, {
+      connection,
+      prefix,
+      name: id,
+      concurrency: spec.concurrency,
+      lockDuration: settings.JOB_LOCK_DURATION_MS,
+      stalledInterval: settings.JOB_STALLED_INTERVAL_MS,
+      // A job whose worker died is put back once; dying twice on the same job fails it.
+      maxStalledCount: 1,
+    });
+    worker.on("error", onWorkerError(name));
+    worker.on("ready", () => {
+      connectionWarned = false;
+    });
+    worker.on("failed", (job, err) => {
+      if (!job) return;
+      const attempts = job.opts.attempts ?? 1;
+      const final = err?.name === "UnrecoverableError" || job.attemptsMade >= attempts;
+      if (!final) return;
+      void logEvent({
+        type: "error",
+        source: "system",
+        message: `Job ${job.name} ${job.id} on queue ${name} failed: ${err?.message ?? "unknown error"}`,
+        details: { queue: name, jobId: job.id, name: job.name, attemptsMade: job.attemptsMade },
+      });
+    });
+    worker.on("stalled", (jobId) => {
+      void logEvent({
+        type: "info",
+        source: "system",
+        message: `Job ${jobId} on queue ${name} stalled (its worker stopped); it will run again`,
+        details: { queue: name, jobId },
+      });
+    });
+    return worker;
+  });
+
+  const record = (): HeartbeatRecord => ({
+    id,
+    pid: process.pid,
+    host: os.hostname(),
+    mode: options.mode,
+    queues: PROCESSED_QUEUES,
+    startedAt,
+    at: Date.now(),
+  });
+  const ttl = settings.WORKER_HEARTBEAT_MS * 3;
+  const beat = async () => {
+    // While Redis is away the worker connection would queue these; skip instead.
+    if (connection.status !== "ready") return;
+    const now = record();
+    await connection
+      .multi()
+      .set(heartbeatKeys.worker(id), JSON.stringify(now), "PX", ttl)
+      .sadd(heartbeatKeys.workers(), id)
+      .set(heartbeatKeys.last(), String(now.at))
+      .exec()
+      .catch(() => {});
+  };
+  connection.on("ready", () => void beat());
+  const timer = setInterval(() => void beat(), settings.WORKER_HEARTBEAT_MS);
+  timer.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    id,
+    workers,
+    close(timeoutMs = settings.WORKER_SHUTDOWN_TIMEOUT_MS) {
+      closing ??= (async () => {
+        clearInterval(timer);
+        // Without Redis no job can finish (and BullMQ's graceful close would wait for a
+        // connection forever), so close at once; the jobs' locks expire and the stalled
+        // check of the next worker puts them back to wait.
+        const redisUp = connection.status === "ready";
+        try {
+          await withTimeout(
+            Promise.all(workers.map((w) => w.close(!redisUp))),
+            redisUp ? timeoutMs : 5_000,
+            "Waiting for active jobs",
+          );
+        } catch {
+          // Same recovery as above: nothing is lost, the jobs run again on the next worker.
+          console.warn(`[jobs] active jobs did not finish within ${timeoutMs} ms; stopping anyway`);
+        }
+        if (connection.status === "ready") {
+          await connection
+            .multi()
+            .del(heartbeatKeys.worker(id))
+            .srem(heartbeatKeys.workers(), id)
+            .exec()
+            .catch(() => {});
+          await connection.quit().catch(() => connection.disconnect());
+        } else {
+          connection.disconnect();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The standalone worker process (`npm run worker`). */
+async function main() {
+  const env = getEnv();
+  if (!env.DATABASE_URL) {
+    // PGlite keeps its files open in one process only; a second process on them corrupts them.
+    console.error(
+      "The standalone worker needs DATABASE_URL (PostgreSQL): the embedded PGlite database can only be opened by one process. " +
+        "Run the worker inside the web process instead (RUN_WORKER=true, the default).",
+    );
+    process.exit(1);
+  }
+  await getDb();
+  if (!(await probeRedis())) {
+    console.warn(`[jobs] Redis is not reachable at ${safeRedisUrl()}; the worker waits for it`);
+    await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
+  }
+  const pool = startWorkers({ mode: "standalone" });
+  console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
+  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
+
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[jobs] ${signal}: finishing active jobs, then exiting`);
+    const settings = jobSettings();
+    // Last resort if something hangs beyond the graceful window.
+    setTimeout(() => process.exit(1), settings.WORKER_SHUTDOWN_TIMEOUT_MS + 10_000).unref();
+    await pool.close();
+    await logEvent({ type: "info", source: "system", message: `Job worker stopped (pid ${process.pid}, ${signal})`, details: { worker: pool.id } });
+    await closeQueues();
+    await closeDb().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGINT", (s) => void shutdown(s));
+  process.on("SIGTERM", (s) => void shutdown(s));
+  // BullMQ's production guide: never let a stray rejection go unnoticed.
+  process.on("unhandledRejection", (reason) => {
+    console.error("[jobs] unhandled rejection:", reason);
+    void logEvent({ type: "error", source: "system", message: `Job worker: unhandled rejection: ${String((reason as Error)?.message ?? reason)}` });
+  });
+  process.on("uncaughtException", (err) => {
+    console.error("[jobs] uncaught exception:", err);
+    void logEvent({ type: "error", source: "system", message: `Job worker crashed: ${err.message}` }).finally(() => process.exit(1));
+  });
+}
+
+const isEntry = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
+if (isEntry) {
+  main().catch((err) => {
+    console.error("[jobs] worker failed to start:", err);
+    process.exit(1);
+  });
+}
