@@ -44,6 +44,9 @@ async function main() {
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Helmet's default "no-referrer" makes Chromium send `Origin: null` on plain form
+      // posts, which Remix refuses as a CSRF attempt: no-JS forms would all fail.
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       strictTransportSecurity: boot.secureCookies(),
     }),
   );

@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import type { LogDto } from "#api/logs";
 import { getDb } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
@@ -44,25 +45,50 @@ export async function logEvent(entry: LogInput): Promise<void> {
 
 export type LogFilter = { type?: LogType; source?: LogSource; cleared?: boolean; limit?: number };
 
-export async function listLogs(filter: LogFilter = {}): Promise<LogEntry[]> {
-  const db = await getDb();
+function whereOf(filter: LogFilter): SQL | undefined {
   const where: SQL[] = [];
   if (filter.type) where.push(eq(logs.type, filter.type));
   if (filter.source) where.push(eq(logs.source, filter.source));
   if (filter.cleared !== undefined) where.push(eq(logs.cleared, filter.cleared));
+  return where.length ? and(...where) : undefined;
+}
+
+/** Newest first; `limit` defaults to 500 and is capped at 1000. */
+export async function listLogs(filter: LogFilter = {}): Promise<LogEntry[]> {
+  const db = await getDb();
   return db
     .select()
     .from(logs)
-    .where(where.length ? and(...where) : undefined)
+    .where(whereOf(filter))
     .orderBy(desc(logs.timestamp), desc(logs.id))
-    .limit(Math.min(filter.limit ?? 500, 1000));
+    .limit(Math.max(1, Math.min(filter.limit ?? 500, 1000)));
 }
 
-/** Marks one entry cleared. Returns false when the id is unknown. */
-export async function clearLog(id: string): Promise<boolean> {
+/** How many entries match (the /logs page tells "none yet" from "no matches"). */
+export async function countLogs(filter: Omit<LogFilter, "limit"> = {}): Promise<number> {
   const db = await getDb();
-  const rows = await db.update(logs).set({ cleared: true }).where(eq(logs.id, id)).returning({ id: logs.id });
-  return rows.length > 0;
+  const [row] = await db.select({ n: count() }).from(logs).where(whereOf(filter));
+  return Number(row?.n ?? 0);
+}
+
+/** Marks one entry cleared and returns it; undefined when the id is unknown. */
+export async function clearLog(id: string): Promise<LogEntry | undefined> {
+  const db = await getDb();
+  const [row] = await db.update(logs).set({ cleared: true }).where(eq(logs.id, id)).returning();
+  return row;
+}
+
+/** The /api shape of an entry: string `_id`, ISO `timestamp`. */
+export function toLogDto(entry: LogEntry): LogDto {
+  return {
+    _id: entry.id,
+    type: entry.type,
+    source: entry.source,
+    message: entry.message,
+    timestamp: entry.timestamp.toISOString(),
+    cleared: entry.cleared,
+    details: entry.details ?? null,
+  };
 }
 
 /**
@@ -71,10 +97,19 @@ export async function clearLog(id: string): Promise<boolean> {
  */
 export async function cleanupLogs(now = new Date()): Promise<number> {
   const db = await getDb();
-  const cutoff = new Date(now.getTime() - getEnv().LOG_RETENTION_DAYS * 86_400_000);
+  const cutoff = retentionCutoff(now);
   const rows = await db
     .delete(logs)
     .where(or(eq(logs.cleared, true), lt(logs.timestamp, cutoff)))
     .returning({ id: logs.id });
   return rows.length;
+}
+
+/** Entries with a timestamp before this instant count as old for "Clean Old Logs". */
+export function retentionCutoff(now = new Date()): Date {
+  return new Date(now.getTime() - logRetentionDays() * 86_400_000);
+}
+
+export function logRetentionDays(): number {
+  return getEnv().LOG_RETENTION_DAYS;
 }

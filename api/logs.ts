@@ -1,0 +1,68 @@
+/**
+ * The /api contract of System Logs (spec 2 §7 "Logs"), shared by the resource routes and
+ * the /logs page. Client-safe: no server imports.
+ *
+ *   GET    /api/logs?type&source&cleared  → { logs: LogDto[] }   newest first, at most 500
+ *   POST   /api/logs/clear/{id}            → { success: true, log } | 404 { error }
+ *   DELETE /api/logs/cleanup               → { message: "Deleted N log entries", deletedCount: N }
+ *
+ * Cleanup removes cleared entries and entries older than LOG_RETENTION_DAYS (default 14);
+ * see docs/decisions/0004-log-cleanup.md.
+ */
+import { z } from "zod";
+import type { LogSource, LogType } from "~/db/schema/logs";
+
+/** Spec 2 §3 "Logs": type (error, disconnect, debug, info). */
+export const LOG_TYPES = ["error", "disconnect", "debug", "info"] as const satisfies readonly LogType[];
+/** Spec 2 §3 "Logs": source (discord, galaxyAuth, bot, system). */
+export const LOG_SOURCES = ["discord", "galaxyAuth", "bot", "system"] as const satisfies readonly LogSource[];
+// Both lists must name every value of the table's types, not just some of them.
+type Exhaustive<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const typesComplete: Exhaustive<(typeof LOG_TYPES)[number], LogType> = true;
+const sourcesComplete: Exhaustive<(typeof LOG_SOURCES)[number], LogSource> = true;
+void typesComplete;
+void sourcesComplete;
+
+/** Newest entries GET /api/logs and the /logs page return. */
+export const LOG_LIST_LIMIT = 500;
+
+export const LOG_ERRORS = {
+  notFound: "Log entry not found",
+  badType: `Invalid type: use one of ${LOG_TYPES.join(", ")}`,
+  badSource: `Invalid source: use one of ${LOG_SOURCES.join(", ")}`,
+  badCleared: "Invalid cleared: use true or false",
+  loadFailed: "Failed to fetch logs",
+  clearFailed: "Failed to clear log entry",
+  cleanupFailed: "Failed to clean up logs",
+} as const;
+
+/** An empty parameter (`?type=`) means "any", like a form's "All types" option. */
+const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+export const logsQuerySchema = z.object({
+  type: z.preprocess(blankToUndefined, z.enum(LOG_TYPES, { error: LOG_ERRORS.badType }).optional()),
+  source: z.preprocess(blankToUndefined, z.enum(LOG_SOURCES, { error: LOG_ERRORS.badSource }).optional()),
+  cleared: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(["true", "false"], { error: LOG_ERRORS.badCleared })
+      .transform((v) => v === "true")
+      .optional(),
+  ),
+});
+export type LogsQuery = z.output<typeof logsQuerySchema>;
+
+/** One entry as /api answers it: string `_id`, ISO `timestamp`. */
+export type LogDto = {
+  _id: string;
+  type: LogType;
+  source: LogSource;
+  message: string;
+  timestamp: string;
+  cleared: boolean;
+  details: unknown;
+};
+
+export function cleanupMessage(deletedCount: number) {
+  return `Deleted ${deletedCount} log entries`;
+}

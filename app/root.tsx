@@ -1,0 +1,140 @@
+import radixStyles from "@radix-ui/themes/styles.css?url";
+import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useFetcher,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import shellStyles from "~/components/shell/shell.css?url";
+import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
+import { Toaster } from "~/components/ui/toast";
+import { getTheme } from "~/utils/theme.server";
+import { getFlashToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: radixStyles },
+  { rel: "stylesheet", href: shellStyles },
+  { rel: "icon", href: "/favicon.ico" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Galaxy Toolbox" }];
+
+/** Theme (cookie, so the server renders the right one: no flash) and the pending flash toast. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, headers } = await getFlashToast(request);
+  return data({ theme: getTheme(request), toast: toast ?? null }, { headers });
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
+
+/**
+ * The theme to render: the cookie's, or — while the toggle's request is in flight — the
+ * one being chosen (optimistic, so the switch reacts at once).
+ */
+function useTheme(): "dark" | "light" {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const fetcher = useFetcher({ key: THEME_FETCHER_KEY });
+  const pending = fetcher.formData?.get("theme");
+  if (pending === "light" || pending === "dark") return pending;
+  return root?.theme ?? "dark";
+}
+
+/**
+ * Routes may ask for a plain-HTML refresh while JavaScript is off (System Logs'
+ * auto-refresh) with `handle.noScriptRefreshSeconds(data)`. Inside <noscript> the meta
+ * tag is inert when scripts run, where the route revalidates by itself instead.
+ */
+type RefreshHandle = { noScriptRefreshSeconds?: (data: unknown) => number | null };
+function useNoScriptRefresh(): number | null {
+  const matches = useMatches();
+  for (const match of matches) {
+    const fn = (match.handle as RefreshHandle | undefined)?.noScriptRefreshSeconds;
+    const seconds = fn?.(match.data);
+    if (seconds) return seconds;
+  }
+  return null;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const theme = useTheme();
+  const refresh = useNoScriptRefresh();
+  return (
+    <html lang="en" className={theme} style={{ colorScheme: theme }} data-theme={theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === "dark" ? "dark light" : "light dark"} />
+        {refresh ? (
+          <noscript>
+            <meta httpEquiv="refresh" content={String(refresh)} />
+          </noscript>
+        ) : null}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <Theme appearance={theme} accentColor="indigo" grayColor="slate" radius="medium" panelBackground="solid">
+          {children}
+        </Theme>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <>
+      <Outlet />
+      <Toaster flash={root?.toast} />
+    </>
+  );
+}
+
+/** Last resort: any error no route handled, in human words, with a way back. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const title = notFound ? "Page not found" : "Something went wrong";
+  const text = notFound
+    ? "There is nothing at this address. The section menu starts from the home page."
+    : isRouteErrorResponse(error)
+      ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}. Try again in a moment.`
+      : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
+  return (
+    <Flex align="center" justify="center" minHeight="100vh" p="4">
+      <Box maxWidth="480px">
+        <Heading as="h1" size="6" mb="2">
+          {title}
+        </Heading>
+        <Text as="p" color="gray" mb="4">
+          {text}
+        </Text>
+        <Flex gap="3" wrap="wrap">
+          <Button asChild>
+            <Link to="/" reloadDocument>
+              Go to the home page
+            </Link>
+          </Button>
+          {notFound ? null : (
+            <Button asChild variant="soft" color="gray">
+              <a href="">Try again</a>
+            </Button>
+          )}
+        </Flex>
+      </Box>
+    </Flex>
+  );
+}

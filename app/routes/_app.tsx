@@ -1,0 +1,64 @@
+import { Box, Container } from "@radix-ui/themes";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { jobEngineStatus } from "#jobs/status.server";
+import { AppHeader } from "~/components/shell/app-header";
+import type { JobsState } from "~/components/shell/jobs-badge";
+import { requireOperator } from "~/utils/auth.server";
+import { rememberSectionHeader } from "~/utils/section.server";
+
+/** The badge must never hold up or break a page: an answer within this time, or "offline". */
+const JOBS_STATUS_TIMEOUT_MS = 800;
+
+async function jobsState(): Promise<JobsState> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<JobsState>((resolve) => {
+    timer = setTimeout(() => resolve({ redis: "down", worker: "unknown" }), JOBS_STATUS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([jobEngineStatus(), timeout]);
+  } catch {
+    return { redis: "down", worker: "unknown" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The main app shell (spec 2, "Main app shell") around every section and System Logs:
+ * the operator, the job engine badge, and — on a section page — the cookie that makes
+ * `/` open this section next time.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request);
+  const jobs = await jobsState();
+  const setCookie = rememberSectionHeader(request);
+  return data(
+    { operator: { name: operator.name }, jobs },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
+}
+
+/**
+ * Moving between sections must reach the loader (it remembers the section), and it
+ * refreshes the jobs badge on the way; staying on one page follows Remix's defaults.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname || defaultShouldRevalidate;
+
+export default function AppLayout() {
+  const { operator, jobs } = useLoaderData<typeof loader>();
+  return (
+    <Box className="gt-shell">
+      <a href="#main" className="gt-skip-link">
+        Skip to content
+      </a>
+      <AppHeader operatorName={operator.name} jobs={jobs} />
+      <main id="main" tabIndex={-1} className="gt-main">
+        <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
+          <Outlet />
+        </Container>
+      </main>
+    </Box>
+  );
+}

@@ -1,0 +1,23 @@
+import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { safeRedirect } from "~/utils/auth.server";
+import { isTheme, setThemeCookie } from "~/utils/theme.server";
+
+/**
+ * The dark mode toggle's action: remembers the chosen theme in the `gt_theme` cookie.
+ * A plain form post (no JavaScript) carries `redirectTo` and goes back to its page;
+ * the fetcher gets `{ theme }` and the root loader revalidates with the new cookie.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const theme = form.get("theme");
+  if (!isTheme(theme)) return data({ error: "Theme must be dark or light" }, { status: 400 });
+  const headers = { "Set-Cookie": setThemeCookie(theme) };
+  const redirectTo = form.get("redirectTo");
+  if (redirectTo) return redirect(safeRedirect(redirectTo, "/"), { headers });
+  return data({ theme }, { headers });
+}
+
+export function loader() {
+  // Nothing to show here; someone who opens the URL lands on the app.
+  return redirect("/");
+}

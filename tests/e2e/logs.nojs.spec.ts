@@ -1,0 +1,64 @@
+import { expect, test, type Page } from "@playwright/test";
+import { seedFailedLogin, uniqueName } from "./logs-seed";
+
+/** Spec 2 "Logs page (/logs)" with JavaScript disabled: GET filters, posted forms, server toasts. */
+
+const entry = (page: Page, message: string) => page.getByRole("list", { name: "Log entries" }).getByRole("listitem").filter({ hasText: message });
+
+test("filters apply through the GET form", async ({ page }, testInfo) => {
+  const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("nojs-filter"));
+  await page.goto("/logs");
+  await page.getByLabel("Type").selectOption("error");
+  await page.getByLabel("Source").selectOption("system");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/\/logs\?type=error&source=system/);
+  await expect(entry(page, message)).toBeVisible();
+  await expect(page.locator("[data-log-type]").filter({ hasNotText: "error" })).toHaveCount(0);
+
+  await page.getByLabel("Source").selectOption("bot");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("heading", { name: "No entries match these filters" })).toBeVisible();
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/logs$/);
+  await expect(entry(page, message)).toBeVisible();
+});
+
+test("Clear posts and comes back to the same filtered list", async ({ page }, testInfo) => {
+  const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("nojs-clear"));
+  await page.goto("/logs?type=error");
+  await entry(page, message).getByRole("button", { name: "Clear" }).click();
+  await expect(page).toHaveURL(/\/logs\?type=error$/);
+  await expect(entry(page, message)).toHaveCount(0);
+  await page.goto("/logs?type=error&showCleared=1");
+  await expect(entry(page, message)).toContainText("Cleared");
+});
+
+test("Clean Old Logs asks on a confirmation page, then shows the count as a toast", async ({ page }, testInfo) => {
+  const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("nojs-clean"));
+  await page.goto("/logs?showCleared=1");
+  await entry(page, message).getByRole("button", { name: "Clear" }).click();
+  await expect(entry(page, message)).toContainText("Cleared");
+
+  await page.getByRole("link", { name: "Clean Old Logs" }).click();
+  await expect(page).toHaveURL(/confirm=cleanup/);
+  const question = page.getByRole("alertdialog");
+  await expect(question).toContainText("every cleared entry and every entry older than 14 days");
+  await question.getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/logs\?showCleared=1$/);
+  await expect(entry(page, message)).toHaveCount(1);
+
+  await page.getByRole("link", { name: "Clean Old Logs" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" }).click();
+  await expect(page).toHaveURL(/\/logs\?showCleared=1$/);
+  await expect(page.getByRole("status").filter({ hasText: /^Deleted \d+ log entr(y|ies)$/ })).toBeVisible();
+  await expect(entry(page, message)).toHaveCount(0);
+});
+
+test("auto-refresh reloads the page every 5 s without JavaScript", async ({ page }, testInfo) => {
+  await page.goto("/logs");
+  await page.getByLabel("Auto-refresh (5 s)").check();
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/auto=1/);
+  const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("nojs-auto"));
+  await expect(entry(page, message)).toBeVisible({ timeout: 9_000 });
+});

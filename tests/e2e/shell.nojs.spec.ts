@@ -1,0 +1,52 @@
+import { expect, test } from "@playwright/test";
+
+/** Spec 2 "Main app shell" with JavaScript disabled: links, forms and cookies do it all. */
+
+const SECTIONS = [
+  { label: "Exchange Rates", path: "/exchange-rates" },
+  { label: "Bowling Bots", path: "/gifts" },
+  { label: "All Characters", path: "/characters" },
+  { label: "Trading Planets", path: "/trading-planets" },
+  { label: "GalaCord", path: "/galacord" },
+  { label: "Collections", path: "/collections" },
+];
+
+test("the section menu navigates and / opens the last section", async ({ page }) => {
+  await page.goto("/collections");
+  const menu = page.getByRole("navigation", { name: "Sections" });
+  await expect(menu.getByRole("link")).toHaveText(SECTIONS.map((s) => s.label));
+  for (const s of SECTIONS) {
+    await menu.getByRole("link", { name: s.label, exact: true }).click();
+    await expect(page).toHaveURL(s.path);
+    await expect(page.getByRole("heading", { level: 1, name: s.label })).toBeVisible();
+  }
+  await menu.getByRole("link", { name: "Bowling Bots" }).click();
+  await page.goto("/");
+  await expect(page).toHaveURL("/gifts");
+});
+
+test("the dark mode toggle posts, comes back to the same page and is remembered", async ({ page }) => {
+  await page.context().clearCookies({ name: "gt_theme" });
+  await page.goto("/galacord");
+  await expect(page.locator("html")).toHaveClass("dark");
+  const toggle = page.getByRole("switch", { name: "Dark mode" });
+  await expect(toggle).toHaveAttribute("aria-checked", "true");
+
+  await toggle.click();
+  await expect(page).toHaveURL("/galacord");
+  await expect(page.locator("html")).toHaveClass("light");
+  await expect(page.getByRole("switch", { name: "Dark mode" })).toHaveAttribute("aria-checked", "false");
+
+  await page.goto("/trading-planets");
+  await expect(page.locator("html")).toHaveClass("light");
+
+  await page.getByRole("switch", { name: "Dark mode" }).click();
+  await expect(page).toHaveURL("/trading-planets");
+  await expect(page.locator("html")).toHaveClass("dark");
+});
+
+test("an unknown page says so in words", async ({ page }) => {
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});

@@ -1,0 +1,161 @@
+import { expect, test, type Page } from "@playwright/test";
+import { seedFailedLogin, uniqueName } from "./logs-seed";
+
+/** Spec 2, "Main app shell": "Section menu with six sections: Exchange Rates, Bowling Bots (id gifts), …". */
+const SECTIONS = [
+  { label: "Exchange Rates", path: "/exchange-rates" },
+  { label: "Bowling Bots", path: "/gifts" },
+  { label: "All Characters", path: "/characters" },
+  { label: "Trading Planets", path: "/trading-planets" },
+  { label: "GalaCord", path: "/galacord" },
+  { label: "Collections", path: "/collections" },
+];
+
+const sectionMenu = (page: Page) => page.getByRole("navigation", { name: "Sections" });
+
+/** The class of <html> exactly as the server sent it (before any script ran). */
+async function serverHtmlClass(page: Page, path: string) {
+  const res = await page.request.get(path);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  return /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1];
+}
+
+test.describe("spec 2 Main app shell", () => {
+  test("the section menu lists the six sections in the spec's order, each with its own URL", async ({ page }) => {
+    await page.goto("/gifts");
+    const links = sectionMenu(page).getByRole("link");
+    await expect(links).toHaveText(SECTIONS.map((s) => s.label));
+    for (const [i, s] of SECTIONS.entries()) {
+      await expect(links.nth(i)).toHaveAttribute("href", s.path);
+    }
+    for (const s of SECTIONS) {
+      await sectionMenu(page).getByRole("link", { name: s.label, exact: true }).click();
+      await expect(page).toHaveURL(s.path);
+      await expect(page.getByRole("heading", { level: 1, name: s.label })).toBeVisible();
+      await expect(sectionMenu(page).getByRole("link", { name: s.label, exact: true })).toHaveAttribute("aria-current", "page");
+    }
+  });
+
+  test("sections that later releases fill say so, with their header buttons disabled", async ({ page }) => {
+    await page.goto("/characters");
+    await expect(page.getByRole("heading", { name: "All Characters arrives in a later release" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "User", exact: true })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Category", exact: true })).toBeDisabled();
+    await page.goto("/trading-planets");
+    await expect(page.getByRole("button", { name: "New Sequence" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Custom Planets" })).toBeDisabled();
+    await page.goto("/gifts");
+    await expect(page.getByRole("button", { name: "Refresh data" })).toBeDisabled();
+    await expect(page.getByText("???")).toBeVisible();
+    await page.goto("/collections");
+    await expect(page.getByRole("button", { name: "Connect" })).toBeDisabled();
+    // The disabled control explains itself on keyboard focus.
+    await page.locator(".gt-upcoming-action").first().focus();
+    await expect(page.getByRole("tooltip")).toContainText("later release");
+  });
+
+  test("/ opens the remembered section, also in a new browser with the same cookies", async ({ page, browser }) => {
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/(exchange-rates|gifts|characters|trading-planets|galacord|collections)$/);
+
+    await page.goto("/galacord");
+    await sectionMenu(page).getByRole("link", { name: "Trading Planets" }).click();
+    await expect(page).toHaveURL("/trading-planets");
+    // Leaving for a page that is not a section keeps the remembered one.
+    await page.goto("/logs");
+    const state = await page.context().storageState();
+    expect(state.cookies.find((c) => c.name === "gt_section")?.value).toBe("trading-planets");
+
+    const other = await browser.newContext({ storageState: state });
+    const second = await other.newPage();
+    await second.goto("/");
+    await expect(second).toHaveURL("/trading-planets");
+    await expect(second.getByRole("heading", { level: 1, name: "Trading Planets" })).toBeVisible();
+    await other.close();
+  });
+
+  test("/ defaults to exchange-rates when nothing is remembered", async ({ page }) => {
+    await page.context().clearCookies({ name: "gt_section" });
+    const res = await page.request.get("/", { maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    expect(res.headers()["location"]).toBe("/exchange-rates");
+  });
+
+  test("dark by default, rendered by the server, and the toggle is remembered without a flash", async ({ page, browser }) => {
+    await page.context().clearCookies({ name: "gt_theme" });
+    expect(await serverHtmlClass(page, "/galacord")).toBe("dark");
+    await page.goto("/galacord");
+    const toggle = page.getByRole("switch", { name: "Dark mode" });
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expect(page.locator("html")).toHaveClass("dark");
+
+    await toggle.click();
+    await expect(page.locator("html")).toHaveClass("light");
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await expect(page.locator(".radix-themes").first()).toHaveClass(/\blight\b/);
+    // The choice sits in a cookie the server reads: the very first HTML is already light.
+    await expect.poll(() => serverHtmlClass(page, "/galacord")).toBe("light");
+
+    const other = await browser.newContext({ storageState: await page.context().storageState() });
+    const second = await other.newPage();
+    const firstPaint: string[] = [];
+    second.on("domcontentloaded", async () => firstPaint.push((await second.locator("html").getAttribute("class")) ?? ""));
+    await second.goto("/collections");
+    await expect(second.locator("html")).toHaveClass("light");
+    expect(firstPaint[0]).toBe("light");
+    await other.close();
+
+    await toggle.click();
+    await expect(page.locator("html")).toHaveClass("dark");
+    await expect.poll(() => serverHtmlClass(page, "/galacord")).toBe("dark");
+  });
+
+  test("the header shows the operator, System Logs, settings, logout and the job engine badge", async ({ page }, testInfo) => {
+    await page.goto("/logs");
+    await page.screenshot({ path: testInfo.outputPath("desktop-logs.png") });
+    await page.goto("/exchange-rates");
+    const header = page.getByRole("banner").first();
+    await expect(header.getByText("operator", { exact: true })).toBeVisible();
+    await expect(header.getByRole("link", { name: "System Logs" })).toHaveAttribute("href", "/logs");
+    await expect(header.getByRole("link", { name: "Settings" })).toHaveAttribute("href", "/settings");
+    await expect(header.getByRole("button", { name: "Log out" })).toBeVisible();
+    await expect(header.getByText(/^(Jobs online|Jobs offline|Worker stopped)$/)).toBeVisible();
+  });
+
+  test("toasts: at most 3 visible, the oldest dropped, each gone after 4000 ms (spec 1 §9)", async ({ page }) => {
+    // Time stands still in the page until the test moves it on.
+    await page.clock.install({ time: new Date("2026-11-21T10:00:00Z") });
+    await page.goto("/logs");
+    await page.clock.pauseAt(new Date("2026-11-21T10:00:05Z"));
+    // Four flash toasts in a row: "Clean Old Logs" answers each with one.
+    for (let i = 0; i < 4; i++) {
+      await page.getByRole("link", { name: "Clean Old Logs" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" }).click();
+      await expect(page.getByRole("alertdialog")).toBeHidden();
+      await expect(page.getByRole("status").filter({ hasText: /Deleted \d+ log entr/ })).toHaveCount(Math.min(i + 1, 3));
+    }
+    const toasts = page.getByRole("region", { name: "Notifications" }).getByRole("listitem");
+    await expect(toasts).toHaveCount(3);
+    await page.clock.runFor(3900);
+    await expect(toasts).toHaveCount(3);
+    await page.clock.runFor(200);
+    await expect(toasts).toHaveCount(0);
+  });
+
+  test("at 375 px: one column, nothing wider than the screen", async ({ page }, testInfo) => {
+    await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("narrow"));
+    await page.setViewportSize({ width: 375, height: 740 });
+    for (const path of ["/trading-planets", "/logs", "/characters"]) {
+      await page.goto(path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path} scroll width`).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: testInfo.outputPath(`narrow${path.replace(/\//g, "-")}.png`), fullPage: false });
+    }
+    // Every section stays reachable: the menu shows all six, three per row.
+    await sectionMenu(page).getByRole("link", { name: "Collections" }).click();
+    await expect(page).toHaveURL("/collections");
+    await expect(page.getByRole("switch", { name: "Dark mode" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "System Logs" })).toBeVisible();
+  });
+});
