@@ -48,9 +48,14 @@ export function encryptSecret(plain: string): string {
 }
 
 export function decryptSecret(stored: string): string {
-  const [v, iv, tag, ct] = stored.split(":");
-  if (v !== "v1" || !iv || !tag || ct === undefined) throw new Error("Not an encrypted secret");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", deriveKey("secrets-at-rest"), Buffer.from(iv, "base64url"));
+  const parts = stored.split(":");
+  const [v, iv, tag, ct] = parts;
+  if (parts.length !== 4 || v !== "v1" || !iv || !tag || ct === undefined) throw new Error("Not an encrypted secret");
+  // A fixed 16-byte tag: Node would otherwise accept a truncated tag (and a forgery
+  // needing only 2^32 tries).
+  const decipher = crypto.createDecipheriv("aes-256-gcm", deriveKey("secrets-at-rest"), Buffer.from(iv, "base64url"), {
+    authTagLength: 16,
+  });
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
 }

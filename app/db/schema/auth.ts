@@ -16,6 +16,7 @@ export const operatorSessions = pgTable(
     operatorId: uuid()
       .notNull()
       .references(() => operators.id, { onDelete: "cascade" }),
+    /** Rolling: pushed 30 days ahead at most once a day while the session is used. */
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -23,13 +24,19 @@ export const operatorSessions = pgTable(
 );
 
 /** Bearer tokens for scripts calling /api. Only a SHA-256 of the token is stored. */
-export const apiTokens = pgTable("api_tokens", {
-  id: uuid().primaryKey().defaultRandom(),
-  operatorId: uuid()
-    .notNull()
-    .references(() => operators.id, { onDelete: "cascade" }),
-  name: text().notNull(),
-  tokenHash: text().notNull().unique(),
-  lastUsedAt: timestamp({ withTimezone: true }),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    operatorId: uuid()
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    /** The first characters of the token ("gtk_AbCd"), so operators can tell tokens apart. */
+    prefix: text().notNull().default(""),
+    tokenHash: text().notNull().unique(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.operatorId)],
+);

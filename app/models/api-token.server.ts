@@ -1,0 +1,97 @@
+import crypto from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { apiTokens, operators } from "~/db/schema";
+import { tokenNameSchema } from "~/utils/operator-rules";
+import { OperatorError, type Operator } from "./operator.server";
+
+/**
+ * API tokens for scripts (`Authorization: Bearer gtk_…`). The token is 32 random bytes,
+ * shown once; the database keeps only its SHA-256, which is enough because the token is
+ * random (no dictionary to grind), and keeps the lookup a single unique-index probe.
+ */
+export const TOKEN_PREFIX = "gtk_";
+/** last_used_at is written at most this often per token. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type ApiTokenRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+};
+
+export function hashToken(token: string): string {
+  return crypto.createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function generateToken(): string {
+  return TOKEN_PREFIX + crypto.randomBytes(32).toString("base64url");
+}
+
+/** Creates a token for an operator. The plaintext is returned here and never again. */
+export async function createApiToken(operatorId: string, name: string): Promise<{ token: string; row: ApiTokenRow }> {
+  const parsed = tokenNameSchema.safeParse(name);
+  if (!parsed.success) throw new OperatorError(parsed.error.issues[0]!.message);
+  const token = generateToken();
+  const db = await getDb();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ operatorId, name: parsed.data, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) })
+    .returning({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+    });
+  return { token, row: row! };
+}
+
+export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.operatorId, operatorId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+}
+
+/** Revokes one of the operator's tokens; effective for the very next request. False when unknown. */
+export async function revokeApiToken(operatorId: string, tokenId: string): Promise<ApiTokenRow | null> {
+  const db = await getDb();
+  const [row] = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.operatorId, operatorId)))
+    .returning({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+    });
+  return row ?? null;
+}
+
+/** The operator a bearer token belongs to, or null. Touches last_used_at at most once a minute. */
+export async function findOperatorByToken(token: string, now = new Date()): Promise<Operator | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ tokenId: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt, id: operators.id, name: operators.name })
+    .from(apiTokens)
+    .innerJoin(operators, eq(operators.id, apiTokens.operatorId))
+    .where(eq(apiTokens.tokenHash, hashToken(token)));
+  if (!row) return null;
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.tokenId));
+  }
+  return { id: row.id, name: row.name };
+}

@@ -1,0 +1,382 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { CopyIcon, LockClosedIcon } from "@radix-ui/react-icons";
+import { Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
+import {
+  createCookie,
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { FormErrors, TextInputField } from "~/components/auth/auth-form";
+import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
+import { EmptyState } from "~/components/ui/empty-state";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { SectionHeader } from "~/components/ui/section-header";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
+import { logEvent } from "~/models/log.server";
+import { setOperatorPassword, verifyOperatorPassword } from "~/models/operator.server";
+import { isUuid } from "~/utils/api.server";
+import { clientIp, getSessionId, requireOperator } from "~/utils/auth.server";
+import { getEnv } from "~/utils/env.server";
+import { loginPasswordSchema, newPasswordSchema, tokenNameSchema } from "~/utils/operator-rules";
+import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
+import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * Operator settings (docs/auth.md): API tokens for scripts — created (shown once),
+ * listed, revoked — and the operator's own password.
+ */
+export const CreateTokenSchema = z.object({ intent: z.literal("create-token"), name: tokenNameSchema });
+export const ChangePasswordSchema = z
+  .object({
+    intent: z.literal("change-password"),
+    currentPassword: loginPasswordSchema,
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string({ error: "Confirm the new password" }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
+
+export const meta: MetaFunction = () => [{ title: "Settings · Galaxy Toolbox" }];
+
+/**
+ * The new token travels from the action to the next page load in a short-lived cookie,
+ * encrypted (AES-256-GCM) and signed: the POST can redirect as every POST does, and a
+ * reload afterwards no longer shows (or re-creates) the token. Path "/" because a cookie
+ * scoped to /settings would not reach Remix's /settings.data requests.
+ */
+function newTokenCookie() {
+  return createCookie("gt_new_token", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: getEnv().SECURE_COOKIES,
+    path: "/",
+    maxAge: 300,
+    secrets: [deriveKey("new-token-cookie").toString("base64")],
+  });
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request);
+  const url = new URL(request.url);
+  const tokens = await listApiTokens(operator.id);
+
+  let newToken: string | null = null;
+  // The page can show a fresh token: never cache it.
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const cookieHeader = request.headers.get("Cookie");
+  if (cookieHeader?.includes("gt_new_token=")) {
+    const sealed: unknown = await newTokenCookie().parse(cookieHeader);
+    if (typeof sealed === "string" && sealed) {
+      try {
+        newToken = decryptSecret(sealed);
+      } catch {
+        newToken = null;
+      }
+    }
+    headers.append("Set-Cookie", await newTokenCookie().serialize("", { maxAge: 0, expires: new Date(0) }));
+  }
+
+  const revokeId = url.searchParams.get("revoke");
+  const confirmRevoke = revokeId ? (tokens.find((t) => t.id === revokeId) ?? null) : null;
+
+  return data(
+    {
+      operator: { name: operator.name },
+      newToken,
+      confirmRevoke: confirmRevoke ? { id: confirmRevoke.id, name: confirmRevoke.name } : null,
+      tokens: tokens.map((t) => ({
+        id: t.id,
+        name: t.name,
+        prefix: t.prefix,
+        createdAt: t.createdAt.toISOString(),
+        lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+      })),
+    },
+    { headers },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "create-token") {
+    const submission = parseWithZod(formData, { schema: CreateTokenSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
+    const { token, row } = await createApiToken(operator.id, submission.value.name);
+    await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created by ${operator.name}` });
+    const sealed = await newTokenCookie().serialize(encryptSecret(token));
+    return redirectWithSuccess("/settings", `API token "${row.name}" created`, { headers: { "Set-Cookie": sealed } });
+  }
+
+  if (intent === "revoke-token") {
+    const tokenId = String(formData.get("tokenId") ?? "");
+    const revoked = isUuid(tokenId) ? await revokeApiToken(operator.id, tokenId) : null;
+    if (!revoked) return redirectWithError("/settings", "That API token does not exist (already revoked?)");
+    await logEvent({ type: "info", source: "system", message: `API token "${revoked.name}" revoked by ${operator.name}` });
+    return redirectWithSuccess("/settings", `API token "${revoked.name}" revoked`);
+  }
+
+  if (intent === "change-password") {
+    const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+    const hide = ["currentPassword", "newPassword", "confirmPassword"];
+    if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400 });
+    // A stolen session must not become a way to guess the password: same limits as the login.
+    const ip = clientIp(request);
+    const wait = loginBlockedFor(ip, operator.name);
+    if (wait > 0) {
+      return data({ intent, result: submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: hide }) }, { status: 429 });
+    }
+    if (!(await verifyOperatorPassword(operator.name, submission.value.currentPassword))) {
+      recordLoginFailure(ip, operator.name);
+      await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip } });
+      return data(
+        { intent, result: submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields: hide }) },
+        { status: 400 },
+      );
+    }
+    recordLoginSuccess(ip, operator.name);
+    const sessionId = await getSessionId(request);
+    await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
+    await logEvent({ type: "info", source: "system", message: `Operator ${operator.name} changed their password` });
+    return redirectWithSuccess("/settings", "Password changed. Your other sessions were logged out.");
+  }
+
+  throw data({ error: `Unknown intent: ${String(intent)}` }, { status: 400 });
+}
+
+export default function SettingsPage() {
+  const { operator, tokens, newToken, confirmRevoke } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+
+  return (
+    <Box>
+      <SectionHeader title="Settings" />
+      <Flex direction="column" gap="5" maxWidth="760px">
+        <Card size="2">
+          <Flex direction="column" gap="3">
+            <Heading as="h2" size="4">
+              Account
+            </Heading>
+            <Flex align="center" justify="between" gap="3" wrap="wrap">
+              <Text size="2">
+                Logged in as <Text weight="bold">{operator.name}</Text>
+              </Text>
+              <Form method="post" action="/logout">
+                <Button type="submit" variant="soft" color="gray">
+                  Log out
+                </Button>
+              </Form>
+            </Flex>
+          </Flex>
+        </Card>
+
+        <Card size="2" asChild>
+          <section aria-labelledby="api-tokens-heading">
+            <Flex direction="column" gap="4">
+              <Box>
+                <Heading as="h2" size="4" id="api-tokens-heading">
+                  API tokens
+                </Heading>
+                <Text as="p" size="2" color="gray" mt="1">
+                  Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts
+                  as you; revoking it locks its scripts out at once.
+                </Text>
+              </Box>
+
+              {newToken ? <NewTokenCallout token={newToken} /> : null}
+
+              {confirmRevoke ? (
+                <ConfirmPanel
+                  title={`Revoke API token "${confirmRevoke.name}"?`}
+                  description="Scripts using this token get 401 from their next request on. This cannot be undone."
+                  confirmLabel="Revoke token"
+                  cancelTo="/settings"
+                  form={{ action: "/settings", fields: { intent: "revoke-token", tokenId: confirmRevoke.id } }}
+                />
+              ) : null}
+
+              <CreateTokenForm lastResult={actionData && "intent" in actionData && actionData.intent === "create-token" ? actionData.result : undefined} />
+
+              {tokens.length === 0 ? (
+                <EmptyState
+                  icon={<LockClosedIcon width="28" height="28" />}
+                  title="No API tokens yet"
+                  description="Create one above for each script or machine that calls the API, so you can revoke them one by one."
+                />
+              ) : (
+                <ul aria-label="API tokens" className="gt-token-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
+                  {tokens.map((t) => (
+                    <li key={t.id} aria-label={t.name}>
+                      <Flex
+                        align="center"
+                        justify="between"
+                        gap="3"
+                        wrap="wrap"
+                        py="3"
+                        style={{ borderTop: "1px solid var(--gray-a5)" }}
+                      >
+                        <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
+                          <Text weight="bold" style={{ overflowWrap: "anywhere" }}>
+                            {t.name}
+                          </Text>
+                          <Text size="1" color="gray">
+                            <Code variant="ghost">{t.prefix}…</Code> · created <RelativeTime value={t.createdAt} /> · last used{" "}
+                            {t.lastUsedAt ? <RelativeTime value={t.lastUsedAt} /> : "never"}
+                          </Text>
+                        </Flex>
+                        <Button asChild color="red" variant="soft" size="2" style={{ minHeight: 40 }}>
+                          <Link
+                            to={`/settings?revoke=${t.id}`}
+                            preventScrollReset
+                            aria-label={`Revoke ${t.name}`}
+                            onClick={(e) => {
+                              if (!hydrated) return;
+                              e.preventDefault();
+                              setRevoking({ id: t.id, name: t.name });
+                            }}
+                          >
+                            Revoke
+                          </Link>
+                        </Button>
+                      </Flex>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <ConfirmDialog
+                open={!!revoking}
+                onOpenChange={(open) => !open && setRevoking(null)}
+                title={`Revoke API token "${revoking?.name ?? ""}"?`}
+                description="Scripts using this token get 401 from their next request on. This cannot be undone."
+                confirmLabel="Revoke token"
+                form={revoking ? { action: "/settings", fields: { intent: "revoke-token", tokenId: revoking.id } } : undefined}
+              />
+            </Flex>
+          </section>
+        </Card>
+
+        <Card size="2" asChild>
+          <section aria-labelledby="password-heading">
+            <Flex direction="column" gap="4">
+              <Box>
+                <Heading as="h2" size="4" id="password-heading">
+                  Change password
+                </Heading>
+                <Text as="p" size="2" color="gray" mt="1">
+                  Your other sessions are logged out; this one stays.
+                </Text>
+              </Box>
+              <ChangePasswordForm
+                lastResult={actionData && "intent" in actionData && actionData.intent === "change-password" ? actionData.result : undefined}
+              />
+            </Flex>
+          </section>
+        </Card>
+      </Flex>
+    </Box>
+  );
+}
+
+function NewTokenCallout({ token }: { token: string }) {
+  const hydrated = useHydrated();
+  return (
+    <Callout.Root color="green" role="status">
+      <Callout.Text>
+        <Text weight="bold">Copy your new token now.</Text> It will not be shown again.
+      </Callout.Text>
+      <Flex gap="2" align="center" mt="2" wrap="wrap">
+        <TextField.Root
+          readOnly
+          value={token}
+          aria-label="New API token"
+          style={{ flex: "1 1 240px", fontFamily: "var(--code-font-family)" }}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        {hydrated ? (
+          <IconButton
+            type="button"
+            variant="soft"
+            size="3"
+            aria-label="Copy token"
+            onClick={() => {
+              navigator.clipboard.writeText(token).then(
+                () => toast.success("Token copied to clipboard", { duration: 2000 }),
+                () => toast.error("Could not copy; select the token and copy it by hand"),
+              );
+            }}
+          >
+            <CopyIcon />
+          </IconButton>
+        ) : null}
+      </Flex>
+    </Callout.Root>
+  );
+}
+
+function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "create-token",
+    lastResult,
+    constraint: getZodConstraint(CreateTokenSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateTokenSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create-token";
+  return (
+    <Form method="post" action="/settings" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create-token" />
+      <Flex gap="3" align="end" wrap="wrap">
+        <Box style={{ flex: "1 1 220px" }}>
+          <TextInputField label="Token name" field={fields.name} />
+        </Box>
+        <Button type="submit" size="3" loading={busy}>
+          Create token
+        </Button>
+      </Flex>
+      <FormErrors id={form.errorId} errors={form.errors} />
+    </Form>
+  );
+}
+
+function ChangePasswordForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult,
+    constraint: getZodConstraint(ChangePasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "change-password";
+  return (
+    <Form method="post" action="/settings" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="change-password" />
+      <Flex direction="column" gap="3" maxWidth="420px">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <TextInputField label="Current password" field={fields.currentPassword} type="password" autoComplete="current-password" />
+        <TextInputField label="New password" field={fields.newPassword} type="password" autoComplete="new-password" />
+        <TextInputField label="Confirm new password" field={fields.confirmPassword} type="password" autoComplete="new-password" />
+        <Box>
+          <Button type="submit" size="3" loading={busy}>
+            Change password
+          </Button>
+        </Box>
+      </Flex>
+    </Form>
+  );
+}

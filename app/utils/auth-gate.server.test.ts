@@ -1,0 +1,216 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import { decode } from "turbo-stream";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { operators, operatorSessions } from "~/db/schema";
+import { createApiToken, revokeApiToken } from "~/models/api-token.server";
+import { createOperator, createSession, resetOperatorExistsCache, SESSION_REFRESH_AFTER_MS } from "~/models/operator.server";
+import { eq } from "drizzle-orm";
+import { createAuthGate } from "./auth-gate.server";
+import { CLIENT_IP_HEADER, getOperator, sessionCookie } from "./auth.server";
+
+/**
+ * Issue "Foundation" item 3: "Every page and every /api route requires a session or an API
+ * token … Unauthenticated /api calls get 401 JSON; pages redirect to login and back."
+ * A real Express app with the gate, on an ephemeral port, spoken to over real HTTP.
+ */
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.set("trust proxy", "loopback");
+  app.get("/healthz", (_req, res) => void res.send("ok"));
+  app.use(createAuthGate());
+  // Stands in for Remix: reports what a loader would see. The inner Request carries no
+  // credentials, so an operator here can only come from the gate's context.
+  app.all("*", (req, res, next) => {
+    getOperator(new Request(`http://x${req.originalUrl}`))
+      .then((operator) => res.json({ path: req.path, operator, ip: req.headers[CLIENT_IP_HEADER] }))
+      .catch(next);
+  });
+  await new Promise<void>((resolve) => {
+    server = app.listen(0, "127.0.0.1", () => resolve());
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const get = (path: string, init: RequestInit = {}) => fetch(base + path, { redirect: "manual", ...init });
+
+async function sessionCookieFor(operatorId: string, now?: Date) {
+  const session = await createSession(operatorId, now);
+  const setCookie = await sessionCookie().serialize(session.id);
+  return { session, cookie: setCookie.split(";")[0]! };
+}
+
+/** Decodes a `.data` answer the way Remix's browser client does. */
+async function decodeData(res: Response): Promise<unknown> {
+  const decoded = await decode(res.body!, {
+    plugins: [(type: string, ...rest: unknown[]) => (type === "SingleFetchRedirect" ? { value: { singleFetchRedirect: rest[0] } } : undefined)],
+  });
+  await decoded.done;
+  return decoded.value;
+}
+
+describe("with no operator yet", () => {
+  beforeAll(async () => {
+    const db = await getDb();
+    await db.delete(operators);
+    resetOperatorExistsCache();
+  });
+
+  it("sends pages to /setup and lets /setup through", async () => {
+    const res = await get("/exchange-rates");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/setup");
+    const setup = await get("/setup");
+    expect(setup.status).toBe(200);
+    expect(await setup.json()).toMatchObject({ path: "/setup", operator: null });
+  });
+
+  it("still answers /api with 401 JSON", async () => {
+    const res = await get("/api/rates");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Authentication required" });
+  });
+});
+
+describe("with an operator", () => {
+  let op: { id: string; name: string };
+  beforeAll(async () => {
+    op = await createOperator("gatekeeper", "correct horse");
+  });
+  beforeEach(() => resetOperatorExistsCache());
+
+  it("lets public paths through without a session", async () => {
+    for (const path of ["/healthz", "/login", "/login.data", "/logout", "/favicon.ico", "/assets/entry.client-abc.js", "/__manifest"]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+    }
+  });
+
+  it("redirects a page to /login and back (path and query kept)", async () => {
+    const res = await get("/exchange-rates?q=gold&page=2");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fexchange-rates%3Fq%3Dgold%26page%3D2");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers a plain form POST without a session with 303 to the login", async () => {
+    const res = await get("/settings", { method: "POST", body: new URLSearchParams({ intent: "x" }) });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
+  });
+
+  it("closes /setup once an operator exists", async () => {
+    const res = await get("/setup");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+  });
+
+  it("answers /api without credentials with 401 JSON { error }", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/rates"],
+      ["POST", "/api/rates"],
+      ["DELETE", "/api/logs/cleanup"],
+      ["GET", "/api"],
+    ] as const) {
+      const res = await get(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual({ error: "Authentication required" });
+    }
+  });
+
+  it("answers Remix data requests with 401 that the client follows to the login (loader form)", async () => {
+    const res = await get("/exchange-rates.data?_routes=routes%2F_app");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("x-auth-error")).toBe("Authentication required");
+    expect(await decodeData(res)).toEqual({
+      singleFetchRedirect: { redirect: "/login?redirectTo=%2Fexchange-rates", status: 302, revalidate: false, reload: true, replace: false },
+    });
+    const root = await get("/_root.data");
+    expect(root.status).toBe(401);
+    expect(await decodeData(root)).toMatchObject({ singleFetchRedirect: { redirect: "/login" } });
+  });
+
+  it("answers Remix action data requests with 401 in the action form", async () => {
+    const res = await get("/settings.data", { method: "POST", body: new URLSearchParams({ intent: "create-token" }) });
+    expect(res.status).toBe(401);
+    expect(await decodeData(res)).toEqual({
+      redirect: "/login?redirectTo=%2Fsettings",
+      status: 302,
+      revalidate: false,
+      reload: true,
+      replace: false,
+    });
+  });
+
+  it("lets a valid session through and hands the operator to the loaders without a second lookup", async () => {
+    const { cookie } = await sessionCookieFor(op.id);
+    const res = await get("/exchange-rates", { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ operator: { id: op.id, name: "gatekeeper" } });
+    const api = await get("/api/rates", { headers: { cookie } });
+    expect(api.status).toBe(200);
+  });
+
+  it("refuses forged, tampered and revoked session cookies", async () => {
+    const { session, cookie } = await sessionCookieFor(op.id);
+    const [name, value] = cookie.split("=");
+    const forged = `${name}=${Buffer.from(JSON.stringify(session.id)).toString("base64")}`; // unsigned
+    const tampered = `${name}=${value!.slice(0, -2)}${value!.endsWith("AA") ? "BB" : "AA"}`;
+    for (const c of [forged, tampered]) {
+      const res = await get("/api/rates", { headers: { cookie: c } });
+      expect(res.status).toBe(401);
+    }
+    const db = await getDb();
+    await db.delete(operatorSessions).where(eq(operatorSessions.id, session.id));
+    expect((await get("/api/rates", { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("re-sends the cookie when it pushes a day-old session's expiry ahead", async () => {
+    const { cookie } = await sessionCookieFor(op.id, new Date(Date.now() - SESSION_REFRESH_AFTER_MS - 60_000));
+    const res = await get("/exchange-rates", { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    expect(setCookie).toContain("gt_session=");
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/Max-Age=2592000/);
+    // Fresh session: nothing to re-send.
+    const fresh = await sessionCookieFor(op.id);
+    expect((await get("/exchange-rates", { headers: { cookie: fresh.cookie } })).headers.get("set-cookie")).toBeNull();
+  });
+
+  it("accepts a bearer token, and refuses it from the moment it is revoked", async () => {
+    const { token, row } = await createApiToken(op.id, "gate test");
+    const ok = await get("/api/rates", { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ operator: { name: "gatekeeper" } });
+    await revokeApiToken(op.id, row.id);
+    const res = await get("/api/rates", { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Authentication required" });
+  });
+
+  it("judges a request by its Authorization header alone when it sends one", async () => {
+    const { cookie } = await sessionCookieFor(op.id);
+    for (const authorization of ["Bearer gtk_wrong", "Basic Zm9vOmJhcg==", "Bearer"]) {
+      const res = await get("/api/rates", { headers: { cookie, authorization } });
+      expect(res.status, authorization).toBe(401);
+    }
+  });
+
+  it("tells the routes the client IP, ignoring a client-sent value, honouring a loopback proxy", async () => {
+    const res = await get("/login", { headers: { [CLIENT_IP_HEADER]: "6.6.6.6" } });
+    expect((await res.json()).ip).toMatch(/127\.0\.0\.1/);
+    const proxied = await get("/login", { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect((await proxied.json()).ip).toBe("203.0.113.9");
+  });
+});

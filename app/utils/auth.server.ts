@@ -1,0 +1,197 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createCookie, redirect, type Cookie } from "@remix-run/node";
+import { findOperatorByToken } from "~/models/api-token.server";
+import {
+  createSession,
+  deleteSession,
+  findSession,
+  operatorExists,
+  SESSION_TTL_MS,
+  type Operator,
+} from "~/models/operator.server";
+import { getEnv } from "./env.server";
+import { deriveKey } from "./secrets.server";
+
+/**
+ * Operator authentication (docs/auth.md): a signed, httpOnly, SameSite=Lax cookie holding
+ * only the id of an operator_sessions row, or `Authorization: Bearer gtk_…` for scripts.
+ *
+ * The Express gate (auth-gate.server.ts) authenticates every request before Remix runs and
+ * leaves its answer in an AsyncLocalStorage context, so `requireOperator` in a loader costs
+ * no second query. Loaders called without the gate (tests, scripts) look the session up
+ * themselves.
+ */
+export type AuthOperator = Operator;
+
+export const SESSION_COOKIE_NAME = "gt_session";
+/** Set by the gate from Express's `req.ip` (honours `trust proxy`); any client-sent value is replaced. */
+export const CLIENT_IP_HEADER = "x-galaxy-toolbox-client-ip";
+export const AUTH_REQUIRED = "Authentication required";
+
+export type AuthResult = {
+  operator: AuthOperator;
+  via: "session" | "token";
+  sessionId?: string;
+  /** The session's expiry was pushed ahead; the cookie should be re-sent. */
+  refreshed?: boolean;
+};
+
+type AuthContext = { result: AuthResult | null };
+
+// Shared through globalThis: the gate is loaded by tsx, the routes by the Remix build, and
+// both must see the same storage (and the same cookie settings).
+const g = globalThis as unknown as {
+  __gtAuthContext?: AsyncLocalStorage<AuthContext>;
+  __gtSessionCookie?: { key: string; cookie: Cookie };
+};
+g.__gtAuthContext ??= new AsyncLocalStorage<AuthContext>();
+const authContext = g.__gtAuthContext;
+
+/** Runs `fn` (the rest of the request) with the gate's verdict attached. */
+export function runWithAuth<T>(result: AuthResult | null, fn: () => T): T {
+  return authContext.run({ result }, fn);
+}
+
+export function sessionCookie(): Cookie {
+  // Derived per call (cheap, cached master key) so tests that switch APP_SECRET get a new cookie.
+  const secret = deriveKey("session-cookie").toString("base64");
+  const secure = getEnv().SECURE_COOKIES;
+  const key = `${secure}:${secret}`;
+  if (g.__gtSessionCookie?.key !== key) {
+    g.__gtSessionCookie = {
+      key,
+      cookie: createCookie(SESSION_COOKIE_NAME, {
+        httpOnly: true,
+        sameSite: "lax",
+        secure,
+        path: "/",
+        maxAge: SESSION_TTL_MS / 1000,
+        secrets: [secret],
+      }),
+    };
+  }
+  return g.__gtSessionCookie.cookie;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The session id from a Cookie header, when present and correctly signed. */
+export async function readSessionId(cookieHeader: string | null | undefined): Promise<string | null> {
+  if (!cookieHeader || !cookieHeader.includes(SESSION_COOKIE_NAME)) return null;
+  const value: unknown = await sessionCookie().parse(cookieHeader);
+  return typeof value === "string" && UUID.test(value) ? value : null;
+}
+
+function bearerToken(authorization: string | null | undefined): string | null | undefined {
+  if (!authorization) return undefined; // no header at all
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return m ? m[1]! : null; // null: a header that is not a usable bearer token
+}
+
+/**
+ * Who is making this request: one indexed query at most (session join operator, or token
+ * hash join operator). A request that sends an Authorization header is judged by it alone.
+ */
+export async function authenticate(headers: {
+  cookie?: string | null;
+  authorization?: string | null;
+}): Promise<AuthResult | null> {
+  const bearer = bearerToken(headers.authorization);
+  if (bearer !== undefined) {
+    if (!bearer) return null;
+    const operator = await findOperatorByToken(bearer);
+    return operator ? { operator, via: "token" } : null;
+  }
+  const sessionId = await readSessionId(headers.cookie);
+  if (!sessionId) return null;
+  const found = await findSession(sessionId);
+  if (!found) return null;
+  return { operator: found.operator, via: "session", sessionId, refreshed: found.refreshed };
+}
+
+async function authOf(request: Request): Promise<AuthResult | null> {
+  const ctx = authContext.getStore();
+  if (ctx?.result) return ctx.result;
+  return authenticate({ cookie: request.headers.get("Cookie"), authorization: request.headers.get("Authorization") });
+}
+
+/** The logged-in operator (session or API token), or null. */
+export async function getOperator(request: Request): Promise<AuthOperator | null> {
+  const result = await authOf(request);
+  return result ? { id: result.operator.id, name: result.operator.name } : null;
+}
+
+/** Where the login should send the operator back to: the path and query of this request. */
+export function returnPath(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("_data");
+  const search = url.searchParams.toString();
+  return url.pathname + (search ? `?${search}` : "");
+}
+
+export function loginPath(redirectTo?: string): string {
+  return redirectTo && redirectTo !== "/" ? `/login?${new URLSearchParams({ redirectTo })}` : "/login";
+}
+
+/**
+ * The logged-in operator, else throws a redirect: to /setup while no operator exists,
+ * otherwise to /login?redirectTo=<this page>.
+ */
+export async function requireOperator(request: Request): Promise<AuthOperator> {
+  const operator = await getOperator(request);
+  if (operator) return operator;
+  if (!(await operatorExists())) throw redirect("/setup");
+  throw redirect(loginPath(returnPath(request)));
+}
+
+/** For /api resource routes: session cookie or bearer token, else a 401 JSON `{ error }`. */
+export async function requireApiAuth(request: Request): Promise<AuthOperator> {
+  const operator = await getOperator(request);
+  if (operator) return operator;
+  throw Response.json({ error: AUTH_REQUIRED }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+}
+
+/** The id of the session this request is made with (for logout and password changes). */
+export async function getSessionId(request: Request): Promise<string | null> {
+  const ctx = authContext.getStore();
+  if (ctx?.result?.sessionId) return ctx.result.sessionId;
+  return readSessionId(request.headers.get("Cookie"));
+}
+
+/** Starts a session; returns the Set-Cookie header value. */
+export async function logIn(operatorId: string): Promise<string> {
+  const session = await createSession(operatorId);
+  return sessionCookie().serialize(session.id);
+}
+
+/** Ends this request's session (row deleted, so the cookie is dead everywhere); returns the clearing Set-Cookie. */
+export async function logOut(request: Request): Promise<string> {
+  const sessionId = await getSessionId(request);
+  if (sessionId) await deleteSession(sessionId);
+  return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/**
+ * A redirect target from user input, limited to paths on this site: "/x?y" passes;
+ * "//evil.com", "/\\evil.com", "https://…" and anything odd fall back.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  try {
+    const url = new URL(to, "http://local.invalid");
+    if (url.origin !== "http://local.invalid") return fallback;
+    // Never bounce back into the auth pages themselves.
+    if (/^\/(login|setup|logout)(\/|$|\.data)/.test(url.pathname)) return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The client's IP as the gate saw it ("unknown" outside the gate, e.g. in direct action calls). */
+export function clientIp(request: Request): string {
+  return request.headers.get(CLIENT_IP_HEADER) || "unknown";
+}

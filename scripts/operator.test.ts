@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { operators } from "~/db/schema";
+import { findOperatorByToken } from "~/models/api-token.server";
+import { verifyOperatorPassword } from "~/models/operator.server";
+
+/**
+ * Issue "Foundation" item 3: "a CLI (`npm run operator -- create <name>`, password from
+ * stdin or env) for scripted set-up." Spawned for real against this test file's database
+ * (the child inherits DATABASE_URL from the test setup).
+ */
+const root = path.resolve(import.meta.dirname, "..");
+
+function cli(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/operator.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, OPERATOR_PASSWORD: "", ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? "");
+  });
+}
+
+async function row(name: string) {
+  const db = await getDb();
+  const [r] = await db.select().from(operators).where(eq(operators.name, name));
+  return r;
+}
+
+// Each spawn boots tsx and the database (a few seconds on a busy machine).
+describe("npm run operator", { timeout: 120_000 }, () => {
+  it("create <name> takes the password from OPERATOR_PASSWORD and stores an argon2 hash", async () => {
+    const res = await cli(["create", "scripted"], { env: { OPERATOR_PASSWORD: "from the env 1" } });
+    expect(res.stderr).toBe("");
+    expect(res).toMatchObject({ code: 0, stdout: 'Created operator "scripted".\n' });
+    const r = await row("scripted");
+    expect(r?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verifyOperatorPassword("scripted", "from the env 1")).not.toBeNull();
+  });
+
+  it("create <name> reads the first line of stdin when the variable is not set", async () => {
+    const res = await cli(["create", "piped"], { stdin: "from stdin 123\nsecond line ignored\n" });
+    expect(res.code).toBe(0);
+    expect(await verifyOperatorPassword("piped", "from stdin 123")).not.toBeNull();
+  });
+
+  it("fails with a clear message and a non-zero exit code", async () => {
+    const short = await cli(["create", "shorty"], { env: { OPERATOR_PASSWORD: "1234567" } });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toBe("Error: Password must be at least 8 characters\n");
+    expect(await row("shorty")).toBeUndefined();
+
+    const none = await cli(["create", "nopass"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("No password given");
+
+    const dupe = await cli(["create", "scripted"], { env: { OPERATOR_PASSWORD: "another password" } });
+    expect(dupe.code).toBe(1);
+    expect(dupe.stderr).toContain('An operator named "scripted" already exists');
+
+    const usage = await cli(["frobnicate"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('Unknown command "frobnicate"');
+    expect(usage.stderr).toContain("Usage: npm run operator");
+  });
+
+  it("token <name> <tokenName> prints a working API token; list, set-password and delete work", async () => {
+    const tok = await cli(["token", "scripted", "ci"]);
+    expect(tok.code).toBe(0);
+    const token = tok.stdout.trim();
+    expect(token).toMatch(/^gtk_/);
+    expect((await findOperatorByToken(token))?.name).toBe("scripted");
+
+    const list = await cli(["list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^piped\tcreated .*\nscripted\tcreated /);
+
+    const set = await cli(["set-password", "scripted"], { stdin: "a brand new one\n" });
+    expect(set.code).toBe(0);
+    expect(await verifyOperatorPassword("scripted", "a brand new one")).not.toBeNull();
+
+    const del = await cli(["delete", "scripted"]);
+    expect(del.code).toBe(0);
+    expect(await row("scripted")).toBeUndefined();
+    expect(await findOperatorByToken(token)).toBeNull();
+    const again = await cli(["delete", "scripted"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('Error: No operator named "scripted"\n');
+  });
+});
