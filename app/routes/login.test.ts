@@ -1,0 +1,151 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { logs, operatorSessions } from "~/db/schema";
+import { createOperator } from "~/models/operator.server";
+import { CLIENT_IP_HEADER, getOperator, readSessionId } from "~/utils/auth.server";
+import { loginLimiter } from "~/utils/rate-limit.server";
+import { action as loginAction, loader as loginLoader } from "./login";
+import { action as logoutAction, loader as logoutLoader } from "./logout";
+
+/**
+ * Issue "Foundation" item 3: "a login page; sessions in a signed, httpOnly, SameSite=Lax
+ * cookie; logout … Login attempts rate-limited … pages redirect to login and back."
+ * Loaders and actions are called with real Requests against the real database.
+ */
+const args = (request: Request) => ({ request, params: {}, context: {} });
+
+type DataResult = { type: "DataWithResponseInit"; data: { status?: string; error?: Record<string, string[] | null> }; init: ResponseInit | null };
+
+/** Runs a loader/action and returns its Response (thrown or returned) or its data() result. */
+async function run(fn: () => Promise<unknown>): Promise<Response | DataResult> {
+  try {
+    return (await fn()) as Response | DataResult;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+function loginPost(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return new Request("http://localhost/login", {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { [CLIENT_IP_HEADER]: "192.0.2.10", ...headers },
+  });
+}
+
+const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+
+beforeAll(async () => {
+  await createOperator("alice", "correct horse");
+});
+beforeEach(() => loginLimiter().clear());
+
+describe("login action", () => {
+  it("logs in with the right password: session row, signed httpOnly SameSite=Lax cookie, redirect to a safe redirectTo", async () => {
+    const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse", redirectTo: "/logs?type=error" }))))) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/logs?type=error");
+    const setCookie = res.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^gt_session=/);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(setCookie).toMatch(/Path=\//);
+    expect(setCookie).not.toMatch(/Secure/); // SECURE_COOKIES is off in tests
+    const sessionId = await readSessionId(cookieOf(res));
+    const db = await getDb();
+    const [row] = await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!));
+    expect(row).toBeDefined();
+    const me = await getOperator(new Request("http://localhost/", { headers: { cookie: cookieOf(res) } }));
+    expect(me?.name).toBe("alice");
+  });
+
+  it("never redirects off-site after login", async () => {
+    for (const redirectTo of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "/login"]) {
+      const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse", redirectTo }))))) as Response;
+      expect(res.headers.get("location"), redirectTo).toBe("/");
+    }
+  });
+
+  it('answers a wrong password or unknown name with "Invalid name or password" and logs the failure (without the password)', async () => {
+    const db = await getDb();
+    for (const [name, password] of [
+      ["alice", "wrong password"],
+      ["mallory", "correct horse"],
+    ]) {
+      const res = (await run(() => loginAction(args(loginPost({ name: name!, password: password! }))))) as DataResult;
+      expect(res.init?.status).toBe(401);
+      expect(res.data.error?.[""]).toEqual(["Invalid name or password"]);
+      const [entry] = await db
+        .select()
+        .from(logs)
+        .where(and(eq(logs.message, `Login failed for ${name}`), eq(logs.source, "system")));
+      expect(entry).toMatchObject({ type: "error", details: { ip: "192.0.2.10" } });
+      expect(JSON.stringify(entry)).not.toContain(password);
+    }
+  });
+
+  it("validates the form: both fields required (400)", async () => {
+    const res = (await run(() => loginAction(args(loginPost({ name: "", password: "" }))))) as DataResult;
+    expect(res.init?.status).toBe(400);
+    expect(res.data.error?.name).toEqual(["Name is required"]);
+    expect(res.data.error?.password).toEqual(["Password is required"]);
+  });
+
+  it("after 5 failures from one IP answers 429 with a human message, even for the right password", async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: `wrong ${i}` }))))) as DataResult;
+      expect(res.init?.status).toBe(401);
+    }
+    const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as DataResult;
+    expect(res.init?.status).toBe(429);
+    expect(res.data.error?.[""]).toEqual(["Too many failed logins. Try again in 15 minutes."]);
+    expect(new Headers(res.init?.headers).get("retry-after")).toMatch(/^\d+$/);
+    // Another IP, same name: the name is locked too.
+    const other = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }, { [CLIENT_IP_HEADER]: "192.0.2.99" }))))) as DataResult;
+    expect(other.init?.status).toBe(429);
+    // Another IP, another name: free.
+    const bob = (await run(() => loginAction(args(loginPost({ name: "bob", password: "whatever1" }, { [CLIENT_IP_HEADER]: "192.0.2.99" }))))) as DataResult;
+    expect(bob.init?.status).toBe(401);
+  });
+});
+
+describe("login loader", () => {
+  it("shows the form with a safe redirectTo, and sends a logged-in operator on", async () => {
+    const res = (await run(() => loginLoader(args(new Request("http://localhost/login?redirectTo=%2Flogs"))))) as DataResult;
+    expect(res.data).toEqual({ redirectTo: "/logs" });
+    const evil = (await run(() => loginLoader(args(new Request("http://localhost/login?redirectTo=https://evil.example"))))) as DataResult;
+    expect(evil.data).toEqual({ redirectTo: "" });
+
+    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
+    const again = (await run(() =>
+      loginLoader(args(new Request("http://localhost/login?redirectTo=%2Flogs", { headers: { cookie: cookieOf(login) } }))),
+    )) as Response;
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).toBe("/logs");
+  });
+});
+
+describe("logout", () => {
+  it("POST deletes the session row and clears the cookie; the old cookie no longer works", async () => {
+    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
+    const cookie = cookieOf(login);
+    const sessionId = await readSessionId(cookie);
+    const res = (await run(() => logoutAction(args(new Request("http://localhost/logout", { method: "POST", headers: { cookie } }))))) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+    expect(res.headers.get("set-cookie")).toMatch(/gt_session=;.*Max-Age=0/);
+    const db = await getDb();
+    expect(await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!))).toHaveLength(0);
+    expect(await getOperator(new Request("http://localhost/", { headers: { cookie } }))).toBeNull();
+  });
+
+  it("GET shows a confirmation when logged in, else goes to the login", async () => {
+    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
+    const shown = (await run(() => logoutLoader(args(new Request("http://localhost/logout", { headers: { cookie: cookieOf(login) } }))))) as DataResult;
+    expect(shown.data).toEqual({ name: "alice" });
+    const anon = (await run(() => logoutLoader(args(new Request("http://localhost/logout"))))) as Response;
+    expect(anon.headers.get("location")).toBe("/login");
+  });
+});
