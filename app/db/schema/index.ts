@@ -2,3 +2,5 @@
 export * from "./auth";
 export * from "./logs";
 export * from "./settings";
+export * from "./galaxy";
+export * from "./rates";

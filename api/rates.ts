@@ -1,0 +1,415 @@
+/**
+ * The /api/rates contract (spec 1 §3 "Exchange rates", "Rate entry payload", §5, §7 "Rates",
+ * §8 rate toasts). Client-safe: the Exchange Rates section validates with these schemas and
+ * helpers in the browser, and the resource routes parse the very same schemas on the server.
+ *
+ * Wire shapes
+ *   GET    /api/rates                          → RatesMap  { [input]: { [output]: RateData } }
+ *   POST   /api/rates/update                   { inputItem, outputItem, rates }      → { success, data }
+ *   POST   /api/rates/status                   { inputItem, outputItem, status }     → { success, data }
+ *   POST   /api/rates/batch                    { updates: RateEntry[] }              → { success, count }
+ *   DELETE /api/rates/{id}                                                           → { success }
+ *   DELETE /api/rates/{inputItem}/{outputItem}  (URL-encoded names)                  → { success }
+ *   DELETE /api/rates/input/{inputItem}         (all outputs of one input)           → { success, count }
+ * Errors: `{ error }` with a 4xx status (docs/decisions/0005-rates-api.md).
+ *
+ * `rates` in a payload is either one flat rate (string "1/2" or number 1.5) or a list of
+ * tiers `{ quantity, rate }`. A flat rate is one tier of quantity 0 (the default tier), so a
+ * list holding exactly one tier of quantity 0 is stored and answered as a flat `rate`.
+ */
+import { z } from "zod";
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+export type RateValue = string | number;
+
+/** One quantity tier: applies from `quantity` gifts upwards ("greater or equal to"). */
+export type Tier = { quantity: number; rate: RateValue };
+
+/** A tier as the editor holds it while the operator types (blank fields are ""). */
+export type TierDraft = { quantity: number | string; rate: RateValue };
+
+/** Rate data of one input/output pair: a flat `rate` or tiered `rates`, never both. */
+export type RateData = {
+  _id: string;
+  rate?: RateValue;
+  rates?: Tier[];
+  /** true = enabled. */
+  status: boolean;
+  /** Client-side only: the row holds unsaved edits. Never stored. */
+  hasChanges?: boolean;
+};
+
+/** input gift name → output gift name → rate data, in first-creation order. */
+export type RatesMap = Record<string, Record<string, RateData>>;
+
+// ---------------------------------------------------------------------------------------
+// Texts (exactly as spec 1 §4, §5 and §8 word them)
+
+const orRetry = (message: string | undefined, fallback = "Please try again") =>
+  message && message.trim() ? message : fallback;
+
+export const RATE_MESSAGES = {
+  // §5 validation
+  invalidFormat: (n: number) => `Rate ${n}: Invalid format. Use "1/2" or "1.5"`,
+  negativeQuantity: (n: number) => `Rate ${n}: Quantity cannot be negative`,
+  duplicateQuantities: "Duplicate quantities found. Each tier must have a unique quantity.",
+  fixErrors: "Please fix validation errors before saving",
+  // §8 rates
+  saved: "Exchange rate saved successfully",
+  saveFailed: (message?: string) => `Failed to save exchange rate: ${orRetry(message)}`,
+  statusSaved: (enabled: boolean) => `Exchange rate ${enabled ? "enabled" : "disabled"} successfully`,
+  statusFailed: (enabled: boolean, message?: string) =>
+    `Failed to ${enabled ? "enable" : "disable"} exchange rate: ${orRetry(message)}`,
+  deleted: "Exchange rate deleted successfully",
+  deleteFailed: (message?: string) => `Failed to delete exchange rate: ${orRetry(message)}`,
+  added: "Exchange rate added successfully",
+  addFailed: (message?: string) => `Failed to add exchange rate: ${orRetry(message, "Please try again.")}`,
+  deletedAll: "Exchange rates deleted successfully",
+  deleteAllFailed: (message?: string) => `Failed to delete exchange rates: ${orRetry(message)}`,
+  newEntriesAdded: "New exchange rates added successfully",
+  newEntriesFailed: (message?: string) => `Failed to add new entries: ${orRetry(message)}`,
+  imported: "Exchange rates imported successfully",
+  importFailed: "Failed to import exchange rates: Invalid data format",
+  copied: "Exchange rates copied to clipboard",
+  copyFailed: "Failed to copy exchange rates",
+  // §4 loading
+  loadFailed: "Failed to load exchange rates",
+  loadRetrying: (attempt: number) => `Failed to load exchange rates. Retrying... (${attempt}/${RATE_LIMITS.loadAttempts})`,
+  loadGaveUp: "Failed to load exchange rates after multiple attempts. Please refresh the page.",
+  // §2 dialogs
+  deleteAllTitle: "Delete Exchange Rates",
+  deleteAllText: (input: string) =>
+    `Are you sure you want to delete all exchange rates for "${input}"? This action cannot be undone.`,
+  importPlaceholder: "Paste JSON data here...",
+  importing: "Importing...",
+  alreadyUsed: "(already used)",
+  // API-only answers (not toasts; the spec does not word them)
+  unknownGift: (name: string) => `Unknown gift: ${name}`,
+  sameGift: "Input and output gift must be different",
+  noRates: "At least one rate is required",
+  notFound: "Exchange rate not found",
+  invalidEntry: (input: unknown, output: unknown, index: number, message: string) =>
+    typeof input === "string" && typeof output === "string"
+      ? `Invalid entry "${input}" → "${output}": ${message}`
+      : `Invalid entry #${index + 1}: ${message}`,
+} as const;
+
+/** Business constants of spec 1 §4 and §9 that concern rates. */
+export const RATE_LIMITS = {
+  /** Rates load: at most 3 attempts, waiting 1 s then 2 s. */
+  loadAttempts: 3,
+  loadRetryDelaysMs: [1000, 2000] as readonly number[],
+  retryToastMs: 2000,
+  gaveUpToastMs: 5000,
+  /** Swipe: release beyond 80 px triggers, range ±100 px. */
+  swipeThresholdPx: 80,
+  swipeRangePx: 100,
+  defaultTierQuantity: 0,
+  // Our own caps (the spec names none): keep one request and one row sane.
+  maxNameLength: 100,
+  maxRateLength: 32,
+  maxTiers: 100,
+  maxBatch: 20_000,
+} as const;
+
+// ---------------------------------------------------------------------------------------
+// Rate text and tier validation (spec 1 §5)
+
+/** 'integer/integer' (non-zero denominator) or an integer or decimal number ("2", "1.5", ".5"). */
+const FRACTION = /^(\d+)\/(\d+)$/;
+const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
+
+export function isBlankRate(rate: RateValue | null | undefined): boolean {
+  return rate === undefined || rate === null || (typeof rate === "string" && rate.trim() === "");
+}
+
+export function isValidRate(rate: RateValue | null | undefined): boolean {
+  if (typeof rate === "number") return Number.isFinite(rate) && rate >= 0 && DECIMAL.test(String(rate));
+  if (typeof rate !== "string") return false;
+  const text = rate.trim();
+  if (text.length > RATE_LIMITS.maxRateLength) return false;
+  const fraction = FRACTION.exec(text);
+  if (fraction) return Number(fraction[2]) !== 0;
+  return DECIMAL.test(text);
+}
+
+/** The numeric value of a rate text ("1/2" → 0.5), NaN when invalid. */
+export function rateToNumber(rate: RateValue): number {
+  if (!isValidRate(rate)) return Number.NaN;
+  if (typeof rate === "number") return rate;
+  const fraction = FRACTION.exec(rate.trim());
+  return fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(rate.trim());
+}
+
+/** A blank quantity counts as 0, the default tier. */
+export function tierQuantity(quantity: number | string | null | undefined): number {
+  if (quantity === undefined || quantity === null) return 0;
+  if (typeof quantity === "string") return quantity.trim() === "" ? 0 : Number(quantity);
+  return quantity;
+}
+
+export type TierValidation = {
+  valid: boolean;
+  /** Field-level errors keyed by tier index (0-based; the texts say "Rate N", 1-based). */
+  tierErrors: Record<number, { rate?: string; quantity?: string }>;
+  /** Errors about the tier list as a whole (duplicate quantities). */
+  globalErrors: string[];
+  /** Indexes of the tiers sharing a positive quantity, for highlighting. */
+  duplicateIndexes: number[];
+  /** Every message in display order: per tier (rate, then quantity), then global. */
+  messages: string[];
+};
+
+/**
+ * Spec 1 §5 "Per tier". With `requireRate` (saving, and always on the server) a blank rate
+ * is an invalid format too; while editing, a freshly added blank tier is not an error yet.
+ */
+export function validateTiers(tiers: readonly TierDraft[], options: { requireRate?: boolean } = {}): TierValidation {
+  const tierErrors: TierValidation["tierErrors"] = {};
+  const messages: string[] = [];
+  const seen = new Map<number, number[]>();
+  tiers.forEach((tier, index) => {
+    const n = index + 1;
+    const errors: { rate?: string; quantity?: string } = {};
+    const blank = isBlankRate(tier.rate);
+    if ((!blank || options.requireRate) && !isValidRate(tier.rate)) errors.rate = RATE_MESSAGES.invalidFormat(n);
+    const quantity = tierQuantity(tier.quantity);
+    if (Number.isNaN(quantity) || quantity < 0) errors.quantity = RATE_MESSAGES.negativeQuantity(n);
+    else if (quantity > 0) seen.set(quantity, [...(seen.get(quantity) ?? []), index]);
+    if (errors.rate || errors.quantity) {
+      tierErrors[index] = errors;
+      if (errors.rate) messages.push(errors.rate);
+      if (errors.quantity) messages.push(errors.quantity);
+    }
+  });
+  const duplicateIndexes = [...seen.values()].filter((ix) => ix.length > 1).flat().sort((a, b) => a - b);
+  const globalErrors = duplicateIndexes.length ? [RATE_MESSAGES.duplicateQuantities] : [];
+  messages.push(...globalErrors);
+  return { valid: messages.length === 0, tierErrors, globalErrors, duplicateIndexes, messages };
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversions between the editor's tiers, payloads and stored rate data
+
+/** Cleans a rate as the operator typed it: strings are trimmed, numbers kept as numbers. */
+export function normaliseRate(rate: RateValue): RateValue {
+  return typeof rate === "string" ? rate.trim() : rate;
+}
+
+/** True when the tiers are exactly one default tier (quantity 0): a flat rate. */
+export function isFlat(tiers: readonly TierDraft[]): boolean {
+  return tiers.length === 1 && tierQuantity(tiers[0].quantity) === 0;
+}
+
+/**
+ * Spec 1 §4 "On save": a single tier with quantity 0 is sent as a flat rate, otherwise the
+ * tier array is sent. The result is the `rates` field of a payload.
+ */
+export function tiersToPayload(tiers: readonly TierDraft[]): RateValue | Tier[] {
+  if (isFlat(tiers)) return normaliseRate(tiers[0].rate);
+  return tiers.map((t) => ({ quantity: tierQuantity(t.quantity), rate: normaliseRate(t.rate) }));
+}
+
+/** Payload `rates` (flat or list) → tier list. */
+export function payloadToTiers(rates: RateValue | readonly Tier[]): Tier[] {
+  if (Array.isArray(rates)) return rates.map((t) => ({ quantity: t.quantity, rate: normaliseRate(t.rate) }));
+  return [{ quantity: RATE_LIMITS.defaultTierQuantity, rate: normaliseRate(rates as RateValue) }];
+}
+
+/** Stored / loaded rate data → the editor's tiers (flat → one tier of quantity 0). */
+export function rateDataToTiers(data: Pick<RateData, "rate" | "rates">): Tier[] {
+  if (data.rates) return data.rates.map((t) => ({ ...t }));
+  return [{ quantity: RATE_LIMITS.defaultTierQuantity, rate: data.rate ?? "" }];
+}
+
+/** Tiers → the `rate` / `rates` fields of rate data (the shape GET /api/rates answers). */
+export function tiersToRateFields(tiers: readonly Tier[]): { rate: RateValue } | { rates: Tier[] } {
+  const payload = tiersToPayload(tiers);
+  return Array.isArray(payload) ? { rates: payload } : { rate: payload };
+}
+
+/** Whether the editor's tiers differ from the saved ones ("edited" rows, spec 1 §4). */
+export function tiersDiffer(a: readonly TierDraft[], b: readonly TierDraft[]): boolean {
+  if (a.length !== b.length) return true;
+  return a.some((t, i) => String(t.quantity) !== String(b[i].quantity) || String(t.rate) !== String(b[i].rate));
+}
+
+// ---------------------------------------------------------------------------------------
+// Zod schemas (one per payload; the same objects run in the browser and in the routes)
+
+const giftName = (field: string) =>
+  z
+    .string({ error: `${field} must be a gift name` })
+    .min(1, `${field} is required`)
+    .max(RATE_LIMITS.maxNameLength, `${field} is too long`);
+
+const rateValue = z.union([z.string().max(RATE_LIMITS.maxRateLength), z.number()], {
+  error: 'rate must be a string like "1/2" or a number like 1.5',
+});
+
+export const tierSchema = z.object({
+  quantity: z.number({ error: "quantity must be a number" }).finite(),
+  rate: rateValue,
+});
+
+/** Flat rate or tier list. */
+export const ratesSchema = z.union(
+  [rateValue, z.array(tierSchema).min(1, RATE_MESSAGES.noRates).max(RATE_LIMITS.maxTiers, `At most ${RATE_LIMITS.maxTiers} tiers`)],
+  { error: 'rates must be a rate ("1/2", 1.5) or a list of { quantity, rate } tiers' },
+);
+
+/** First §5 message for a payload's rates, or undefined when they are fine. */
+export function ratesProblem(rates: RateValue | readonly Tier[]): string | undefined {
+  return validateTiers(payloadToTiers(rates), { requireRate: true }).messages[0];
+}
+
+type PairFields = { inputItem: string; outputItem: string; rates: RateValue | Tier[] };
+
+function checkPair(value: PairFields, ctx: z.RefinementCtx) {
+  if (value.inputItem === value.outputItem) {
+    ctx.addIssue({ code: "custom", message: RATE_MESSAGES.sameGift, path: [] });
+    return;
+  }
+  const problem = ratesProblem(value.rates);
+  if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
+}
+
+/** Accepts `rate` as an alias of `rates` (the shape GET answers), `rates` winning. */
+function withRatesAlias(input: unknown) {
+  if (input && typeof input === "object" && !Array.isArray(input)) {
+    const o = input as Record<string, unknown>;
+    if (o.rates === undefined && o.rate !== undefined) return { ...o, rates: o.rate };
+  }
+  return input;
+}
+
+const pairObject = {
+  inputItem: giftName("inputItem"),
+  outputItem: giftName("outputItem"),
+  rates: ratesSchema,
+};
+
+/** POST /api/rates/update: `{ inputItem, outputItem, rates }`. */
+export const rateUpdateSchema = z.preprocess(withRatesAlias, z.object(pairObject).superRefine(checkPair));
+
+/** One entry of a batch / an added rate: `{ inputItem, outputItem, rates, status? }`. */
+export const rateEntrySchema = z.preprocess(
+  withRatesAlias,
+  z.object({ ...pairObject, status: z.boolean({ error: "status must be true or false" }).optional() }).superRefine(checkPair),
+);
+
+/** POST /api/rates/status: `{ inputItem, outputItem, status }`. */
+export const rateStatusSchema = z.object({
+  inputItem: giftName("inputItem"),
+  outputItem: giftName("outputItem"),
+  status: z.boolean({ error: "status must be true or false" }),
+});
+
+/**
+ * POST /api/rates/batch: `{ updates }`. `rateBatchEnvelopeSchema` checks the envelope only
+ * (the route reads with it and leaves the entries to the model, which validates them all
+ * with `rateBatchSchema` before writing). All or nothing: the first bad entry is named in the
+ * error ('Invalid entry "Gold Ring" → "Clay": Rate 1: Invalid format. Use "1/2" or "1.5"').
+ */
+export const rateBatchEnvelopeSchema = z.object({
+  updates: z
+    .array(z.unknown(), { error: "updates must be a list of { inputItem, outputItem, rates, status }" })
+    .max(RATE_LIMITS.maxBatch, `At most ${RATE_LIMITS.maxBatch} updates per batch`),
+});
+
+export const rateBatchSchema = rateBatchEnvelopeSchema.transform((value, ctx) => {
+  const updates: RateEntry[] = [];
+  for (const [index, raw] of value.updates.entries()) {
+    const parsed = rateEntrySchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+      const o = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+      ctx.addIssue({
+        code: "custom",
+        message: RATE_MESSAGES.invalidEntry(o.inputItem, o.outputItem, index, `${where}${issue.message}`),
+        path: [],
+      });
+        return z.NEVER;
+      }
+      updates.push(parsed.data);
+    }
+    return { updates };
+  });
+
+export type RateEntry = { inputItem: string; outputItem: string; rates: RateValue | Tier[]; status?: boolean };
+export type RateUpdate = z.output<typeof rateUpdateSchema>;
+export type RateStatusUpdate = z.output<typeof rateStatusSchema>;
+export type RateBatch = z.output<typeof rateBatchSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Import (spec 1 §5 "Import") and export (§7 "Other")
+
+/** Rate data as pasted: a rates list, or a single rate with no quantity; status optional. */
+const importRateDataSchema = z
+  .object({
+    rates: z.array(tierSchema).optional(),
+    rate: rateValue.optional(),
+    status: z.boolean().optional(),
+  })
+  .refine((d) => d.rates !== undefined || d.rate !== undefined, { message: "rate or rates is required" });
+
+/** input gift → output gift → rate data (the same shape Export writes). */
+export const importDataSchema = z
+  .record(z.string().min(1), z.record(z.string().min(1), importRateDataSchema))
+  .refine((map) => Object.values(map).some((outputs) => Object.keys(outputs).length > 0), {
+    message: "Nothing to import",
+  });
+
+export type ImportData = z.output<typeof importDataSchema>;
+
+/** Import map → batch updates (the UI posts them to /api/rates/batch). */
+export function importToUpdates(data: ImportData): RateEntry[] {
+  const updates: RateEntry[] = [];
+  for (const [inputItem, outputs] of Object.entries(data)) {
+    for (const [outputItem, d] of Object.entries(outputs)) {
+      const rates = d.rates ?? (d.rate as RateValue);
+      updates.push({ inputItem, outputItem, rates, ...(d.status === undefined ? {} : { status: d.status }) });
+    }
+  }
+  return updates;
+}
+
+/**
+ * Parses pasted import text. Any failure (not JSON, wrong shape, a §5 rule broken by some
+ * entry) yields the single §8 message 'Failed to import exchange rates: Invalid data format';
+ * `detail` says what exactly was wrong, for the log.
+ */
+export function parseImportText(
+  text: string,
+): { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string } {
+  const fail = (detail: string) => ({ ok: false as const, error: RATE_MESSAGES.importFailed, detail });
+  if (!text.trim()) return fail("Empty import text");
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return fail(`Not JSON: ${(err as Error).message}`);
+  }
+  const parsed = importDataSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(`${issue.path.join(" → ")}: ${issue.message}`);
+  }
+  const updates = importToUpdates(parsed.data);
+  const batch = rateBatchSchema.safeParse({ updates });
+  if (!batch.success) return fail(batch.error.issues[0].message);
+  return { ok: true, updates: batch.data.updates };
+}
+
+/** Export: the rates map as pretty JSON, without client-only flags (importable as is). */
+export function exportRatesJson(map: RatesMap): string {
+  const out: RatesMap = {};
+  for (const [input, outputs] of Object.entries(map)) {
+    out[input] = {};
+    for (const [output, { hasChanges: _ignored, ...data }] of Object.entries(outputs)) out[input][output] = data;
+  }
+  return JSON.stringify(out, null, 2);
+}

@@ -1,0 +1,387 @@
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+import { gzip as gzipCb } from "node:zlib";
+import { and, asc, eq, sql } from "drizzle-orm";
+import {
+  payloadToTiers,
+  RATE_MESSAGES,
+  rateBatchSchema,
+  rateEntrySchema,
+  rateStatusSchema,
+  tiersToRateFields,
+  type RateData,
+  type RateEntry,
+  type RatesMap,
+  type Tier,
+} from "#api/rates";
+import { findGift } from "~/data/gifts";
+import { getDb } from "~/db/client.server";
+import { exchangeRates } from "~/db/schema";
+import { isUuid } from "~/utils/api.server";
+
+/**
+ * Every read and write of exchange rates (spec 1 §3 "Exchange rates", §5, §7 "Rates").
+ * Routes and the Exchange Rates section go through here; nothing else touches the table.
+ *
+ * Writes validate with the shared schemas of api/rates.ts (the same ones the browser runs),
+ * then check the gift names against the catalogue. A broken rule throws RateValidationError,
+ * whose message is the spec's text; the /api routes answer it as 400 `{ error }`.
+ *
+ * Reads are served from an in-memory copy of the whole map (see `ratesSnapshot`), which
+ * every write through this module drops at once; see docs/decisions/0005-rates-api.md.
+ */
+
+const gzip = promisify(gzipCb);
+
+/** A broken §5 rule, an unknown gift or a malformed entry. `message` is the text to show. */
+export class RateValidationError extends Error {
+  readonly status = 400;
+  constructor(message: string) {
+    super(message);
+    this.name = "RateValidationError";
+  }
+}
+
+type Row = { id: string; inputItem: string; outputItem: string; tiers: Tier[]; status: boolean };
+
+/** Stored row → the rate data GET /api/rates answers (flat pairs as `rate`, tiered as `rates`). */
+export function toRateData(row: Pick<Row, "id" | "tiers" | "status">): RateData {
+  return { _id: row.id, ...tiersToRateFields(row.tiers), status: row.status };
+}
+
+// ---------------------------------------------------------------------------------------
+// Gift names
+
+/**
+ * Extra gift names accepted besides the catalogue. Only the benchmark sets them (15 gifts
+ * make at most 210 pairs; it needs 5,000), see bench/README.md. Kept on globalThis so the
+ * Remix build's copy of this module and a tsx-loaded copy agree, as with the db handle.
+ */
+const g = globalThis as unknown as { __gtRateExtraGifts?: Set<string>; __gtRatesCache?: CacheState };
+
+export function allowExtraGiftNames(names: Iterable<string>) {
+  g.__gtRateExtraGifts = new Set([...(g.__gtRateExtraGifts ?? []), ...names]);
+}
+
+export function resetExtraGiftNames() {
+  g.__gtRateExtraGifts = undefined;
+}
+
+export function isKnownGift(name: string): boolean {
+  return findGift(name) !== undefined || (g.__gtRateExtraGifts?.has(name) ?? false);
+}
+
+function assertKnownGifts(...names: string[]) {
+  for (const name of names) if (!isKnownGift(name)) throw new RateValidationError(RATE_MESSAGES.unknownGift(name));
+}
+
+// ---------------------------------------------------------------------------------------
+// The cached snapshot
+
+export type RatesSnapshot = {
+  /** The JSON of GET /api/rates, built once per change, as UTF-8 bytes and gzipped. */
+  body: Buffer;
+  gzip: Buffer;
+  etag: string;
+  /** Table fingerprint when the snapshot was read (row count and a hash over row versions). */
+  signature: string;
+};
+
+type CacheState = {
+  generation: number;
+  snapshot?: RatesSnapshot;
+  building?: Promise<RatesSnapshot>;
+  checkedAt: number;
+  checking?: Promise<void>;
+};
+
+/**
+ * Writes made by another process (the seed command, a second web process) reach this
+ * process within this many milliseconds: at most once per interval a request compares the
+ * table's fingerprint with the snapshot's. Writes through this process show at once.
+ */
+export const RATES_RECHECK_MS = 1000;
+
+function cache(): CacheState {
+  return (g.__gtRatesCache ??= { generation: 0, checkedAt: 0 });
+}
+
+/** Drops the snapshot; called after every committed write. */
+export function invalidateRatesCache() {
+  const c = cache();
+  c.generation++;
+  c.snapshot = undefined;
+  c.building = undefined;
+}
+
+async function tableSignature(): Promise<string> {
+  const db = await getDb();
+  // xmin changes with every insert and update, whoever makes it (psql included); count
+  // catches deletes. A spurious change (vacuum freezing xmin) only costs one rebuild.
+  const [row] = await db
+    .select({
+      n: sql<string>`count(*)`,
+      h: sql<string | null>`sum(hashtextextended(${exchangeRates.id}::text || ':' || ${exchangeRates}.xmin::text, 0))`,
+    })
+    .from(exchangeRates);
+  return `${row?.n}:${row?.h}`;
+}
+
+async function readRows(): Promise<Row[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: exchangeRates.id,
+      inputItem: exchangeRates.inputItem,
+      outputItem: exchangeRates.outputItem,
+      tiers: exchangeRates.tiers,
+      status: exchangeRates.status,
+    })
+    .from(exchangeRates)
+    .orderBy(asc(exchangeRates.position));
+}
+
+/**
+ * Rows in creation order → the nested map. An input group's place is that of its oldest
+ * pair, outputs follow their own creation order (JavaScript keeps string keys in insertion
+ * order; gift names are never integer-like).
+ */
+function buildMap(rows: Row[]): RatesMap {
+  const map: RatesMap = {};
+  for (const row of rows) (map[row.inputItem] ??= {})[row.outputItem] = toRateData(row);
+  return map;
+}
+
+async function buildSnapshot(): Promise<RatesSnapshot> {
+  // Fingerprint first: a write landing between the two reads makes the fingerprint older
+  // than the data, so the next check rebuilds; never the other way round.
+  const signature = await tableSignature();
+  const body = Buffer.from(JSON.stringify(buildMap(await readRows())), "utf8");
+  const etag = `"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
+  return { body, gzip: await gzip(body), etag, signature };
+}
+
+async function recheck(c: CacheState) {
+  const snapshot = c.snapshot;
+  if (!snapshot) return;
+  const generation = c.generation;
+  let signature: string;
+  try {
+    signature = await tableSignature();
+  } catch (err) {
+    // Keep serving what we have; the next check (or any write) tries again.
+    console.warn("[rates] freshness check failed:", (err as Error).message);
+    return;
+  }
+  if (signature !== snapshot.signature && c.generation === generation) invalidateRatesCache();
+}
+
+/**
+ * The whole rates map as JSON (plus a gzip copy and an ETag), shared by every GET until the
+ * next write. A snapshot built while a write commits is not kept (generation check).
+ */
+export async function ratesSnapshot(): Promise<RatesSnapshot> {
+  const c = cache();
+  if (c.snapshot && Date.now() - c.checkedAt > RATES_RECHECK_MS) {
+    c.checkedAt = Date.now();
+    c.checking ??= recheck(c).finally(() => {
+      c.checking = undefined;
+    });
+    await c.checking;
+  }
+  if (c.snapshot) return c.snapshot;
+  if (!c.building) {
+    const generation = c.generation;
+    const building = buildSnapshot();
+    c.building = building;
+    building.then(
+      (snapshot) => {
+        if (c.generation === generation) {
+          c.snapshot = snapshot;
+          c.checkedAt = Date.now();
+        }
+        if (c.building === building) c.building = undefined;
+      },
+      () => {
+        if (c.building === building) c.building = undefined;
+      },
+    );
+  }
+  return c.building;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reads
+
+/**
+ * `{ [input]: { [output]: { _id, rate | rates, status } } }`, inputs and outputs in the
+ * order they were first created. The caller gets its own copy.
+ */
+export async function listRates(): Promise<RatesMap> {
+  return JSON.parse((await ratesSnapshot()).body.toString("utf8")) as RatesMap;
+}
+
+export async function getRatePair(inputItem: string, outputItem: string): Promise<RateData | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(exchangeRates)
+    .where(and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)));
+  return row ? toRateData(row) : null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes
+
+/** Validates one entry (§5 rules, same gift twice, catalogue) into what gets stored. */
+function prepare(entry: unknown): { inputItem: string; outputItem: string; tiers: Tier[]; status?: boolean } {
+  const parsed = rateEntrySchema.safeParse(entry);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RateValidationError(`${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  const { inputItem, outputItem, rates, status } = parsed.data;
+  assertKnownGifts(inputItem, outputItem);
+  return { inputItem, outputItem, tiers: storedTiers(rates), status };
+}
+
+/** A flat rate and a single default tier are the same thing: `[{ quantity: 0, rate }]`. */
+function storedTiers(rates: RateEntry["rates"]): Tier[] {
+  return payloadToTiers(rates);
+}
+
+/**
+ * Creates the pair or replaces its rates. `status` is set when given; otherwise a new pair
+ * starts enabled and an existing one keeps its status.
+ */
+export async function upsertRate(entry: RateEntry): Promise<RateData> {
+  const row = prepare(entry);
+  const db = await getDb();
+  const [saved] = await db
+    .insert(exchangeRates)
+    .values({ inputItem: row.inputItem, outputItem: row.outputItem, tiers: row.tiers, status: row.status ?? true })
+    .onConflictDoUpdate({
+      target: [exchangeRates.inputItem, exchangeRates.outputItem],
+      set: {
+        tiers: sql`excluded.tiers`,
+        ...(row.status === undefined ? {} : { status: sql`excluded.status` }),
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning();
+  invalidateRatesCache();
+  return toRateData(saved);
+}
+
+/** Enables or disables a pair. Null when the pair does not exist. */
+export async function setRateStatus(input: { inputItem: string; outputItem: string; status: boolean }): Promise<RateData | null> {
+  const parsed = rateStatusSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RateValidationError(`${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  const { inputItem, outputItem, status } = parsed.data;
+  assertKnownGifts(inputItem, outputItem);
+  const db = await getDb();
+  const [saved] = await db
+    .update(exchangeRates)
+    .set({ status, updatedAt: sql`now()` })
+    .where(and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)))
+    .returning();
+  if (!saved) return null;
+  invalidateRatesCache();
+  return toRateData(saved);
+}
+
+/** Deletes one pair by its `_id`. False when unknown (ids that are not UUIDs included). */
+export async function deleteRateById(id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const db = await getDb();
+  const rows = await db.delete(exchangeRates).where(eq(exchangeRates.id, id)).returning({ id: exchangeRates.id });
+  if (rows.length) invalidateRatesCache();
+  return rows.length > 0;
+}
+
+/** Deletes one pair by its gift names. False when there is no such pair. */
+export async function deleteRatePair(inputItem: string, outputItem: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .delete(exchangeRates)
+    .where(and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)))
+    .returning({ id: exchangeRates.id });
+  if (rows.length) invalidateRatesCache();
+  return rows.length > 0;
+}
+
+/** Deletes every output of one input gift ("delete-all" of a group). Returns how many. */
+export async function deleteRatesForInput(inputItem: string): Promise<number> {
+  const db = await getDb();
+  const rows = await db.delete(exchangeRates).where(eq(exchangeRates.inputItem, inputItem)).returning({ id: exchangeRates.id });
+  if (rows.length) invalidateRatesCache();
+  return rows.length;
+}
+
+/**
+ * New entries and imports (POST /api/rates/batch): all or nothing. Every entry is validated
+ * before anything is written, and the first bad one is named in the error
+ * ('Invalid entry "Gold Ring" → "Clay": Rate 1: Invalid format. Use "1/2" or "1.5"').
+ * The writes run inside one transaction. When a pair appears twice, the later entry wins.
+ * Returns the number of pairs written.
+ *
+ * Each statement ships its rows as one jsonb parameter unpacked by jsonb_to_recordset:
+ * building and binding four parameters a row (what a multi-row VALUES needs) cost more
+ * than the insert itself at a few thousand rows, and stays far from the 65,535-parameter
+ * limit without chunking.
+ */
+export async function batchUpsert(updates: readonly unknown[]): Promise<number> {
+  const parsed = rateBatchSchema.safeParse({ updates });
+  if (!parsed.success) throw new RateValidationError(parsed.error.issues[0].message);
+  const byPair = new Map<string, { input_item: string; output_item: string; tiers: Tier[]; status?: boolean }>();
+  parsed.data.updates.forEach((entry, index) => {
+    for (const name of [entry.inputItem, entry.outputItem]) {
+      if (!isKnownGift(name)) {
+        throw new RateValidationError(
+          RATE_MESSAGES.invalidEntry(entry.inputItem, entry.outputItem, index, RATE_MESSAGES.unknownGift(name)),
+        );
+      }
+    }
+    const key = `${entry.inputItem}\u0000${entry.outputItem}`;
+    byPair.delete(key); // re-insert so a repeated pair takes the later entry's place in order
+    byPair.set(key, { input_item: entry.inputItem, output_item: entry.outputItem, tiers: storedTiers(entry.rates), status: entry.status });
+  });
+  if (byPair.size === 0) return 0;
+
+  const rows = [...byPair.values()];
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    // Entries with a status set it; entries without keep an existing pair's status. Runs of
+    // each kind go in batch order, so new pairs are created (numbered) in the batch's order.
+    let start = 0;
+    while (start < rows.length) {
+      const withStatus = rows[start].status !== undefined;
+      let end = start;
+      while (end < rows.length && (rows[end].status !== undefined) === withStatus) end++;
+      const json = JSON.stringify(rows.slice(start, end));
+      await tx.execute(sql`
+        insert into ${exchangeRates} (input_item, output_item, tiers, status)
+        select r.input_item, r.output_item, r.tiers, coalesce(r.status, true)
+        from rows from (jsonb_to_recordset(${json}::jsonb) as (input_item text, output_item text, tiers jsonb, status boolean))
+          with ordinality as r(input_item, output_item, tiers, status, n)
+        order by r.n
+        on conflict (input_item, output_item) do update
+        set tiers = excluded.tiers, ${withStatus ? sql`status = excluded.status, ` : sql``}updated_at = now()`);
+      start = end;
+    }
+  });
+  invalidateRatesCache();
+  return rows.length;
+}
+
+/** Removes every rate (demo seed reset, tests). Returns how many. */
+export async function deleteAllRates(): Promise<number> {
+  const db = await getDb();
+  const rows = await db.delete(exchangeRates).returning({ id: exchangeRates.id });
+  invalidateRatesCache();
+  return rows.length;
+}
+

@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { RATE_MESSAGES } from "#api/rates";
+import { deleteRatePair } from "~/models/rate.server";
+import { jsonError, methodNotAllowed } from "~/utils/api.server";
+import { rateWriteFailed } from "~/utils/rates-api.server";
+
+/**
+ * DELETE /api/rates/{inputItem}/{outputItem} (spec 1 §7 "Rates"): deletes one pair by its
+ * gift names, URL-encoded (`/api/rates/Fire%20Cannon%20Ball/Gold%20Ring`; Remix hands the
+ * route the decoded names). → 200 { success: true }; 404 { error } when there is no such pair.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
+  try {
+    if (!(await deleteRatePair(params.inputItem ?? "", params.outputItem ?? ""))) return jsonError(404, RATE_MESSAGES.notFound);
+    return Response.json({ success: true });
+  } catch (err) {
+    return rateWriteFailed(err, RATE_MESSAGES.deleteFailed());
+  }
+}
+
+export function loader() {
+  return methodNotAllowed(["DELETE"]);
+}

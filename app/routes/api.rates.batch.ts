@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { RATE_MESSAGES, rateBatchEnvelopeSchema } from "#api/rates";
+import { batchUpsert } from "~/models/rate.server";
+import { methodNotAllowed, readJson } from "~/utils/api.server";
+import { rateWriteFailed } from "~/utils/rates-api.server";
+
+/**
+ * POST /api/rates/batch {updates: [{inputItem, outputItem, rates, status}]} (spec 1 §7
+ * "Rates"): new entries and imports. All or nothing: one invalid entry writes none and the
+ * 400 names it ('Invalid entry "Gold Ring" → "Clay": Rate 1: Invalid format. …').
+ * → 200 { success: true, count } (pairs written; a pair listed twice counts once).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  try {
+    // The model validates every entry with rateBatchSchema (once) before writing any.
+    const { updates } = await readJson(request, rateBatchEnvelopeSchema);
+    const count = await batchUpsert(updates);
+    return Response.json({ success: true, count });
+  } catch (err) {
+    return rateWriteFailed(err, RATE_MESSAGES.newEntriesFailed());
+  }
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { RATE_MESSAGES, rateStatusSchema } from "#api/rates";
+import { setRateStatus } from "~/models/rate.server";
+import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { rateWriteFailed } from "~/utils/rates-api.server";
+
+/**
+ * POST /api/rates/status {inputItem, outputItem, status} (spec 1 §7 "Rates"): enables
+ * (true) or disables (false) a pair.
+ * → 200 { success: true, data: { _id, rate | rates, status } }; 404 when the pair is unknown.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  try {
+    const body = await readJson(request, rateStatusSchema);
+    const data = await setRateStatus(body);
+    if (!data) return jsonError(404, RATE_MESSAGES.notFound);
+    return Response.json({ success: true, data });
+  } catch (err) {
+    return rateWriteFailed(err, "Failed to update exchange rate status");
+  }
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { RATE_MESSAGES, rateUpdateSchema } from "#api/rates";
+import { upsertRate } from "~/models/rate.server";
+import { methodNotAllowed, readJson } from "~/utils/api.server";
+import { rateWriteFailed } from "~/utils/rates-api.server";
+
+/**
+ * POST /api/rates/update {inputItem, outputItem, rates} (spec 1 §7 "Rates"): saves one pair's
+ * rates, a flat rate ("1/2", 1.5) or a tier list; creates the pair (enabled) when missing.
+ * → 200 { success: true, data: { _id, rate | rates, status } }; 400 { error } with the §5 text.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  try {
+    const body = await readJson(request, rateUpdateSchema);
+    const data = await upsertRate(body);
+    return Response.json({ success: true, data });
+  } catch (err) {
+    return rateWriteFailed(err, RATE_MESSAGES.saveFailed());
+  }
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

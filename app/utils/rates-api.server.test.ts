@@ -1,0 +1,69 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { loader } from "~/routes/api.rates";
+import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
+import { rateWriteFailed, ratesExpressHandler } from "./rates-api.server";
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.get("/api/rates", ratesExpressHandler);
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(async () => {
+  await deleteAllRates();
+  await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" });
+  await upsertRate({ inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "1.5" }] });
+});
+
+const viaRemix = (headers: Record<string, string> = {}) =>
+  loader({ request: new Request("http://localhost/api/rates", { headers }), params: {}, context: {} });
+
+test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte what the resource route answers", async () => {
+  const remix = await viaRemix();
+  const express = await fetch(`${base}/api/rates`, { headers: { "accept-encoding": "identity" } });
+  expect(express.status).toBe(200);
+  expect(Buffer.from(await express.arrayBuffer())).toEqual(Buffer.from(await remix.arrayBuffer()));
+  for (const name of ["content-type", "etag", "cache-control", "vary"]) expect(express.headers.get(name)).toBe(remix.headers.get(name));
+  expect(await (await fetch(`${base}/api/rates`)).json()).toEqual({
+    "Gold Ring": {
+      Clay: { _id: expect.any(String), rate: "1/2", status: true },
+      "Silver Ring": { _id: expect.any(String), rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "1.5" }], status: true },
+    },
+  });
+});
+
+test("the hot path revalidates with the ETag and sees writes at once", async () => {
+  const first = await fetch(`${base}/api/rates`);
+  const etag = first.headers.get("etag")!;
+  expect((await fetch(`${base}/api/rates`, { headers: { "if-none-match": etag } })).status).toBe(304);
+  await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "2" });
+  const after = await fetch(`${base}/api/rates`, { headers: { "if-none-match": etag } });
+  expect(after.status).toBe(200);
+  expect((await after.json())["Gold Ring"].Clay.rate).toBe("2");
+});
+
+test("rateWriteFailed: 400 for rule breaks, thrown Responses as is, 500 otherwise", async () => {
+  const bad = rateWriteFailed(new RateValidationError("Rate 1: Quantity cannot be negative"), "x");
+  expect(bad.status).toBe(400);
+  expect(await bad.json()).toEqual({ error: "Rate 1: Quantity cannot be negative" });
+  const thrown = new Response("{}", { status: 413 });
+  expect(rateWriteFailed(thrown, "x")).toBe(thrown);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const other = rateWriteFailed(new Error("db down"), "Failed to save exchange rate: Please try again");
+    expect(other.status).toBe(500);
+    expect(await other.json()).toEqual({ error: "Failed to save exchange rate: Please try again" });
+  } finally {
+    console.warn = warn;
+  }
+});

@@ -1,0 +1,77 @@
+/**
+ * `npm run seed` fills the database with demo data for a first look.
+ *
+ *   npm run seed                 every section's demo data
+ *   npm run seed -- rates        only the named seeders
+ *   npm run seed -- --list       what there is
+ *
+ * Each seeder is idempotent (running it twice gives the same data). Uses the database the
+ * app uses (DATABASE_URL, else the embedded PGlite in DATA_DIR); PGlite files must not be
+ * open in a running server, so stop it first in that case.
+ *
+ * Sections add themselves to SEEDERS: a name, what it fills, and a function that returns a
+ * one-line summary.
+ */
+import { pathToFileURL } from "node:url";
+
+export type Seeder = { name: string; description: string; run: () => Promise<string> };
+
+export const SEEDERS: Seeder[] = [
+  {
+    name: "rates",
+    description: "Exchange Rates: flat, tiered and disabled pairs between catalogue gifts",
+    run: async () => {
+      const { seedDemoRates } = await import("~/models/rate.seed.server");
+      return `${await seedDemoRates()} exchange rates`;
+    },
+  },
+];
+
+/** Runs the named seeders (all when none is named), in SEEDERS order. */
+export async function runSeeders(names: string[] = [], log: (line: string) => void = console.log): Promise<void> {
+  const unknown = names.filter((n) => !SEEDERS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`Unknown seeder: ${unknown.join(", ")} (have: ${SEEDERS.map((s) => s.name).join(", ")})`);
+  for (const seeder of SEEDERS.filter((s) => names.length === 0 || names.includes(s.name))) {
+    log(`seed ${seeder.name}: ${await seeder.run()}`);
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.includes("--list") || args.includes("--help")) {
+    for (const s of SEEDERS) console.log(`${s.name.padEnd(12)} ${s.description}`);
+    return;
+  }
+  const { getEnv } = await import("~/utils/env.server");
+  const env = getEnv();
+  if (!env.DATABASE_URL && (await serverAnswers(env.PORT))) {
+    throw new Error(
+      `A server answers on port ${env.PORT} and the embedded database cannot be opened by two processes. ` +
+        "Stop the server, run the seed, start the server again (or use DATABASE_URL).",
+    );
+  }
+  const { dbKind, closeDb } = await import("~/db/client.server");
+  try {
+    console.log(`Seeding the ${await dbKind()} database…`);
+    await runSeeders(args.filter((a) => !a.startsWith("-")));
+  } finally {
+    await closeDb();
+  }
+}
+
+/** Whether our server answers /healthz locally (then it holds the PGlite files open). */
+async function serverAnswers(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) });
+    return res.ok && (await res.text()) === "ok";
+  } catch {
+    return false;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: Error) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}
