@@ -1,0 +1,17 @@
+/**
+ * `npm run bench [rates|galaxy]`: runs the benchmarks one after the other (they compete for
+ * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
+ */
+import { spawnSync } from "node:child_process";
+
+const all = ["rates", "galaxy"] as const;
+const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
+const files = { rates: "bench/rates.ts", galaxy: "bench/galaxy-stats.ts" };
+
+let failed = false;
+for (const name of chosen.length ? chosen : all) {
+  console.log(`\n=== bench: ${name}`);
+  const r = spawnSync(process.execPath, ["--import", "tsx", files[name]], { stdio: "inherit", env: process.env });
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
