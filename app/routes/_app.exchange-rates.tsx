@@ -1,17 +1,333 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Box, Flex, Heading, Text } from "@radix-ui/themes";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  useActionData,
+  useLoaderData,
+  useRouteError,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { parseImportText, RATE_MESSAGES, tiersToPayload } from "#api/rates";
+import styles from "~/components/exchange-rates/exchange-rates.css?url";
+import { addFormId, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import {
+  addEntriesSchema,
+  addOutputSchema,
+  ADD_MESSAGES,
+  composeRate,
+  deleteInputSchema,
+  deleteSchema,
+  failureMessage,
+  importSchema,
+  isIntent,
+  saveRateSchema,
+  statusSchema,
+  type Intent,
+} from "~/components/exchange-rates/forms";
+import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "~/components/exchange-rates/load-failure";
+import { RatesPanel } from "~/components/exchange-rates/rates-panel";
+import { VIEW_PARAMS } from "~/components/exchange-rates/rates-view";
+import { SectionHeader } from "~/components/ui/section-header";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { logEvent } from "~/models/log.server";
+import {
+  batchUpsert,
+  deleteRatePair,
+  deleteRatesForInput,
+  getRatePair,
+  listRates,
+  RateValidationError,
+  setRateStatus,
+  upsertRate,
+} from "~/models/rate.server";
+import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * The Exchange Rates section (spec 1 §2 "Exchange Rates section", §4, §5, §8).
+ *
+ * loader  the rates map (`listRates`); a failed load answers 503 with the reason instead
+ *         of throwing, so the panel can keep rates it already shows and retry (§4).
+ * action  one `intent` per form: save, status, delete, delete-input, add, add-output,
+ *         import. Each form's zod schema (components/exchange-rates/forms.ts) runs in the
+ *         browser through conform and again here; the rate model checks the /api contract.
+ *         Fetchers get data plus a flash toast; plain posts (no JavaScript, `redirectTo`)
+ *         are redirected with the toast, or get the page again when a form has errors.
+ */
 
 export const meta: MetaFunction = () => [{ title: "Exchange Rates · Galaxy Toolbox" }];
 
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/**
+ * E2E journeys force a failed load by sending this header (only when the server runs
+ * with E2E=1; the header means nothing otherwise), since a real database failure cannot
+ * be arranged from a browser.
+ */
+export const E2E_FAULT_HEADER = "x-e2e-fault";
+
+function injectedFault(request: Request) {
+  if (process.env.E2E === "1" && request.headers.get(E2E_FAULT_HEADER) === "rates-load") {
+    throw new Error("Exchange rates are unavailable (injected by the E2E fault switch)");
+  }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  const url = new URL(request.url);
+  // A search box's clear button without JavaScript submits `clear=<param>`.
+  const clear = url.searchParams.getAll("clear");
+  if (clear.length) {
+    for (const name of [...clear, "clear"]) url.searchParams.delete(name);
+    for (const name of ["in", "out", "item"]) if (url.searchParams.get(name) === "") url.searchParams.delete(name);
+    const search = url.searchParams.toString();
+    throw redirect(`${url.pathname}${search ? `?${search}` : ""}`);
+  }
+  try {
+    injectedFault(request);
+    const rates = await listRates();
+    return data({ rates, loadError: null as string | null });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
+    return data({ rates: null, loadError: message }, { status: 503 });
+  }
+}
+
+/** Filters, expanded rows and dialogs are URL state the loader does not read: no refetch. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const name of VIEW_PARAMS) params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+};
+
+// ---------------------------------------------------------------------------------------
+// Action
+
+type Outcome = ActionResult & { status?: number };
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireOperator(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const rawRedirect = formData.get("redirectTo");
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;
+
+  if (!isIntent(intent)) {
+    return data<ActionResult>({ ok: false, intent: null, message: `Unknown intent: ${String(intent ?? "(none)")}` }, { status: 400 });
+  }
+  const outcome = await handle(intent, formData);
+  return respond(outcome, redirectTo);
+}
+
+async function respond(outcome: Outcome, redirectTo: string | null) {
+  const { status = outcome.ok ? 200 : 400, ...result } = outcome;
+  if (redirectTo) {
+    if (outcome.ok && !result.result) return redirectWithSuccess(redirectTo, result.message);
+    // A form with errors (or a tier list changed without JavaScript) is shown again as posted.
+    if (result.result || result.intent === "import") return data(result, { status });
+    return redirectWithError(redirectTo, result.message);
+  }
+  if (outcome.ok) return result.message ? jsonWithSuccess(result, result.message) : data(result, { status });
+  return jsonWithError(result, result.message, { status });
+}
+
+async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
+  const fail = (err: unknown): Outcome => failed(intent, formData, err);
+  switch (intent) {
+    case "save": {
+      const formId = rowFormId(String(formData.get("inputItem") ?? ""), String(formData.get("outputItem") ?? ""));
+      const submission = parseWithZod(formData, { schema: saveRateSchema() });
+      if (submission.status === undefined) {
+        // conform's add/remove tier and revert, posted without JavaScript.
+        return { ok: true, intent, message: "", formId, result: submission.reply() };
+      }
+      if (submission.status !== "success") {
+        const first = firstError(submission.error) ?? RATE_MESSAGES.fixErrors;
+        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
+      }
+      const { inputItem, outputItem, tiers } = submission.value;
+      try {
+        if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, formData);
+        const rates = tiersToPayload(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" })));
+        await upsertRate({ inputItem, outputItem, rates });
+        return { ok: true, intent, message: RATE_MESSAGES.saved, formId };
+      } catch (err) {
+        return { ...fail(err), formId };
+      }
+    }
+    case "status": {
+      const submission = parseWithZod(formData, { schema: statusSchema });
+      if (submission.status !== "success") return invalid(intent, formData, submission.error);
+      try {
+        const saved = await setRateStatus(submission.value);
+        if (!saved) return notFound(intent, formData);
+        return { ok: true, intent, message: RATE_MESSAGES.statusSaved(saved.status) };
+      } catch (err) {
+        return fail(err);
+      }
+    }
+    case "delete": {
+      const submission = parseWithZod(formData, { schema: deleteSchema });
+      if (submission.status !== "success") return invalid(intent, formData, submission.error);
+      try {
+        if (!(await deleteRatePair(submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
+        return { ok: true, intent, message: RATE_MESSAGES.deleted };
+      } catch (err) {
+        return fail(err);
+      }
+    }
+    case "delete-input": {
+      const submission = parseWithZod(formData, { schema: deleteInputSchema });
+      if (submission.status !== "success") return invalid(intent, formData, submission.error);
+      try {
+        if ((await deleteRatesForInput(submission.value.inputItem)) === 0) return notFound(intent, formData);
+        return { ok: true, intent, message: RATE_MESSAGES.deletedAll };
+      } catch (err) {
+        return fail(err);
+      }
+    }
+    case "add": {
+      const formId = addFormId();
+      const submission = parseWithZod(formData, { schema: addEntriesSchema });
+      if (submission.status === undefined) return { ok: true, intent, message: "", formId, result: submission.reply() };
+      if (submission.status !== "success") {
+        const first = firstError(submission.error);
+        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
+      }
+      const { inputItem, outputs } = submission.value;
+      try {
+        await batchUpsert(outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })));
+        return { ok: true, intent, message: RATE_MESSAGES.newEntriesAdded, formId };
+      } catch (err) {
+        const f = fail(err);
+        return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
+      }
+    }
+    case "add-output": {
+      const inputItem = String(formData.get("inputItem") ?? "");
+      const formId = addFormId(inputItem);
+      const submission = parseWithZod(formData, { schema: addOutputSchema });
+      if (submission.status !== "success") {
+        const first = firstError(submission.error);
+        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
+      }
+      const { outputItem, numerator, denominator } = submission.value;
+      try {
+        if (await getRatePair(inputItem, outputItem)) {
+          const message = failureMessage(intent, formData, ADD_MESSAGES.alreadyUsed);
+          return { ok: false, intent, message, formId, status: 409, result: submission.reply({ fieldErrors: { outputItem: [ADD_MESSAGES.alreadyUsed] } }) };
+        }
+        await upsertRate({ inputItem, outputItem, rates: composeRate(numerator, denominator), status: true });
+        return { ok: true, intent, message: RATE_MESSAGES.added, formId };
+      } catch (err) {
+        const f = fail(err);
+        return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
+      }
+    }
+    case "import": {
+      const submission = parseWithZod(formData, { schema: importSchema });
+      const text = typeof formData.get("data") === "string" ? String(formData.get("data")) : "";
+      const refused = (detail: string): Outcome => {
+        void logEvent({ type: "info", source: "system", message: `Exchange rate import refused: ${detail}` });
+        return { ok: false, intent, message: RATE_MESSAGES.importFailed, importText: text };
+      };
+      if (submission.status !== "success") return refused("empty import text");
+      const parsed = parseImportText(submission.value.data);
+      if (!parsed.ok) return refused(parsed.detail);
+      try {
+        await batchUpsert(parsed.updates);
+        return { ok: true, intent, message: RATE_MESSAGES.imported };
+      } catch (err) {
+        if (err instanceof RateValidationError) return refused(err.message);
+        return { ...fail(err), importText: text };
+      }
+    }
+  }
+}
+
+function firstError(error: Record<string, string[] | null> | null | undefined): string | undefined {
+  return Object.values(error ?? {})
+    .flat()
+    .find((m): m is string => !!m);
+}
+
+function invalid(intent: Intent, formData: FormData, error: Record<string, string[] | null> | null | undefined): Outcome {
+  return { ok: false, intent, message: failureMessage(intent, formData, firstError(error)) };
+}
+
+function notFound(intent: Intent, formData: FormData): Outcome {
+  return { ok: false, intent, message: failureMessage(intent, formData, RATE_MESSAGES.notFound), status: 404 };
+}
+
+/** A rule the model refused is the operator's to fix (400, its text); anything else is ours (500, logged). */
+function failed(intent: Intent, formData: FormData, err: unknown): Outcome {
+  if (err instanceof RateValidationError) return { ok: false, intent, message: failureMessage(intent, formData, err.message) };
+  void logEvent({ type: "error", source: "system", message: `Exchange rates: ${intent} failed`, details: err });
+  return { ok: false, intent, message: failureMessage(intent, formData), status: 500 };
+}
+
+/**
+ * With JavaScript, fetcher posts come through here: when the server cannot be reached (or
+ * answers something that is not the app), the failure becomes a toast and a result the
+ * row can react to (its optimistic change falls away), instead of the route error page.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const copy = request.clone();
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
+    const formData = await copy.formData().catch(() => null);
+    const raw = formData?.get("intent");
+    const intent = isIntent(raw) ? raw : null;
+    const message = failureMessage(intent, formData);
+    toast.error(message);
+    return { ok: false, intent, message } satisfies ActionResult;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Screen
+
 export default function ExchangeRatesRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  return <RatesPanel loaded={loaded} actionData={actionData} />;
+}
+
+/**
+ * Reached when the page's data could not be fetched at all (network down, server
+ * restarting). Same panel and retry policy as a failed load.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const hydrated = useHydrated();
+  const { retrying, retry } = useLoadRetry(error);
+  const message = isRouteErrorResponse(error)
+    ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`
+    : error instanceof Error
+      ? error.message
+      : "The server could not be reached";
   return (
-    <Box>
-      <Flex justify="between" align="center" mb="4">
-        <Heading as="h1" size="6">
-          Exchange Rates
-        </Heading>
-      </Flex>
-      <Text color="gray">No exchange rates yet.</Text>
-    </Box>
+    <>
+      <SectionHeader title="Exchange Rates" />
+      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel message={message} onRetry={hydrated ? retry : undefined} />}
+    </>
   );
 }

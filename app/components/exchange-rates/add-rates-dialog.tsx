@@ -1,0 +1,172 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Cross2Icon, PlusIcon } from "@radix-ui/react-icons";
+import { Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
+import { useFetcher } from "@remix-run/react";
+import { useEffect } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { GIFTS } from "~/data/gifts";
+import { DialogButtons, DialogCancel, DialogFrame } from "./dialog-frame";
+import { addFormId, HiddenFields, NoJsRedirect, useFetcherOutcome, type ActionResult } from "./form-helpers";
+import { addEntriesSchema, isCompleteRow } from "./forms";
+
+type Props = {
+  open: boolean;
+  onClose: () => void;
+  closeHref: string;
+  lastResult?: SubmissionResult<string[]>;
+};
+
+/**
+ * Add Exchange Rate, new entries (spec 1 §2): one input gift and a list of output gift +
+ * rate rows. The output selectors leave out the chosen input (and outputs other rows
+ * already took). Removing the only row resets it; 'Add Output Gift' needs the last row
+ * complete; Add needs an input and every row complete. Saved as one batch.
+ */
+export function AddRatesDialog({ open, onClose, closeHref, lastResult }: Props) {
+  return (
+    <DialogFrame open={open} onClose={onClose} closeHref={closeHref} title="Add Exchange Rate" description="Choose an input gift, then one or more output gifts with their rates.">
+      {/* Mounted only while open, so every opening starts from empty fields. */}
+      {open ? <AddRatesForm onClose={onClose} closeHref={closeHref} lastResult={lastResult} /> : null}
+    </DialogFrame>
+  );
+}
+
+function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<ActionResult>();
+  // Success: the dialog closes (its fields go with it). Failure: it stays open as it is.
+  useFetcherOutcome(fetcher, { onSuccess: onClose });
+  const formId = addFormId();
+
+  const [form, fields] = useForm({
+    id: formId,
+    lastResult: hydrated ? (fetcher.data?.formId === formId ? fetcher.data.result : undefined) : lastResult,
+    defaultValue: { intent: "add", inputItem: "", outputs: [{ outputItem: "", rate: "" }] },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addEntriesSchema }),
+  });
+
+  const rows = fields.outputs.getFieldList();
+  const input = fields.inputItem.value ?? "";
+  const values = rows.map((row) => {
+    const f = row.getFieldset();
+    return { outputItem: f.outputItem.value ?? "", rate: f.rate.value ?? "" };
+  });
+  const lastComplete = isCompleteRow(values[values.length - 1]);
+  const canAdd = input !== "" && values.length > 0 && values.every(isCompleteRow);
+  const pending = fetcher.state !== "idle";
+
+  // The output selectors exclude the chosen input: a row holding it is cleared.
+  useEffect(() => {
+    rows.forEach((row) => {
+      const f = row.getFieldset();
+      if (input && f.outputItem.value === input) form.update({ name: f.outputItem.name, value: "" });
+    });
+    // Only a change of input can create the clash.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [input]);
+
+  const inputProps = getSelectProps(fields.inputItem);
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="gt-dialog-form">
+      <HiddenFields fields={{ intent: "add" }} />
+      <NoJsRedirect to={closeHref} />
+      <Flex direction="column" gap="3">
+        <label className="gt-field">
+          <Text size="2" weight="medium">
+            Input gift
+          </Text>
+          <select {...inputProps} key={inputProps.key} className="gt-select">
+            <option value="">Select input gift…</option>
+            {GIFTS.map((g) => (
+              <option key={g.name} value={g.name}>
+                {g.name} ({g.nick})
+              </option>
+            ))}
+          </select>
+          <FieldError errors={fields.inputItem.errors} id={fields.inputItem.errorId} />
+        </label>
+
+        <fieldset className="gt-add-rows">
+          <legend>
+            <Text size="2" weight="medium">
+              Output gifts and rates
+            </Text>
+          </legend>
+          <ol className="gt-add-rows-list">
+            {rows.map((row, index) => {
+              const f = row.getFieldset();
+              const n = index + 1;
+              const takenElsewhere = new Set(values.filter((_, i) => i !== index).map((v) => v.outputItem).filter(Boolean));
+              const choices = GIFTS.filter((g) => g.name !== input && (!hydrated || !takenElsewhere.has(g.name) || g.name === values[index]?.outputItem));
+              const selectProps = getSelectProps(f.outputItem);
+              const rateProps = getInputProps(f.rate, { type: "text" });
+              const only = rows.length === 1;
+              return (
+                <li key={row.key} className="gt-add-row">
+                  <Flex gap="2" align="start" wrap="wrap">
+                    <div className="gt-add-row-gift">
+                      <select {...selectProps} key={selectProps.key} className="gt-select" aria-label={`Output gift ${n}`}>
+                        <option value="">Select output gift…</option>
+                        {choices.map((g) => (
+                          <option key={g.name} value={g.name}>
+                            {g.name} ({g.nick})
+                          </option>
+                        ))}
+                      </select>
+                      <FieldError errors={f.outputItem.errors} id={f.outputItem.errorId} />
+                    </div>
+                    <div className="gt-add-row-rate">
+                      <TextField.Root {...rateProps} key={rateProps.key} placeholder="1/2 or 1.5" autoComplete="off" aria-label={`Rate ${n}`} />
+                      <FieldError errors={f.rate.errors} id={f.rate.errorId} />
+                    </div>
+                    <IconButton
+                      {...(only
+                        ? form.reset.getButtonProps({ name: row.name })
+                        : form.remove.getButtonProps({ name: fields.outputs.name, index }))}
+                      type="submit"
+                      variant="ghost"
+                      color="gray"
+                      className="gt-touch"
+                      aria-label={only ? `Clear output gift ${n}` : `Remove output gift ${n}`}
+                    >
+                      <Cross2Icon />
+                    </IconButton>
+                  </Flex>
+                </li>
+              );
+            })}
+          </ol>
+          <Button
+            {...form.insert.getButtonProps({ name: fields.outputs.name, defaultValue: { outputItem: "", rate: "" } })}
+            type="submit"
+            variant="soft"
+            color="gray"
+            size="2"
+            disabled={hydrated && !lastComplete}
+          >
+            <PlusIcon /> Add Output Gift
+          </Button>
+        </fieldset>
+        <FieldError errors={form.errors} id={form.errorId} />
+      </Flex>
+      <DialogButtons>
+        <DialogCancel disabled={pending} />
+        <Button type="submit" disabled={(hydrated && !canAdd) || pending} loading={pending}>
+          Add
+        </Button>
+      </DialogButtons>
+    </fetcher.Form>
+  );
+}
+
+export function FieldError({ errors, id }: { errors?: string[]; id?: string }) {
+  if (!errors?.length) return null;
+  return (
+    <Text as="p" size="1" color="red" id={id} role="alert" className="gt-field-error">
+      {errors.join(" ")}
+    </Text>
+  );
+}

@@ -1,0 +1,112 @@
+import { Button, Card, Dialog, Flex, Heading, Text } from "@radix-ui/themes";
+import { Link } from "@remix-run/react";
+import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/**
+ * A dialog whose open state lives in the URL (`?dialog=…`). After hydration it is a Radix
+ * dialog (focus trapped, Escape closes, focus returns to the button that opened it).
+ * Before hydration — and so for browsers without JavaScript — the server renders the same
+ * content inline at the top of the panel, and Cancel is a link back to the page without
+ * the dialog: Radix renders dialogs in a portal, which the server does not.
+ */
+type Frame = { hydrated: boolean; onClose: () => void; closeHref: string };
+const FrameContext = createContext<Frame | null>(null);
+
+export function DialogFrame({
+  open,
+  onClose,
+  closeHref,
+  title,
+  description,
+  maxWidth = "600px",
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  closeHref: string;
+  title: string;
+  description?: ReactNode;
+  maxWidth?: string;
+  children: ReactNode;
+}) {
+  const hydrated = useHydrated();
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (open && hydrated) opener.current = document.activeElement as HTMLElement | null;
+  }, [open, hydrated]);
+
+  const frame: Frame = { hydrated, onClose, closeHref };
+  if (!hydrated) {
+    if (!open) return null;
+    return (
+      <FrameContext.Provider value={frame}>
+        <Card role="dialog" aria-labelledby="gt-inline-dialog-title" className="gt-inline-dialog" style={{ maxWidth }} mb="4">
+          <Heading as="h2" size="4" id="gt-inline-dialog-title" mb="1">
+            {title}
+          </Heading>
+          {description ? (
+            <Text as="p" size="2" color="gray" mb="3">
+              {description}
+            </Text>
+          ) : null}
+          {children}
+        </Card>
+      </FrameContext.Provider>
+    );
+  }
+  return (
+    <FrameContext.Provider value={frame}>
+      <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+        <Dialog.Content
+          maxWidth={maxWidth}
+          onCloseAutoFocus={(event) => {
+            const el = opener.current;
+            if (el && el.isConnected) {
+              event.preventDefault();
+              el.focus();
+            }
+          }}
+        >
+          <Dialog.Title>{title}</Dialog.Title>
+          {description ? (
+            <Dialog.Description size="2" color="gray" mb="3">
+              {description}
+            </Dialog.Description>
+          ) : (
+            <Dialog.Description className="gt-visually-hidden">{title}</Dialog.Description>
+          )}
+          {children}
+        </Dialog.Content>
+      </Dialog.Root>
+    </FrameContext.Provider>
+  );
+}
+
+/** Cancel: closes the dialog in place, or (no JavaScript) links back without it. */
+export function DialogCancel({ children = "Cancel", disabled }: { children?: ReactNode; disabled?: boolean }) {
+  const frame = useContext(FrameContext);
+  if (!frame) throw new Error("DialogCancel must be inside a DialogFrame");
+  if (!frame.hydrated) {
+    return (
+      <Button asChild variant="soft" color="gray">
+        <Link to={frame.closeHref} preventScrollReset>
+          {children}
+        </Link>
+      </Button>
+    );
+  }
+  return (
+    <Button type="button" variant="soft" color="gray" onClick={frame.onClose} disabled={disabled}>
+      {children}
+    </Button>
+  );
+}
+
+export function DialogButtons({ children }: { children: ReactNode }) {
+  return (
+    <Flex gap="3" mt="4" justify="end" wrap="wrap">
+      {children}
+    </Flex>
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * The Exchange Rates section's forms (CONVENTIONS rule 3: one zod schema per form, used on
+ * both sides). The browser validates with these through conform; the route's action parses
+ * the same schemas with `parseWithZod` and then hands the result to the rate model, which
+ * checks it once more against the /api contract (api/rates.ts). Client-safe.
+ *
+ * Every form posts an `intent`; the texts of every rule come from RATE_MESSAGES (spec 1 §5).
+ */
+import { z } from "zod";
+import { isValidRate, RATE_LIMITS, RATE_MESSAGES, validateTiers, type TierDraft } from "#api/rates";
+
+export const INTENTS = ["save", "status", "delete", "delete-input", "add", "add-output", "import"] as const;
+export type Intent = (typeof INTENTS)[number];
+
+export function isIntent(value: unknown): value is Intent {
+  return typeof value === "string" && (INTENTS as readonly string[]).includes(value);
+}
+
+/** Spec 1 §2 "Add dialog (new entries)" and §5 "Add dialog". */
+export const ADD_MESSAGES = {
+  inputRequired: "Choose an input gift",
+  outputRequired: "Choose an output gift",
+  rateRequired: "Enter a rate",
+  sameGift: RATE_MESSAGES.sameGift,
+  repeatedOutput: "Each output gift can be added once",
+  alreadyUsed: "This output gift already has a rate for this input",
+  numeratorRequired: "Enter the numerator",
+  denominatorRequired: "Enter the denominator",
+} as const;
+
+const giftName = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(RATE_LIMITS.maxNameLength, "Gift name is too long");
+
+const pair = {
+  inputItem: giftName("inputItem is required"),
+  outputItem: giftName("outputItem is required"),
+};
+
+// ---------------------------------------------------------------------------------------
+// Row: save the tier editor (spec 1 §2 "Exchange-rate row", §4 "On save", §5)
+
+/**
+ * `requireRate` is false while the operator types (a freshly added blank tier is not an
+ * error yet) and true for a submission, on both sides.
+ */
+export function saveRateSchema({ requireRate = true }: { requireRate?: boolean } = {}) {
+  return z
+    .object({
+      intent: z.literal("save"),
+      ...pair,
+      tiers: z
+        .array(
+          z.object({
+            // Blank means the default tier (quantity 0); a negative number is caught below
+            // with the spec's own text rather than a generic "too small".
+            quantity: z.number({ error: "Quantity must be a number" }).optional(),
+            rate: z.string().max(RATE_LIMITS.maxRateLength).optional(),
+          }),
+        )
+        .min(1, RATE_MESSAGES.noRates)
+        .max(RATE_LIMITS.maxTiers, `At most ${RATE_LIMITS.maxTiers} tiers`),
+    })
+    .superRefine((value, ctx) => {
+      const drafts: TierDraft[] = value.tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" }));
+      const result = validateTiers(drafts, { requireRate });
+      for (const [index, errors] of Object.entries(result.tierErrors)) {
+        if (errors.rate) ctx.addIssue({ code: "custom", message: errors.rate, path: ["tiers", Number(index), "rate"] });
+        if (errors.quantity) ctx.addIssue({ code: "custom", message: errors.quantity, path: ["tiers", Number(index), "quantity"] });
+      }
+      for (const message of result.globalErrors) ctx.addIssue({ code: "custom", message, path: ["tiers"] });
+    });
+}
+
+/** The row's messages in the order §5 lists them: per tier (rate, then quantity), then the list's. */
+export function tierMessages(errors: Record<string, string[] | undefined> | undefined, tierCount: number): string[] {
+  if (!errors) return [];
+  const out: string[] = [];
+  for (let i = 0; i < tierCount; i++) {
+    out.push(...(errors[`tiers[${i}].rate`] ?? []), ...(errors[`tiers[${i}].quantity`] ?? []));
+  }
+  out.push(...(errors.tiers ?? []), ...(errors[""] ?? []));
+  return [...new Set(out)];
+}
+
+// ---------------------------------------------------------------------------------------
+// Row: enable/disable, delete; group: delete all outputs of an input
+
+export const statusSchema = z.object({
+  intent: z.literal("status"),
+  ...pair,
+  status: z.enum(["true", "false"], { error: "status must be true or false" }).transform((s) => s === "true"),
+});
+
+export const deleteSchema = z.object({ intent: z.literal("delete"), ...pair });
+
+export const deleteInputSchema = z.object({ intent: z.literal("delete-input"), inputItem: pair.inputItem });
+
+// ---------------------------------------------------------------------------------------
+// Add Exchange Rate dialog, new entries (spec 1 §2, §5 "Add dialog")
+
+export const addEntriesSchema = z
+  .object({
+    intent: z.literal("add"),
+    inputItem: giftName(ADD_MESSAGES.inputRequired),
+    outputs: z
+      .array(
+        z.object({
+          outputItem: giftName(ADD_MESSAGES.outputRequired),
+          rate: z.string({ error: ADD_MESSAGES.rateRequired }).trim().min(1, ADD_MESSAGES.rateRequired).max(RATE_LIMITS.maxRateLength),
+        }),
+      )
+      .min(1, ADD_MESSAGES.outputRequired)
+      .max(RATE_LIMITS.maxBatch),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    value.outputs.forEach((row, index) => {
+      if (!isValidRate(row.rate)) {
+        ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(index + 1), path: ["outputs", index, "rate"] });
+      }
+      if (row.outputItem === value.inputItem) {
+        ctx.addIssue({ code: "custom", message: ADD_MESSAGES.sameGift, path: ["outputs", index, "outputItem"] });
+      } else if (seen.has(row.outputItem)) {
+        ctx.addIssue({ code: "custom", message: ADD_MESSAGES.repeatedOutput, path: ["outputs", index, "outputItem"] });
+      }
+      seen.add(row.outputItem);
+    });
+  });
+
+/** "A row is complete" (spec 1 §2): it has a gift and a rate. */
+export function isCompleteRow(row: { outputItem?: unknown; rate?: unknown } | undefined): boolean {
+  return !!row && typeof row.outputItem === "string" && row.outputItem.trim() !== "" && typeof row.rate === "string" && row.rate.trim() !== "";
+}
+
+// ---------------------------------------------------------------------------------------
+// Add dialog for an existing input (spec 1 §2): one output and a numerator/denominator rate
+
+const ratePart = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .regex(/^\d+$/, RATE_MESSAGES.invalidFormat(1));
+
+export const addOutputSchema = z
+  .object({
+    intent: z.literal("add-output"),
+    inputItem: giftName(ADD_MESSAGES.inputRequired),
+    outputItem: giftName(ADD_MESSAGES.outputRequired),
+    numerator: ratePart(ADD_MESSAGES.numeratorRequired),
+    denominator: ratePart(ADD_MESSAGES.denominatorRequired),
+  })
+  .superRefine((value, ctx) => {
+    if (value.outputItem === value.inputItem) {
+      ctx.addIssue({ code: "custom", message: ADD_MESSAGES.sameGift, path: ["outputItem"] });
+    }
+    if (!isValidRate(composeRate(value.numerator, value.denominator))) {
+      ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(1), path: ["denominator"] });
+    }
+  });
+
+/** Numerator and denominator → the rate text the API stores ("3" and "4" → "3/4"). */
+export function composeRate(numerator: string, denominator: string): string {
+  return `${numerator.trim()}/${denominator.trim()}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Import Exchange Rates dialog (spec 1 §2, §5 "Import"); the JSON itself is checked by
+// parseImportText from the contract, so the browser and the server reject the same texts.
+
+export const importSchema = z.object({
+  intent: z.literal("import"),
+  data: z.string({ error: RATE_MESSAGES.importFailed }).trim().min(1, RATE_MESSAGES.importFailed),
+});
+
+// ---------------------------------------------------------------------------------------
+// Failure toasts (spec 1 §8), per intent
+
+/** The §8 failure text of a submission; `message` is the server's reason, if it gave one. */
+export function failureMessage(intent: Intent | null, formData: FormData | null, message?: string): string {
+  switch (intent) {
+    case "save":
+      return RATE_MESSAGES.saveFailed(message);
+    case "status":
+      return RATE_MESSAGES.statusFailed(formData?.get("status") === "true", message);
+    case "delete":
+      return RATE_MESSAGES.deleteFailed(message);
+    case "delete-input":
+      return RATE_MESSAGES.deleteAllFailed(message);
+    case "add":
+      return RATE_MESSAGES.newEntriesFailed(message);
+    case "add-output":
+      return RATE_MESSAGES.addFailed(message);
+    case "import":
+      return RATE_MESSAGES.importFailed;
+    default:
+      return message ?? "Unknown intent";
+  }
+}

@@ -1,0 +1,102 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
+import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { GiftImage } from "~/components/gift-image";
+import { findGift } from "~/data/gifts";
+import { rowFormId, ViewButton } from "./form-helpers";
+import { RateRow } from "./rate-row";
+import { pairKey, type RateGroup, type RatesView } from "./rates-view";
+import type { RatesMap } from "#api/rates";
+
+/**
+ * One input gift (spec 1 §2): the header with its name, icon and count of outputs, the
+ * add-output and delete-all buttons, then one row per output.
+ */
+export function RateGroupCard({
+  group,
+  saved,
+  view,
+  onView,
+  lastResult,
+}: {
+  group: RateGroup;
+  /** The rates as loaded (the rows' editors start from them). */
+  saved: RatesMap;
+  view: RatesView;
+  onView: (next: RatesView) => void;
+  lastResult?: { formId?: string; result?: SubmissionResult<string[]> };
+}) {
+  const { input } = group;
+  const gift = findGift(input);
+  const headingId = `group-${rowFormId(input, "")}`;
+  const addView: RatesView = { ...view, dialog: { type: "add-output", input } };
+  const deleteView: RatesView = { ...view, dialog: { type: "delete-input", input } };
+  const count = group.total;
+
+  return (
+    <Card asChild className="gt-rate-group">
+      <section aria-labelledby={headingId}>
+        <Flex align="center" gap="3" wrap="wrap" className="gt-rate-group-header">
+          <GiftImage name={input} size={36} />
+          <Flex direction="column" className="gt-rate-group-title">
+            <Heading as="h2" size="3" id={headingId}>
+              {input}
+            </Heading>
+            {gift && gift.nick !== input ? (
+              <Text size="1" color="gray">
+                {gift.nick}
+              </Text>
+            ) : null}
+          </Flex>
+          <Badge variant="soft" color="gray" radius="full" aria-label={`${count} ${count === 1 ? "output" : "outputs"}`}>
+            {count} {count === 1 ? "output" : "outputs"}
+          </Badge>
+          <Flex gap="2" ml="auto" className="gt-rate-group-actions">
+            <ViewButton
+              next={addView}
+              onActivate={() => onView(addView)}
+              size="1"
+              variant="soft"
+              className="gt-touch"
+              aria-label={`Add output gift to ${input}`}
+            >
+              <PlusIcon /> <span className="gt-hide-narrow">Add output</span>
+            </ViewButton>
+            <ViewButton
+              next={deleteView}
+              onActivate={() => onView(deleteView)}
+              size="1"
+              variant="soft"
+              color="red"
+              className="gt-touch"
+              aria-label={`Delete all exchange rates for ${input}`}
+            >
+              <TrashIcon /> <span className="gt-hide-narrow">Delete all</span>
+            </ViewButton>
+          </Flex>
+        </Flex>
+        <ul className="gt-rate-rows">
+          {group.outputs.map(({ output, data }) => {
+            const key = pairKey(input, output);
+            const expanded = view.open.includes(key);
+            const toggleView: RatesView = { ...view, open: expanded ? view.open.filter((k) => k !== key) : [...view.open, key] };
+            const formId = rowFormId(input, output);
+            return (
+              <RateRow
+                key={output}
+                input={input}
+                output={output}
+                data={data}
+                saved={saved[input]?.[output] ?? data}
+                expanded={expanded}
+                toggleView={toggleView}
+                onToggle={() => onView(toggleView)}
+                lastResult={lastResult?.formId === formId ? lastResult.result : undefined}
+              />
+            );
+          })}
+        </ul>
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * The Exchange Rates panel's view of the data, as pure functions (client-safe, unit-tested):
+ * the URL state (CONVENTIONS rule 6: filters, expanded rows and the open dialog are search
+ * params), the filtering of spec 1 §2, and the optimistic changes of spec 1 §4.
+ */
+import { RATE_LIMITS, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
+import { giftMatches } from "~/data/gifts";
+
+// ---------------------------------------------------------------------------------------
+// URL state
+
+export type DialogState =
+  | { type: "add" }
+  | { type: "import" }
+  | { type: "add-output"; input: string }
+  | { type: "delete-input"; input: string };
+
+export type RatesView = {
+  /** Incoming-gift search (`in`). */
+  incoming: string;
+  /** Outgoing-gift search (`out`). */
+  outgoing: string;
+  /** The item dropdown (`item`): one input gift, or "" for 'All Items'. */
+  item: string;
+  /** Expanded rows (`open`, repeated), as pair keys. */
+  open: string[];
+  /** The open dialog (`dialog`, and `for` naming its input). */
+  dialog: DialogState | null;
+};
+
+export const VIEW_PARAMS = ["in", "out", "item", "open", "dialog", "for"] as const;
+
+const PAIR_SEPARATOR = "|";
+
+export function pairKey(input: string, output: string): string {
+  return `${input}${PAIR_SEPARATOR}${output}`;
+}
+
+export function parseView(params: URLSearchParams): RatesView {
+  const input = params.get("for") ?? "";
+  const dialogName = params.get("dialog");
+  let dialog: DialogState | null = null;
+  if (dialogName === "add" || dialogName === "import") dialog = { type: dialogName };
+  else if ((dialogName === "add-output" || dialogName === "delete-input") && input) dialog = { type: dialogName, input };
+  return {
+    incoming: params.get("in") ?? "",
+    outgoing: params.get("out") ?? "",
+    item: params.get("item") ?? "",
+    open: [...new Set(params.getAll("open").filter(Boolean))],
+    dialog,
+  };
+}
+
+/** The view as search params; params this view does not own are kept as they were. */
+export function viewToParams(view: RatesView, base?: URLSearchParams): URLSearchParams {
+  const params = new URLSearchParams(base);
+  for (const name of VIEW_PARAMS) params.delete(name);
+  if (view.incoming) params.set("in", view.incoming);
+  if (view.outgoing) params.set("out", view.outgoing);
+  if (view.item) params.set("item", view.item);
+  for (const key of view.open) params.append("open", key);
+  if (view.dialog) {
+    params.set("dialog", view.dialog.type);
+    if ("input" in view.dialog) params.set("for", view.dialog.input);
+  }
+  return params;
+}
+
+export function viewHref(view: RatesView, base?: URLSearchParams): string {
+  const search = viewToParams(view, base).toString();
+  return search ? `?${search}` : "?";
+}
+
+export function hasFilters(view: RatesView): boolean {
+  return !!(view.incoming.trim() || view.outgoing.trim() || view.item);
+}
+
+// ---------------------------------------------------------------------------------------
+// Filtering (spec 1 §2 "Filters")
+
+export type RateGroup = { input: string; outputs: Array<{ output: string; data: RateData }>; total: number };
+
+/** The inputs for the item dropdown, sorted. */
+export function sortedInputs(map: RatesMap): string[] {
+  return Object.keys(map).sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
+}
+
+/**
+ * Groups in the map's order (inputs by first creation). A group is kept when its input
+ * matches the incoming search and the item dropdown, and at least one of its outputs
+ * matches the outgoing search; only those outputs are listed.
+ */
+export function filterGroups(map: RatesMap, view: Pick<RatesView, "incoming" | "outgoing" | "item">): RateGroup[] {
+  const groups: RateGroup[] = [];
+  for (const [input, outputs] of Object.entries(map)) {
+    if (view.item && input !== view.item) continue;
+    if (!giftMatches(input, view.incoming)) continue;
+    const all = Object.entries(outputs);
+    const shown = all.filter(([output]) => giftMatches(output, view.outgoing)).map(([output, data]) => ({ output, data }));
+    if (shown.length === 0) continue;
+    groups.push({ input, outputs: shown, total: all.length });
+  }
+  return groups;
+}
+
+// ---------------------------------------------------------------------------------------
+// Display of rate data
+
+/** Spec 1 §2 "a 'flat' or 'N tiers' label". */
+export function rateKindLabel(data: Pick<RateData, "rate" | "rates">): string {
+  if (!data.rates) return "flat";
+  return `${data.rates.length} ${data.rates.length === 1 ? "tier" : "tiers"}`;
+}
+
+/** The rate(s) in one line: "1/2", or "≥0: 1/2 · ≥10: 3/4". */
+export function rateSummary(data: Pick<RateData, "rate" | "rates">): string {
+  if (!data.rates) return String(data.rate ?? "");
+  return data.rates.map((t) => `≥${t.quantity}: ${t.rate}`).join(" · ");
+}
+
+// ---------------------------------------------------------------------------------------
+// Optimistic changes (spec 1 §4: "merge fields, set status, delete an output and drop the
+// input when it has no outputs")
+
+export type RateChange =
+  | { type: "merge"; input: string; output: string; fields: { rate?: RateValue; rates?: Tier[]; status?: boolean } }
+  | { type: "status"; input: string; output: string; status: boolean }
+  | { type: "delete"; input: string; output: string };
+
+export function applyRateChange(map: RatesMap, change: RateChange): RatesMap {
+  const outputs = map[change.input];
+  const current = outputs?.[change.output];
+  if (!outputs || !current) return map;
+  if (change.type === "delete") {
+    const { [change.output]: _gone, ...rest } = outputs;
+    const next = { ...map };
+    if (Object.keys(rest).length === 0) delete next[change.input];
+    else next[change.input] = rest;
+    return next;
+  }
+  let data: RateData;
+  if (change.type === "status") {
+    data = { ...current, status: change.status };
+  } else {
+    // A flat rate and a tier list are exclusive: merging one drops the other.
+    const { rate: _rate, rates: _rates, ...base } = current;
+    const shape = change.fields.rates ? { rates: change.fields.rates } : change.fields.rate !== undefined ? { rate: change.fields.rate } : { rate: current.rate, rates: current.rates };
+    data = { ...base, ...stripUndefined(shape), ...(change.fields.status === undefined ? {} : { status: change.fields.status }) };
+  }
+  return { ...map, [change.input]: { ...outputs, [change.output]: data } };
+}
+
+function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * The change a pending row submission (status, delete, save) will make, read from its form
+ * data (CONVENTIONS rule 5), or null for submissions that are not applied optimistically
+ * (add, import, delete-all: the panel is dimmed while they run). A save changes the row's
+ * summary at once; its editor keeps the operator's values until the server has them.
+ */
+export function changeFromSubmission(formData: FormData): RateChange | null {
+  const intent = formData.get("intent");
+  const input = formData.get("inputItem");
+  const output = formData.get("outputItem");
+  if (typeof input !== "string" || typeof output !== "string") return null;
+  if (intent === "status") {
+    const status = formData.get("status");
+    if (status !== "true" && status !== "false") return null;
+    return { type: "status", input, output, status: status === "true" };
+  }
+  if (intent === "delete") return { type: "delete", input, output };
+  if (intent === "save") {
+    const tiers = tiersFromFormData(formData);
+    if (!tiers) return null;
+    const flat = tiers.length === 1 && tiers[0].quantity === RATE_LIMITS.defaultTierQuantity;
+    return { type: "merge", input, output, fields: flat ? { rate: tiers[0].rate } : { rates: tiers } };
+  }
+  return null;
+}
+
+/** `tiers[0].quantity`, `tiers[0].rate`, … → tiers (blank quantity = 0), or null if malformed. */
+export function tiersFromFormData(formData: FormData): Tier[] | null {
+  const tiers: Tier[] = [];
+  for (let i = 0; formData.has(`tiers[${i}].rate`) || formData.has(`tiers[${i}].quantity`); i++) {
+    const q = String(formData.get(`tiers[${i}].quantity`) ?? "").trim();
+    const quantity = q === "" ? RATE_LIMITS.defaultTierQuantity : Number(q);
+    if (!Number.isFinite(quantity)) return null;
+    tiers.push({ quantity, rate: String(formData.get(`tiers[${i}].rate`) ?? "").trim() });
+  }
+  return tiers.length ? tiers : null;
+}

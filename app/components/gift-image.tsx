@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type CSSProperties } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { findGift } from "~/data/gifts";
+
+/**
+ * A gift's picture (spec 1 §2 "Images: loading skeleton, then the image, or an error state
+ * with an optional fallback image"; §7 "Images are fetched and cached in a browser cache
+ * store whose name has a v1 suffix").
+ *
+ * The pictures live on the platform's image host, which may be slow or unreachable, so:
+ * - A locally drawn fallback tile (the gift's nick on a colour derived from its name) sits
+ *   under the picture from the first byte of HTML. Without JavaScript a failed <img> draws
+ *   the same tile over itself (CSS `img::after`, which browsers render only for broken
+ *   images), so no broken-image icon ever shows.
+ * - With JavaScript the frame shows a pulsing skeleton until the picture loads, then the
+ *   picture, or the fallback tile marked as the error state.
+ * - Pictures the browser may read (CORS) are kept in Cache Storage `gift-images-v1` and
+ *   served from there as object URLs on later visits; hosts without CORS still show their
+ *   picture through the plain <img> (and the HTTP cache).
+ */
+export const GIFT_IMAGE_CACHE = "gift-images-v1";
+
+type State = "loading" | "loaded" | "error";
+
+/** Object URLs made from the cache, shared by every picture of the same gift on the page. */
+const objectUrls = new Map<string, Promise<string | null>>();
+
+async function cachedObjectUrl(url: string): Promise<string | null> {
+  if (typeof caches === "undefined") return null;
+  try {
+    const cache = await caches.open(GIFT_IMAGE_CACHE);
+    let response = await cache.match(url);
+    if (!response) {
+      const fetched = await fetch(url, { mode: "cors", credentials: "omit" });
+      if (!fetched.ok || !(fetched.headers.get("content-type") ?? "").startsWith("image/")) return null;
+      await cache.put(url, fetched.clone());
+      response = fetched;
+    }
+    return URL.createObjectURL(await response.blob());
+  } catch {
+    // Unreachable host, no CORS, storage blocked: the plain <img> decides.
+    return null;
+  }
+}
+
+function objectUrlFor(url: string): Promise<string | null> {
+  let pending = objectUrls.get(url);
+  if (!pending) {
+    pending = cachedObjectUrl(url);
+    objectUrls.set(url, pending);
+    // A failure is not remembered: the host may be back on the next mount.
+    void pending.then((u) => (u ? undefined : objectUrls.delete(url)));
+  }
+  return pending;
+}
+
+function hue(text: string): number {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+export function giftInitials(name: string): string {
+  const gift = findGift(name);
+  if (gift && gift.nick.length <= 4) return gift.nick;
+  const words = (gift?.nick ?? name).split(/\s+/).filter(Boolean);
+  return words
+    .slice(0, 3)
+    .map((w) => w[0]!.toUpperCase())
+    .join("");
+}
+
+export function GiftImage({ name, size = 32, className }: { name: string; size?: number; className?: string }) {
+  const gift = findGift(name);
+  const remote = gift?.imgUrl;
+  const [state, setState] = useState<State>(remote ? "loading" : "error");
+  const [src, setSrc] = useState(remote);
+  const img = useRef<HTMLImageElement>(null);
+  // Server HTML and the hydration render: "static" (fallback under the picture, no skeleton),
+  // which is also what a browser without JavaScript keeps.
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (!remote) return;
+    let cancelled = false;
+    // The picture may have settled before hydration attached onLoad/onError.
+    const el = img.current;
+    if (el?.complete) setState(el.naturalWidth > 0 ? "loaded" : "error");
+    void objectUrlFor(remote).then((objectUrl) => {
+      if (!cancelled && objectUrl) {
+        setSrc(objectUrl);
+        setState("loaded");
+      }
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [remote]);
+
+  const style = { "--gift-size": `${size}px`, "--gift-hue": hue(name) } as CSSProperties;
+  return (
+    <span className={`gt-gift-image${className ? ` ${className}` : ""}`} data-state={hydrated ? state : "static"} style={style} aria-hidden>
+      {/* The initials are drawn by CSS from the attribute, so they never become part of
+          the text around the picture (labels, row names). */}
+      <span className="gt-gift-fallback" data-initials={giftInitials(name)} />
+      {/* After an error the picture is dropped, not just hidden: no broken-image icon. */}
+      {src && !(hydrated && state === "error") ? (
+        <img
+          ref={img}
+          src={src}
+          alt=""
+          data-initials={giftInitials(name)}
+          width={size}
+          height={size}
+          loading="lazy"
+          decoding="async"
+          draggable={false}
+          onLoad={() => setState("loaded")}
+          onError={() => setState("error")}
+        />
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,359 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { RATE_MESSAGES } from "#api/rates";
+import { addFormId, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import { batchUpsert, deleteAllRates, listRates } from "~/models/rate.server";
+import { createOperator, createSession } from "~/models/operator.server";
+import { sessionCookie } from "~/utils/auth.server";
+import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./_app.exchange-rates";
+
+/**
+ * The Exchange Rates route (spec 1 §2, §4, §5, §8): the loader, and the action's intents
+ * called with real Requests against a real database — as fetchers (data + flash toast) and
+ * as plain no-JavaScript posts (redirect + flash toast, or the form again on errors).
+ */
+
+const URL_BASE = "http://localhost/exchange-rates";
+type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null }) | null };
+
+let cookie: string;
+beforeAll(async () => {
+  const op = await createOperator("rates-operator", "correct horse");
+  cookie = (await sessionCookie().serialize((await createSession(op.id)).id)).split(";")[0]!;
+});
+
+beforeEach(async () => {
+  await deleteAllRates();
+  await batchUpsert([
+    { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2", status: true },
+    { inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: "1/3" }, { quantity: 10, rate: "1/2" }], status: true },
+    { inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: 1.5, status: false },
+  ]);
+});
+
+/** Normalises what a loader/action gives back (a Response, thrown or returned, or `data()`). */
+async function answer(fn: () => Promise<unknown>): Promise<Answer> {
+  let out: unknown;
+  try {
+    out = await fn();
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    out = thrown;
+  }
+  if (out instanceof Response) {
+    const isJson = (out.headers.get("content-type") ?? "").includes("json");
+    return { status: out.status, headers: out.headers, body: isJson ? await out.json() : null };
+  }
+  const d = out as { data: Answer["body"]; init: ResponseInit | null };
+  return { status: d.init?.status ?? 200, headers: new Headers(d.init?.headers), body: d.data };
+}
+
+function post(fields: Record<string, string>, { withCookie = true, search = "" } = {}) {
+  const body = new URLSearchParams(fields);
+  const request = new Request(`${URL_BASE}${search}`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(withCookie ? { Cookie: cookie } : {}) },
+  });
+  return answer(() => action({ request, params: {}, context: {} }));
+}
+
+function get(search = "", headers: Record<string, string> = {}) {
+  const request = new Request(`${URL_BASE}${search}`, { headers: { Cookie: cookie, ...headers } });
+  return answer(() => loader({ request, params: {}, context: {} }));
+}
+
+/** The flash toast a response sets (remix-toast's cookie), decoded. */
+function flash(headers: Headers): { message: string; type: string } | undefined {
+  const setCookie = headers.get("set-cookie") ?? "";
+  const m = /toast-session=([^;.]*)/.exec(setCookie);
+  if (!m) return undefined;
+  const json = JSON.parse(Buffer.from(decodeURIComponent(m[1]!), "base64").toString("utf8"));
+  return json.__flash_flash__?.toast;
+}
+
+describe("loader", () => {
+  afterEach(() => {
+    delete process.env.E2E;
+  });
+
+  it("needs a logged-in operator", async () => {
+    const request = new Request(URL_BASE);
+    const res = await answer(() => loader({ request, params: {}, context: {} }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/^\/login\?redirectTo=%2Fexchange-rates/);
+  });
+
+  it("answers the rates map, inputs and outputs in creation order (spec 1 §3)", async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    const rates = res.body!.rates as Record<string, Record<string, { rate?: unknown; rates?: unknown; status: boolean }>>;
+    expect(Object.keys(rates)).toEqual(["Gold Ring", "Fire Cannon Ball"]);
+    expect(Object.keys(rates["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
+    expect(rates["Gold Ring"]!.Clay).toMatchObject({ rate: "1/2", status: true });
+    expect(rates["Fire Cannon Ball"]!["Green Light"]).toMatchObject({ rate: 1.5, status: false });
+    expect(res.body!.loadError).toBeNull();
+  });
+
+  it("turns a no-JavaScript clear button into a clean URL", async () => {
+    const res = await get("?in=gold&out=&item=&clear=in");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/exchange-rates");
+    const kept = await get("?in=gold&out=clay&clear=in");
+    expect(kept.headers.get("location")).toBe("/exchange-rates?out=clay");
+  });
+
+  it("a failed load answers 503 with the reason instead of an error page (spec 1 §4)", async () => {
+    // Without E2E=1 the fault header means nothing.
+    expect((await get("", { [E2E_FAULT_HEADER]: "rates-load" })).status).toBe(200);
+    process.env.E2E = "1";
+    const res = await get("", { [E2E_FAULT_HEADER]: "rates-load" });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ rates: null, loadError: expect.stringContaining("unavailable") });
+  });
+});
+
+describe("shouldRevalidate: filters, rows and dialogs are URL state the loader does not read", () => {
+  const check = (from: string, to: string, formMethod?: string) =>
+    shouldRevalidate({
+      currentUrl: new URL(from, "http://x"),
+      nextUrl: new URL(to, "http://x"),
+      formMethod: formMethod as never,
+      defaultShouldRevalidate: true,
+      currentParams: {},
+      nextParams: {},
+    });
+  it("skips the loader for in/out/item/open/dialog/for changes only", () => {
+    expect(check("/exchange-rates", "/exchange-rates?in=gold&item=Clay")).toBe(false);
+    expect(check("/exchange-rates?in=g", "/exchange-rates?in=g&dialog=add-output&for=Clay&open=a%7Cb")).toBe(false);
+  });
+  it("runs it for revalidation (same URL), other params, other pages and posts", () => {
+    expect(check("/exchange-rates?in=g", "/exchange-rates?in=g")).toBe(true);
+    expect(check("/exchange-rates", "/exchange-rates?page=2")).toBe(true);
+    expect(check("/gifts", "/exchange-rates")).toBe(true);
+    expect(check("/exchange-rates", "/exchange-rates?in=g", "POST")).toBe(true);
+  });
+});
+
+describe("action: every intent, as a fetcher (data + flash toast)", () => {
+  it("needs a logged-in operator", async () => {
+    const res = await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" }, { withCookie: false });
+    expect(res.status).toBe(302);
+    expect(Object.keys((await listRates())["Gold Ring"]!)).toContain("Clay");
+  });
+
+  it("answers 400 to an unknown or missing intent", async () => {
+    const unknown = await post({ intent: "explode", inputItem: "Gold Ring" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ ok: false, intent: null, message: "Unknown intent: explode" });
+    expect((await post({})).status).toBe(400);
+  });
+
+  it("save: several tiers are stored as a list (spec 1 §4 On save)", async () => {
+    const res = await post({
+      intent: "save",
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      "tiers[0].quantity": "0",
+      "tiers[0].rate": "1/2",
+      "tiers[1].quantity": "25",
+      "tiers[1].rate": " 0.8 ",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, intent: "save", message: RATE_MESSAGES.saved, formId: rowFormId("Gold Ring", "Clay") });
+    expect(flash(res.headers)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
+    expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
+  });
+
+  it("save: one tier of quantity 0 (or blank) is stored as a flat rate", async () => {
+    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "", "tiers[0].rate": "2" });
+    expect(res.status).toBe(200);
+    const saved = (await listRates())["Gold Ring"]!["Silver Ring"]!;
+    expect(saved.rate).toBe("2");
+    expect(saved.rates).toBeUndefined();
+  });
+
+  it.each([
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1//2" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "-4", "tiers[1].rate": "2" }, "Rate 2: Quantity cannot be negative", "tiers[1].quantity"],
+    [
+      { "tiers[0].quantity": "5", "tiers[0].rate": "1", "tiers[1].quantity": "5", "tiers[1].rate": "2" },
+      "Duplicate quantities found. Each tier must have a unique quantity.",
+      "tiers",
+    ],
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
+  ])("save: refuses %j with 400 and the §5 message", async (tiers, message, field) => {
+    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", ...tiers });
+    expect(res.status).toBe(400);
+    expect(res.body!.ok).toBe(false);
+    expect(res.body!.message).toBe(`Failed to save exchange rate: ${message}`);
+    expect(res.body!.result!.error![field]).toEqual([message]);
+    expect(flash(res.headers)).toEqual({ message: `Failed to save exchange rate: ${message}`, type: "error" });
+    expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
+  });
+
+  it("save: a pair that is gone answers 404", async () => {
+    const res = await post({ intent: "save", inputItem: "Clay", outputItem: "Gold Ring", "tiers[0].quantity": "0", "tiers[0].rate": "1" });
+    expect(res.status).toBe(404);
+    expect(res.body!.message).toBe("Failed to save exchange rate: Exchange rate not found");
+    expect((await listRates()).Clay).toBeUndefined();
+  });
+
+  it("status: enables and disables, with the state in the toast", async () => {
+    const off = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false" });
+    expect(off.status).toBe(200);
+    expect(off.body!.message).toBe("Exchange rate disabled successfully");
+    expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
+    const on = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "true" });
+    expect(flash(on.headers)?.message).toBe("Exchange rate enabled successfully");
+    expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(true);
+  });
+
+  it("status: a bad value is 400, an unknown pair 404, each with the §8 wording", async () => {
+    const bad = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "maybe" });
+    expect(bad.status).toBe(400);
+    expect(bad.body!.message).toMatch(/^Failed to disable exchange rate: /);
+    const missing = await post({ intent: "status", inputItem: "Clay", outputItem: "Gold Ring", status: "true" });
+    expect(missing.status).toBe(404);
+    expect(missing.body!.message).toBe("Failed to enable exchange rate: Exchange rate not found");
+  });
+
+  it("delete: removes the pair; the last output takes its input with it", async () => {
+    const res = await post({ intent: "delete", inputItem: "Fire Cannon Ball", outputItem: "Green Light" });
+    expect(res.status).toBe(200);
+    expect(res.body!.message).toBe("Exchange rate deleted successfully");
+    expect(Object.keys(await listRates())).toEqual(["Gold Ring"]);
+    const again = await post({ intent: "delete", inputItem: "Fire Cannon Ball", outputItem: "Green Light" });
+    expect(again.status).toBe(404);
+    expect(again.body!.message).toBe("Failed to delete exchange rate: Exchange rate not found");
+  });
+
+  it("delete-input: removes every output of the input", async () => {
+    const res = await post({ intent: "delete-input", inputItem: "Gold Ring" });
+    expect(res.status).toBe(200);
+    expect(res.body!.message).toBe("Exchange rates deleted successfully");
+    expect(Object.keys(await listRates())).toEqual(["Fire Cannon Ball"]);
+    const missing = await post({ intent: "delete-input", inputItem: "Gold Ring" });
+    expect(missing.status).toBe(404);
+    expect(missing.body!.message).toBe("Failed to delete exchange rates: Exchange rate not found");
+  });
+
+  it("add: new entries go in as one batch, enabled", async () => {
+    const res = await post({
+      intent: "add",
+      inputItem: "Bronze Ring",
+      "outputs[0].outputItem": "Clay",
+      "outputs[0].rate": "1/4",
+      "outputs[1].outputItem": "Gold Ring",
+      "outputs[1].rate": "3",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, message: "New exchange rates added successfully", formId: addFormId() });
+    expect((await listRates())["Bronze Ring"]).toMatchObject({ Clay: { rate: "1/4", status: true }, "Gold Ring": { rate: "3", status: true } });
+  });
+
+  it.each([
+    [{ "outputs[0].outputItem": "Clay", "outputs[0].rate": "1/4" }, "inputItem", "Choose an input gift"],
+    [{ inputItem: "Clay", "outputs[0].outputItem": "Clay", "outputs[0].rate": "1/4" }, "outputs[0].outputItem", "Input and output gift must be different"],
+    [{ inputItem: "Clay", "outputs[0].outputItem": "Gold Ring", "outputs[0].rate": "abc" }, "outputs[0].rate", 'Rate 1: Invalid format. Use "1/2" or "1.5"'],
+    [{ inputItem: "Clay", "outputs[0].outputItem": "", "outputs[0].rate": "1" }, "outputs[0].outputItem", "Choose an output gift"],
+  ])("add: refuses %j with 400 and the field's message", async (fields, field, message) => {
+    const res = await post({ intent: "add", ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body!.result!.error![field]).toEqual([message]);
+    expect(res.body!.message).toBe(`Failed to add new entries: ${message}`);
+    expect((await listRates()).Clay).toBeUndefined();
+  });
+
+  it("add: a gift outside the catalogue is refused by the model, 400", async () => {
+    const res = await post({ intent: "add", inputItem: "Golden Banana", "outputs[0].outputItem": "Clay", "outputs[0].rate": "1" });
+    expect(res.status).toBe(400);
+    expect(res.body!.message).toMatch(/^Failed to add new entries: .*Unknown gift: Golden Banana/);
+  });
+
+  it("add-output: numerator/denominator become the rate; a used output is refused", async () => {
+    const res = await post({ intent: "add-output", inputItem: "Gold Ring", outputItem: "Bronze Ring", numerator: "3", denominator: "4" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, message: "Exchange rate added successfully", formId: addFormId("Gold Ring") });
+    expect((await listRates())["Gold Ring"]!["Bronze Ring"]).toMatchObject({ rate: "3/4", status: true });
+
+    const used = await post({ intent: "add-output", inputItem: "Gold Ring", outputItem: "Clay", numerator: "1", denominator: "1" });
+    expect(used.status).toBe(409);
+    expect(used.body!.message).toBe("Failed to add exchange rate: This output gift already has a rate for this input");
+    expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
+  });
+
+  it.each([
+    [{ outputItem: "Clay", numerator: "1", denominator: "" }, "denominator", "Enter the denominator"],
+    [{ outputItem: "Clay", numerator: "1", denominator: "0" }, "denominator", 'Rate 1: Invalid format. Use "1/2" or "1.5"'],
+    [{ outputItem: "", numerator: "1", denominator: "2" }, "outputItem", "Choose an output gift"],
+  ])("add-output: refuses %j with 400", async (fields, field, message) => {
+    const res = await post({ intent: "add-output", inputItem: "Bronze Ring", ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body!.result!.error![field]).toEqual([message]);
+  });
+
+  it("import: a valid map is imported; anything else is 'Invalid data format' (spec 1 §5)", async () => {
+    const good = await post({
+      intent: "import",
+      data: JSON.stringify({ Clay: { "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } } }),
+    });
+    expect(good.status).toBe(200);
+    expect(good.body!.message).toBe("Exchange rates imported successfully");
+    expect((await listRates()).Clay).toMatchObject({ "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } });
+
+    for (const data of ["", "not json", "[1,2]", '{"Clay": {"Gold Ring": {"quantity": 1}}}', '{"Clay": {"Gold Ring": {"rate": "x/y"}}}', '{"Nope": {"Clay": {"rate": 1}}}']) {
+      const res = await post({ intent: "import", data });
+      expect(res.status, data).toBe(400);
+      expect(res.body!.message).toBe("Failed to import exchange rates: Invalid data format");
+    }
+  });
+});
+
+describe("action: plain posts without JavaScript (redirectTo)", () => {
+  it("redirects back with the flash toast on success", async () => {
+    const res = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false", redirectTo: "/exchange-rates?in=gold" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/exchange-rates?in=gold");
+    expect(flash(res.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+  });
+
+  it("redirects with the error toast when a row action fails", async () => {
+    const res = await post({ intent: "delete", inputItem: "Clay", outputItem: "Gold Ring", redirectTo: "/exchange-rates" });
+    expect(res.status).toBe(302);
+    expect(flash(res.headers)).toEqual({ message: "Failed to delete exchange rate: Exchange rate not found", type: "error" });
+  });
+
+  it("answers the form again (400, no redirect) when it has errors; keeps a refused import's text", async () => {
+    const save = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", "tiers[0].quantity": "0", "tiers[0].rate": "bad", redirectTo: "/exchange-rates" });
+    expect(save.status).toBe(400);
+    expect(save.body!.result!.error!["tiers[0].rate"]).toEqual(['Rate 1: Invalid format. Use "1/2" or "1.5"']);
+    const imp = await post({ intent: "import", data: "[]", redirectTo: "/exchange-rates" });
+    expect(imp.status).toBe(400);
+    expect(imp.body).toMatchObject({ message: "Failed to import exchange rates: Invalid data format", importText: "[]" });
+  });
+
+  it("answers conform's list intents (add a tier) with the changed form, saving nothing", async () => {
+    const res = await post({
+      intent: "save",
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      "tiers[0].quantity": "0",
+      "tiers[0].rate": "2/5",
+      __intent__: JSON.stringify({ type: "insert", payload: { name: "tiers", defaultValue: { quantity: "", rate: "" } } }),
+      redirectTo: "/exchange-rates",
+    });
+    expect(res.status).toBe(200);
+    // conform drops empty strings: the new blank tier is an empty slot after the first.
+    const tiers = (res.body!.result!.initialValue as { tiers: unknown[] }).tiers;
+    expect(tiers).toHaveLength(2);
+    expect(tiers[0]).toEqual({ quantity: "0", rate: "2/5" });
+    expect(tiers[1] ?? {}).toEqual({});
+    expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
+  });
+
+  it("never redirects off the site", async () => {
+    const res = await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay", redirectTo: "//evil.example/x" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/exchange-rates");
+  });
+});

@@ -1,0 +1,60 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/** Fixtures of the Exchange Rates journeys (spec 1 §2): seeding through /api/rates, locators. */
+
+export type SeedEntry = { inputItem: string; outputItem: string; rates: string | number | Array<{ quantity: number; rate: string | number }>; status?: boolean };
+
+/** Two inputs: Gold Ring (a flat and a tiered output) and Fire Cannon Ball (one disabled output). */
+export const SEED: SeedEntry[] = [
+  { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2", status: true },
+  { inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: "1/3" }, { quantity: 10, rate: "1/2" }], status: true },
+  { inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: 1.5, status: false },
+];
+
+type RatesMap = Record<string, Record<string, { _id: string; rate?: string | number; rates?: Array<{ quantity: number; rate: string | number }>; status: boolean }>>;
+
+export async function getRates(request: APIRequestContext): Promise<RatesMap> {
+  const res = await request.get("/api/rates");
+  expect(res.ok(), `GET /api/rates answered ${res.status()}`).toBeTruthy();
+  return res.json();
+}
+
+/** Empties the rates table, then adds `entries` (in order) as one batch. */
+export async function resetRates(request: APIRequestContext, entries: SeedEntry[] = SEED) {
+  for (const input of Object.keys(await getRates(request))) {
+    const res = await request.delete(`/api/rates/input/${encodeURIComponent(input)}`);
+    expect(res.ok(), `DELETE rates of ${input} answered ${res.status()}`).toBeTruthy();
+  }
+  if (entries.length) {
+    const res = await request.post("/api/rates/batch", { data: { updates: entries } });
+    expect(res.ok(), `batch answered ${res.status()}: ${await res.text()}`).toBeTruthy();
+  }
+}
+
+/** Opens the section and waits until the page has hydrated (the preference switch turns on). */
+export async function openRates(page: Page, search = "") {
+  await page.goto(`/exchange-rates${search}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Exchange Rates" })).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Optimistic updates" })).toBeEnabled();
+}
+
+export const group = (page: Page, input: string) => page.getByRole("region", { name: input, exact: true });
+
+export const row = (page: Page, input: string, output: string) =>
+  group(page, input)
+    .locator("li.gt-rate-row")
+    .filter({ has: page.locator(".gt-rate-name", { hasText: new RegExp(`^${escape(output)}$`) }) });
+
+export const groupNames = (page: Page) => page.locator(".gt-rate-group h2").allInnerTexts();
+
+/**
+ * A toast by its text. Located by the toaster's class rather than its "Notifications"
+ * region: while a modal dialog is open Radix hides everything outside it from the
+ * accessibility tree, the toaster included.
+ */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.locator(".gt-toaster").getByText(text, { exact: typeof text === "string" });
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

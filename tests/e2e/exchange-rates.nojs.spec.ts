@@ -1,0 +1,169 @@
+import fs from "node:fs";
+import { expect, test } from "@playwright/test";
+import { getRates, group, groupNames, resetRates, row, toast } from "./exchange-rates-fixtures";
+
+/**
+ * Spec 1 §2 Exchange Rates with JavaScript disabled: every action is a plain form post
+ * answered by a redirect and a flash toast; dialogs render inline from the URL.
+ */
+
+test.beforeEach(async ({ page }) => {
+  await resetRates(page.request);
+  await page.goto("/exchange-rates");
+  await expect(page.getByRole("heading", { level: 1, name: "Exchange Rates" })).toBeVisible();
+});
+
+test("filters: Apply submits the searches and the item; a clear button drops one", async ({ page }) => {
+  await page.getByPlaceholder("incoming gifts...").fill("gr");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/in=gr/);
+  expect(await groupNames(page)).toEqual(["Gold Ring"]);
+
+  await page.getByPlaceholder("outgoing gifts...").fill("clay");
+  await page.getByPlaceholder("outgoing gifts...").press("Enter");
+  await expect(page).toHaveURL(/out=clay/);
+  await expect(row(page, "Gold Ring", "Clay")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Silver Ring")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Clear incoming gifts search" }).click();
+  await expect(page).toHaveURL(/\/exchange-rates\?out=clay$/);
+  await expect(page.getByPlaceholder("incoming gifts...")).toHaveValue("");
+
+  await page.getByRole("combobox", { name: "Item" }).selectOption("Fire Cannon Ball");
+  await page.getByPlaceholder("outgoing gifts...").fill("");
+  await page.getByRole("button", { name: "Apply" }).click();
+  expect(await groupNames(page)).toEqual(["Fire Cannon Ball"]);
+});
+
+test("add new entries: the inline dialog, another output row, then a redirect with the toast", async ({ page }) => {
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page).toHaveURL(/dialog=add/);
+  const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+  await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Bronze Ring");
+  await dialog.getByRole("combobox", { name: "Output gift 1" }).selectOption("Clay");
+  await dialog.getByRole("textbox", { name: "Rate 1" }).fill("1/2");
+  // A second row without JavaScript: the server answers the form with one more row.
+  await dialog.getByRole("button", { name: "Add Output Gift" }).click();
+  await expect(dialog.getByRole("combobox", { name: "Output gift 2" })).toBeVisible();
+  await expect(dialog.getByRole("combobox", { name: "Output gift 1" })).toHaveValue("Clay");
+  await dialog.getByRole("combobox", { name: "Output gift 2" }).selectOption("Gold Ring");
+  await dialog.getByRole("textbox", { name: "Rate 2" }).fill("2.5");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+
+  await expect(toast(page, "New exchange rates added successfully")).toBeVisible();
+  await expect(page).not.toHaveURL(/dialog=/);
+  await expect(row(page, "Bronze Ring", "Clay")).toBeVisible();
+  await expect(row(page, "Bronze Ring", "Gold Ring")).toBeVisible();
+  expect((await getRates(page.request))["Bronze Ring"]).toMatchObject({ Clay: { rate: "1/2" }, "Gold Ring": { rate: "2.5" } });
+});
+
+test("add new entries: an invalid rate comes back with the message and the fields", async ({ page }) => {
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+  await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Bronze Ring");
+  await dialog.getByRole("combobox", { name: "Output gift 1" }).selectOption("Clay");
+  await dialog.getByRole("textbox", { name: "Rate 1" }).fill("half");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(dialog.getByText('Rate 1: Invalid format. Use "1/2" or "1.5"')).toBeVisible();
+  await expect(dialog.getByRole("textbox", { name: "Rate 1" })).toHaveValue("half");
+  expect((await getRates(page.request))["Bronze Ring"]).toBeUndefined();
+});
+
+test("add an output to an existing input", async ({ page }) => {
+  await group(page, "Gold Ring").getByRole("button", { name: "Add output gift to Gold Ring" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Exchange Rate for Gold Ring" });
+  await expect(dialog.getByRole("radio", { name: /Clay/ })).toBeDisabled();
+  await dialog.getByRole("radio", { name: /Skeleton Key/ }).first().check();
+  await dialog.getByRole("spinbutton", { name: "Numerator" }).fill("2");
+  await dialog.getByRole("spinbutton", { name: "Denominator" }).fill("7");
+  await dialog.getByRole("button", { name: "Add Exchange Rate" }).click();
+  await expect(toast(page, "Exchange rate added successfully")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Diamond Skeleton Key")).toBeVisible();
+  expect((await getRates(page.request))["Gold Ring"]["Diamond Skeleton Key"].rate).toBe("2/7");
+});
+
+test("edit: expand, add a tier, save; invalid input is shown and not saved", async ({ page }) => {
+  const clay = () => row(page, "Gold Ring", "Clay");
+  await clay().getByRole("button", { name: "Show tiers of Clay" }).click();
+  await expect(page).toHaveURL(/open=/);
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("bad");
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(clay().getByText('Rate 1: Invalid format. Use "1/2" or "1.5"')).toBeVisible();
+  expect((await getRates(page.request))["Gold Ring"].Clay.rate).toBe("1/2");
+
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("2/5");
+  await clay().getByRole("button", { name: "Add tier" }).click();
+  await expect(clay().getByRole("spinbutton", { name: /^T2 quantity/ })).toBeVisible();
+  await expect(clay().getByRole("textbox", { name: "T1 rate" })).toHaveValue("2/5");
+  await clay().getByRole("spinbutton", { name: /^T2 quantity/ }).fill("12");
+  await clay().getByRole("textbox", { name: "T2 rate" }).fill("1");
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+  await expect(clay().getByText("2 tiers")).toBeVisible();
+  expect((await getRates(page.request))["Gold Ring"].Clay.rates).toEqual([
+    { quantity: 0, rate: "2/5" },
+    { quantity: 12, rate: "1" },
+  ]);
+});
+
+test("toggle and delete a row", async ({ page }) => {
+  await row(page, "Gold Ring", "Clay").getByRole("button", { name: "Disable Gold Ring → Clay" }).click();
+  await expect(toast(page, "Exchange rate disabled successfully")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Clay")).toHaveAttribute("data-status", "disabled");
+  expect((await getRates(page.request))["Gold Ring"].Clay.status).toBe(false);
+
+  await row(page, "Fire Cannon Ball", "Green Light").getByRole("button", { name: "Delete Fire Cannon Ball → Green Light" }).click();
+  await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+  await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
+});
+
+test("delete all for an input asks first, inline", async ({ page }) => {
+  await group(page, "Gold Ring").getByRole("button", { name: "Delete all exchange rates for Gold Ring" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete Exchange Rates" });
+  await expect(confirm).toContainText('Are you sure you want to delete all exchange rates for "Gold Ring"? This action cannot be undone.');
+  await confirm.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+
+  await group(page, "Gold Ring").getByRole("button", { name: "Delete all exchange rates for Gold Ring" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Exchange rates deleted successfully")).toBeVisible();
+  await expect(group(page, "Gold Ring")).toHaveCount(0);
+  await expect(page).not.toHaveURL(/dialog=/);
+});
+
+test("import: bad data is refused with the message; good data is imported", async ({ page }) => {
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Import Exchange Rates" });
+  await dialog.getByPlaceholder("Paste JSON data here...").fill("[1, 2, 3]");
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByText("Failed to import exchange rates: Invalid data format").first()).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Import Exchange Rates" }).getByPlaceholder("Paste JSON data here...")).toHaveValue("[1, 2, 3]");
+
+  await page.getByPlaceholder("Paste JSON data here...").fill(JSON.stringify({ "Red Bowling Ball": { "Green Bowling Ball": { rate: 4 } } }));
+  await page.getByRole("dialog").getByRole("button", { name: "Import", exact: true }).click();
+  await expect(toast(page, "Exchange rates imported successfully")).toBeVisible();
+  await expect(row(page, "Red Bowling Ball", "Green Bowling Ball")).toBeVisible();
+});
+
+test("export downloads the same pretty JSON", async ({ page }) => {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^exchange-rates-\d{4}-\d\d-\d\d\.json$/);
+  const text = fs.readFileSync((await file.path())!, "utf8");
+  expect(text).toBe(`${JSON.stringify(await getRates(page.request), null, 2)}\n`);
+});
+
+test("a failed load shows the error panel; Retry reloads the page", async ({ page }) => {
+  let fail = true;
+  await page.route(/\/exchange-rates(\?|$)/, async (route) => {
+    const headers = fail ? { ...route.request().headers(), "x-e2e-fault": "rates-load" } : route.request().headers();
+    await route.fallback({ headers });
+  });
+  await page.goto("/exchange-rates");
+  await expect(page.getByRole("heading", { name: "Failed to load exchange rates" })).toBeVisible();
+  await expect(page.getByText(/injected by the E2E fault switch/)).toBeVisible();
+  fail = false;
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(group(page, "Gold Ring")).toBeVisible();
+});
