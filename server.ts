@@ -53,7 +53,10 @@ async function main() {
   app.use(compression());
 
   if (viteDevServer) {
-    app.use(viteDevServer.middlewares);
+    // Vite serves source files by path (`/api/rates` would resolve to api/rates.ts), so
+    // the API, the queue board and the probes never reach it.
+    const vite = viteDevServer.middlewares;
+    app.use((req, res, next) => (/^\/(api|admin|healthz)(\/|$)/.test(req.path) ? next() : vite(req, res, next)));
   } else {
     app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));

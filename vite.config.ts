@@ -18,6 +18,8 @@ const alias = [
 export default defineConfig({
   resolve: { alias },
   server: { port: 3000 },
+  // Native server-only packages: the dev optimizer must not try to bundle them for the browser.
+  optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite", "pg", "bullmq", "ioredis"] },
   plugins: process.env.VITEST
     ? []
     : [
