@@ -59,7 +59,10 @@ async function main() {
     app.use((req, res, next) => (/^\/(api|admin|healthz)(\/|$)/.test(req.path) ? next() : vite(req, res, next)));
   } else {
     app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
-    app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+    // Other public files (favicon, robots) all have an extension; pages and /api never do,
+    // so they skip the file-system probe.
+    const publicFiles = express.static(`${buildDir}/client`, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
   // After static files (public), before Remix: the auth gate, the queue board.

@@ -8,6 +8,7 @@ import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
 import { createAuthGate } from "~/utils/auth-gate.server";
+import { ratesExpressHandler } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export function secureCookies() {
@@ -31,6 +32,9 @@ export async function mountServerRoutes(app: Express) {
   // Unauthenticated liveness probe (process up, no details); /api/health needs a session.
   app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
   app.use(createAuthGate());
+  // The hottest read of the API, answered from the in-memory snapshot without Remix's
+  // per-request routing (byte-for-byte the resource route's answer; docs/decisions/0005).
+  app.get("/api/rates", ratesExpressHandler);
   await mountQueueBoard(app, "/admin/queues");
 }
 

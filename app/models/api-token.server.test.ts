@@ -3,8 +3,15 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens } from "~/db/schema";
-import { createApiToken, findOperatorByToken, LAST_USED_RESOLUTION_MS, listApiTokens, revokeApiToken } from "./api-token.server";
-import { createOperator, type Operator } from "./operator.server";
+import {
+  createApiToken,
+  findOperatorByToken,
+  LAST_USED_RESOLUTION_MS,
+  listApiTokens,
+  revokeApiToken,
+  TOKEN_CACHE_MS,
+} from "./api-token.server";
+import { createOperator, deleteOperator, type Operator } from "./operator.server";
 
 /**
  * Issue "Foundation" item 3: "API token (Authorization: Bearer …), created and revoked by
@@ -71,5 +78,32 @@ describe("API tokens", () => {
 
   it("need a name", async () => {
     await expect(createApiToken(alice.id, "   ")).rejects.toThrow("Token name is required");
+  });
+});
+
+describe("verified-token cache (keeps GET /api/rates off the database)", () => {
+  it("a revoke through the app takes effect on the very next lookup", async () => {
+    const { token, row } = await createApiToken(alice.id, "cached");
+    expect(await findOperatorByToken(token)).toMatchObject({ id: alice.id });
+    await revokeApiToken(alice.id, row.id);
+    expect(await findOperatorByToken(token)).toBeNull();
+  });
+
+  it("a token deleted by another process stops working once the cache entry is older than TOKEN_CACHE_MS", async () => {
+    const { token, row } = await createApiToken(bob.id, "deleted elsewhere");
+    const t0 = new Date();
+    expect(await findOperatorByToken(token, t0)).toMatchObject({ id: bob.id });
+    const db = await getDb();
+    await db.delete(apiTokens).where(eq(apiTokens.id, row.id)); // as the CLI would, in its own process
+    expect(await findOperatorByToken(token, new Date(t0.getTime() + 10))).toMatchObject({ id: bob.id });
+    expect(await findOperatorByToken(token, new Date(t0.getTime() + TOKEN_CACHE_MS + 1))).toBeNull();
+  });
+
+  it("deleting an operator drops its cached tokens at once", async () => {
+    const carol = await createOperator("carol", "correct horse");
+    const { token } = await createApiToken(carol.id, "gone with carol");
+    expect(await findOperatorByToken(token)).toMatchObject({ id: carol.id });
+    expect(await deleteOperator("carol")).toBe(true);
+    expect(await findOperatorByToken(token)).toBeNull();
   });
 });

@@ -64,6 +64,23 @@ export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> 
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
+/**
+ * Verified tokens are remembered for a few seconds, so a script hammering the API costs no
+ * database probe per request (GET /api/rates is served from memory; the lookup would be most
+ * of its cost). Revoking through this app (web or API) drops the entry at once; a token
+ * deleted by another process (the CLI) stops working within TOKEN_CACHE_MS.
+ * Kept on globalThis: the Express gate and the Remix build load separate module copies.
+ */
+export const TOKEN_CACHE_MS = 5_000;
+type CachedToken = { tokenId: string; operator: Operator; lastUsedAt: Date | null; at: number };
+const g = globalThis as unknown as { __gtTokenCache?: Map<string, CachedToken> };
+const tokenCache = (g.__gtTokenCache ??= new Map());
+
+/** Forgets every verified token (after a revoke, an operator deletion, or in tests). */
+export function clearTokenCache() {
+  tokenCache.clear();
+}
+
 /** Revokes one of the operator's tokens; effective for the very next request. False when unknown. */
 export async function revokeApiToken(operatorId: string, tokenId: string): Promise<ApiTokenRow | null> {
   const db = await getDb();
@@ -77,21 +94,34 @@ export async function revokeApiToken(operatorId: string, tokenId: string): Promi
       createdAt: apiTokens.createdAt,
       lastUsedAt: apiTokens.lastUsedAt,
     });
+  clearTokenCache();
   return row ?? null;
 }
 
 /** The operator a bearer token belongs to, or null. Touches last_used_at at most once a minute. */
 export async function findOperatorByToken(token: string, now = new Date()): Promise<Operator | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const hash = hashToken(token);
+  const cached = tokenCache.get(hash);
+  let found: CachedToken | undefined = cached && now.getTime() - cached.at < TOKEN_CACHE_MS ? cached : undefined;
   const db = await getDb();
-  const [row] = await db
-    .select({ tokenId: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt, id: operators.id, name: operators.name })
-    .from(apiTokens)
-    .innerJoin(operators, eq(operators.id, apiTokens.operatorId))
-    .where(eq(apiTokens.tokenHash, hashToken(token)));
-  if (!row) return null;
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.tokenId));
+  if (!found) {
+    const [row] = await db
+      .select({ tokenId: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt, id: operators.id, name: operators.name })
+      .from(apiTokens)
+      .innerJoin(operators, eq(operators.id, apiTokens.operatorId))
+      .where(eq(apiTokens.tokenHash, hash));
+    if (!row) {
+      tokenCache.delete(hash);
+      return null;
+    }
+    found = { tokenId: row.tokenId, operator: { id: row.id, name: row.name }, lastUsedAt: row.lastUsedAt, at: now.getTime() };
+    if (tokenCache.size > 1000) tokenCache.clear();
+    tokenCache.set(hash, found);
   }
-  return { id: row.id, name: row.name };
+  if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    found.lastUsedAt = now;
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, found.tokenId));
+  }
+  return found.operator;
 }

@@ -139,6 +139,9 @@ export async function deleteOperator(name: string): Promise<boolean> {
   const db = await getDb();
   const rows = await db.delete(operators).where(eq(operators.name, name.trim())).returning({ id: operators.id });
   resetOperatorExistsCache();
+  // The operator's tokens went with it (on delete cascade).
+  const { clearTokenCache } = await import("./api-token.server");
+  clearTokenCache();
   return rows.length > 0;
 }
 
