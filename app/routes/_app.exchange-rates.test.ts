@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RATE_MESSAGES } from "#api/rates";
-import { addFormId, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import { addFormId, encodePair, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
 import { batchUpsert, deleteAllRates, listRates } from "~/models/rate.server";
 import { createOperator, createSession } from "~/models/operator.server";
 import { sessionCookie } from "~/utils/auth.server";
@@ -315,6 +315,21 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/exchange-rates?in=gold");
     expect(flash(res.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+  });
+
+  it("takes a row button's `pair` from the panel's shared Enable/Disable/Delete forms (spec 1 §2 row actions)", async () => {
+    const off = await post({ intent: "status", status: "false", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
+    expect(off.status).toBe(302);
+    expect(flash(off.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+    expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
+
+    const gone = await post({ intent: "delete", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
+    expect(gone.status).toBe(302);
+    expect(flash(gone.headers)).toEqual({ message: "Exchange rate deleted successfully", type: "success" });
+    expect(Object.keys((await listRates())["Gold Ring"]!)).not.toContain("Clay");
+
+    const broken = await post({ intent: "delete", pair: "not a pair" });
+    expect(broken.status).toBe(400);
   });
 
   it("redirects with the error toast when a row action fails", async () => {

@@ -17,7 +17,7 @@ import {
 } from "@remix-run/react";
 import { parseImportText, RATE_MESSAGES, tiersToPayload } from "#api/rates";
 import styles from "~/components/exchange-rates/exchange-rates.css?url";
-import { addFormId, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/components/exchange-rates/form-helpers";
 import {
   addEntriesSchema,
   addOutputSchema,
@@ -123,7 +123,8 @@ type Outcome = ActionResult & { status?: number };
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
-  const formData = await request.formData();
+  // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
+  const formData = withPairFields(await request.formData());
   const intent = formData.get("intent");
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;

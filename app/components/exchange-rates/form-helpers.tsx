@@ -124,3 +124,74 @@ function hashKey(text: string): string {
   }
   return `${h1.toString(36)}${h2.toString(36)}`;
 }
+
+/**
+ * The rows' Enable / Disable / Delete without JavaScript: one form per action for the whole
+ * panel (RowActionForms) instead of one per row. Each row's button submits it with
+ * `form=…` and names its pair in its own value (`pair`, see encodePair); the action turns
+ * that back into `inputItem` / `outputItem` (withPairFields).
+ */
+export const ROW_ACTION_FORMS = {
+  enable: "rates-row-enable",
+  disable: "rates-row-disable",
+  delete: "rates-row-delete",
+} as const;
+
+export const PAIR_FIELD = "pair";
+
+export function encodePair(input: string, output: string): string {
+  return JSON.stringify([input, output]);
+}
+
+export function decodePair(
+  value: unknown
+): { inputItem: string; outputItem: string } | null {
+  if (typeof value !== "string") return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      parsed.every((p) => typeof p === "string")
+    ) {
+      return {
+        inputItem: parsed[0] as string,
+        outputItem: parsed[1] as string,
+      };
+    }
+  } catch {
+    // not a pair: the schemas report the missing fields
+  }
+  return null;
+}
+
+/** A posted `pair` (a row button of a shared form) filled in as the pair's own fields. */
+export function withPairFields(formData: FormData): FormData {
+  const pair = decodePair(formData.get(PAIR_FIELD));
+  if (pair) {
+    if (!formData.has("inputItem")) formData.set("inputItem", pair.inputItem);
+    if (!formData.has("outputItem"))
+      formData.set("outputItem", pair.outputItem);
+  }
+  formData.delete(PAIR_FIELD);
+  return formData;
+}
+
+/** The shared forms the rows' action buttons submit (rendered once, above the rows). */
+export function RowActionForms({ action }: { action: string }) {
+  const forms: Array<[string, Record<string, string>]> = [
+    [ROW_ACTION_FORMS.enable, { intent: "status", status: "true" }],
+    [ROW_ACTION_FORMS.disable, { intent: "status", status: "false" }],
+    [ROW_ACTION_FORMS.delete, { intent: "delete" }],
+  ];
+  return (
+    <>
+      {forms.map(([id, fields]) => (
+        <form key={id} id={id} method="post" action={action} hidden>
+          <HiddenFields fields={fields} />
+          <NoJsRedirect />
+        </form>
+      ))}
+    </>
+  );
+}

@@ -1,17 +1,30 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { ChevronDownIcon, ChevronRightIcon, Cross2Icon, PlusIcon, ResetIcon, TrashIcon } from "@radix-ui/react-icons";
+import { Cross2Icon, PlusIcon, ResetIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
+import { useState } from "react";
 import { rateDataToTiers, RATE_MESSAGES, tierQuantity, tiersDiffer, type RateData, type TierDraft } from "#api/rates";
 import { GiftImage } from "~/components/gift-image";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { findGift } from "~/data/gifts";
 import { useOptimisticUpdates } from "~/utils/preferences";
-import { HiddenFields, NoJsRedirect, rowFormId, useFetcherOutcome, ViewButton, type ActionResult } from "./form-helpers";
+import {
+  encodePair,
+  HiddenFields,
+  NoJsRedirect,
+  PAIR_FIELD,
+  ROW_ACTION_FORMS,
+  rowFormId,
+  useFetcherOutcome,
+  ViewButton,
+  type ActionResult,
+} from "./form-helpers";
 import { saveRateSchema, tierMessages } from "./forms";
 import { rateKindLabel, rateSummary, type RatesView } from "./rates-view";
+import { RowIcon } from "./row-icons";
+import { RowBadge, RowFlex, RowText } from "./row-markup";
 import { SwipeRow } from "./swipe";
 
 /** Fetcher keys per pair: shared by the row, its swipe and the panel's optimistic view. */
@@ -54,6 +67,109 @@ export function RateRow(props: RowProps) {
   const toggling = !optimistic && status.state !== "idle";
   const gift = findGift(output);
   const editorId = `${rowFormId(input, output)}-editor`;
+  const pairValue = encodePair(input, output);
+  const submitStatus = () => status.submit({ intent: "status", ...pair, status: String(toggleTo) }, { method: "post" });
+  const submitDelete = () => remove.submit({ intent: "delete", ...pair }, { method: "post" });
+
+  // The tier editor (a conform form per row) exists once the row has been expanded (or
+  // came back from a no-JavaScript post) and then stays, so folding a row keeps its
+  // edits; a long list of collapsed rows renders no editor state at all.
+  const wantEditor = props.expanded || !!props.lastResult;
+  const [keepEditor, setKeepEditor] = useState(wantEditor);
+  if (wantEditor && !keepEditor) setKeepEditor(true);
+  const mountEditor = wantEditor || keepEditor;
+
+  const renderRow = (editor: EditorState) => (
+    <>
+      <div className="gt-rate-summary">
+        <ViewButton
+          next={props.toggleView}
+          onActivate={props.onToggle}
+          variant="ghost"
+          color="gray"
+          size="1"
+          className="gt-touch gt-rate-expand"
+          aria-expanded={props.expanded}
+          aria-controls={props.expanded ? editorId : undefined}
+          aria-label={`${props.expanded ? "Hide" : "Show"} tiers of ${output}`}
+        >
+          <RowIcon name={props.expanded ? "chevron-down" : "chevron-right"} />
+        </ViewButton>
+        <GiftImage name={output} size={32} />
+        <div className="gt-rate-gift">
+          <RowText size="2" weight="medium" className="gt-rate-name">
+            {output}
+          </RowText>
+          {gift && gift.nick !== output ? (
+            <RowText size="1" color="gray">
+              {gift.nick}
+            </RowText>
+          ) : null}
+        </div>
+        {/* On a phone the kind and the rates move to a second line from here. */}
+        <span className="gt-rate-break" aria-hidden />
+        <RowBadge color={data.rates ? "indigo" : "gray"} variant="soft" className="gt-rate-kind">
+          {rateKindLabel(data)}
+        </RowBadge>
+        <RowText size="2" className="gt-rate-value" title={rateSummary(data)}>
+          {rateSummary(data)}
+        </RowText>
+        {!data.status ? (
+          <RowBadge color="gray" variant="outline" className="gt-rate-disabled-badge">
+            Disabled
+          </RowBadge>
+        ) : null}
+        {editor.edited ? (
+          <RowBadge color={editor.invalid ? "red" : "orange"} variant="soft" className="gt-rate-edited-badge">
+            {editor.invalid ? "Invalid" : "Edited"}
+          </RowBadge>
+        ) : null}
+        <RowFlex className="gt-rate-actions">
+          {/* No form per row: without JavaScript each button submits one of the panel's
+              shared forms (RowActionForms) naming its pair; with JavaScript it goes
+              through the row's fetcher. */}
+          <Button
+            type="submit"
+            form={ROW_ACTION_FORMS[data.status ? "disable" : "enable"]}
+            name={PAIR_FIELD}
+            value={pairValue}
+            onClick={(event) => {
+              event.preventDefault();
+              submitStatus();
+            }}
+            size="1"
+            variant="soft"
+            color={data.status ? "gray" : "green"}
+            className="gt-touch"
+            loading={toggling}
+            aria-label={`${toggleLabel} ${input} → ${output}`}
+          >
+            {toggleLabel}
+          </Button>
+          <Button
+            type="submit"
+            form={ROW_ACTION_FORMS.delete}
+            name={PAIR_FIELD}
+            value={pairValue}
+            onClick={(event) => {
+              event.preventDefault();
+              submitDelete();
+            }}
+            size="1"
+            variant="soft"
+            color="red"
+            className="gt-touch"
+            loading={deleting}
+            aria-label={`Delete ${input} → ${output}`}
+          >
+            <RowIcon name="trash" />
+            <span className="gt-hide-narrow">Delete</span>
+          </Button>
+        </RowFlex>
+      </div>
+      {editor.body}
+    </>
+  );
 
   return (
     <li className="gt-rate-row" data-status={data.status ? "enabled" : "disabled"} data-deleting={deleting || undefined}>
@@ -61,93 +177,16 @@ export function RateRow(props: RowProps) {
         enabled={data.status}
         toggleLabel={toggleLabel}
         disabled={deleting}
-        onDelete={() => remove.submit({ intent: "delete", ...pair }, { method: "post" })}
-        onToggle={() => status.submit({ intent: "status", ...pair, status: String(toggleTo) }, { method: "post" })}
+        onDelete={submitDelete}
+        onToggle={submitStatus}
       >
-        <RowEditor key={editorKey(props.saved)} {...props} editorId={editorId}>
-          {(editor) => (
-            <>
-              <div className="gt-rate-summary">
-                <ViewButton
-                  next={props.toggleView}
-                  onActivate={props.onToggle}
-                  variant="ghost"
-                  color="gray"
-                  size="1"
-                  className="gt-touch gt-rate-expand"
-                  aria-expanded={props.expanded}
-                  aria-controls={props.expanded ? editorId : undefined}
-                  aria-label={`${props.expanded ? "Hide" : "Show"} tiers of ${output}`}
-                >
-                  {props.expanded ? <ChevronDownIcon /> : <ChevronRightIcon />}
-                </ViewButton>
-                <GiftImage name={output} size={32} />
-                <div className="gt-rate-gift">
-                  <Text as="div" size="2" weight="medium" className="gt-rate-name">
-                    {output}
-                  </Text>
-                  {gift && gift.nick !== output ? (
-                    <Text as="div" size="1" color="gray">
-                      {gift.nick}
-                    </Text>
-                  ) : null}
-                </div>
-                {/* On a phone the kind and the rates move to a second line from here. */}
-                <span className="gt-rate-break" aria-hidden />
-                <Badge color={data.rates ? "indigo" : "gray"} variant="soft" className="gt-rate-kind">
-                  {rateKindLabel(data)}
-                </Badge>
-                <Text as="div" size="2" className="gt-rate-value" title={rateSummary(data)}>
-                  {rateSummary(data)}
-                </Text>
-                {!data.status ? (
-                  <Badge color="gray" variant="outline" className="gt-rate-disabled-badge">
-                    Disabled
-                  </Badge>
-                ) : null}
-                {editor.edited ? (
-                  <Badge color={editor.invalid ? "red" : "orange"} variant="soft" className="gt-rate-edited-badge">
-                    {editor.invalid ? "Invalid" : "Edited"}
-                  </Badge>
-                ) : null}
-                <Flex gap="2" className="gt-rate-actions">
-                  <status.Form method="post" className="gt-inline-form">
-                    <HiddenFields fields={{ intent: "status", ...pair, status: String(toggleTo) }} />
-                    <NoJsRedirect />
-                    <Button
-                      type="submit"
-                      size="1"
-                      variant="soft"
-                      color={data.status ? "gray" : "green"}
-                      className="gt-touch"
-                      loading={toggling}
-                      aria-label={`${toggleLabel} ${input} → ${output}`}
-                    >
-                      {toggleLabel}
-                    </Button>
-                  </status.Form>
-                  <remove.Form method="post" className="gt-inline-form">
-                    <HiddenFields fields={{ intent: "delete", ...pair }} />
-                    <NoJsRedirect />
-                    <Button
-                      type="submit"
-                      size="1"
-                      variant="soft"
-                      color="red"
-                      className="gt-touch"
-                      loading={deleting}
-                      aria-label={`Delete ${input} → ${output}`}
-                    >
-                      <TrashIcon />
-                      <span className="gt-hide-narrow">Delete</span>
-                    </Button>
-                  </remove.Form>
-                </Flex>
-              </div>
-              {editor.body}
-            </>
-          )}
-        </RowEditor>
+        {mountEditor ? (
+          <RowEditor key={editorKey(props.saved)} {...props} editorId={editorId}>
+            {renderRow}
+          </RowEditor>
+        ) : (
+          <div className="gt-rate-body">{renderRow(IDLE_EDITOR)}</div>
+        )}
       </SwipeRow>
     </li>
   );
@@ -159,6 +198,8 @@ function editorKey(saved: RateData): string {
 }
 
 type EditorState = { edited: boolean; invalid: boolean; body: React.ReactNode };
+
+const IDLE_EDITOR: EditorState = { edited: false, invalid: false, body: null };
 
 /**
  * The tier editor: T1, T2, … with "≥ quantity" and a rate each, add / remove tier, Revert

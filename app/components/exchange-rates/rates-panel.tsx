@@ -11,12 +11,13 @@ import { useOptimisticUpdates } from "~/utils/preferences";
 import { AddOutputDialog } from "./add-output-dialog";
 import { AddRatesDialog } from "./add-rates-dialog";
 import { ExportButton } from "./export-button";
-import { addFormId, useFetcherOutcome, ViewButton, type ActionResult } from "./form-helpers";
+import { addFormId, RowActionForms, useFetcherOutcome, ViewButton, type ActionResult } from "./form-helpers";
 import { ImportDialog } from "./import-dialog";
 import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "./load-failure";
 import { OptimisticSetting } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
+import { RowIconSprite } from "./row-icons";
 import {
   applyRateChange,
   changeFromSubmission,
@@ -127,6 +128,8 @@ export function RatesPanel({ loaded, actionData }: Props) {
   } else {
     content = (
       <Flex direction="column" gap="3">
+        <RowIconSprite />
+        <RowActionForms action={SECTION_PATH} />
         {groups.map((group) => (
           <RateGroupCard
             key={group.input}

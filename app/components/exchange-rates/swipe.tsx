@@ -1,5 +1,6 @@
 import { RATE_LIMITS } from "#api/rates";
 import { useRef, useState, type ReactNode, type TouchEvent } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
  * Touch swipe on a rate row (spec 1 §2: "a horizontal swipe reveals Delete (swipe left) or
@@ -87,20 +88,24 @@ export function SwipeRow({
   };
 
   const armed = swipeOutcome(dx);
+  // The gesture needs JavaScript, so the server HTML leaves its decoration out.
+  const hydrated = useHydrated();
   return (
     <div className="gt-swipe" data-dragging={dragging || undefined}>
       {/* The labels are drawn by CSS from data-label: decoration for the gesture, they stay
           out of the row's text (the row's own buttons say the same to everyone). */}
-      <div className="gt-swipe-actions" aria-hidden>
-        <span
-          className="gt-swipe-toggle"
-          data-label={toggleLabel}
-          data-visible={dx > 0 || undefined}
-          data-armed={armed === "toggle" || undefined}
-          data-enabled={enabled}
-        />
-        <span className="gt-swipe-delete" data-label="Delete" data-visible={dx < 0 || undefined} data-armed={armed === "delete" || undefined} />
-      </div>
+      {hydrated ? (
+        <div className="gt-swipe-actions" aria-hidden>
+          <span
+            className="gt-swipe-toggle"
+            data-label={toggleLabel}
+            data-visible={dx > 0 || undefined}
+            data-armed={armed === "toggle" || undefined}
+            data-enabled={enabled}
+          />
+          <span className="gt-swipe-delete" data-label="Delete" data-visible={dx < 0 || undefined} data-armed={armed === "delete" || undefined} />
+        </div>
+      ) : null}
       <div
         className="gt-swipe-surface"
         style={dx ? { transform: `translateX(${dx}px)` } : undefined}
