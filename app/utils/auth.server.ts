@@ -9,6 +9,7 @@ import {
   SESSION_TTL_MS,
   type Operator,
 } from "~/models/operator.server";
+import { isUuid } from "./api.server";
 import { getEnv } from "./env.server";
 import { deriveKey } from "./secrets.server";
 
@@ -73,13 +74,12 @@ export function sessionCookie(): Cookie {
   return g.__gtSessionCookie.cookie;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The session id from a Cookie header, when present and correctly signed. */
 export async function readSessionId(cookieHeader: string | null | undefined): Promise<string | null> {
   if (!cookieHeader || !cookieHeader.includes(SESSION_COOKIE_NAME)) return null;
   const value: unknown = await sessionCookie().parse(cookieHeader);
-  return typeof value === "string" && UUID.test(value) ? value : null;
+  return typeof value === "string" && isUuid(value) ? value : null;
 }
 
 function bearerToken(authorization: string | null | undefined): string | null | undefined {

@@ -1,9 +1,9 @@
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
-export const LOG_TYPES = ["error", "disconnect", "debug", "info"] as const;
-export const LOG_SOURCES = ["discord", "galaxyAuth", "bot", "system"] as const;
-export type LogType = (typeof LOG_TYPES)[number];
-export type LogSource = (typeof LOG_SOURCES)[number];
+// The lists live in the client-safe /api contract; the table only types its columns by them.
+import type { LogSource, LogType } from "../../../api/logs";
+
+export { LOG_SOURCES, LOG_TYPES, type LogSource, type LogType } from "../../../api/logs";
 
 /** System Logs (spec 2 §3 "Logs"). */
 export const logs = pgTable(
