@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { appRoutes } from "./app/routes.manifest";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -26,7 +27,9 @@ export default defineConfig({
         remix({
           // Separate build dirs let e2e runs on different ports build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",
-          ignoredRouteFiles: ["**/*.test.ts", "**/*.test.tsx", "**/.*"],
+          // Every file is routed by app/routes.manifest.ts (remix-flat-routes), not the default convention.
+          ignoredRouteFiles: ["**/*"],
+          routes: async (defineRoutes) => appRoutes(defineRoutes),
           future: {
             v3_fetcherPersist: true,
             v3_relativeSplatPath: true,

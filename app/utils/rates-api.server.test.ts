@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { loader } from "~/routes/api.rates";
+import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
 import { rateWriteFailed, ratesExpressHandler } from "./rates-api.server";
 

@@ -4,9 +4,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { LOG_LIST_LIMIT } from "#api/logs";
-import { LogEntryCard } from "~/components/logs/log-entry";
-import { LogFilters } from "~/components/logs/log-filters";
-import { LOGS_AUTO_REFRESH_SECONDS, logsPageUrl, parseLogsPageParams, type LogsPageParams } from "~/components/logs/log-params";
+import { LogEntryCard } from "~/routes/_app+/_logs+/components/log-entry";
+import { LogFilters } from "~/routes/_app+/_logs+/components/log-filters";
+import { LOGS_AUTO_REFRESH_SECONDS, logsPageUrl, parseLogsPageParams, type LogsPageParams } from "~/routes/_app+/_logs+/components/log-params";
 import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionHeader } from "~/components/ui/section-header";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { action, loader } from "./resources.theme";
-import { loader as indexLoader } from "./_index";
+import { loader as indexLoader } from "../_index";
 
 type DataResult<T = unknown> = { data: T; init: (ResponseInit & { headers?: Record<string, string> }) | null };
 

@@ -16,8 +16,8 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { parseImportText, RATE_MESSAGES, tiersToPayload } from "#api/rates";
-import styles from "~/components/exchange-rates/exchange-rates.css?url";
-import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
+import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import {
   addEntriesSchema,
   addOutputSchema,
@@ -31,10 +31,10 @@ import {
   saveRateSchema,
   statusSchema,
   type Intent,
-} from "~/components/exchange-rates/forms";
-import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "~/components/exchange-rates/load-failure";
-import { RatesPanel } from "~/components/exchange-rates/rates-panel";
-import { VIEW_PARAMS } from "~/components/exchange-rates/rates-view";
+} from "~/routes/_app+/_exchange-rates+/components/forms";
+import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "~/routes/_app+/_exchange-rates+/components/load-failure";
+import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-panel";
+import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";

@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { createOperator, createSession } from "~/models/operator.server";
 import { sessionCookie } from "~/utils/auth.server";
-import { action, loader } from "./_app.logs";
+import { action, loader } from "./logs";
 
 /** System Logs page (spec 2 "Logs page (/logs)"): loader filters from the URL, intents clear and cleanup. */
 const DAY = 86_400_000;

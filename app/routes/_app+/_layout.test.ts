@@ -10,7 +10,7 @@ import { sessionCookie } from "~/utils/auth.server";
 const status = vi.hoisted(() => ({ impl: async () => ({ redis: "up" as const, worker: "running" as const }) as unknown }));
 vi.mock("#jobs/status.server", () => ({ jobEngineStatus: () => status.impl() }));
 
-const { loader } = await import("./_app");
+const { loader } = await import("./_layout");
 
 type DataResult<T = unknown> = { data: T; init: (ResponseInit & { headers?: Record<string, string> }) | null };
 type ShellData = { operator: { name: string }; jobs: { redis: string; worker: string } };

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RATE_MESSAGES } from "#api/rates";
-import { addFormId, encodePair, rowFormId, type ActionResult } from "~/components/exchange-rates/form-helpers";
+import { addFormId, encodePair, rowFormId, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import { batchUpsert, deleteAllRates, listRates } from "~/models/rate.server";
 import { createOperator, createSession } from "~/models/operator.server";
 import { sessionCookie } from "~/utils/auth.server";
-import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./_app.exchange-rates";
+import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-rates";
 
 /**
  * The Exchange Rates route (spec 1 §2, §4, §5, §8): the loader, and the action's intents

@@ -6,7 +6,7 @@ import { findOperatorByToken, hashToken } from "~/models/api-token.server";
 import { createOperator, createSession, findSession, verifyOperatorPassword } from "~/models/operator.server";
 import { CLIENT_IP_HEADER, sessionCookie } from "~/utils/auth.server";
 import { loginLimiter } from "~/utils/rate-limit.server";
-import { action, loader } from "./_app.settings";
+import { action, loader } from "./settings";
 
 /**
  * Operator settings (/settings): "API token … created and revoked by an operator, stored
