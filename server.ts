@@ -4,84 +4,74 @@
  *
  *   NODE_ENV=production node --import tsx server.ts   serves ./build (after `remix vite:build`)
  *   node --import tsx server.ts                        dev: Vite middleware, HMR
+ *
+ * One copy of the app (docs/decisions/0007): everything below Express — services, the
+ * auth gate, the queue board, the routes — comes from the Remix build's module graph
+ * through `build.entry.module` (app/entry.server.tsx). This file only wires HTTP.
  */
 import path from "node:path";
 import compression from "compression";
 import express from "express";
-import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 
 const production = process.env.NODE_ENV === "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
 
+/** What app/entry.server.tsx exports besides Remix's handler. */
+type AppEntry = typeof import("./app/entry.server");
+
 async function main() {
   const viteDevServer = production
     ? undefined
     : await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true }, appType: "custom" }));
+  const loadBuild = async (): Promise<ServerBuild> =>
+    viteDevServer
+      ? ((await viteDevServer.ssrLoadModule("virtual:remix/server-build")) as ServerBuild)
+      : ((await import(path.resolve(buildDir, "server/index.js"))) as ServerBuild);
 
-  // Services (db, Redis, worker) boot through tsx in both modes; the Remix build shares
-  // their singletons through globalThis (see app/db/client.server.ts).
-  const loadBoot = () => import("./app/boot.server");
-
-  const boot = await loadBoot();
-  const runtime = await boot.startServices();
+  const build = await loadBuild();
+  const appEntry = build.entry.module as unknown as AppEntry;
+  const runtime = await appEntry.startServices();
 
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          "script-src": ["'self'", "'unsafe-inline'"],
-          "style-src": ["'self'", "'unsafe-inline'"],
-          // Gift pictures live on the platform's image host; avatars on the services host.
-          "img-src": ["'self'", "data:", "blob:", "https:", "http:"],
-          "connect-src": production ? ["'self'", "https:"] : ["'self'", "ws:", "wss:", "https:"],
-          "upgrade-insecure-requests": null,
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-      // Helmet's default "no-referrer" makes Chromium send `Origin: null` on plain form
-      // posts, which Remix refuses as a CSRF attempt: no-JS forms would all fail.
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      strictTransportSecurity: boot.secureCookies(),
-    }),
-  );
+  // First of all: refuse what no route should see (odd methods, paths the router would
+  // normalise differently), security headers, the CSP nonce.
+  appEntry.mountRequestHygiene(app, { dev: !!viteDevServer });
   app.use(compression());
 
   if (viteDevServer) {
     // Vite serves source files by path (`/api/rates` would resolve to api/rates.ts), so
     // the API, the queue board and the probes never reach it.
     const vite = viteDevServer.middlewares;
-    app.use((req, res, next) => (/^\/(api|admin|healthz)(\/|$)/.test(req.path) ? next() : vite(req, res, next)));
+    app.use((req, res, next) => (/^\/(api|admin|healthz)(\/|$)/i.test(req.path) ? next() : vite(req, res, next)));
   } else {
-    app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
+    app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y", fallthrough: false }));
     // Other public files (favicon, robots) all have an extension; pages and /api never do,
     // so they skip the file-system probe.
     const publicFiles = express.static(`${buildDir}/client`, { maxAge: "1h", index: false });
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
-  // After static files (public), before Remix: the auth gate, the queue board.
-  await boot.mountServerRoutes(app);
+  // After static files, before Remix: the auth gate, the queue board, the hot path.
+  await appEntry.mountServerRoutes(app);
 
   app.all(
     "*",
     createRequestHandler({
-      build: viteDevServer
-        ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-        : (((await import(path.resolve(buildDir, "server/index.js"))) as ServerBuild)),
+      build: viteDevServer ? loadBuild : build,
+      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? "") }),
     }),
   );
+  app.use(appEntry.expressErrorHandler);
 
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";
   const server = app.listen(port, host, () => {
     console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
-    void boot.onListening(port);
+    void appEntry.onListening(port);
   });
 
   let stopping = false;

@@ -14,6 +14,7 @@ const alias = [
   { find: /^#api\//, replacement: fileURLToPath(new URL("./api/", import.meta.url)) },
   { find: /^#jobs\//, replacement: fileURLToPath(new URL("./jobs/", import.meta.url)) },
   { find: /^#sim\//, replacement: fileURLToPath(new URL("./sim/", import.meta.url)) },
+  { find: /^#tests\//, replacement: fileURLToPath(new URL("./tests/", import.meta.url)) },
 ];
 
 export default defineConfig({

@@ -1,7 +1,8 @@
 /**
  * Start-up and shut-down of everything the web process needs besides Remix itself:
- * database (migrated), Redis and the job worker, the auth gate and the queue board.
- * Loaded by server.ts through tsx in dev and production alike.
+ * database (migrated), Redis and the job worker, the HTTP hygiene, the auth gate and the
+ * queue board. server.ts reaches these through the Remix build (app/entry.server.tsx), so
+ * they share one module graph with the routes (docs/decisions/0007).
  */
 import type { Express } from "express";
 import { getDb, closeDb, dbKind } from "~/db/client.server";
@@ -11,9 +12,18 @@ import { createAuthGate } from "~/utils/auth-gate.server";
 import { ratesExpressHandler } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
-export function secureCookies() {
-  return getEnv().SECURE_COOKIES;
-}
+export { expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
+
+/**
+ * Paths Express answers itself, before Remix (the standing security suite requests each
+ * of them, with every Remix route, without credentials): `public` ones need no login.
+ */
+export const SERVER_ROUTES = [
+  { path: "/healthz", methods: ["GET"], public: true },
+  { path: "/api/rates", methods: ["GET"], public: false },
+  { path: "/admin/queues", methods: ["GET", "POST", "PUT", "DELETE"], public: false },
+  { path: "/admin/queues/api/queues", methods: ["GET"], public: false },
+] as const;
 
 export async function startServices() {
   const env = getEnv();

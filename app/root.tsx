@@ -19,6 +19,7 @@ import shellStyles from "~/components/shell/shell.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toast";
 import { getTheme } from "~/utils/theme.server";
+import { useNonce } from "~/utils/nonce";
 import { getFlashToast } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [
@@ -68,6 +69,7 @@ function useNoScriptRefresh(): number | null {
 export function Layout({ children }: { children: ReactNode }) {
   const theme = useTheme();
   const refresh = useNoScriptRefresh();
+  const nonce = useNonce();
   return (
     <html lang="en" className={theme} style={{ colorScheme: theme }} data-theme={theme}>
       <head>
@@ -86,8 +88,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Theme appearance={theme} accentColor="indigo" grayColor="slate" radius="medium" panelBackground="solid">
           {children}
         </Theme>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -16,6 +16,7 @@ import { OFFLINE_MESSAGE, enqueue } from "./queues.server";
 import { mountQueueBoard, startJobRuntime } from "./runtime.server";
 import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
 import { freePort } from "./test-helpers";
+import { apiArgs, errorBody } from "#tests/kit/api";
 
 let closedUrl: string;
 beforeAll(async () => {
@@ -37,21 +38,21 @@ describe("Redis down: producers fail fast with 503 { error }", () => {
     expect(thrown).toBeInstanceOf(Response);
     const res = thrown as Response;
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: "Job engine offline: Redis is not reachable" });
+    expect(await res.json()).toEqual(errorBody("Job engine offline: Redis is not reachable"));
     expect(ms).toBeLessThan(1_000);
   });
 
   it("POST /api/jobs/probe answers 503 { error } quickly", async () => {
     const request = new Request("http://localhost/api/jobs/probe", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-    const { value: res, ms } = await timed(async () => (await probeAction({ request, params: {}, context: {} })) as Response);
+    const { value: res, ms } = await timed(async () => (await probeAction(await apiArgs(request))) as Response);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: OFFLINE_MESSAGE });
+    expect(await res.json()).toEqual(errorBody(OFFLINE_MESSAGE));
     expect(ms).toBeLessThan(1_000);
   });
 
   it("bad input still gets its 400 (validation comes before Redis)", async () => {
     const request = new Request("http://localhost/api/jobs/probe", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"ms":-5}' });
-    const res = (await probeAction({ request, params: {}, context: {} })) as Response;
+    const res = (await probeAction(await apiArgs(request))) as Response;
     expect(res.status).toBe(400);
   });
 });
@@ -66,7 +67,7 @@ describe("Redis down: the status badge and /api/health say so", () => {
 
   it("GET /api/health is 200 'degraded' with the database still ok", async () => {
     resetJobEngineStatus();
-    const res = (await healthLoader()) as Response;
+    const res = (await healthLoader(await apiArgs(new Request("http://localhost/api/health")))) as Response;
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "degraded",
@@ -134,6 +135,6 @@ describe("Redis down: the queue board answers a clear 503 instead of hanging", (
   it("the board's API answers 503 JSON { error }", async () => {
     const res = await fetch(`${base}/admin/queues/api/queues`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: OFFLINE_MESSAGE });
+    expect(await res.json()).toEqual(errorBody(OFFLINE_MESSAGE));
   });
 });

@@ -12,6 +12,7 @@
 import { Queue, type JobsOptions } from "bullmq";
 import { JOB_ERRORS } from "#api/jobs";
 import { closeProducerConnection, producerConnection, queuePrefix, redisUrl, waitForReady } from "./redis.server";
+import { remember } from "~/utils/remember.server";
 
 /** Collection sets of spec 2 §3 "Collections": 161 Dragon Collection Set 1, 178 Dragon Collection Set 2. */
 export type CollectionSetId = 161 | 178;
@@ -139,21 +140,21 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
 export const OFFLINE_MESSAGE = JOB_ERRORS.offline;
 
 export function jobEngineOffline(): Response {
-  return Response.json({ error: OFFLINE_MESSAGE }, { status: 503, headers: { "Retry-After": "5" } });
+  return Response.json({ error: OFFLINE_MESSAGE, message: OFFLINE_MESSAGE }, { status: 503, headers: { "Retry-After": "5" } });
 }
 
 type QueueRegistry = { key: string; queues: Map<QueueName, Queue>; listeners: Set<(name: QueueName, queue: Queue) => void> };
-const g = globalThis as unknown as { __gtQueues?: QueueRegistry };
+const g = remember("queues", (): { queues?: QueueRegistry } => ({}));
 
 function queueRegistry(): QueueRegistry {
   const key = `${redisUrl()}|${queuePrefix()}`;
-  if (g.__gtQueues && g.__gtQueues.key !== key) {
-    const old = g.__gtQueues;
-    g.__gtQueues = undefined;
+  if (g.queues && g.queues.key !== key) {
+    const old = g.queues;
+    g.queues = undefined;
     for (const q of old.queues.values()) void q.close().catch(() => {});
   }
-  g.__gtQueues ??= { key, queues: new Map(), listeners: new Set() };
-  return g.__gtQueues;
+  g.queues ??= { key, queues: new Map(), listeners: new Set() };
+  return g.queues;
 }
 
 function createQueue<Q extends QueueName>(name: Q): Queue {
@@ -168,7 +169,7 @@ function createQueue<Q extends QueueName>(name: Q): Queue {
   // If initialisation fails for good (e.g. the connection dropped mid-handshake), make the
   // next getQueue() build a fresh queue instead of reusing a dead one.
   queue.waitUntilReady().catch(() => {
-    const reg = g.__gtQueues;
+    const reg = g.queues;
     if (reg?.queues.get(name) === queue) reg.queues.delete(name);
   });
   return queue;
@@ -273,8 +274,8 @@ export async function upsertSchedulers() {
 
 /** Closes every producer Queue and the producer connection (tests' afterAll, shutdown). */
 export async function closeQueues() {
-  const reg = g.__gtQueues;
-  g.__gtQueues = undefined;
+  const reg = g.queues;
+  g.queues = undefined;
   if (reg) await Promise.all([...reg.queues.values()].map((q) => q.close().catch(() => {})));
   await closeProducerConnection();
 }

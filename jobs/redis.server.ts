@@ -9,13 +9,13 @@
  * - **worker** connections retry forever (`maxRetriesPerRequest: null`), as BullMQ
  *   requires for its blocking commands.
  *
- * Connections live on globalThis: the web process loads these modules twice (once through
- * tsx for start-up, once inside the Remix build), and both copies must share one set.
+ * Connections are kept with remember(), so Vite's dev reloads do not open a second set.
  */
 import os from "node:os";
 import { Redis, type RedisOptions } from "ioredis";
 import { z } from "zod";
 import { getEnv } from "~/utils/env.server";
+import { remember } from "~/utils/remember.server";
 
 /** Job-engine tuning read from the environment (documented in docs/jobs.md). */
 const settingsSchema = z.object({
@@ -95,17 +95,17 @@ function baseOptions(): RedisOptions {
 }
 
 type Registry = { key: string; producer?: Redis };
-const g = globalThis as unknown as { __gtRedis?: Registry };
+const g = remember("redis", (): { redis?: Registry } => ({}));
 
 function registry(): Registry {
   const key = `${redisUrl()}|${queuePrefix()}`;
-  if (g.__gtRedis && g.__gtRedis.key !== key) {
+  if (g.redis && g.redis.key !== key) {
     // Tests switch REDIS_URL / QUEUE_PREFIX inside one process: drop connections to the old place.
-    g.__gtRedis.producer?.disconnect();
-    g.__gtRedis = undefined;
+    g.redis.producer?.disconnect();
+    g.redis = undefined;
   }
-  g.__gtRedis ??= { key };
-  return g.__gtRedis;
+  g.redis ??= { key };
+  return g.redis;
 }
 
 /**
@@ -201,8 +201,8 @@ export const heartbeatKeys = {
 
 /** Closes the producer connection (queues must be closed first). */
 export async function closeProducerConnection() {
-  const reg = g.__gtRedis;
-  g.__gtRedis = undefined;
+  const reg = g.redis;
+  g.redis = undefined;
   const conn = reg?.producer;
   if (!conn || conn.status === "end") return;
   if (conn.status === "ready") await conn.quit().catch(() => conn.disconnect());

@@ -143,7 +143,7 @@ export async function mountQueueBoard(app: Express, basePath: string): Promise<v
     if (redis === "up") return next();
     res.status(503).set("Retry-After", "5").set("Cache-Control", "no-store");
     if (req.path.startsWith("/api/")) {
-      res.json({ error: OFFLINE_MESSAGE });
+      res.json({ error: OFFLINE_MESSAGE, message: OFFLINE_MESSAGE });
       return;
     }
     res.type("html").send(offlinePage(basePath));

@@ -5,6 +5,7 @@
  */
 import { producerConnection, heartbeatKeys, queuePrefix, redisUrl, waitForReady, withTimeout } from "./redis.server";
 import type { HeartbeatRecord } from "./worker";
+import { remember } from "~/utils/remember.server";
 
 export type JobEngineStatus = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
 export type JobEngineDetails = JobEngineStatus & {
@@ -18,7 +19,7 @@ const CACHE_MS = 2_000;
 const STATUS_TIMEOUT_MS = 500;
 
 type Cache = { key: string; at: number; value?: JobEngineDetails; pending?: Promise<JobEngineDetails> };
-const g = globalThis as unknown as { __gtJobStatus?: Cache };
+const g = remember("job-status", (): { jobStatus?: Cache } => ({}));
 
 const DOWN: JobEngineDetails = { redis: "down", worker: "unknown", lastHeartbeat: null, workers: [] };
 
@@ -59,8 +60,8 @@ async function read(): Promise<JobEngineDetails> {
 /** Redis, worker state and heartbeat details (cached ≤ 2 s, answers within ~0.5 s). */
 export async function jobEngineDetails(): Promise<JobEngineDetails> {
   const key = `${redisUrl()}|${queuePrefix()}`;
-  if (g.__gtJobStatus?.key !== key) g.__gtJobStatus = { key, at: 0 };
-  const cache = g.__gtJobStatus;
+  if (g.jobStatus?.key !== key) g.jobStatus = { key, at: 0 };
+  const cache = g.jobStatus;
   if (cache.value && Date.now() - cache.at < CACHE_MS) return cache.value;
   cache.pending ??= read()
     .catch(() => DOWN)
@@ -83,5 +84,5 @@ export async function jobEngineStatus(): Promise<JobEngineStatus> {
 
 /** Forget the cached answer (after starting or stopping something, and in tests). */
 export function resetJobEngineStatus() {
-  g.__gtJobStatus = undefined;
+  g.jobStatus = undefined;
 }

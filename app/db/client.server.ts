@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv, dataPath } from "~/utils/env.server";
 import * as schema from "./schema";
+import { remember } from "~/utils/remember.server";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -12,8 +13,8 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 
 type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
 
-// Kept on globalThis so Vite's dev reloads do not open a second PGlite on the same files.
-const g = globalThis as unknown as { __gtDb?: Promise<Handle> };
+// remember(): Vite's dev reloads must not open a second PGlite on the same files.
+const g = remember("db", (): { db?: Promise<Handle> } => ({}));
 
 async function open(): Promise<Handle> {
   const env = getEnv();
@@ -41,16 +42,16 @@ async function open(): Promise<Handle> {
 
 /** The database, opened and migrated on first use. */
 export async function getDb(): Promise<Db> {
-  g.__gtDb ??= open().catch((err) => {
-    g.__gtDb = undefined;
+  g.db ??= open().catch((err) => {
+    g.db = undefined;
     throw err;
   });
-  return (await g.__gtDb).db;
+  return (await g.db).db;
 }
 
 export async function dbKind() {
   await getDb();
-  return (await g.__gtDb!).kind;
+  return (await g.db!).kind;
 }
 
 /** Cheap liveness probe for /api/health. */
@@ -66,8 +67,8 @@ export async function pingDb(): Promise<boolean> {
 }
 
 export async function closeDb() {
-  const h = g.__gtDb;
-  g.__gtDb = undefined;
+  const h = g.db;
+  g.db = undefined;
   if (h) await (await h).close();
 }
 

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { apiTokens, operators } from "~/db/schema";
 import { tokenNameSchema } from "~/utils/operator-rules";
 import { OperatorError, type Operator } from "./operator.server";
+import { remember } from "~/utils/remember.server";
 
 /**
  * API tokens for scripts (`Authorization: Bearer gtk_…`). The token is 32 random bytes,
@@ -69,12 +70,11 @@ export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> 
  * database probe per request (GET /api/rates is served from memory; the lookup would be most
  * of its cost). Revoking through this app (web or API) drops the entry at once; a token
  * deleted by another process (the CLI) stops working within TOKEN_CACHE_MS.
- * Kept on globalThis: the Express gate and the Remix build load separate module copies.
  */
 export const TOKEN_CACHE_MS = 5_000;
 type CachedToken = { tokenId: string; operator: Operator; lastUsedAt: Date | null; at: number };
-const g = globalThis as unknown as { __gtTokenCache?: Map<string, CachedToken> };
-const tokenCache = (g.__gtTokenCache ??= new Map());
+const g = remember("api-tokens", (): { tokenCache?: Map<string, CachedToken> } => ({}));
+const tokenCache = (g.tokenCache ??= new Map());
 
 /** Forgets every verified token (after a revoke, an operator deletion, or in tests). */
 export function clearTokenCache() {
@@ -104,8 +104,8 @@ export async function findOperatorByToken(token: string, now = new Date()): Prom
   const hash = hashToken(token);
   const cached = tokenCache.get(hash);
   let found: CachedToken | undefined = cached && now.getTime() - cached.at < TOKEN_CACHE_MS ? cached : undefined;
-  const db = await getDb();
   if (!found) {
+    const db = await getDb();
     const [row] = await db
       .select({ tokenId: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt, id: operators.id, name: operators.name })
       .from(apiTokens)
@@ -121,6 +121,7 @@ export async function findOperatorByToken(token: string, now = new Date()): Prom
   }
   if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     found.lastUsedAt = now;
+    const db = await getDb();
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, found.tokenId));
   }
   return found.operator;

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, lte, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { operators, operatorSessions } from "~/db/schema";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
+import { remember } from "~/utils/remember.server";
 
 /**
  * Operators (the people who may use the dashboard) and their server-side sessions.
@@ -22,21 +23,19 @@ export const SESSION_TTL_MS = 30 * 86_400_000;
 export const SESSION_REFRESH_AFTER_MS = 86_400_000;
 
 // "An operator exists" only ever becomes true in normal use, so it is cached once true.
-// On globalThis because the Express gate (loaded through tsx) and the Remix build each
-// get their own copy of this module.
-const g = globalThis as unknown as { __gtOperatorExists?: boolean };
+const g = remember("operator", (): { operatorExists?: boolean } => ({}));
 
 export async function operatorExists(): Promise<boolean> {
-  if (g.__gtOperatorExists) return true;
+  if (g.operatorExists) return true;
   const db = await getDb();
   const [row] = await db.select({ id: operators.id }).from(operators).limit(1);
-  if (row) g.__gtOperatorExists = true;
+  if (row) g.operatorExists = true;
   return !!row;
 }
 
 /** Forget the cached answer (after deleting operators, and in tests). */
 export function resetOperatorExistsCache() {
-  g.__gtOperatorExists = undefined;
+  g.operatorExists = undefined;
 }
 
 function parseName(name: string): string {
@@ -78,7 +77,7 @@ export async function createOperator(name: string, password: string, opts: { onl
       .returning({ id: operators.id, name: operators.name });
     return row!;
   });
-  g.__gtOperatorExists = true;
+  g.operatorExists = true;
   return created;
 }
 

@@ -18,6 +18,7 @@ import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
 import { exchangeRates } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
+import { remember } from "~/utils/remember.server";
 
 /**
  * Every read and write of exchange rates (spec 1 §3 "Exchange rates", §5, §7 "Rates").
@@ -54,21 +55,21 @@ export function toRateData(row: Pick<Row, "id" | "tiers" | "status">): RateData 
 
 /**
  * Extra gift names accepted besides the catalogue. Only the benchmark sets them (15 gifts
- * make at most 210 pairs; it needs 5,000), see bench/README.md. Kept on globalThis so the
- * Remix build's copy of this module and a tsx-loaded copy agree, as with the db handle.
+ * make at most 210 pairs; it needs 5,000), see bench/README.md. Kept with remember() so
+ * the benchmark's preload (a tsx-loaded copy of this module) and the build's copy agree.
  */
-const g = globalThis as unknown as { __gtRateExtraGifts?: Set<string>; __gtRatesCache?: CacheState };
+const g = remember("rates", (): { rateExtraGifts?: Set<string>; ratesCache?: CacheState } => ({}));
 
 export function allowExtraGiftNames(names: Iterable<string>) {
-  g.__gtRateExtraGifts = new Set([...(g.__gtRateExtraGifts ?? []), ...names]);
+  g.rateExtraGifts = new Set([...(g.rateExtraGifts ?? []), ...names]);
 }
 
 export function resetExtraGiftNames() {
-  g.__gtRateExtraGifts = undefined;
+  g.rateExtraGifts = undefined;
 }
 
 export function isKnownGift(name: string): boolean {
-  return findGift(name) !== undefined || (g.__gtRateExtraGifts?.has(name) ?? false);
+  return findGift(name) !== undefined || (g.rateExtraGifts?.has(name) ?? false);
 }
 
 function assertKnownGifts(...names: string[]) {
@@ -103,7 +104,7 @@ type CacheState = {
 export const RATES_RECHECK_MS = 1000;
 
 function cache(): CacheState {
-  return (g.__gtRatesCache ??= { generation: 0, checkedAt: 0 });
+  return (g.ratesCache ??= { generation: 0, checkedAt: 0 });
 }
 
 /** Drops the snapshot; called after every committed write. */

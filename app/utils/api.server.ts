@@ -1,12 +1,72 @@
-import { data } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
+import { requireApiAuth } from "./auth.server";
 
 /** Largest JSON body any /api route accepts (import of a few thousand rates fits easily). */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
 
-/** A JSON error answer in the /api contract's shape: `{ error }`. */
+/**
+ * A JSON error answer in the /api contract's shape: `{ error, message }`, the same human
+ * text in both (spec 1 screens read `error`, spec 2 screens read `message`).
+ */
 export function jsonError(status: number, error: string, headers?: HeadersInit) {
-  return Response.json({ error }, { status, headers });
+  return Response.json({ error, message: error }, { status, headers: { "Cache-Control": "no-store", ...headersObject(headers) } });
+}
+
+function headersObject(headers?: HeadersInit): Record<string, string> {
+  return headers ? Object.fromEntries(new Headers(headers)) : {};
+}
+
+export const INTERNAL_ERROR = "Internal server error";
+export const SERVICE_UNAVAILABLE = "Service unavailable: the database cannot be reached";
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Every /api resource route's loader and action go through this wrapper (issue 7, the
+ * second guard behind the Express gate, docs/decisions/0006):
+ * - it requires an operator (session cookie or API token) itself, so a request that
+ *   reaches the route by any path the gate did not foresee still gets a 401;
+ * - URL parameters with NUL or control characters are a 400 before any query sees them;
+ * - a thrown Response is answered as is; anything else thrown is a 500 in the contract's
+ *   shape, never a stack trace (the error is logged to the console);
+ * - every answer is `Cache-Control: no-store`, and every error body has both `error` and
+ *   `message` with the same text, whatever the handler wrote.
+ */
+export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
+  handler: (args: A) => Response | Promise<Response>,
+): (args: A) => Promise<Response> {
+  return async (args: A) => {
+    let response: Response;
+    try {
+      try {
+        await requireApiAuth(args.request);
+      } catch (err) {
+        // Without the database no credential can be checked: unavailable, not a 500.
+        if (err instanceof Response) throw err;
+        throw jsonError(503, SERVICE_UNAVAILABLE, { "Retry-After": "5" });
+      }
+      const bad = Object.values(args.params ?? {}).some((v) => v !== undefined && CONTROL_CHARS.test(v));
+      response = bad ? jsonError(400, "The URL contains invalid characters") : await handler(args);
+    } catch (err) {
+      if (err instanceof Response) response = err;
+      else {
+        console.warn(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed:`, (err as Error)?.name ?? typeof err);
+        response = jsonError(500, INTERNAL_ERROR);
+      }
+    }
+    return finishApiResponse(response);
+  };
+}
+
+async function finishApiResponse(response: Response): Promise<Response> {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  if (response.status < 400 || !/json/i.test(response.headers.get("Content-Type") ?? "")) return response;
+  const body: unknown = await response.clone().json().catch(() => null);
+  if (!body || typeof body !== "object" || Array.isArray(body)) return response;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error === "string" && message === error) return response;
+  const text = typeof error === "string" ? error : typeof message === "string" ? message : INTERNAL_ERROR;
+  return Response.json({ ...body, error: text, message: text }, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** Throwable form, for use deep inside helpers. */
@@ -30,7 +90,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > maxBytes) apiError(413, `Request body too large (limit ${maxBytes} bytes)`);
   const type = request.headers.get("content-type") ?? "";
-  if (type && !/json/i.test(type)) apiError(415, "Content-Type must be application/json");
+  if (type && !/^application\/json\s*(;|$)/i.test(type)) apiError(415, "Content-Type must be application/json");
   let text: string;
   try {
     text = await readLimited(request, maxBytes);
@@ -44,9 +104,18 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   } catch {
     apiError(400, "Malformed JSON body");
   }
+  if (hasNul(body)) apiError(400, "The request contains a NUL character");
   const parsed = schema.safeParse(body);
   if (!parsed.success) apiError(400, zodMessage(parsed.error));
   return parsed.data;
+}
+
+/** True when any string (key or value) in a parsed JSON value holds a NUL: PostgreSQL text cannot store one. */
+export function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 64 || value === null || typeof value !== "object") return false;
+  for (const [k, v] of Object.entries(value)) if (k.includes("\u0000") || hasNul(v, depth + 1)) return true;
+  return false;
 }
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {

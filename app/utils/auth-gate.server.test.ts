@@ -10,6 +10,7 @@ import { createOperator, createSession, resetOperatorExistsCache, SESSION_REFRES
 import { eq } from "drizzle-orm";
 import { createAuthGate } from "./auth-gate.server";
 import { CLIENT_IP_HEADER, getOperator, sessionCookie } from "./auth.server";
+import { errorBody } from "#tests/kit/api";
 
 /**
  * Issue "Foundation" item 3: "Every page and every /api route requires a session or an API
@@ -76,7 +77,7 @@ describe("with no operator yet", () => {
   it("still answers /api with 401 JSON", async () => {
     const res = await get("/api/rates");
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Authentication required" });
+    expect(await res.json()).toEqual(errorBody("Authentication required"));
   });
 });
 
@@ -123,7 +124,7 @@ describe("with an operator", () => {
       const res = await get(path, { method });
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(await res.json()).toEqual({ error: "Authentication required" });
+      expect(await res.json()).toEqual(errorBody("Authentication required"));
     }
   });
 
@@ -196,7 +197,7 @@ describe("with an operator", () => {
     await revokeApiToken(op.id, row.id);
     const res = await get("/api/rates", { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Authentication required" });
+    expect(await res.json()).toEqual(errorBody("Authentication required"));
   });
 
   it("judges a request by its Authorization header alone when it sends one", async () => {

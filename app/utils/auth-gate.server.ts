@@ -1,6 +1,7 @@
 import type { RequestHandler, Response as ExpressResponse } from "express";
 import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
+import { SERVED_METHODS } from "./http-security.server";
 import {
   AUTH_REQUIRED,
   authenticate,
@@ -27,7 +28,9 @@ import {
 const PUBLIC_PATHS = new Set(["/login", "/login.data", "/logout", "/logout.data", "/healthz", "/favicon.ico", "/robots.txt"]);
 const SETUP_PATHS = new Set(["/setup", "/setup.data"]);
 
-function isPublic(path: string): boolean {
+function isPublic(rawPath: string): boolean {
+  // Express matches static mounts case-insensitively, and so does the Remix router.
+  const path = rawPath.toLowerCase();
   return (
     PUBLIC_PATHS.has(path) ||
     path.startsWith("/assets/") ||
@@ -36,8 +39,46 @@ function isPublic(path: string): boolean {
   );
 }
 
-function isApi(path: string) {
-  return path === "/api" || path.startsWith("/api/") || path === "/api.data" || path.startsWith("/api/.data");
+export function isApi(rawPath: string) {
+  const path = rawPath.toLowerCase();
+  return path === "/api" || path.startsWith("/api/") || path.startsWith("/api.");
+}
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+function hasBody(req: Parameters<RequestHandler>[0]) {
+  return Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+}
+
+/** This server's own origin as the browser sees it (honours `trust proxy` for https). */
+function ownOrigin(req: Parameters<RequestHandler>[0]) {
+  return `${req.protocol}://${req.get("host") ?? ""}`.toLowerCase();
+}
+
+/**
+ * Cross-site request forgery, for cookie-authenticated writes (docs/decisions/0006). A
+ * browser names the page that sent a request in `Origin` (and `Sec-Fetch-Site`); another
+ * site's page must not write with the operator's cookie. /api writes must prove they are
+ * same-origin and carry an exact `application/json` body (a form on another site cannot
+ * send that without a CORS preflight, which we never grant); page writes from a browser
+ * must not name another origin. Bearer-token calls carry no ambient credential: exempt.
+ */
+export function csrfRefusal(req: Parameters<RequestHandler>[0], via: "session" | "token"): { status: number; text: string } | null {
+  if (via === "token" || !WRITE_METHODS.has(req.method)) return null;
+  const origin = req.headers.origin?.toLowerCase();
+  const site = req.headers["sec-fetch-site"]?.toString().toLowerCase();
+  const sameOrigin = origin !== undefined ? origin === ownOrigin(req) : site === "same-origin";
+  const crossSite = (origin !== undefined && origin !== ownOrigin(req)) || (site !== undefined && site !== "same-origin" && site !== "none");
+  if (crossSite) return { status: 403, text: "Cross-site request refused" };
+  if (isApi(req.path)) {
+    if (!sameOrigin) return { status: 403, text: "Cross-site request refused: send Origin, or use an API token" };
+    if (hasBody(req) && !JSON_TYPE.test(req.headers["content-type"] ?? "")) {
+      return { status: 415, text: "Content-Type must be application/json" };
+    }
+  }
+  return null;
 }
 
 /** The page a `.data` request belongs to: "/_root.data" → "/", "/settings.data" → "/settings". */
@@ -90,6 +131,13 @@ export function createAuthGate(): RequestHandler {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const path = req.path;
 
+    // Pages are written to by forms only; anything else (JSON, XML, text) posted to a
+    // page, /login included, is refused before an action tries to parse it as a form.
+    if (WRITE_METHODS.has(req.method) && !isApi(path) && hasBody(req) && !FORM_TYPES.test(req.headers["content-type"] ?? "")) {
+      res.status(415).set("Cache-Control", "no-store").type("text/plain").send("Forms only: application/x-www-form-urlencoded or multipart/form-data");
+      return;
+    }
+
     if (isPublic(path)) return runWithAuth(null, next);
 
     void (async () => {
@@ -101,12 +149,25 @@ export function createAuthGate(): RequestHandler {
           // Rolling expiry: the row was pushed 30 days ahead; so is the cookie.
           res.append("Set-Cookie", await sessionCookie().serialize(result.sessionId));
         }
+        if (!SERVED_METHODS.has(req.method)) {
+          res.status(405).set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" });
+          if (isApi(path)) res.json({ error: "Method not allowed", message: "Method not allowed" });
+          else res.type("text/plain").send("Method not allowed");
+          return;
+        }
+        const refusal = csrfRefusal(req, result.via);
+        if (refusal) {
+          res.status(refusal.status).set("Cache-Control", "no-store");
+          if (isApi(path)) res.json({ error: refusal.text, message: refusal.text });
+          else res.type("text/plain").send(refusal.text);
+          return;
+        }
         return runWithAuth(result, next);
       }
 
       res.set("Cache-Control", "no-store");
       if (isApi(path)) {
-        res.status(401).set("WWW-Authenticate", 'Bearer realm="api"').json({ error: AUTH_REQUIRED });
+        res.status(401).set("WWW-Authenticate", 'Bearer realm="api"').json({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
         return;
       }
       const exists = await operatorExists();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createApiToken } from "~/models/api-token.server";
 import { createOperator, createSession } from "~/models/operator.server";
 import { getOperator, requireApiAuth, requireOperator, returnPath, safeRedirect, sessionCookie } from "./auth.server";
+import { errorBody } from "#tests/kit/api";
 
 /** Issue "Foundation" item 3: the helpers every route codes against (docs/auth.md). */
 async function thrown(p: Promise<unknown>): Promise<Response> {
@@ -31,7 +32,7 @@ describe("requireApiAuth", () => {
     const res = await thrown(requireApiAuth(new Request("http://x/api/rates")));
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ error: "Authentication required" });
+    expect(await res.json()).toEqual(errorBody("Authentication required"));
 
     const forged = await thrown(requireApiAuth(new Request("http://x/api/rates", { headers: { cookie: `gt_session=${session.id}` } })));
     expect(forged.status).toBe(401);

@@ -12,6 +12,7 @@ import {
 import { isUuid } from "./api.server";
 import { getEnv } from "./env.server";
 import { deriveKey } from "./secrets.server";
+import { remember } from "~/utils/remember.server";
 
 /**
  * Operator authentication (docs/auth.md): a signed, httpOnly, SameSite=Lax cookie holding
@@ -39,14 +40,14 @@ export type AuthResult = {
 
 type AuthContext = { result: AuthResult | null };
 
-// Shared through globalThis: the gate is loaded by tsx, the routes by the Remix build, and
-// both must see the same storage (and the same cookie settings).
-const g = globalThis as unknown as {
-  __gtAuthContext?: AsyncLocalStorage<AuthContext>;
-  __gtSessionCookie?: { key: string; cookie: Cookie };
-};
-g.__gtAuthContext ??= new AsyncLocalStorage<AuthContext>();
-const authContext = g.__gtAuthContext;
+// remember(): the gate and the routes must see the same storage, across dev reloads too.
+const authContext = remember("auth-context", () => new AsyncLocalStorage<AuthContext>());
+const g: { sessionCookie?: { key: string; cookie: Cookie } } = {};
+
+/** The gate's verdict for the request being served, when it authenticated one (Express handlers). */
+export function gateVerdict(): AuthResult | null {
+  return authContext.getStore()?.result ?? null;
+}
 
 /** Runs `fn` (the rest of the request) with the gate's verdict attached. */
 export function runWithAuth<T>(result: AuthResult | null, fn: () => T): T {
@@ -58,8 +59,8 @@ export function sessionCookie(): Cookie {
   const secret = deriveKey("session-cookie").toString("base64");
   const secure = getEnv().SECURE_COOKIES;
   const key = `${secure}:${secret}`;
-  if (g.__gtSessionCookie?.key !== key) {
-    g.__gtSessionCookie = {
+  if (g.sessionCookie?.key !== key) {
+    g.sessionCookie = {
       key,
       cookie: createCookie(SESSION_COOKIE_NAME, {
         httpOnly: true,
@@ -71,7 +72,7 @@ export function sessionCookie(): Cookie {
       }),
     };
   }
-  return g.__gtSessionCookie.cookie;
+  return g.sessionCookie.cookie;
 }
 
 
@@ -149,7 +150,10 @@ export async function requireOperator(request: Request): Promise<AuthOperator> {
 export async function requireApiAuth(request: Request): Promise<AuthOperator> {
   const operator = await getOperator(request);
   if (operator) return operator;
-  throw Response.json({ error: AUTH_REQUIRED }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+  throw Response.json(
+    { error: AUTH_REQUIRED, message: AUTH_REQUIRED },
+    { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="api"', "Cache-Control": "no-store" } },
+  );
 }
 
 /** The id of the session this request is made with (for logout and password changes). */

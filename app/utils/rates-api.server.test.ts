@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
 import { rateWriteFailed, ratesExpressHandler } from "./rates-api.server";
+import { withApiAuth, errorBody } from "#tests/kit/api";
 
 let server: Server;
 let base: string;
@@ -25,7 +26,7 @@ beforeEach(async () => {
 });
 
 const viaRemix = (headers: Record<string, string> = {}) =>
-  loader({ request: new Request("http://localhost/api/rates", { headers }), params: {}, context: {} });
+  withApiAuth(new Request("http://localhost/api/rates", { headers })).then((request) => loader({ request, params: {}, context: {} }));
 
 test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte what the resource route answers", async () => {
   const remix = await viaRemix();
@@ -54,7 +55,7 @@ test("the hot path revalidates with the ETag and sees writes at once", async () 
 test("rateWriteFailed: 400 for rule breaks, thrown Responses as is, 500 otherwise", async () => {
   const bad = rateWriteFailed(new RateValidationError("Rate 1: Quantity cannot be negative"), "x");
   expect(bad.status).toBe(400);
-  expect(await bad.json()).toEqual({ error: "Rate 1: Quantity cannot be negative" });
+  expect(await bad.json()).toEqual(errorBody("Rate 1: Quantity cannot be negative"));
   const thrown = new Response("{}", { status: 413 });
   expect(rateWriteFailed(thrown, "x")).toBe(thrown);
   const warn = console.warn;
@@ -62,7 +63,7 @@ test("rateWriteFailed: 400 for rule breaks, thrown Responses as is, 500 otherwis
   try {
     const other = rateWriteFailed(new Error("db down"), "Failed to save exchange rate: Please try again");
     expect(other.status).toBe(500);
-    expect(await other.json()).toEqual({ error: "Failed to save exchange rate: Please try again" });
+    expect(await other.json()).toEqual(errorBody("Failed to save exchange rate: Please try again"));
   } finally {
     console.warn = warn;
   }

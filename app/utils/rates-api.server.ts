@@ -1,3 +1,4 @@
+import { AUTH_REQUIRED, gateVerdict } from "./auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
 import { RateValidationError, ratesSnapshot } from "~/models/rate.server";
@@ -37,7 +38,7 @@ export async function answerRatesGet(ifNoneMatch: string | null | undefined, acc
   }
   const headers: Record<string, string> = {
     "Content-Type": "application/json; charset=utf-8",
-    "Cache-Control": "no-cache",
+    "Cache-Control": "no-store",
     ETag: snapshot.etag,
     Vary: "Accept-Encoding",
   };
@@ -56,6 +57,11 @@ export async function answerRatesGet(ifNoneMatch: string | null | undefined, acc
  * route without Remix's per-request routing, which costs more than sending 1,000 pairs.
  */
 export const ratesExpressHandler: RequestHandler = (req, res, next) => {
+  // Its own guard too (issue 7): only the gate's verdict for this very request lets it answer.
+  if (!gateVerdict()) {
+    res.status(401).set({ "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="api"' }).json({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
+    return;
+  }
   answerRatesGet(req.headers["if-none-match"], req.headers["accept-encoding"]).then((answer) => {
     res.status(answer.status).set(answer.headers);
     if (answer.body) res.end(answer.body);

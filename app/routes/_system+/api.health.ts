@@ -2,7 +2,7 @@ import type { HealthResponse } from "#api/jobs";
 import { withTimeout } from "#jobs/redis.server";
 import { jobEngineDetails } from "#jobs/status.server";
 import { pingDb } from "~/db/client.server";
-import { methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { getEnv } from "~/utils/env.server";
 
 const DB_TIMEOUT_MS = 2_000;
@@ -13,7 +13,7 @@ const DB_TIMEOUT_MS = 2_000;
  * down (pages and the API still work); 503 only when the database is down.
  * (Unauthenticated liveness without details is GET /healthz.)
  */
-export async function loader() {
+export const loader = apiRoute(async function loader() {
   const [dbOk, jobs] = await Promise.all([
     withTimeout(pingDb(), DB_TIMEOUT_MS, "Database ping").catch(() => false),
     jobEngineDetails(),
@@ -25,8 +25,8 @@ export async function loader() {
     worker: { state: jobs.worker, lastHeartbeat: jobs.lastHeartbeat },
   };
   return Response.json(body, { status: dbOk ? 200 : 503, headers: { "Cache-Control": "no-store" } });
-}
+});
 
-export function action() {
+export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-}
+});

@@ -11,12 +11,13 @@ import { getQueue } from "#jobs/queues.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { action, loader } from "./api.jobs.probe";
+import { apiArgs, errorBody } from "#tests/kit/api";
 
 const url = "http://localhost/api/jobs/probe";
-const args = (request: Request) => ({ request, params: {}, context: {} });
+const args = (request: Request) => apiArgs(request);
 
 async function post(body: string | undefined, headers: Record<string, string> = { "Content-Type": "application/json" }) {
-  const res = (await action(args(new Request(url, { method: "POST", headers, body })))) as Response;
+  const res = (await action(await args(new Request(url, { method: "POST", headers, body })))) as Response;
   return { status: res.status, body: await res.json() };
 }
 
@@ -40,21 +41,21 @@ describe("POST /api/jobs/probe: bad input answers 4xx { error }", () => {
     ["null", "null", "Body must be a JSON object"],
     ["malformed JSON", '{"ms":', "Malformed JSON body"],
   ])("400 for %s", async (_label, body, error) => {
-    expect(await post(body)).toEqual({ status: 400, body: { error } });
+    expect(await post(body)).toEqual({ status: 400, body: errorBody(error) });
     expect(await getQueue("system").count()).toBe(0);
   });
 
   it("415 for a body that is not JSON", async () => {
     const res = await post("ms=5", { "Content-Type": "application/x-www-form-urlencoded" });
-    expect(res).toEqual({ status: 415, body: { error: "Content-Type must be application/json" } });
+    expect(res).toEqual({ status: 415, body: errorBody("Content-Type must be application/json") });
   });
 
   it("405 JSON for GET and PUT", async () => {
-    const get = (await loader()) as Response;
+    const get = (await loader(await args(new Request(url)))) as Response;
     expect(get.status).toBe(405);
     expect(get.headers.get("Allow")).toBe("POST");
-    expect(await get.json()).toEqual({ error: "Method not allowed (use POST)" });
-    const put = (await action(args(new Request(url, { method: "PUT", body: "{}" })))) as Response;
+    expect(await get.json()).toEqual(errorBody("Method not allowed (use POST)"));
+    const put = (await action(await args(new Request(url, { method: "PUT", body: "{}" })))) as Response;
     expect(put.status).toBe(405);
   });
 });

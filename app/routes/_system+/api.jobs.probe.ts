@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { probeRequestSchema, type ProbeResponse } from "#api/jobs";
 import { enqueue } from "#jobs/queues.server";
-import { methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
  * POST /api/jobs/probe { ms?, key? } → 202 { jobId, queue, name, ms, state }
@@ -10,7 +10,7 @@ import { methodNotAllowed, readJson } from "~/utils/api.server";
  * then writes "Probe job <jobId> completed" to System Logs. 503 `{ error }` at once when
  * Redis is down. A `key` makes the job id stable (`probe-<key>`): asking twice gives one job.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   try {
     const body = await readJson(request, probeRequestSchema);
@@ -29,8 +29,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (err instanceof Response) return err;
     throw err;
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-}
+});

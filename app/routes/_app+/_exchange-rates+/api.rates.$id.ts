@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRateById } from "~/models/rate.server";
-import { jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
  * DELETE /api/rates/{id} (spec 1 §7 "Rates"): deletes the pair whose `_id` is id.
  * → 200 { success: true }; 404 { error } when no pair has that id.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   try {
     if (!(await deleteRateById(params.id ?? ""))) return jsonError(404, RATE_MESSAGES.notFound);
@@ -16,8 +16,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, RATE_MESSAGES.deleteFailed());
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-}
+});

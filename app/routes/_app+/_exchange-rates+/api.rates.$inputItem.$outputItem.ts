@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatePair } from "~/models/rate.server";
-import { jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
@@ -9,7 +9,7 @@ import { rateWriteFailed } from "~/utils/rates-api.server";
  * gift names, URL-encoded (`/api/rates/Fire%20Cannon%20Ball/Gold%20Ring`; Remix hands the
  * route the decoded names). → 200 { success: true }; 404 { error } when there is no such pair.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   try {
     if (!(await deleteRatePair(params.inputItem ?? "", params.outputItem ?? ""))) return jsonError(404, RATE_MESSAGES.notFound);
@@ -17,8 +17,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, RATE_MESSAGES.deleteFailed());
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-}
+});

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES, rateBatchEnvelopeSchema } from "#api/rates";
 import { batchUpsert } from "~/models/rate.server";
-import { methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
@@ -10,7 +10,7 @@ import { rateWriteFailed } from "~/utils/rates-api.server";
  * 400 names it ('Invalid entry "Gold Ring" → "Clay": Rate 1: Invalid format. …').
  * → 200 { success: true, count } (pairs written; a pair listed twice counts once).
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   try {
     // The model validates every entry with rateBatchSchema (once) before writing any.
@@ -20,8 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, RATE_MESSAGES.newEntriesFailed());
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-}
+});

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatesForInput } from "~/models/rate.server";
-import { jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
@@ -11,7 +11,7 @@ import { rateWriteFailed } from "~/utils/rates-api.server";
  * /api/rates/{inputItem}/{outputItem}, and no gift is called "input".
  * → 200 { success: true, count }; 404 { error } when the input has no rates.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   try {
     const count = await deleteRatesForInput(params.inputItem ?? "");
@@ -20,8 +20,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, RATE_MESSAGES.deleteAllFailed());
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-}
+});

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES, rateStatusSchema } from "#api/rates";
 import { setRateStatus } from "~/models/rate.server";
-import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
@@ -9,7 +9,7 @@ import { rateWriteFailed } from "~/utils/rates-api.server";
  * (true) or disables (false) a pair.
  * → 200 { success: true, data: { _id, rate | rates, status } }; 404 when the pair is unknown.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   try {
     const body = await readJson(request, rateStatusSchema);
@@ -19,8 +19,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, "Failed to update exchange rate status");
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-}
+});

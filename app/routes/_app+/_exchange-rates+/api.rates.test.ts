@@ -12,6 +12,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { MAX_JSON_BYTES } from "~/utils/api.server";
 import { deleteAllRates, listRates } from "~/models/rate.server";
+import { testApiToken } from "#tests/kit/api";
 
 const FCB = "Fire Cannon Ball";
 const GR = "Gold Ring";
@@ -61,8 +62,8 @@ beforeEach(async () => {
   await deleteAllRates();
 });
 
-function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
-  const init: RequestInit = { method, headers: { ...headers } };
+async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const init: RequestInit = { method, headers: { Authorization: `Bearer ${await testApiToken()}`, ...headers } };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)["content-type"] ??= "application/json";
@@ -78,7 +79,8 @@ async function json(res: Response) {
 async function expectError(res: Response, status: number, error: string | RegExp) {
   expect(res.status).toBe(status);
   const body = await json(res);
-  expect(Object.keys(body)).toEqual(["error"]);
+  expect(Object.keys(body).sort()).toEqual(["error", "message"]);
+  expect(body.message).toBe(body.error);
   if (typeof error === "string") expect(body.error).toBe(error);
   else expect(body.error).toMatch(error);
 }

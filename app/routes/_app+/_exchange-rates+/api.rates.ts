@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { answerRatesGet } from "~/utils/rates-api.server";
 
 /**
@@ -9,12 +9,12 @@ import { answerRatesGet } from "~/utils/rates-api.server";
  * The body is built once per change (app/models/rate.server.ts) and sent as is, gzipped
  * ahead of time for clients that accept it; an ETag lets clients revalidate for free.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = apiRoute(async function loader({ request }: LoaderFunctionArgs) {
   const answer = await answerRatesGet(request.headers.get("if-none-match"), request.headers.get("accept-encoding"));
   const body = answer.body && new Uint8Array(answer.body.buffer as ArrayBuffer, answer.body.byteOffset, answer.body.byteLength);
   return new Response(body, { status: answer.status, headers: answer.headers });
-}
+});
 
-export function action() {
+export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-}
+});

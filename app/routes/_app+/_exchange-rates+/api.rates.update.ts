@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES, rateUpdateSchema } from "#api/rates";
 import { upsertRate } from "~/models/rate.server";
-import { methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";
 
 /**
@@ -9,7 +9,7 @@ import { rateWriteFailed } from "~/utils/rates-api.server";
  * rates, a flat rate ("1/2", 1.5) or a tier list; creates the pair (enabled) when missing.
  * → 200 { success: true, data: { _id, rate | rates, status } }; 400 { error } with the §5 text.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   try {
     const body = await readJson(request, rateUpdateSchema);
@@ -18,8 +18,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (err) {
     return rateWriteFailed(err, RATE_MESSAGES.saveFailed());
   }
-}
+});
 
-export function loader() {
+export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-}
+});

@@ -18,6 +18,7 @@ import { action as bowlingPics } from "../_bowling-bots+/api.bowling-users.user-
 import { action as userAgentAction, loader as userAgentLoader } from "./api.user-agent";
 import { action as detailAction, loader as detailLoader } from "./api.user-details.$kind.$id";
 import { action as picsAction } from "./api.user-details.user-pics";
+import { apiArgs } from "#tests/kit/api";
 
 /**
  * The /api calls of spec 1 §7 "Bowling users" and spec 2 §7 "Collections", end to end:
@@ -39,7 +40,7 @@ function post(url: string, json: unknown, headers: Record<string, string> = {}) 
 }
 
 async function call(fn: Action, request: Request, params: Record<string, string> = {}) {
-  const res = await fn({ request, params, context: {} });
+  const res = await fn(await apiArgs(request, params) as Parameters<Action>[0]);
   return { status: res.status, type: res.headers.get("content-type"), json: await res.json() };
 }
 
@@ -115,7 +116,7 @@ describe("POST /api/user-agent (spec 1 §7; skips per spec 1 §5)", () => {
       expect(res.status).toBe(400);
       expect(typeof res.json.error).toBe("string");
     }
-    const res = (await userAgentLoader()) as Response;
+    const res = (await userAgentLoader(await apiArgs(new Request("http://localhost/api/user-agent")))) as Response;
     expect(res.status).toBe(405);
   });
 });
@@ -237,9 +238,9 @@ describe("POST /api/user-details/{kind}/{id} and /api/bowling-users/{kind}/{id} 
     const unknown = await detail("avatar", account(1).id, body(0));
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toMatch(/Unknown user detail "avatar"/);
-    expect(((await detailLoader({ request: new Request("http://localhost/x"), params: { kind: "status", id: "1" }, context: {} })) as Response).status).toBe(405);
-    expect(((await detailLoader({ request: new Request("http://localhost/x"), params: { kind: "nope", id: "1" }, context: {} })) as Response).status).toBe(404);
-    expect(((await bowlingGiftsLoader()) as Response).status).toBe(405);
+    expect(((await detailLoader(await apiArgs(new Request("http://localhost/x"), { kind: "status", id: "1" }))) as Response).status).toBe(405);
+    expect(((await detailLoader(await apiArgs(new Request("http://localhost/x"), { kind: "nope", id: "1" }))) as Response).status).toBe(404);
+    expect(((await bowlingGiftsLoader(await apiArgs(new Request("http://localhost/x")))) as Response).status).toBe(405);
     // Numeric userIDs are accepted as well as text.
     expect((await detail("status", account(1).id, { userID: Number(account(0).id), password: account(0).password })).status).toBe(200);
   });

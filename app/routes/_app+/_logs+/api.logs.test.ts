@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { logEvent } from "~/models/log.server";
@@ -7,11 +8,11 @@ import { action as clearAction, loader as clearLoader } from "./api.logs.clear.$
 import { action as cleanupAction, loader as cleanupLoader } from "./api.logs.cleanup";
 
 const base = "http://localhost/api/logs";
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
+const args = apiArgs;
 const DAY = 86_400_000;
 
 async function list(query = "") {
-  const res = (await listLoader(args(new Request(`${base}${query}`)))) as Response;
+  const res = (await listLoader(await args(new Request(`${base}${query}`)))) as Response;
   return { status: res.status, body: await res.json() };
 }
 
@@ -72,11 +73,11 @@ describe("GET /api/logs (spec 2 §7 Logs: optional query type, source, cleared; 
   ])("answers 400 {error} for a bad query %s", async (query, error) => {
     const { status, body } = await list(query);
     expect(status).toBe(400);
-    expect(body).toEqual({ error });
+    expect(body).toEqual(errorBody(error));
   });
 
   it("answers 405 JSON to other methods", async () => {
-    const res = listAction();
+    const res = await listAction(await args(new Request(base, { method: "POST" })));
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("GET");
     expect((await res.json()).error).toMatch(/Method not allowed/);
@@ -87,7 +88,7 @@ describe("POST /api/logs/clear/{id} (spec 2 §7 Logs)", () => {
   it("marks the entry cleared and answers {success: true, log}", async () => {
     const rows = await seed();
     const id = rows["Server started on port 3000"].id;
-    const res = (await clearAction(args(new Request(`${base}/clear/${id}`, { method: "POST" }), { id }))) as Response;
+    const res = (await clearAction(await args(new Request(`${base}/clear/${id}`, { method: "POST" }), { id }))) as Response;
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ success: true, log: { _id: id, cleared: true, message: "Server started on port 3000" } });
@@ -100,15 +101,15 @@ describe("POST /api/logs/clear/{id} (spec 2 §7 Logs)", () => {
     ["a non-uuid id", "not-a-uuid"],
   ])("answers 404 {error: 'Log entry not found'} for %s", async (_label, id) => {
     await seed();
-    const res = (await clearAction(args(new Request(`${base}/clear/${id}`, { method: "POST" }), { id }))) as Response;
+    const res = (await clearAction(await args(new Request(`${base}/clear/${id}`, { method: "POST" }), { id }))) as Response;
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "Log entry not found" });
+    expect(await res.json()).toEqual(errorBody("Log entry not found"));
   });
 
   it("answers 405 JSON to GET and DELETE", async () => {
-    expect(clearLoader().status).toBe(405);
+    expect((await clearLoader(await args(new Request(`${base}/clear/x`)))).status).toBe(405);
     const id = "3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11";
-    const res = (await clearAction(args(new Request(`${base}/clear/${id}`, { method: "DELETE" }), { id }))) as Response;
+    const res = (await clearAction(await args(new Request(`${base}/clear/${id}`, { method: "DELETE" }), { id }))) as Response;
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("POST");
   });
@@ -117,7 +118,7 @@ describe("POST /api/logs/clear/{id} (spec 2 §7 Logs)", () => {
 describe("DELETE /api/logs/cleanup (decision 0004: cleared entries + entries older than LOG_RETENTION_DAYS)", () => {
   it("removes exactly the cleared and the older-than-14-days entries", async () => {
     await seed();
-    const res = (await cleanupAction(args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
+    const res = (await cleanupAction(await args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: "Deleted 2 log entries", deletedCount: 2 });
     const { body } = await list();
@@ -127,7 +128,7 @@ describe("DELETE /api/logs/cleanup (decision 0004: cleared entries + entries old
       "just inside retention",
     ]);
     // Nothing left to remove: a second run deletes nothing.
-    const again = (await cleanupAction(args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
+    const again = (await cleanupAction(await args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
     expect(await again.json()).toEqual({ message: "Deleted 0 log entries", deletedCount: 0 });
   });
 
@@ -135,7 +136,7 @@ describe("DELETE /api/logs/cleanup (decision 0004: cleared entries + entries old
     const db = await getDb();
     await db.delete(logs);
     await logEvent({ type: "info", source: "bot", message: "fresh", details: { password: "hunter2", nick: "x" } });
-    const res = (await cleanupAction(args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
+    const res = (await cleanupAction(await args(new Request(`${base}/cleanup`, { method: "DELETE" })))) as Response;
     expect((await res.json()).deletedCount).toBe(0);
     const { body } = await list();
     // The logger redacts secrets before they reach the table.
@@ -143,8 +144,8 @@ describe("DELETE /api/logs/cleanup (decision 0004: cleared entries + entries old
   });
 
   it("answers 405 JSON to other methods", async () => {
-    expect(cleanupLoader().status).toBe(405);
-    const res = (await cleanupAction(args(new Request(`${base}/cleanup`, { method: "POST" })))) as Response;
+    expect((await cleanupLoader(await args(new Request(`${base}/cleanup`)))).status).toBe(405);
+    const res = (await cleanupAction(await args(new Request(`${base}/cleanup`, { method: "POST" })))) as Response;
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("DELETE");
   });

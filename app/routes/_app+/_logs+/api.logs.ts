@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { LOG_ERRORS, LOG_LIST_LIMIT, logsQuerySchema } from "#api/logs";
 import { listLogs, toLogDto } from "~/models/log.server";
-import { jsonError, methodNotAllowed, zodMessage } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, zodMessage } from "~/utils/api.server";
 
 /**
  * GET /api/logs with optional query type, source, cleared (spec 2 §7 "Logs").
  * → { logs: [{ _id, type, source, message, timestamp, cleared, details }] }, newest first.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = apiRoute(async function loader({ request }: LoaderFunctionArgs) {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = logsQuerySchema.safeParse(params);
   if (!query.success) return jsonError(400, zodMessage(query.error).replace(/^\w+: /, ""));
@@ -18,8 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     console.warn("[api/logs] list failed:", (err as Error).message);
     return jsonError(500, LOG_ERRORS.loadFailed);
   }
-}
+});
 
-export function action() {
+export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-}
+});

@@ -1,0 +1,137 @@
+import crypto from "node:crypto";
+import type { ErrorRequestHandler, Express, RequestHandler } from "express";
+import helmet from "helmet";
+import { getEnv } from "./env.server";
+
+/**
+ * The HTTP hygiene in front of everything, static files included (docs/decisions/0006):
+ *
+ * 1. **One path for every layer.** Express, `express.static` and the auth gate see the raw
+ *    request path; Remix builds a WHATWG URL from it, which resolves `.`/`..` segments
+ *    (also `%2e`-encoded ones) and turns `\` into `/`. `/assets/%2e%2e/api/logs` was a
+ *    public static path to the gate and `/api/logs` to the router. A request whose path
+ *    the URL parser would change is refused with 400, so every layer decides on the same
+ *    path the router runs.
+ * 2. Security headers: a CSP whose scripts need this request's nonce (no inline scripts
+ *    otherwise), a Permissions-Policy, HSTS and Secure cookies when served over https,
+ *    and `Cache-Control: no-store` on everything that is not a static asset (pages and
+ *    /api answers carry operator data; /settings shows a fresh API token once).
+ */
+
+/** Methods any route here serves; anything else (TRACE, CONNECT, PROPFIND…) is refused after the gate. */
+export const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The path the router will run for this request target, or null when the target is unusable. */
+export function routedPath(target: string): string | null {
+  if (!target.startsWith("/") || target.startsWith("//")) return null;
+  try {
+    return new URL(`http://local.invalid${target}`).pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** The raw path part of a request target (no query, no fragment). */
+function rawPath(target: string): string {
+  const end = target.search(/[?#]/);
+  return end < 0 ? target : target.slice(0, end);
+}
+
+/**
+ * Why a request target must be refused before any routing, or null when it is fine:
+ * the router would run another path than the one written (dot segments, encoded or not,
+ * backslashes, `//`), or it carries characters no path of ours has (NUL, controls).
+ */
+export function refusePath(target: string): string | null {
+  const raw = rawPath(target);
+  if (/%00|[\u0000-\u001f\u007f]/i.test(raw)) return "control characters in the path";
+  if (/%5c|\\/i.test(raw)) return "backslashes in the path";
+  const routed = routedPath(target);
+  if (routed === null) return "not an origin-form path";
+  if (routed !== raw) return "dot segments or characters the router would rewrite";
+  if (raw.includes("//")) return "empty path segments";
+  return null;
+}
+
+function permissionsPolicy() {
+  const off = ["camera", "microphone", "geolocation", "payment", "usb", "serial", "bluetooth", "midi", "magnetometer", "gyroscope", "accelerometer", "interest-cohort", "browsing-topics"];
+  // Copying a trade text to the clipboard (spec 2 "Text copied to clipboard") stays allowed here.
+  return [...off.map((f) => `${f}=()`), "clipboard-write=(self)", "fullscreen=(self)"].join(", ");
+}
+
+export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
+  const env = getEnv();
+  const refuseOddPaths: RequestHandler = (req, res, next) => {
+    const why = refusePath(req.originalUrl);
+    if (!why) return next();
+    res.status(400).set({ "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" }).send(`Bad request: ${why}`);
+  };
+  const perRequest: RequestHandler = (req, res, next) => {
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("Permissions-Policy", permissionsPolicy());
+    // Static assets set their own caching (immutable / 1 h); everything else is private data.
+    if (!/^\/assets\//.test(req.path) && !(req.path.includes(".") && !req.path.endsWith(".data"))) {
+      res.setHeader("Cache-Control", "no-store");
+    }
+    if (req.secure || env.SECURE_COOKIES) {
+      if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+      secureSetCookies(res);
+    }
+    next();
+  };
+  app.use(refuseOddPaths, perRequest);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          // Every script Remix renders carries the request's nonce (app/entry.server.tsx);
+          // inline scripts without it do not run. Vite's dev client needs eval-free inline
+          // module preambles too, which get the nonce the same way.
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
+          // Radix Themes sets inline style attributes; styles cannot run code.
+          "style-src": ["'self'", "'unsafe-inline'"],
+          // Gift pictures and avatars come from the platform's hosts (or the simulator).
+          "img-src": ["'self'", "data:", "blob:", "https:", "http:"],
+          "connect-src": options.dev ? ["'self'", "ws:", "wss:", "https:"] : ["'self'", "https:"],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      // Helmet's default "no-referrer" makes Chromium send `Origin: null` on plain form
+      // posts, which the gate's same-origin check would refuse: no-JS forms would all fail.
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      // Sent per request above, only when the request came over https.
+      strictTransportSecurity: false,
+    }),
+  );
+}
+
+/** Over https every cookie this response sets is Secure, whichever module set it. */
+function secureSetCookies(res: Parameters<RequestHandler>[1]) {
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name: string, value: number | string | readonly string[]) => {
+    if (name.toLowerCase() === "set-cookie") {
+      const add = (c: string) => (/;\s*secure\b/i.test(c) ? c : `${c}; Secure`);
+      value = Array.isArray(value) ? value.map(add) : typeof value === "string" ? add(value) : value;
+    }
+    return setHeader(name, value);
+  };
+}
+
+/**
+ * Last resort for errors thrown outside Remix (static files, the gate, the board): a
+ * status from the error when it has one (`express.static` 403/404), else 500, never a
+ * stack trace. /api paths answer in the contract's JSON shape.
+ */
+export const expressErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) return next(err);
+  const status = Number((err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode) || 500;
+  if (status >= 500) console.error("[http]", req.method, req.path, (err as Error).message);
+  const text = status === 404 ? "Not found" : status === 403 ? "Forbidden" : status < 500 ? "Bad request" : "Internal server error";
+  res.status(status).set("Cache-Control", "no-store");
+  if (/^\/api(\/|$)/i.test(req.path)) res.json({ error: text, message: text });
+  else res.type("text/plain").send(text);
+};
