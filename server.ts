@@ -68,7 +68,8 @@ async function main() {
   app.use(appEntry.expressErrorHandler);
 
   const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "0.0.0.0";
+  // The dev server serves source files through Vite without a login: loopback only unless asked.
+  const host = process.env.HOST ?? (viteDevServer ? "127.0.0.1" : "0.0.0.0");
   const server = app.listen(port, host, () => {
     console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
     void appEntry.onListening(port);

@@ -19,7 +19,8 @@ const alias = [
 
 export default defineConfig({
   resolve: { alias },
-  server: { port: 3000 },
+  // Never serve the data dir (embedded database, master key) or env files through the dev server.
+  server: { port: 3000, fs: { deny: [".env", ".env.*", "*.{crt,pem,key}", "**/data/**", "**/data-*/**"] } },
   // Native server-only packages: the dev optimizer must not try to bundle them for the browser.
   optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite", "pg", "bullmq", "ioredis"] },
   plugins: process.env.VITEST

@@ -103,7 +103,12 @@ export const userAgentEntrySchema = z.object({
 });
 export type UserAgentEntry = z.output<typeof userAgentEntrySchema>;
 
-export const userAgentMapSchema = z.record(z.string(), z.unknown(), { error: GALAXY_ERRORS.badUserAgentMap });
+/** Largest user-agent map one request may register (a refresh sends one entry per account). */
+export const MAX_USER_AGENTS = 20_000;
+
+export const userAgentMapSchema = z
+  .record(z.string(), z.unknown(), { error: GALAXY_ERRORS.badUserAgentMap })
+  .refine((map) => Object.keys(map).length <= MAX_USER_AGENTS, { error: `At most ${MAX_USER_AGENTS} user agents per request` });
 
 export type UserAgentResponse = {
   success: true;

@@ -137,6 +137,9 @@ export type RegisterResult = {
  * Stores many records in one transaction (POST /api/user-agent). Entries without headers
  * or with unparsable headers are skipped and reported, not fatal (spec 1 §5).
  */
+/** Rows per INSERT statement (6 columns each, far below the bind-parameter limit). */
+const USER_AGENT_CHUNK = 1_000;
+
 export async function registerUserAgents(map: Record<string, UserAgentInput | null | undefined>): Promise<RegisterResult> {
   const records: UserAgentRecord[] = [];
   const skipped: RegisterResult["skipped"] = [];
@@ -154,8 +157,13 @@ export async function registerUserAgents(map: Record<string, UserAgentInput | nu
   }
   if (records.length) {
     const db = await getDb();
+    // One row per account (the last entry wins: one INSERT … ON CONFLICT must not touch a
+    // row twice), written in chunks: PostgreSQL binds at most 65,535 parameters a statement.
+    const rows = [...new Map(records.map((r) => [r.id, row(r)])).values()];
     await db.transaction(async (tx) => {
-      await tx.insert(galaxyUserAgents).values(records.map(row)).onConflictDoUpdate({ target: galaxyUserAgents.accountId, set: upsertSet });
+      for (let i = 0; i < rows.length; i += USER_AGENT_CHUNK) {
+        await tx.insert(galaxyUserAgents).values(rows.slice(i, i + USER_AGENT_CHUNK)).onConflictDoUpdate({ target: galaxyUserAgents.accountId, set: upsertSet });
+      }
     });
     for (const r of records) remember(r.id, r);
   }

@@ -128,7 +128,9 @@ function secureSetCookies(res: Parameters<RequestHandler>[1]) {
  */
 export const expressErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
-  const status = Number((err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode) || 500;
+  let status = Number((err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode) || 500;
+  // express.static answers 403 to paths it finds malicious: to a caller that is just "nothing here".
+  if (status === 403 && /^\/assets\//i.test(req.path)) status = 404;
   if (status >= 500) console.error("[http]", req.method, req.path, (err as Error).message);
   const text = status === 404 ? "Not found" : status === 403 ? "Forbidden" : status < 500 ? "Bad request" : "Internal server error";
   res.status(status).set("Cache-Control", "no-store");

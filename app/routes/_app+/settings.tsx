@@ -29,6 +29,7 @@ import { loginPasswordSchema, newPasswordSchema, tokenNameSchema } from "~/utils
 import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
 import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { readFormData } from "~/utils/forms.server";
 
 /**
  * Operator settings (docs/auth.md): API tokens for scripts — created (shown once),
@@ -106,7 +107,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
 
   if (intent === "create-token") {

@@ -11,6 +11,7 @@ import { operatorExists, verifyOperatorPassword } from "~/models/operator.server
 import { clientIp, getOperator, logIn, safeRedirect } from "~/utils/auth.server";
 import { loginPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
 import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
+import { readFormData } from "~/utils/forms.server";
 
 /** Operator login (docs/decisions/0003; the specs show none). */
 export const LoginSchema = z.object({
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });

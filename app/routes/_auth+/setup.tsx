@@ -9,6 +9,7 @@ import { logEvent } from "~/models/log.server";
 import { createOperator, operatorExists, OperatorError } from "~/models/operator.server";
 import { getOperator, logIn } from "~/utils/auth.server";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
+import { readFormData } from "~/utils/forms.server";
 
 /**
  * First-run setup: while no operator exists, every page leads here and the first
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await redirectIfSetUp(request);
-  const submission = parseWithZod(await request.formData(), { schema: SetupSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: SetupSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }

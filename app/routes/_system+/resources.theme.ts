@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/utils/auth.server";
 import { isTheme, setThemeCookie } from "~/utils/theme.server";
+import { readFormData } from "~/utils/forms.server";
 
 /**
  * The dark mode toggle's action: remembers the chosen theme in the `gt_theme` cookie.
@@ -8,7 +9,7 @@ import { isTheme, setThemeCookie } from "~/utils/theme.server";
  * the fetcher gets `{ theme }` and the root loader revalidates with the new cookie.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const theme = form.get("theme");
   if (!isTheme(theme)) return data({ error: "Theme must be dark or light" }, { status: 400 });
   const headers = { "Set-Cookie": setThemeCookie(theme) };

@@ -51,6 +51,7 @@ import {
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { readFormData } from "~/utils/forms.server";
 
 /**
  * The Exchange Rates section (spec 1 §2 "Exchange Rates section", §4, §5, §8).
@@ -124,7 +125,7 @@ type Outcome = ActionResult & { status?: number };
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
-  const formData = withPairFields(await request.formData());
+  const formData = withPairFields(await readFormData(request));
   const intent = formData.get("intent");
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;

@@ -14,6 +14,7 @@ import { cleanupLogs, clearLog, countLogs, listLogs, logRetentionDays, toLogDto 
 import { isUuid } from "~/utils/api.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { readFormData } from "~/utils/forms.server";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];
 
@@ -47,7 +48,7 @@ function backTo(request: Request, redirectTo: FormDataEntryValue | null): string
 /** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const redirectTo = form.get("redirectTo");
 
