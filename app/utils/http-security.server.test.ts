@@ -89,6 +89,8 @@ describe("finding 1: every layer decides on the path the router runs", () => {
     "/api//logs",
     "/api/logs/.",
     "/api/%00logs",
+    "/api/rates/%E0%A4%A",
+    "/api/rates/%",
   ])("%s is refused before any route or static file (400)", async (target) => {
     const res = await raw("GET", target);
     expect([400, 404]).toContain(res.status);

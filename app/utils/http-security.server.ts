@@ -50,6 +50,11 @@ export function refusePath(target: string): string | null {
   if (routed === null) return "not an origin-form path";
   if (routed !== raw) return "dot segments or characters the router would rewrite";
   if (raw.includes("//")) return "empty path segments";
+  try {
+    decodeURIComponent(raw);
+  } catch {
+    return "malformed percent-encoding";
+  }
   return null;
 }
 

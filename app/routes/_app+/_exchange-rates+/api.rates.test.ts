@@ -4,15 +4,12 @@
  * builds it (flat routes), so URL decoding and route ranking are Remix's, not ours.
  * Real PostgreSQL underneath (tests/setup gives this file its own database).
  */
-import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { UNSAFE_defineRoutes } from "@remix-run/dev";
-import { appRoutes } from "~/routes.manifest";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { MAX_JSON_BYTES } from "~/utils/api.server";
 import { deleteAllRates, listRates } from "~/models/rate.server";
 import { testApiToken } from "#tests/kit/api";
+import { remixHandler } from "#tests/kit/remix";
 
 const FCB = "Fire Cannon Ball";
 const GR = "Gold Ring";
@@ -23,39 +20,7 @@ const INVALID = (n: number) => `Rate ${n}: Invalid format. Use "1/2" or "1.5"`;
 let handle: (request: Request) => Promise<Response>;
 
 beforeAll(async () => {
-  const manifest = appRoutes(UNSAFE_defineRoutes);
-  const wanted = Object.values(manifest).filter((r) => /\/api\.rates/.test(r.id) || r.id.endsWith("/api.$"));
-  const routes: ServerBuild["routes"] = {
-    root: { id: "root", path: "", module: { default: () => null } as never },
-  };
-  for (const r of wanted) {
-    routes[r.id] = {
-      id: r.id,
-      parentId: r.parentId,
-      path: r.path,
-      index: r.index,
-      caseSensitive: r.caseSensitive,
-      module: await import(/* @vite-ignore */ path.resolve("app", r.file)),
-    };
-  }
-  // Layouts above the API routes (the pathless `_app`) only place them; they run no code here.
-  for (const r of Object.values(manifest)) {
-    if (!routes[r.id] && wanted.some((w) => w.parentId === r.id)) {
-      routes[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: {} as never };
-    }
-  }
-  const build = {
-    mode: "production",
-    entry: { module: { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
-    routes,
-    assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
-    publicPath: "/",
-    assetsBuildDirectory: "",
-    basename: undefined,
-    isSpaMode: false,
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
-  } as unknown as ServerBuild;
-  handle = createRequestHandler(build, "production");
+  handle = await remixHandler((r) => /\/api\.rates/.test(r.id) || r.id.endsWith("/api.$"));
 });
 
 beforeEach(async () => {

@@ -1,0 +1,56 @@
+/**
+ * A Remix request handler over the app's real route table (app/routes.manifest.ts, the
+ * same function the Vite build uses), for tests that go through Remix's own URL decoding
+ * and route ranking without a build. Only the chosen routes' modules are loaded; their
+ * layouts are placeholders (a resource request runs only its own route's code).
+ */
+import path from "node:path";
+import { UNSAFE_defineRoutes } from "@remix-run/dev";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { appRoutes } from "~/routes.manifest";
+
+export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; file: string };
+
+export function routeTable(): RouteEntry[] {
+  return Object.values(appRoutes(UNSAFE_defineRoutes)) as RouteEntry[];
+}
+
+/** The full URL path of a route (pathless layouts add nothing). */
+export function fullPath(route: RouteEntry, table = routeTable()): string {
+  const byId = new Map(table.map((r) => [r.id, r]));
+  const parts: string[] = [];
+  for (let r: RouteEntry | undefined = route; r; r = r.parentId ? byId.get(r.parentId) : undefined) if (r.path) parts.unshift(r.path);
+  return "/" + parts.join("/");
+}
+
+export async function remixHandler(wanted: (route: RouteEntry) => boolean): Promise<(request: Request) => Promise<Response>> {
+  const table = routeTable();
+  const chosen = table.filter(wanted);
+  const routes: ServerBuild["routes"] = { root: { id: "root", path: "", module: { default: () => null } as never } };
+  for (const r of chosen) {
+    routes[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: r.index, caseSensitive: r.caseSensitive, module: await import(/* @vite-ignore */ path.resolve("app", r.file)) };
+  }
+  // Layouts above the chosen routes only place them in the tree.
+  let added = true;
+  while (added) {
+    added = false;
+    for (const r of table) {
+      if (!routes[r.id] && Object.values(routes).some((c) => c?.parentId === r.id)) {
+        routes[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: {} as never };
+        added = true;
+      }
+    }
+  }
+  const build = {
+    mode: "production",
+    entry: { module: { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
+    routes,
+    assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
+    publicPath: "/",
+    assetsBuildDirectory: "",
+    basename: undefined,
+    isSpaMode: false,
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
+  } as unknown as ServerBuild;
+  return createRequestHandler(build, "production");
+}

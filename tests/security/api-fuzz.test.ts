@@ -1,0 +1,132 @@
+/**
+ * Issue 7, "A standing security suite": every /api route (found in the real route table,
+ * so a new route is covered without editing this file) gets bad input of every kind —
+ * malformed JSON, wrong types, prototype keys, NUL characters, huge and deep bodies, odd
+ * content types, hostile path parameters — from an authenticated caller. No answer may be
+ * a 5xx, every error body carries `error` and `message` with the same text, nothing in
+ * the database may change and no prototype may be polluted.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { upsertRate } from "~/models/rate.server";
+import { testApiToken } from "#tests/kit/api";
+import { fullPath, remixHandler, routeTable } from "#tests/kit/remix";
+
+const apiRoutes = routeTable().filter((r) => /^\/api(\/|$)/.test(fullPath(r)));
+let handle: (request: Request) => Promise<Response>;
+let token: string;
+
+/**
+ * Tables whose rows bad input must never touch. System Logs may record the refusals, and
+ * the caller's own token notes when it was last used.
+ */
+async function snapshot(): Promise<Record<string, string>> {
+  const db = await getDb();
+  const tables = await db.execute(sql`select tablename from pg_tables where schemaname = 'public' and tablename not in ('logs', 'api_tokens') order by 1`);
+  const out: Record<string, string> = {};
+  for (const { tablename } of tables.rows as { tablename: string }[]) {
+    const res = await db.execute(sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h, count(*) as n from "${tablename}" t`));
+    const row = res.rows[0] as { h: string; n: string };
+    out[tablename] = `${row.n}:${row.h}`;
+  }
+  return out;
+}
+
+const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+const hugeString = JSON.stringify({ inputItem: "x".repeat(3 * 1024 * 1024) });
+const manyKeys = JSON.stringify(Object.fromEntries(Array.from({ length: 25_000 }, (_, i) => [String(100000 + i), { headers: "{}" }])));
+
+/** [label, body, content-type] */
+const BODIES: Array<[string, string | undefined, string | undefined]> = [
+  ["no body", undefined, undefined],
+  ["empty JSON body", "", "application/json"],
+  ["malformed JSON", '{"inputItem": "Clay",', "application/json"],
+  ["JSON null", "null", "application/json"],
+  ["JSON array", "[1,2,3]", "application/json"],
+  ["JSON string", '"hello"', "application/json"],
+  ["JSON number", "1e309", "application/json"],
+  ["wrong types", '{"inputItem": 5, "outputItem": [], "rates": {"a": true}, "status": 7, "userID": {}, "password": 1, "updates": "x", "ms": "10", "ids": 3}', "application/json"],
+  ["prototype keys", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "prototype": {"polluted": true}}', "application/json"],
+  ["prototype keys in a map", '{"__proto__": {"headers": "{}", "id": "1"}, "constructor": {"headers": "{}"}}', "application/json"],
+  ["NUL in values", '{"inputItem": "Cl\\u0000ay", "outputItem": "\\u0000", "rates": "1/\\u00002", "userID": "12\\u00003", "password": "\\u0000", "updates": [{"inputItem": "\\u0000"}]}', "application/json"],
+  ["NUL in keys", '{"\\u0000": {"headers": "{}"}}', "application/json"],
+  ["control characters", '{"inputItem": "\\u0007\\u001b[31m", "name": "\\r\\n"}', "application/json"],
+  ["deep nesting", deep(5_000), "application/json"],
+  ["huge body (3 MB)", hugeString, "application/json"],
+  ["25,000 map entries", manyKeys, "application/json"],
+  ["form body", "inputItem=Clay&outputItem=Gold", "application/x-www-form-urlencoded"],
+  ["XML body", "<rates><rate/></rates>", "application/xml"],
+  ["JSON with a bad charset claim", '{"a":1}', "application/json; charset=utf-7"],
+];
+
+// Malformed percent-encoding never gets this far: the HTTP layer refuses it (http-security.server.test.ts).
+// Parameters name nothing that exists: a DELETE of a real pair is a valid request, not bad input.
+const PARAM_VALUES = ["No Such Gift", "00000000-0000-0000-0000-000000000000", "%00", "a%00b", "..%2F..%2Fetc", "'; drop table logs; --", "x".repeat(3000), "__proto__"];
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+function urlsFor(path: string): string[] {
+  if (!path.includes(":") && !path.includes("*")) return [path];
+  return PARAM_VALUES.map((v) => path.replace(/:[A-Za-z]+/g, v).replace(/\*/g, v));
+}
+
+beforeAll(async () => {
+  process.env.GALAXY_SERVICES_URL = "http://127.0.0.1:9"; // nothing listens: the platform is down
+  const ids = new Set(apiRoutes.map((r) => r.id));
+  handle = await remixHandler((r) => ids.has(r.id));
+  token = await testApiToken();
+  await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" });
+  await upsertRate({ inputItem: "Clay", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: 1 }, { quantity: 5, rate: "1.5" }] });
+});
+afterAll(() => {
+  delete process.env.GALAXY_SERVICES_URL;
+});
+
+describe("every /api route survives bad input: no 5xx, {error, message}, nothing changed", () => {
+  it("finds the /api routes in the route table", () => {
+    expect(apiRoutes.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("all routes × methods × bodies × path parameters", { timeout: 600_000 }, async () => {
+    const before = await snapshot();
+    let requests = 0;
+    const failures: string[] = [];
+    for (const route of apiRoutes) {
+      for (const url of urlsFor(fullPath(route))) {
+        for (const method of METHODS) {
+          const bodies = method === "GET" ? BODIES.slice(0, 1) : BODIES;
+          for (const [label, body, type] of bodies) {
+            const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+            if (type) headers["Content-Type"] = type;
+            let res: Response;
+            try {
+              res = await handle(new Request(`http://localhost${url}`, { method, headers, body }));
+            } catch (err) {
+              failures.push(`${method} ${url} [${label}]: threw ${(err as Error).message}`);
+              continue;
+            }
+            requests++;
+            if (res.status >= 500) failures.push(`${method} ${url} [${label}]: ${res.status} ${(await res.text()).slice(0, 200)}`);
+            else if (res.status >= 400) {
+              const text = await res.text();
+              let parsed: { error?: unknown; message?: unknown } | null = null;
+              try {
+                parsed = JSON.parse(text);
+              } catch {
+                failures.push(`${method} ${url} [${label}]: ${res.status} not JSON: ${text.slice(0, 100)}`);
+              }
+              if (parsed && (typeof parsed.error !== "string" || parsed.message !== parsed.error)) {
+                failures.push(`${method} ${url} [${label}]: ${res.status} body ${text.slice(0, 100)}`);
+              }
+            } else await res.arrayBuffer();
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(requests).toBeGreaterThan(1_000);
+    expect(await snapshot()).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    console.info(`[api-fuzz] ${apiRoutes.length} routes, ${requests} requests, no 5xx, nothing changed`);
+  });
+});
