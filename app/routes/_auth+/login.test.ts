@@ -124,6 +124,13 @@ describe("login loader", () => {
     )) as Response;
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe("/logs");
+
+    // Issue 7 #2: the URL parser turns "/.//evil.example" into "//evil.example" (another host).
+    for (const trick of ["/.//evil.example", "/x/../..//evil.example", "/%2F%2Fevil.example", "/%5Cevil.example"]) {
+      const req = new Request(`http://localhost/login?redirectTo=${encodeURIComponent(trick)}`, { headers: { cookie: cookieOf(login) } });
+      const res = (await run(() => loginLoader(args(req)))) as Response;
+      expect(res.headers.get("location"), trick).toBe("/");
+    }
   });
 });
 
