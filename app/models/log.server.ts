@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { LogDto } from "#api/logs";
 import { getDb } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
@@ -45,6 +45,36 @@ export async function logEvent(entry: LogInput): Promise<void> {
       message: scrubLogText(entry.message).slice(0, 4000),
       details: entry.details === undefined ? null : redact(entry.details),
     });
+  } catch (err) {
+    console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
+  }
+}
+
+/**
+ * Writes an entry that sums up many events (failed logins): inserted under `id` the first
+ * time, then updated in place — message, details, time, and shown again if it was cleared.
+ * `details.count` only grows: a slower writer carrying an older count changes nothing.
+ * Never throws, like `logEvent`.
+ */
+export async function logSummaryEvent(id: string, entry: LogInput & { details: { count: number } & Record<string, unknown> }): Promise<void> {
+  try {
+    const db = await getDb();
+    const values = {
+      type: entry.type,
+      source: entry.source,
+      message: scrubLogText(entry.message).slice(0, 4000),
+      details: redact(entry.details),
+      timestamp: new Date(),
+      cleared: false,
+    };
+    await db
+      .insert(logs)
+      .values({ id, ...values })
+      .onConflictDoUpdate({
+        target: logs.id,
+        set: values,
+        where: sql`coalesce((${logs.details} ->> 'count')::bigint, 0) < ${entry.details.count}`,
+      });
   } catch (err) {
     console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
   }
