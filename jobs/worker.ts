@@ -18,6 +18,7 @@ import { Worker, type Job } from "bullmq";
 import { closeDb, getDb } from "~/db/client.server";
 import { logEvent } from "~/models/log.server";
 import { getEnv } from "~/utils/env.server";
+import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
@@ -56,7 +57,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
       return;
     }
     console.warn(`[jobs] worker for "${queue}" error: ${err.message}`);
-    void logEvent({ type: "error", source: "system", message: `Job worker error on queue ${queue}: ${err.message}`, details: { queue, worker: id } });
+    void logEvent({ type: "error", source: "system", message: `Job worker error on queue ${queue}: ${errorText(err)}`, details: { queue, worker: id } });
   };
 
   const workers = PROCESSED_QUEUES.map((name) => {
@@ -201,11 +202,11 @@ async function main() {
   // BullMQ's production guide: never let a stray rejection go unnoticed.
   process.on("unhandledRejection", (reason) => {
     console.error("[jobs] unhandled rejection:", reason);
-    void logEvent({ type: "error", source: "system", message: `Job worker: unhandled rejection: ${String((reason as Error)?.message ?? reason)}` });
+    void logEvent({ type: "error", source: "system", message: `Job worker: unhandled rejection: ${errorText(reason)}` });
   });
   process.on("uncaughtException", (err) => {
     console.error("[jobs] uncaught exception:", err);
-    void logEvent({ type: "error", source: "system", message: `Job worker crashed: ${err.message}` }).finally(() => process.exit(1));
+    void logEvent({ type: "error", source: "system", message: `Job worker crashed: ${errorText(err)}` }).finally(() => process.exit(1));
   });
 }
 

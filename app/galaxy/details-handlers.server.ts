@@ -19,6 +19,7 @@ import {
 } from "#api/galaxy";
 import { logEvent } from "~/models/log.server";
 import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { errorText } from "~/utils/errors";
 import { GalaxyServiceError, getGalaxyServices } from "./services.server";
 import { registerUserAgents, type UserAgentInput } from "./user-agent.server";
 
@@ -161,7 +162,7 @@ async function userAgents(request: Request): Promise<Response> {
     }
     return Response.json({ success: true, registered: result.registered, skipped } satisfies UserAgentResponse);
   } catch (err) {
-    await logEvent({ type: "error", source: "system", message: `${GALAXY_ERRORS.setUserAgents}: ${(err as Error).message}` });
+    await logEvent({ type: "error", source: "system", message: `${GALAXY_ERRORS.setUserAgents}: ${errorText(err)}` });
     return jsonError(500, GALAXY_ERRORS.setUserAgents);
   }
 }

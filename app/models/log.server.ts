@@ -1,8 +1,9 @@
-import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { LogDto } from "#api/logs";
 import { getDb } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
+import { errorText, scrubLogText } from "~/utils/errors";
 
 export type LogEntry = typeof logs.$inferSelect;
 
@@ -16,9 +17,14 @@ export type LogInput = {
 /** Keys whose values never reach the log table, whatever the caller passes. */
 const SECRET_KEYS = /pass(word)?|secret|token|rc$|recovery|authorization|cookie|sek/i;
 
+/**
+ * A copy of `value` fit for the log table: secret-looking keys blanked, errors reduced to
+ * safe text (`errorText`: no SQL, no query parameters), "Failed query: …" scrubbed from strings.
+ */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return scrubLogText(value);
   if (depth > 6 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (value instanceof Error) return { name: value.name, message: errorText(value) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? "[redacted]" : redact(v, depth + 1);
@@ -35,11 +41,42 @@ export async function logEvent(entry: LogInput): Promise<void> {
     await db.insert(logs).values({
       type: entry.type,
       source: entry.source,
-      message: entry.message.slice(0, 4000),
+      // Callers should pass errors through errorText(); this catches the ones that did not.
+      message: scrubLogText(entry.message).slice(0, 4000),
       details: entry.details === undefined ? null : redact(entry.details),
     });
   } catch (err) {
-    console.warn("[log] could not store log entry:", entry.message, (err as Error).message);
+    console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
+  }
+}
+
+/**
+ * Writes an entry that sums up many events (failed logins): inserted under `id` the first
+ * time, then updated in place — message, details, time, and shown again if it was cleared.
+ * `details.count` only grows: a slower writer carrying an older count changes nothing.
+ * Never throws, like `logEvent`.
+ */
+export async function logSummaryEvent(id: string, entry: LogInput & { details: { count: number } & Record<string, unknown> }): Promise<void> {
+  try {
+    const db = await getDb();
+    const values = {
+      type: entry.type,
+      source: entry.source,
+      message: scrubLogText(entry.message).slice(0, 4000),
+      details: redact(entry.details),
+      timestamp: new Date(),
+      cleared: false,
+    };
+    await db
+      .insert(logs)
+      .values({ id, ...values })
+      .onConflictDoUpdate({
+        target: logs.id,
+        set: values,
+        where: sql`coalesce((${logs.details} ->> 'count')::bigint, 0) < ${entry.details.count}`,
+      });
+  } catch (err) {
+    console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
   }
 }
 

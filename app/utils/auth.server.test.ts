@@ -54,11 +54,78 @@ describe("requireOperator", () => {
 });
 
 describe("safeRedirect", () => {
-  it("keeps same-site paths and refuses everything else", () => {
+  it("keeps same-site paths", () => {
     expect(safeRedirect("/logs?type=error#top")).toBe("/logs?type=error#top");
     expect(safeRedirect("/")).toBe("/");
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "evil", "", null, undefined, "/\tx", "/login", "/setup", "/logout"]) {
-      expect(safeRedirect(bad as string, "/fallback"), String(bad)).toBe("/fallback");
-    }
+    expect(safeRedirect("/a/./b/../c?next=//x")).toBe("/a/c?next=//x");
+    expect(safeRedirect("/logs?q=a%20b")).toBe("/logs?q=a%20b");
+  });
+
+  // Issue 7 finding #2: "/.//evil.example" passed the raw check and came back as "//evil.example".
+  it.each([
+    "https://evil.example",
+    "https:x",
+    "http:/evil.example",
+    "javascript:alert(1)",
+    "//evil.example",
+    "///evil.example",
+    "/\\evil.example",
+    "/.//x",
+    "/./\\x",
+    "/..//x",
+    "/../..//x",
+    "/x/../..//evil",
+    "/a/b/../../..//evil",
+    "/%2F%2Fx",
+    "/%2f/x",
+    "/%2Fevil.example",
+    "/%252F%252Fx",
+    "/%5Cx",
+    "/%5cevil.example",
+    "/%255Cx",
+    "/.%2F/x",
+    "/%2e/%2Fx",
+    "/%2e%2e//x",
+    "/x%0d%0aSet-Cookie:a=b",
+    "/%00x",
+    "/%E0%A4%A",
+    "/%25252525252F%2Fx",
+    "\t/x",
+    "\\/evil.example",
+    " /x",
+    "/\tx",
+    "/\n/evil.example",
+    "/\u0000x",
+    "/\u007fx",
+    "evil",
+    "/login",
+    "/LOGIN?x=1",
+    "/setup",
+    "/logout",
+    "/login.data",
+    "/%6Cogin",
+    "",
+    null,
+    undefined,
+  ])("refuses %j", (bad) => {
+    const out = safeRedirect(bad as string, "/fallback");
+    expect(out).toBe("/fallback");
+  });
+
+  it("never returns a host-relative path, decoded or not, whatever the input", () => {
+    const parts = ["/", "\\", ".", "..", "%2F", "%2f", "%5C", "%2e", "%252F", "x", "?", "#", "%09"];
+    // Every 4-part combination after a leading "/": 13^4 = 28,561 inputs.
+    for (const a of parts)
+      for (const b of parts)
+        for (const c of parts)
+          for (const d of parts) {
+            const out = safeRedirect(`/${a}${b}${c}${d}`, "/fallback");
+            let decoded = out;
+            for (let i = 0; i < 3; i++) decoded = decodeURIComponent(decoded);
+            for (const v of [out, decoded]) {
+              expect(v.startsWith("/"), `/${a}${b}${c}${d} → ${out}`).toBe(true);
+              expect(/^\/[/\\]/.test(v), `/${a}${b}${c}${d} → ${out}`).toBe(false);
+            }
+          }
   });
 });

@@ -179,20 +179,57 @@ export async function logOut(request: Request): Promise<string> {
 /**
  * A redirect target from user input, limited to paths on this site: "/x?y" passes;
  * "//evil.com", "/\\evil.com", "https://…" and anything odd fall back.
+ *
+ * Checked twice: the raw text, and the value we would return after the URL parser has
+ * normalised it ("/.//evil" and "/x/../..//evil" both become "//evil", which a browser
+ * reads as another host). Both are also checked percent-decoded (up to three rounds), so
+ * "/%2F%2Fevil" or "/%5Cevil" cannot turn into a host-relative path further down the line.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  if (!isSafeLocalPath(to)) return fallback;
   try {
     const url = new URL(to, "http://local.invalid");
     if (url.origin !== "http://local.invalid") return fallback;
+    const result = url.pathname + url.search + url.hash;
+    if (!isSafeLocalPath(result) || !isSafeLocalPath(url.pathname)) return fallback;
     // Never bounce back into the auth pages themselves.
-    if (/^\/(login|setup|logout)(\/|$|\.data)/.test(url.pathname)) return fallback;
-    return url.pathname + url.search + url.hash;
+    if (/^\/(login|setup|logout)(\/|$|\.data)/i.test(fullyDecoded(url.pathname) ?? "")) return fallback;
+    return result;
   } catch {
     return fallback;
   }
+}
+
+/** Percent-decodes until stable; null when that takes more than 3 rounds or the text is not valid percent-encoding. */
+function fullyDecoded(text: string): string | null {
+  let current = text;
+  for (let round = 0; round <= 3; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return null;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return null; // nobody encodes a real path that deeply
+}
+
+/**
+ * One leading "/", then neither "/" nor "\\"; no backslash or control character anywhere;
+ * the same once decoded, and once the decoded path is normalised ("/.%2F/x" → "/.//x" → "//x").
+ */
+function isSafeLocalPath(path: string): boolean {
+  const decoded = fullyDecoded(path);
+  if (decoded === null) return false;
+  for (const p of [path, decoded]) {
+    if (!p.startsWith("/") || p.startsWith("//") || p.startsWith("/\\")) return false;
+    if (/[\u0000-\u001f\u007f\\]/.test(p)) return false;
+  }
+  const normalised = new URL(decoded, "http://local.invalid");
+  return normalised.origin === "http://local.invalid" && !normalised.pathname.startsWith("//");
 }
 
 /** The client's IP as the gate saw it ("unknown" outside the gate, e.g. in direct action calls). */

@@ -1,103 +1,172 @@
+import crypto from "node:crypto";
+import net from "node:net";
+import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { producerConnection, queuePrefix, waitForReady } from "#jobs/redis.server";
+import { remember } from "./remember.server";
+
 /**
- * A small in-memory sliding-window limiter (one web process serves the app; see
- * docs/auth.md for what changes with several). It counts *failures* recorded by the caller,
- * so successful logins never lock anyone out.
+ * Failed-login limits (docs/auth.md, docs/decisions/0012-login-limiter.md), after
+ * rate-limiter-flexible's "login endpoint protection" recipe:
+ *
+ * - **per (name, address)**: 5 consecutive failures and that pair waits 15 minutes. Nobody
+ *   else is locked out: the same name from another address still gets its own 5 tries, so
+ *   an attacker cannot keep an operator out by failing on purpose. A success resets the pair.
+ * - **per address**: 100 failures within an hour (whatever the names) and the address waits
+ *   an hour, against one address spraying many names.
+ *
+ * Counters live in Redis (the app's REDIS_URL, keys under QUEUE_PREFIX), so every web
+ * process shares them and a restart keeps them; expiry is Redis's, so no flood of keys can
+ * push a locked pair out. While Redis is unreachable each process counts in memory
+ * (rate-limiter-flexible's insurance limiter) and Redis takes over again when it is back.
  */
-export type RateLimiterOptions = {
-  /** Failures allowed inside the window; the next attempt is refused. */
-  limit: number;
-  windowMs: number;
-  /** Upper bound on remembered keys, so a flood of random names cannot exhaust memory. */
-  maxKeys?: number;
-  now?: () => number;
-};
-
-export type RateLimitState = { limited: boolean; remaining: number; retryAfterMs: number };
-
-export class RateLimiter {
-  private hits = new Map<string, number[]>();
-  readonly limit: number;
-  readonly windowMs: number;
-  private maxKeys: number;
-  private now: () => number;
-
-  constructor(opts: RateLimiterOptions) {
-    this.limit = opts.limit;
-    this.windowMs = opts.windowMs;
-    this.maxKeys = opts.maxKeys ?? 10_000;
-    this.now = opts.now ?? Date.now;
-  }
-
-  private live(key: string): number[] {
-    const cutoff = this.now() - this.windowMs;
-    const list = this.hits.get(key);
-    if (!list) return [];
-    const kept = list.filter((t) => t > cutoff);
-    if (kept.length) this.hits.set(key, kept);
-    else this.hits.delete(key);
-    return kept;
-  }
-
-  check(key: string): RateLimitState {
-    const list = this.live(key);
-    if (list.length < this.limit) return { limited: false, remaining: this.limit - list.length, retryAfterMs: 0 };
-    // Free again once enough of the oldest failures have left the window.
-    const oldestThatMustExpire = list[list.length - this.limit]!;
-    return { limited: true, remaining: 0, retryAfterMs: Math.max(0, oldestThatMustExpire + this.windowMs - this.now()) };
-  }
-
-  hit(key: string): RateLimitState {
-    const list = this.live(key);
-    list.push(this.now());
-    this.hits.delete(key); // re-insert: Map order doubles as least-recently-used order
-    this.hits.set(key, list);
-    while (this.hits.size > this.maxKeys) {
-      const oldest = this.hits.keys().next().value as string;
-      this.hits.delete(oldest);
-    }
-    return this.check(key);
-  }
-
-  reset(key: string) {
-    this.hits.delete(key);
-  }
-
-  clear() {
-    this.hits.clear();
-  }
-}
-
-/** 5 failed logins per 15 minutes, counted per client IP and per operator name. */
 export const LOGIN_FAILURE_LIMIT = 5;
-export const LOGIN_WINDOW_MS = 15 * 60_000;
+export const LOGIN_PAIR_BLOCK_MS = 15 * 60_000;
+/** How long a pair's failures count as "consecutive" when they stay below the limit. */
+export const LOGIN_PAIR_MEMORY_MS = 24 * 3_600_000;
+export const LOGIN_ADDRESS_FAILURE_LIMIT = 100;
+export const LOGIN_ADDRESS_WINDOW_MS = 3_600_000;
 
-// On globalThis so Vite's dev reloads keep the counters.
-const g = globalThis as unknown as { __gtLoginLimiter?: RateLimiter };
+type Limiters = { pair: RateLimiterAbstract; address: RateLimiterAbstract };
 
-export function loginLimiter(): RateLimiter {
-  g.__gtLoginLimiter ??= new RateLimiter({ limit: LOGIN_FAILURE_LIMIT, windowMs: LOGIN_WINDOW_MS });
-  return g.__gtLoginLimiter;
+/**
+ * Both limiters, on Redis with in-memory insurance. `redis` returns the connection to use
+ * (null: memory only); the module-level functions below use the app's fail-fast producer
+ * connection. Tests build their own to point at a dead Redis.
+ */
+export class LoginLimits {
+  private memory: Limiters;
+  private onRedis = new WeakMap<Redis, Limiters>();
+
+  constructor(private opts: { redis: () => Redis | null; keyPrefix: () => string; readyTimeoutMs?: number }) {
+    this.memory = this.build(null);
+  }
+
+  private build(client: Redis | null): Limiters {
+    const prefix = `${this.opts.keyPrefix()}:login-limit`;
+    const make = (name: string, failures: number, durationMs: number, blockMs: number): RateLimiterAbstract => {
+      // `points` failures pass; the one after them crosses the threshold and blocks the key.
+      const base = { keyPrefix: `${prefix}:${name}`, points: failures - 1, duration: durationMs / 1000, blockDuration: blockMs / 1000 };
+      if (!client) return new RateLimiterMemory(base);
+      const insuranceLimiter = name === "pair" ? this.memory.pair : this.memory.address;
+      return new RateLimiterRedis({ ...base, storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter });
+    };
+    return {
+      pair: make("pair", LOGIN_FAILURE_LIMIT, LOGIN_PAIR_MEMORY_MS, LOGIN_PAIR_BLOCK_MS),
+      address: make("address", LOGIN_ADDRESS_FAILURE_LIMIT, LOGIN_ADDRESS_WINDOW_MS, LOGIN_ADDRESS_WINDOW_MS),
+    };
+  }
+
+  /** The Redis-backed limiters when Redis answers now, else the in-memory ones. */
+  private async limiters(): Promise<Limiters> {
+    let client: Redis | null = null;
+    try {
+      client = this.opts.redis();
+    } catch {
+      client = null;
+    }
+    // A connection still being made (first request after boot) is worth a short wait;
+    // one that is reconnecting means Redis is down, and waitForReady says so at once.
+    if (!client || !(await waitForReady(client, this.opts.readyTimeoutMs ?? 1_000))) return this.memory;
+    let limiters = this.onRedis.get(client);
+    if (!limiters) this.onRedis.set(client, (limiters = this.build(client)));
+    return limiters;
+  }
+
+  /** Milliseconds until this name may be tried from this address again; 0 when it may now. */
+  async blockedFor(ip: string, name: string): Promise<number> {
+    const l = await this.limiters();
+    const [pair, address] = await Promise.all([l.pair.get(pairKey(ip, name)), l.address.get(addressKey(ip))]);
+    return Math.max(waitOf(pair, l.pair), waitOf(address, l.address));
+  }
+
+  /** Counts a failure; returns how long the pair or the address must now wait (0: not yet blocked). */
+  async failure(ip: string, name: string): Promise<number> {
+    const l = await this.limiters();
+    const [pair, address] = await Promise.all([consume(l.pair, pairKey(ip, name)), consume(l.address, addressKey(ip))]);
+    return Math.max(pair, address);
+  }
+
+  /** A successful login forgets the pair's failures (the address's stay: they may be for other names). */
+  async success(ip: string, name: string): Promise<void> {
+    const l = await this.limiters();
+    await l.pair.delete(pairKey(ip, name));
+  }
+
+  /** Forgets every counter (tests): the memory ones, and this prefix's keys in Redis. */
+  async clear(): Promise<void> {
+    this.memory = this.build(null);
+    this.onRedis = new WeakMap();
+    const client = this.opts.redis();
+    if (!client || !(await waitForReady(client, this.opts.readyTimeoutMs ?? 1_000))) return;
+    const pattern = `${this.opts.keyPrefix()}:login-limit:*`;
+    let cursor = "0";
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      if (keys.length) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  }
 }
 
-const ipKey = (ip: string) => `ip:${ip}`;
-const nameKey = (name: string) => `name:${name.trim().toLowerCase()}`;
-
-/** Milliseconds until the next attempt is allowed, or 0 when neither the IP nor the name is locked. */
-export function loginBlockedFor(ip: string, name: string): number {
-  const l = loginLimiter();
-  return Math.max(l.check(ipKey(ip)).retryAfterMs, l.check(nameKey(name)).retryAfterMs);
+/** The wait a stored counter imposes: only once it went past the limiter's points (its threshold). */
+function waitOf(res: RateLimiterRes | null, limiter: RateLimiterAbstract): number {
+  return res && res.consumedPoints > limiter.points ? Math.max(1, res.msBeforeNext) : 0;
 }
 
-export function recordLoginFailure(ip: string, name: string) {
-  const l = loginLimiter();
-  l.hit(ipKey(ip));
-  l.hit(nameKey(name));
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<number> {
+  try {
+    await limiter.consume(key);
+    return 0;
+  } catch (rejected) {
+    // A RateLimiterRes means "over the limit"; anything else is a store error the insurance could not absorb.
+    if (rejected instanceof RateLimiterRes) return Math.max(1, rejected.msBeforeNext);
+    throw rejected;
+  }
 }
 
-export function recordLoginSuccess(ip: string, name: string) {
-  const l = loginLimiter();
-  l.reset(ipKey(ip));
-  l.reset(nameKey(name));
+/**
+ * The pair is hashed: what people type into the Name field is sometimes their password,
+ * and Redis keys are not the place for it.
+ */
+function pairKey(ip: string, name: string): string {
+  return crypto.createHash("sha256").update(`${name.trim().toLowerCase()}\0${addressKey(ip)}`).digest("base64url").slice(0, 32);
+}
+
+/** IPv6 clients usually own a whole /64, so the address limit counts per /64. */
+export function addressKey(ip: string): string {
+  if (!net.isIPv6(ip) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, "");
+  const [head = "", tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g || "0", 16).toString(16))
+    .join(":")}::/64`;
+}
+
+function loginLimits(): LoginLimits {
+  return remember("login-limits", () => new LoginLimits({ redis: producerConnection, keyPrefix: queuePrefix }));
+}
+
+/** Milliseconds until `name` may be tried from `ip` again (0: now). */
+export function loginBlockedFor(ip: string, name: string): Promise<number> {
+  return loginLimits().blockedFor(ip, name);
+}
+
+/** Records a wrong password or unknown name; returns the wait it caused (0: none yet). */
+export function recordLoginFailure(ip: string, name: string): Promise<number> {
+  return loginLimits().failure(ip, name);
+}
+
+export function recordLoginSuccess(ip: string, name: string): Promise<void> {
+  return loginLimits().success(ip, name);
+}
+
+/** Tests: forget all counters of this process and of this QUEUE_PREFIX in Redis. */
+export function clearLoginLimits(): Promise<void> {
+  return loginLimits().clear();
 }
 
 /** "Too many failed logins. Try again in 14 minutes." */

@@ -5,7 +5,7 @@ import { apiTokens } from "~/db/schema";
 import { findOperatorByToken, hashToken } from "~/models/api-token.server";
 import { createOperator, createSession, findSession, verifyOperatorPassword } from "~/models/operator.server";
 import { CLIENT_IP_HEADER, sessionCookie } from "~/utils/auth.server";
-import { loginLimiter } from "~/utils/rate-limit.server";
+import { clearLoginLimits } from "~/utils/rate-limit.server";
 import { action, loader } from "./settings";
 
 /**
@@ -41,7 +41,7 @@ beforeAll(async () => {
   sessionId = s.id;
   cookie = (await sessionCookie().serialize(s.id)).split(";")[0]!;
 });
-beforeEach(() => loginLimiter().clear());
+beforeEach(() => clearLoginLimits());
 
 const post = (fields: Record<string, string>, extraCookie = "") =>
   new Request("http://localhost/settings", {

@@ -131,22 +131,23 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
     const hide = ["currentPassword", "newPassword", "confirmPassword"];
     if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400 });
-    // A stolen session must not become a way to guess the password: same limits as the login.
-    const ip = clientIp(request);
-    const wait = loginBlockedFor(ip, operator.name);
+    // A stolen session must not become a way to guess the password: the login's limits,
+    // counted per session (a thief holds one session, whatever addresses they use).
+    const sessionId = await getSessionId(request);
+    const who = sessionId ? `session:${sessionId}` : clientIp(request);
+    const wait = await loginBlockedFor(who, operator.name);
     if (wait > 0) {
       return data({ intent, result: submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: hide }) }, { status: 429 });
     }
     if (!(await verifyOperatorPassword(operator.name, submission.value.currentPassword))) {
-      recordLoginFailure(ip, operator.name);
-      await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip } });
+      await recordLoginFailure(who, operator.name);
+      await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip: clientIp(request) } });
       return data(
         { intent, result: submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields: hide }) },
         { status: 400 },
       );
     }
-    recordLoginSuccess(ip, operator.name);
-    const sessionId = await getSessionId(request);
+    await recordLoginSuccess(who, operator.name);
     await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
     await logEvent({ type: "info", source: "system", message: `Operator ${operator.name} changed their password` });
     return redirectWithSuccess("/settings", "Password changed. Your other sessions were logged out.");

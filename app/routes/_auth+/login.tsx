@@ -6,7 +6,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect } from "react";
 import { z } from "zod";
 import { AuthCard, FormErrors, TextInputField } from "~/components/auth/auth-form";
-import { logEvent } from "~/models/log.server";
+import { noteFailedLogin } from "~/models/failed-login.server";
 import { operatorExists, verifyOperatorPassword } from "~/models/operator.server";
 import { clientIp, getOperator, logIn, safeRedirect } from "~/utils/auth.server";
 import { loginPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
@@ -40,9 +40,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { name, password, redirectTo } = submission.value;
   const ip = clientIp(request);
 
-  const wait = loginBlockedFor(ip, name);
+  // Limits per (name, address) and per address: docs/auth.md, docs/decisions/0012.
+  const wait = await loginBlockedFor(ip, name);
   if (wait > 0) {
-    await logEvent({ type: "error", source: "system", message: `Login failed for ${name}`, details: { ip, reason: "rate limited" } });
+    await noteFailedLogin({ ip, name, rateLimited: true });
     return data(submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: ["password"] }), {
       status: 429,
       headers: { "Retry-After": String(Math.ceil(wait / 1000)) },
@@ -51,12 +52,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const operator = await verifyOperatorPassword(name, password);
   if (!operator) {
-    recordLoginFailure(ip, name);
-    await logEvent({ type: "error", source: "system", message: `Login failed for ${name}`, details: { ip } });
+    await recordLoginFailure(ip, name);
+    await noteFailedLogin({ ip, name, rateLimited: false });
     return data(submission.reply({ formErrors: [INVALID_CREDENTIALS], hideFields: ["password"] }), { status: 401 });
   }
 
-  recordLoginSuccess(ip, name);
+  await recordLoginSuccess(ip, name);
   throw redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": await logIn(operator.id) } });
 }
 

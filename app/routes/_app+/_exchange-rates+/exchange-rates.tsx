@@ -50,6 +50,7 @@ import {
   upsertRate,
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { errorText } from "~/utils/errors";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
 
@@ -98,7 +99,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const rates = await listRates();
     return data({ rates, loadError: null as string | null });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
     return data({ rates: null, loadError: message }, { status: 503 });
   }
