@@ -1,29 +1,29 @@
 import { expect, request as playwrightRequest } from "@playwright/test";
 
 /**
- * Seeds System Logs entries through the app itself: a failed login writes an `error`
- * entry from source `system` ("Login failed for {name}"). Each call comes from its own
- * made-up client address (the app trusts X-Forwarded-For from loopback), so seeding never
- * trips the login rate limit of 127.0.0.1 that other specs log in from.
+ * Seeds one distinct `error` entry (source `system`) in System Logs through the app
+ * itself: a user-agent map whose only entry has unparsable iHeaders is skipped and logged
+ * as "User agent of {name} skipped: …" (spec 1 §5). Failed logins no longer serve: they
+ * are summed into one entry per window (docs/decisions/0012).
+ * The call is the logged-in operator's (the run's storage state), same-origin JSON.
  */
 export async function seedFailedLogin(baseURL: string, name: string): Promise<string> {
-  const ip = `10.${rand()}.${rand()}.${rand()}`;
+  const port = process.env.E2E_PORT ?? "3100";
   const ctx = await playwrightRequest.newContext({
     baseURL,
-    storageState: { cookies: [], origins: [] },
-    extraHTTPHeaders: { "X-Forwarded-For": ip },
+    storageState: `data-e2e-${port}/storage-state.json`,
+    extraHTTPHeaders: { Origin: baseURL },
   });
   try {
-    const res = await ctx.post("/login", { form: { name, password: "definitely-not-the-password" }, maxRedirects: 0 });
-    expect(res.status(), `failed login for ${name} should answer 401`).toBe(401);
+    const res = await ctx.post("/api/user-agent", { data: { [name]: { headers: "{not json" } } });
+    expect(res.status(), `the user-agent map for ${name} should be answered`).toBe(200);
+    const body = (await res.json()) as { skipped: Array<{ id: string; reason: string }> };
+    const skipped = body.skipped.find((s) => s.id === name);
+    expect(skipped, `${name} should be skipped`).toBeDefined();
+    return `User agent of ${name} skipped: ${skipped!.reason}`;
   } finally {
     await ctx.dispose();
   }
-  return `Login failed for ${name}`;
-}
-
-function rand() {
-  return 1 + Math.floor(Math.random() * 250);
 }
 
 export function uniqueName(prefix: string) {

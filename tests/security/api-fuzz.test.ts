@@ -25,9 +25,9 @@ async function snapshot(): Promise<Record<string, string>> {
   const db = await getDb();
   const tables = await db.execute(sql`select tablename from pg_tables where schemaname = 'public' and tablename not in ('logs', 'api_tokens') order by 1`);
   const out: Record<string, string> = {};
-  for (const { tablename } of tables.rows as { tablename: string }[]) {
+  for (const { tablename } of (tables as unknown as { rows: { tablename: string }[] }).rows) {
     const res = await db.execute(sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h, count(*) as n from "${tablename}" t`));
-    const row = res.rows[0] as { h: string; n: string };
+    const row = (res as unknown as { rows: { h: string; n: string }[] }).rows[0]!;
     out[tablename] = `${row.n}:${row.h}`;
   }
   return out;
