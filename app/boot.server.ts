@@ -13,17 +13,7 @@ import { ratesExpressHandler } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
-
-/**
- * Paths Express answers itself, before Remix (the standing security suite requests each
- * of them, with every Remix route, without credentials): `public` ones need no login.
- */
-export const SERVER_ROUTES = [
-  { path: "/healthz", methods: ["GET"], public: true },
-  { path: "/api/rates", methods: ["GET"], public: false },
-  { path: "/admin/queues", methods: ["GET", "POST", "PUT", "DELETE"], public: false },
-  { path: "/admin/queues/api/queues", methods: ["GET"], public: false },
-] as const;
+export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {
   const env = getEnv();

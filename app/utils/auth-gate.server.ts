@@ -1,6 +1,7 @@
 import type { RequestHandler, Response as ExpressResponse } from "express";
 import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
+import { PUBLIC_PAGES } from "~/server-routes";
 import { SERVED_METHODS } from "./http-security.server";
 import {
   AUTH_REQUIRED,
@@ -25,7 +26,7 @@ import {
  */
 
 /** Reachable without a session. /setup joins them only while no operator exists. */
-const PUBLIC_PATHS = new Set(["/login", "/login.data", "/logout", "/logout.data", "/healthz", "/favicon.ico", "/robots.txt"]);
+const PUBLIC_PATHS = new Set([...PUBLIC_PAGES.filter((p) => p !== "/setup"), "/login.data", "/logout.data"]);
 const SETUP_PATHS = new Set(["/setup", "/setup.data"]);
 
 function isPublic(rawPath: string): boolean {
