@@ -5,8 +5,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { logs } from "~/db/schema";
+import { jobSteps, logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
+import { runStepOnce, stepKey } from "./once.server";
 import { PROCESSED_QUEUES } from "./processors";
 import { probeCompletedMessage } from "./processors/system";
 import {
@@ -117,24 +118,43 @@ describe("the system queue's processor (probe, logs-cleanup)", () => {
     const done = await finished("system", String(job.id));
     expect(await done.getState()).toBe("completed");
     expect(done.finishedOn! - done.processedOn!).toBeGreaterThanOrEqual(290);
-    expect(done.data).toMatchObject({ kind: "probe", ms: 300, recordedAt: expect.any(String) });
+    expect(done.returnvalue).toMatchObject({ sleptMs: 300, recordedAt: expect.any(String) });
     const db = await getDb();
     const rows = await db.select().from(logs).where(eq(logs.message, probeCompletedMessage(String(job.id))));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: "debug", source: "system" });
   });
 
-  it("a re-run of a probe whose completion is already recorded does not record it again (idempotent jobs)", async () => {
-    const job = await getQueue("system").add("probe", { kind: "probe", ms: 0, recordedAt: new Date().toISOString() }, { jobId: "probe-rerun" });
+  it("a re-run of a probe whose completion is already recorded does not record it again (exactly-once step)", async () => {
+    // Delayed, so its step can be recorded as done (as an earlier, killed run would have) before it runs.
+    const job = await getQueue("system").add("probe", { kind: "probe", ms: 0 }, { jobId: "probe-rerun", delay: 1_500 });
+    await runStepOnce(stepKey(job, "record"), async () => ({ recordedAt: "2020-01-01T00:00:00.000Z" }));
     const done = await finished("system", String(job.id));
     expect(await done.getState()).toBe("completed");
+    expect(done.returnvalue).toEqual({ sleptMs: 0, recordedAt: "2020-01-01T00:00:00.000Z" });
     const db = await getDb();
     expect(await db.select().from(logs).where(eq(logs.message, probeCompletedMessage("probe-rerun")))).toHaveLength(0);
   });
 
-  it("logs-cleanup removes old and cleared entries (cleanupLogs) and says how many", async () => {
+  it("a new job under an id used before records its own completion (step keys carry the job's creation time)", async () => {
+    const first = await enqueue("system", { kind: "probe", ms: 0 }, { jobId: "probe-reused" });
+    await finished("system", "probe-reused");
+    await (await getQueue("system").getJob("probe-reused"))!.remove();
+    const second = await enqueue("system", { kind: "probe", ms: 0 }, { jobId: "probe-reused" });
+    expect(second.timestamp).not.toBe(first.timestamp);
+    expect(await (await finished("system", "probe-reused")).getState()).toBe("completed");
+    const db = await getDb();
+    expect(await db.select().from(logs).where(eq(logs.message, probeCompletedMessage("probe-reused")))).toHaveLength(2);
+  });
+
+  it("logs-cleanup removes old and cleared entries (cleanupLogs) and old job steps, and says how many", async () => {
     const db = await getDb();
     await db.delete(logs);
+    await db.delete(jobSteps);
+    await db.insert(jobSteps).values([
+      { key: "system:old@1:record", state: "done", startedAt: new Date(Date.now() - 31 * 86_400_000) },
+      { key: "system:recent@2:record", state: "done", startedAt: new Date(Date.now() - 29 * 86_400_000) },
+    ]);
     await db.insert(logs).values([
       { type: "info", source: "system", message: "ancient", timestamp: new Date(Date.now() - 400 * 86_400_000) },
       { type: "info", source: "system", message: "cleared", cleared: true },
@@ -143,7 +163,8 @@ describe("the system queue's processor (probe, logs-cleanup)", () => {
     const job = await enqueue("system", { kind: "logs-cleanup" });
     const done = await finished("system", String(job.id));
     expect(await done.getState(), done.failedReason).toBe("completed");
-    expect(done.returnvalue).toEqual({ removed: 2 });
+    expect(done.returnvalue).toEqual({ removed: 2, jobSteps: 1 });
+    expect((await db.select().from(jobSteps)).map((r) => r.key)).toEqual(["system:recent@2:record"]);
     const left = (await db.select().from(logs)).map((r) => r.message).sort();
     expect(left).toEqual(["Logs clean-up removed 2 entries", "fresh"]);
   });

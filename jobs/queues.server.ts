@@ -85,8 +85,6 @@ export type BulkRefreshJob = {
 export type ProbeJob = {
   kind: "probe";
   ms: number;
-  /** Set by the processor once the completion is recorded, so a retry does not record it twice. */
-  recordedAt?: string;
 };
 /** Daily System Logs clean-up (`cleanupLogs()`), run by the "logs-cleanup" scheduler. */
 export type LogsCleanupJob = { kind: "logs-cleanup" };

@@ -23,6 +23,12 @@ const settingsSchema = z.object({
   JOB_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   /** How often workers look for stalled jobs (jobs whose worker died) and put them back. */
   JOB_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /**
+   * How many times a job whose worker died (lock expired) is put back to run again; one
+   * more stall fails it for good. Several, so two crashes in a row (a deploy during an
+   * outage) do not drop a job that has attempts left.
+   */
+  JOB_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(5),
   /** How often a worker refreshes its heartbeat key; the key lives three times as long. */
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
   /** How long a worker waits for active jobs on SIGINT/SIGTERM before it stops anyway. */

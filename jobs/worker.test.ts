@@ -17,8 +17,8 @@ import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpe
 const FAST_STALL = { JOB_LOCK_DURATION_MS: "2000", JOB_STALLED_INTERVAL_MS: "1000", WORKER_HEARTBEAT_MS: "500" };
 
 const children: WorkerChild[] = [];
-function start() {
-  const w = spawnWorker(FAST_STALL);
+function start(env: Record<string, string> = {}) {
+  const w = spawnWorker({ ...FAST_STALL, ...env });
   children.push(w);
   return w;
 }
@@ -72,6 +72,67 @@ describe("job engine: a job survives a worker restart (issue Foundation, item 6 
     second.child.kill("SIGTERM");
     expect((await second.exited).code).toBe(0);
   }, 90_000);
+});
+
+describe("job engine: effects are not repeated and jobs are not dropped by worker crashes (issue 7, finding 8)", () => {
+  it("a worker killed after the probe's effect committed, before the job completed: the next worker completes it without a second entry", async () => {
+    const job = await enqueue("system", { kind: "probe", ms: 0 }, { jobId: `probe-crash-after-effect-${Date.now()}` });
+    const jobId = String(job.id);
+
+    // Test-only fault injection (jobs/once.server.ts): SIGKILL itself right after the effect's transaction committed.
+    const first = start({ JOB_TEST_CRASH_AFTER_EFFECT: "1" });
+    await waitFor(`the first worker to kill itself after the effect\n${first.output()}`, () => first.child.signalCode !== null || first.child.exitCode !== null, 30_000);
+    expect(first.child.signalCode, first.output()).toBe("SIGKILL");
+    expect(await stateOf(jobId)).toBe("active"); // the effect happened, the completion did not
+    expect(await completionRows(jobId)).toHaveLength(1);
+
+    const second = start();
+    await waitFor(`job finished on the second worker\n${second.output()}`, async () => ["completed", "failed"].includes(await stateOf(jobId)), 30_000, 200);
+    const done = (await getQueue("system").getJob(jobId))!;
+    expect(await done.getState(), done.failedReason).toBe("completed");
+    expect(done.attemptsStarted).toBe(2);
+    expect(done.stalledCounter).toBe(1);
+    const rows = await completionRows(jobId);
+    expect(rows).toHaveLength(1);
+    // The re-run handed back what the first run recorded instead of recording again.
+    expect(done.returnvalue).toMatchObject({ sleptMs: 0, recordedAt: expect.any(String) });
+    expect(new Date(done.returnvalue.recordedAt).getTime()).toBeLessThanOrEqual(done.finishedOn!);
+    expect(rows[0].details).toMatchObject({ jobId, stalledCounter: 0 });
+
+    second.child.kill("SIGTERM");
+    expect((await second.exited).code).toBe(0);
+  }, 90_000);
+
+  it("a job whose worker is SIGKILLed twice (two workers in a row) is completed by a third worker, not failed", async () => {
+    const job = await enqueue("system", { kind: "probe", ms: 3_000 }, { jobId: `probe-two-kills-${Date.now()}` });
+    const jobId = String(job.id);
+    const heldBy = async (attempt: number) => {
+      const j = await getQueue("system").getJob(jobId);
+      return j !== undefined && (await j.getState()) === "active" && j.attemptsStarted === attempt;
+    };
+
+    for (const attempt of [1, 2]) {
+      const w = start();
+      await waitFor(`worker ${attempt} holding the job\n${w.output()}`, () => heldBy(attempt), 30_000, 100);
+      w.child.kill("SIGKILL");
+      expect((await w.exited).signal).toBe("SIGKILL");
+      expect(await completionRows(jobId)).toHaveLength(0);
+    }
+
+    const third = start();
+    await waitFor(`job finished on the third worker\n${third.output()}`, async () => ["completed", "failed"].includes(await stateOf(jobId)), 30_000, 200);
+    const done = (await getQueue("system").getJob(jobId))!;
+    expect(await done.getState(), done.failedReason).toBe("completed");
+    expect(done.stalledCounter).toBe(2);
+    expect(done.attemptsStarted).toBe(3);
+    expect(done.attemptsMade).toBe(1);
+    const rows = await completionRows(jobId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].details).toMatchObject({ jobId, ms: 3_000, stalledCounter: 2 });
+
+    third.child.kill("SIGTERM");
+    expect((await third.exited).code).toBe(0);
+  }, 120_000);
 });
 
 describe("job engine: graceful shutdown on SIGTERM / SIGINT (issue Foundation, item 6)", () => {

@@ -69,8 +69,9 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
       concurrency: spec.concurrency,
       lockDuration: settings.JOB_LOCK_DURATION_MS,
       stalledInterval: settings.JOB_STALLED_INTERVAL_MS,
-      // A job whose worker died is put back once; dying twice on the same job fails it.
-      maxStalledCount: 1,
+      // A job whose worker died is put back to run again, up to this many times; only a
+      // job that keeps killing its workers fails. Effects stay single through job_steps.
+      maxStalledCount: settings.JOB_MAX_STALLED_COUNT,
     });
     worker.on("error", onWorkerError(name));
     worker.on("ready", () => {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { LogDto } from "#api/logs";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { errorText, scrubLogText } from "~/utils/errors";
@@ -34,10 +34,13 @@ export function redact(value: unknown, depth = 0): unknown {
 /**
  * The server-side logger behind System Logs. Never throws: a logging failure must not
  * break the action that logged, so it falls back to the console.
+ *
+ * With `tx` (a transaction, e.g. a job step's in jobs/once.server.ts) the entry commits or
+ * rolls back with it, and a failure throws so that transaction does not commit without it.
  */
-export async function logEvent(entry: LogInput): Promise<void> {
+export async function logEvent(entry: LogInput, tx?: Pick<Db, "insert">): Promise<void> {
   try {
-    const db = await getDb();
+    const db = tx ?? (await getDb());
     await db.insert(logs).values({
       type: entry.type,
       source: entry.source,
@@ -46,6 +49,7 @@ export async function logEvent(entry: LogInput): Promise<void> {
       details: entry.details === undefined ? null : redact(entry.details),
     });
   } catch (err) {
+    if (tx) throw err;
     console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
   }
 }

@@ -4,6 +4,7 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { PROBE_LIMITS } from "#api/jobs";
 import { cleanupLogs, logEvent } from "~/models/log.server";
+import { pruneJobSteps, runStepOnce, stepKey } from "../once.server";
 import type { ProbeJob, SystemJob } from "../queues.server";
 
 const PROBE_MAX_MS = PROBE_LIMITS.maxMs;
@@ -22,8 +23,10 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
       return runProbe(job as Job<ProbeJob>);
     case "logs-cleanup": {
       const removed = await cleanupLogs();
-      await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed } });
-      return { removed };
+      // Step records outlive their jobs by weeks (JOB_STEP_RETENTION_DAYS); drop older ones with the logs.
+      const jobSteps = await pruneJobSteps();
+      await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed, jobSteps } });
+      return { removed, jobSteps };
     }
     default:
       // A payload no code knows cannot succeed on a retry either.
@@ -33,20 +36,24 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
 
 /**
  * Sleeps, then records its completion once. BullMQ runs a job at least once (a worker
- * killed mid-job leaves it to be retried), so the processor follows the "idempotent jobs"
- * pattern: the recorded step is stored in the job's data and skipped on a re-run.
+ * killed mid-job, or between recording and completing, leaves it to run again), so the
+ * record is an exactly-once step: the log row and the step's key commit in one transaction
+ * (docs/jobs.md "Exactly-once effects"). A re-run sleeps again but records nothing.
  */
 async function runProbe(job: Job<ProbeJob>) {
   const ms = Math.min(Math.max(0, Math.trunc(Number(job.data?.ms ?? PROBE_DEFAULT_MS)) || 0), PROBE_MAX_MS);
-  if (!job.data?.recordedAt) {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await logEvent({
-      type: "debug",
-      source: "system",
-      message: probeCompletedMessage(String(job.id)),
-      details: { jobId: job.id, ms, attemptsStarted: job.attemptsStarted, stalledCounter: job.stalledCounter, worker: job.processedBy ?? null },
-    });
-    await job.updateData({ ...job.data, kind: "probe", ms, recordedAt: new Date().toISOString() });
-  }
-  return { sleptMs: ms, recordedAt: job.data.recordedAt };
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const { recordedAt } = await runStepOnce(stepKey(job, "record"), async (tx) => {
+    await logEvent(
+      {
+        type: "debug",
+        source: "system",
+        message: probeCompletedMessage(String(job.id)),
+        details: { jobId: job.id, ms, attemptsStarted: job.attemptsStarted, stalledCounter: job.stalledCounter, worker: job.processedBy ?? null },
+      },
+      tx,
+    );
+    return { recordedAt: new Date().toISOString() };
+  });
+  return { sleptMs: ms, recordedAt };
 }

@@ -4,3 +4,4 @@ export * from "./logs";
 export * from "./settings";
 export * from "./galaxy";
 export * from "./rates";
+export * from "./jobs";
