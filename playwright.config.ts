@@ -42,6 +42,9 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     storageState: `${dataDir}/storage-state.json`,
+    // The `request` fixture writes to /api with the session cookie, as the browser would:
+    // cookie-authenticated writes must name their origin (docs/decisions/0006).
+    extraHTTPHeaders: { Origin: baseURL },
   },
   projects: [
     { name: "js", testIgnore: /\.nojs\.spec\.ts$/, use: { ...chromium } },

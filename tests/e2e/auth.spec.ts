@@ -97,7 +97,7 @@ test("unauthenticated /api calls get 401 JSON", async ({ baseURL }) => {
     const res = await api.get(path);
     expect(res.status(), path).toBe(401);
     expect(res.headers()["content-type"]).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ error: "Authentication required" });
+    expect(await res.json()).toEqual({ error: "Authentication required", message: "Authentication required" });
   }
   await api.dispose();
 });
@@ -134,7 +134,7 @@ test("an API token is shown once, works as a Bearer token, and fails with 401 on
 
   const revoked = await api.get("/api/health");
   expect(revoked.status()).toBe(401);
-  expect(await revoked.json()).toEqual({ error: "Authentication required" });
+  expect(await revoked.json()).toEqual({ error: "Authentication required", message: "Authentication required" });
   await api.dispose();
 });
 

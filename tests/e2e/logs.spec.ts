@@ -140,13 +140,13 @@ test.describe("spec 2 §7 Logs calls, through the running server", () => {
     expect(new Date(mine.timestamp).toISOString()).toBe(mine.timestamp);
 
     expect((await api.get("/api/logs?type=fatal")).status()).toBe(400);
-    expect(await (await api.get("/api/logs?cleared=maybe")).json()).toEqual({ error: "Invalid cleared: use true or false" });
+    expect(await (await api.get("/api/logs?cleared=maybe")).json()).toEqual({ error: "Invalid cleared: use true or false", message: "Invalid cleared: use true or false" });
 
     const cleared = await api.post(`/api/logs/clear/${mine._id}`);
     expect(await cleared.json()).toMatchObject({ success: true, log: { _id: mine._id, cleared: true } });
     const missing = await api.post("/api/logs/clear/3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11");
     expect(missing.status()).toBe(404);
-    expect(await missing.json()).toEqual({ error: "Log entry not found" });
+    expect(await missing.json()).toEqual({ error: "Log entry not found", message: "Log entry not found" });
 
     const cleanup = await api.delete("/api/logs/cleanup");
     const body = (await cleanup.json()) as { message: string; deletedCount: number };

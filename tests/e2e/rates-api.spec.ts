@@ -141,14 +141,14 @@ test.describe("as the logged-in operator", () => {
     const unknown = await request.post("/api/rates/update", {
       data: { inputItem: "GR", outputItem: FCB, rates: "1" },
     });
-    expect(await unknown.json()).toEqual({ error: "Unknown gift: GR" });
+    expect(await unknown.json()).toEqual({ error: "Unknown gift: GR", message: "Unknown gift: GR" });
 
     const malformed = await request.post("/api/rates/update", {
       headers: { "content-type": "application/json" },
       data: Buffer.from("{oops"),
     });
     expect(malformed.status()).toBe(400);
-    expect(await malformed.json()).toEqual({ error: "Malformed JSON body" });
+    expect(await malformed.json()).toEqual({ error: "Malformed JSON body", message: "Malformed JSON body" });
 
     expect(await rates(request)).toEqual({});
   });
@@ -175,6 +175,6 @@ test.describe("without a session", () => {
   test("the operator gate answers 401 JSON", async ({ request }) => {
     const res = await request.get("/api/rates");
     expect(res.status()).toBe(401);
-    expect(await res.json()).toEqual({ error: "Authentication required" });
+    expect(await res.json()).toEqual({ error: "Authentication required", message: "Authentication required" });
   });
 });
