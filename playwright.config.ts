@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 const buildDir = `build-e2e-${port}`;
 const dataDir = `data-e2e-${port}`;
+// Set once in the main process; workers inherit it, so every process agrees on it.
+const runId = (process.env.E2E_RUN_ID ??= Date.now().toString(36));
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -64,7 +66,8 @@ export default defineConfig({
       BUILD_DIR: buildDir,
       DATA_DIR: dataDir,
       DATABASE_URL: "",
-      QUEUE_PREFIX: `gt-e2e-${port}`,
+      // Redis outlives the run's data dir: a fresh prefix per run (rate-limit counters, jobs).
+      QUEUE_PREFIX: `gt-e2e-${port}-${runId}`,
       START_REDIS: "false",
       APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
       E2E: "1",

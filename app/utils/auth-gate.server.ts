@@ -139,7 +139,11 @@ export function createAuthGate(): RequestHandler {
       return;
     }
 
-    if (isPublic(path)) return runWithAuth(null, next);
+    if (isPublic(path)) {
+      // Public pages serve GET and form posts; TRACE and friends never reach Remix (a 500 there).
+      if (!SERVED_METHODS.has(req.method)) return void res.status(405).set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" }).type("text/plain").send("Method not allowed");
+      return runWithAuth(null, next);
+    }
 
     void (async () => {
       if (SETUP_PATHS.has(path) && !(await operatorExists())) return runWithAuth(null, next);

@@ -78,14 +78,17 @@ test.describe("logged out", () => {
   test("after 5 failed logins from one address the 6th is refused with a human message", async ({ browser }) => {
     // Its own client address (the app trusts X-Forwarded-For from loopback) and its own
     // name, so the lock does not reach the other journeys that log in from 127.0.0.1.
-    const context = await browser.newContext({ storageState: loggedOut, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.77" } });
+    // A fresh (name, address) pair per attempt: a retry must not meet the previous attempt's lock.
+    const ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
+    const name = `rate-limit-probe-${Date.now().toString(36)}`;
+    const context = await browser.newContext({ storageState: loggedOut, extraHTTPHeaders: { "X-Forwarded-For": ip } });
     const page = await context.newPage();
     await page.goto("/login");
     for (let i = 1; i <= 5; i++) {
-      await logIn(page, "rate-limit-probe", `wrong password ${i}`);
+      await logIn(page, name, `wrong password ${i}`);
       await expect(page.getByRole("alert").filter({ hasText: "Invalid name or password" })).toBeVisible();
     }
-    await logIn(page, "rate-limit-probe", "wrong password 6");
+    await logIn(page, name, "wrong password 6");
     await expect(page.getByRole("alert").filter({ hasText: "Too many failed logins. Try again in 15 minutes." })).toBeVisible();
     await context.close();
   });

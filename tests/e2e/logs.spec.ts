@@ -21,8 +21,8 @@ test.describe("spec 2 Logs page", () => {
     await expect(time).toHaveAttribute("title", /\d/);
     // Details: pretty-printed JSON in a <pre>.
     const details = row.locator("pre");
-    await expect(details).toContainText('"ip": "10.');
-    expect(await details.textContent()).toMatch(/^\{\n {2}"ip"/);
+    await expect(details).toContainText('"accountId": "badge-');
+    expect(await details.textContent()).toMatch(/^\{\n {2}"reason"/);
     // The server's own start-up entry is there too, as info.
     await expect(entry(page, "Server started on port").first().locator("[data-log-type]")).toHaveText("info");
   });

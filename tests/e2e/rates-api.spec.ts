@@ -115,6 +115,7 @@ test.describe("as the logged-in operator", () => {
     expect(bad.status()).toBe(400);
     expect(await bad.json()).toEqual({
       error: 'Rate 2: Invalid format. Use "1/2" or "1.5"',
+      message: 'Rate 2: Invalid format. Use "1/2" or "1.5"',
     });
 
     const batch = await request.post("/api/rates/batch", {

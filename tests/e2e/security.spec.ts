@@ -100,7 +100,18 @@ test("no route, by any path variant or method, answers without credentials", asy
 
   const publicPages = new Set<string>(PUBLIC_PAGES);
   const routes = [...new Set([...remixPaths(), ...SERVER_ROUTES.map((r) => r.path), ...staticPaths()])];
-  const isPublicTarget = (target: string) => publicPages.has(target) || /^\/assets\/[^/]+\.[a-z0-9]+$/i.test(target) || target === "/healthz";
+  // What a public page or file may be reached as: Express and Remix match paths
+  // case-insensitively, Remix serves `<page>.data`, static files decode `%2F` and tolerate
+  // a trailing slash or dot. Those only need to stay free of 5xx; everything else is private.
+  const publicForm = (target: string) => {
+    let p = target.split("?")[0]!.toLowerCase().replace(/%2f/g, "/").replace(/%2e/g, ".");
+    p = p.replace(/\.data$/, "").replace(/[/.]+$/, "") || "/";
+    return p;
+  };
+  const isPublicTarget = (target: string) => {
+    const p = publicForm(target);
+    return publicPages.has(p) || /^\/assets\/[^/]+\.[a-z0-9]+$/.test(p) || p === "/assets";
+  };
 
   const leaks: string[] = [];
   let requests = 0;
