@@ -5,13 +5,20 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
 import { rateWriteFailed, ratesExpressHandler } from "./rates-api.server";
-import { withApiAuth, errorBody } from "#tests/kit/api";
+import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
+import { createAuthGate } from "./auth-gate.server";
+
+/** GET through the gate, as the API token's operator. */
+async function get(url: string, headers: Record<string, string> = {}) {
+  return fetch(url, { headers: { Authorization: `Bearer ${await testApiToken()}`, ...headers } });
+}
 
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
   const app = express();
+  app.use(createAuthGate());
   app.get("/api/rates", ratesExpressHandler);
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -28,13 +35,28 @@ beforeEach(async () => {
 const viaRemix = (headers: Record<string, string> = {}) =>
   withApiAuth(new Request("http://localhost/api/rates", { headers })).then((request) => loader({ request, params: {}, context: {} }));
 
+test("the hot path answers nobody the gate did not let through (issue 7: its own guard)", async () => {
+  const bare = express();
+  bare.get("/api/rates", ratesExpressHandler);
+  const s = await new Promise<Server>((resolve) => {
+    const srv = bare.listen(0, "127.0.0.1", () => resolve(srv));
+  });
+  try {
+    const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/api/rates`, { headers: { Authorization: `Bearer ${await testApiToken()}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(errorBody("Authentication required"));
+  } finally {
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
 test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte what the resource route answers", async () => {
   const remix = await viaRemix();
-  const express = await fetch(`${base}/api/rates`, { headers: { "accept-encoding": "identity" } });
+  const express = await get(`${base}/api/rates`, { "accept-encoding": "identity" });
   expect(express.status).toBe(200);
   expect(Buffer.from(await express.arrayBuffer())).toEqual(Buffer.from(await remix.arrayBuffer()));
   for (const name of ["content-type", "etag", "cache-control", "vary"]) expect(express.headers.get(name)).toBe(remix.headers.get(name));
-  expect(await (await fetch(`${base}/api/rates`)).json()).toEqual({
+  expect(await (await get(`${base}/api/rates`)).json()).toEqual({
     "Gold Ring": {
       Clay: { _id: expect.any(String), rate: "1/2", status: true },
       "Silver Ring": { _id: expect.any(String), rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "1.5" }], status: true },
@@ -43,11 +65,11 @@ test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte wh
 });
 
 test("the hot path revalidates with the ETag and sees writes at once", async () => {
-  const first = await fetch(`${base}/api/rates`);
+  const first = await get(`${base}/api/rates`);
   const etag = first.headers.get("etag")!;
-  expect((await fetch(`${base}/api/rates`, { headers: { "if-none-match": etag } })).status).toBe(304);
+  expect((await get(`${base}/api/rates`, { "if-none-match": etag })).status).toBe(304);
   await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "2" });
-  const after = await fetch(`${base}/api/rates`, { headers: { "if-none-match": etag } });
+  const after = await get(`${base}/api/rates`, { "if-none-match": etag });
   expect(after.status).toBe(200);
   expect((await after.json())["Gold Ring"].Clay.rate).toBe("2");
 });
