@@ -137,6 +137,7 @@ test.describe("as the logged-in operator", () => {
     expect(batch.status()).toBe(400);
     expect(await batch.json()).toEqual({
       error: 'Invalid entry "Gold Ring" → "Collection Hungry Tomcat": Duplicate quantities found. Each tier must have a unique quantity.',
+      message: 'Invalid entry "Gold Ring" → "Collection Hungry Tomcat": Duplicate quantities found. Each tier must have a unique quantity.',
     });
 
     const unknown = await request.post("/api/rates/update", {

@@ -104,7 +104,13 @@ test("no route, by any path variant or method, answers without credentials", asy
   // case-insensitively, Remix serves `<page>.data`, static files decode `%2F` and tolerate
   // a trailing slash or dot. Those only need to stay free of 5xx; everything else is private.
   const publicForm = (target: string) => {
-    let p = target.split("?")[0]!.toLowerCase().replace(/%2f/g, "/").replace(/%2e/g, ".");
+    let p = target.split("?")[0]!;
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      // left as written
+    }
+    p = p.toLowerCase();
     p = p.replace(/\.data$/, "").replace(/[/.]+$/, "") || "/";
     return p;
   };
