@@ -4,6 +4,6 @@
  */
 export * from "./protocol";
 export * from "./messages";
-export * from "./session.server";
+export * from "./connection.server";
 export * from "./services.server";
 export * from "./user-agent.server";

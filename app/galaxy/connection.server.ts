@@ -1,8 +1,8 @@
 /**
- * One character's socket session with the Galaxy chat server (spec 2 §4 "Galaxy client
- * connection", §8 "Platform login codes"; protocol facts in docs/galaxy-protocol.md).
+ * One character's socket connection with the Galaxy chat server, a "Galaxy connection" in the
+ * spec (spec 2 §4 "Galaxy client connection", §8 "Platform login codes"; protocol facts in docs/galaxy-protocol.md).
  *
- *   const s = new GalaxySession({ credentials: { recoveryCode } });
+ *   const s = new GalaxyConnection({ credentials: { recoveryCode } });
  *   s.on("users", (users) => …);
  *   const me = await s.connect();      // IDENT → HAAAPSI → RECOVER → REGISTER → USER → 999
  *   await s.joinPlanet("Cannon*3");    // resolves on 366, rejects on 403/471/473…
@@ -46,7 +46,7 @@ export type GalaxyState = "disconnected" | "connecting" | "connected" | "error";
 
 export type GalaxyErrorCode =
   | "connection" // could not reach the server after the retries
-  | "connection_lost" // an established session dropped
+  | "connection_lost" // an established connection dropped
   | "invalid_credentials" // 451
   | "online_or_banned" // 452
   | "another_device" // 950
@@ -74,7 +74,7 @@ export class GalaxyError extends Error {
 export type LoggedInInfo = { id: string; password: string; nick: string };
 
 /** What the user-agent registry keeps per account (spec 1 §3 "User-agent record per account"). */
-export type SessionUserAgent = {
+export type ConnectionUserAgent = {
   headers: Record<string, string>;
   sek: string | null;
   device: string;
@@ -82,9 +82,9 @@ export type SessionUserAgent = {
   nick: string;
 };
 
-export type LoggedInContext = { accountId: string; nick: string; record: SessionUserAgent };
+export type LoggedInContext = { accountId: string; nick: string; record: ConnectionUserAgent };
 
-export type SessionCredentials = {
+export type GalaxyConnectionCredentials = {
   /** 10-character recovery code (plain or encrypted at rest). */
   recoveryCode?: string | null;
   /** Account id and 32-hex game password (plain or encrypted) from an earlier REGISTER. */
@@ -93,8 +93,8 @@ export type SessionCredentials = {
   nick?: string | null;
 };
 
-export type GalaxySessionOptions = {
-  credentials: SessionCredentials;
+export type GalaxyConnectionOptions = {
+  credentials: GalaxyConnectionCredentials;
   /** Socket URL; default GALAXY_WS_URL. */
   url?: string;
   /** Accept self-signed certificates; default GALAXY_INSECURE_TLS. */
@@ -155,7 +155,7 @@ async function postUserAgent({ accountId, record }: LoggedInContext) {
 
 let defaultOnLoggedIn: ((ctx: LoggedInContext) => void | Promise<void>) | null = postUserAgent;
 
-/** Sets what every session does after 999 unless its options name another hook. */
+/** Sets what every connection does after 999 unless its options name another hook. */
 export function setDefaultOnLoggedIn(fn: ((ctx: LoggedInContext) => void | Promise<void>) | null) {
   defaultOnLoggedIn = fn;
 }
@@ -187,9 +187,9 @@ class AttemptError extends Error {
   }
 }
 
-export class GalaxySession extends EventEmitter<Events> {
+export class GalaxyConnection extends EventEmitter<Events> {
   readonly url: string;
-  #opts: GalaxySessionOptions;
+  #opts: GalaxyConnectionOptions;
   // Credentials: private, never enumerable, never logged.
   #rc: string | null;
   #id: string | null;
@@ -213,7 +213,7 @@ export class GalaxySession extends EventEmitter<Events> {
   #lastError: GalaxyError | null = null;
   #background = new Set<Promise<void>>();
 
-  constructor(options: GalaxySessionOptions) {
+  constructor(options: GalaxyConnectionOptions) {
     super();
     const env = getEnv();
     this.#opts = options;
@@ -251,7 +251,7 @@ export class GalaxySession extends EventEmitter<Events> {
     return { url: this.url, state: this.#state, accountId: this.#id, nick: this.#nick, planet: this.#planet?.name ?? null };
   }
   [Symbol.for("nodejs.util.inspect.custom")]() {
-    return `GalaxySession ${JSON.stringify(this.toJSON())}`;
+    return `GalaxyConnection ${JSON.stringify(this.toJSON())}`;
   }
 
   /**
@@ -339,7 +339,7 @@ export class GalaxySession extends EventEmitter<Events> {
         if (loginTimer) clearTimeout(loginTimer);
         this.#attemptDone = null;
         if (err) {
-          // Forget the socket first so its close event is not taken for a dropped session.
+          // Forget the socket first so its close event is not taken for a dropped connection.
           this.#phase = "idle";
           const ws = this.#ws;
           this.#ws = null;
@@ -591,7 +591,7 @@ export class GalaxySession extends EventEmitter<Events> {
   }
 
   /** This character's user-agent data: headers, sek, device, id, nick. */
-  userAgentRecord(): SessionUserAgent {
+  userAgentRecord(): ConnectionUserAgent {
     const sek = this.#opts.sek ?? null;
     const headers = this.#opts.headers ?? webClientHeaders(this.#opts.locale ?? "en");
     const platform = Object.entries(headers).find(([k]) => k.toLowerCase() === "x-galaxy-platform")?.[1]?.trim().toLowerCase();
@@ -608,7 +608,7 @@ export class GalaxySession extends EventEmitter<Events> {
   /**
    * Flies to a planet (spec 2 §4): a bare JOIN when `name` is empty. Resolves with the planet
    * once its user list is complete (366); rejects with "Not connected to Galaxy" when the
-   * session is not connected, or with the planet error (403, 471, 473, …).
+   * connection is not connected, or with the planet error (403, 471, 473, …).
    */
   joinPlanet(name?: string | null): Promise<PlanetInfo> {
     if (this.#state !== "connected" || this.#phase !== "online") {
@@ -748,7 +748,7 @@ export class GalaxySession extends EventEmitter<Events> {
     this.emit("state", next, prev);
   }
 
-  /** EventEmitter throws on an unheard "error"; a session must never crash its host. */
+  /** EventEmitter throws on an unheard "error"; a connection must never crash its host. */
   #emitError(err: GalaxyError) {
     if (this.listenerCount("error") > 0) this.emit("error", err);
   }
