@@ -59,9 +59,9 @@ async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 50
   }
 }
 
-function nextUsers(s: GalaxyConnection, pred: (u: PlanetUser[]) => boolean = () => true) {
-  return new Promise<PlanetUser[]>((resolve) => {
-    const on = (users: PlanetUser[]) => {
+function nextUsers(s: GalaxyConnection, pred: (u: readonly PlanetUser[]) => boolean = () => true) {
+  return new Promise<readonly PlanetUser[]>((resolve) => {
+    const on = (users: readonly PlanetUser[]) => {
       if (!pred(users)) return;
       s.off("users", on);
       resolve(users);
@@ -373,6 +373,36 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
     expect(s.users.map((u) => u.id)).toEqual(sim.world.occupants("RingToss*3"));
     expect(sim.world.whereIs(acc.id)).toEqual({ online: true, planet: "RingToss*3" });
     expect(sim.world.occupants("Cannon*7")).not.toContain(acc.id);
+  });
+
+  it("a KICK of someone else removes them; our own KICK, or PRISON, takes us off the planet", async () => {
+    const acc = account("stalker", 1);
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, planet: "Cannon*9" });
+    const ready = nextUsers(s);
+    await s.connect();
+    const listed = await ready;
+    const other = listed.find((u) => u.id !== acc.id)!;
+    const planets: (string | null)[] = [];
+    s.on("planet", (p) => planets.push(p?.name ?? null));
+
+    let next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: `:Cannon*9 KICK ${other.id} 0 :bye\r\n` });
+    expect((await next).map((u) => u.id)).toEqual(listed.filter((u) => u.id !== other.id).map((u) => u.id));
+    expect(s.planet?.name).toBe("Cannon*9");
+
+    next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: `:Cannon*9 KICK ${acc.id} 1 :out\r\n` });
+    expect(await next).toEqual([]);
+    expect(planets).toEqual([null]);
+    expect(s.planet).toBeNull();
+    expect(s.state).toBe("connected");
+
+    // Back on a planet, then imprisoned.
+    await s.joinPlanet("Galaxy");
+    next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: ":Warden PRISON 0 :caught\r\n" });
+    expect(await next).toEqual([]);
+    expect(planets).toEqual([null, "Galaxy", null]);
   });
 
   it("sees another client's JOIN and PART on its planet", async () => {

@@ -27,11 +27,6 @@ import {
   parseLine,
   ProtocolError,
   readHaaapsi,
-  readJoin,
-  readLeave,
-  readMove,
-  readNames,
-  readPlanetInfo,
   readRegister,
   splitFrame,
   WEB_CLIENT,
@@ -41,6 +36,7 @@ import {
   type PlanetInfo,
   type PlanetUser,
 } from "./protocol";
+import { emptyRoster, isOnPlanet, reduceRoster, type Roster } from "./roster";
 
 export type GalaxyState = "disconnected" | "connecting" | "connected" | "error";
 
@@ -128,7 +124,7 @@ type Events = {
   state: [state: GalaxyState, previous: GalaxyState];
   error: [error: GalaxyError];
   planet: [planet: PlanetInfo | null];
-  users: [users: PlanetUser[]];
+  users: [users: readonly PlanetUser[]];
   line: [line: GalaxyLine];
   loggedIn: [info: LoggedInInfo];
   closed: [info: { expected: boolean; reason: string; code: number | null }];
@@ -205,9 +201,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
   #closing = false;
   #expectedClose: { reason: string; state: GalaxyState } | null = null;
 
-  #planet: PlanetInfo | null = null;
-  #users = new Map<string, PlanetUser>();
-  #namesComplete = false;
+  #roster: Roster = emptyRoster;
   #pendingJoin: (Deferred<PlanetInfo> & { name: string | null; timer: NodeJS.Timeout }) | null = null;
   #notices = new NoticeAssembler();
   #lastError: GalaxyError | null = null;
@@ -236,11 +230,15 @@ export class GalaxyConnection extends EventEmitter<Events> {
     return this.#nick;
   }
   get planet(): PlanetInfo | null {
-    return this.#planet;
+    return this.#roster.planet;
   }
-  /** Users on the current planet, in arrival order. */
-  get users(): PlanetUser[] {
-    return [...this.#users.values()];
+  /** Users on the current planet, in arrival order (immutable: a new array after each change). */
+  get users(): readonly PlanetUser[] {
+    return this.#roster.users;
+  }
+  /** The current planet, its users and whether their list is complete (app/galaxy/roster.ts). */
+  get roster(): Roster {
+    return this.#roster;
   }
   get lastError(): GalaxyError | null {
     return this.#lastError;
@@ -248,7 +246,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
 
   /** Never serialize credentials by accident. */
   toJSON() {
-    return { url: this.url, state: this.#state, accountId: this.#id, nick: this.#nick, planet: this.#planet?.name ?? null };
+    return { url: this.url, state: this.#state, accountId: this.#id, nick: this.#nick, planet: this.#roster.planet?.name ?? null };
   }
   [Symbol.for("nodejs.util.inspect.custom")]() {
     return `GalaxyConnection ${JSON.stringify(this.toJSON())}`;
@@ -466,59 +464,17 @@ export class GalaxyConnection extends EventEmitter<Events> {
 
     if (this.#phase !== "online") return;
     switch (cmd) {
-      case "900": {
-        const info = readPlanetInfo(line);
-        this.#resetPlanet(false);
-        this.#planet = info;
-        this.emit("planet", info);
-        return;
-      }
-      case "353": {
-        const { users } = readNames(line);
-        for (const u of users) this.#users.set(u.id, u);
-        return;
-      }
-      case "366": {
-        this.#namesComplete = true;
-        this.emit("users", this.users);
-        const join = this.#pendingJoin;
-        if (join && this.#planet) {
-          this.#pendingJoin = null;
-          clearTimeout(join.timer);
-          join.resolve(this.#planet);
-        }
-        return;
-      }
-      case "JOIN": {
-        const { user } = readJoin(line);
-        this.#users.set(user.id, user);
-        if (this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
+      case "900":
+      case "353":
+      case "366":
+      case "JOIN":
       case "PART":
-      case "SLEEP": {
-        const { id } = readLeave(line);
-        if (this.#users.delete(id) && this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
-      case "REMOVE": {
-        const { id, position } = readMove(line);
-        const u = this.#users.get(id);
-        if (u) {
-          this.#users.set(id, { ...u, position, x: position * 2 });
-          if (this.#namesComplete) this.emit("users", this.users);
-        }
-        return;
-      }
+      case "SLEEP":
+      case "REMOVE":
       case "KICK":
-      case "BAN": {
-        // `:<nick> KICK <targetId> …`: when we are the target we are off the planet.
-        if (line.params[0] && line.params[0] === this.#id) this.#leftPlanet();
-        else if (line.params[0] && this.#users.delete(line.params[0]) && this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
+      case "BAN":
       case "PRISON":
-        this.#leftPlanet();
+        this.#applyRosterLine(line);
         return;
       case "850": {
         const notice = this.#notices.push(line);
@@ -697,19 +653,46 @@ export class GalaxyConnection extends EventEmitter<Events> {
     this.emit("closed", { expected: false, reason, code });
   }
 
-  #leftPlanet() {
-    this.#resetPlanet(true);
+  /**
+   * Applies one planet line to the roster and announces what changed: `planet` when the
+   * planet changed, `users` when 366 ends the list (which also settles a pending joinPlanet)
+   * or when an arrival, departure or move changes a complete list; leaving a planet (our own
+   * KICK/BAN, PRISON) announces `null` and `[]`.
+   */
+  #applyRosterLine(line: GalaxyLine) {
+    const prev = this.#roster;
+    const next = reduceRoster(prev, line, this.#id);
+    this.#roster = next;
+    if (next === emptyRoster && prev !== emptyRoster) {
+      this.#announceLeft(prev);
+      return;
+    }
+    if (next.planet !== prev.planet) this.emit("planet", next.planet);
+    if (line.command === "366") {
+      this.emit("users", next.users);
+      const join = this.#pendingJoin;
+      if (join && next.planet) {
+        this.#pendingJoin = null;
+        clearTimeout(join.timer);
+        join.resolve(next.planet);
+      }
+    } else if (next.users !== prev.users && next.complete && line.command !== "353") {
+      // 353 lines only build the list that 366 announces.
+      this.emit("users", next.users);
+    }
   }
 
+  /** Forgets the planet; `announce` tells listeners we are on none any more. */
   #resetPlanet(announce: boolean) {
-    const had = this.#planet !== null || this.#users.size > 0;
-    this.#planet = null;
-    this.#users.clear();
-    this.#namesComplete = false;
-    if (announce && had) {
-      this.emit("planet", null);
-      this.emit("users", []);
-    }
+    const prev = this.#roster;
+    this.#roster = emptyRoster;
+    if (announce) this.#announceLeft(prev);
+  }
+
+  #announceLeft(prev: Roster) {
+    if (!isOnPlanet(prev)) return;
+    this.emit("planet", null);
+    this.emit("users", emptyRoster.users);
   }
 
   #sendNow(text: string) {
