@@ -1,22 +1,32 @@
 /**
  * GalaxyConnection against the simulator (a real protocol peer on loopback; never mocked).
  * Spec 2 §4 "Galaxy client connection", §8 "Platform login codes", §9 "Socket retries, delay".
+ *
+ * Its side effects are collected here through the `log` and `onLogin` options; the app's
+ * wiring of them (System Logs, user-agent registry) is tested in connection-deps.server.test.ts.
  */
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "~/db/client.server";
-import { logs } from "~/db/schema";
-import { listLogs } from "~/models/log.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { startSimulator, type Simulator } from "#sim/server";
 import type { SimAccount } from "#sim/world";
 import { GALAXY_MESSAGES as M } from "./messages";
-import { GalaxyError, GalaxyConnection, type GalaxyConnectionOptions, type GalaxyState } from "./connection.server";
+import {
+  GalaxyError,
+  GalaxyConnection,
+  type GalaxyConnectionOptions,
+  type GalaxyLogEntry,
+  type GalaxyState,
+  type LoggedInContext,
+} from "./connection.server";
 import type { PlanetUser } from "./protocol";
-import { getUserAgent } from "./user-agent.server";
 
 let sim: Simulator;
 const connections: GalaxyConnection[] = [];
+/** What the connections of the current test reported (System Logs rows in the app). */
+let logged: GalaxyLogEntry[] = [];
+/** The after-login calls of the current test (the app posts the user-agent data). */
+let logins: LoggedInContext[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
@@ -26,7 +36,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await control("reset", {});
-  await (await getDb()).delete(logs); // each test reads only its own System Logs rows
+  logged = [];
+  logins = [];
 });
 afterEach(async () => {
   await Promise.all(connections.splice(0).map((s) => s.close()));
@@ -43,7 +54,12 @@ function account(kind: NonNullable<SimAccount["kind"]>, index = 0): SimAccount {
 }
 
 function connection(options: Partial<GalaxyConnectionOptions> & Pick<GalaxyConnectionOptions, "credentials">) {
-  const s = new GalaxyConnection({ url: sim.wsUrl, ...options });
+  const s = new GalaxyConnection({
+    url: sim.wsUrl,
+    log: (entry) => void logged.push(entry),
+    onLogin: (ctx) => void logins.push(ctx),
+    ...options,
+  });
   s.on("error", () => {}); // individual tests collect errors themselves
   connections.push(s);
   return s;
@@ -86,8 +102,10 @@ async function simConnections(accountId?: string) {
 }
 type Conn = { id: number; accountId: string | null; received: string[]; quit: string | null; pongs: number; pings: number; state: string; clientInfo: Record<string, string> };
 
+/** The reported rows, once the connections' background work is done. */
 async function authLogs() {
-  return listLogs({ source: "galaxyAuth" });
+  await Promise.all(connections.map((c) => c.idle()));
+  return logged;
 }
 
 describe("login (spec 2 §4: greet, auth code, recovery code or user and password)", () => {
@@ -123,9 +141,8 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
 
     // "After 999 it posts the account's user-agent data."
     await s.idle();
-    const ua = await getUserAgent(acc.id);
-    expect(ua).toMatchObject({ id: acc.id, nick: acc.nick, device: "web", sek: null });
-    expect(ua?.headers["X-Galaxy-Kbv"]).toBe("352");
+    expect(logins).toEqual([{ accountId: acc.id, nick: acc.nick, record: expect.objectContaining({ id: acc.id, nick: acc.nick, device: "web", sek: null }) }]);
+    expect(logins[0].record.headers["X-Galaxy-Kbv"]).toBe("352");
   });
 
   it("logs in with a stored id and password (USER right after HAAAPSI), also in encrypted form", async () => {
@@ -140,7 +157,7 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
     expect(conn.received[1]).toBe("USER [redacted]");
     expect(conn.received).toContain("JOIN Cannon*4");
     await s.idle();
-    expect(await getUserAgent(acc.id)).toMatchObject({ device: "android", sek: "device-token" });
+    expect(logins.map((l) => l.record)).toEqual([expect.objectContaining({ id: acc.id, device: "android", sek: "device-token" })]);
   });
 
   it("is refused with a wrong auth code (451 → Login failed: Invalid credentials), logged to galaxyAuth", async () => {
@@ -156,6 +173,8 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
     await s.idle();
     const logs = await authLogs();
     expect(logs.map((l) => [l.type, l.message])).toEqual([["error", M.invalidCredentials]]);
+    // REGISTER had named the account before USER was refused.
+    expect(logs[0].details).toEqual({ accountId: acc.id, nick: acc.nick, server: new URL(sim.wsUrl).host, code: "451", attempts: 1, cause: expect.any(String) });
     expect(sim.world.whereIs(acc.id)).toEqual(before);
   });
 
@@ -309,7 +328,7 @@ describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
     expect(s.planet).toBeNull();
     await s.idle();
     const logs = await authLogs();
-    expect(logs.map((l) => [l.type, l.source, l.message])).toEqual([["disconnect", "galaxyAuth", M.connectionLost]]);
+    expect(logs.map((l) => [l.type, l.message])).toEqual([["disconnect", M.connectionLost]]);
     expect(logs[0].details).toMatchObject({ accountId: acc.id });
     expect(sim.world.whereIs(acc.id).online).toBe(false);
   });
@@ -436,6 +455,57 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
   });
 });
 
+describe("side effects passed in (log, onLogin)", () => {
+  it("a failing onLogin is reported and the connection stays connected", async () => {
+    const acc = account("plain", 15);
+    const s = connection({
+      credentials: { recoveryCode: acc.recoveryCode },
+      onLogin: async () => {
+        throw new Error("registry down");
+      },
+    });
+    await s.connect();
+    await s.idle();
+    expect(logged).toEqual([{ type: "error", message: M.userAgentFailed, details: expect.objectContaining({ accountId: acc.id, cause: "registry down" }) }]);
+    expect(s.state).toBe("connected");
+  });
+
+  it("a logger that throws or rejects does not disturb the connection", async () => {
+    const acc = account("plain", 16);
+    const calls: string[] = [];
+    const throwing = connection({
+      credentials: { id: acc.id, password: "1".repeat(32) },
+      log: (entry) => {
+        calls.push(entry.message);
+        throw new Error("log store down");
+      },
+    });
+    await expect(throwing.connect()).rejects.toMatchObject({ message: M.invalidCredentials });
+    const rejecting = connection({
+      credentials: { recoveryCode: acc.recoveryCode },
+      log: async (entry) => {
+        calls.push(entry.message);
+        throw new Error("log store down");
+      },
+    });
+    await rejecting.connect();
+    await control("faults", { dropConnections: true });
+    await waitFor(() => rejecting.state === "error", "drop");
+    await Promise.all([throwing.idle(), rejecting.idle()]);
+    expect(calls).toEqual([M.invalidCredentials, M.connectionLost]);
+  });
+
+  it("without log and onLogin nothing is reported and nothing runs after login", async () => {
+    const acc = account("plain", 17);
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, log: null, onLogin: null });
+    await s.connect();
+    await control("faults", { dropConnections: true });
+    await waitFor(() => s.state === "error", "drop");
+    expect(await authLogs()).toEqual([]);
+    expect(logins).toEqual([]);
+  });
+});
+
 describe("keepalive, notices, malformed lines, logout", () => {
   it("answers the server's PING with PONG", async () => {
     const acc = account("plain", 9);
@@ -500,7 +570,7 @@ describe("keepalive, notices, malformed lines, logout", () => {
     expect(await authLogs()).toEqual([]); // a wanted logout is not a disconnect to log
   });
 
-  it("never writes passwords or recovery codes to System Logs", async () => {
+  it("never reports passwords or recovery codes", async () => {
     const acc = account("plain", 14);
     const a = connection({ credentials: { id: acc.id, password: "e".repeat(32), recoveryCode: "ZZZZZZZZZZ" } });
     await a.connect().catch(() => {});
@@ -510,7 +580,8 @@ describe("keepalive, notices, malformed lines, logout", () => {
     await waitFor(() => b.state === "error", "drop");
     await Promise.all([a.idle(), b.idle()]);
     const text = JSON.stringify(await authLogs());
-    expect(text).toContain("galaxyAuth");
+    expect(text).toContain(M.invalidCredentials);
+    expect(text).toContain(M.connectionLost);
     for (const secret of [acc.password, acc.recoveryCode, "e".repeat(32), "ZZZZZZZZZZ"]) expect(text).not.toContain(secret);
     expect(JSON.stringify(b)).not.toContain(acc.password);
   });

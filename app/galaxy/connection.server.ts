@@ -11,13 +11,16 @@
  * Credentials live only in private fields: they are never logged, never part of an event
  * except `loggedIn` (which hands the new password to the caller to store encrypted), and
  * may be passed in their encrypted at-rest form (`v1:…`, app/utils/secrets.server.ts).
+ *
+ * Side effects come in through the options (`log`, `onLogin`) instead of imports, so the
+ * session host and the tests decide where System Logs rows and user-agent data go. The app's
+ * wiring (System Logs with source galaxyAuth, the user-agent registry) is
+ * `createGalaxyConnection` in connection-deps.server.ts.
  */
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
-import { logEvent, type LogInput } from "~/models/log.server";
 import { getEnv } from "~/utils/env.server";
 import { decryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
-import { registerUserAgent } from "./user-agent.server";
 import { GALAXY_MESSAGES as M } from "./messages";
 import {
   authCode as webAuthCode,
@@ -80,6 +83,20 @@ export type ConnectionUserAgent = {
 
 export type LoggedInContext = { accountId: string; nick: string; record: ConnectionUserAgent };
 
+/**
+ * One System Logs row as the connection reports it (spec 2 §3 "Logs"): login failures and
+ * the connection failure (`error`), the 451 → recovery-code retry (`info`), dropped
+ * connections and 950 (`disconnect`), a failed `onLogin` (`error`). The writer adds the
+ * source. Details hold account id, nick, server host and codes only, never credentials.
+ */
+export type GalaxyLogEntry = {
+  type: "error" | "disconnect" | "info";
+  message: string;
+  details: GalaxyLogDetails;
+};
+export type GalaxyLogDetails = { accountId: string | null; nick: string | null; server: string; [key: string]: unknown };
+export type GalaxyLogger = (entry: GalaxyLogEntry) => void | Promise<void>;
+
 export type GalaxyConnectionCredentials = {
   /** 10-character recovery code (plain or encrypted at rest). */
   recoveryCode?: string | null;
@@ -112,10 +129,14 @@ export type GalaxyConnectionOptions = {
   connectTimeoutMs?: number;
   loginTimeoutMs?: number;
   joinTimeoutMs?: number;
-  /** Called after 999 with the account's user-agent data; default posts it to the registry. */
-  onLoggedIn?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
-  /** Write login failures and disconnects to System Logs (source galaxyAuth); default true. */
-  log?: boolean;
+  /**
+   * After-login work, called after 999 with the account's user-agent data (spec 2 §4: the
+   * client posts it); runs in the background, `idle()` waits for it, a failure is logged.
+   * The app posts it to the user-agent registry (connection-deps.server.ts). Default: none.
+   */
+  onLogin?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
+  /** Where login failures and disconnects are reported (the app: System Logs). Default: nowhere. */
+  log?: GalaxyLogger | null;
   /** Replaces the auth-code function (tests use it to send a wrong code). */
   authCode?: (seed: string) => string;
 };
@@ -142,18 +163,6 @@ function deferred<T>(): Deferred<T> {
   // A rejection nobody awaits must not crash the process: the error event reports it too.
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-/** Issue "Galaxy platform client": after 999 the client posts the account's user-agent data. */
-async function postUserAgent({ accountId, record }: LoggedInContext) {
-  await registerUserAgent(accountId, record);
-}
-
-let defaultOnLoggedIn: ((ctx: LoggedInContext) => void | Promise<void>) | null = postUserAgent;
-
-/** Sets what every connection does after 999 unless its options name another hook. */
-export function setDefaultOnLoggedIn(fn: ((ctx: LoggedInContext) => void | Promise<void>) | null) {
-  defaultOnLoggedIn = fn;
 }
 
 const LOGIN_CODES: Record<string, { code: GalaxyErrorCode; message: string }> = {
@@ -302,7 +311,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
           // Spec 2 §8: 451 with stored credentials → log in again with the recovery code.
           triedRecovery = true;
           mode = "recovery";
-          this.#log({ type: "info", source: "galaxyAuth", message: "Stored credentials were refused (451); retrying with the recovery code", details: this.#details({ code: 451 }) });
+          this.#log({ type: "info", message: M.recoveryCodeRetry, details: this.#details({ code: 451 }) });
           continue;
         }
         if (err.retryable && failures < retries) {
@@ -316,7 +325,6 @@ export class GalaxyConnection extends EventEmitter<Events> {
           : err.error;
         this.#log({
           type: "error",
-          source: "galaxyAuth",
           message: final.code === "connection" ? M.connectionFailed : final.message,
           details: this.#details({ code: final.numeric, attempts: failures + 1, cause: final.serverText ?? undefined }),
         });
@@ -486,7 +494,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
         const err = new GalaxyError(M.anotherDevice, "another_device", "950", line.trailing);
         this.#expectedClose = { reason: M.anotherDevice, state: "disconnected" };
         this.#lastError = err;
-        this.#log({ type: "disconnect", source: "galaxyAuth", message: M.anotherDevice, details: this.#details({ code: 950 }) });
+        this.#log({ type: "disconnect", message: M.anotherDevice, details: this.#details({ code: 950 }) });
         this.#emitError(err);
         this.#ws?.close(1000);
         return;
@@ -529,14 +537,14 @@ export class GalaxyConnection extends EventEmitter<Events> {
     const info: LoggedInInfo = { id: this.#id!, password: this.#password!, nick: this.#nick ?? this.#id! };
     // Spec 2 §4: "posts user-agent data, and the state becomes connected". The post runs in
     // the background (idle() waits for it) so a slow registry never holds the socket's lines.
-    const hook = this.#opts.onLoggedIn === undefined ? defaultOnLoggedIn : this.#opts.onLoggedIn;
+    const hook = this.#opts.onLogin;
     if (hook) {
       this.#track(
         (async () => {
           try {
             await hook({ accountId: info.id, nick: info.nick, record: this.userAgentRecord() });
           } catch (e) {
-            this.#log({ type: "error", source: "galaxyAuth", message: M.userAgentFailed, details: this.#details({ cause: (e as Error).message }) });
+            this.#log({ type: "error", message: M.userAgentFailed, details: this.#details({ cause: (e as Error).message }) });
           }
         })(),
       );
@@ -648,7 +656,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
     }
     if (this.#closing) return; // close() reports it
     const err = new GalaxyError(M.connectionLost, "connection_lost", null, reason);
-    this.#log({ type: "disconnect", source: "galaxyAuth", message: M.connectionLost, details: this.#details({ closeCode: code, reason }) });
+    this.#log({ type: "disconnect", message: M.connectionLost, details: this.#details({ closeCode: code, reason }) });
     this.#fail(err);
     this.emit("closed", { expected: false, reason, code });
   }
@@ -736,7 +744,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
     if (this.listenerCount("error") > 0) this.emit("error", err);
   }
 
-  #details(extra: Record<string, unknown>) {
+  #details(extra: Record<string, unknown>): GalaxyLogDetails {
     let host = this.url;
     try {
       host = new URL(this.url).host;
@@ -746,9 +754,20 @@ export class GalaxyConnection extends EventEmitter<Events> {
     return { accountId: this.#id, nick: this.#nick, server: host, ...extra };
   }
 
-  #log(entry: LogInput) {
-    if (this.#opts.log === false) return;
-    this.#track(logEvent(entry));
+  #log(entry: GalaxyLogEntry) {
+    const log = this.#opts.log;
+    if (!log) return;
+    // A logger that throws or rejects must not take the connection (or its host) down; the
+    // app's System Logs writer reports its own storage failures.
+    this.#track(
+      (async () => {
+        try {
+          await log(entry);
+        } catch {
+          // nothing left to report it to
+        }
+      })(),
+    );
   }
 
   #track(work: Promise<void>) {

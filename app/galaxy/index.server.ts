@@ -5,5 +5,7 @@
 export * from "./protocol";
 export * from "./messages";
 export * from "./connection.server";
+export * from "./connection-deps.server";
+export * from "./roster";
 export * from "./services.server";
 export * from "./user-agent.server";
