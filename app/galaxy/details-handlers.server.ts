@@ -19,7 +19,8 @@ import {
 } from "#api/galaxy";
 import { logEvent } from "~/models/log.server";
 import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { GalaxyServiceError, getGalaxyServices } from "./services.server";
+import { GalaxyServiceError } from "./services-parse";
+import { getGalaxyServices } from "./services.server";
 import { registerUserAgents, type UserAgentInput } from "./user-agent.server";
 
 /**

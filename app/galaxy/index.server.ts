@@ -8,4 +8,5 @@ export * from "./connection.server";
 export * from "./connection-deps.server";
 export * from "./roster";
 export * from "./services.server";
+export * from "./services-parse";
 export * from "./user-agent.server";

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, dailyStatsOf, giftStatsOf, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { buildServicesConfig, resetServicesConfig, type ServicesConfig } from "./services-config";
-import { GalaxyServiceError, GalaxyServices, parseInventoryPage } from "./services.server";
+import { GalaxyServiceError } from "./services-parse";
+import { GalaxyServices } from "./services.server";
 import { registerUserAgent } from "./user-agent.server";
 
 /**
@@ -295,20 +296,6 @@ describe("documented and configured actions against the simulator", () => {
     expect(days.at(-1)!.date).toBe(new Date().toISOString().slice(0, 10));
     expect(days).toEqual(dailyStatsOf(sim.world, account(idx), 7));
     expect(days.some((d) => Object.keys(d.awards).length > 0 && Object.keys(d.spent).length > 0)).toBe(true);
-  });
-
-  it("parses inventory pages written like the reference describes", () => {
-    const html = `<div class="s__item"><a href="?a=x&goodID=42"><img src="/a.png"></a><div class="s__name">Gold &amp; Ring</div></div>
-      <div class="s__item other"><a href="?goodID=43">x</a><div class="s__name">Clay</div></div>
-      <div class="s__pages__counter"> 2 / 5 </div>`;
-    expect(parseInventoryPage(html)).toEqual({
-      items: [
-        { goodId: "42", name: "Gold & Ring", img: "/a.png" },
-        { goodId: "43", name: "Clay", img: null },
-      ],
-      page: 2,
-      pages: 5,
-    });
   });
 });
 
