@@ -6,7 +6,8 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, dailyStatsOf, giftStatsOf, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { buildServicesConfig, resetServicesConfig, type ServicesConfig } from "./services-config";
 import { GalaxyServiceError } from "./services-parse";
-import { GalaxyServices } from "./services.server";
+import { recall } from "~/utils/remember.server";
+import { GalaxyServices, getGalaxyServices, resetGalaxyServices } from "./services.server";
 import { registerUserAgent } from "./user-agent.server";
 
 /**
@@ -328,5 +329,20 @@ describe("an operator's configuration file renames actions and response fields",
     expect(stats.map((s) => s.amount)).toEqual(giftStatsOf(sim.world, account(0).id).map((g) => g.amount));
     await c.collectionStats(creds(0), account(0).id, 178);
     expect(lastRequest().params.coll).toBe("178");
+  });
+});
+
+describe("one client per process (CONVENTIONS rule 13)", () => {
+  it("getGalaxyServices keeps one client in the remember registry; resetGalaxyServices closes and forgets it", () => {
+    const first = getGalaxyServices();
+    expect(getGalaxyServices()).toBe(first);
+    expect(recall("galaxy-services")).toBe(first);
+    expect((globalThis as Record<string, unknown>).__gtGalaxyServices).toBeUndefined();
+    resetGalaxyServices();
+    expect(recall("galaxy-services")).toBeUndefined();
+    const second = getGalaxyServices();
+    expect(second).not.toBe(first);
+    resetGalaxyServices();
+    resetGalaxyServices(); // nothing left to close: no error
   });
 });

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { getEnv } from "~/utils/env.server";
+import { forget, recall, remember } from "~/utils/remember.server";
 import { TtlCache } from "./cache";
 import { RateLimiter, Semaphore } from "./limiter";
 import { getServicesConfig, type ServicesConfig } from "./services-config";
@@ -397,14 +398,13 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 // One client per process (its limits are process-wide), rebuilt when tests change the env.
-const g = globalThis as unknown as { __gtGalaxyServices?: GalaxyServices };
+const SERVICES = "galaxy-services";
 
 export function getGalaxyServices(): GalaxyServices {
-  g.__gtGalaxyServices ??= new GalaxyServices();
-  return g.__gtGalaxyServices;
+  return remember(SERVICES, () => new GalaxyServices());
 }
 
 export function resetGalaxyServices() {
-  g.__gtGalaxyServices?.close();
-  g.__gtGalaxyServices = undefined;
+  recall<GalaxyServices>(SERVICES)?.close();
+  forget(SERVICES);
 }
