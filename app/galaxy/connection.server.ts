@@ -1,8 +1,9 @@
 /**
- * One character's socket connection with the Galaxy chat server, a "Galaxy connection" in the
- * spec (spec 2 §4 "Galaxy client connection", §8 "Platform login codes"; protocol facts in docs/galaxy-protocol.md).
+ * One character's socket connection with the Galaxy chat server: a "Galaxy connection" in the
+ * spec (spec 2 §4 "Galaxy client connection", §8 "Platform login codes"; protocol facts in
+ * docs/galaxy-protocol.md).
  *
- *   const s = new GalaxyConnection({ credentials: { recoveryCode } });
+ *   const s = new GalaxyConnection({ credentials: { recoveryCode }, log, onLogin });
  *   s.on("users", (users) => …);
  *   const me = await s.connect();      // IDENT → HAAAPSI → RECOVER → REGISTER → USER → 999
  *   await s.joinPlanet("Cannon*3");    // resolves on 366, rejects on 403/471/473…
