@@ -5,7 +5,7 @@
  *   http(s)://…/__sim/             the control endpoint (sim/control.ts)
  *
  *   const sim = await startSimulator({ port: 0 });
- *   new GalaxySession({ url: sim.wsUrl, credentials: { recoveryCode: sim.world.accounts[0].recoveryCode } });
+ *   new GalaxyConnection({ url: sim.wsUrl, credentials: { recoveryCode: sim.world.accounts[0].recoveryCode } });
  *   await sim.close();
  */
 import http from "node:http";

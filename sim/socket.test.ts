@@ -289,6 +289,20 @@ describe("control endpoint /__sim/", () => {
     expect((await get("connections")).body).toMatchObject({ open: [], closed: [], refused: 0 });
   });
 
+  it("reset leaves no history behind, even of sessions whose sockets are still closing", async () => {
+    const acc = sim.world.accounts[27];
+    await login(acc);
+    const refused = await Raw.open();
+    refused.say(":en IDENT 352 -2 4030 1 2 :GALA");
+    refused.say("RECOVER NOSUCHCODE");
+    await refused.next("451");
+    // Reset at once, before either socket's close event can arrive: the history must stay empty.
+    const r = await post("reset", {});
+    expect(r.body.dropped).toBeGreaterThanOrEqual(1);
+    expect((await get("connections")).body).toMatchObject({ open: [], closed: [], total: 0 });
+    expect(sim.world.whereIs(acc.id).online).toBe(false);
+  });
+
   it("login faults: 452 and 601 refuse, 950 takes the session over after its first planet", async () => {
     const acc = sim.world.accounts[27];
     await post("faults", { loginCode: 452 });

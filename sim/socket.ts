@@ -76,6 +76,8 @@ export class SimConnection {
   locale: string | null = null;
   account: SimAccount | null = null;
   state: "handshake" | "online" | "closed" = "handshake";
+  /** In the closed history already (dropAll records before the socket's close event). */
+  recorded = false;
   received: string[] = [];
   pings = 0;
   pongs = 0;
@@ -220,6 +222,8 @@ export class SimSocketServer {
   }
 
   #closed(conn: SimConnection, code: number, reason: string) {
+    if (conn.recorded) return; // dropAll already recorded it
+    conn.recorded = true;
     conn.state = "closed";
     conn.closedAt = new Date();
     conn.closeReason ??= reason || (conn.quit !== null ? "quit" : `code ${code}`);
@@ -513,9 +517,12 @@ export class SimSocketServer {
   /** Drops every open connection without a closing handshake (fault "dropped connections"). */
   dropAll(): number {
     const n = this.connections.size;
-    for (const c of this.connections.values()) {
+    // Recorded as closed at once, not when the socket's close event comes: a reset that
+    // drops and then clears the history must not find these sessions in it afterwards.
+    for (const c of [...this.connections.values()]) {
       c.closeReason = "dropped";
       c.ws.terminate();
+      this.#closed(c, 1006, "");
     }
     return n;
   }

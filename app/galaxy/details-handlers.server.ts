@@ -20,7 +20,8 @@ import {
 import { logEvent } from "~/models/log.server";
 import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { errorText } from "~/utils/errors";
-import { GalaxyServiceError, getGalaxyServices } from "./services.server";
+import { GalaxyServiceError } from "./services-parse";
+import { getGalaxyServices } from "./services.server";
 import { registerUserAgents, type UserAgentInput } from "./user-agent.server";
 
 /**

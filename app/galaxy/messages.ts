@@ -30,6 +30,7 @@ export const GALAXY_MESSAGES = {
   closedByUser: "Connection closed",
   malformedLine: "Malformed line from Galaxy",
   userAgentFailed: "Could not register the account's user-agent data",
+  recoveryCodeRetry: "Stored credentials were refused (451); retrying with the recovery code",
 } as const;
 
 export type GalaxyMessageKey = keyof typeof GALAXY_MESSAGES;

@@ -3,7 +3,7 @@
  * the HAAAPSI auth code, the user records of 353/JOIN, and 850 notice chunks.
  *
  * Facts come from docs/galaxy-protocol.md (which cites the reference notes); this module has
- * no I/O, so both the client (session.server.ts) and the simulator (sim/) share it.
+ * no I/O, so both the client (connection.server.ts) and the simulator (sim/) share it.
  */
 import crypto from "node:crypto";
 

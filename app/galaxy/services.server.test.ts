@@ -5,7 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, dailyStatsOf, giftStatsOf, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { buildServicesConfig, resetServicesConfig, type ServicesConfig } from "./services-config";
-import { GalaxyServiceError, GalaxyServices, parseInventoryPage } from "./services.server";
+import { GalaxyServiceError } from "./services-parse";
+import { recall } from "~/utils/remember.server";
+import { GalaxyServices, getGalaxyServices, resetGalaxyServices } from "./services.server";
 import { registerUserAgent } from "./user-agent.server";
 
 /**
@@ -296,20 +298,6 @@ describe("documented and configured actions against the simulator", () => {
     expect(days).toEqual(dailyStatsOf(sim.world, account(idx), 7));
     expect(days.some((d) => Object.keys(d.awards).length > 0 && Object.keys(d.spent).length > 0)).toBe(true);
   });
-
-  it("parses inventory pages written like the reference describes", () => {
-    const html = `<div class="s__item"><a href="?a=x&goodID=42"><img src="/a.png"></a><div class="s__name">Gold &amp; Ring</div></div>
-      <div class="s__item other"><a href="?goodID=43">x</a><div class="s__name">Clay</div></div>
-      <div class="s__pages__counter"> 2 / 5 </div>`;
-    expect(parseInventoryPage(html)).toEqual({
-      items: [
-        { goodId: "42", name: "Gold & Ring", img: "/a.png" },
-        { goodId: "43", name: "Clay", img: null },
-      ],
-      page: 2,
-      pages: 5,
-    });
-  });
 });
 
 describe("an operator's configuration file renames actions and response fields", () => {
@@ -341,5 +329,20 @@ describe("an operator's configuration file renames actions and response fields",
     expect(stats.map((s) => s.amount)).toEqual(giftStatsOf(sim.world, account(0).id).map((g) => g.amount));
     await c.collectionStats(creds(0), account(0).id, 178);
     expect(lastRequest().params.coll).toBe("178");
+  });
+});
+
+describe("one client per process (CONVENTIONS rule 13)", () => {
+  it("getGalaxyServices keeps one client in the remember registry; resetGalaxyServices closes and forgets it", () => {
+    const first = getGalaxyServices();
+    expect(getGalaxyServices()).toBe(first);
+    expect(recall("galaxy-services")).toBe(first);
+    expect((globalThis as Record<string, unknown>).__gtGalaxyServices).toBeUndefined();
+    resetGalaxyServices();
+    expect(recall("galaxy-services")).toBeUndefined();
+    const second = getGalaxyServices();
+    expect(second).not.toBe(first);
+    resetGalaxyServices();
+    resetGalaxyServices(); // nothing left to close: no error
   });
 });

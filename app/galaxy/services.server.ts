@@ -2,9 +2,30 @@ import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { getEnv } from "~/utils/env.server";
+import { forget, recall, remember } from "~/utils/remember.server";
 import { TtlCache } from "./cache";
 import { RateLimiter, Semaphore } from "./limiter";
-import { getServicesConfig, pick, type ServicesConfig } from "./services-config";
+import { getServicesConfig, type ServicesConfig } from "./services-config";
+import {
+  GalaxyServiceError,
+  isGiftConfirmed,
+  parseCollectionStats,
+  parseDailyStats,
+  parseGiftStats,
+  parseInventoryPage,
+  parseJsonBody,
+  parseMastic,
+  parseSearch,
+  parseStatus,
+  parseUserPics,
+  type CollectionStats,
+  type DailyStat,
+  type GiftStat,
+  type InventoryItem,
+  type MasticResult,
+  type SearchMatch,
+  type UserStatus,
+} from "./services-parse";
 import { getUserAgent, headerValue, type UserAgentRecord } from "./user-agent.server";
 
 /**
@@ -20,33 +41,13 @@ import { getUserAgent, headerValue, type UserAgentRecord } from "./user-agent.se
  *
  * Passwords travel only in the outgoing query (the platform's own convention): they are not
  * part of cache keys (a hash is), not in error messages, and never logged.
+ *
+ * This module is the transport only; what an answer means (the DTOs, the configured response
+ * paths) is services-parse.ts, which is pure and tested with fixtures.
  */
 
 export type GalaxyCredentials = { userID: string; password: string };
 export type CallOptions = { skipCache?: boolean; signal?: AbortSignal };
-
-export type GiftStat = { type: number; name: string; img: string; amount: number };
-export type UserStatus = { isOnline: boolean; room: string | null };
-export type CollectionItem = { imageUrl: string; count: string; goodsID: number | null; index: number | null };
-export type CollectionStats = { firstRow: CollectionItem[]; secondRow: CollectionItem[] };
-export type InventoryItem = { goodId: string; name: string; img: string | null };
-export type SearchMatch = { userId: string; nick: string; lastOnline: string | null };
-export type DailyStat = { date: string; awards: Record<string, number>; spent: Record<string, number> };
-export type MasticResult = { success: boolean; message: string | null };
-
-export type ServiceErrorKind = "timeout" | "network" | "http" | "auth" | "format" | "rejected" | "aborted";
-
-export class GalaxyServiceError extends Error {
-  constructor(
-    message: string,
-    readonly kind: ServiceErrorKind,
-    readonly action: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = "GalaxyServiceError";
-  }
-}
 
 type Spec = {
   action: string;
@@ -72,68 +73,6 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 function hashSecret(value: string) {
   return crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
-}
-
-function asString(v: unknown): string | null {
-  if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  return null;
-}
-
-function asNumber(v: unknown): number | null {
-  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
-
-function asBool(v: unknown): boolean {
-  if (typeof v === "boolean") return v;
-  if (typeof v === "number") return v !== 0;
-  if (typeof v === "string") return ["1", "true", "yes", "online", "on"].includes(v.trim().toLowerCase());
-  return false;
-}
-
-function countMap(v: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (v && typeof v === "object" && !Array.isArray(v)) {
-    for (const [k, n] of Object.entries(v)) {
-      const num = asNumber(n);
-      if (num !== null) out[k] = num;
-    }
-  }
-  return out;
-}
-
-function decodeHtml(text: string) {
-  return text
-    .replace(/<[^>]*>/g, "")
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&apos;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .trim();
-}
-
-/**
- * Items of a `show_inventory` page (reference §7.2): each `div.s__item` holds a link with
- * `goodID=<n>` and a `div.s__name`; the page counter `div.s__pages__counter` reads "cur/total".
- */
-export function parseInventoryPage(html: string): { items: InventoryItem[]; page: number; pages: number } {
-  const items: InventoryItem[] = [];
-  const starts = [...html.matchAll(/<div[^>]*class\s*=\s*["'][^"']*\bs__item\b[^"']*["'][^>]*>/gi)].map((m) => m.index!);
-  starts.forEach((start, i) => {
-    const chunk = html.slice(start, starts[i + 1] ?? html.length);
-    const id = /goodI[Dd]=(\d+)/.exec(chunk)?.[1];
-    if (!id) return;
-    const name = /<div[^>]*class\s*=\s*["'][^"']*\bs__name\b[^"']*["'][^>]*>([\s\S]*?)<\/div>/i.exec(chunk)?.[1];
-    const img = /<img[^>]*\bsrc\s*=\s*["']([^"']+)["']/i.exec(chunk)?.[1];
-    items.push({ goodId: id, name: name ? decodeHtml(name) : "", img: img ? decodeHtml(img) : null });
-  });
-  const counter = /<div[^>]*class\s*=\s*["'][^"']*\bs__pages__counter\b[^"']*["'][^>]*>\s*(\d+)\s*\/\s*(\d+)/i.exec(html);
-  const page = counter ? Number(counter[1]) : 1;
-  const pages = counter ? Math.max(Number(counter[2]), 1) : 1;
-  return { items, page, pages };
 }
 
 export class GalaxyServices {
@@ -205,9 +144,7 @@ export class GalaxyServices {
       chunks.map((chunk) =>
         this.cached(creds, `pics:${[...chunk].sort().join(",")}`, opts, async () => {
           const json = await this.json(creds, { action: c.action, method: c.method, query: { [c.idsParam]: chunk.join(",") } });
-          const map: Record<string, string | null> = {};
-          for (const id of chunk) map[id] = this.pictureOf(pick(json, id));
-          return map;
+          return parseUserPics(json, chunk, c);
         }),
       ),
     );
@@ -218,21 +155,6 @@ export class GalaxyServices {
   async userPic(creds: GalaxyCredentials, userId: string | number, opts: CallOptions = {}): Promise<string | null> {
     const pics = await this.userPics(creds, [userId], opts);
     return pics[String(userId)] ?? null;
-  }
-
-  private pictureOf(entry: unknown): string | null {
-    const c = this.config.documented.userPics;
-    if (typeof entry === "string") return entry || null;
-    if (!entry || typeof entry !== "object") return null;
-    if (c.pictureField) {
-      const named = asString(pick(entry, c.pictureField));
-      if (named) return named;
-    }
-    const values = Object.values(entry);
-    const atPosition = asString(values[c.picturePosition]);
-    if (atPosition) return atPosition;
-    for (const v of values) if (typeof v === "string" && v) return v;
-    return null;
   }
 
   /** Every gift the account holds, across all pages of `show_inventory`. */
@@ -265,7 +187,7 @@ export class GalaxyServices {
       ["jad_locale", locale],
     ];
     const raw = await this.call(creds, { action: c.action, method: c.method, usercur: String(recipientId), query: c.params, form });
-    if (!new RegExp(c.successPattern, "i").test(raw.body)) {
+    if (!isGiftConfirmed(raw.body, c)) {
       throw new GalaxyServiceError("The platform did not confirm the gift", "rejected", c.action, raw.status);
     }
     this.invalidate(creds.userID, String(recipientId));
@@ -277,13 +199,7 @@ export class GalaxyServices {
     const c = this.config.documented.search;
     return this.cached(creds, `search:${nick.toLowerCase()}`, opts, async () => {
       const json = await this.json(creds, { action: c.action, method: c.method, form: [...Object.entries(c.form), [c.valueField, nick]] });
-      const list = pick(json, c.listPath);
-      if (!Array.isArray(list)) return [];
-      return list.flatMap((item) => {
-        const userId = asString(pick(item, c.userId));
-        if (!userId) return [];
-        return [{ userId, nick: asString(pick(item, c.nick)) ?? "", lastOnline: asString(pick(item, c.lastOnline)) }];
-      });
+      return parseSearch(json, c);
     });
   }
 
@@ -295,20 +211,7 @@ export class GalaxyServices {
     const target = String(targetId);
     return this.cached(creds, `gifts:${target}`, opts, async () => {
       const json = await this.json(creds, { action: c.action, method: c.method, usercur: target, query: c.params });
-      const list = pick(json, c.response.listPath);
-      if (!Array.isArray(list)) throw new GalaxyServiceError("Gift stats answer has no list", "format", c.action);
-      return list.flatMap((item) => {
-        const type = asNumber(pick(item, c.response.type));
-        if (type === null) return [];
-        return [
-          {
-            type,
-            name: asString(pick(item, c.response.name)) ?? "",
-            img: asString(pick(item, c.response.img)) ?? "",
-            amount: asNumber(pick(item, c.response.amount)) ?? 0,
-          },
-        ];
-      });
+      return parseGiftStats(json, c);
     });
   }
 
@@ -318,10 +221,7 @@ export class GalaxyServices {
     const target = String(targetId);
     return this.cached(creds, `status:${target}`, opts, async () => {
       const json = await this.json(creds, { action: c.action, method: c.method, usercur: target, query: c.params });
-      if (!json || typeof json !== "object") throw new GalaxyServiceError("Status answer is not an object", "format", c.action);
-      const isOnline = asBool(pick(json, c.response.isOnline));
-      const room = asString(pick(json, c.response.room));
-      return { isOnline, room: isOnline && room ? room : null };
+      return parseStatus(json, c);
     });
   }
 
@@ -342,17 +242,7 @@ export class GalaxyServices {
         usercur: target,
         query: { ...c.params, [c.collectionParam]: collection },
       });
-      const row = (path: string): CollectionItem[] => {
-        const list = pick(json, path);
-        if (!Array.isArray(list)) throw new GalaxyServiceError("Collection answer has no rows", "format", c.action);
-        return list.map((item) => ({
-          imageUrl: asString(pick(item, c.response.imageUrl)) ?? "",
-          count: String(asNumber(pick(item, c.response.count)) ?? 0),
-          goodsID: asNumber(pick(item, c.response.goodsId)),
-          index: asNumber(pick(item, c.response.index)),
-        }));
-      };
-      return { firstRow: row(c.response.firstRowPath), secondRow: row(c.response.secondRowPath) };
+      return parseCollectionStats(json, c);
     });
   }
 
@@ -366,7 +256,7 @@ export class GalaxyServices {
       form: [[c.collectionParam, String(collectionId)]],
     });
     this.invalidate(creds.userID);
-    return { success: asBool(pick(json, c.response.success)), message: asString(pick(json, c.response.message)) };
+    return parseMastic(json, c);
   }
 
   /** Daily awards received and gifts spent for the last `days` days, oldest first. */
@@ -380,15 +270,7 @@ export class GalaxyServices {
         usercur: target,
         query: { ...c.params, [c.daysParam]: String(days) },
       });
-      const list = pick(json, c.response.listPath);
-      if (!Array.isArray(list)) throw new GalaxyServiceError("Daily stats answer has no list", "format", c.action);
-      return list
-        .flatMap((item) => {
-          const date = asString(pick(item, c.response.date));
-          if (!date) return [];
-          return [{ date, awards: countMap(pick(item, c.response.awards)), spent: countMap(pick(item, c.response.spent)) }];
-        })
-        .sort((a, b) => a.date.localeCompare(b.date));
+      return parseDailyStats(json, c);
     });
   }
 
@@ -417,11 +299,7 @@ export class GalaxyServices {
 
   private async json(creds: GalaxyCredentials, spec: Spec): Promise<unknown> {
     const raw = await this.call(creds, spec);
-    try {
-      return JSON.parse(raw.body);
-    } catch {
-      throw new GalaxyServiceError(`The ${spec.action} answer is not JSON`, "format", spec.action, raw.status);
-    }
+    return parseJsonBody(raw.body, spec.action, raw.status);
   }
 
   /** One HTTP exchange: rate limit, concurrency slot, timeout. */
@@ -520,14 +398,13 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 // One client per process (its limits are process-wide), rebuilt when tests change the env.
-const g = globalThis as unknown as { __gtGalaxyServices?: GalaxyServices };
+const SERVICES = "galaxy-services";
 
 export function getGalaxyServices(): GalaxyServices {
-  g.__gtGalaxyServices ??= new GalaxyServices();
-  return g.__gtGalaxyServices;
+  return remember(SERVICES, () => new GalaxyServices());
 }
 
 export function resetGalaxyServices() {
-  g.__gtGalaxyServices?.close();
-  g.__gtGalaxyServices = undefined;
+  recall<GalaxyServices>(SERVICES)?.close();
+  forget(SERVICES);
 }

@@ -1,8 +1,9 @@
 /**
- * One character's socket session with the Galaxy chat server (spec 2 §4 "Galaxy client
- * connection", §8 "Platform login codes"; protocol facts in docs/galaxy-protocol.md).
+ * One character's socket connection with the Galaxy chat server: a "Galaxy connection" in the
+ * spec (spec 2 §4 "Galaxy client connection", §8 "Platform login codes"; protocol facts in
+ * docs/galaxy-protocol.md).
  *
- *   const s = new GalaxySession({ credentials: { recoveryCode } });
+ *   const s = new GalaxyConnection({ credentials: { recoveryCode }, log, onLogin });
  *   s.on("users", (users) => …);
  *   const me = await s.connect();      // IDENT → HAAAPSI → RECOVER → REGISTER → USER → 999
  *   await s.joinPlanet("Cannon*3");    // resolves on 366, rejects on 403/471/473…
@@ -11,13 +12,16 @@
  * Credentials live only in private fields: they are never logged, never part of an event
  * except `loggedIn` (which hands the new password to the caller to store encrypted), and
  * may be passed in their encrypted at-rest form (`v1:…`, app/utils/secrets.server.ts).
+ *
+ * Side effects come in through the options (`log`, `onLogin`) instead of imports, so the
+ * session host and the tests decide where System Logs rows and user-agent data go. The app's
+ * wiring (System Logs with source galaxyAuth, the user-agent registry) is
+ * `createGalaxyConnection` in connection-deps.server.ts.
  */
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
-import { logEvent, type LogInput } from "~/models/log.server";
 import { getEnv } from "~/utils/env.server";
 import { decryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
-import { registerUserAgent } from "./user-agent.server";
 import { GALAXY_MESSAGES as M } from "./messages";
 import {
   authCode as webAuthCode,
@@ -27,11 +31,6 @@ import {
   parseLine,
   ProtocolError,
   readHaaapsi,
-  readJoin,
-  readLeave,
-  readMove,
-  readNames,
-  readPlanetInfo,
   readRegister,
   splitFrame,
   WEB_CLIENT,
@@ -41,12 +40,13 @@ import {
   type PlanetInfo,
   type PlanetUser,
 } from "./protocol";
+import { emptyRoster, isOnPlanet, reduceRoster, type Roster } from "./roster";
 
 export type GalaxyState = "disconnected" | "connecting" | "connected" | "error";
 
 export type GalaxyErrorCode =
   | "connection" // could not reach the server after the retries
-  | "connection_lost" // an established session dropped
+  | "connection_lost" // an established connection dropped
   | "invalid_credentials" // 451
   | "online_or_banned" // 452
   | "another_device" // 950
@@ -74,7 +74,7 @@ export class GalaxyError extends Error {
 export type LoggedInInfo = { id: string; password: string; nick: string };
 
 /** What the user-agent registry keeps per account (spec 1 §3 "User-agent record per account"). */
-export type SessionUserAgent = {
+export type ConnectionUserAgent = {
   headers: Record<string, string>;
   sek: string | null;
   device: string;
@@ -82,9 +82,23 @@ export type SessionUserAgent = {
   nick: string;
 };
 
-export type LoggedInContext = { accountId: string; nick: string; record: SessionUserAgent };
+export type LoggedInContext = { accountId: string; nick: string; record: ConnectionUserAgent };
 
-export type SessionCredentials = {
+/**
+ * One System Logs row as the connection reports it (spec 2 §3 "Logs"): login failures and
+ * the connection failure (`error`), the 451 → recovery-code retry (`info`), dropped
+ * connections and 950 (`disconnect`), a failed `onLogin` (`error`). The writer adds the
+ * source. Details hold account id, nick, server host and codes only, never credentials.
+ */
+export type GalaxyLogEntry = {
+  type: "error" | "disconnect" | "info";
+  message: string;
+  details: GalaxyLogDetails;
+};
+export type GalaxyLogDetails = { accountId: string | null; nick: string | null; server: string; [key: string]: unknown };
+export type GalaxyLogger = (entry: GalaxyLogEntry) => void | Promise<void>;
+
+export type GalaxyConnectionCredentials = {
   /** 10-character recovery code (plain or encrypted at rest). */
   recoveryCode?: string | null;
   /** Account id and 32-hex game password (plain or encrypted) from an earlier REGISTER. */
@@ -93,8 +107,8 @@ export type SessionCredentials = {
   nick?: string | null;
 };
 
-export type GalaxySessionOptions = {
-  credentials: SessionCredentials;
+export type GalaxyConnectionOptions = {
+  credentials: GalaxyConnectionCredentials;
   /** Socket URL; default GALAXY_WS_URL. */
   url?: string;
   /** Accept self-signed certificates; default GALAXY_INSECURE_TLS. */
@@ -116,10 +130,14 @@ export type GalaxySessionOptions = {
   connectTimeoutMs?: number;
   loginTimeoutMs?: number;
   joinTimeoutMs?: number;
-  /** Called after 999 with the account's user-agent data; default posts it to the registry. */
-  onLoggedIn?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
-  /** Write login failures and disconnects to System Logs (source galaxyAuth); default true. */
-  log?: boolean;
+  /**
+   * After-login work, called after 999 with the account's user-agent data (spec 2 §4: the
+   * client posts it); runs in the background, `idle()` waits for it, a failure is logged.
+   * The app posts it to the user-agent registry (connection-deps.server.ts). Default: none.
+   */
+  onLogin?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
+  /** Where login failures and disconnects are reported (the app: System Logs). Default: nowhere. */
+  log?: GalaxyLogger | null;
   /** Replaces the auth-code function (tests use it to send a wrong code). */
   authCode?: (seed: string) => string;
 };
@@ -128,7 +146,7 @@ type Events = {
   state: [state: GalaxyState, previous: GalaxyState];
   error: [error: GalaxyError];
   planet: [planet: PlanetInfo | null];
-  users: [users: PlanetUser[]];
+  users: [users: readonly PlanetUser[]];
   line: [line: GalaxyLine];
   loggedIn: [info: LoggedInInfo];
   closed: [info: { expected: boolean; reason: string; code: number | null }];
@@ -146,18 +164,6 @@ function deferred<T>(): Deferred<T> {
   // A rejection nobody awaits must not crash the process: the error event reports it too.
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-/** Issue "Galaxy platform client": after 999 the client posts the account's user-agent data. */
-async function postUserAgent({ accountId, record }: LoggedInContext) {
-  await registerUserAgent(accountId, record);
-}
-
-let defaultOnLoggedIn: ((ctx: LoggedInContext) => void | Promise<void>) | null = postUserAgent;
-
-/** Sets what every session does after 999 unless its options name another hook. */
-export function setDefaultOnLoggedIn(fn: ((ctx: LoggedInContext) => void | Promise<void>) | null) {
-  defaultOnLoggedIn = fn;
 }
 
 const LOGIN_CODES: Record<string, { code: GalaxyErrorCode; message: string }> = {
@@ -187,9 +193,9 @@ class AttemptError extends Error {
   }
 }
 
-export class GalaxySession extends EventEmitter<Events> {
+export class GalaxyConnection extends EventEmitter<Events> {
   readonly url: string;
-  #opts: GalaxySessionOptions;
+  #opts: GalaxyConnectionOptions;
   // Credentials: private, never enumerable, never logged.
   #rc: string | null;
   #id: string | null;
@@ -205,15 +211,13 @@ export class GalaxySession extends EventEmitter<Events> {
   #closing = false;
   #expectedClose: { reason: string; state: GalaxyState } | null = null;
 
-  #planet: PlanetInfo | null = null;
-  #users = new Map<string, PlanetUser>();
-  #namesComplete = false;
+  #roster: Roster = emptyRoster;
   #pendingJoin: (Deferred<PlanetInfo> & { name: string | null; timer: NodeJS.Timeout }) | null = null;
   #notices = new NoticeAssembler();
   #lastError: GalaxyError | null = null;
   #background = new Set<Promise<void>>();
 
-  constructor(options: GalaxySessionOptions) {
+  constructor(options: GalaxyConnectionOptions) {
     super();
     const env = getEnv();
     this.#opts = options;
@@ -236,11 +240,15 @@ export class GalaxySession extends EventEmitter<Events> {
     return this.#nick;
   }
   get planet(): PlanetInfo | null {
-    return this.#planet;
+    return this.#roster.planet;
   }
-  /** Users on the current planet, in arrival order. */
-  get users(): PlanetUser[] {
-    return [...this.#users.values()];
+  /** Users on the current planet, in arrival order (immutable: a new array after each change). */
+  get users(): readonly PlanetUser[] {
+    return this.#roster.users;
+  }
+  /** The current planet, its users and whether their list is complete (app/galaxy/roster.ts). */
+  get roster(): Roster {
+    return this.#roster;
   }
   get lastError(): GalaxyError | null {
     return this.#lastError;
@@ -248,10 +256,10 @@ export class GalaxySession extends EventEmitter<Events> {
 
   /** Never serialize credentials by accident. */
   toJSON() {
-    return { url: this.url, state: this.#state, accountId: this.#id, nick: this.#nick, planet: this.#planet?.name ?? null };
+    return { url: this.url, state: this.#state, accountId: this.#id, nick: this.#nick, planet: this.#roster.planet?.name ?? null };
   }
   [Symbol.for("nodejs.util.inspect.custom")]() {
-    return `GalaxySession ${JSON.stringify(this.toJSON())}`;
+    return `GalaxyConnection ${JSON.stringify(this.toJSON())}`;
   }
 
   /**
@@ -304,7 +312,7 @@ export class GalaxySession extends EventEmitter<Events> {
           // Spec 2 §8: 451 with stored credentials → log in again with the recovery code.
           triedRecovery = true;
           mode = "recovery";
-          this.#log({ type: "info", source: "galaxyAuth", message: "Stored credentials were refused (451); retrying with the recovery code", details: this.#details({ code: 451 }) });
+          this.#log({ type: "info", message: M.recoveryCodeRetry, details: this.#details({ code: 451 }) });
           continue;
         }
         if (err.retryable && failures < retries) {
@@ -318,7 +326,6 @@ export class GalaxySession extends EventEmitter<Events> {
           : err.error;
         this.#log({
           type: "error",
-          source: "galaxyAuth",
           message: final.code === "connection" ? M.connectionFailed : final.message,
           details: this.#details({ code: final.numeric, attempts: failures + 1, cause: final.serverText ?? undefined }),
         });
@@ -339,7 +346,7 @@ export class GalaxySession extends EventEmitter<Events> {
         if (loginTimer) clearTimeout(loginTimer);
         this.#attemptDone = null;
         if (err) {
-          // Forget the socket first so its close event is not taken for a dropped session.
+          // Forget the socket first so its close event is not taken for a dropped connection.
           this.#phase = "idle";
           const ws = this.#ws;
           this.#ws = null;
@@ -466,59 +473,17 @@ export class GalaxySession extends EventEmitter<Events> {
 
     if (this.#phase !== "online") return;
     switch (cmd) {
-      case "900": {
-        const info = readPlanetInfo(line);
-        this.#resetPlanet(false);
-        this.#planet = info;
-        this.emit("planet", info);
-        return;
-      }
-      case "353": {
-        const { users } = readNames(line);
-        for (const u of users) this.#users.set(u.id, u);
-        return;
-      }
-      case "366": {
-        this.#namesComplete = true;
-        this.emit("users", this.users);
-        const join = this.#pendingJoin;
-        if (join && this.#planet) {
-          this.#pendingJoin = null;
-          clearTimeout(join.timer);
-          join.resolve(this.#planet);
-        }
-        return;
-      }
-      case "JOIN": {
-        const { user } = readJoin(line);
-        this.#users.set(user.id, user);
-        if (this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
+      case "900":
+      case "353":
+      case "366":
+      case "JOIN":
       case "PART":
-      case "SLEEP": {
-        const { id } = readLeave(line);
-        if (this.#users.delete(id) && this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
-      case "REMOVE": {
-        const { id, position } = readMove(line);
-        const u = this.#users.get(id);
-        if (u) {
-          this.#users.set(id, { ...u, position, x: position * 2 });
-          if (this.#namesComplete) this.emit("users", this.users);
-        }
-        return;
-      }
+      case "SLEEP":
+      case "REMOVE":
       case "KICK":
-      case "BAN": {
-        // `:<nick> KICK <targetId> …`: when we are the target we are off the planet.
-        if (line.params[0] && line.params[0] === this.#id) this.#leftPlanet();
-        else if (line.params[0] && this.#users.delete(line.params[0]) && this.#namesComplete) this.emit("users", this.users);
-        return;
-      }
+      case "BAN":
       case "PRISON":
-        this.#leftPlanet();
+        this.#applyRosterLine(line);
         return;
       case "850": {
         const notice = this.#notices.push(line);
@@ -530,7 +495,7 @@ export class GalaxySession extends EventEmitter<Events> {
         const err = new GalaxyError(M.anotherDevice, "another_device", "950", line.trailing);
         this.#expectedClose = { reason: M.anotherDevice, state: "disconnected" };
         this.#lastError = err;
-        this.#log({ type: "disconnect", source: "galaxyAuth", message: M.anotherDevice, details: this.#details({ code: 950 }) });
+        this.#log({ type: "disconnect", message: M.anotherDevice, details: this.#details({ code: 950 }) });
         this.#emitError(err);
         this.#ws?.close(1000);
         return;
@@ -573,14 +538,14 @@ export class GalaxySession extends EventEmitter<Events> {
     const info: LoggedInInfo = { id: this.#id!, password: this.#password!, nick: this.#nick ?? this.#id! };
     // Spec 2 §4: "posts user-agent data, and the state becomes connected". The post runs in
     // the background (idle() waits for it) so a slow registry never holds the socket's lines.
-    const hook = this.#opts.onLoggedIn === undefined ? defaultOnLoggedIn : this.#opts.onLoggedIn;
+    const hook = this.#opts.onLogin;
     if (hook) {
       this.#track(
         (async () => {
           try {
             await hook({ accountId: info.id, nick: info.nick, record: this.userAgentRecord() });
           } catch (e) {
-            this.#log({ type: "error", source: "galaxyAuth", message: M.userAgentFailed, details: this.#details({ cause: (e as Error).message }) });
+            this.#log({ type: "error", message: M.userAgentFailed, details: this.#details({ cause: (e as Error).message }) });
           }
         })(),
       );
@@ -591,7 +556,7 @@ export class GalaxySession extends EventEmitter<Events> {
   }
 
   /** This character's user-agent data: headers, sek, device, id, nick. */
-  userAgentRecord(): SessionUserAgent {
+  userAgentRecord(): ConnectionUserAgent {
     const sek = this.#opts.sek ?? null;
     const headers = this.#opts.headers ?? webClientHeaders(this.#opts.locale ?? "en");
     const platform = Object.entries(headers).find(([k]) => k.toLowerCase() === "x-galaxy-platform")?.[1]?.trim().toLowerCase();
@@ -608,7 +573,7 @@ export class GalaxySession extends EventEmitter<Events> {
   /**
    * Flies to a planet (spec 2 §4): a bare JOIN when `name` is empty. Resolves with the planet
    * once its user list is complete (366); rejects with "Not connected to Galaxy" when the
-   * session is not connected, or with the planet error (403, 471, 473, …).
+   * connection is not connected, or with the planet error (403, 471, 473, …).
    */
   joinPlanet(name?: string | null): Promise<PlanetInfo> {
     if (this.#state !== "connected" || this.#phase !== "online") {
@@ -692,24 +657,51 @@ export class GalaxySession extends EventEmitter<Events> {
     }
     if (this.#closing) return; // close() reports it
     const err = new GalaxyError(M.connectionLost, "connection_lost", null, reason);
-    this.#log({ type: "disconnect", source: "galaxyAuth", message: M.connectionLost, details: this.#details({ closeCode: code, reason }) });
+    this.#log({ type: "disconnect", message: M.connectionLost, details: this.#details({ closeCode: code, reason }) });
     this.#fail(err);
     this.emit("closed", { expected: false, reason, code });
   }
 
-  #leftPlanet() {
-    this.#resetPlanet(true);
+  /**
+   * Applies one planet line to the roster and announces what changed: `planet` when the
+   * planet changed, `users` when 366 ends the list (which also settles a pending joinPlanet)
+   * or when an arrival, departure or move changes a complete list; leaving a planet (our own
+   * KICK/BAN, PRISON) announces `null` and `[]`.
+   */
+  #applyRosterLine(line: GalaxyLine) {
+    const prev = this.#roster;
+    const next = reduceRoster(prev, line, this.#id);
+    this.#roster = next;
+    if (next === emptyRoster && prev !== emptyRoster) {
+      this.#announceLeft(prev);
+      return;
+    }
+    if (next.planet !== prev.planet) this.emit("planet", next.planet);
+    if (line.command === "366") {
+      this.emit("users", next.users);
+      const join = this.#pendingJoin;
+      if (join && next.planet) {
+        this.#pendingJoin = null;
+        clearTimeout(join.timer);
+        join.resolve(next.planet);
+      }
+    } else if (next.users !== prev.users && next.complete && line.command !== "353") {
+      // 353 lines only build the list that 366 announces.
+      this.emit("users", next.users);
+    }
   }
 
+  /** Forgets the planet; `announce` tells listeners we are on none any more. */
   #resetPlanet(announce: boolean) {
-    const had = this.#planet !== null || this.#users.size > 0;
-    this.#planet = null;
-    this.#users.clear();
-    this.#namesComplete = false;
-    if (announce && had) {
-      this.emit("planet", null);
-      this.emit("users", []);
-    }
+    const prev = this.#roster;
+    this.#roster = emptyRoster;
+    if (announce) this.#announceLeft(prev);
+  }
+
+  #announceLeft(prev: Roster) {
+    if (!isOnPlanet(prev)) return;
+    this.emit("planet", null);
+    this.emit("users", emptyRoster.users);
   }
 
   #sendNow(text: string) {
@@ -748,12 +740,12 @@ export class GalaxySession extends EventEmitter<Events> {
     this.emit("state", next, prev);
   }
 
-  /** EventEmitter throws on an unheard "error"; a session must never crash its host. */
+  /** EventEmitter throws on an unheard "error"; a connection must never crash its host. */
   #emitError(err: GalaxyError) {
     if (this.listenerCount("error") > 0) this.emit("error", err);
   }
 
-  #details(extra: Record<string, unknown>) {
+  #details(extra: Record<string, unknown>): GalaxyLogDetails {
     let host = this.url;
     try {
       host = new URL(this.url).host;
@@ -763,9 +755,20 @@ export class GalaxySession extends EventEmitter<Events> {
     return { accountId: this.#id, nick: this.#nick, server: host, ...extra };
   }
 
-  #log(entry: LogInput) {
-    if (this.#opts.log === false) return;
-    this.#track(logEvent(entry));
+  #log(entry: GalaxyLogEntry) {
+    const log = this.#opts.log;
+    if (!log) return;
+    // A logger that throws or rejects must not take the connection (or its host) down; the
+    // app's System Logs writer reports its own storage failures.
+    this.#track(
+      (async () => {
+        try {
+          await log(entry);
+        } catch {
+          // nothing left to report it to
+        }
+      })(),
+    );
   }
 
   #track(work: Promise<void>) {

@@ -1,22 +1,32 @@
 /**
- * GalaxySession against the simulator (a real protocol peer on loopback; never mocked).
+ * GalaxyConnection against the simulator (a real protocol peer on loopback; never mocked).
  * Spec 2 §4 "Galaxy client connection", §8 "Platform login codes", §9 "Socket retries, delay".
+ *
+ * Its side effects are collected here through the `log` and `onLogin` options; the app's
+ * wiring of them (System Logs, user-agent registry) is tested in connection-deps.server.test.ts.
  */
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "~/db/client.server";
-import { logs } from "~/db/schema";
-import { listLogs } from "~/models/log.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { startSimulator, type Simulator } from "#sim/server";
 import type { SimAccount } from "#sim/world";
 import { GALAXY_MESSAGES as M } from "./messages";
-import { GalaxyError, GalaxySession, type GalaxySessionOptions, type GalaxyState } from "./session.server";
+import {
+  GalaxyError,
+  GalaxyConnection,
+  type GalaxyConnectionOptions,
+  type GalaxyLogEntry,
+  type GalaxyState,
+  type LoggedInContext,
+} from "./connection.server";
 import type { PlanetUser } from "./protocol";
-import { getUserAgent } from "./user-agent.server";
 
 let sim: Simulator;
-const sessions: GalaxySession[] = [];
+const connections: GalaxyConnection[] = [];
+/** What the connections of the current test reported (System Logs rows in the app). */
+let logged: GalaxyLogEntry[] = [];
+/** The after-login calls of the current test (the app posts the user-agent data). */
+let logins: LoggedInContext[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
@@ -26,10 +36,11 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await control("reset", {});
-  await (await getDb()).delete(logs); // each test reads only its own System Logs rows
+  logged = [];
+  logins = [];
 });
 afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
+  await Promise.all(connections.splice(0).map((s) => s.close()));
 });
 
 async function control(path: string, body?: unknown) {
@@ -42,10 +53,15 @@ function account(kind: NonNullable<SimAccount["kind"]>, index = 0): SimAccount {
   return sim.world.accounts.filter((a) => a.kind === kind)[index];
 }
 
-function session(options: Partial<GalaxySessionOptions> & Pick<GalaxySessionOptions, "credentials">) {
-  const s = new GalaxySession({ url: sim.wsUrl, ...options });
+function connection(options: Partial<GalaxyConnectionOptions> & Pick<GalaxyConnectionOptions, "credentials">) {
+  const s = new GalaxyConnection({
+    url: sim.wsUrl,
+    log: (entry) => void logged.push(entry),
+    onLogin: (ctx) => void logins.push(ctx),
+    ...options,
+  });
   s.on("error", () => {}); // individual tests collect errors themselves
-  sessions.push(s);
+  connections.push(s);
   return s;
 }
 
@@ -59,9 +75,9 @@ async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 50
   }
 }
 
-function nextUsers(s: GalaxySession, pred: (u: PlanetUser[]) => boolean = () => true) {
-  return new Promise<PlanetUser[]>((resolve) => {
-    const on = (users: PlanetUser[]) => {
+function nextUsers(s: GalaxyConnection, pred: (u: readonly PlanetUser[]) => boolean = () => true) {
+  return new Promise<readonly PlanetUser[]>((resolve) => {
+    const on = (users: readonly PlanetUser[]) => {
       if (!pred(users)) return;
       s.off("users", on);
       resolve(users);
@@ -70,7 +86,7 @@ function nextUsers(s: GalaxySession, pred: (u: PlanetUser[]) => boolean = () => 
   });
 }
 
-function collect(s: GalaxySession) {
+function collect(s: GalaxyConnection) {
   const states: GalaxyState[] = [];
   const errors: GalaxyError[] = [];
   s.on("state", (st) => states.push(st));
@@ -86,14 +102,16 @@ async function simConnections(accountId?: string) {
 }
 type Conn = { id: number; accountId: string | null; received: string[]; quit: string | null; pongs: number; pings: number; state: string; clientInfo: Record<string, string> };
 
+/** The reported rows, once the connections' background work is done. */
 async function authLogs() {
-  return listLogs({ source: "galaxyAuth" });
+  await Promise.all(connections.map((c) => c.idle()));
+  return logged;
 }
 
 describe("login (spec 2 §4: greet, auth code, recovery code or user and password)", () => {
   it("logs in by recovery code: IDENT, RECOVER → REGISTER → USER → 999, client info, JOIN, user-agent data", async () => {
     const acc = account("bowling");
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     const { states } = collect(s);
     const loggedIn = new Promise((r) => s.once("loggedIn", r));
     const users = nextUsers(s);
@@ -123,14 +141,13 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
 
     // "After 999 it posts the account's user-agent data."
     await s.idle();
-    const ua = await getUserAgent(acc.id);
-    expect(ua).toMatchObject({ id: acc.id, nick: acc.nick, device: "web", sek: null });
-    expect(ua?.headers["X-Galaxy-Kbv"]).toBe("352");
+    expect(logins).toEqual([{ accountId: acc.id, nick: acc.nick, record: expect.objectContaining({ id: acc.id, nick: acc.nick, device: "web", sek: null }) }]);
+    expect(logins[0].record.headers["X-Galaxy-Kbv"]).toBe("352");
   });
 
   it("logs in with a stored id and password (USER right after HAAAPSI), also in encrypted form", async () => {
     const acc = account("stalker");
-    const s = session({ credentials: { id: acc.id, password: encryptSecret(acc.password), nick: acc.nick }, planet: "Cannon*4", sek: "device-token" });
+    const s = connection({ credentials: { id: acc.id, password: encryptSecret(acc.password), nick: acc.nick }, planet: "Cannon*4", sek: "device-token" });
     const users = nextUsers(s);
     expect(await s.connect()).toEqual({ id: acc.id, password: acc.password, nick: acc.nick });
     await users;
@@ -140,13 +157,13 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
     expect(conn.received[1]).toBe("USER [redacted]");
     expect(conn.received).toContain("JOIN Cannon*4");
     await s.idle();
-    expect(await getUserAgent(acc.id)).toMatchObject({ device: "android", sek: "device-token" });
+    expect(logins.map((l) => l.record)).toEqual([expect.objectContaining({ id: acc.id, device: "android", sek: "device-token" })]);
   });
 
   it("is refused with a wrong auth code (451 → Login failed: Invalid credentials), logged to galaxyAuth", async () => {
     const acc = account("plain");
     const before = sim.world.whereIs(acc.id);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode }, authCode: () => "0000000000" });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, authCode: () => "0000000000" });
     const { errors } = collect(s);
     const err = await s.connect().catch((e: GalaxyError) => e);
     expect(err).toBeInstanceOf(GalaxyError);
@@ -156,12 +173,14 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
     await s.idle();
     const logs = await authLogs();
     expect(logs.map((l) => [l.type, l.message])).toEqual([["error", M.invalidCredentials]]);
+    // REGISTER had named the account before USER was refused.
+    expect(logs[0].details).toEqual({ accountId: acc.id, nick: acc.nick, server: new URL(sim.wsUrl).host, code: "451", attempts: 1, cause: expect.any(String) });
     expect(sim.world.whereIs(acc.id)).toEqual(before);
   });
 
   it("451 on stored credentials retries once with the known recovery code (spec 2 §8)", async () => {
     const acc = account("trader");
-    const s = session({ credentials: { id: acc.id, password: "f".repeat(32), nick: acc.nick, recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { id: acc.id, password: "f".repeat(32), nick: acc.nick, recoveryCode: acc.recoveryCode } });
     const { states } = collect(s);
     const info = await s.connect();
     expect(info.password).toBe(acc.password); // the new password from REGISTER
@@ -176,14 +195,14 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
 
   it("451 without a recovery code fails without retrying", async () => {
     const acc = account("trader", 1);
-    const s = session({ credentials: { id: acc.id, password: "0".repeat(32), nick: acc.nick } });
+    const s = connection({ credentials: { id: acc.id, password: "0".repeat(32), nick: acc.nick } });
     await expect(s.connect()).rejects.toMatchObject({ message: M.invalidCredentials });
     expect((await simConnections()).total).toBe(1);
   });
 
   it("452 → Login failed: User is online or banned", async () => {
     await control("faults", { loginCode: 452 });
-    const s = session({ credentials: { recoveryCode: account("plain", 1).recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: account("plain", 1).recoveryCode } });
     await expect(s.connect()).rejects.toMatchObject({ message: M.onlineOrBanned, code: "online_or_banned", numeric: "452" });
     expect(s.state).toBe("error");
     expect((await simConnections()).total).toBe(1); // a login refusal is not a connection error
@@ -191,14 +210,14 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
 
   it("601 → Please try to come later.", async () => {
     await control("faults", { loginCode: 601 });
-    const s = session({ credentials: { recoveryCode: account("plain", 2).recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: account("plain", 2).recoveryCode } });
     await expect(s.connect()).rejects.toMatchObject({ message: M.comeLater, code: "come_later", numeric: "601" });
   });
 
   it("950 → You login from another device, and the connection closes", async () => {
     const acc = account("plain", 3);
     await control("faults", { loginCode: 950, loginCodeAccounts: [acc.id] });
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     const { states, errors } = collect(s);
     const closed = new Promise<{ expected: boolean }>((r) => s.once("closed", r));
     await s.connect();
@@ -211,11 +230,11 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
 
   it("a second login of the same account takes the first over (950 on the first)", async () => {
     const acc = account("supplier");
-    const first = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const first = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     const { errors } = collect(first);
     await first.connect();
     const closed = new Promise((r) => first.once("closed", r));
-    const second = session({ credentials: { id: acc.id, password: acc.password, nick: acc.nick } });
+    const second = connection({ credentials: { id: acc.id, password: acc.password, nick: acc.nick } });
     await second.connect();
     await closed;
     expect(errors.map((e) => e.message)).toEqual([M.anotherDevice]);
@@ -225,7 +244,7 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
   });
 
   it("without credentials it fails at once", async () => {
-    const s = session({ credentials: {} });
+    const s = connection({ credentials: {} });
     await expect(s.connect()).rejects.toMatchObject({ message: M.noCredentials });
   });
 });
@@ -237,9 +256,9 @@ describe("secure socket (spec 2 §4: it opens a secure socket)", () => {
     try {
       expect(tlsSim.wsUrl).toMatch(/^wss:\/\/127\.0\.0\.1:\d+\/$/);
       const acc = tlsSim.world.accounts[0];
-      const strict = session({ url: tlsSim.wsUrl, insecureTls: false, retries: 0, credentials: { recoveryCode: acc.recoveryCode } });
+      const strict = connection({ url: tlsSim.wsUrl, insecureTls: false, retries: 0, credentials: { recoveryCode: acc.recoveryCode } });
       await expect(strict.connect()).rejects.toMatchObject({ code: "connection", serverText: expect.stringMatching(/self[- ]signed/i) });
-      const relaxed = session({ url: tlsSim.wsUrl, insecureTls: true, credentials: { recoveryCode: acc.recoveryCode } });
+      const relaxed = connection({ url: tlsSim.wsUrl, insecureTls: true, credentials: { recoveryCode: acc.recoveryCode } });
       expect((await relaxed.connect()).id).toBe(acc.id);
       await relaxed.close();
     } finally {
@@ -251,7 +270,7 @@ describe("secure socket (spec 2 §4: it opens a secure socket)", () => {
 describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
   it("a refused connection is retried twice 2 s apart, then fails naming server down, network issues, firewall", async () => {
     await control("faults", { refuseConnections: true });
-    const s = session({ credentials: { recoveryCode: account("plain", 4).recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: account("plain", 4).recoveryCode } });
     const { states, errors } = collect(s);
     // Note when each attempt reaches the simulator (an observer on the peer, not a mock).
     const attempts: number[] = [];
@@ -282,13 +301,13 @@ describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
     const other = await startSimulator({ port: 0, pingIntervalMs: 0 });
     const url = other.wsUrl;
     await other.close();
-    const s = session({ url, credentials: { recoveryCode: "AAAAAAAAAA" }, retryDelayMs: 50 });
+    const s = connection({ url, credentials: { recoveryCode: "AAAAAAAAAA" }, retryDelayMs: 50 });
     await expect(s.connect()).rejects.toMatchObject({ code: "connection", message: M.connectionFailed, serverText: expect.stringMatching(/ECONNREFUSED/) });
   });
 
   it("a connection that works on the second attempt connects", async () => {
     await control("faults", { refuseConnections: true });
-    const s = session({ credentials: { recoveryCode: account("plain", 5).recoveryCode }, retryDelayMs: 1000 });
+    const s = connection({ credentials: { recoveryCode: account("plain", 5).recoveryCode }, retryDelayMs: 1000 });
     const p = s.connect();
     await waitFor(() => sim.sockets.refused >= 1, "first refusal");
     await control("faults", { refuseConnections: false });
@@ -298,7 +317,7 @@ describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
 
   it("a dropped connection → state error, closed, and a galaxyAuth disconnect row", async () => {
     const acc = account("bowling", 1);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     await s.connect();
     const { states, errors } = collect(s);
     const closed = new Promise<{ expected: boolean }>((r) => s.once("closed", r));
@@ -309,14 +328,14 @@ describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
     expect(s.planet).toBeNull();
     await s.idle();
     const logs = await authLogs();
-    expect(logs.map((l) => [l.type, l.source, l.message])).toEqual([["disconnect", "galaxyAuth", M.connectionLost]]);
+    expect(logs.map((l) => [l.type, l.message])).toEqual([["disconnect", M.connectionLost]]);
     expect(logs[0].details).toMatchObject({ accountId: acc.id });
     expect(sim.world.whereIs(acc.id).online).toBe(false);
   });
 
   it("close() during the retry pause stops retrying", async () => {
     await control("faults", { refuseConnections: true });
-    const s = session({ credentials: { recoveryCode: account("plain", 6).recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: account("plain", 6).recoveryCode } });
     const p = s.connect().catch((e: GalaxyError) => e);
     await waitFor(() => sim.sockets.refused >= 1, "first refusal");
     await s.close();
@@ -328,7 +347,7 @@ describe("connection errors (spec 2 §4, §9: 2 retries, 2 s apart)", () => {
 
 describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () => {
   it("changing planet while not connected → Not connected to Galaxy", async () => {
-    const s = session({ credentials: { recoveryCode: account("plain", 7).recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: account("plain", 7).recoveryCode } });
     await expect(s.joinPlanet("Galaxy")).rejects.toMatchObject({ message: M.notConnected, code: "not_connected" });
     await s.connect();
     await s.close();
@@ -338,7 +357,7 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
 
   it("tracks the planet and its users through 900, 353/366, JOIN, PART and SLEEP", async () => {
     const acc = account("trader", 2);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode }, planet: "Cannon*7" });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, planet: "Cannon*7" });
     const planets: (string | null)[] = [];
     s.on("planet", (p) => planets.push(p?.name ?? null));
     const first = nextUsers(s);
@@ -375,14 +394,44 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
     expect(sim.world.occupants("Cannon*7")).not.toContain(acc.id);
   });
 
+  it("a KICK of someone else removes them; our own KICK, or PRISON, takes us off the planet", async () => {
+    const acc = account("stalker", 1);
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, planet: "Cannon*9" });
+    const ready = nextUsers(s);
+    await s.connect();
+    const listed = await ready;
+    const other = listed.find((u) => u.id !== acc.id)!;
+    const planets: (string | null)[] = [];
+    s.on("planet", (p) => planets.push(p?.name ?? null));
+
+    let next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: `:Cannon*9 KICK ${other.id} 0 :bye\r\n` });
+    expect((await next).map((u) => u.id)).toEqual(listed.filter((u) => u.id !== other.id).map((u) => u.id));
+    expect(s.planet?.name).toBe("Cannon*9");
+
+    next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: `:Cannon*9 KICK ${acc.id} 1 :out\r\n` });
+    expect(await next).toEqual([]);
+    expect(planets).toEqual([null]);
+    expect(s.planet).toBeNull();
+    expect(s.state).toBe("connected");
+
+    // Back on a planet, then imprisoned.
+    await s.joinPlanet("Galaxy");
+    next = nextUsers(s);
+    await control("send", { accountId: acc.id, line: ":Warden PRISON 0 :caught\r\n" });
+    expect(await next).toEqual([]);
+    expect(planets).toEqual([null, "Galaxy", null]);
+  });
+
   it("sees another client's JOIN and PART on its planet", async () => {
     const [x, y] = [account("recipient", 2), account("recipient", 3)];
-    const sx = session({ credentials: { recoveryCode: x.recoveryCode }, planet: "Bowling*2" });
+    const sx = connection({ credentials: { recoveryCode: x.recoveryCode }, planet: "Bowling*2" });
     const ready = nextUsers(sx);
     await sx.connect();
     await ready;
     const arrived = nextUsers(sx, (u) => u.some((v) => v.id === y.id));
-    const sy = session({ credentials: { recoveryCode: y.recoveryCode }, planet: "Bowling*2" });
+    const sy = connection({ credentials: { recoveryCode: y.recoveryCode }, planet: "Bowling*2" });
     await sy.connect();
     await arrived;
     const left = nextUsers(sx, (u) => !u.some((v) => v.id === y.id));
@@ -390,8 +439,8 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
     await left;
   });
 
-  it("a full planet answers 471 (This Planet is full!), unknown 403, closed 473; the session stays connected", async () => {
-    const s = session({ credentials: { recoveryCode: account("plain", 8).recoveryCode }, planet: "Galaxy" });
+  it("a full planet answers 471 (This Planet is full!), unknown 403, closed 473; the connection stays connected", async () => {
+    const s = connection({ credentials: { recoveryCode: account("plain", 8).recoveryCode }, planet: "Galaxy" });
     const { errors } = collect(s);
     await s.connect();
     await control("faults", { fullPlanets: ["Cannon*3"] });
@@ -406,10 +455,61 @@ describe("planets (spec 2 §4: changing planet; reference §5.3 tracking)", () =
   });
 });
 
+describe("side effects passed in (log, onLogin)", () => {
+  it("a failing onLogin is reported and the connection stays connected", async () => {
+    const acc = account("plain", 15);
+    const s = connection({
+      credentials: { recoveryCode: acc.recoveryCode },
+      onLogin: async () => {
+        throw new Error("registry down");
+      },
+    });
+    await s.connect();
+    await s.idle();
+    expect(logged).toEqual([{ type: "error", message: M.userAgentFailed, details: expect.objectContaining({ accountId: acc.id, cause: "registry down" }) }]);
+    expect(s.state).toBe("connected");
+  });
+
+  it("a logger that throws or rejects does not disturb the connection", async () => {
+    const acc = account("plain", 16);
+    const calls: string[] = [];
+    const throwing = connection({
+      credentials: { id: acc.id, password: "1".repeat(32) },
+      log: (entry) => {
+        calls.push(entry.message);
+        throw new Error("log store down");
+      },
+    });
+    await expect(throwing.connect()).rejects.toMatchObject({ message: M.invalidCredentials });
+    const rejecting = connection({
+      credentials: { recoveryCode: acc.recoveryCode },
+      log: async (entry) => {
+        calls.push(entry.message);
+        throw new Error("log store down");
+      },
+    });
+    await rejecting.connect();
+    await control("faults", { dropConnections: true });
+    await waitFor(() => rejecting.state === "error", "drop");
+    await Promise.all([throwing.idle(), rejecting.idle()]);
+    expect(calls).toEqual([M.invalidCredentials, M.connectionLost]);
+  });
+
+  it("without log and onLogin nothing is reported and nothing runs after login", async () => {
+    const acc = account("plain", 17);
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode }, log: null, onLogin: null });
+    await s.connect();
+    await control("faults", { dropConnections: true });
+    await waitFor(() => s.state === "error", "drop");
+    expect(await authLogs()).toEqual([]);
+    expect(logins).toEqual([]);
+  });
+});
+
 describe("keepalive, notices, malformed lines, logout", () => {
   it("answers the server's PING with PONG", async () => {
     const acc = account("plain", 9);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     await s.connect();
     expect((await control("ping", { accountId: acc.id })).sent).toBe(1);
     const conn = await waitFor(async () => (await simConnections(acc.id)).all.find((c) => c.pongs === 1), "PONG");
@@ -417,9 +517,9 @@ describe("keepalive, notices, malformed lines, logout", () => {
     expect(conn.received.at(-1)).toBe("PONG");
   });
 
-  it("a malformed line is emitted as an error and the session carries on", async () => {
+  it("a malformed line is emitted as an error and the connection carries on", async () => {
     const acc = account("plain", 10);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     const ready = nextUsers(s);
     await s.connect();
     await ready;
@@ -436,8 +536,8 @@ describe("keepalive, notices, malformed lines, logout", () => {
 
   it("without an error listener a malformed line does not crash", async () => {
     const acc = account("plain", 11);
-    const s = new GalaxySession({ url: sim.wsUrl, credentials: { recoveryCode: acc.recoveryCode } });
-    sessions.push(s);
+    const s = new GalaxyConnection({ url: sim.wsUrl, credentials: { recoveryCode: acc.recoveryCode } });
+    connections.push(s);
     await s.connect();
     await control("send", { accountId: acc.id, line: ":srv\r\n" });
     await control("ping", { accountId: acc.id });
@@ -447,7 +547,7 @@ describe("keepalive, notices, malformed lines, logout", () => {
 
   it("assembles 850 notices sent in chunks", async () => {
     const acc = account("plain", 12);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     await s.connect();
     const notice = new Promise((r) => s.once("notice", r));
     await control("send", { accountId: acc.id, line: ":Prison 850 5 0 :<p>part one,\r\n850 5 1 : part two</p>\r\n" });
@@ -456,7 +556,7 @@ describe("keepalive, notices, malformed lines, logout", () => {
 
   it("sends QUIT :ds on close and goes offline", async () => {
     const acc = account("plain", 13);
-    const s = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const s = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     await s.connect();
     const { states } = collect(s);
     const closed = new Promise<{ expected: boolean }>((r) => s.once("closed", r));
@@ -470,17 +570,18 @@ describe("keepalive, notices, malformed lines, logout", () => {
     expect(await authLogs()).toEqual([]); // a wanted logout is not a disconnect to log
   });
 
-  it("never writes passwords or recovery codes to System Logs", async () => {
+  it("never reports passwords or recovery codes", async () => {
     const acc = account("plain", 14);
-    const a = session({ credentials: { id: acc.id, password: "e".repeat(32), recoveryCode: "ZZZZZZZZZZ" } });
+    const a = connection({ credentials: { id: acc.id, password: "e".repeat(32), recoveryCode: "ZZZZZZZZZZ" } });
     await a.connect().catch(() => {});
-    const b = session({ credentials: { recoveryCode: acc.recoveryCode } });
+    const b = connection({ credentials: { recoveryCode: acc.recoveryCode } });
     await b.connect();
     await control("faults", { dropConnections: true });
     await waitFor(() => b.state === "error", "drop");
     await Promise.all([a.idle(), b.idle()]);
     const text = JSON.stringify(await authLogs());
-    expect(text).toContain("galaxyAuth");
+    expect(text).toContain(M.invalidCredentials);
+    expect(text).toContain(M.connectionLost);
     for (const secret of [acc.password, acc.recoveryCode, "e".repeat(32), "ZZZZZZZZZZ"]) expect(text).not.toContain(secret);
     expect(JSON.stringify(b)).not.toContain(acc.password);
   });
