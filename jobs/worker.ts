@@ -15,9 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker, type Job } from "bullmq";
-import { closeDb, getDb } from "~/db/client.server";
+import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/client.server";
 import { logEvent } from "~/models/log.server";
-import { getEnv } from "~/utils/env.server";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
@@ -164,16 +163,16 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
 
 /** The standalone worker process (`npm run worker`). */
 async function main() {
-  const env = getEnv();
-  if (!env.DATABASE_URL) {
-    // PGlite keeps its files open in one process only; a second process on them corrupts them.
-    console.error(
-      "The standalone worker needs DATABASE_URL (PostgreSQL): the embedded PGlite database can only be opened by one process. " +
-        "Run the worker inside the web process instead (RUN_WORKER=true, the default).",
-    );
+  // Without DATABASE_URL, through the web process that owns the embedded PGlite: a second
+  // process on its files would corrupt them (docs/decisions/0011).
+  setEmbeddedMode("require-owner");
+  try {
+    await getDb();
+  } catch (err) {
+    if (!(err instanceof NoEmbeddedOwnerError)) throw err;
+    console.error(`The standalone worker needs PostgreSQL (DATABASE_URL) or a running app. ${err.message}`);
     process.exit(1);
   }
-  await getDb();
   if (!(await probeRedis())) {
     console.warn(`[jobs] Redis is not reachable at ${safeRedisUrl()}; the worker waits for it`);
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
