@@ -178,8 +178,6 @@ async function main() {
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
   }
   const pool = startWorkers({ mode: "standalone" });
-  console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
-  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -206,6 +204,10 @@ async function main() {
     console.error("[jobs] uncaught exception:", err);
     void logEvent({ type: "error", source: "system", message: `Job worker crashed: ${err.message}` }).finally(() => process.exit(1));
   });
+  // Announced only once the signal handlers are in place: a SIGTERM right after the
+  // announcement must shut down gracefully, not kill the process mid-start.
+  console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
+  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
 }
 
 const isEntry = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
