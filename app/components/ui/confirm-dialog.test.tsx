@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
-import { Button, Theme } from "@radix-ui/themes";
+import { Button } from "@radix-ui/themes";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { createRemixStub } from "@remix-run/testing";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { renderRemixStub } from "../../../tests/kit/component";
 import { ConfirmDialog } from "./confirm-dialog";
 
 /**
@@ -22,7 +22,7 @@ function setup() {
     const [open, setOpen] = useState(false);
     const result = useActionData<{ deleted: number }>();
     return (
-      <Theme>
+      <>
         {result ? <p role="status">Deleted {result.deleted} entries</p> : null}
         <ConfirmDialog
           open={open}
@@ -33,10 +33,10 @@ function setup() {
           confirmLabel="Delete old entries"
           form={{ fields: { intent: "cleanup" } }}
         />
-      </Theme>
+      </>
     );
   }
-  const Stub = createRemixStub([
+  renderRemixStub([
     {
       path: "/logs",
       Component: Page,
@@ -46,7 +46,6 @@ function setup() {
       },
     },
   ]);
-  render(<Stub initialEntries={["/logs"]} />);
   return { posted };
 }
 
