@@ -5,7 +5,8 @@ export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
-      include: ["app/**/*.test.{ts,tsx}", "api/**/*.test.ts", "jobs/**/*.test.ts", "sim/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
+      // *.test.tsx: component tests (a DOM per file via `// @vitest-environment happy-dom`).
+      include: ["{app,api,jobs,sim,tests,scripts}/**/*.test.{ts,tsx}"],
       exclude: ["tests/e2e/**", "node_modules/**"],
       setupFiles: ["./tests/setup/vitest.setup.ts"],
       globalSetup: ["./tests/setup/global-setup.ts"],

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker, type Job } from "bullmq";
-import { closeDb, getDb } from "~/db/client.server";
+import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/client.server";
 import { logEvent } from "~/models/log.server";
 import { getEnv } from "~/utils/env.server";
 import { errorText } from "~/utils/errors";
@@ -166,23 +166,21 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
 
 /** The standalone worker process (`npm run worker`). */
 async function main() {
-  const env = getEnv();
-  if (!env.DATABASE_URL) {
-    // PGlite keeps its files open in one process only; a second process on them corrupts them.
-    console.error(
-      "The standalone worker needs DATABASE_URL (PostgreSQL): the embedded PGlite database can only be opened by one process. " +
-        "Run the worker inside the web process instead (RUN_WORKER=true, the default).",
-    );
+  // Without DATABASE_URL, through the web process that owns the embedded PGlite: a second
+  // process on its files would corrupt them (docs/decisions/0011).
+  setEmbeddedMode("require-owner");
+  try {
+    await getDb();
+  } catch (err) {
+    if (!(err instanceof NoEmbeddedOwnerError)) throw err;
+    console.error(`The standalone worker needs PostgreSQL (DATABASE_URL) or a running app. ${err.message}`);
     process.exit(1);
   }
-  await getDb();
   if (!(await probeRedis())) {
     console.warn(`[jobs] Redis is not reachable at ${safeRedisUrl()}; the worker waits for it`);
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
   }
   const pool = startWorkers({ mode: "standalone" });
-  console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
-  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -209,6 +207,10 @@ async function main() {
     console.error("[jobs] uncaught exception:", err);
     void logEvent({ type: "error", source: "system", message: `Job worker crashed: ${errorText(err)}` }).finally(() => process.exit(1));
   });
+  // Announced only once the signal handlers are in place: a SIGTERM right after the
+  // announcement must shut down gracefully, not kill the process mid-start.
+  console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
+  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
 }
 
 const isEntry = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;

@@ -1,8 +1,8 @@
 /**
  * Operator accounts and API tokens from the command line, for scripted set-ups
  * (docs/auth.md). Uses the same models as the app and the same database settings
- * (DATABASE_URL, else the embedded PGlite under DATA_DIR — stop the server first then:
- * an embedded database can be opened by one process only).
+ * (DATABASE_URL, else the embedded PGlite under DATA_DIR: through the running app when
+ * there is one, else the files directly; docs/decisions/0011).
  *
  *   npm run operator -- create <name>               password: $OPERATOR_PASSWORD or first line of stdin
  *   npm run operator -- set-password <name>         password as for create; ends their sessions
@@ -13,7 +13,7 @@
  * Exit codes: 0 done, 1 failed (message on stderr), 2 wrong usage.
  */
 import readline from "node:readline";
-import { closeDb } from "~/db/client.server";
+import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { createApiToken } from "~/models/api-token.server";
 import { logEvent } from "~/models/log.server";
 import {
@@ -133,6 +133,7 @@ async function run(argv: string[]): Promise<number> {
 }
 
 async function main() {
+  setEmbeddedMode("direct");
   let code: number;
   try {
     code = await run(process.argv.slice(2));

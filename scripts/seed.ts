@@ -6,8 +6,8 @@
  *   npm run seed -- --list       what there is
  *
  * Each seeder is idempotent (running it twice gives the same data). Uses the database the
- * app uses (DATABASE_URL, else the embedded PGlite in DATA_DIR); PGlite files must not be
- * open in a running server, so stop it first in that case.
+ * app uses (DATABASE_URL, else the embedded PGlite in DATA_DIR: through the running app
+ * when there is one, else the files directly; docs/decisions/0011).
  *
  * Sections add themselves to SEEDERS: a name, what it fills, and a function that returns a
  * one-line summary.
@@ -42,30 +42,14 @@ async function main() {
     for (const s of SEEDERS) console.log(`${s.name.padEnd(12)} ${s.description}`);
     return;
   }
-  const { getEnv } = await import("~/utils/env.server");
-  const env = getEnv();
-  if (!env.DATABASE_URL && (await serverAnswers(env.PORT))) {
-    throw new Error(
-      `A server answers on port ${env.PORT} and the embedded database cannot be opened by two processes. ` +
-        "Stop the server, run the seed, start the server again (or use DATABASE_URL).",
-    );
-  }
-  const { dbKind, closeDb } = await import("~/db/client.server");
+  const { dbKind, dbVia, closeDb, setEmbeddedMode } = await import("~/db/client.server");
+  setEmbeddedMode("direct");
   try {
-    console.log(`Seeding the ${await dbKind()} database…`);
+    const via = (await dbVia()) === "socket" ? " (through the running app)" : "";
+    console.log(`Seeding the ${await dbKind()} database${via}…`);
     await runSeeders(args.filter((a) => !a.startsWith("-")));
   } finally {
     await closeDb();
-  }
-}
-
-/** Whether our server answers /healthz locally (then it holds the PGlite files open). */
-async function serverAnswers(port: number): Promise<boolean> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) });
-    return res.ok && (await res.text()) === "ok";
-  } catch {
-    return false;
   }
 }
 

@@ -18,6 +18,8 @@ const schema = z.object({
   /** A real PostgreSQL server; without it the embedded PGlite database is used. */
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   PGLITE_DIR: z.string().optional(),
+  /** Loopback port on which the web process shares its PGlite with local CLIs; 0 = any free port. */
+  PGLITE_SOCKET_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
   /** Prefix of every BullMQ key; tests give each file its own. */
   QUEUE_PREFIX: z.string().default("gt"),

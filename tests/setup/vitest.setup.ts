@@ -3,18 +3,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
 
 /**
  * Each test file gets its own PostgreSQL database, Redis key prefix and data dir, so files
  * run in parallel (and several developers can run tests at once) without touching each other.
+ * The database is a copy of the run's migrated template (tests/setup/global-setup.ts), so
+ * the app's migrate() on first use finds nothing to do.
  * The app modules read DATABASE_URL lazily, so setting it here is enough.
  */
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const dbName = `gt_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: base });
 await admin.connect();
-await admin.query(`create database ${dbName}`);
+await admin.query(`create database ${dbName} template ${inject("templateDatabase")}`);
 await admin.end();
 
 const url = new URL(base);
