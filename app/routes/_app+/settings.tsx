@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { CopyIcon, LockClosedIcon } from "@radix-ui/react-icons";
+import { CopyIcon, LockClosedIcon } from "~/components/ui/icons";
 import { Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import {
   createCookie,
