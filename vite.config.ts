@@ -23,6 +23,11 @@ export default defineConfig({
   server: { port: 3000, fs: { deny: [".env", ".env.*", "*.{crt,pem,key}", "**/data/**", "**/data-*/**"] } },
   // Native server-only packages: the dev optimizer must not try to bundle them for the browser.
   optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite", "pg", "bullmq", "ioredis"] },
+  build: {
+    // The icon sprite (app/components/ui/icons.svg) must stay a file: `<use href>` cannot
+    // point into a data: URL, which is what Vite makes of small assets.
+    assetsInlineLimit: (file) => (file.endsWith(".svg") ? false : undefined),
+  },
   plugins: process.env.VITEST
     ? []
     : [

@@ -8,8 +8,11 @@
  *
  * Cleanup removes cleared entries and entries older than LOG_RETENTION_DAYS (default 14);
  * see docs/decisions/0004-log-cleanup.md.
+ *
+ * No zod here: the /logs page imports these values, and a module-level zod schema would
+ * put zod (27 kB gzip) into its first load (bench/first-load.ts). The query schema of
+ * GET /api/logs is in api/logs-query.ts.
  */
-import { z } from "zod";
 
 /** Spec 2 §3 "Logs": type (error, disconnect, debug, info). The table's column type too. */
 export const LOG_TYPES = ["error", "disconnect", "debug", "info"] as const;
@@ -30,22 +33,6 @@ export const LOG_ERRORS = {
   clearFailed: "Failed to clear log entry",
   cleanupFailed: "Failed to clean up logs",
 } as const;
-
-/** An empty parameter (`?type=`) means "any", like a form's "All types" option. */
-const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
-
-export const logsQuerySchema = z.object({
-  type: z.preprocess(blankToUndefined, z.enum(LOG_TYPES, { error: LOG_ERRORS.badType }).optional()),
-  source: z.preprocess(blankToUndefined, z.enum(LOG_SOURCES, { error: LOG_ERRORS.badSource }).optional()),
-  cleared: z.preprocess(
-    blankToUndefined,
-    z
-      .enum(["true", "false"], { error: LOG_ERRORS.badCleared })
-      .transform((v) => v === "true")
-      .optional(),
-  ),
-});
-export type LogsQuery = z.output<typeof logsQuerySchema>;
 
 /** One entry as /api answers it: string `_id`, ISO `timestamp`. */
 export type LogDto = {

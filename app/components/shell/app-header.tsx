@@ -1,4 +1,4 @@
-import { ExitIcon, GearIcon, ReaderIcon } from "@radix-ui/react-icons";
+import { ExitIcon, GearIcon, ReaderIcon } from "~/components/ui/icons";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { Form, Link, NavLink, useNavigation } from "@remix-run/react";
 import { JobsBadge, type JobsState } from "./jobs-badge";

@@ -1,4 +1,4 @@
-import { MoonIcon, SunIcon } from "@radix-ui/react-icons";
+import { MoonIcon, SunIcon } from "~/components/ui/icons";
 import { IconButton, Tooltip } from "@radix-ui/themes";
 import { useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useHydrated } from "~/components/ui/use-hydrated";

@@ -1,4 +1,4 @@
-import { ClockIcon } from "@radix-ui/react-icons";
+import { ClockIcon } from "~/components/ui/icons";
 import { Button, IconButton, Tooltip } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 import { EmptyState } from "~/components/ui/empty-state";

@@ -17,7 +17,7 @@
  * `~/utils/toast.server`; the root loader passes the flash to <Toaster flash>, which also
  * renders it without JavaScript (it then fades out by CSS after its duration).
  */
-import { Cross2Icon } from "@radix-ui/react-icons";
+import { Cross2Icon } from "~/components/ui/icons";
 import { Callout, IconButton } from "@radix-ui/themes";
 import { useEffect, useRef, useSyncExternalStore, type CSSProperties } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";

@@ -1,4 +1,4 @@
-import { ReloadIcon } from "@radix-ui/react-icons";
+import { ReloadIcon } from "~/components/ui/icons";
 import { Flex, Text } from "@radix-ui/themes";
 import type { MetaFunction } from "@remix-run/node";
 import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";

@@ -1,4 +1,4 @@
-import { PlusIcon } from "@radix-ui/react-icons";
+import { PlusIcon } from "~/components/ui/icons";
 import type { MetaFunction } from "@remix-run/node";
 import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
 

@@ -1,4 +1,4 @@
-import { Link2Icon } from "@radix-ui/react-icons";
+import { Link2Icon } from "~/components/ui/icons";
 import type { MetaFunction } from "@remix-run/node";
 import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
 

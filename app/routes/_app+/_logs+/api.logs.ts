@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { LOG_ERRORS, LOG_LIST_LIMIT, logsQuerySchema } from "#api/logs";
+import { LOG_ERRORS, LOG_LIST_LIMIT } from "#api/logs";
+import { logsQuerySchema } from "#api/logs-query";
 import { listLogs, toLogDto } from "~/models/log.server";
 import { apiRoute, jsonError, methodNotAllowed, zodMessage } from "~/utils/api.server";
 

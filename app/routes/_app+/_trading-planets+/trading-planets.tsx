@@ -1,4 +1,4 @@
-import { GlobeIcon, PlusIcon } from "@radix-ui/react-icons";
+import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import type { MetaFunction } from "@remix-run/node";
 import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
 

@@ -1,4 +1,4 @@
-import { DownloadIcon } from "@radix-ui/react-icons";
+import { DownloadIcon } from "~/components/ui/icons";
 import { Button } from "@radix-ui/themes";
 import { exportRatesJson, RATE_MESSAGES, type RatesMap } from "#api/rates";
 import { toast } from "~/components/ui/toast";

@@ -1,4 +1,4 @@
-import { ReloadIcon } from "@radix-ui/react-icons";
+import { ReloadIcon } from "~/components/ui/icons";
 import { Button, Card, Flex, Skeleton } from "@radix-ui/themes";
 import { useLocation, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";

@@ -1,4 +1,4 @@
-import { Cross2Icon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { Cross2Icon, MagnifyingGlassIcon } from "~/components/ui/icons";
 import { Button, Flex, IconButton, TextField } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { useHydrated } from "~/components/ui/use-hydrated";

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { PlusIcon, TrashIcon } from "@radix-ui/react-icons";
+import { PlusIcon, TrashIcon } from "~/components/ui/icons";
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { GiftImage } from "~/components/gift-image";
 import { findGift } from "~/data/gifts";

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Cross2Icon, PlusIcon, ResetIcon } from "@radix-ui/react-icons";
+import { Cross2Icon, PlusIcon, ResetIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";

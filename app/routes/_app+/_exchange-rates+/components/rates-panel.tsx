@@ -1,4 +1,4 @@
-import { PlusIcon, UploadIcon } from "@radix-ui/react-icons";
+import { PlusIcon, UploadIcon } from "~/components/ui/icons";
 import { Flex, Text } from "@radix-ui/themes";
 import { useFetcher, useFetchers, useNavigation } from "@remix-run/react";
 import { useMemo, useRef } from "react";
