@@ -15,5 +15,7 @@ try {
 } catch { missing.push("playwright"); }
 
 if (missing.length) console.log(`no report from: ${missing.join(", ")}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(failed > 0 || missing.length || passed === 0 ? 1 : 0);
+// scripts/test.sh passes the lint step's outcome ("passed" or "failed"), so the closing line names it too.
+const lint = process.env.LINT_RESULT;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${lint ? `; lint ${lint}` : ""}`);
+process.exit(failed > 0 || missing.length || passed === 0 || lint === "failed" ? 1 : 0);
