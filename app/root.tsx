@@ -132,6 +132,7 @@ export function ErrorBoundary() {
           </Button>
           {notFound ? null : (
             <Button asChild variant="soft" color="gray">
+              {/* eslint-disable-next-line jsx-a11y/anchor-is-valid -- an empty href reloads the current URL, which is the retry, and works without JavaScript. */}
               <a href="">Try again</a>
             </Button>
           )}

@@ -17,7 +17,6 @@ import { pathToFileURL } from "node:url";
 import { Worker, type Job } from "bullmq";
 import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/client.server";
 import { logEvent } from "~/models/log.server";
-import { getEnv } from "~/utils/env.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";

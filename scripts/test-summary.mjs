@@ -15,5 +15,11 @@ try {
 } catch { missing.push("playwright"); }
 
 if (missing.length) console.log(`no report from: ${missing.join(", ")}`);
+// scripts/test.sh passes the lint step's outcome ("passed" or "failed"): it counts as one
+// check, so the closing line keeps the exact "N passed, N failed" form CI reads.
+const lint = process.env.LINT_RESULT;
+if (lint === "passed") passed += 1;
+if (lint === "failed") failed += 1;
+if (lint) console.log(`lint (ESLint + Prettier): ${lint}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(failed > 0 || missing.length || passed === 0 ? 1 : 0);
+process.exit(failed > 0 || missing.length || passed === 0 || lint === "failed" ? 1 : 0);

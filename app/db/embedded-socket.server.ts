@@ -45,7 +45,6 @@ export function socketInfoPath(pgliteDir: string): string {
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
 export async function serveEmbeddedDb(

@@ -19,6 +19,7 @@ function headersObject(headers?: HeadersInit): Record<string, string> {
 
 export const INTERNAL_ERROR = "Internal server error";
 export const SERVICE_UNAVAILABLE = "Service unavailable: the database cannot be reached";
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /**

@@ -226,6 +226,7 @@ function isSafeLocalPath(path: string): boolean {
   if (decoded === null) return false;
   for (const p of [path, decoded]) {
     if (!p.startsWith("/") || p.startsWith("//") || p.startsWith("/\\")) return false;
+    // eslint-disable-next-line no-control-regex -- a redirect target with control characters is refused.
     if (/[\u0000-\u001f\u007f\\]/.test(p)) return false;
   }
   const normalised = new URL(decoded, "http://local.invalid");

@@ -44,6 +44,7 @@ function rawPath(target: string): string {
  */
 export function refusePath(target: string): string | null {
   const raw = rawPath(target);
+  // eslint-disable-next-line no-control-regex -- control characters are what this line refuses.
   if (/%00|[\u0000-\u001f\u007f]/i.test(raw)) return "control characters in the path";
   if (/%5c|\\/i.test(raw)) return "backslashes in the path";
   const routed = routedPath(target);

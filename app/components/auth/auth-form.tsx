@@ -64,6 +64,7 @@ export function TextInputField<FormSchema extends Record<string, any>>({
       <Text as="label" size="2" weight="medium" htmlFor={field.id}>
         {label}
       </Text>
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- passed through; each caller that sets it says why. */}
       <TextField.Root key={key} {...inputProps} size="3" autoComplete={autoComplete} autoFocus={autoFocus} />
       {field.errors?.length ? (
         <Text id={field.errorId} size="2" color="red" role="alert">

@@ -14,6 +14,7 @@ export const UPCOMING_HINT = "Arrives in a later release";
 export function UpcomingAction({ label, icon, iconOnly = false }: { label: string; icon?: ReactNode; iconOnly?: boolean }) {
   return (
     <Tooltip content={`${label}: ${UPCOMING_HINT.toLowerCase()}`}>
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled button cannot take focus, so this wrapper does, to show the tooltip. */}
       <span tabIndex={0} className="gt-upcoming-action" title={`${label}: ${UPCOMING_HINT.toLowerCase()}`}>
         {iconOnly ? (
           <IconButton type="button" variant="ghost" color="gray" disabled aria-label={label} size="2">

@@ -151,7 +151,7 @@ function ToastView({ item }: { item: ToastItem }) {
   useEffect(() => {
     start();
     return () => clearTimeout(timer.current);
-    // Runs once: the timer belongs to this toast instance; a new toast is a new component.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once: the timer belongs to this toast instance; a new toast is a new component.
   }, []);
 
   return (

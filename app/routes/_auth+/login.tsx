@@ -92,6 +92,7 @@ export default function LoginPage() {
         <Flex direction="column" gap="4">
           <FormErrors id={form.errorId} errors={form.errors} />
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the page's only task is this form, so its first field takes focus. */}
           <TextInputField label="Name" field={fields.name} autoComplete="username" autoFocus />
           <TextInputField label="Password" field={fields.password} type="password" autoComplete="current-password" />
           <Button type="submit" size="3" loading={navigation.state === "submitting" && navigation.formAction?.startsWith("/login")}>

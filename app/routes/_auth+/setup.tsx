@@ -75,6 +75,7 @@ export default function SetupPage() {
       <Form method="post" action="/setup" {...getFormProps(form)}>
         <Flex direction="column" gap="4">
           <FormErrors id={form.errorId} errors={form.errors} />
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the page's only task is this form, so its first field takes focus. */}
           <TextInputField label="Name" field={fields.name} autoComplete="username" autoFocus />
           <TextInputField label="Password" field={fields.password} type="password" autoComplete="new-password" />
           <TextInputField label="Confirm password" field={fields.confirmPassword} type="password" autoComplete="new-password" />

@@ -1,5 +1,5 @@
 import { ExclamationTriangleIcon, MixerHorizontalIcon, ReaderIcon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
-import { Button, Flex, Text } from "@radix-ui/themes";
+import { Button, Text } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";

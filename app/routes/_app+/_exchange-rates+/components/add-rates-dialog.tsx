@@ -64,8 +64,7 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
       const f = row.getFieldset();
       if (input && f.outputItem.value === input) form.update({ name: f.outputItem.name, value: "" });
     });
-    // Only a change of input can create the clash.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of input can create the clash.
   }, [input]);
 
   const inputProps = getSelectProps(fields.inputItem);

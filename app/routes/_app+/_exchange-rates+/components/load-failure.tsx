@@ -38,8 +38,7 @@ export function useLoadRetry(failure: unknown) {
     toast.error(RATE_MESSAGES.loadRetrying(n), { duration: RATE_LIMITS.retryToastMs });
     const timer = setTimeout(() => revalidator.revalidate(), RATE_LIMITS.loadRetryDelaysMs[n - 1]);
     return () => clearTimeout(timer);
-    // One run per load result; the revalidator's identity changes on every state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one run per load result; the revalidator's identity changes on every state change.
   }, [failure]);
 
   const retry = useCallback(() => {
