@@ -178,6 +178,27 @@ test.describe("spec 2 Main app shell", () => {
     await expect(toasts).toHaveCount(0);
   });
 
+  test("a flash toast in a full page load is shown once, by sonner after hydration", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+    page.on("pageerror", (err) => errors.push(err.message));
+    // The action answers with a redirect and the flash cookie (shared with the page).
+    const res = await page.request.post("/logs", { form: { intent: "cleanup" }, maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    // The server HTML carries it inside <noscript> (for browsers without JavaScript)…
+    const html = await (await page.request.get("/logs")).text();
+    expect(html).toMatch(/<noscript><section aria-label="Notifications"[^]*?Deleted \d+ log entr(y|ies)<\/span>[^]*?<\/noscript>/);
+    // …and a browser with JavaScript shows it through sonner, once (that GET consumed the first flash).
+    const res2 = await page.request.post("/logs", { form: { intent: "cleanup" }, maxRedirects: 0 });
+    expect(res2.status()).toBe(302);
+    await page.goto("/logs");
+    const flash = page.getByRole("status").filter({ hasText: /^Deleted \d+ log entr(y|ies)$/ });
+    await expect(flash).toBeVisible();
+    await expect(page.locator(".gt-toaster [data-sonner-toast]")).toHaveCount(1);
+    await expect(flash).toHaveCount(1);
+    expect(errors).toEqual([]);
+  });
+
   test("at 375 px: one column, nothing wider than the screen", async ({ page }, testInfo) => {
     await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("narrow"));
     await page.setViewportSize({ width: 375, height: 740 });
