@@ -97,10 +97,11 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
+  const theme = useTheme();
   return (
     <>
       <Outlet />
-      <Toaster flash={root?.toast} />
+      <Toaster flash={root?.toast} theme={theme} />
     </>
   );
 }

@@ -465,6 +465,9 @@ test.describe("spec 1 §2 add dialog for an existing input", () => {
 
 test.describe("spec 1 §2 import and §7 export", () => {
   test("import: disabled when empty, invalid data toast keeps the dialog, 'Importing...', success", async ({ page }) => {
+    // The toast's 4 s timer runs on a clock the test moves, so a slow machine cannot
+    // expire it between two steps (it did: "2 toasts, then 0").
+    await page.clock.install();
     await openRates(page);
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Import Exchange Rates" });
@@ -472,13 +475,26 @@ test.describe("spec 1 §2 import and §7 export", () => {
     const button = dialog.getByRole("button", { name: "Import", exact: true });
     await expect(button).toBeDisabled();
 
+    const invalid = toast(page, "Failed to import exchange rates: Invalid data format");
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
     await text.fill('{"Gold Ring": {"Clay": {"quantity": 3}}}');
     await button.click();
-    await expect(toast(page, "Failed to import exchange rates: Invalid data format")).toBeVisible();
+    await page.clock.runFor(1); // sonner mounts a toast on the next timer tick
+    await expect(invalid).toBeVisible();
     await expect(dialog).toBeVisible();
+    // The same toast again, 3 s later: the one on screen is refreshed, not stacked (decision 0010).
+    await page.clock.runFor(3000);
     await text.fill("not json");
     await button.click();
-    await expect(toast(page, "Failed to import exchange rates: Invalid data format")).toHaveCount(1);
+    await page.clock.runFor(1);
+    await expect(invalid).toHaveCount(1);
+    await expect(invalid).toBeVisible();
+    // Its timer started over: still there 6 s after the first toast, gone 4 s after the second.
+    await page.clock.runFor(3000);
+    await expect(invalid).toHaveCount(1);
+    await page.clock.runFor(1300);
+    await expect(invalid).toHaveCount(0);
+    await page.clock.resume();
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

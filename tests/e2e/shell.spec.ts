@@ -21,6 +21,20 @@ async function serverHtmlClass(page: Page, path: string) {
   return /<html[^>]*\sclass="([^"]*)"/.exec(html)?.[1];
 }
 
+/** Writes `count` new System Logs entries and clears them (through /api/logs), for Clean Old Logs to delete. */
+async function clearNewEntries(page: Page, baseURL: string, count: number) {
+  const messages: string[] = [];
+  for (let i = 0; i < count; i++) messages.push(await seedFailedLogin(baseURL, uniqueName("toast")));
+  const res = await page.request.get("/api/logs?cleared=false");
+  expect(res.ok()).toBe(true);
+  const { logs } = (await res.json()) as { logs: { _id: string; message: string }[] };
+  for (const message of messages) {
+    const entry = logs.find((l) => l.message === message);
+    expect(entry, `seeded entry "${message}"`).toBeDefined();
+    expect((await page.request.post(`/api/logs/clear/${entry!._id}`)).ok()).toBe(true);
+  }
+}
+
 test.describe("spec 2 Main app shell", () => {
   test("the section menu lists the six sections in the spec's order, each with its own URL", async ({ page }) => {
     await page.goto("/gifts");
@@ -123,24 +137,66 @@ test.describe("spec 2 Main app shell", () => {
     await expect(header.getByText(/^(Jobs online|Jobs offline|Worker stopped)$/)).toBeVisible();
   });
 
-  test("toasts: at most 3 visible, the oldest dropped, each gone after 4000 ms (spec 1 §9)", async ({ page }) => {
+  test("toasts: at most 3 visible, the oldest dropped, each gone after 4000 ms (spec 1 §9)", async ({ page }, testInfo) => {
+    const base = testInfo.project.use.baseURL!;
+    // Nothing cleared left over from other tests: each "Clean Old Logs" below then deletes
+    // exactly the entries cleared for it, so the four flash toasts differ (identical ones
+    // would collapse into one, docs/decisions/0010-toasts-sonner.md).
+    expect((await page.request.delete("/api/logs/cleanup")).ok()).toBe(true);
     // Time stands still in the page until the test moves it on.
     await page.clock.install({ time: new Date("2026-11-21T10:00:00Z") });
     await page.goto("/logs");
     await page.clock.pauseAt(new Date("2026-11-21T10:00:05Z"));
-    // Four flash toasts in a row: "Clean Old Logs" answers each with one.
-    for (let i = 0; i < 4; i++) {
+    const now = () => page.evaluate(() => Date.now());
+    const runTo = async (time: number) => page.clock.runFor(time - (await now()));
+    const status = (n: number) => page.getByRole("status").filter({ hasText: new RegExp(`^Deleted ${n} log entr(y|ies)$`) });
+
+    const shownAt: number[] = [];
+    for (let n = 1; n <= 4; n++) {
+      await clearNewEntries(page, base, n);
       await page.getByRole("link", { name: "Clean Old Logs" }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" }).click();
       await expect(page.getByRole("alertdialog")).toBeHidden();
-      await expect(page.getByRole("status").filter({ hasText: /Deleted \d+ log entr/ })).toHaveCount(Math.min(i + 1, 3));
+      // sonner mounts a toast on the next timer tick: move the clock on by 1 ms until it is there.
+      await expect(async () => {
+        await page.clock.runFor(1);
+        await expect(status(n)).toBeVisible({ timeout: 200 });
+      }).toPass();
+      shownAt[n] = await now();
     }
+    // The 4th pushed out the oldest (after its 200 ms exit animation).
+    await page.clock.runFor(300);
     const toasts = page.getByRole("region", { name: "Notifications" }).getByRole("listitem");
     await expect(toasts).toHaveCount(3);
-    await page.clock.runFor(3900);
+    await expect(toasts).toHaveText([/Deleted 4 log entries/, /Deleted 3 log entries/, /Deleted 2 log entries/]);
+    // 3.9 s after the oldest of them appeared all three are still there and none is leaving…
+    await runTo(shownAt[2]! + 3900);
     await expect(toasts).toHaveCount(3);
-    await page.clock.runFor(200);
+    await expect(page.locator(".gt-toaster [data-removed='true']")).toHaveCount(0);
+    // …and 4 s (plus the exit animation) after the newest appeared, all are gone.
+    await runTo(shownAt[4]! + 4300);
     await expect(toasts).toHaveCount(0);
+  });
+
+  test("a flash toast in a full page load is shown once, by sonner after hydration", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+    page.on("pageerror", (err) => errors.push(err.message));
+    // The action answers with a redirect and the flash cookie (shared with the page).
+    const res = await page.request.post("/logs", { form: { intent: "cleanup" }, maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    // The server HTML carries it inside <noscript> (for browsers without JavaScript)…
+    const html = await (await page.request.get("/logs")).text();
+    expect(html).toMatch(/<noscript><section aria-label="Notifications"[^]*?Deleted \d+ log entr(y|ies)<\/span>[^]*?<\/noscript>/);
+    // …and a browser with JavaScript shows it through sonner, once (that GET consumed the first flash).
+    const res2 = await page.request.post("/logs", { form: { intent: "cleanup" }, maxRedirects: 0 });
+    expect(res2.status()).toBe(302);
+    await page.goto("/logs");
+    const flash = page.getByRole("status").filter({ hasText: /^Deleted \d+ log entr(y|ies)$/ });
+    await expect(flash).toBeVisible();
+    await expect(page.locator(".gt-toaster [data-sonner-toast]")).toHaveCount(1);
+    await expect(flash).toHaveCount(1);
+    expect(errors).toEqual([]);
   });
 
   test("at 375 px: one column, nothing wider than the screen", async ({ page }, testInfo) => {

@@ -8,63 +8,98 @@
  *   toast.error("Failed to load exchange rates. Retrying... (1/3)", { duration: 2000 });
  *   const { info } = useToast();                       // same API as a hook
  *   info("Text copied to clipboard", { duration: 2000, description: "optional 2nd line" });
+ *   toast.success("Ad deleted successfully", { action: { label: "Undo", onClick: restore } });
  *
  * Every call returns the toast's id; `toast.dismiss(id)` removes it early.
+ * An identical toast (same type and message) shown again while the first is on screen
+ * does not stack a copy: the one on screen is refreshed and its timer starts over.
  * When a 4th toast arrives the oldest one is dropped. Errors are announced assertively
  * (role="alert"), everything else politely (role="status").
  *
+ * Queue, timers (paused on hover, focus and hidden tabs), stacking and swipe-to-dismiss are
+ * sonner's (docs/decisions/0010-toasts-sonner.md); the card is ours, a Radix Callout, so it
+ * follows the app's theme and carries the roles above.
+ *
  * Server flash toasts: actions use `redirectWithSuccess` / `jsonWithSuccess` from
- * `~/utils/toast.server`; the root loader passes the flash to <Toaster flash>, which also
- * renders it without JavaScript (it then fades out by CSS after its duration).
+ * `~/utils/toast.server`; the root loader passes the flash to <Toaster flash>. With
+ * JavaScript it goes to sonner like any other toast; without, the server HTML shows it
+ * inside <noscript> and CSS fades it out after its duration.
  */
 import { Cross2Icon } from "~/components/ui/icons";
-import { Callout, IconButton } from "@radix-ui/themes";
-import { useEffect, useRef, useSyncExternalStore, type CSSProperties } from "react";
+import { Button, Callout, IconButton } from "@radix-ui/themes";
+import { useEffect, type CSSProperties } from "react";
+import { toast as sonner, Toaster as SonnerToaster } from "sonner";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type ToastType = "success" | "error" | "info" | "warning";
-export type ToastOptions = { duration?: number; description?: string; id?: string };
-export type ToastItem = { id: string; type: ToastType; message: string; description?: string; duration: number };
+export type ToastAction = { label: string; onClick: () => void };
+export type ToastOptions = { duration?: number; description?: string; id?: string; action?: ToastAction };
 /** A flash toast as the root loader hands it over (see ~/utils/toast.server). */
 export type FlashToastData = { id: string; type: ToastType; message: string; description?: string; duration?: number };
 
 export const MAX_VISIBLE_TOASTS = 3;
 export const DEFAULT_TOAST_DURATION = 4000;
 
+/**
+ * The id of a toast whose caller gave none. Equal for the same type and message, so showing
+ * an identical toast again updates the one on screen (sonner's update-by-id) instead of
+ * stacking a second copy that expires a moment after the first.
+ */
+export function collapseId(type: ToastType, message: string): string {
+  return `${type}:${message}`;
+}
+
 // ---------------------------------------------------------------------------------------
-// The store: module state, used in the browser only (the server renders `flash` from props).
+// Bookkeeping around sonner: which ids are on screen (oldest first) for the limit of 3,
+// and how to keep a collapse id from landing on a toast that is already leaving.
 
-type Listener = () => void;
-let items: ToastItem[] = [];
-const listeners = new Set<Listener>();
-/** Flash ids already shown (or dismissed), so a re-render never shows one twice. */
-const seenFlash = new Set<string>();
-let counter = 0;
-const EMPTY: ToastItem[] = [];
+/** Ids on screen, oldest (least recently shown) first. */
+let onScreen: string[] = [];
+/** Derived ids on screen → their collapse id. */
+const derived = new Map<string, string>();
+/**
+ * Collapse ids → how many of their toasts have left. A toast that starts leaving keeps its
+ * id in sonner for its 200 ms exit animation, and an update under that id would be removed
+ * with it; the next identical toast therefore gets the next generation's id.
+ */
+const generations = new Map<string, number>();
 
-function emit() {
-  for (const l of listeners) l();
+function idFor(type: ToastType, message: string): string {
+  const base = collapseId(type, message);
+  const generation = generations.get(base);
+  const id = generation ? `${base}#${generation}` : base;
+  derived.set(id, base);
+  return id;
+}
+
+/** The toast has started leaving (timer, close button, swipe, dismiss or the limit). */
+function left(id: string) {
+  onScreen = onScreen.filter((x) => x !== id);
+  const base = derived.get(id);
+  if (base === undefined) return;
+  derived.delete(id);
+  generations.set(base, (generations.get(base) ?? 0) + 1);
 }
 
 function add(type: ToastType, message: string, options: ToastOptions = {}): string {
-  const id = options.id ?? `t${Date.now().toString(36)}${(counter++).toString(36)}`;
-  const item: ToastItem = {
+  const id = options.id ?? idFor(type, message);
+  const duration = options.duration && options.duration > 0 ? options.duration : DEFAULT_TOAST_DURATION;
+  const card = { type, message, description: options.description, action: options.action };
+  sonner.custom((sonnerId) => <ToastCard id={String(sonnerId)} {...card} />, {
     id,
-    type,
-    message,
-    description: options.description,
-    duration: options.duration && options.duration > 0 ? options.duration : DEFAULT_TOAST_DURATION,
-  };
-  // A toast with the same id replaces the old one; the oldest drops out beyond the limit.
-  items = [...items.filter((t) => t.id !== id), item].slice(-MAX_VISIBLE_TOASTS);
-  emit();
+    duration,
+    onAutoClose: () => left(id),
+    onDismiss: () => left(id),
+  });
+  // A refreshed toast counts as the newest; beyond the limit the oldest gives way.
+  onScreen = [...onScreen.filter((x) => x !== id), id];
+  while (onScreen.length > MAX_VISIBLE_TOASTS) dismiss(onScreen[0]!);
   return id;
 }
 
 function dismiss(id: string) {
-  if (!items.some((t) => t.id === id)) return;
-  items = items.filter((t) => t.id !== id);
-  emit();
+  left(id);
+  sonner.dismiss(id);
 }
 
 export const toast = {
@@ -77,21 +112,9 @@ export const toast = {
 
 export type ToastApi = typeof toast;
 
-/** The toasts on screen right now, oldest first (for tests and debugging). */
-export function currentToasts(): readonly ToastItem[] {
-  return items;
-}
-
 /** The toast API as a hook, for components that prefer hooks. */
 export function useToast(): ToastApi {
   return toast;
-}
-
-function subscribe(listener: Listener) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -104,93 +127,100 @@ const COLOR: Record<ToastType, "green" | "red" | "blue" | "amber"> = {
   warning: "amber",
 };
 
-export function Toaster({ flash }: { flash?: FlashToastData | null }) {
-  const stored = useSyncExternalStore(subscribe, () => items, () => EMPTY);
+/** Flash ids already handed to sonner, so a revalidation never shows one twice. */
+const seenFlash = new Set<string>();
 
-  // The flash shows from props until the effect below has moved it into the store, so
-  // the server HTML, the hydration render and the client agree.
-  const pendingFlash = flash && !seenFlash.has(flash.id) && !stored.some((t) => t.id === flash.id) ? flash : undefined;
+export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | null; theme?: "dark" | "light" }) {
+  const hydrated = useHydrated();
+
   useEffect(() => {
     if (!flash || seenFlash.has(flash.id)) return;
     seenFlash.add(flash.id);
-    add(flash.type, flash.message, { id: flash.id, description: flash.description, duration: flash.duration });
+    add(flash.type, flash.message, { description: flash.description, duration: flash.duration });
   }, [flash]);
 
-  const visible: ToastItem[] = pendingFlash
-    ? [...stored, { ...pendingFlash, duration: pendingFlash.duration ?? DEFAULT_TOAST_DURATION }].slice(-MAX_VISIBLE_TOASTS)
-    : stored;
+  // Server HTML and the hydration render: the flash inside <noscript>, which the browser
+  // shows only when scripts are off (React leaves noscript content alone on the client).
+  // With scripts on, sonner mounts after hydration and the effect above hands it the flash,
+  // so it is never on screen twice.
+  if (!hydrated) {
+    return flash ? (
+      <noscript>
+        <section aria-label="Notifications" className="gt-toaster gt-toaster-static">
+          <ol>
+            <li
+              className="gt-toast-static"
+              style={{ "--gt-toast-duration": `${flash.duration ?? DEFAULT_TOAST_DURATION}ms` } as CSSProperties}
+            >
+              <ToastCard type={flash.type} message={flash.message} description={flash.description} />
+            </li>
+          </ol>
+        </section>
+      </noscript>
+    ) : null;
+  }
 
   return (
-    <section aria-label="Notifications" className="gt-toaster">
-      <ol>
-        {visible.map((t) => (
-          <ToastView key={t.id} item={t} />
-        ))}
-      </ol>
-    </section>
+    <SonnerToaster
+      className="gt-toaster"
+      theme={theme}
+      position="bottom-right"
+      expand
+      visibleToasts={MAX_VISIBLE_TOASTS}
+      duration={DEFAULT_TOAST_DURATION}
+      gap={8}
+      style={{ "--width": "380px" } as CSSProperties}
+      toastOptions={{ unstyled: true }}
+    />
   );
 }
 
-function ToastView({ item }: { item: ToastItem }) {
-  const hydrated = useHydrated();
-  const remaining = useRef(item.duration);
-  const started = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+type ToastCardProps = { type: ToastType; message: string; description?: string; action?: ToastAction; id?: string };
 
-  const start = () => {
-    started.current = Date.now();
-    timer.current = setTimeout(() => dismiss(item.id), remaining.current);
-  };
-  const pause = () => {
-    if (!timer.current) return;
-    clearTimeout(timer.current);
-    timer.current = undefined;
-    remaining.current = Math.max(500, remaining.current - (Date.now() - started.current));
-  };
-
-  useEffect(() => {
-    start();
-    return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once: the timer belongs to this toast instance; a new toast is a new component.
-  }, []);
-
+/** One toast's card; without an id (the no-JavaScript flash) it has no buttons. */
+function ToastCard({ id, type, message, description, action }: ToastCardProps) {
   return (
-    <li
-      className={hydrated ? "gt-toast" : "gt-toast gt-toast-static"}
-      data-type={item.type}
-      // Without JavaScript (gt-toast-static) a CSS animation hides it after its duration.
-      style={{ "--gt-toast-duration": `${item.duration}ms` } as CSSProperties}
-      onMouseEnter={pause}
-      onMouseLeave={() => !timer.current && start()}
-      onFocus={pause}
-      onBlur={() => !timer.current && start()}
+    <Callout.Root
+      color={COLOR[type]}
+      variant="surface"
+      size="1"
+      className="gt-toast-card"
+      data-type={type}
+      role={type === "error" ? "alert" : "status"}
+      aria-atomic="true"
     >
-      <Callout.Root
-        color={COLOR[item.type]}
-        variant="surface"
-        size="1"
-        className="gt-toast-card"
-        role={item.type === "error" ? "alert" : "status"}
-        aria-atomic="true"
-      >
-        <Callout.Text className="gt-toast-body">
-          <span className="gt-toast-message">{item.message}</span>
-          {item.description ? <span className="gt-toast-description">{item.description}</span> : null}
-        </Callout.Text>
-        {hydrated ? (
-          <IconButton
-            type="button"
-            size="1"
-            variant="ghost"
-            color="gray"
-            aria-label="Dismiss notification"
-            className="gt-toast-close"
-            onClick={() => dismiss(item.id)}
-          >
-            <Cross2Icon />
-          </IconButton>
-        ) : null}
-      </Callout.Root>
-    </li>
+      <Callout.Text className="gt-toast-body">
+        <span className="gt-toast-message">{message}</span>
+        {description ? <span className="gt-toast-description">{description}</span> : null}
+      </Callout.Text>
+      {id && action ? (
+        <Button
+          type="button"
+          size="1"
+          variant="soft"
+          color={COLOR[type]}
+          className="gt-toast-action"
+          onClick={() => {
+            action.onClick();
+            dismiss(id);
+          }}
+        >
+          {action.label}
+        </Button>
+      ) : null}
+      {id ? (
+        <IconButton
+          type="button"
+          size="1"
+          variant="ghost"
+          color="gray"
+          aria-label="Dismiss notification"
+          className="gt-toast-close"
+          onClick={() => dismiss(id)}
+        >
+          <Cross2Icon />
+        </IconButton>
+      ) : null}
+    </Callout.Root>
   );
 }
