@@ -5,14 +5,11 @@
  *
  *   const res = await loader(apiArgs(new Request("http://localhost/api/logs")));
  */
-import { createApiToken } from "~/models/api-token.server";
-import { createOperator, findOperatorByName } from "~/models/operator.server";
-
-const NAME = "route-tests";
+import { createTestApiToken, createTestOperator } from "./auth";
 
 async function makeToken(): Promise<string> {
-  const operator = (await findOperatorByName(NAME)) ?? (await createOperator(NAME, "route-tests-password"));
-  return (await createApiToken(operator.id, `kit-${Date.now()}-${Math.random().toString(36).slice(2)}`)).token;
+  const operator = await createTestOperator({ name: "route-tests" });
+  return createTestApiToken(operator.id, "route-tests");
 }
 
 let token: Promise<string> | undefined;

@@ -4,3 +4,5 @@
  */
 export { createTestApiToken, createTestOperator, sessionCookieFor, type TestOperator } from "./auth";
 export { callRoute, cookiesOf, makeRequest, readJson, routeArgs, toastOf, TEST_ORIGIN, type RequestOptions, type RouteAnswer } from "./request";
+export { apiArgs, errorBody, testApiToken, withApiAuth } from "./api";
+export { fullPath, remixHandler, routeTable } from "./remix";

@@ -41,8 +41,8 @@ describe("test kit", () => {
 
     const refused = await callRoute(({ request }) => requireApiAuth(request), makeRequest("/api/rates", { token: "gtk_wrong" }));
     expect(refused.status).toBe(401);
-    expect(refused.data).toEqual({ error: AUTH_REQUIRED });
-    expect(await readJson(refused.response!, 401)).toEqual({ error: AUTH_REQUIRED });
+    expect(refused.data).toEqual({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
+    expect(await readJson(refused.response!, 401)).toEqual({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
     await expect(readJson(Response.json({ error: "x" }, { status: 400 }), 200)).rejects.toThrow('Expected status 200, got 400: {"error":"x"}');
   });
 
