@@ -16,6 +16,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import shellStyles from "~/components/shell/shell.css?url";
+import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toast";
 import { getTheme } from "~/utils/theme.server";
@@ -24,6 +25,7 @@ import { getFlashToast } from "~/utils/toast.server";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: radixStyles },
   { rel: "stylesheet", href: shellStyles },
+  { rel: "stylesheet", href: globalStyles },
   { rel: "icon", href: "/favicon.ico" },
 ];
 

@@ -27,14 +27,16 @@ import {
   deleteSchema,
   failureMessage,
   importSchema,
+  INTENTS,
   isIntent,
   saveRateSchema,
   statusSchema,
   type Intent,
 } from "~/routes/_app+/_exchange-rates+/components/forms";
-import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "~/routes/_app+/_exchange-rates+/components/load-failure";
+import { RatesSkeleton, useRatesLoadRetry } from "~/routes/_app+/_exchange-rates+/components/rates-loading";
 import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-panel";
 import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -50,6 +52,7 @@ import {
   upsertRate,
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { dispatchIntent } from "~/utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /**
@@ -125,15 +128,11 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
   const formData = withPairFields(await request.formData());
-  const intent = formData.get("intent");
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;
 
-  if (!isIntent(intent)) {
-    return data<ActionResult>({ ok: false, intent: null, message: `Unknown intent: ${String(intent ?? "(none)")}` }, { status: 400 });
-  }
-  const outcome = await handle(intent, formData);
-  return respond(outcome, redirectTo);
+  const handlers = Object.fromEntries(INTENTS.map((i) => [i, async () => respond(await handle(i, formData), redirectTo)]));
+  return dispatchIntent(formData, handlers as Record<Intent, () => ReturnType<typeof respond>>);
 }
 
 async function respond(outcome: Outcome, redirectTo: string | null) {
@@ -319,7 +318,7 @@ export default function ExchangeRatesRoute() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const hydrated = useHydrated();
-  const { retrying, retry } = useLoadRetry(error);
+  const { retrying, retry } = useRatesLoadRetry(error);
   const message = isRouteErrorResponse(error)
     ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`
     : error instanceof Error
@@ -328,7 +327,7 @@ export function ErrorBoundary() {
   return (
     <>
       <SectionHeader title="Exchange Rates" />
-      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel message={message} onRetry={hydrated ? retry : undefined} />}
+      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={message} onRetry={hydrated ? retry : undefined} />}
     </>
   );
 }

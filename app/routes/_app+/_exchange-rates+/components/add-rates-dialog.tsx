@@ -6,8 +6,11 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { GIFTS } from "~/data/gifts";
-import { DialogButtons, DialogCancel, DialogFrame } from "./dialog-frame";
-import { addFormId, HiddenFields, NoJsRedirect, useFetcherOutcome, type ActionResult } from "./form-helpers";
+import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { addFormId, type ActionResult } from "./form-helpers";
 import { addEntriesSchema, isCompleteRow } from "./forms";
 
 type Props = {
@@ -159,14 +162,5 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
         </Button>
       </DialogButtons>
     </fetcher.Form>
-  );
-}
-
-export function FieldError({ errors, id }: { errors?: string[]; id?: string }) {
-  if (!errors?.length) return null;
-  return (
-    <Text as="p" size="1" color="red" id={id} role="alert" className="gt-field-error">
-      {errors.join(" ")}
-    </Text>
   );
 }

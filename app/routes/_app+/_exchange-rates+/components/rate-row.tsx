@@ -10,19 +10,12 @@ import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { findGift } from "~/data/gifts";
 import { useOptimisticUpdates } from "~/utils/preferences";
-import {
-  encodePair,
-  HiddenFields,
-  NoJsRedirect,
-  PAIR_FIELD,
-  ROW_ACTION_FORMS,
-  rowFormId,
-  useFetcherOutcome,
-  ViewButton,
-  type ActionResult,
-} from "./form-helpers";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { ViewButton } from "~/components/ui/view-button";
+import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFormId, type ActionResult } from "./form-helpers";
 import { saveRateSchema, tierMessages } from "./forms";
-import { rateKindLabel, rateSummary, type RatesView } from "./rates-view";
+import { rateKindLabel, rateSummary, viewToParams, type RatesView } from "./rates-view";
 import { RowIcon } from "./row-icons";
 import { RowBadge, RowFlex, RowText } from "./row-markup";
 import { SwipeRow } from "./swipe";
@@ -83,7 +76,7 @@ export function RateRow(props: RowProps) {
     <>
       <div className="gt-rate-summary">
         <ViewButton
-          next={props.toggleView}
+          params={(base) => viewToParams(props.toggleView, base)}
           onActivate={props.onToggle}
           variant="ghost"
           color="gray"

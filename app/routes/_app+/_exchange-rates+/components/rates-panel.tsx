@@ -11,9 +11,12 @@ import { useOptimisticUpdates } from "~/utils/preferences";
 import { AddOutputDialog } from "./add-output-dialog";
 import { AddRatesDialog } from "./add-rates-dialog";
 import { ExportButton } from "./export-button";
-import { addFormId, RowActionForms, useFetcherOutcome, ViewButton, type ActionResult } from "./form-helpers";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { ViewButton } from "~/components/ui/view-button";
+import { addFormId, RowActionForms, type ActionResult } from "./form-helpers";
 import { ImportDialog } from "./import-dialog";
-import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "./load-failure";
+import { RatesSkeleton, useRatesLoadRetry } from "./rates-loading";
 import { OptimisticSetting } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
@@ -24,6 +27,7 @@ import {
   filterGroups,
   sortedInputs,
   viewHref,
+  viewToParams,
   type RatesView,
 } from "./rates-view";
 import { useViewState } from "./use-view-state";
@@ -57,7 +61,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
   const lastGood = useRef(loaded.rates);
   if (loaded.rates) lastGood.current = loaded.rates;
   const saved = loaded.rates ?? lastGood.current;
-  const { retrying, retry } = useLoadRetry(loaded.loadError ? loaded : null);
+  const { retrying, retry } = useRatesLoadRetry(loaded.loadError ? loaded : null);
 
   const ours = fetchers.filter((f) => f.formData && (f.formAction ?? "").split("?")[0] === SECTION_PATH);
   const rates = useMemo(() => {
@@ -94,7 +98,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
       hydrated && retrying ? (
         <RatesSkeleton />
       ) : (
-        <LoadFailurePanel message={loaded.loadError ?? "Unknown error"} onRetry={hydrated ? retry : undefined} />
+        <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError ?? "Unknown error"} onRetry={hydrated ? retry : undefined} />
       );
   } else if (Object.keys(rates).length === 0) {
     content = (
@@ -103,10 +107,10 @@ export function RatesPanel({ loaded, actionData }: Props) {
         description="Add rates one input gift at a time, or import a JSON export."
         action={
           <>
-            <ViewButton next={addView} onActivate={() => update({ dialog: { type: "add" } })}>
+            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })}>
               <PlusIcon /> Add exchange rates
             </ViewButton>
-            <ViewButton next={importView} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
+            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
               <UploadIcon /> Import JSON
             </ViewButton>
           </>
@@ -119,7 +123,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         title="No exchange rates match the filters"
         description="Try another gift name or nick, or show every item."
         action={
-          <ViewButton next={clearedView} onActivate={() => update({ incoming: "", outgoing: "", item: "" })} variant="soft">
+          <ViewButton params={(base) => viewToParams(clearedView, base)} onActivate={() => update({ incoming: "", outgoing: "", item: "" })} variant="soft">
             Clear filters
           </ViewButton>
         }
@@ -153,11 +157,11 @@ export function RatesPanel({ loaded, actionData }: Props) {
         title="Exchange Rates"
         actions={
           <>
-            <ViewButton next={addView} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
+            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
               <PlusIcon /> Add
             </ViewButton>
             <ExportButton rates={rates} disabled={!rates} />
-            <ViewButton next={importView} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
+            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
               <UploadIcon /> Import
             </ViewButton>
           </>
