@@ -164,8 +164,8 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
   });
 
-  it("save: one tier of quantity 0 (or blank) is stored as a flat rate", async () => {
-    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "", "tiers[0].rate": "2" });
+  it("save: one tier of quantity 0 is stored as a flat rate", async () => {
+    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "0", "tiers[0].rate": "2" });
     expect(res.status).toBe(200);
     const saved = (await listRates())["Gold Ring"]!["Silver Ring"]!;
     expect(saved.rate).toBe("2");
@@ -181,6 +181,15 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       "tiers",
     ],
     [{ "tiers[0].quantity": "0", "tiers[0].rate": "" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
+    // Issue 8 §2.4: whole quantities from 0 to 1,000,000; a blank quantity is never a silent 0.
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1.5", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1e2", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
+    [
+      { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "99999999999999999999", "tiers[1].rate": "2" },
+      "Rate 2: Quantity cannot be more than 1,000,000",
+      "tiers[1].quantity",
+    ],
+    [{ "tiers[0].quantity": "", "tiers[0].rate": "2" }, "Rate 1: Enter a quantity (0 for the default tier)", "tiers[0].quantity"],
   ])("save: refuses %j with 400 and the §5 message", async (tiers, message, field) => {
     const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", ...tiers });
     expect(res.status).toBe(400);

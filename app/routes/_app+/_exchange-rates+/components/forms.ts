@@ -55,9 +55,9 @@ export function saveRateSchema({ requireRate = true }: { requireRate?: boolean }
       tiers: z
         .array(
           z.object({
-            // Blank means the default tier (quantity 0); a negative number is caught below
-            // with the spec's own text rather than a generic "too small".
-            quantity: z.number({ error: "Quantity must be a number" }).optional(),
+            // The text as typed: validateTiers wants digits ("1e2" and "1.5" are refused,
+            // a blank is an error on submit), with the spec's own texts.
+            quantity: z.string().max(RATE_LIMITS.maxRateLength).optional(),
             rate: z.string().max(RATE_LIMITS.maxRateLength).optional(),
           }),
         )
