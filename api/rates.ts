@@ -247,6 +247,11 @@ export function tiersToPayload(tiers: readonly TierDraft[]): RateValue | Tier[] 
   return tiers.map((t) => ({ quantity: tierQuantity(t.quantity), rate: normaliseRate(t.rate) }));
 }
 
+/** Tiers in quantity order (stable: equal quantities keep their order). */
+export function sortTiers<T extends TierDraft>(tiers: readonly T[]): T[] {
+  return [...tiers].sort((a, b) => tierQuantity(a.quantity) - tierQuantity(b.quantity));
+}
+
 /** Payload `rates` (flat or list) → tier list. */
 export function payloadToTiers(rates: RateValue | readonly Tier[]): Tier[] {
   if (Array.isArray(rates)) return rates.map((t) => ({ quantity: t.quantity, rate: normaliseRate(t.rate) }));

@@ -106,6 +106,19 @@ test("edit: expand, add a tier, save; invalid input is shown and not saved", asy
   ]);
 });
 
+test("issue 8 §2.3: after a server-side validation error, Save stays usable for the corrected values", async ({ page }) => {
+  const clay = () => row(page, "Gold Ring", "Clay");
+  await clay().getByRole("button", { name: "Show tiers of Clay" }).click();
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("bad");
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(clay().getByText('Rate 1: Invalid format. Use "1/2" or "1.5"')).toBeVisible();
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("3/4");
+  await expect(clay().getByRole("button", { name: "Save", exact: true })).toBeEnabled();
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+  expect((await getRates(page.request))["Gold Ring"].Clay.rate).toBe("3/4");
+});
+
 test("toggle and delete a row", async ({ page }) => {
   await row(page, "Gold Ring", "Clay").getByRole("button", { name: "Disable Gold Ring → Clay" }).click();
   await expect(toast(page, "Exchange rate disabled successfully")).toBeVisible();

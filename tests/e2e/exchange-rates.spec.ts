@@ -199,6 +199,42 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     await expect(silver.getByRole("button", { name: "Remove T1" })).toBeDisabled();
   });
 
+  test("spec 1 §4 'save is disabled then': duplicate quantities show as soon as they exist, before any Save", async ({ page }) => {
+    await openRates(page);
+    const silver = row(page, "Gold Ring", "Silver Ring");
+    await silver.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+    const save = silver.getByRole("button", { name: "Save", exact: true });
+    // T2 is ≥10; making T1 ≥10 too (no tier added or removed) is a duplicate at once.
+    await silver.getByRole("spinbutton", { name: /^T1 quantity/ }).fill("10");
+    await expect(silver.getByText("Duplicate quantities found. Each tier must have a unique quantity.")).toBeVisible();
+    await expect(silver.locator(".gt-rate-body")).toHaveAttribute("data-invalid", "true");
+    await expect(save).toBeDisabled();
+    await silver.getByRole("spinbutton", { name: /^T1 quantity/ }).fill("20");
+    await expect(silver.getByText(/Duplicate quantities/)).toHaveCount(0);
+    await expect(save).toBeEnabled();
+    // Saved in quantity order: ≥10 then ≥20.
+    await save.click();
+    await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+    await expect(silver.locator(".gt-rate-value")).toHaveText("≥10: 1/2 · ≥20: 1/3");
+  });
+
+  test("issue 8 §2.4: a fractional or blank quantity is refused in the row, never saved as 0", async ({ page }) => {
+    await openRates(page);
+    const silver = row(page, "Gold Ring", "Silver Ring");
+    await silver.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+    await silver.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("1.5");
+    await expect(silver.getByText("Rate 2: Quantity must be a whole number")).toBeVisible();
+    await expect(silver.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+    await silver.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("");
+    await silver.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(silver.getByText("Rate 2: Enter a quantity (0 for the default tier)")).toBeVisible();
+    await expect(toast(page, "Please fix validation errors before saving")).toBeVisible();
+    expect((await getRates(page.request))["Gold Ring"]["Silver Ring"].rates).toEqual([
+      { quantity: 0, rate: "1/3" },
+      { quantity: 10, rate: "1/2" },
+    ]);
+  });
+
   test("saving with an unfinished tier is blocked with the toast", async ({ page }) => {
     await openRates(page);
     const clay = row(page, "Gold Ring", "Clay");

@@ -164,6 +164,26 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
   });
 
+  it("save: tiers typed out of order are stored (and so shown) sorted by quantity", async () => {
+    const res = await post({
+      intent: "save",
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      "tiers[0].quantity": "50",
+      "tiers[0].rate": "3",
+      "tiers[1].quantity": "0",
+      "tiers[1].rate": "1",
+      "tiers[2].quantity": "10",
+      "tiers[2].rate": "2",
+    });
+    expect(res.status).toBe(200);
+    expect((await listRates())["Gold Ring"]!.Clay!.rates).toEqual([
+      { quantity: 0, rate: "1" },
+      { quantity: 10, rate: "2" },
+      { quantity: 50, rate: "3" },
+    ]);
+  });
+
   it("save: one tier of quantity 0 is stored as a flat rate", async () => {
     const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "0", "tiers[0].rate": "2" });
     expect(res.status).toBe(200);
@@ -293,12 +313,24 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
 
   it.each([
     [{ outputItem: "Clay", numerator: "1", denominator: "" }, "denominator", "Enter the denominator"],
-    [{ outputItem: "Clay", numerator: "1", denominator: "0" }, "denominator", 'Rate 1: Invalid format. Use "1/2" or "1.5"'],
+    // Issue 8 §2.6: each part has its own message (not the tier list's "Rate 1: Invalid format").
+    [{ outputItem: "Clay", numerator: "1", denominator: "0" }, "denominator", "The denominator cannot be 0"],
+    [{ outputItem: "Clay", numerator: "1.5", denominator: "2" }, "numerator", "The numerator must be a whole number"],
+    [{ outputItem: "Clay", numerator: "1", denominator: "x" }, "denominator", "The denominator must be a whole number"],
     [{ outputItem: "", numerator: "1", denominator: "2" }, "outputItem", "Choose an output gift"],
   ])("add-output: refuses %j with 400", async (fields, field, message) => {
     const res = await post({ intent: "add-output", inputItem: "Bronze Ring", ...fields });
     expect(res.status).toBe(400);
     expect(res.body!.result!.error![field]).toEqual([message]);
+  });
+
+  it("add-output: bad numerator and denominator each get their own message, once (issue 8 §2.6)", async () => {
+    const res = await post({ intent: "add-output", inputItem: "Bronze Ring", outputItem: "Clay", numerator: "a", denominator: "0" });
+    expect(res.status).toBe(400);
+    expect(res.body!.result!.error).toEqual({
+      numerator: ["The numerator must be a whole number"],
+      denominator: ["The denominator cannot be 0"],
+    });
   });
 
   it("import: a valid map is imported; anything else is 'Invalid data format' (spec 1 §5)", async () => {

@@ -15,7 +15,7 @@ import {
   type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { parseImportText, RATE_MESSAGES, tiersToPayload } from "#api/rates";
+import { parseImportText, RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import {
@@ -164,7 +164,8 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const { inputItem, outputItem, tiers } = submission.value;
       try {
         if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, formData);
-        const rates = tiersToPayload(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" })));
+        // Stored (and so shown) in quantity order, whatever order they were typed in.
+        const rates = tiersToPayload(sortTiers(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" }))));
         await upsertRate({ inputItem, outputItem, rates });
         return { ok: true, intent, message: RATE_MESSAGES.saved, formId };
       } catch (err) {

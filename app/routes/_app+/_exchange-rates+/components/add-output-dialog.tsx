@@ -123,7 +123,8 @@ function AddOutputForm({ input, used, onClose, closeHref, lastResult }: Omit<Pro
             </Text>
             <TextField.Root {...denominatorProps} key={denominatorProps.key} min={1} step={1} inputMode="numeric" placeholder="2" aria-label="Denominator" />
           </Flex>
-          <FieldError errors={[...(fields.numerator.errors ?? []), ...(fields.denominator.errors ?? [])]} id={fields.denominator.errorId} />
+          <FieldError errors={fields.numerator.errors} id={fields.numerator.errorId} />
+          <FieldError errors={fields.denominator.errors} id={fields.denominator.errorId} />
         </fieldset>
       ) : null}
       <FieldError errors={form.errors} id={form.errorId} />

@@ -26,6 +26,9 @@ export const ADD_MESSAGES = {
   alreadyUsed: "This output gift already has a rate for this input",
   numeratorRequired: "Enter the numerator",
   denominatorRequired: "Enter the denominator",
+  numeratorWhole: "The numerator must be a whole number",
+  denominatorWhole: "The denominator must be a whole number",
+  denominatorZero: "The denominator cannot be 0",
 } as const;
 
 const giftName = (message: string) =>
@@ -139,27 +142,30 @@ export function isCompleteRow(row: { outputItem?: unknown; rate?: unknown } | un
 // ---------------------------------------------------------------------------------------
 // Add dialog for an existing input (spec 1 §2): one output and a numerator/denominator rate
 
-const ratePart = (message: string) =>
+const ratePart = (required: string, whole: string) =>
   z
-    .string({ error: message })
+    .string({ error: required })
     .trim()
-    .min(1, message)
-    .regex(/^\d+$/, RATE_MESSAGES.invalidFormat(1));
+    .min(1, required)
+    .regex(/^\d+$/, whole);
 
 export const addOutputSchema = z
   .object({
     intent: z.literal("add-output"),
     inputItem: giftName(ADD_MESSAGES.inputRequired),
     outputItem: giftName(ADD_MESSAGES.outputRequired),
-    numerator: ratePart(ADD_MESSAGES.numeratorRequired),
-    denominator: ratePart(ADD_MESSAGES.denominatorRequired),
+    numerator: ratePart(ADD_MESSAGES.numeratorRequired, ADD_MESSAGES.numeratorWhole),
+    denominator: ratePart(ADD_MESSAGES.denominatorRequired, ADD_MESSAGES.denominatorWhole).refine((d) => Number(d) !== 0, ADD_MESSAGES.denominatorZero),
   })
   .superRefine((value, ctx) => {
     if (value.outputItem === value.inputItem) {
       ctx.addIssue({ code: "custom", message: ADD_MESSAGES.sameGift, path: ["outputItem"] });
     }
-    if (!isValidRate(composeRate(value.numerator, value.denominator))) {
-      ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(1), path: ["denominator"] });
+    // Whole numbers over a non-zero denominator always make a valid rate; this only guards
+    // a rate text too long for the contract, with the contract's own words.
+    const parts = [value.numerator, value.denominator].map((p) => p.trim());
+    if (parts.every((p) => /^\d+$/.test(p)) && Number(parts[1]) !== 0 && !isValidRate(composeRate(value.numerator, value.denominator))) {
+      ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(1), path: ["numerator"] });
     }
   });
 

@@ -3,7 +3,7 @@
  * the URL state (CONVENTIONS rule 6: filters, expanded rows and the open dialog are search
  * params), the filtering of spec 1 §2, and the optimistic changes of spec 1 §4.
  */
-import { RATE_LIMITS, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
+import { RATE_LIMITS, sortTiers, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
 import { z } from "zod";
 import { giftMatches } from "~/data/gifts";
 import { buildSearchParams, parseSearchParams, repeated, text } from "~/utils/search-params";
@@ -181,8 +181,9 @@ export function changeFromSubmission(formData: FormData): RateChange | null {
   }
   if (intent === "delete") return { type: "delete", input, output };
   if (intent === "save") {
-    const tiers = tiersFromFormData(formData);
-    if (!tiers) return null;
+    const unsorted = tiersFromFormData(formData);
+    if (!unsorted) return null;
+    const tiers = sortTiers(unsorted); // as the action stores them
     const flat = tiers.length === 1 && tiers[0].quantity === RATE_LIMITS.defaultTierQuantity;
     return { type: "merge", input, output, fields: flat ? { rate: tiers[0].rate } : { rates: tiers } };
   }
