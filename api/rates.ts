@@ -95,6 +95,7 @@ export const RATE_MESSAGES = {
   sameGift: "Input and output gift must be different",
   noRates: "At least one rate is required",
   notFound: "Exchange rate not found",
+  pairExists: (input: string, output: string) => `${input} → ${output} already has a rate; edit it in its row`,
   invalidEntry: (input: unknown, output: unknown, index: number, message: string) =>
     typeof input === "string" && typeof output === "string"
       ? `Invalid entry "${input}" → "${output}": ${message}`

@@ -42,6 +42,14 @@ export class RateValidationError extends Error {
   }
 }
 
+/** A new entry for a pair that already has a rate (the Add dialog never overwrites). */
+export class RatePairExistsError extends RateValidationError {
+  constructor(readonly pairs: Array<{ inputItem: string; outputItem: string }>) {
+    super(pairs.map((p) => RATE_MESSAGES.pairExists(p.inputItem, p.outputItem)).join("; "));
+    this.name = "RatePairExistsError";
+  }
+}
+
 type Row = { id: string; inputItem: string; outputItem: string; tiers: Tier[]; status: boolean };
 
 /** Stored row → the rate data GET /api/rates answers (flat pairs as `rate`, tiered as `rates`). */
@@ -333,7 +341,8 @@ export async function deleteRatesForInput(inputItem: string): Promise<number> {
  * than the insert itself at a few thousand rows, and stays far from the 65,535-parameter
  * limit without chunking.
  */
-export async function batchUpsert(updates: readonly unknown[]): Promise<number> {
+export async function batchUpsert(updates: readonly unknown[], options: { existing?: "update" | "refuse" } = {}): Promise<number> {
+  const refuse = options.existing === "refuse";
   const parsed = rateBatchSchema.safeParse({ updates });
   if (!parsed.success) throw new RateValidationError(parsed.error.issues[0].message);
   const byPair = new Map<string, { input_item: string; output_item: string; tiers: Tier[]; status?: boolean }>();
@@ -362,6 +371,27 @@ export async function batchUpsert(updates: readonly unknown[]): Promise<number> 
       let end = start;
       while (end < rows.length && (rows[end].status !== undefined) === withStatus) end++;
       const json = JSON.stringify(rows.slice(start, end));
+      if (refuse) {
+        // New entries only (the Add dialog): nothing is overwritten or re-enabled; one pair
+        // that exists already (checked inside the transaction, so a race cannot slip by)
+        // refuses the whole batch.
+        const inserted = await tx.execute(sql`
+          insert into ${exchangeRates} (input_item, output_item, tiers, status)
+          select r.input_item, r.output_item, r.tiers, coalesce(r.status, true)
+          from rows from (jsonb_to_recordset(${json}::jsonb) as (input_item text, output_item text, tiers jsonb, status boolean))
+            with ordinality as r(input_item, output_item, tiers, status, n)
+          order by r.n
+          on conflict (input_item, output_item) do nothing
+          returning input_item, output_item`);
+        // Both drivers (node-postgres, PGlite) answer `{ rows }`; the Db type does not say so.
+        const made = new Set(
+          (inserted as unknown as { rows: Array<{ input_item: string; output_item: string }> }).rows.map((x) => `${x.input_item}\u0000${x.output_item}`),
+        );
+        const clashes = rows.slice(start, end).filter((x) => !made.has(`${x.input_item}\u0000${x.output_item}`));
+        if (clashes.length) throw new RatePairExistsError(clashes.map((x) => ({ inputItem: x.input_item, outputItem: x.output_item })));
+        start = end;
+        continue;
+      }
       await tx.execute(sql`
         insert into ${exchangeRates} (input_item, output_item, tiers, status)
         select r.input_item, r.output_item, r.tiers, coalesce(r.status, true)

@@ -431,6 +431,35 @@ test.describe("spec 1 §2 Add Exchange Rate dialog (new entries)", () => {
     await expect(page.getByRole("dialog").getByRole("combobox", { name: "Input gift" })).toHaveValue("");
   });
 
+  test("spec 1 §2: outputs the input already has are '(already used)', disabled and last — no silent overwrite", async ({ page }) => {
+    await openRates(page);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Fire Cannon Ball");
+    const output1 = dialog.getByRole("combobox", { name: "Output gift 1" });
+    const green = output1.locator("option", { hasText: "Green Light (GL)" });
+    await expect(green).toHaveText("Green Light (GL) (already used)");
+    await expect(green).toBeDisabled();
+    await expect(output1.locator("option").last()).toHaveText("Green Light (GL) (already used)");
+    await expect(output1.locator("option", { hasText: "Clay (Clay)" })).toBeEnabled();
+    expect((await getRates(page.request))["Fire Cannon Ball"]["Green Light"]).toMatchObject({ rate: 1.5, status: false });
+  });
+
+  test("issue 8 §2.8: choosing as input a gift already chosen as an output says that row was cleared", async ({ page }) => {
+    await openRates(page);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+    await dialog.getByRole("combobox", { name: "Output gift 1" }).selectOption("Clay");
+    await dialog.getByRole("textbox", { name: "Rate 1" }).fill("1/4");
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Clay");
+    await expect(dialog.getByRole("status")).toHaveText(
+      "Clay is now the input gift, so it was removed from output gift 1: a gift cannot be exchanged for itself.",
+    );
+    await expect(dialog.getByRole("combobox", { name: "Output gift 1" })).toHaveValue("");
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Gold Ring");
+    await expect(dialog.getByRole("status")).toHaveCount(0);
+  });
+
   test("an invalid rate is refused in the dialog; a failed add keeps it open with the toast", async ({ page }) => {
     await openRates(page);
     await page.getByRole("button", { name: "Add", exact: true }).click();

@@ -293,6 +293,32 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect((await listRates()).Clay).toBeUndefined();
   });
 
+  it("add: an output the input already has is '(already used)' (spec 1 §2): refused, 409, nothing overwritten or re-enabled", async () => {
+    const res = await post({
+      intent: "add",
+      inputItem: "Fire Cannon Ball",
+      "outputs[0].outputItem": "Clay",
+      "outputs[0].rate": "2",
+      "outputs[1].outputItem": "Green Light",
+      "outputs[1].rate": "9",
+    });
+    expect(res.status).toBe(409);
+    expect(res.body!.message).toBe("Failed to add new entries: Fire Cannon Ball → Green Light already has a rate; edit it in its row");
+    expect(res.body!.result!.error).toEqual({ "outputs[1].outputItem": ["This output gift already has a rate for this input"] });
+    const map = await listRates();
+    expect(map["Fire Cannon Ball"]).toEqual({ "Green Light": { _id: expect.any(String), rate: 1.5, status: false } });
+  });
+
+  it("add: the model refuses an existing pair inside its transaction; the API batch still upserts (import)", async () => {
+    await expect(
+      batchUpsert([{ inputItem: "Gold Ring", outputItem: "Bronze Ring", rates: "1" }, { inputItem: "Gold Ring", outputItem: "Clay", rates: "7" }], { existing: "refuse" }),
+    ).rejects.toThrow("Gold Ring → Clay already has a rate; edit it in its row");
+    expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
+    expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
+    await batchUpsert([{ inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: "2", status: true }]);
+    expect((await listRates())["Fire Cannon Ball"]!["Green Light"]).toMatchObject({ rate: "2", status: true });
+  });
+
   it("add: a gift outside the catalogue is refused by the model, 400", async () => {
     const res = await post({ intent: "add", inputItem: "Golden Banana", "outputs[0].outputItem": "Clay", "outputs[0].rate": "1" });
     expect(res.status).toBe(400);

@@ -47,6 +47,7 @@ import {
   deleteRatesForInput,
   getRatePair,
   listRates,
+  RatePairExistsError,
   RateValidationError,
   setRateStatus,
   upsertRate,
@@ -212,10 +213,27 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
         return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
       }
       const { inputItem, outputs } = submission.value;
+      // New entries never overwrite (spec 1 §2: used outputs are '(already used)'): a pair
+      // that exists is refused with its row marked; edits go through the row's editor.
+      const refuse = (used: ReadonlySet<string>): Outcome => {
+        const fieldErrors = Object.fromEntries(
+          outputs.flatMap((o, i) => (used.has(o.outputItem) ? [[`outputs[${i}].outputItem`, [ADD_MESSAGES.alreadyUsed]]] : [])),
+        );
+        const first = outputs.find((o) => used.has(o.outputItem))!;
+        const message = failureMessage(intent, formData, RATE_MESSAGES.pairExists(inputItem, first.outputItem));
+        return { ok: false, intent, message, formId, status: 409, result: submission.reply({ fieldErrors }) };
+      };
       try {
-        await batchUpsert(outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })));
+        const used = new Set<string>();
+        for (const o of outputs) if (await getRatePair(inputItem, o.outputItem)) used.add(o.outputItem);
+        if (used.size) return refuse(used);
+        await batchUpsert(
+          outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })),
+          { existing: "refuse" },
+        );
         return { ok: true, intent, message: RATE_MESSAGES.newEntriesAdded, formId };
       } catch (err) {
+        if (err instanceof RatePairExistsError) return refuse(new Set(err.pairs.map((p) => p.outputItem)));
         const f = fail(err);
         return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
       }

@@ -174,7 +174,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         </Text>
       ) : null}
 
-      <AddRatesDialog open={dialog?.type === "add"} onClose={closeDialog} closeHref={closeHref} lastResult={lastFor(addFormId())} />
+      <AddRatesDialog open={dialog?.type === "add"} usedOutputs={(input) => Object.keys(saved?.[input] ?? {})} onClose={closeDialog} closeHref={closeHref} lastResult={lastFor(addFormId())} />
       <AddOutputDialog
         input={dialog?.type === "add-output" ? dialog.input : null}
         used={dialog?.type === "add-output" ? Object.keys(saved?.[dialog.input] ?? {}) : []}
