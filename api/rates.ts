@@ -83,6 +83,8 @@ export const RATE_MESSAGES = {
   loadFailed: "Failed to load exchange rates",
   loadRetrying: (attempt: number) => `Failed to load exchange rates. Retrying... (${attempt}/${RATE_LIMITS.loadAttempts})`,
   loadGaveUp: "Failed to load exchange rates after multiple attempts. Please refresh the page.",
+  /** The panel's reason when the server could not be reached at all (our words). */
+  unreachable: "The server could not be reached. Check the connection.",
   // §2 dialogs
   deleteAllTitle: "Delete Exchange Rates",
   deleteAllText: (input: string) =>

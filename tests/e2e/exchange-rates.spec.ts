@@ -624,6 +624,30 @@ test.describe("spec 1 §4 loading: retries and the error panel", () => {
     await expect(page.getByRole("heading", { name: "Failed to load exchange rates" })).toHaveCount(0);
   });
 
+  test("spec 1 §4: a reload that cannot reach the server runs the retry flow and keeps unsaved edits (issue 8 §2.2)", async ({ page }) => {
+    await openRates(page);
+    const clay = row(page, "Gold Ring", "Clay");
+    await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
+    await clay.getByRole("textbox", { name: "T1 rate" }).fill("3/4");
+    await expect(clay.locator(".gt-rate-body")).toHaveAttribute("data-edited", "true");
+
+    // The network goes away: the toggle's post and every reload after it fail to connect.
+    await page.route("**/*.data*", (route) => route.abort("internetdisconnected"));
+    await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Disable Gold Ring → Silver Ring" }).click();
+    await expect(toast(page, "Failed to load exchange rates. Retrying... (1/3)")).toBeVisible();
+    await expect(toast(page, "Failed to load exchange rates after multiple attempts. Please refresh the page.")).toBeVisible({ timeout: 15_000 });
+    const panel = page.locator(".gt-rates-panel").getByRole("alert");
+    await expect(panel.getByRole("heading", { name: "Failed to load exchange rates" })).toBeVisible();
+    await expect(page.getByText("Something went wrong")).toHaveCount(0);
+    await expect(clay.getByRole("textbox", { name: "T1 rate" })).toHaveValue("3/4");
+
+    await page.unroute("**/*.data*");
+    await panel.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByRole("heading", { name: "Failed to load exchange rates" })).toHaveCount(0);
+    await expect(clay.getByRole("textbox", { name: "T1 rate" })).toHaveValue("3/4");
+    await expect(row(page, "Gold Ring", "Silver Ring")).toHaveAttribute("data-status", "enabled");
+  });
+
   test("a load that fails once recovers on the automatic retry", async ({ page }) => {
     await failLoads(page, 1);
     await page.goto("/exchange-rates");

@@ -13,6 +13,7 @@ import {
   useLoaderData,
   useRouteError,
   type ClientActionFunctionArgs,
+  type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { parseImportText, RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
@@ -104,6 +105,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const message = err instanceof Error ? err.message : String(err);
     await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
     return data({ rates: null, loadError: message }, { status: 503 });
+  }
+}
+
+/**
+ * A reload that cannot reach the server at all (network down, server restarting) is a
+ * failed load like any other (spec 1 §4): the panel keeps what it shows — unsaved edits
+ * included — and runs the retry flow, instead of the route error page replacing the screen.
+ * The first render still uses the server's data (no `hydrate`): this runs on revalidations
+ * and client navigations only. Responses (redirects to /login, thrown errors) pass through.
+ */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  try {
+    return await serverLoader<typeof loader>();
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
+    return { rates: null, loadError: RATE_MESSAGES.unreachable };
   }
 }
 
@@ -325,7 +342,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
 // Screen
 
 export default function ExchangeRatesRoute() {
-  const loaded = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof clientLoader>();
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   return <RatesPanel loaded={loaded} actionData={actionData} />;
 }

@@ -223,6 +223,13 @@ export function RatesPanel({ loaded, actionData }: Props) {
         // React 18 does not know `inert` yet; the attribute is passed through as written.
         {...(busy ? { inert: "" } : {})}
       >
+        {/* A reload failed while rates are on screen: they stay (with any unsaved edits)
+            and, once the retries have given up, the failure and Retry show above them. */}
+        {loaded.loadError && rates && hydrated && !retrying ? (
+          <div className="gt-rates-stale">
+            <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError} onRetry={retry} />
+          </div>
+        ) : null}
         {content}
       </div>
     </>
