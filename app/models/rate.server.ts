@@ -229,6 +229,13 @@ export async function listRates(): Promise<RatesMap> {
   return JSON.parse((await ratesSnapshot()).body.toString("utf8")) as RatesMap;
 }
 
+/** Whether the table holds any rate at all (the demo seed writes into an empty one only). */
+export async function hasAnyRate(): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db.select({ id: exchangeRates.id }).from(exchangeRates).limit(1);
+  return rows.length > 0;
+}
+
 export async function getRatePair(inputItem: string, outputItem: string): Promise<RateData | null> {
   const db = await getDb();
   const [row] = await db
