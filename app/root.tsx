@@ -19,6 +19,7 @@ import shellStyles from "~/components/shell/shell.css?url";
 import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toast";
+import { getEnv } from "~/utils/env.server";
 import { getTheme } from "~/utils/theme.server";
 import { getFlashToast } from "~/utils/toast.server";
 
@@ -34,7 +35,8 @@ export const meta: MetaFunction = () => [{ title: "Galaxy Toolbox" }];
 /** Theme (cookie, so the server renders the right one: no flash) and the pending flash toast. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getFlashToast(request);
-  return data({ theme: getTheme(request), toast: toast ?? null }, { headers });
+  // The gift pictures' host is public configuration the browser needs (GiftImage).
+  return data({ theme: getTheme(request), toast: toast ?? null, giftImageBase: getEnv().GIFT_IMAGE_BASE_URL }, { headers });
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
