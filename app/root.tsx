@@ -20,6 +20,7 @@ import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toast";
 import { getEnv } from "~/utils/env.server";
+import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 import { getTheme } from "~/utils/theme.server";
 import { getFlashToast } from "~/utils/toast.server";
 
@@ -97,8 +98,12 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** A revalidation that cannot reach the server keeps the theme and toasts (app/utils/unreachable.ts). */
+export const clientLoader = keepDataWhenUnreachable("root");
+
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
+  rememberLoaderData("root", root);
   return (
     <>
       <Outlet />

@@ -55,6 +55,7 @@ import {
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { dispatchIntent } from "~/utils/intent.server";
+import { isUnreachable } from "~/utils/unreachable";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /**
@@ -119,7 +120,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   try {
     return await serverLoader<typeof loader>();
   } catch (error) {
-    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
+    if (!isUnreachable(error)) throw error;
     return { rates: null, loadError: RATE_MESSAGES.unreachable };
   }
 }
