@@ -97,6 +97,12 @@ export const RATE_MESSAGES = {
   sameGift: "Input and output gift must be different",
   noRates: "At least one rate is required",
   notFound: "Exchange rate not found",
+  // Undo of a delete (CONVENTIONS rule 7; our words, the spec has none)
+  undoPairLabel: (input: string, output: string) => `${input} → ${output}`,
+  undoInputLabel: (input: string) => `every exchange rate for "${input}"`,
+  undone: (count: number) => (count === 1 ? "Exchange rate restored" : "Exchange rates restored"),
+  undoOffer: (label: string) => `Deleted ${label}.`,
+  undoGone: "Nothing to undo: deleted rates can be restored for 2 minutes",
   pairExists: (input: string, output: string) => `${input} → ${output} already has a rate; edit it in its row`,
   invalidEntry: (input: unknown, output: unknown, index: number, message: string) =>
     typeof input === "string" && typeof output === "string"
@@ -115,6 +121,8 @@ export const RATE_LIMITS = {
   swipeThresholdPx: 80,
   swipeRangePx: 100,
   defaultTierQuantity: 0,
+  /** How long a delete can be undone (our choice; the spec offers no Undo). */
+  undoWindowMs: 120_000,
   /** Tier quantities are whole gift counts from 0 to this (our cap; the spec names none). */
   maxQuantity: 1_000_000,
   // Our own caps (the spec names none): keep one request and one row sane.

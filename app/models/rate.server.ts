@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { gzip as gzipCb } from "node:zlib";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import {
   payloadToTiers,
+  RATE_LIMITS,
   RATE_MESSAGES,
   rateBatchSchema,
   rateEntrySchema,
@@ -16,7 +17,7 @@ import {
 } from "#api/rates";
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
-import { exchangeRates } from "~/db/schema";
+import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 
 /**
@@ -422,3 +423,107 @@ export async function deleteAllRates(): Promise<number> {
   return rows.length;
 }
 
+
+// ---------------------------------------------------------------------------------------
+// Undoable deletes (the section's Delete and delete-all; CONVENTIONS rule 7 "offer Undo")
+
+export type RateUndo = { id: string; label: string; count: number };
+
+/**
+ * Deletes the pairs `where` selects and keeps them, as they were, for the operator's Undo
+ * (one transaction). Returns the undo record, or null when nothing matched.
+ */
+async function deleteUndoable(operatorId: string, where: SQL | undefined, label: string): Promise<RateUndo | null> {
+  const db = await getDb();
+  const undo = await db.transaction(async (tx) => {
+    const gone = await tx.delete(exchangeRates).where(where).returning();
+    if (gone.length === 0) return null;
+    const rows: DeletedRate[] = gone.map((r) => ({
+      id: r.id,
+      inputItem: r.inputItem,
+      outputItem: r.outputItem,
+      tiers: r.tiers,
+      status: r.status,
+      position: r.position,
+      createdAt: r.createdAt.toISOString(),
+    }));
+    // Only the latest deletion can be undone (as a toast's Undo would offer), so the
+    // operator's older records go, and expired ones of anyone: no sweeper needed.
+    await tx
+      .delete(rateDeletions)
+      .where(or(eq(rateDeletions.operatorId, operatorId), lt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`)));
+    const [saved] = await tx.insert(rateDeletions).values({ operatorId, label, rows }).returning({ id: rateDeletions.id });
+    return { id: saved!.id, label, count: rows.length };
+  });
+  if (undo) invalidateRatesCache();
+  return undo;
+}
+
+/** Deletes one pair, keeping it for Undo. Null when there is no such pair. */
+export function deleteRatePairUndoable(operatorId: string, inputItem: string, outputItem: string): Promise<RateUndo | null> {
+  return deleteUndoable(
+    operatorId,
+    and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)),
+    RATE_MESSAGES.undoPairLabel(inputItem, outputItem),
+  );
+}
+
+/** Deletes every output of one input, keeping them for Undo. Null when it had none. */
+export function deleteRatesForInputUndoable(operatorId: string, inputItem: string): Promise<RateUndo | null> {
+  return deleteUndoable(operatorId, eq(exchangeRates.inputItem, inputItem), RATE_MESSAGES.undoInputLabel(inputItem));
+}
+
+/** The operator's latest deletion that can still be undone. */
+export async function latestRateUndo(operatorId: string): Promise<RateUndo | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: rateDeletions.id, label: rateDeletions.label, rows: rateDeletions.rows })
+    .from(rateDeletions)
+    .where(
+      and(
+        eq(rateDeletions.operatorId, operatorId),
+        gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`),
+      ),
+    )
+    .orderBy(desc(rateDeletions.createdAt))
+    .limit(1);
+  return row ? { id: row.id, label: row.label, count: row.rows.length } : null;
+}
+
+/**
+ * Puts a deletion back exactly: the same ids, tiers, status and list positions. A pair
+ * created again in the meantime takes the deleted values back. Returns how many pairs came
+ * back, or null when the deletion is not the operator's, unknown, or too old.
+ */
+export async function undoRateDeletion(operatorId: string, undoId: string): Promise<number | null> {
+  if (!isUuid(undoId)) return null;
+  const db = await getDb();
+  const restored = await db.transaction(async (tx) => {
+    const [record] = await tx
+      .delete(rateDeletions)
+      .where(
+        and(
+          eq(rateDeletions.id, undoId),
+          eq(rateDeletions.operatorId, operatorId),
+          gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`),
+        ),
+      )
+      .returning({ rows: rateDeletions.rows });
+    if (!record) return null;
+    const json = JSON.stringify(
+      record.rows.map((r) => ({ id: r.id, input_item: r.inputItem, output_item: r.outputItem, tiers: r.tiers, status: r.status, position: r.position, created_at: r.createdAt })),
+    );
+    // `position` is an identity column: OVERRIDING SYSTEM VALUE puts the pairs back in
+    // their old places in the list rather than at its end.
+    await tx.execute(sql`
+      insert into ${exchangeRates} (id, input_item, output_item, tiers, status, position, created_at)
+      overriding system value
+      select r.id, r.input_item, r.output_item, r.tiers, r.status, r.position, r.created_at
+      from jsonb_to_recordset(${json}::jsonb) as r(id uuid, input_item text, output_item text, tiers jsonb, status boolean, position bigint, created_at timestamptz)
+      on conflict (input_item, output_item) do update
+      set tiers = excluded.tiers, status = excluded.status, updated_at = now()`);
+    return record.rows.length;
+  });
+  if (restored) invalidateRatesCache();
+  return restored;
+}

@@ -13,7 +13,7 @@ import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-r
  */
 
 const URL_BASE = "http://localhost/exchange-rates";
-type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null }) | null };
+type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null; undo?: unknown }) | null };
 
 let cookie: string;
 beforeAll(async () => {
@@ -254,6 +254,53 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     const again = await post({ intent: "delete", inputItem: "Fire Cannon Ball", outputItem: "Green Light" });
     expect(again.status).toBe(404);
     expect(again.body!.message).toBe("Failed to delete exchange rate: Exchange rate not found");
+  });
+
+  it("delete offers Undo (CONVENTIONS rule 7): the loader names what went; undo-delete restores it exactly, once", async () => {
+    const before = await listRates();
+    await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
+    const page = await get();
+    expect(page.body!.undo).toEqual({ id: expect.any(String), label: "Gold Ring → Clay", count: 1 });
+    const undo = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect(undo.status).toBe(200);
+    expect(undo.body!.message).toBe("Exchange rate restored");
+    expect(flash(undo.headers)).toEqual({ message: "Exchange rate restored", type: "success" });
+    // Same id, rate, status and place in the list.
+    expect(await listRates()).toEqual(before);
+    expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
+    expect((await get()).body!.undo).toBeNull();
+    const twice = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect(twice.status).toBe(404);
+    expect(twice.body!.message).toBe("Nothing to undo: deleted rates can be restored for 2 minutes");
+  });
+
+  it("delete-all offers Undo too: every output comes back with its tiers and its disabled status", async () => {
+    await batchUpsert([{ inputItem: "Fire Cannon Ball", outputItem: "Clay", rates: [{ quantity: 0, rate: "1" }, { quantity: 5, rate: "2" }], status: true }]);
+    const before = await listRates();
+    await post({ intent: "delete-input", inputItem: "Fire Cannon Ball", redirectTo: "/exchange-rates" });
+    expect((await listRates())["Fire Cannon Ball"]).toBeUndefined();
+    const offer = (await get()).body!.undo as { id: string; label: string };
+    expect(offer.label).toBe('every exchange rate for "Fire Cannon Ball"');
+    // Without JavaScript: a plain post, redirected with the flash toast.
+    const res = await post({ intent: "undo-delete", undoId: offer.id, redirectTo: "/exchange-rates" });
+    expect(res.status).toBe(302);
+    expect(flash(res.headers)).toEqual({ message: "Exchange rates restored", type: "success" });
+    expect(await listRates()).toEqual(before);
+  });
+
+  it("undo-delete: another operator's deletion, or a bad id, is not undone", async () => {
+    await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
+    const offer = (await get()).body!.undo as { id: string };
+    const other = await createOperator("other-operator", "correct horse");
+    const otherCookie = (await sessionCookie().serialize((await createSession(other.id)).id)).split(";")[0]!;
+    const request = new Request(URL_BASE, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "undo-delete", undoId: offer.id }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: otherCookie },
+    });
+    expect((await answer(() => action({ request, params: {}, context: {} }))).status).toBe(404);
+    expect((await post({ intent: "undo-delete", undoId: "nope" })).status).toBe(404);
+    expect((await listRates())["Gold Ring"]!.Clay).toBeUndefined();
   });
 
   it("delete-input: removes every output of the input", async () => {

@@ -44,13 +44,15 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { logEvent } from "~/models/log.server";
 import {
   batchUpsert,
-  deleteRatePair,
-  deleteRatesForInput,
+  deleteRatePairUndoable,
+  deleteRatesForInputUndoable,
   getRatePair,
+  latestRateUndo,
   listRates,
   RatePairExistsError,
   RateValidationError,
   setRateStatus,
+  undoRateDeletion,
   upsertRate,
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
@@ -88,7 +90,7 @@ function injectedFault(request: Request) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   const url = new URL(request.url);
   // A search box's clear button without JavaScript submits `clear=<param>`.
   const clear = url.searchParams.getAll("clear");
@@ -100,12 +102,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   try {
     injectedFault(request);
-    const rates = await listRates();
-    return data({ rates, loadError: null as string | null });
+    const [rates, undo] = await Promise.all([listRates(), latestRateUndo(operator.id)]);
+    return data({ rates, loadError: null as string | null, undo });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
-    return data({ rates: null, loadError: message }, { status: 503 });
+    return data({ rates: null, loadError: message, undo: null }, { status: 503 });
   }
 }
 
@@ -121,7 +123,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
     return await serverLoader<typeof loader>();
   } catch (error) {
     if (!isUnreachable(error)) throw error;
-    return { rates: null, loadError: RATE_MESSAGES.unreachable };
+    return { rates: null, loadError: RATE_MESSAGES.unreachable, undo: null };
   }
 }
 
@@ -144,13 +146,13 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 type Outcome = ActionResult & { status?: number };
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
   const formData = withPairFields(await request.formData());
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;
 
-  const handlers = Object.fromEntries(INTENTS.map((i) => [i, async () => respond(await handle(i, formData), redirectTo)]));
+  const handlers = Object.fromEntries(INTENTS.map((i) => [i, async () => respond(await handle(i, formData, operator.id), redirectTo)]));
   return dispatchIntent(formData, handlers as Record<Intent, () => ReturnType<typeof respond>>);
 }
 
@@ -166,7 +168,7 @@ async function respond(outcome: Outcome, redirectTo: string | null) {
   return jsonWithError(result, result.message, { status });
 }
 
-async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<Outcome> {
   const fail = (err: unknown): Outcome => failed(intent, formData, err);
   switch (intent) {
     case "save": {
@@ -206,7 +208,8 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const submission = parseWithZod(formData, { schema: deleteSchema });
       if (submission.status !== "success") return invalid(intent, formData, submission.error);
       try {
-        if (!(await deleteRatePair(submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
+        // Kept for Undo (the loader offers it, with and without JavaScript).
+        if (!(await deleteRatePairUndoable(operatorId, submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
         return { ok: true, intent, message: RATE_MESSAGES.deleted };
       } catch (err) {
         return fail(err);
@@ -216,7 +219,7 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const submission = parseWithZod(formData, { schema: deleteInputSchema });
       if (submission.status !== "success") return invalid(intent, formData, submission.error);
       try {
-        if ((await deleteRatesForInput(submission.value.inputItem)) === 0) return notFound(intent, formData);
+        if (!(await deleteRatesForInputUndoable(operatorId, submission.value.inputItem))) return notFound(intent, formData);
         return { ok: true, intent, message: RATE_MESSAGES.deletedAll };
       } catch (err) {
         return fail(err);
@@ -275,6 +278,16 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       } catch (err) {
         const f = fail(err);
         return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
+      }
+    }
+    case "undo-delete": {
+      const undoId = String(formData.get("undoId") ?? "");
+      try {
+        const restored = await undoRateDeletion(operatorId, undoId);
+        if (restored === null) return { ok: false, intent, message: RATE_MESSAGES.undoGone, status: 404 };
+        return { ok: true, intent, message: RATE_MESSAGES.undone(restored) };
+      } catch (err) {
+        return fail(err);
       }
     }
     case "import": {

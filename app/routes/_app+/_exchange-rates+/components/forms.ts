@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { isValidRate, RATE_LIMITS, RATE_MESSAGES, validateTiers, type TierDraft } from "#api/rates";
 
-export const INTENTS = ["save", "status", "delete", "delete-input", "add", "add-output", "import"] as const;
+export const INTENTS = ["save", "status", "delete", "delete-input", "undo-delete", "add", "add-output", "import"] as const;
 export type Intent = (typeof INTENTS)[number];
 
 export function isIntent(value: unknown): value is Intent {
@@ -203,6 +203,8 @@ export function failureMessage(intent: Intent | null, formData: FormData | null,
       return RATE_MESSAGES.addFailed(message);
     case "import":
       return RATE_MESSAGES.importFailed;
+    case "undo-delete":
+      return message ?? RATE_MESSAGES.undoGone;
     default:
       return message ?? "Unknown intent";
   }

@@ -13,6 +13,7 @@ import { AddRatesDialog } from "./add-rates-dialog";
 import { ExportButton } from "./export-button";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { UndoBar } from "~/components/ui/undo-bar";
 import { ViewButton } from "~/components/ui/view-button";
 import { addFormId, RowActionForms, type ActionResult } from "./form-helpers";
 import { ImportDialog } from "./import-dialog";
@@ -39,7 +40,7 @@ const BLOCKING_INTENTS = new Set(["add", "add-output", "delete-input", "import"]
 
 type Props = {
   /** The loader's answer: the rates, or null with the reason when the load failed. */
-  loaded: { rates: RatesMap | null; loadError: string | null };
+  loaded: { rates: RatesMap | null; loadError: string | null; undo?: { id: string; label: string } | null };
   actionData?: ActionResult;
 };
 
@@ -229,6 +230,14 @@ export function RatesPanel({ loaded, actionData }: Props) {
           <div className="gt-rates-stale">
             <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError} onRetry={retry} />
           </div>
+        ) : null}
+        {loaded.undo && rates ? (
+          <UndoBar
+            key={loaded.undo.id}
+            message={RATE_MESSAGES.undoOffer(loaded.undo.label)}
+            action={SECTION_PATH}
+            fields={{ intent: "undo-delete", undoId: loaded.undo.id }}
+          />
         ) : null}
         {content}
       </div>
