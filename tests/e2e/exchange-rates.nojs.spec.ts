@@ -130,6 +130,25 @@ test("toggle and delete a row", async ({ page }) => {
   await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
 });
 
+test("CONVENTIONS rule 7 without JavaScript: a delete redirects with the flash and an Undo form that restores the row", async ({ page }) => {
+  const before = await getRates(page.request);
+  await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Delete Gold Ring → Silver Ring" }).click();
+  await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Silver Ring")).toHaveCount(0);
+  const offer = page.locator(".gt-undo-bar");
+  await expect(offer).toContainText("Deleted Gold Ring → Silver Ring.");
+  await offer.getByRole("button", { name: "Undo" }).click();
+  await expect(toast(page, "Exchange rate restored")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Silver Ring")).toBeVisible();
+  await expect(page.locator(".gt-undo-bar")).toHaveCount(0);
+  expect(await getRates(page.request)).toEqual(before);
+});
+
+test("the optimistic-updates preference does nothing without JavaScript, so it is not shown", async ({ page }) => {
+  await expect(page.getByRole("switch", { name: "Optimistic updates" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "View settings" })).toHaveCount(0);
+});
+
 test("delete all for an input asks first, inline", async ({ page }) => {
   await group(page, "Gold Ring").getByRole("button", { name: "Delete all exchange rates for Gold Ring" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete Exchange Rates" });

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { getRates, group, groupNames, openRates, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
+import { getRates, group, groupNames, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
 
 /**
  * Spec 1 §2 "Exchange Rates section", §4, §5, §8 (rates), §9 — with JavaScript.
@@ -117,7 +117,7 @@ test.describe("spec 1 §2 filters", () => {
     expect(await groupNames(page)).toEqual(["Gold Ring"]);
 
     // Each search has a clear button.
-    await expect(page.getByRole("switch", { name: "Optimistic updates" })).toBeEnabled();
+    await expect(page.getByRole("button", { name: "View settings" })).toBeVisible();
     await page.getByRole("button", { name: "Clear outgoing gifts search" }).click();
     await expect(page.getByPlaceholder("outgoing gifts...")).toHaveValue("");
     await page.getByRole("button", { name: "Clear incoming gifts search" }).click();
@@ -306,10 +306,13 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
 
   test("with the optimistic preference off the row waits for the server", async ({ page }) => {
     await openRates(page);
-    const setting = page.getByRole("switch", { name: "Optimistic updates" });
+    // The switch lives in "View settings", not in the toolbar (issue 8 §2).
+    await expect(page.locator(".gt-rate-filters").getByRole("switch")).toHaveCount(0);
+    const setting = await optimisticSwitch(page);
     await expect(setting).toBeChecked();
     await setting.click();
     await expect(setting).not.toBeChecked();
+    await page.keyboard.press("Escape");
     expect(await page.evaluate(() => localStorage.getItem("optimisticUpdates"))).toBe("false");
 
     let release!: () => void;
@@ -325,7 +328,7 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     release();
     await expect(clay).toHaveAttribute("data-status", "disabled");
     await page.reload();
-    await expect(page.getByRole("switch", { name: "Optimistic updates" })).not.toBeChecked();
+    await expect(await optimisticSwitch(page)).not.toBeChecked();
   });
 
   test("deleting the last output of an input drops the group; a failed delete brings the row back", async ({ page }) => {
@@ -340,6 +343,32 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
     await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
     expect(Object.keys(await getRates(page.request))).toEqual(["Gold Ring"]);
+  });
+
+  test("CONVENTIONS rule 7: a deleted row can be undone — same rate, tiers, status and place", async ({ page }) => {
+    await openRates(page);
+    const before = await getRates(page.request);
+    await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Delete Gold Ring → Silver Ring" }).click();
+    await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+    await expect(row(page, "Gold Ring", "Silver Ring")).toHaveCount(0);
+    const offer = page.locator(".gt-undo-bar");
+    await expect(offer).toContainText("Deleted Gold Ring → Silver Ring.");
+    await offer.getByRole("button", { name: "Undo" }).click();
+    await expect(toast(page, "Exchange rate restored")).toBeVisible();
+    await expect(row(page, "Gold Ring", "Silver Ring").locator(".gt-rate-value")).toHaveText("≥0: 1/3 · ≥10: 1/2");
+    await expect(offer).toHaveCount(0);
+    expect(await getRates(page.request)).toEqual(before);
+  });
+
+  test("CONVENTIONS rule 7: delete-all can be undone, the disabled output stays disabled", async ({ page }) => {
+    await openRates(page);
+    const before = await getRates(page.request);
+    await group(page, "Fire Cannon Ball").getByRole("button", { name: "Delete all exchange rates for Fire Cannon Ball" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
+    await page.locator(".gt-undo-bar").getByRole("button", { name: "Undo" }).click();
+    await expect(row(page, "Fire Cannon Ball", "Green Light")).toHaveAttribute("data-status", "disabled");
+    expect(await getRates(page.request)).toEqual(before);
   });
 
   test("delete all asks first with the spec's texts", async ({ page }) => {

@@ -18,7 +18,7 @@ import { ViewButton } from "~/components/ui/view-button";
 import { addFormId, RowActionForms, type ActionResult } from "./form-helpers";
 import { ImportDialog } from "./import-dialog";
 import { RatesSkeleton, useRatesLoadRetry } from "./rates-loading";
-import { OptimisticSetting } from "./optimistic-setting";
+import { ViewSettings } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
 import { RowIconSprite } from "./row-icons";
@@ -165,6 +165,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
             <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
               <UploadIcon /> Import
             </ViewButton>
+            <ViewSettings />
           </>
         }
       />
@@ -214,7 +215,6 @@ export function RatesPanel({ loaded, actionData }: Props) {
 
       <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
         <RateFilters view={view} inputs={inputs} onChange={(change, options) => update(change, options)} />
-        <OptimisticSetting />
       </Flex>
 
       <div
