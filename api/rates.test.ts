@@ -84,7 +84,7 @@ describe("spec 1 §5 validateTiers", () => {
       { quantity: "", rate: "" },
     ];
     expect(validateTiers(tiers).valid).toBe(true);
-    expect(validateTiers(tiers, { requireRate: true }).messages).toEqual([INVALID_2]);
+    expect(validateTiers(tiers, { requireRate: true }).messages).toEqual([INVALID_2, "Rate 2: Enter a quantity (0 for the default tier)"]);
   });
 
   test("all problems are reported together, per tier then global", () => {
@@ -94,6 +94,33 @@ describe("spec 1 §5 validateTiers", () => {
       { quantity: "4", rate: "1" },
     ]);
     expect(v.messages).toEqual([INVALID_1, "Rate 1: Quantity cannot be negative", DUPLICATE]);
+  });
+});
+
+describe("tier quantities: whole numbers from 0 to 1,000,000, never a silent 0 (issue 8 §2.4)", () => {
+  test.each([
+    ["1.5", "Rate 1: Quantity must be a whole number"],
+    ["1e2", "Rate 1: Quantity must be a whole number"],
+    ["99999999999999999999", "Rate 1: Quantity cannot be more than 1,000,000"],
+    [1.5, "Rate 1: Quantity must be a whole number"],
+    [1e20, "Rate 1: Quantity cannot be more than 1,000,000"],
+    ["-3", "Rate 1: Quantity cannot be negative"],
+  ])("%j is refused", (quantity, message) => {
+    expect(validateTiers([{ quantity, rate: "1" }], { requireRate: true }).messages).toEqual([message]);
+  });
+
+  test("a blank quantity is an error when saving (not read as 0), not while the tier is fresh", () => {
+    expect(validateTiers([{ quantity: "", rate: "1" }]).valid).toBe(true);
+    expect(validateTiers([{ quantity: "", rate: "1" }], { requireRate: true }).messages).toEqual([
+      "Rate 1: Enter a quantity (0 for the default tier)",
+    ]);
+  });
+
+  test("0 and 1,000,000 are fine; the API refuses fractions", () => {
+    expect(validateTiers([{ quantity: "0", rate: "1" }, { quantity: "1000000", rate: "2" }], { requireRate: true }).valid).toBe(true);
+    const r = rateUpdateSchema.safeParse({ inputItem: "A", outputItem: "B", rates: [{ quantity: 2.5, rate: "1" }] });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.message).toBe("Rate 1: Quantity must be a whole number");
   });
 });
 
@@ -178,6 +205,10 @@ describe('spec 1 §5 "Import" and §7 "Other" export', () => {
     ["a bare rate", '{"A":{"B":"1/2"}}'],
     ["tier without quantity", '{"A":{"B":{"rates":[{"rate":"1"}]}}}'],
     ["a §5 rule broken", '{"A":{"B":{"rates":[{"quantity":-1,"rate":"1"}]}}}'],
+    // Spec 1 §5: "a rates list, or a single rate with no quantity" — a quantity is not dropped silently.
+    ["a single rate carrying a quantity", '{"Gold Ring":{"Clay":{"rate":"1/2","quantity":5}}}'],
+    ["a single rate carrying quantity 0", '{"Gold Ring":{"Clay":{"rate":"1/2","quantity":0}}}'],
+    ["a fractional tier quantity", '{"Gold Ring":{"Clay":{"rates":[{"quantity":1.5,"rate":"1"}]}}}'],
     ["blank", "   "],
   ])("%s → 'Failed to import exchange rates: Invalid data format'", (_label, text) => {
     const r = parseImportText(text);

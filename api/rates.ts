@@ -54,6 +54,11 @@ export const RATE_MESSAGES = {
   // §5 validation
   invalidFormat: (n: number) => `Rate ${n}: Invalid format. Use "1/2" or "1.5"`,
   negativeQuantity: (n: number) => `Rate ${n}: Quantity cannot be negative`,
+  // Our own quantity rules (the spec says only "quantity as number"): whole gifts, a sane cap,
+  // and never a blank read as 0.
+  quantityRequired: (n: number) => `Rate ${n}: Enter a quantity (0 for the default tier)`,
+  quantityWhole: (n: number) => `Rate ${n}: Quantity must be a whole number`,
+  quantityTooLarge: (n: number) => `Rate ${n}: Quantity cannot be more than ${RATE_LIMITS.maxQuantity.toLocaleString("en-US")}`,
   duplicateQuantities: "Duplicate quantities found. Each tier must have a unique quantity.",
   fixErrors: "Please fix validation errors before saving",
   // §8 rates
@@ -78,6 +83,8 @@ export const RATE_MESSAGES = {
   loadFailed: "Failed to load exchange rates",
   loadRetrying: (attempt: number) => `Failed to load exchange rates. Retrying... (${attempt}/${RATE_LIMITS.loadAttempts})`,
   loadGaveUp: "Failed to load exchange rates after multiple attempts. Please refresh the page.",
+  /** The panel's reason when the server could not be reached at all (our words). */
+  unreachable: "The server could not be reached. Check the connection.",
   // §2 dialogs
   deleteAllTitle: "Delete Exchange Rates",
   deleteAllText: (input: string) =>
@@ -90,6 +97,13 @@ export const RATE_MESSAGES = {
   sameGift: "Input and output gift must be different",
   noRates: "At least one rate is required",
   notFound: "Exchange rate not found",
+  // Undo of a delete (CONVENTIONS rule 7; our words, the spec has none)
+  undoPairLabel: (input: string, output: string) => `${input} → ${output}`,
+  undoInputLabel: (input: string) => `every exchange rate for "${input}"`,
+  undone: (count: number) => (count === 1 ? "Exchange rate restored" : "Exchange rates restored"),
+  undoOffer: (label: string) => `Deleted ${label}.`,
+  undoGone: "Nothing to undo: deleted rates can be restored for 2 minutes",
+  pairExists: (input: string, output: string) => `${input} → ${output} already has a rate; edit it in its row`,
   invalidEntry: (input: unknown, output: unknown, index: number, message: string) =>
     typeof input === "string" && typeof output === "string"
       ? `Invalid entry "${input}" → "${output}": ${message}`
@@ -107,6 +121,10 @@ export const RATE_LIMITS = {
   swipeThresholdPx: 80,
   swipeRangePx: 100,
   defaultTierQuantity: 0,
+  /** How long a delete can be undone (our choice; the spec offers no Undo). */
+  undoWindowMs: 120_000,
+  /** Tier quantities are whole gift counts from 0 to this (our cap; the spec names none). */
+  maxQuantity: 1_000_000,
   // Our own caps (the spec names none): keep one request and one row sane.
   maxNameLength: 100,
   maxRateLength: 32,
@@ -143,11 +161,37 @@ export function rateToNumber(rate: RateValue): number {
   return fraction ? Number(fraction[1]) / Number(fraction[2]) : Number(rate.trim());
 }
 
-/** A blank quantity counts as 0, the default tier. */
+/**
+ * A quantity as a number (a blank one reads as 0 for display and comparison only: saving a
+ * blank quantity is refused by `quantityProblem`, never turned into 0).
+ */
 export function tierQuantity(quantity: number | string | null | undefined): number {
   if (quantity === undefined || quantity === null) return 0;
   if (typeof quantity === "string") return quantity.trim() === "" ? 0 : Number(quantity);
   return quantity;
+}
+
+const WHOLE = /^\d+$/;
+const NEGATIVE = /^-\s*(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The problem with tier N's quantity, or undefined: a whole number from 0 to
+ * RATE_LIMITS.maxQuantity, typed as digits ("1.5", "1e2" and "" are refused; the browser's
+ * number field would otherwise let them through as 1.5, 100 and 0).
+ */
+export function quantityProblem(quantity: number | string | null | undefined, n: number, options: { requireQuantity?: boolean } = {}): string | undefined {
+  if (quantity === undefined || quantity === null || (typeof quantity === "string" && quantity.trim() === "")) {
+    return options.requireQuantity ? RATE_MESSAGES.quantityRequired(n) : undefined;
+  }
+  if (typeof quantity === "number") {
+    if (Number.isFinite(quantity) && quantity < 0) return RATE_MESSAGES.negativeQuantity(n);
+    if (!Number.isInteger(quantity)) return RATE_MESSAGES.quantityWhole(n);
+    return quantity > RATE_LIMITS.maxQuantity ? RATE_MESSAGES.quantityTooLarge(n) : undefined;
+  }
+  const text = quantity.trim();
+  if (NEGATIVE.test(text)) return RATE_MESSAGES.negativeQuantity(n);
+  if (!WHOLE.test(text)) return RATE_MESSAGES.quantityWhole(n);
+  return Number(text) > RATE_LIMITS.maxQuantity ? RATE_MESSAGES.quantityTooLarge(n) : undefined;
 }
 
 export type TierValidation = {
@@ -164,7 +208,8 @@ export type TierValidation = {
 
 /**
  * Spec 1 §5 "Per tier". With `requireRate` (saving, and always on the server) a blank rate
- * is an invalid format too; while editing, a freshly added blank tier is not an error yet.
+ * is an invalid format and a blank quantity an error too; while editing, a freshly added
+ * blank tier is not an error yet.
  */
 export function validateTiers(tiers: readonly TierDraft[], options: { requireRate?: boolean } = {}): TierValidation {
   const tierErrors: TierValidation["tierErrors"] = {};
@@ -175,8 +220,9 @@ export function validateTiers(tiers: readonly TierDraft[], options: { requireRat
     const errors: { rate?: string; quantity?: string } = {};
     const blank = isBlankRate(tier.rate);
     if ((!blank || options.requireRate) && !isValidRate(tier.rate)) errors.rate = RATE_MESSAGES.invalidFormat(n);
+    const problem = quantityProblem(tier.quantity, n, { requireQuantity: options.requireRate });
     const quantity = tierQuantity(tier.quantity);
-    if (Number.isNaN(quantity) || quantity < 0) errors.quantity = RATE_MESSAGES.negativeQuantity(n);
+    if (problem) errors.quantity = problem;
     else if (quantity > 0) seen.set(quantity, [...(seen.get(quantity) ?? []), index]);
     if (errors.rate || errors.quantity) {
       tierErrors[index] = errors;
@@ -210,6 +256,11 @@ export function isFlat(tiers: readonly TierDraft[]): boolean {
 export function tiersToPayload(tiers: readonly TierDraft[]): RateValue | Tier[] {
   if (isFlat(tiers)) return normaliseRate(tiers[0].rate);
   return tiers.map((t) => ({ quantity: tierQuantity(t.quantity), rate: normaliseRate(t.rate) }));
+}
+
+/** Tiers in quantity order (stable: equal quantities keep their order). */
+export function sortTiers<T extends TierDraft>(tiers: readonly T[]): T[] {
+  return [...tiers].sort((a, b) => tierQuantity(a.quantity) - tierQuantity(b.quantity));
 }
 
 /** Payload `rates` (flat or list) → tier list. */
@@ -250,6 +301,7 @@ const rateValue = z.union([z.string().max(RATE_LIMITS.maxRateLength), z.number()
 });
 
 export const tierSchema = z.object({
+  // Whole, 0…maxQuantity: checked with the §5 texts by validateTiers (via checkPair).
   quantity: z.number({ error: "quantity must be a number" }).finite(),
   rate: rateValue,
 });
@@ -354,7 +406,11 @@ const importRateDataSchema = z
     rate: rateValue.optional(),
     status: z.boolean().optional(),
   })
-  .refine((d) => d.rates !== undefined || d.rate !== undefined, { message: "rate or rates is required" });
+  // Keys it does not name (Export's `_id`) are kept so the quantity check below sees them.
+  .loose()
+  .refine((d) => d.rates !== undefined || d.rate !== undefined, { message: "rate or rates is required" })
+  // Spec 1 §5: "a single rate with no quantity"; one carrying a quantity is not dropped silently.
+  .refine((d) => !("quantity" in d), { message: "a single rate has no quantity (use a rates list)" });
 
 /** input gift → output gift → rate data (the same shape Export writes). */
 export const importDataSchema = z

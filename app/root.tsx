@@ -16,8 +16,11 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import shellStyles from "~/components/shell/shell.css?url";
+import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { Toaster } from "~/components/ui/toast";
+import { getEnv } from "~/utils/env.server";
+import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 import { getTheme } from "~/utils/theme.server";
 import { useNonce } from "~/utils/nonce";
 import { getFlashToast } from "~/utils/toast.server";
@@ -25,6 +28,7 @@ import { getFlashToast } from "~/utils/toast.server";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: radixStyles },
   { rel: "stylesheet", href: shellStyles },
+  { rel: "stylesheet", href: globalStyles },
   { rel: "icon", href: "/favicon.ico" },
 ];
 
@@ -33,7 +37,8 @@ export const meta: MetaFunction = () => [{ title: "Galaxy Toolbox" }];
 /** Theme (cookie, so the server renders the right one: no flash) and the pending flash toast. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getFlashToast(request);
-  return data({ theme: getTheme(request), toast: toast ?? null }, { headers });
+  // The gift pictures' host is public configuration the browser needs (GiftImage).
+  return data({ theme: getTheme(request), toast: toast ?? null, giftImageBase: getEnv().GIFT_IMAGE_BASE_URL }, { headers });
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
@@ -95,9 +100,13 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** A revalidation that cannot reach the server keeps the theme and toasts (app/utils/unreachable.ts). */
+export const clientLoader = keepDataWhenUnreachable("root");
+
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
   const theme = useTheme();
+  rememberLoaderData("root", root);
   return (
     <>
       <Outlet />

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import type { Simulator } from "#sim/server";
+import { GIFTS, giftImageUrl } from "~/data/gifts";
 import { demoEnv, startDemoEnvironment } from "./demo-env";
 
 const saved = { ...process.env };
@@ -8,7 +9,7 @@ let sim: Simulator | null = null;
 afterEach(async () => {
   await sim?.close();
   sim = null;
-  for (const k of ["GALAXY_WS_URL", "GALAXY_SERVICES_URL", "GALAXY_SIM_URL", "GALAXY_SIM_PORT"]) {
+  for (const k of ["GALAXY_WS_URL", "GALAXY_SERVICES_URL", "GALAXY_SIM_URL", "GALAXY_SIM_PORT", "GIFT_IMAGE_BASE_URL"]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
@@ -21,6 +22,7 @@ describe("npm run demo (issue: the app's start command can run against the simul
       GALAXY_WS_URL: "ws://127.0.0.1:1/",
       GALAXY_SERVICES_URL: "http://127.0.0.1:1/services/",
       GALAXY_SIM_URL: "http://127.0.0.1:1",
+      GIFT_IMAGE_BASE_URL: "http://127.0.0.1:1/services/img/gifts/",
     });
   });
 
@@ -40,6 +42,22 @@ describe("npm run demo (issue: the app's start command can run against the simul
     expect(getEnv().GALAXY_SERVICES_URL).toBe(sim.servicesUrl);
     expect(seenDuringSeed).toEqual({ ws: sim.wsUrl, accounts: sim.world.accounts.length });
     expect(lines.join("\n")).toMatch(/recovery code \w{10}/);
+  });
+
+  it("issue 8 §2.10: the demo is offline — every catalogue gift's picture comes from the simulator", async () => {
+    process.env.GALAXY_SIM_PORT = "0";
+    expect(getEnv().GIFT_IMAGE_BASE_URL).toBe("https://galaxy.mobstudio.ru/img/gifts/");
+    sim = await startDemoEnvironment({ log: () => {}, seed: false });
+    const base = getEnv().GIFT_IMAGE_BASE_URL;
+    expect(base.startsWith(`${sim.url}/`)).toBe(true);
+    for (const gift of GIFTS) {
+      const res = await fetch(giftImageUrl(gift.name, base));
+      expect(res.status, gift.name).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/svg+xml");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await res.text()).toMatch(/^<svg /);
+    }
+    expect(await (await fetch(giftImageUrl("Fire Cannon Ball", base))).text()).toContain(">FCB</text>");
   });
 
   it("stops the simulator when seeding fails", async () => {

@@ -16,6 +16,8 @@ export function demoEnv(sim: Pick<Simulator, "wsUrl" | "servicesUrl" | "url">): 
     GALAXY_WS_URL: sim.wsUrl,
     GALAXY_SERVICES_URL: sim.servicesUrl,
     GALAXY_SIM_URL: sim.url,
+    // Offline demo: gift pictures come from the simulator, not the platform's image host.
+    GIFT_IMAGE_BASE_URL: `${sim.servicesUrl}img/gifts/`,
   };
 }
 

@@ -106,17 +106,22 @@ function svg(label: string, seed: string, round = false) {
 }
 
 function serveImage(res: ServerResponse, world: ServicesWorld, rest: string) {
-  const parts = rest.replace(/\.svg$/, "").split("/").map(decodeURIComponent);
+  const parts = rest.replace(/\.(svg|png)$/, "").split("/").map(decodeURIComponent);
   const [kind, a, b] = parts;
   let body: string | undefined;
   if (kind === "gift" && a) body = svg(a.slice(0, 5), a);
+  // The catalogue's pictures as the app names them (`<slug>.png`, GIFT_IMAGE_BASE_URL) so
+  // the demo needs no image host. Drawn as SVG (the Content-Type says so; browsers follow
+  // the header, not the extension): the slug's initials, "fire-cannon-ball" → "FCB".
+  else if (kind === "gifts" && a && /^[a-z0-9-]+$/.test(a)) body = svg(a.split("-").map((w) => w[0]!.toUpperCase()).join("").slice(0, 4), a);
   else if (kind === "collection" && a && b && SIM_COLLECTIONS[Number(a)]) body = svg(`#${b}`, `${a}-${b}`);
   else if (kind === "avatar" && a) {
     const nick = world.findAccount(a)?.nick ?? a;
     body = svg(nick.replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "?", nick, true);
   }
   if (!body) return send(res, 404, "text/plain; charset=utf-8", "Not found");
-  res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=3600" });
+  // CORS: the app keeps gift pictures in Cache Storage, which needs a readable response.
+  res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=3600", "Access-Control-Allow-Origin": "*" });
   res.end(body);
 }
 

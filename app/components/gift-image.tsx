@@ -1,6 +1,7 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { findGift } from "~/data/gifts";
+import { DEFAULT_GIFT_IMAGE_BASE, findGift, giftImageUrl } from "~/data/gifts";
 
 /**
  * A gift's picture (spec 1 §2 "Images: loading skeleton, then the image, or an error state
@@ -70,9 +71,16 @@ export function giftInitials(name: string): string {
     .join("");
 }
 
+/** The configured picture host (root loader, from GIFT_IMAGE_BASE_URL), else the platform's. */
+function useGiftImageBase(): string {
+  const root = useRouteLoaderData<{ giftImageBase?: string }>("root");
+  return root?.giftImageBase ?? DEFAULT_GIFT_IMAGE_BASE;
+}
+
 export function GiftImage({ name, size = 32, className }: { name: string; size?: number; className?: string }) {
   const gift = findGift(name);
-  const remote = gift?.imgUrl;
+  const base = useGiftImageBase();
+  const remote = gift ? giftImageUrl(gift.name, base) : undefined;
   const [state, setState] = useState<State>(remote ? "loading" : "error");
   const [src, setSrc] = useState(remote);
   const img = useRef<HTMLImageElement>(null);

@@ -28,8 +28,11 @@ export function giftSlug(name: string): string {
     .replace(/^-|-$/g, "");
 }
 
-export function giftImageUrl(name: string): string {
-  return `${GIFT_IMAGE_HOST}${GIFT_IMAGE_PATH}${giftSlug(name)}.png`;
+/** The picture host's default; deployments (and the offline demo) set GIFT_IMAGE_BASE_URL. */
+export const DEFAULT_GIFT_IMAGE_BASE = `${GIFT_IMAGE_HOST}${GIFT_IMAGE_PATH}`;
+
+export function giftImageUrl(name: string, base: string = DEFAULT_GIFT_IMAGE_BASE): string {
+  return `${base.endsWith("/") ? base : `${base}/`}${giftSlug(name)}.png`;
 }
 
 const entries: Array<[name: string, nick: string]> = [

@@ -33,8 +33,16 @@ describe("API tokens", () => {
     const [stored] = await db.select().from(apiTokens).where(eq(apiTokens.id, row.id));
     expect(stored!.tokenHash).toBe(crypto.createHash("sha256").update(token).digest("hex"));
     expect(JSON.stringify(stored)).not.toContain(token);
-    const { token: other } = await createApiToken(alice.id, "backup script");
+    const { token: other } = await createApiToken(alice.id, "backup script 2");
     expect(other).not.toBe(token);
+  });
+
+  it("names are unique per operator: a repeat is refused with a clear message; another operator may use it", async () => {
+    await createApiToken(alice.id, "deploy");
+    await expect(createApiToken(alice.id, " deploy ")).rejects.toThrow('You already have an API token named "deploy". Choose another name.');
+    expect((await listApiTokens(alice.id)).filter((t) => t.name === "deploy")).toHaveLength(1);
+    // bob has a "cron" token (above): alice may have one too.
+    await expect(createApiToken(alice.id, "cron")).resolves.toMatchObject({ row: { name: "cron" } });
   });
 
   it("authenticate as their operator; unknown or malformed tokens do not", async () => {

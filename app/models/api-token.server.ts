@@ -37,9 +37,11 @@ export async function createApiToken(operatorId: string, name: string): Promise<
   if (!parsed.success) throw new OperatorError(parsed.error.issues[0]!.message);
   const token = generateToken();
   const db = await getDb();
+  // The unique index (operator, name) decides; a clash is the operator's to fix.
   const [row] = await db
     .insert(apiTokens)
     .values({ operatorId, name: parsed.data, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) })
+    .onConflictDoNothing({ target: [apiTokens.operatorId, apiTokens.name] })
     .returning({
       id: apiTokens.id,
       name: apiTokens.name,
@@ -47,7 +49,12 @@ export async function createApiToken(operatorId: string, name: string): Promise<
       createdAt: apiTokens.createdAt,
       lastUsedAt: apiTokens.lastUsedAt,
     });
-  return { token, row: row! };
+  if (!row) throw new OperatorError(duplicateTokenNameMessage(parsed.data));
+  return { token, row };
+}
+
+export function duplicateTokenNameMessage(name: string): string {
+  return `You already have an API token named "${name}". Choose another name.`;
 }
 
 export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> {

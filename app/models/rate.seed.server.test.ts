@@ -1,6 +1,6 @@
 import { beforeEach, expect, test } from "vitest";
 import { runSeeders, SEEDERS } from "../../scripts/seed";
-import { deleteAllRates, listRates, upsertRate } from "./rate.server";
+import { deleteAllRates, deleteRatePair, listRates, upsertRate } from "./rate.server";
 import { DEMO_RATES, seedDemoRates } from "./rate.seed.server";
 
 beforeEach(async () => {
@@ -18,16 +18,22 @@ test("demo seed: every demo pair is written, with flat, tiered and disabled rows
   expect(map["Fire Cannon Ball"]["Gold Ring"]).toMatchObject({ rate: "1/2", status: true });
 });
 
-test("demo seed is idempotent and leaves other pairs alone", async () => {
-  await upsertRate({ inputItem: "Clay", outputItem: "Gold Ring", rates: "7" });
-  await seedDemoRates();
+test("issue 8 §2.9: the demo seed writes into an empty table only — edits and deletions survive every demo start", async () => {
+  expect(await seedDemoRates()).toBe(DEMO_RATES.length);
   await upsertRate({ inputItem: "Fire Cannon Ball", outputItem: "Gold Ring", rates: "9", status: false });
-  const first = await listRates();
+  await deleteRatePair("Clay", "Fire Cannon Ball");
+  const edited = await listRates();
   await runSeeders(["rates"], () => {});
-  const again = await listRates();
-  expect(again["Fire Cannon Ball"]["Gold Ring"]).toEqual({ ...first["Fire Cannon Ball"]["Gold Ring"], rate: "1/2", status: true });
-  expect(again["Clay"]["Gold Ring"].rate).toBe("7");
-  expect(Object.values(again).flatMap(Object.keys)).toHaveLength(DEMO_RATES.length + 1);
+  expect(await seedDemoRates()).toBe(0);
+  expect(await listRates()).toEqual(edited);
+  expect(edited["Fire Cannon Ball"]["Gold Ring"]).toMatchObject({ rate: "9", status: false });
+  expect(edited["Clay"]).toBeUndefined();
+});
+
+test("the demo seed leaves an operator's own rates alone too", async () => {
+  await upsertRate({ inputItem: "Clay", outputItem: "Gold Ring", rates: "7" });
+  expect(await seedDemoRates()).toBe(0);
+  expect(Object.values(await listRates()).flatMap(Object.keys)).toEqual(["Gold Ring"]);
 });
 
 test("npm run seed knows the rates seeder and refuses unknown names", async () => {

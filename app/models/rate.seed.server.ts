@@ -1,5 +1,5 @@
 import type { RateEntry, Tier } from "#api/rates";
-import { batchUpsert } from "./rate.server";
+import { batchUpsert, hasAnyRate } from "./rate.server";
 
 /**
  * Demo exchange rates for a first look (`npm run seed`). Every gift is from the catalogue
@@ -45,9 +45,12 @@ export const DEMO_RATES: readonly RateEntry[] = [
 ];
 
 /**
- * Writes the demo set (one transaction). Idempotent: running it again resets these pairs
- * to the demo values and leaves every other pair alone. Returns the number of pairs.
+ * Writes the demo set (one transaction) into an empty rates table only. Once there is any
+ * rate — the demo's own, edited or not, or the operator's — seeding leaves the table alone:
+ * `npm start -- --demo` seeds on every start, and must not overwrite edits to demo pairs or
+ * bring deleted ones back. Returns the number of pairs written (0 when skipped).
  */
 export async function seedDemoRates(): Promise<number> {
+  if (await hasAnyRate()) return 0;
   return batchUpsert(DEMO_RATES.map((entry) => ({ status: true, ...entry })));
 }

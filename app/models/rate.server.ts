@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { gzip as gzipCb } from "node:zlib";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import {
   payloadToTiers,
+  RATE_LIMITS,
   RATE_MESSAGES,
   rateBatchSchema,
   rateEntrySchema,
@@ -16,7 +17,7 @@ import {
 } from "#api/rates";
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
-import { exchangeRates } from "~/db/schema";
+import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 import { remember } from "~/utils/remember.server";
 
@@ -40,6 +41,14 @@ export class RateValidationError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "RateValidationError";
+  }
+}
+
+/** A new entry for a pair that already has a rate (the Add dialog never overwrites). */
+export class RatePairExistsError extends RateValidationError {
+  constructor(readonly pairs: Array<{ inputItem: string; outputItem: string }>) {
+    super(pairs.map((p) => RATE_MESSAGES.pairExists(p.inputItem, p.outputItem)).join("; "));
+    this.name = "RatePairExistsError";
   }
 }
 
@@ -222,6 +231,13 @@ export async function listRates(): Promise<RatesMap> {
   return JSON.parse((await ratesSnapshot()).body.toString("utf8")) as RatesMap;
 }
 
+/** Whether the table holds any rate at all (the demo seed writes into an empty one only). */
+export async function hasAnyRate(): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db.select({ id: exchangeRates.id }).from(exchangeRates).limit(1);
+  return rows.length > 0;
+}
+
 export async function getRatePair(inputItem: string, outputItem: string): Promise<RateData | null> {
   const db = await getDb();
   const [row] = await db
@@ -334,7 +350,8 @@ export async function deleteRatesForInput(inputItem: string): Promise<number> {
  * than the insert itself at a few thousand rows, and stays far from the 65,535-parameter
  * limit without chunking.
  */
-export async function batchUpsert(updates: readonly unknown[]): Promise<number> {
+export async function batchUpsert(updates: readonly unknown[], options: { existing?: "update" | "refuse" } = {}): Promise<number> {
+  const refuse = options.existing === "refuse";
   const parsed = rateBatchSchema.safeParse({ updates });
   if (!parsed.success) throw new RateValidationError(parsed.error.issues[0].message);
   const byPair = new Map<string, { input_item: string; output_item: string; tiers: Tier[]; status?: boolean }>();
@@ -363,6 +380,27 @@ export async function batchUpsert(updates: readonly unknown[]): Promise<number> 
       let end = start;
       while (end < rows.length && (rows[end].status !== undefined) === withStatus) end++;
       const json = JSON.stringify(rows.slice(start, end));
+      if (refuse) {
+        // New entries only (the Add dialog): nothing is overwritten or re-enabled; one pair
+        // that exists already (checked inside the transaction, so a race cannot slip by)
+        // refuses the whole batch.
+        const inserted = await tx.execute(sql`
+          insert into ${exchangeRates} (input_item, output_item, tiers, status)
+          select r.input_item, r.output_item, r.tiers, coalesce(r.status, true)
+          from rows from (jsonb_to_recordset(${json}::jsonb) as (input_item text, output_item text, tiers jsonb, status boolean))
+            with ordinality as r(input_item, output_item, tiers, status, n)
+          order by r.n
+          on conflict (input_item, output_item) do nothing
+          returning input_item, output_item`);
+        // Both drivers (node-postgres, PGlite) answer `{ rows }`; the Db type does not say so.
+        const made = new Set(
+          (inserted as unknown as { rows: Array<{ input_item: string; output_item: string }> }).rows.map((x) => `${x.input_item}\u0000${x.output_item}`),
+        );
+        const clashes = rows.slice(start, end).filter((x) => !made.has(`${x.input_item}\u0000${x.output_item}`));
+        if (clashes.length) throw new RatePairExistsError(clashes.map((x) => ({ inputItem: x.input_item, outputItem: x.output_item })));
+        start = end;
+        continue;
+      }
       await tx.execute(sql`
         insert into ${exchangeRates} (input_item, output_item, tiers, status)
         select r.input_item, r.output_item, r.tiers, coalesce(r.status, true)
@@ -386,3 +424,107 @@ export async function deleteAllRates(): Promise<number> {
   return rows.length;
 }
 
+
+// ---------------------------------------------------------------------------------------
+// Undoable deletes (the section's Delete and delete-all; CONVENTIONS rule 7 "offer Undo")
+
+export type RateUndo = { id: string; label: string; count: number };
+
+/**
+ * Deletes the pairs `where` selects and keeps them, as they were, for the operator's Undo
+ * (one transaction). Returns the undo record, or null when nothing matched.
+ */
+async function deleteUndoable(operatorId: string, where: SQL | undefined, label: string): Promise<RateUndo | null> {
+  const db = await getDb();
+  const undo = await db.transaction(async (tx) => {
+    const gone = await tx.delete(exchangeRates).where(where).returning();
+    if (gone.length === 0) return null;
+    const rows: DeletedRate[] = gone.map((r) => ({
+      id: r.id,
+      inputItem: r.inputItem,
+      outputItem: r.outputItem,
+      tiers: r.tiers,
+      status: r.status,
+      position: r.position,
+      createdAt: r.createdAt.toISOString(),
+    }));
+    // Only the latest deletion can be undone (as a toast's Undo would offer), so the
+    // operator's older records go, and expired ones of anyone: no sweeper needed.
+    await tx
+      .delete(rateDeletions)
+      .where(or(eq(rateDeletions.operatorId, operatorId), lt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`)));
+    const [saved] = await tx.insert(rateDeletions).values({ operatorId, label, rows }).returning({ id: rateDeletions.id });
+    return { id: saved!.id, label, count: rows.length };
+  });
+  if (undo) invalidateRatesCache();
+  return undo;
+}
+
+/** Deletes one pair, keeping it for Undo. Null when there is no such pair. */
+export function deleteRatePairUndoable(operatorId: string, inputItem: string, outputItem: string): Promise<RateUndo | null> {
+  return deleteUndoable(
+    operatorId,
+    and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)),
+    RATE_MESSAGES.undoPairLabel(inputItem, outputItem),
+  );
+}
+
+/** Deletes every output of one input, keeping them for Undo. Null when it had none. */
+export function deleteRatesForInputUndoable(operatorId: string, inputItem: string): Promise<RateUndo | null> {
+  return deleteUndoable(operatorId, eq(exchangeRates.inputItem, inputItem), RATE_MESSAGES.undoInputLabel(inputItem));
+}
+
+/** The operator's latest deletion that can still be undone. */
+export async function latestRateUndo(operatorId: string): Promise<RateUndo | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: rateDeletions.id, label: rateDeletions.label, rows: rateDeletions.rows })
+    .from(rateDeletions)
+    .where(
+      and(
+        eq(rateDeletions.operatorId, operatorId),
+        gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`),
+      ),
+    )
+    .orderBy(desc(rateDeletions.createdAt))
+    .limit(1);
+  return row ? { id: row.id, label: row.label, count: row.rows.length } : null;
+}
+
+/**
+ * Puts a deletion back exactly: the same ids, tiers, status and list positions. A pair
+ * created again in the meantime takes the deleted values back. Returns how many pairs came
+ * back, or null when the deletion is not the operator's, unknown, or too old.
+ */
+export async function undoRateDeletion(operatorId: string, undoId: string): Promise<number | null> {
+  if (!isUuid(undoId)) return null;
+  const db = await getDb();
+  const restored = await db.transaction(async (tx) => {
+    const [record] = await tx
+      .delete(rateDeletions)
+      .where(
+        and(
+          eq(rateDeletions.id, undoId),
+          eq(rateDeletions.operatorId, operatorId),
+          gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`),
+        ),
+      )
+      .returning({ rows: rateDeletions.rows });
+    if (!record) return null;
+    const json = JSON.stringify(
+      record.rows.map((r) => ({ id: r.id, input_item: r.inputItem, output_item: r.outputItem, tiers: r.tiers, status: r.status, position: r.position, created_at: r.createdAt })),
+    );
+    // `position` is an identity column: OVERRIDING SYSTEM VALUE puts the pairs back in
+    // their old places in the list rather than at its end.
+    await tx.execute(sql`
+      insert into ${exchangeRates} (id, input_item, output_item, tiers, status, position, created_at)
+      overriding system value
+      select r.id, r.input_item, r.output_item, r.tiers, r.status, r.position, r.created_at
+      from jsonb_to_recordset(${json}::jsonb) as r(id uuid, input_item text, output_item text, tiers jsonb, status boolean, position bigint, created_at timestamptz)
+      on conflict (input_item, output_item) do update
+      set tiers = excluded.tiers, status = excluded.status, updated_at = now()`);
+    return record.rows.length;
+  });
+  if (restored) invalidateRatesCache();
+  return restored;
+}

@@ -34,6 +34,8 @@ const schema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   GALAXY_WS_URL: z.string().default("wss://cs.mobstudio.ru:6672"),
   GALAXY_SERVICES_URL: z.string().default("https://galaxy.mobstudio.ru/services/"),
+  /** Where browsers load gift pictures from (`<base><slug>.png`); the demo points it at the simulator. */
+  GIFT_IMAGE_BASE_URL: z.string().url().default("https://galaxy.mobstudio.ru/img/gifts/"),
   /** Accept self-signed certificates from the Galaxy endpoints (simulator). */
   GALAXY_INSECURE_TLS: boolish.default(false),
   /** JSON file overriding the configured (undocumented) Galaxy service actions. */

@@ -31,11 +31,17 @@ export async function resetRates(request: APIRequestContext, entries: SeedEntry[
   }
 }
 
-/** Opens the section and waits until the page has hydrated (the preference switch turns on). */
+/** Opens the section and waits until the page has hydrated (the "View settings" button is rendered only then). */
 export async function openRates(page: Page, search = "") {
   await page.goto(`/exchange-rates${search}`);
   await expect(page.getByRole("heading", { level: 1, name: "Exchange Rates" })).toBeVisible();
-  await expect(page.getByRole("switch", { name: "Optimistic updates" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "View settings" })).toBeVisible();
+}
+
+/** The optimistic-updates switch, in the "View settings" popover. */
+export async function optimisticSwitch(page: Page) {
+  await page.getByRole("button", { name: "View settings" }).click();
+  return page.getByRole("switch", { name: "Optimistic updates" });
 }
 
 export const group = (page: Page, input: string) => page.getByRole("region", { name: input, exact: true });

@@ -106,6 +106,19 @@ test("edit: expand, add a tier, save; invalid input is shown and not saved", asy
   ]);
 });
 
+test("issue 8 §2.3: after a server-side validation error, Save stays usable for the corrected values", async ({ page }) => {
+  const clay = () => row(page, "Gold Ring", "Clay");
+  await clay().getByRole("button", { name: "Show tiers of Clay" }).click();
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("bad");
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(clay().getByText('Rate 1: Invalid format. Use "1/2" or "1.5"')).toBeVisible();
+  await clay().getByRole("textbox", { name: "T1 rate" }).fill("3/4");
+  await expect(clay().getByRole("button", { name: "Save", exact: true })).toBeEnabled();
+  await clay().getByRole("button", { name: "Save", exact: true }).click();
+  await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+  expect((await getRates(page.request))["Gold Ring"].Clay.rate).toBe("3/4");
+});
+
 test("toggle and delete a row", async ({ page }) => {
   await row(page, "Gold Ring", "Clay").getByRole("button", { name: "Disable Gold Ring → Clay" }).click();
   await expect(toast(page, "Exchange rate disabled successfully")).toBeVisible();
@@ -115,6 +128,25 @@ test("toggle and delete a row", async ({ page }) => {
   await row(page, "Fire Cannon Ball", "Green Light").getByRole("button", { name: "Delete Fire Cannon Ball → Green Light" }).click();
   await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
   await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
+});
+
+test("CONVENTIONS rule 7 without JavaScript: a delete redirects with the flash and an Undo form that restores the row", async ({ page }) => {
+  const before = await getRates(page.request);
+  await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Delete Gold Ring → Silver Ring" }).click();
+  await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Silver Ring")).toHaveCount(0);
+  const offer = page.locator(".gt-undo-bar");
+  await expect(offer).toContainText("Deleted Gold Ring → Silver Ring.");
+  await offer.getByRole("button", { name: "Undo" }).click();
+  await expect(toast(page, "Exchange rate restored")).toBeVisible();
+  await expect(row(page, "Gold Ring", "Silver Ring")).toBeVisible();
+  await expect(page.locator(".gt-undo-bar")).toHaveCount(0);
+  expect(await getRates(page.request)).toEqual(before);
+});
+
+test("the optimistic-updates preference does nothing without JavaScript, so it is not shown", async ({ page }) => {
+  await expect(page.getByRole("switch", { name: "Optimistic updates" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "View settings" })).toHaveCount(0);
 });
 
 test("delete all for an input asks first, inline", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { getRates, group, groupNames, openRates, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
+import { getRates, group, groupNames, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
 
 /**
  * Spec 1 §2 "Exchange Rates section", §4, §5, §8 (rates), §9 — with JavaScript.
@@ -117,7 +117,7 @@ test.describe("spec 1 §2 filters", () => {
     expect(await groupNames(page)).toEqual(["Gold Ring"]);
 
     // Each search has a clear button.
-    await expect(page.getByRole("switch", { name: "Optimistic updates" })).toBeEnabled();
+    await expect(page.getByRole("button", { name: "View settings" })).toBeVisible();
     await page.getByRole("button", { name: "Clear outgoing gifts search" }).click();
     await expect(page.getByPlaceholder("outgoing gifts...")).toHaveValue("");
     await page.getByRole("button", { name: "Clear incoming gifts search" }).click();
@@ -199,6 +199,42 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     await expect(silver.getByRole("button", { name: "Remove T1" })).toBeDisabled();
   });
 
+  test("spec 1 §4 'save is disabled then': duplicate quantities show as soon as they exist, before any Save", async ({ page }) => {
+    await openRates(page);
+    const silver = row(page, "Gold Ring", "Silver Ring");
+    await silver.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+    const save = silver.getByRole("button", { name: "Save", exact: true });
+    // T2 is ≥10; making T1 ≥10 too (no tier added or removed) is a duplicate at once.
+    await silver.getByRole("spinbutton", { name: /^T1 quantity/ }).fill("10");
+    await expect(silver.getByText("Duplicate quantities found. Each tier must have a unique quantity.")).toBeVisible();
+    await expect(silver.locator(".gt-rate-body")).toHaveAttribute("data-invalid", "true");
+    await expect(save).toBeDisabled();
+    await silver.getByRole("spinbutton", { name: /^T1 quantity/ }).fill("20");
+    await expect(silver.getByText(/Duplicate quantities/)).toHaveCount(0);
+    await expect(save).toBeEnabled();
+    // Saved in quantity order: ≥10 then ≥20.
+    await save.click();
+    await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+    await expect(silver.locator(".gt-rate-value")).toHaveText("≥10: 1/2 · ≥20: 1/3");
+  });
+
+  test("issue 8 §2.4: a fractional or blank quantity is refused in the row, never saved as 0", async ({ page }) => {
+    await openRates(page);
+    const silver = row(page, "Gold Ring", "Silver Ring");
+    await silver.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+    await silver.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("1.5");
+    await expect(silver.getByText("Rate 2: Quantity must be a whole number")).toBeVisible();
+    await expect(silver.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+    await silver.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("");
+    await silver.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(silver.getByText("Rate 2: Enter a quantity (0 for the default tier)")).toBeVisible();
+    await expect(toast(page, "Please fix validation errors before saving")).toBeVisible();
+    expect((await getRates(page.request))["Gold Ring"]["Silver Ring"].rates).toEqual([
+      { quantity: 0, rate: "1/3" },
+      { quantity: 10, rate: "1/2" },
+    ]);
+  });
+
   test("saving with an unfinished tier is blocked with the toast", async ({ page }) => {
     await openRates(page);
     const clay = row(page, "Gold Ring", "Clay");
@@ -270,10 +306,13 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
 
   test("with the optimistic preference off the row waits for the server", async ({ page }) => {
     await openRates(page);
-    const setting = page.getByRole("switch", { name: "Optimistic updates" });
+    // The switch lives in "View settings", not in the toolbar (issue 8 §2).
+    await expect(page.locator(".gt-rate-filters").getByRole("switch")).toHaveCount(0);
+    const setting = await optimisticSwitch(page);
     await expect(setting).toBeChecked();
     await setting.click();
     await expect(setting).not.toBeChecked();
+    await page.keyboard.press("Escape");
     expect(await page.evaluate(() => localStorage.getItem("optimisticUpdates"))).toBe("false");
 
     let release!: () => void;
@@ -289,7 +328,7 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     release();
     await expect(clay).toHaveAttribute("data-status", "disabled");
     await page.reload();
-    await expect(page.getByRole("switch", { name: "Optimistic updates" })).not.toBeChecked();
+    await expect(await optimisticSwitch(page)).not.toBeChecked();
   });
 
   test("deleting the last output of an input drops the group; a failed delete brings the row back", async ({ page }) => {
@@ -304,6 +343,32 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
     await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
     expect(Object.keys(await getRates(page.request))).toEqual(["Gold Ring"]);
+  });
+
+  test("CONVENTIONS rule 7: a deleted row can be undone — same rate, tiers, status and place", async ({ page }) => {
+    await openRates(page);
+    const before = await getRates(page.request);
+    await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Delete Gold Ring → Silver Ring" }).click();
+    await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+    await expect(row(page, "Gold Ring", "Silver Ring")).toHaveCount(0);
+    const offer = page.locator(".gt-undo-bar");
+    await expect(offer).toContainText("Deleted Gold Ring → Silver Ring.");
+    await offer.getByRole("button", { name: "Undo" }).click();
+    await expect(toast(page, "Exchange rate restored")).toBeVisible();
+    await expect(row(page, "Gold Ring", "Silver Ring").locator(".gt-rate-value")).toHaveText("≥0: 1/3 · ≥10: 1/2");
+    await expect(offer).toHaveCount(0);
+    expect(await getRates(page.request)).toEqual(before);
+  });
+
+  test("CONVENTIONS rule 7: delete-all can be undone, the disabled output stays disabled", async ({ page }) => {
+    await openRates(page);
+    const before = await getRates(page.request);
+    await group(page, "Fire Cannon Ball").getByRole("button", { name: "Delete all exchange rates for Fire Cannon Ball" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
+    await page.locator(".gt-undo-bar").getByRole("button", { name: "Undo" }).click();
+    await expect(row(page, "Fire Cannon Ball", "Green Light")).toHaveAttribute("data-status", "disabled");
+    expect(await getRates(page.request)).toEqual(before);
   });
 
   test("delete all asks first with the spec's texts", async ({ page }) => {
@@ -393,6 +458,35 @@ test.describe("spec 1 §2 Add Exchange Rate dialog (new entries)", () => {
     // Reopened: empty again.
     await page.getByRole("button", { name: "Add", exact: true }).click();
     await expect(page.getByRole("dialog").getByRole("combobox", { name: "Input gift" })).toHaveValue("");
+  });
+
+  test("spec 1 §2: outputs the input already has are '(already used)', disabled and last — no silent overwrite", async ({ page }) => {
+    await openRates(page);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Fire Cannon Ball");
+    const output1 = dialog.getByRole("combobox", { name: "Output gift 1" });
+    const green = output1.locator("option", { hasText: "Green Light (GL)" });
+    await expect(green).toHaveText("Green Light (GL) (already used)");
+    await expect(green).toBeDisabled();
+    await expect(output1.locator("option").last()).toHaveText("Green Light (GL) (already used)");
+    await expect(output1.locator("option", { hasText: "Clay (Clay)" })).toBeEnabled();
+    expect((await getRates(page.request))["Fire Cannon Ball"]["Green Light"]).toMatchObject({ rate: 1.5, status: false });
+  });
+
+  test("issue 8 §2.8: choosing as input a gift already chosen as an output says that row was cleared", async ({ page }) => {
+    await openRates(page);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Exchange Rate" });
+    await dialog.getByRole("combobox", { name: "Output gift 1" }).selectOption("Clay");
+    await dialog.getByRole("textbox", { name: "Rate 1" }).fill("1/4");
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Clay");
+    await expect(dialog.getByRole("status")).toHaveText(
+      "Clay is now the input gift, so it was removed from output gift 1: a gift cannot be exchanged for itself.",
+    );
+    await expect(dialog.getByRole("combobox", { name: "Output gift 1" })).toHaveValue("");
+    await dialog.getByRole("combobox", { name: "Input gift" }).selectOption("Gold Ring");
+    await expect(dialog.getByRole("status")).toHaveCount(0);
   });
 
   test("an invalid rate is refused in the dialog; a failed add keeps it open with the toast", async ({ page }) => {
@@ -549,8 +643,14 @@ test.describe("spec 1 §4 loading: retries and the error panel", () => {
   /** Makes the next `count` loads of the section fail on the server (E2E fault switch). */
   async function failLoads(page: Page, count: number) {
     let left = count;
+    // Routes with a clientLoader are fetched one request each (`_routes=<id>`): count only
+    // the loads of the section's own route (and the document).
+    const ours = (url: string) => {
+      const routes = new URL(url).searchParams.get("_routes");
+      return routes === null || routes.includes("exchange-rates");
+    };
     await page.route(/\/exchange-rates(\.data)?(\?|$)/, async (route) => {
-      if (route.request().method() === "GET" && left > 0) {
+      if (route.request().method() === "GET" && left > 0 && ours(route.request().url())) {
         left--;
         await route.fallback({ headers: { ...route.request().headers(), "x-e2e-fault": "rates-load" } });
       } else await route.fallback();
@@ -573,6 +673,30 @@ test.describe("spec 1 §4 loading: retries and the error panel", () => {
     await panel.getByRole("button", { name: "Retry" }).click();
     await expect(group(page, "Gold Ring")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Failed to load exchange rates" })).toHaveCount(0);
+  });
+
+  test("spec 1 §4: a reload that cannot reach the server runs the retry flow and keeps unsaved edits (issue 8 §2.2)", async ({ page }) => {
+    await openRates(page);
+    const clay = row(page, "Gold Ring", "Clay");
+    await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
+    await clay.getByRole("textbox", { name: "T1 rate" }).fill("3/4");
+    await expect(clay.locator(".gt-rate-body")).toHaveAttribute("data-edited", "true");
+
+    // The network goes away: the toggle's post and every reload after it fail to connect.
+    await page.route("**/*.data*", (route) => route.abort("internetdisconnected"));
+    await row(page, "Gold Ring", "Silver Ring").getByRole("button", { name: "Disable Gold Ring → Silver Ring" }).click();
+    await expect(toast(page, "Failed to load exchange rates. Retrying... (1/3)")).toBeVisible();
+    await expect(toast(page, "Failed to load exchange rates after multiple attempts. Please refresh the page.")).toBeVisible({ timeout: 15_000 });
+    const panel = page.locator(".gt-rates-panel").getByRole("alert");
+    await expect(panel.getByRole("heading", { name: "Failed to load exchange rates" })).toBeVisible();
+    await expect(page.getByText("Something went wrong")).toHaveCount(0);
+    await expect(clay.getByRole("textbox", { name: "T1 rate" })).toHaveValue("3/4");
+
+    await page.unroute("**/*.data*");
+    await panel.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByRole("heading", { name: "Failed to load exchange rates" })).toHaveCount(0);
+    await expect(clay.getByRole("textbox", { name: "T1 rate" })).toHaveValue("3/4");
+    await expect(row(page, "Gold Ring", "Silver Ring")).toHaveAttribute("data-status", "enabled");
   });
 
   test("a load that fails once recovers on the automatic retry", async ({ page }) => {

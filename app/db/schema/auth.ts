@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /** People who may use the dashboard. The spec shows no login; we add one (docs/decisions/0003). */
 export const operators = pgTable("operators", {
@@ -38,5 +38,6 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.operatorId)],
+  // Names tell an operator's tokens apart, so one operator cannot have two of the same name.
+  (t) => [index().on(t.operatorId), uniqueIndex("api_tokens_operator_name_unique").on(t.operatorId, t.name)],
 );

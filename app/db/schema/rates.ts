@@ -1,5 +1,6 @@
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import type { Tier } from "#api/rates";
+import { operators } from "./auth";
 
 /**
  * Exchange rates (spec 1 §3 "Exchange rates"): one row per input/output pair.
@@ -31,4 +32,35 @@ export const exchangeRates = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique("exchange_rates_pair_unique").on(t.inputItem, t.outputItem), index().on(t.position)],
+);
+
+/** One deleted pair exactly as it was, so Undo can put it back (same id and list position). */
+export type DeletedRate = {
+  id: string;
+  inputItem: string;
+  outputItem: string;
+  tiers: Tier[];
+  status: boolean;
+  position: number;
+  createdAt: string;
+};
+
+/**
+ * Deletions an operator can still undo (CONVENTIONS rule 7, "offer Undo"): a row delete or
+ * a delete-all keeps what it removed here for a short while (RATE_LIMITS.undoWindowMs);
+ * Undo restores it and drops the record, expired records go at the next deletion.
+ */
+export const rateDeletions = pgTable(
+  "rate_deletions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    operatorId: uuid()
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
+    /** What went, in words ("Gold Ring → Clay"). */
+    label: text().notNull(),
+    rows: jsonb().$type<DeletedRate[]>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.operatorId, t.createdAt)],
 );

@@ -6,6 +6,7 @@ import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
+import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 
 /** The badge must never hold up or break a page: an answer within this time, or "offline". */
 const JOBS_STATUS_TIMEOUT_MS = 800;
@@ -46,8 +47,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   currentUrl.pathname !== nextUrl.pathname || defaultShouldRevalidate;
 
+const ROUTE_ID = "routes/_app+/_layout";
+
+/** A revalidation that cannot reach the server keeps the shell as it is (app/utils/unreachable.ts). */
+export const clientLoader = keepDataWhenUnreachable(ROUTE_ID);
+
 export default function AppLayout() {
-  const { operator, jobs } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  rememberLoaderData(ROUTE_ID, loaded);
+  const { operator, jobs } = loaded;
   return (
     <Box className="gt-shell">
       <a href="#main" className="gt-skip-link">

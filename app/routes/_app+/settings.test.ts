@@ -106,6 +106,17 @@ describe("API tokens on /settings", () => {
     expect(res.data.result.error.name).toEqual(["Token name is required"]);
   });
 
+  it("create: a name the operator already uses is refused inline (400), nothing created", async () => {
+    await run(() => action(args(post({ intent: "create-token", name: "twice" }))));
+    const res = (await run(() => action(args(post({ intent: "create-token", name: "twice" }))))) as DataResult<{
+      intent: string;
+      result: { error: Record<string, string[]> };
+    }>;
+    expect(res.init?.status).toBe(400);
+    expect(res.data.result.error.name).toEqual(['You already have an API token named "twice". Choose another name.']);
+    expect((await getPage()).data.tokens.filter((t) => t.name === "twice")).toHaveLength(1);
+  });
+
   it("revoke: asks first (?revoke=id), then revokes; the token stops working at once", async () => {
     const created = (await run(() => action(args(post({ intent: "create-token", name: "to go" }))))) as Response;
     const token = (await getPage(cookiesOf(created))).data.newToken!;

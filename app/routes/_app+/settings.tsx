@@ -22,7 +22,7 @@ import { lazyValidation } from "~/components/ui/lazy-validation";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
 import { logEvent } from "~/models/log.server";
-import { setOperatorPassword, verifyOperatorPassword } from "~/models/operator.server";
+import { OperatorError, setOperatorPassword, verifyOperatorPassword } from "~/models/operator.server";
 import { isUuid } from "~/utils/api.server";
 import { clientIp, getSessionId, requireOperator } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
@@ -112,7 +112,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "create-token") {
     const submission = parseWithZod(formData, { schema: CreateTokenSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
-    const { token, row } = await createApiToken(operator.id, submission.value.name);
+    let created: Awaited<ReturnType<typeof createApiToken>>;
+    try {
+      created = await createApiToken(operator.id, submission.value.name);
+    } catch (err) {
+      if (!(err instanceof OperatorError)) throw err;
+      return data({ intent, result: submission.reply({ fieldErrors: { name: [err.message] } }) }, { status: 400 });
+    }
+    const { token, row } = created;
     await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created by ${operator.name}` });
     const sealed = await newTokenCookie().serialize(encryptSecret(token));
     return redirectWithSuccess("/settings", `API token "${row.name}" created`, { headers: { "Set-Cookie": sealed } });
@@ -208,7 +215,8 @@ export default function SettingsPage() {
                 />
               ) : null}
 
-              <CreateTokenForm lastResult={actionData && "intent" in actionData && actionData.intent === "create-token" ? actionData.result : undefined} />
+              {/* Keyed by the newest token: a created token empties the name field. */}
+              <CreateTokenForm key={tokens[0]?.id ?? "none"} lastResult={actionData && "intent" in actionData && actionData.intent === "create-token" ? actionData.result : undefined} />
 
               {tokens.length === 0 ? (
                 <EmptyState

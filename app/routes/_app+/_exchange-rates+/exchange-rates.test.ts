@@ -13,7 +13,7 @@ import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-r
  */
 
 const URL_BASE = "http://localhost/exchange-rates";
-type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null }) | null };
+type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null; undo?: unknown }) | null };
 
 let cookie: string;
 beforeAll(async () => {
@@ -164,8 +164,28 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
   });
 
-  it("save: one tier of quantity 0 (or blank) is stored as a flat rate", async () => {
-    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "", "tiers[0].rate": "2" });
+  it("save: tiers typed out of order are stored (and so shown) sorted by quantity", async () => {
+    const res = await post({
+      intent: "save",
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      "tiers[0].quantity": "50",
+      "tiers[0].rate": "3",
+      "tiers[1].quantity": "0",
+      "tiers[1].rate": "1",
+      "tiers[2].quantity": "10",
+      "tiers[2].rate": "2",
+    });
+    expect(res.status).toBe(200);
+    expect((await listRates())["Gold Ring"]!.Clay!.rates).toEqual([
+      { quantity: 0, rate: "1" },
+      { quantity: 10, rate: "2" },
+      { quantity: 50, rate: "3" },
+    ]);
+  });
+
+  it("save: one tier of quantity 0 is stored as a flat rate", async () => {
+    const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Silver Ring", "tiers[0].quantity": "0", "tiers[0].rate": "2" });
     expect(res.status).toBe(200);
     const saved = (await listRates())["Gold Ring"]!["Silver Ring"]!;
     expect(saved.rate).toBe("2");
@@ -181,6 +201,15 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       "tiers",
     ],
     [{ "tiers[0].quantity": "0", "tiers[0].rate": "" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
+    // Issue 8 §2.4: whole quantities from 0 to 1,000,000; a blank quantity is never a silent 0.
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1.5", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
+    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1e2", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
+    [
+      { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "99999999999999999999", "tiers[1].rate": "2" },
+      "Rate 2: Quantity cannot be more than 1,000,000",
+      "tiers[1].quantity",
+    ],
+    [{ "tiers[0].quantity": "", "tiers[0].rate": "2" }, "Rate 1: Enter a quantity (0 for the default tier)", "tiers[0].quantity"],
   ])("save: refuses %j with 400 and the §5 message", async (tiers, message, field) => {
     const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", ...tiers });
     expect(res.status).toBe(400);
@@ -227,6 +256,53 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect(again.body!.message).toBe("Failed to delete exchange rate: Exchange rate not found");
   });
 
+  it("delete offers Undo (CONVENTIONS rule 7): the loader names what went; undo-delete restores it exactly, once", async () => {
+    const before = await listRates();
+    await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
+    const page = await get();
+    expect(page.body!.undo).toEqual({ id: expect.any(String), label: "Gold Ring → Clay", count: 1 });
+    const undo = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect(undo.status).toBe(200);
+    expect(undo.body!.message).toBe("Exchange rate restored");
+    expect(flash(undo.headers)).toEqual({ message: "Exchange rate restored", type: "success" });
+    // Same id, rate, status and place in the list.
+    expect(await listRates()).toEqual(before);
+    expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
+    expect((await get()).body!.undo).toBeNull();
+    const twice = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect(twice.status).toBe(404);
+    expect(twice.body!.message).toBe("Nothing to undo: deleted rates can be restored for 2 minutes");
+  });
+
+  it("delete-all offers Undo too: every output comes back with its tiers and its disabled status", async () => {
+    await batchUpsert([{ inputItem: "Fire Cannon Ball", outputItem: "Clay", rates: [{ quantity: 0, rate: "1" }, { quantity: 5, rate: "2" }], status: true }]);
+    const before = await listRates();
+    await post({ intent: "delete-input", inputItem: "Fire Cannon Ball", redirectTo: "/exchange-rates" });
+    expect((await listRates())["Fire Cannon Ball"]).toBeUndefined();
+    const offer = (await get()).body!.undo as { id: string; label: string };
+    expect(offer.label).toBe('every exchange rate for "Fire Cannon Ball"');
+    // Without JavaScript: a plain post, redirected with the flash toast.
+    const res = await post({ intent: "undo-delete", undoId: offer.id, redirectTo: "/exchange-rates" });
+    expect(res.status).toBe(302);
+    expect(flash(res.headers)).toEqual({ message: "Exchange rates restored", type: "success" });
+    expect(await listRates()).toEqual(before);
+  });
+
+  it("undo-delete: another operator's deletion, or a bad id, is not undone", async () => {
+    await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
+    const offer = (await get()).body!.undo as { id: string };
+    const other = await createOperator("other-operator", "correct horse");
+    const otherCookie = (await sessionCookie().serialize((await createSession(other.id)).id)).split(";")[0]!;
+    const request = new Request(URL_BASE, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "undo-delete", undoId: offer.id }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: otherCookie },
+    });
+    expect((await answer(() => action({ request, params: {}, context: {} }))).status).toBe(404);
+    expect((await post({ intent: "undo-delete", undoId: "nope" })).status).toBe(404);
+    expect((await listRates())["Gold Ring"]!.Clay).toBeUndefined();
+  });
+
   it("delete-input: removes every output of the input", async () => {
     const res = await post({ intent: "delete-input", inputItem: "Gold Ring" });
     expect(res.status).toBe(200);
@@ -264,6 +340,32 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect((await listRates()).Clay).toBeUndefined();
   });
 
+  it("add: an output the input already has is '(already used)' (spec 1 §2): refused, 409, nothing overwritten or re-enabled", async () => {
+    const res = await post({
+      intent: "add",
+      inputItem: "Fire Cannon Ball",
+      "outputs[0].outputItem": "Clay",
+      "outputs[0].rate": "2",
+      "outputs[1].outputItem": "Green Light",
+      "outputs[1].rate": "9",
+    });
+    expect(res.status).toBe(409);
+    expect(res.body!.message).toBe("Failed to add new entries: Fire Cannon Ball → Green Light already has a rate; edit it in its row");
+    expect(res.body!.result!.error).toEqual({ "outputs[1].outputItem": ["This output gift already has a rate for this input"] });
+    const map = await listRates();
+    expect(map["Fire Cannon Ball"]).toEqual({ "Green Light": { _id: expect.any(String), rate: 1.5, status: false } });
+  });
+
+  it("add: the model refuses an existing pair inside its transaction; the API batch still upserts (import)", async () => {
+    await expect(
+      batchUpsert([{ inputItem: "Gold Ring", outputItem: "Bronze Ring", rates: "1" }, { inputItem: "Gold Ring", outputItem: "Clay", rates: "7" }], { existing: "refuse" }),
+    ).rejects.toThrow("Gold Ring → Clay already has a rate; edit it in its row");
+    expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
+    expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
+    await batchUpsert([{ inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: "2", status: true }]);
+    expect((await listRates())["Fire Cannon Ball"]!["Green Light"]).toMatchObject({ rate: "2", status: true });
+  });
+
   it("add: a gift outside the catalogue is refused by the model, 400", async () => {
     const res = await post({ intent: "add", inputItem: "Golden Banana", "outputs[0].outputItem": "Clay", "outputs[0].rate": "1" });
     expect(res.status).toBe(400);
@@ -284,12 +386,24 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
 
   it.each([
     [{ outputItem: "Clay", numerator: "1", denominator: "" }, "denominator", "Enter the denominator"],
-    [{ outputItem: "Clay", numerator: "1", denominator: "0" }, "denominator", 'Rate 1: Invalid format. Use "1/2" or "1.5"'],
+    // Issue 8 §2.6: each part has its own message (not the tier list's "Rate 1: Invalid format").
+    [{ outputItem: "Clay", numerator: "1", denominator: "0" }, "denominator", "The denominator cannot be 0"],
+    [{ outputItem: "Clay", numerator: "1.5", denominator: "2" }, "numerator", "The numerator must be a whole number"],
+    [{ outputItem: "Clay", numerator: "1", denominator: "x" }, "denominator", "The denominator must be a whole number"],
     [{ outputItem: "", numerator: "1", denominator: "2" }, "outputItem", "Choose an output gift"],
   ])("add-output: refuses %j with 400", async (fields, field, message) => {
     const res = await post({ intent: "add-output", inputItem: "Bronze Ring", ...fields });
     expect(res.status).toBe(400);
     expect(res.body!.result!.error![field]).toEqual([message]);
+  });
+
+  it("add-output: bad numerator and denominator each get their own message, once (issue 8 §2.6)", async () => {
+    const res = await post({ intent: "add-output", inputItem: "Bronze Ring", outputItem: "Clay", numerator: "a", denominator: "0" });
+    expect(res.status).toBe(400);
+    expect(res.body!.result!.error).toEqual({
+      numerator: ["The numerator must be a whole number"],
+      denominator: ["The denominator cannot be 0"],
+    });
   });
 
   it("import: a valid map is imported; anything else is 'Invalid data format' (spec 1 §5)", async () => {

@@ -13,9 +13,10 @@ import {
   useLoaderData,
   useRouteError,
   type ClientActionFunctionArgs,
+  type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { parseImportText, RATE_MESSAGES, tiersToPayload } from "#api/rates";
+import { parseImportText, RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import {
@@ -27,30 +28,37 @@ import {
   deleteSchema,
   failureMessage,
   importSchema,
+  INTENTS,
   isIntent,
   saveRateSchema,
   statusSchema,
   type Intent,
 } from "~/routes/_app+/_exchange-rates+/components/forms";
-import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "~/routes/_app+/_exchange-rates+/components/load-failure";
+import { RatesSkeleton, useRatesLoadRetry } from "~/routes/_app+/_exchange-rates+/components/rates-loading";
 import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-panel";
 import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { logEvent } from "~/models/log.server";
 import {
   batchUpsert,
-  deleteRatePair,
-  deleteRatesForInput,
+  deleteRatePairUndoable,
+  deleteRatesForInputUndoable,
   getRatePair,
+  latestRateUndo,
   listRates,
+  RatePairExistsError,
   RateValidationError,
   setRateStatus,
+  undoRateDeletion,
   upsertRate,
 } from "~/models/rate.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
+import { dispatchIntent } from "~/utils/intent.server";
+import { isUnreachable } from "~/utils/unreachable";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
 
@@ -84,7 +92,7 @@ function injectedFault(request: Request) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   const url = new URL(request.url);
   // A search box's clear button without JavaScript submits `clear=<param>`.
   const clear = url.searchParams.getAll("clear");
@@ -96,12 +104,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   try {
     injectedFault(request);
-    const rates = await listRates();
-    return data({ rates, loadError: null as string | null });
+    const [rates, undo] = await Promise.all([listRates(), latestRateUndo(operator.id)]);
+    return data({ rates, loadError: null as string | null, undo });
   } catch (err) {
     const message = errorText(err);
     await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
-    return data({ rates: null, loadError: message }, { status: 503 });
+    return data({ rates: null, loadError: message, undo: null }, { status: 503 });
+  }
+}
+
+/**
+ * A reload that cannot reach the server at all (network down, server restarting) is a
+ * failed load like any other (spec 1 §4): the panel keeps what it shows — unsaved edits
+ * included — and runs the retry flow, instead of the route error page replacing the screen.
+ * The first render still uses the server's data (no `hydrate`): this runs on revalidations
+ * and client navigations only. Responses (redirects to /login, thrown errors) pass through.
+ */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  try {
+    return await serverLoader<typeof loader>();
+  } catch (error) {
+    if (!isUnreachable(error)) throw error;
+    return { rates: null, loadError: RATE_MESSAGES.unreachable, undo: null };
   }
 }
 
@@ -124,18 +148,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 type Outcome = ActionResult & { status?: number };
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
   const formData = withPairFields(await readFormData(request));
-  const intent = formData.get("intent");
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;
 
-  if (!isIntent(intent)) {
-    return data<ActionResult>({ ok: false, intent: null, message: `Unknown intent: ${String(intent ?? "(none)")}` }, { status: 400 });
-  }
-  const outcome = await handle(intent, formData);
-  return respond(outcome, redirectTo);
+  const handlers = Object.fromEntries(INTENTS.map((i) => [i, async () => respond(await handle(i, formData, operator.id), redirectTo)]));
+  return dispatchIntent(formData, handlers as Record<Intent, () => ReturnType<typeof respond>>);
 }
 
 async function respond(outcome: Outcome, redirectTo: string | null) {
@@ -150,7 +170,7 @@ async function respond(outcome: Outcome, redirectTo: string | null) {
   return jsonWithError(result, result.message, { status });
 }
 
-async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<Outcome> {
   const fail = (err: unknown): Outcome => failed(intent, formData, err);
   switch (intent) {
     case "save": {
@@ -167,7 +187,8 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const { inputItem, outputItem, tiers } = submission.value;
       try {
         if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, formData);
-        const rates = tiersToPayload(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" })));
+        // Stored (and so shown) in quantity order, whatever order they were typed in.
+        const rates = tiersToPayload(sortTiers(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" }))));
         await upsertRate({ inputItem, outputItem, rates });
         return { ok: true, intent, message: RATE_MESSAGES.saved, formId };
       } catch (err) {
@@ -189,7 +210,8 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const submission = parseWithZod(formData, { schema: deleteSchema });
       if (submission.status !== "success") return invalid(intent, formData, submission.error);
       try {
-        if (!(await deleteRatePair(submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
+        // Kept for Undo (the loader offers it, with and without JavaScript).
+        if (!(await deleteRatePairUndoable(operatorId, submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
         return { ok: true, intent, message: RATE_MESSAGES.deleted };
       } catch (err) {
         return fail(err);
@@ -199,7 +221,7 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       const submission = parseWithZod(formData, { schema: deleteInputSchema });
       if (submission.status !== "success") return invalid(intent, formData, submission.error);
       try {
-        if ((await deleteRatesForInput(submission.value.inputItem)) === 0) return notFound(intent, formData);
+        if (!(await deleteRatesForInputUndoable(operatorId, submission.value.inputItem))) return notFound(intent, formData);
         return { ok: true, intent, message: RATE_MESSAGES.deletedAll };
       } catch (err) {
         return fail(err);
@@ -214,10 +236,27 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
         return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
       }
       const { inputItem, outputs } = submission.value;
+      // New entries never overwrite (spec 1 §2: used outputs are '(already used)'): a pair
+      // that exists is refused with its row marked; edits go through the row's editor.
+      const refuse = (used: ReadonlySet<string>): Outcome => {
+        const fieldErrors = Object.fromEntries(
+          outputs.flatMap((o, i) => (used.has(o.outputItem) ? [[`outputs[${i}].outputItem`, [ADD_MESSAGES.alreadyUsed]]] : [])),
+        );
+        const first = outputs.find((o) => used.has(o.outputItem))!;
+        const message = failureMessage(intent, formData, RATE_MESSAGES.pairExists(inputItem, first.outputItem));
+        return { ok: false, intent, message, formId, status: 409, result: submission.reply({ fieldErrors }) };
+      };
       try {
-        await batchUpsert(outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })));
+        const used = new Set<string>();
+        for (const o of outputs) if (await getRatePair(inputItem, o.outputItem)) used.add(o.outputItem);
+        if (used.size) return refuse(used);
+        await batchUpsert(
+          outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })),
+          { existing: "refuse" },
+        );
         return { ok: true, intent, message: RATE_MESSAGES.newEntriesAdded, formId };
       } catch (err) {
+        if (err instanceof RatePairExistsError) return refuse(new Set(err.pairs.map((p) => p.outputItem)));
         const f = fail(err);
         return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
       }
@@ -241,6 +280,16 @@ async function handle(intent: Intent, formData: FormData): Promise<Outcome> {
       } catch (err) {
         const f = fail(err);
         return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
+      }
+    }
+    case "undo-delete": {
+      const undoId = String(formData.get("undoId") ?? "");
+      try {
+        const restored = await undoRateDeletion(operatorId, undoId);
+        if (restored === null) return { ok: false, intent, message: RATE_MESSAGES.undoGone, status: 404 };
+        return { ok: true, intent, message: RATE_MESSAGES.undone(restored) };
+      } catch (err) {
+        return fail(err);
       }
     }
     case "import": {
@@ -309,7 +358,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
 // Screen
 
 export default function ExchangeRatesRoute() {
-  const loaded = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof clientLoader>();
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   return <RatesPanel loaded={loaded} actionData={actionData} />;
 }
@@ -321,7 +370,7 @@ export default function ExchangeRatesRoute() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const hydrated = useHydrated();
-  const { retrying, retry } = useLoadRetry(error);
+  const { retrying, retry } = useRatesLoadRetry(error);
   const message = isRouteErrorResponse(error)
     ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`
     : error instanceof Error
@@ -330,7 +379,7 @@ export function ErrorBoundary() {
   return (
     <>
       <SectionHeader title="Exchange Rates" />
-      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel message={message} onRetry={hydrated ? retry : undefined} />}
+      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={message} onRetry={hydrated ? retry : undefined} />}
     </>
   );
 }

@@ -6,9 +6,11 @@ import { RATE_MESSAGES } from "#api/rates";
 import { GiftImage } from "~/components/gift-image";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { GIFTS } from "~/data/gifts";
-import { FieldError } from "./add-rates-dialog";
-import { DialogButtons, DialogCancel, DialogFrame } from "./dialog-frame";
-import { addFormId, HiddenFields, NoJsRedirect, useFetcherOutcome, type ActionResult } from "./form-helpers";
+import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { addFormId, type ActionResult } from "./form-helpers";
 import { addOutputSchema } from "./forms";
 
 type Props = {
@@ -121,7 +123,8 @@ function AddOutputForm({ input, used, onClose, closeHref, lastResult }: Omit<Pro
             </Text>
             <TextField.Root {...denominatorProps} key={denominatorProps.key} min={1} step={1} inputMode="numeric" placeholder="2" aria-label="Denominator" />
           </Flex>
-          <FieldError errors={[...(fields.numerator.errors ?? []), ...(fields.denominator.errors ?? [])]} id={fields.denominator.errorId} />
+          <FieldError errors={fields.numerator.errors} id={fields.numerator.errorId} />
+          <FieldError errors={fields.denominator.errors} id={fields.denominator.errorId} />
         </fieldset>
       ) : null}
       <FieldError errors={form.errors} id={form.errorId} />

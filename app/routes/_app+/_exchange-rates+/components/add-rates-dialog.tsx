@@ -3,15 +3,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
+import { RATE_MESSAGES } from "#api/rates";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { GIFTS } from "~/data/gifts";
-import { DialogButtons, DialogCancel, DialogFrame } from "./dialog-frame";
-import { addFormId, HiddenFields, NoJsRedirect, useFetcherOutcome, type ActionResult } from "./form-helpers";
+import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { addFormId, type ActionResult } from "./form-helpers";
 import { addEntriesSchema, isCompleteRow } from "./forms";
 
 type Props = {
   open: boolean;
+  /** The outputs each input already has: shown '(already used)', disabled, sorted last. */
+  usedOutputs: (input: string) => readonly string[];
   onClose: () => void;
   closeHref: string;
   lastResult?: SubmissionResult<string[]>;
@@ -23,16 +29,16 @@ type Props = {
  * already took). Removing the only row resets it; 'Add Output Gift' needs the last row
  * complete; Add needs an input and every row complete. Saved as one batch.
  */
-export function AddRatesDialog({ open, onClose, closeHref, lastResult }: Props) {
+export function AddRatesDialog({ open, usedOutputs, onClose, closeHref, lastResult }: Props) {
   return (
     <DialogFrame open={open} onClose={onClose} closeHref={closeHref} title="Add Exchange Rate" description="Choose an input gift, then one or more output gifts with their rates.">
       {/* Mounted only while open, so every opening starts from empty fields. */}
-      {open ? <AddRatesForm onClose={onClose} closeHref={closeHref} lastResult={lastResult} /> : null}
+      {open ? <AddRatesForm usedOutputs={usedOutputs} onClose={onClose} closeHref={closeHref} lastResult={lastResult} /> : null}
     </DialogFrame>
   );
 }
 
-function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
+function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Props, "open">) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<ActionResult>();
   // Success: the dialog closes (its fields go with it). Failure: it stays open as it is.
@@ -57,13 +63,25 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
   const lastComplete = isCompleteRow(values[values.length - 1]);
   const canAdd = input !== "" && values.length > 0 && values.every(isCompleteRow);
   const pending = fetcher.state !== "idle";
+  const used = new Set(input ? usedOutputs(input) : []);
 
-  // The output selectors exclude the chosen input: a row holding it is cleared.
+  // The output selectors exclude the chosen input: a row holding it is cleared, and the
+  // dialog says so (a row emptying itself without a word looks like lost input).
+  const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    rows.forEach((row) => {
+    const cleared: number[] = [];
+    rows.forEach((row, index) => {
       const f = row.getFieldset();
-      if (input && f.outputItem.value === input) form.update({ name: f.outputItem.name, value: "" });
+      if (input && f.outputItem.value === input) {
+        form.update({ name: f.outputItem.name, value: "" });
+        cleared.push(index + 1);
+      }
     });
+    setNotice(
+      cleared.length
+        ? `${input} is now the input gift, so it was removed from output gift ${cleared.join(", ")}: a gift cannot be exchanged for itself.`
+        : null,
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of input can create the clash.
   }, [input]);
 
@@ -88,6 +106,11 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
           <FieldError errors={fields.inputItem.errors} id={fields.inputItem.errorId} />
         </label>
 
+        {notice ? (
+          <Text as="p" size="2" color="amber" role="status" className="gt-add-notice">
+            {notice}
+          </Text>
+        ) : null}
         <fieldset className="gt-add-rows">
           <legend>
             <Text size="2" weight="medium">
@@ -99,7 +122,10 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
               const f = row.getFieldset();
               const n = index + 1;
               const takenElsewhere = new Set(values.filter((_, i) => i !== index).map((v) => v.outputItem).filter(Boolean));
-              const choices = GIFTS.filter((g) => g.name !== input && (!hydrated || !takenElsewhere.has(g.name) || g.name === values[index]?.outputItem));
+              const choices = GIFTS.filter((g) => g.name !== input && (!hydrated || !takenElsewhere.has(g.name) || g.name === values[index]?.outputItem))
+                .map((g) => ({ ...g, used: used.has(g.name) }))
+                // Stable sort: catalogue order, outputs the input already has last.
+                .sort((a, b) => Number(a.used) - Number(b.used));
               const selectProps = getSelectProps(f.outputItem);
               const rateProps = getInputProps(f.rate, { type: "text" });
               const only = rows.length === 1;
@@ -110,8 +136,8 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
                       <select {...selectProps} key={selectProps.key} className="gt-select" aria-label={`Output gift ${n}`}>
                         <option value="">Select output gift…</option>
                         {choices.map((g) => (
-                          <option key={g.name} value={g.name}>
-                            {g.name} ({g.nick})
+                          <option key={g.name} value={g.name} disabled={g.used}>
+                            {g.name} ({g.nick}){g.used ? ` ${RATE_MESSAGES.alreadyUsed}` : ""}
                           </option>
                         ))}
                       </select>
@@ -158,14 +184,5 @@ function AddRatesForm({ onClose, closeHref, lastResult }: Omit<Props, "open">) {
         </Button>
       </DialogButtons>
     </fetcher.Form>
-  );
-}
-
-export function FieldError({ errors, id }: { errors?: string[]; id?: string }) {
-  if (!errors?.length) return null;
-  return (
-    <Text as="p" size="1" color="red" id={id} role="alert" className="gt-field-error">
-      {errors.join(" ")}
-    </Text>
   );
 }

@@ -1,12 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Button } from "@radix-ui/themes";
-import { useLocation, useRevalidator, type FetcherWithComponents } from "@remix-run/react";
-import { useEffect, useRef, type ComponentProps, type ReactNode } from "react";
-import { useHydrated } from "~/components/ui/use-hydrated";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import type { Intent } from "./forms";
-import { viewToParams, type RatesView } from "./rates-view";
 
-/** What the route's action answers to every intent (see _app.exchange-rates.tsx). */
+/** What the route's action answers to every intent (see ../exchange-rates.tsx). */
 export type ActionResult = {
   ok: boolean;
   intent: Intent | null;
@@ -19,90 +15,6 @@ export type ActionResult = {
   /** A refused import's text, handed back so a page without JavaScript can show it again. */
   importText?: string;
 };
-
-/**
- * The post-redirect target of a plain (no-JavaScript) form post (CONVENTIONS rule 5).
- * It exists only until hydration: with JavaScript the same form goes through a fetcher and
- * the action answers data instead of a redirect. `to` defaults to the current page.
- */
-export function NoJsRedirect({ to }: { to?: string }) {
-  const hydrated = useHydrated();
-  const location = useLocation();
-  if (hydrated) return null;
-  return <input type="hidden" name="redirectTo" value={to ?? `${location.pathname}${location.search}`} />;
-}
-
-/** Hidden inputs for the fields every rate form posts. */
-export function HiddenFields({ fields }: { fields: Record<string, string> }) {
-  return (
-    <>
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-    </>
-  );
-}
-
-/**
- * Calls back once per finished fetcher submission. A failure also reloads the panel's
- * data (spec 1 §4: "Otherwise, or on an error, the panel does a full reload"); that reload
- * is also what brings the failure's flash toast, since Remix skips revalidation after an
- * error status on its own.
- */
-export function useFetcherOutcome(
-  fetcher: FetcherWithComponents<unknown>,
-  handlers: { onSuccess?: (data: ActionResult) => void; onFailure?: (data: ActionResult) => void } = {},
-) {
-  const revalidator = useRevalidator();
-  const handled = useRef<unknown>(fetcher.data);
-  const latest = useRef(handlers);
-  latest.current = handlers;
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
-    handled.current = fetcher.data;
-    const data = fetcher.data as ActionResult;
-    if (data.ok) latest.current.onSuccess?.(data);
-    else {
-      latest.current.onFailure?.(data);
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }
-  }, [fetcher.state, fetcher.data, revalidator]);
-}
-
-/**
- * A button that changes the panel's URL state: with JavaScript it updates the view in
- * place; without, it is a GET form carrying the next view's params.
- */
-export function ViewButton({
-  next,
-  onActivate,
-  children,
-  formClassName,
-  ...buttonProps
-}: { next: RatesView; onActivate: () => void; children: ReactNode; formClassName?: string } & Omit<
-  ComponentProps<typeof Button>,
-  "type" | "onClick" | "children"
->) {
-  const location = useLocation();
-  const params = viewToParams(next, new URLSearchParams(location.search));
-  return (
-    <form method="get" action={location.pathname} className={formClassName ?? "gt-inline-form"}>
-      {[...params.entries()].map(([name, value], i) => (
-        <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
-      ))}
-      <Button
-        type="submit"
-        {...buttonProps}
-        onClick={(event) => {
-          event.preventDefault();
-          onActivate();
-        }}
-      >
-        {children}
-      </Button>
-    </form>
-  );
-}
 
 /** The `formId` carried by a rate row's form: one per input/output pair. */
 export function rowFormId(input: string, output: string): string {

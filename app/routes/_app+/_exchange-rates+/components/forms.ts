@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { isValidRate, RATE_LIMITS, RATE_MESSAGES, validateTiers, type TierDraft } from "#api/rates";
 
-export const INTENTS = ["save", "status", "delete", "delete-input", "add", "add-output", "import"] as const;
+export const INTENTS = ["save", "status", "delete", "delete-input", "undo-delete", "add", "add-output", "import"] as const;
 export type Intent = (typeof INTENTS)[number];
 
 export function isIntent(value: unknown): value is Intent {
@@ -26,6 +26,9 @@ export const ADD_MESSAGES = {
   alreadyUsed: "This output gift already has a rate for this input",
   numeratorRequired: "Enter the numerator",
   denominatorRequired: "Enter the denominator",
+  numeratorWhole: "The numerator must be a whole number",
+  denominatorWhole: "The denominator must be a whole number",
+  denominatorZero: "The denominator cannot be 0",
 } as const;
 
 const giftName = (message: string) =>
@@ -55,9 +58,9 @@ export function saveRateSchema({ requireRate = true }: { requireRate?: boolean }
       tiers: z
         .array(
           z.object({
-            // Blank means the default tier (quantity 0); a negative number is caught below
-            // with the spec's own text rather than a generic "too small".
-            quantity: z.number({ error: "Quantity must be a number" }).optional(),
+            // The text as typed: validateTiers wants digits ("1e2" and "1.5" are refused,
+            // a blank is an error on submit), with the spec's own texts.
+            quantity: z.string().max(RATE_LIMITS.maxRateLength).optional(),
             rate: z.string().max(RATE_LIMITS.maxRateLength).optional(),
           }),
         )
@@ -139,27 +142,30 @@ export function isCompleteRow(row: { outputItem?: unknown; rate?: unknown } | un
 // ---------------------------------------------------------------------------------------
 // Add dialog for an existing input (spec 1 §2): one output and a numerator/denominator rate
 
-const ratePart = (message: string) =>
+const ratePart = (required: string, whole: string) =>
   z
-    .string({ error: message })
+    .string({ error: required })
     .trim()
-    .min(1, message)
-    .regex(/^\d+$/, RATE_MESSAGES.invalidFormat(1));
+    .min(1, required)
+    .regex(/^\d+$/, whole);
 
 export const addOutputSchema = z
   .object({
     intent: z.literal("add-output"),
     inputItem: giftName(ADD_MESSAGES.inputRequired),
     outputItem: giftName(ADD_MESSAGES.outputRequired),
-    numerator: ratePart(ADD_MESSAGES.numeratorRequired),
-    denominator: ratePart(ADD_MESSAGES.denominatorRequired),
+    numerator: ratePart(ADD_MESSAGES.numeratorRequired, ADD_MESSAGES.numeratorWhole),
+    denominator: ratePart(ADD_MESSAGES.denominatorRequired, ADD_MESSAGES.denominatorWhole).refine((d) => Number(d) !== 0, ADD_MESSAGES.denominatorZero),
   })
   .superRefine((value, ctx) => {
     if (value.outputItem === value.inputItem) {
       ctx.addIssue({ code: "custom", message: ADD_MESSAGES.sameGift, path: ["outputItem"] });
     }
-    if (!isValidRate(composeRate(value.numerator, value.denominator))) {
-      ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(1), path: ["denominator"] });
+    // Whole numbers over a non-zero denominator always make a valid rate; this only guards
+    // a rate text too long for the contract, with the contract's own words.
+    const parts = [value.numerator, value.denominator].map((p) => p.trim());
+    if (parts.every((p) => /^\d+$/.test(p)) && Number(parts[1]) !== 0 && !isValidRate(composeRate(value.numerator, value.denominator))) {
+      ctx.addIssue({ code: "custom", message: RATE_MESSAGES.invalidFormat(1), path: ["numerator"] });
     }
   });
 
@@ -197,6 +203,8 @@ export function failureMessage(intent: Intent | null, formData: FormData | null,
       return RATE_MESSAGES.addFailed(message);
     case "import":
       return RATE_MESSAGES.importFailed;
+    case "undo-delete":
+      return message ?? RATE_MESSAGES.undoGone;
     default:
       return message ?? "Unknown intent";
   }

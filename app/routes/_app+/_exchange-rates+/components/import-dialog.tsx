@@ -4,8 +4,10 @@ import { useState } from "react";
 import { parseImportText, RATE_MESSAGES } from "#api/rates";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { DialogButtons, DialogCancel, DialogFrame } from "./dialog-frame";
-import { HiddenFields, NoJsRedirect, useFetcherOutcome, type ActionResult } from "./form-helpers";
+import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import type { ActionResult } from "./form-helpers";
 
 type Props = {
   open: boolean;
@@ -39,7 +41,7 @@ function ImportForm({ onClose, closeHref, failedText }: Omit<Props, "open">) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<ActionResult>();
   const [text, setText] = useState(failedText ?? "");
-  useFetcherOutcome(fetcher, { onSuccess: onClose });
+  useFetcherOutcome<ActionResult>(fetcher, { onSuccess: onClose });
   const importing = fetcher.state !== "idle";
 
   return (

@@ -3,9 +3,10 @@ import { PlusIcon, TrashIcon } from "~/components/ui/icons";
 import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { GiftImage } from "~/components/gift-image";
 import { findGift } from "~/data/gifts";
-import { rowFormId, ViewButton } from "./form-helpers";
+import { ViewButton } from "~/components/ui/view-button";
+import { rowFormId } from "./form-helpers";
 import { RateRow } from "./rate-row";
-import { pairKey, type RateGroup, type RatesView } from "./rates-view";
+import { pairKey, viewToParams, type RateGroup, type RatesView } from "./rates-view";
 import type { RatesMap } from "#api/rates";
 
 /**
@@ -53,7 +54,7 @@ export function RateGroupCard({
           </Badge>
           <Flex gap="2" ml="auto" className="gt-rate-group-actions">
             <ViewButton
-              next={addView}
+              params={(base) => viewToParams(addView, base)}
               onActivate={() => onView(addView)}
               size="1"
               variant="soft"
@@ -63,7 +64,7 @@ export function RateGroupCard({
               <PlusIcon /> <span className="gt-hide-narrow">Add output</span>
             </ViewButton>
             <ViewButton
-              next={deleteView}
+              params={(base) => viewToParams(deleteView, base)}
               onActivate={() => onView(deleteView)}
               size="1"
               variant="soft"

@@ -4,25 +4,18 @@ import { Cross2Icon, PlusIcon, ResetIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
-import { rateDataToTiers, RATE_MESSAGES, tierQuantity, tiersDiffer, type RateData, type TierDraft } from "#api/rates";
+import { rateDataToTiers, RATE_LIMITS, RATE_MESSAGES, tierQuantity, tiersDiffer, validateTiers, type RateData, type TierDraft } from "#api/rates";
 import { GiftImage } from "~/components/gift-image";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { findGift } from "~/data/gifts";
 import { useOptimisticUpdates } from "~/utils/preferences";
-import {
-  encodePair,
-  HiddenFields,
-  NoJsRedirect,
-  PAIR_FIELD,
-  ROW_ACTION_FORMS,
-  rowFormId,
-  useFetcherOutcome,
-  ViewButton,
-  type ActionResult,
-} from "./form-helpers";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { ViewButton } from "~/components/ui/view-button";
+import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFormId, type ActionResult } from "./form-helpers";
 import { saveRateSchema, tierMessages } from "./forms";
-import { rateKindLabel, rateSummary, type RatesView } from "./rates-view";
+import { rateKindLabel, rateSummary, viewToParams, type RatesView } from "./rates-view";
 import { RowIcon } from "./row-icons";
 import { RowBadge, RowFlex, RowText } from "./row-markup";
 import { SwipeRow } from "./swipe";
@@ -83,7 +76,7 @@ export function RateRow(props: RowProps) {
     <>
       <div className="gt-rate-summary">
         <ViewButton
-          next={props.toggleView}
+          params={(base) => viewToParams(props.toggleView, base)}
           onActivate={props.onToggle}
           variant="ghost"
           color="gray"
@@ -236,7 +229,11 @@ function RowEditor({
   });
 
   const tiers = fields.tiers.getFieldList();
-  const messages = tierMessages(form.allErrors, tiers.length);
+  // conform shows an error only for fields the operator has touched, so a clash between two
+  // tiers (duplicate quantities) would wait for Save. The live check of the tiers as they
+  // stand shows every error as soon as it exists, and Save stays disabled (spec 1 §4).
+  const live = validateTiers(normaliseDrafts(form.value?.tiers));
+  const messages = [...new Set([...tierMessages(form.allErrors, tiers.length), ...live.messages])];
   const invalid = messages.length > 0;
   // Edited = the tiers differ from the saved ones as values: a 0 cleared on focus is still
   // the default tier's 0 (a blank quantity counts as 0), so it is no edit.
@@ -284,7 +281,9 @@ function RowEditor({
                   <TextField.Root
                     {...quantityProps}
                     key={quantityProps.key}
-                    step="any"
+                    min={0}
+                    max={RATE_LIMITS.maxQuantity}
+                    step={1}
                     inputMode="numeric"
                     size="2"
                     className="gt-tier-quantity"
@@ -343,7 +342,7 @@ function RowEditor({
             <Button {...form.reset.getButtonProps()} type="submit" size="2" variant="soft" color="gray" disabled={hydrated && !edited}>
               <ResetIcon /> Revert
             </Button>
-            <Button type="submit" size="2" disabled={invalid || saving} loading={saving} aria-describedby={messages.length ? `${formId}-errors` : undefined}>
+            <Button type="submit" size="2" disabled={hydrated && (invalid || saving)} loading={saving} aria-describedby={messages.length ? `${formId}-errors` : undefined}>
               Save
             </Button>
           </Flex>
@@ -352,6 +351,15 @@ function RowEditor({
     ) : null;
 
   return <div className="gt-rate-body" data-edited={edited || undefined} data-invalid={invalid || undefined}>{children({ edited, invalid, body })}</div>;
+}
+
+/** The editor's tiers exactly as typed (blank stays blank), for validation. */
+function normaliseDrafts(tiers: unknown): TierDraft[] {
+  if (!Array.isArray(tiers)) return [];
+  return tiers.map((t: { quantity?: unknown; rate?: unknown } | undefined) => ({
+    quantity: typeof t?.quantity === "string" ? t.quantity : "",
+    rate: typeof t?.rate === "string" ? t.rate : "",
+  }));
 }
 
 function normaliseTiers(tiers: unknown): TierDraft[] {

@@ -11,10 +11,14 @@ import { useOptimisticUpdates } from "~/utils/preferences";
 import { AddOutputDialog } from "./add-output-dialog";
 import { AddRatesDialog } from "./add-rates-dialog";
 import { ExportButton } from "./export-button";
-import { addFormId, RowActionForms, useFetcherOutcome, ViewButton, type ActionResult } from "./form-helpers";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
+import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
+import { UndoBar } from "~/components/ui/undo-bar";
+import { ViewButton } from "~/components/ui/view-button";
+import { addFormId, RowActionForms, type ActionResult } from "./form-helpers";
 import { ImportDialog } from "./import-dialog";
-import { LoadFailurePanel, RatesSkeleton, useLoadRetry } from "./load-failure";
-import { OptimisticSetting } from "./optimistic-setting";
+import { RatesSkeleton, useRatesLoadRetry } from "./rates-loading";
+import { ViewSettings } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
 import { RowIconSprite } from "./row-icons";
@@ -24,6 +28,7 @@ import {
   filterGroups,
   sortedInputs,
   viewHref,
+  viewToParams,
   type RatesView,
 } from "./rates-view";
 import { useViewState } from "./use-view-state";
@@ -35,7 +40,7 @@ const BLOCKING_INTENTS = new Set(["add", "add-output", "delete-input", "import"]
 
 type Props = {
   /** The loader's answer: the rates, or null with the reason when the load failed. */
-  loaded: { rates: RatesMap | null; loadError: string | null };
+  loaded: { rates: RatesMap | null; loadError: string | null; undo?: { id: string; label: string } | null };
   actionData?: ActionResult;
 };
 
@@ -57,7 +62,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
   const lastGood = useRef(loaded.rates);
   if (loaded.rates) lastGood.current = loaded.rates;
   const saved = loaded.rates ?? lastGood.current;
-  const { retrying, retry } = useLoadRetry(loaded.loadError ? loaded : null);
+  const { retrying, retry } = useRatesLoadRetry(loaded.loadError ? loaded : null);
 
   const ours = fetchers.filter((f) => f.formData && (f.formAction ?? "").split("?")[0] === SECTION_PATH);
   const rates = useMemo(() => {
@@ -94,7 +99,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
       hydrated && retrying ? (
         <RatesSkeleton />
       ) : (
-        <LoadFailurePanel message={loaded.loadError ?? "Unknown error"} onRetry={hydrated ? retry : undefined} />
+        <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError ?? "Unknown error"} onRetry={hydrated ? retry : undefined} />
       );
   } else if (Object.keys(rates).length === 0) {
     content = (
@@ -103,10 +108,10 @@ export function RatesPanel({ loaded, actionData }: Props) {
         description="Add rates one input gift at a time, or import a JSON export."
         action={
           <>
-            <ViewButton next={addView} onActivate={() => update({ dialog: { type: "add" } })}>
+            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })}>
               <PlusIcon /> Add exchange rates
             </ViewButton>
-            <ViewButton next={importView} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
+            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
               <UploadIcon /> Import JSON
             </ViewButton>
           </>
@@ -119,7 +124,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         title="No exchange rates match the filters"
         description="Try another gift name or nick, or show every item."
         action={
-          <ViewButton next={clearedView} onActivate={() => update({ incoming: "", outgoing: "", item: "" })} variant="soft">
+          <ViewButton params={(base) => viewToParams(clearedView, base)} onActivate={() => update({ incoming: "", outgoing: "", item: "" })} variant="soft">
             Clear filters
           </ViewButton>
         }
@@ -153,13 +158,14 @@ export function RatesPanel({ loaded, actionData }: Props) {
         title="Exchange Rates"
         actions={
           <>
-            <ViewButton next={addView} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
+            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
               <PlusIcon /> Add
             </ViewButton>
             <ExportButton rates={rates} disabled={!rates} />
-            <ViewButton next={importView} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
+            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
               <UploadIcon /> Import
             </ViewButton>
+            <ViewSettings />
           </>
         }
       />
@@ -170,7 +176,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         </Text>
       ) : null}
 
-      <AddRatesDialog open={dialog?.type === "add"} onClose={closeDialog} closeHref={closeHref} lastResult={lastFor(addFormId())} />
+      <AddRatesDialog open={dialog?.type === "add"} usedOutputs={(input) => Object.keys(saved?.[input] ?? {})} onClose={closeDialog} closeHref={closeHref} lastResult={lastFor(addFormId())} />
       <AddOutputDialog
         input={dialog?.type === "add-output" ? dialog.input : null}
         used={dialog?.type === "add-output" ? Object.keys(saved?.[dialog.input] ?? {}) : []}
@@ -209,7 +215,6 @@ export function RatesPanel({ loaded, actionData }: Props) {
 
       <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
         <RateFilters view={view} inputs={inputs} onChange={(change, options) => update(change, options)} />
-        <OptimisticSetting />
       </Flex>
 
       <div
@@ -219,6 +224,21 @@ export function RatesPanel({ loaded, actionData }: Props) {
         // React 18 does not know `inert` yet; the attribute is passed through as written.
         {...(busy ? { inert: "" } : {})}
       >
+        {/* A reload failed while rates are on screen: they stay (with any unsaved edits)
+            and, once the retries have given up, the failure and Retry show above them. */}
+        {loaded.loadError && rates && hydrated && !retrying ? (
+          <div className="gt-rates-stale">
+            <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError} onRetry={retry} />
+          </div>
+        ) : null}
+        {loaded.undo && rates ? (
+          <UndoBar
+            key={loaded.undo.id}
+            message={RATE_MESSAGES.undoOffer(loaded.undo.label)}
+            action={SECTION_PATH}
+            fields={{ intent: "undo-delete", undoId: loaded.undo.id }}
+          />
+        ) : null}
         {content}
       </div>
     </>

@@ -3,8 +3,10 @@
  * the URL state (CONVENTIONS rule 6: filters, expanded rows and the open dialog are search
  * params), the filtering of spec 1 §2, and the optimistic changes of spec 1 §4.
  */
-import { RATE_LIMITS, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
+import { RATE_LIMITS, sortTiers, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
+import { z } from "zod";
 import { giftMatches } from "~/data/gifts";
+import { buildSearchParams, parseSearchParams, repeated, text } from "~/utils/search-params";
 
 // ---------------------------------------------------------------------------------------
 // URL state
@@ -28,7 +30,20 @@ export type RatesView = {
   dialog: DialogState | null;
 };
 
-export const VIEW_PARAMS = ["in", "out", "item", "open", "dialog", "for"] as const;
+/**
+ * The params the panel owns (app/utils/search-params.ts): `in`, `out`, `item`, `open`
+ * (repeated pair keys), `dialog` and `for` (the input a dialog is about).
+ */
+const VIEW_SCHEMA = z.object({
+  in: text(),
+  out: text(),
+  item: text(),
+  open: repeated(z.string()),
+  dialog: z.enum(["add", "import", "add-output", "delete-input"]).optional().catch(undefined),
+  for: text(),
+});
+
+export const VIEW_PARAMS = Object.keys(VIEW_SCHEMA.shape) as Array<keyof typeof VIEW_SCHEMA.shape>;
 
 const PAIR_SEPARATOR = "|";
 
@@ -37,33 +52,27 @@ export function pairKey(input: string, output: string): string {
 }
 
 export function parseView(params: URLSearchParams): RatesView {
-  const input = params.get("for") ?? "";
-  const dialogName = params.get("dialog");
+  const p = parseSearchParams(VIEW_SCHEMA, params);
   let dialog: DialogState | null = null;
-  if (dialogName === "add" || dialogName === "import") dialog = { type: dialogName };
-  else if ((dialogName === "add-output" || dialogName === "delete-input") && input) dialog = { type: dialogName, input };
-  return {
-    incoming: params.get("in") ?? "",
-    outgoing: params.get("out") ?? "",
-    item: params.get("item") ?? "",
-    open: [...new Set(params.getAll("open").filter(Boolean))],
-    dialog,
-  };
+  if (p.dialog === "add" || p.dialog === "import") dialog = { type: p.dialog };
+  else if (p.dialog && p.for) dialog = { type: p.dialog, input: p.for };
+  return { incoming: p.in, outgoing: p.out, item: p.item, open: p.open, dialog };
 }
 
 /** The view as search params; params this view does not own are kept as they were. */
 export function viewToParams(view: RatesView, base?: URLSearchParams): URLSearchParams {
-  const params = new URLSearchParams(base);
-  for (const name of VIEW_PARAMS) params.delete(name);
-  if (view.incoming) params.set("in", view.incoming);
-  if (view.outgoing) params.set("out", view.outgoing);
-  if (view.item) params.set("item", view.item);
-  for (const key of view.open) params.append("open", key);
-  if (view.dialog) {
-    params.set("dialog", view.dialog.type);
-    if ("input" in view.dialog) params.set("for", view.dialog.input);
-  }
-  return params;
+  return buildSearchParams(
+    VIEW_SCHEMA,
+    {
+      in: view.incoming,
+      out: view.outgoing,
+      item: view.item,
+      open: view.open,
+      dialog: view.dialog?.type,
+      for: view.dialog && "input" in view.dialog ? view.dialog.input : "",
+    },
+    base,
+  );
 }
 
 export function viewHref(view: RatesView, base?: URLSearchParams): string {
@@ -172,8 +181,9 @@ export function changeFromSubmission(formData: FormData): RateChange | null {
   }
   if (intent === "delete") return { type: "delete", input, output };
   if (intent === "save") {
-    const tiers = tiersFromFormData(formData);
-    if (!tiers) return null;
+    const unsorted = tiersFromFormData(formData);
+    if (!unsorted) return null;
+    const tiers = sortTiers(unsorted); // as the action stores them
     const flat = tiers.length === 1 && tiers[0].quantity === RATE_LIMITS.defaultTierQuantity;
     return { type: "merge", input, output, fields: flat ? { rate: tiers[0].rate } : { rates: tiers } };
   }

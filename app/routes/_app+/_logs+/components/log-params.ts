@@ -1,17 +1,27 @@
+import { z } from "zod";
 import { LOG_SOURCES, LOG_TYPES } from "#api/logs";
 import type { LogSource, LogType } from "~/db/schema/logs";
+import { buildSearchParams, flag, parseSearchParams, searchString } from "~/utils/search-params";
 
 /** Spec 2 §9 "Logs auto-refresh: every 5 s". */
 export const LOGS_AUTO_REFRESH_SECONDS = 5;
 
 /**
- * The /logs page's list state lives in the URL (CONVENTIONS rule 6):
+ * The /logs page's list state lives in the URL (CONVENTIONS rule 6, app/utils/search-params.ts):
  *   type, source   one of the spec's values, absent = all
  *   showCleared=1  include entries already cleared (hidden by default)
  *   auto=1         auto-refresh every 5 s
  *   confirm=cleanup  the no-JavaScript "Clean Old Logs" confirmation
  * Unknown values are ignored rather than refused: a stale bookmark still opens the page.
  */
+const LOGS_PARAMS = z.object({
+  type: z.enum(LOG_TYPES).optional().catch(undefined),
+  source: z.enum(LOG_SOURCES).optional().catch(undefined),
+  showCleared: flag(),
+  auto: flag(),
+  confirm: z.literal("cleanup").optional().catch(undefined),
+});
+
 export type LogsPageParams = {
   type?: LogType;
   source?: LogSource;
@@ -21,25 +31,11 @@ export type LogsPageParams = {
 };
 
 export function parseLogsPageParams(search: URLSearchParams): LogsPageParams {
-  const type = search.get("type");
-  const source = search.get("source");
-  return {
-    type: (LOG_TYPES as readonly string[]).includes(type ?? "") ? (type as LogType) : undefined,
-    source: (LOG_SOURCES as readonly string[]).includes(source ?? "") ? (source as LogSource) : undefined,
-    showCleared: search.get("showCleared") === "1",
-    auto: search.get("auto") === "1",
-    confirmCleanup: search.get("confirm") === "cleanup",
-  };
+  const { confirm, ...p } = parseSearchParams(LOGS_PARAMS, search);
+  return { ...p, confirmCleanup: confirm === "cleanup" };
 }
 
 /** The page URL for a state (only non-default parameters, in a stable order). */
-export function logsPageUrl(p: Partial<LogsPageParams>): string {
-  const search = new URLSearchParams();
-  if (p.type) search.set("type", p.type);
-  if (p.source) search.set("source", p.source);
-  if (p.showCleared) search.set("showCleared", "1");
-  if (p.auto) search.set("auto", "1");
-  if (p.confirmCleanup) search.set("confirm", "cleanup");
-  const query = search.toString();
-  return `/logs${query ? `?${query}` : ""}`;
+export function logsPageUrl({ confirmCleanup, ...p }: Partial<LogsPageParams>): string {
+  return `/logs${searchString(buildSearchParams(LOGS_PARAMS, { ...p, confirm: confirmCleanup ? "cleanup" : undefined }))}`;
 }

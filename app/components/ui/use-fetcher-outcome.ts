@@ -1,0 +1,31 @@
+import { useRevalidator, type FetcherWithComponents } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+
+/** What an action answers a fetcher: at least whether it worked, usually the toast text. */
+export type FetcherOutcome = { ok: boolean; message?: string };
+
+/**
+ * Calls back once per finished fetcher submission. A failure also revalidates the page's
+ * loaders: the screen shows the server's truth again (an optimistic change falls away),
+ * and that reload brings the failure's flash toast, since Remix skips revalidation after
+ * an error status on its own. A success's flash toast comes with Remix's own revalidation.
+ */
+export function useFetcherOutcome<T extends FetcherOutcome = FetcherOutcome>(
+  fetcher: FetcherWithComponents<unknown>,
+  handlers: { onSuccess?: (data: T) => void; onFailure?: (data: T) => void } = {},
+) {
+  const revalidator = useRevalidator();
+  const handled = useRef<unknown>(fetcher.data);
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
+    handled.current = fetcher.data;
+    const data = fetcher.data as T;
+    if (data.ok) latest.current.onSuccess?.(data);
+    else {
+      latest.current.onFailure?.(data);
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }
+  }, [fetcher.state, fetcher.data, revalidator]);
+}

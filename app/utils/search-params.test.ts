@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { buildSearchParams, flag, parseSearchParams, repeated, searchString, text } from "./search-params";
+
+const Schema = z.object({
+  q: text(),
+  kind: z.enum(["a", "b"]).optional().catch(undefined),
+  all: flag(),
+  open: repeated(z.string()),
+});
+
+describe("list state in the URL (CONVENTIONS rule 6)", () => {
+  it("parses with defaults; bad values fall back instead of failing", () => {
+    expect(parseSearchParams(Schema, new URLSearchParams())).toEqual({ q: "", kind: undefined, all: false, open: [] });
+    expect(parseSearchParams(Schema, new URLSearchParams("q=gr&kind=zzz&all=1&open=x&open=&open=x&open=y"))).toEqual({
+      q: "gr",
+      kind: undefined,
+      all: true,
+      open: ["x", "y"],
+    });
+  });
+
+  it("builds in the schema's order, omits defaults, keeps params it does not own", () => {
+    const params = buildSearchParams(Schema, { q: "", kind: "b", all: true, open: ["x", "y"] }, "other=1&q=old");
+    expect(params.toString()).toBe("other=1&kind=b&all=1&open=x&open=y");
+    expect(searchString(buildSearchParams(Schema, { q: "", all: false, open: [] }))).toBe("");
+  });
+
+  it("round-trips", () => {
+    const value = { q: "gold ring", kind: "a" as const, all: false, open: ["Gold Ring|Clay"] };
+    expect(parseSearchParams(Schema, buildSearchParams(Schema, value))).toEqual(value);
+  });
+});
