@@ -116,6 +116,12 @@ test("an API token is shown once, works as a Bearer token, and fails with 401 on
   await expect(field).toHaveValue(/^gtk_/);
   const token = await field.inputValue();
   await expect(page.getByRole("listitem", { name: tokenName })).toContainText(token.slice(0, 10));
+  // Issue 8: the name field is empty again, ready for the next token; a repeated name is refused.
+  await expect(page.getByLabel("Token name")).toHaveValue("");
+  await page.getByLabel("Token name").fill(tokenName);
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByText(`You already have an API token named "${tokenName}". Choose another name.`)).toBeVisible();
+  await expect(page.getByRole("listitem", { name: tokenName })).toHaveCount(1);
 
   const api = await playwrightRequest.newContext({ baseURL, storageState: loggedOut, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
   const ok = await api.get("/api/health");
