@@ -3,89 +3,54 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens } from "~/db/schema";
 import { findOperatorByToken, hashToken } from "~/models/api-token.server";
-import { createOperator, createSession, findSession, verifyOperatorPassword } from "~/models/operator.server";
-import { CLIENT_IP_HEADER, sessionCookie } from "~/utils/auth.server";
+import { createSession, findSession, verifyOperatorPassword } from "~/models/operator.server";
+import { CLIENT_IP_HEADER } from "~/utils/auth.server";
 import { clearLoginLimits } from "~/utils/rate-limit.server";
+import { callRoute, cookiesOf, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, loader } from "./settings";
 
 /**
  * Operator settings (/settings): "API token … created and revoked by an operator, stored
  * hashed" (issue "Foundation" item 3) — shown once — and changing one's own password.
  */
-const args = (request: Request) => ({ request, params: {}, context: {} });
 type LoaderData = {
   newToken: string | null;
   confirmRevoke: { id: string; name: string } | null;
   tokens: { id: string; name: string; prefix: string; lastUsedAt: string | null }[];
 };
-type DataResult<T = unknown> = { data: T; init: ResponseInit | null };
-
-async function run(fn: () => Promise<unknown>): Promise<Response | DataResult> {
-  try {
-    return (await fn()) as Response | DataResult;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    if (thrown && typeof thrown === "object" && "init" in thrown) return thrown as DataResult;
-    throw thrown;
-  }
-}
+type FormAnswer = { intent: string; result: { error: Record<string, string[]> } };
 
 let cookie: string;
 let sessionId: string;
 let operatorId: string;
 
 beforeAll(async () => {
-  const op = await createOperator("settler", "correct horse");
-  operatorId = op.id;
-  const s = await createSession(op.id);
-  sessionId = s.id;
-  cookie = (await sessionCookie().serialize(s.id)).split(";")[0]!;
+  ({ id: operatorId, sessionId, cookie } = await createTestOperator({ name: "settler", password: "correct horse" }));
 });
 beforeEach(() => clearLoginLimits());
 
-const post = (fields: Record<string, string>, extraCookie = "") =>
-  new Request("http://localhost/settings", {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    headers: { cookie: [cookie, extraCookie].filter(Boolean).join("; "), [CLIENT_IP_HEADER]: "192.0.2.50" },
-  });
-const getPage = (extraCookie = "", query = "") =>
-  loader(args(new Request(`http://localhost/settings${query}`, { headers: { cookie: [cookie, extraCookie].filter(Boolean).join("; ") } }))) as unknown as Promise<
-    DataResult<LoaderData>
-  >;
-
-/** The cookies a response sets, as a Cookie header. */
-const cookiesOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!)
-    .join("; ");
-
-/** The flash toast a response sets (remix-toast: base64 JSON in the toast-session cookie). */
-function toastOf(res: Response) {
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith("toast-session="))!;
-  const value = decodeURIComponent(raw.split(";")[0]!.slice("toast-session=".length)).replace(/\.$/, "");
-  return JSON.parse(Buffer.from(value, "base64").toString("utf8")).__flash_flash__.toast;
-}
+const post = (fields: Record<string, string>) =>
+  callRoute<FormAnswer>(action, makeRequest("/settings", { cookie, form: fields, headers: { [CLIENT_IP_HEADER]: "192.0.2.50" } }));
+const getPage = (extraCookie = "", query = "") => callRoute<LoaderData>(loader, makeRequest(`/settings${query}`, { cookie: [cookie, extraCookie] }));
 
 describe("API tokens on /settings", () => {
   it("create: redirects with a toast; the next page load shows the token once, then never again", async () => {
-    const res = (await run(() => action(args(post({ intent: "create-token", name: "nightly import" }))))) as Response;
+    const res = await post({ intent: "create-token", name: "nightly import" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/settings");
     const setCookies = res.headers.getSetCookie();
-    expect(toastOf(res)).toEqual({ type: "success", message: 'API token "nightly import" created' });
+    expect(toastOf(res.headers)).toEqual({ type: "success", message: 'API token "nightly import" created' });
     const sealed = setCookies.find((c) => c.startsWith("gt_new_token="))!;
     expect(sealed).toMatch(/HttpOnly/);
     expect(sealed).toMatch(/Max-Age=300/);
 
-    const page = await getPage(cookiesOf(res));
+    const page = await getPage(cookiesOf(res.headers));
     const token = page.data.newToken!;
     expect(token).toMatch(/^gtk_/);
     // The cookie carried it encrypted, not in clear.
     expect(decodeURIComponent(sealed)).not.toContain(token.slice(4));
-    expect(new Headers(page.init?.headers).getSetCookie().some((c) => /^gt_new_token=;.*Max-Age=0/.test(c))).toBe(true);
-    expect(new Headers(page.init?.headers).get("cache-control")).toBe("no-store");
+    expect(page.headers.getSetCookie().some((c) => /^gt_new_token=;.*Max-Age=0/.test(c))).toBe(true);
+    expect(page.headers.get("cache-control")).toBe("no-store");
     expect((await findOperatorByToken(token))?.name).toBe("settler");
     const listed = page.data.tokens.find((t) => t.name === "nightly import")!;
     expect(listed.prefix).toBe(token.slice(0, 10));
@@ -98,64 +63,52 @@ describe("API tokens on /settings", () => {
   });
 
   it("create: a name is required (400, inline error)", async () => {
-    const res = (await run(() => action(args(post({ intent: "create-token", name: "  " }))))) as DataResult<{
-      intent: string;
-      result: { error: Record<string, string[]> };
-    }>;
-    expect(res.init?.status).toBe(400);
+    const res = await post({ intent: "create-token", name: "  " });
+    expect(res.status).toBe(400);
     expect(res.data.result.error.name).toEqual(["Token name is required"]);
   });
 
   it("create: a name the operator already uses is refused inline (400), nothing created", async () => {
-    await run(() => action(args(post({ intent: "create-token", name: "twice" }))));
-    const res = (await run(() => action(args(post({ intent: "create-token", name: "twice" }))))) as DataResult<{
-      intent: string;
-      result: { error: Record<string, string[]> };
-    }>;
-    expect(res.init?.status).toBe(400);
+    await post({ intent: "create-token", name: "twice" });
+    const res = await post({ intent: "create-token", name: "twice" });
+    expect(res.status).toBe(400);
     expect(res.data.result.error.name).toEqual(['You already have an API token named "twice". Choose another name.']);
     expect((await getPage()).data.tokens.filter((t) => t.name === "twice")).toHaveLength(1);
   });
 
   it("revoke: asks first (?revoke=id), then revokes; the token stops working at once", async () => {
-    const created = (await run(() => action(args(post({ intent: "create-token", name: "to go" }))))) as Response;
-    const token = (await getPage(cookiesOf(created))).data.newToken!;
+    const created = await post({ intent: "create-token", name: "to go" });
+    const token = (await getPage(cookiesOf(created.headers))).data.newToken!;
     const id = (await getPage()).data.tokens.find((t) => t.name === "to go")!.id;
     expect((await getPage("", `?revoke=${id}`)).data.confirmRevoke).toEqual({ id, name: "to go" });
 
-    const res = (await run(() => action(args(post({ intent: "revoke-token", tokenId: id }))))) as Response;
+    const res = await post({ intent: "revoke-token", tokenId: id });
     expect(res.status).toBe(302);
     expect(await findOperatorByToken(token)).toBeNull();
     expect((await getPage()).data.tokens.some((t) => t.id === id)).toBe(false);
 
-    const again = (await run(() => action(args(post({ intent: "revoke-token", tokenId: id }))))) as Response;
+    const again = await post({ intent: "revoke-token", tokenId: id });
     expect(again.status).toBe(302);
-    expect(toastOf(again)).toEqual({ type: "error", message: "That API token does not exist (already revoked?)" });
+    expect(toastOf(again.headers)).toEqual({ type: "error", message: "That API token does not exist (already revoked?)" });
   });
 
   it("answers an unknown intent with 400", async () => {
-    const res = (await run(() => action(args(post({ intent: "explode" }))))) as DataResult;
-    expect(res.init?.status).toBe(400);
+    const res = await post({ intent: "explode" });
+    expect(res.status).toBe(400);
   });
 });
 
 describe("change password on /settings", () => {
   it("needs the current password; keeps this session, ends the others", async () => {
     const other = await createSession(operatorId);
-    const wrong = (await run(() =>
-      action(args(post({ intent: "change-password", currentPassword: "nope nope", newPassword: "brand new pw", confirmPassword: "brand new pw" }))),
-    )) as DataResult<{ result: { error: Record<string, string[]> } }>;
-    expect(wrong.init?.status).toBe(400);
+    const wrong = await post({ intent: "change-password", currentPassword: "nope nope", newPassword: "brand new pw", confirmPassword: "brand new pw" });
+    expect(wrong.status).toBe(400);
     expect(wrong.data.result.error.currentPassword).toEqual(["Current password is wrong"]);
 
-    const mismatch = (await run(() =>
-      action(args(post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "other" }))),
-    )) as DataResult<{ result: { error: Record<string, string[]> } }>;
+    const mismatch = await post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "other" });
     expect(mismatch.data.result.error.confirmPassword).toEqual(["Passwords do not match"]);
 
-    const ok = (await run(() =>
-      action(args(post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "brand new pw" }))),
-    )) as Response;
+    const ok = await post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "brand new pw" });
     expect(ok.status).toBe(302);
     expect(await verifyOperatorPassword("settler", "brand new pw")).not.toBeNull();
     expect(await findSession(sessionId)).not.toBeNull();

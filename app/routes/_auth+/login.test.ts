@@ -6,6 +6,7 @@ import { createOperator } from "~/models/operator.server";
 import { CLIENT_IP_HEADER, getOperator, readSessionId } from "~/utils/auth.server";
 import { clearFailedLoginWindows } from "~/models/failed-login.server";
 import { clearLoginLimits } from "~/utils/rate-limit.server";
+import { callRoute, cookiesOf, makeRequest } from "#tests/kit";
 import { action as loginAction, loader as loginLoader } from "./login";
 import { action as logoutAction, loader as logoutLoader } from "./logout";
 
@@ -14,29 +15,11 @@ import { action as logoutAction, loader as logoutLoader } from "./logout";
  * cookie; logout … Login attempts rate-limited … pages redirect to login and back."
  * Loaders and actions are called with real Requests against the real database.
  */
-const args = (request: Request) => ({ request, params: {}, context: {} });
+type FormData = { status?: string; error?: Record<string, string[] | null> };
 
-type DataResult = { type: "DataWithResponseInit"; data: { status?: string; error?: Record<string, string[] | null> }; init: ResponseInit | null };
-
-/** Runs a loader/action and returns its Response (thrown or returned) or its data() result. */
-async function run(fn: () => Promise<unknown>): Promise<Response | DataResult> {
-  try {
-    return (await fn()) as Response | DataResult;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
-
-function loginPost(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return new Request("http://localhost/login", {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    headers: { [CLIENT_IP_HEADER]: "192.0.2.10", ...headers },
-  });
-}
-
-const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+/** Posts the login form from 192.0.2.10 (or the address in `headers`). */
+const login = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  callRoute<FormData>(loginAction, makeRequest("/login", { form: fields, headers: { [CLIENT_IP_HEADER]: "192.0.2.10", ...headers } }));
 
 beforeAll(async () => {
   await createOperator("alice", "correct horse");
@@ -55,7 +38,7 @@ async function failedLoginRows() {
 
 describe("login action", () => {
   it("logs in with the right password: session row, signed httpOnly SameSite=Lax cookie, redirect to a safe redirectTo", async () => {
-    const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse", redirectTo: "/logs?type=error" }))))) as Response;
+    const res = await login({ name: "alice", password: "correct horse", redirectTo: "/logs?type=error" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/logs?type=error");
     const setCookie = res.headers.get("set-cookie")!;
@@ -64,17 +47,17 @@ describe("login action", () => {
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).toMatch(/Path=\//);
     expect(setCookie).not.toMatch(/Secure/); // SECURE_COOKIES is off in tests
-    const sessionId = await readSessionId(cookieOf(res));
+    const sessionId = await readSessionId(cookiesOf(res.headers));
     const db = await getDb();
     const [row] = await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!));
     expect(row).toBeDefined();
-    const me = await getOperator(new Request("http://localhost/", { headers: { cookie: cookieOf(res) } }));
+    const me = await getOperator(makeRequest("/", { cookie: cookiesOf(res.headers) }));
     expect(me?.name).toBe("alice");
   });
 
   it("never redirects off-site after login", async () => {
     for (const redirectTo of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "/login"]) {
-      const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse", redirectTo }))))) as Response;
+      const res = await login({ name: "alice", password: "correct horse", redirectTo });
       expect(res.headers.get("location"), redirectTo).toBe("/");
     }
   });
@@ -84,8 +67,8 @@ describe("login action", () => {
       ["alice", "wrong password"],
       ["mallory", "correct horse"],
     ]) {
-      const res = (await run(() => loginAction(args(loginPost({ name: name!, password: password! }))))) as DataResult;
-      expect(res.init?.status).toBe(401);
+      const res = await login({ name: name!, password: password! });
+      expect(res.status).toBe(401);
       expect(res.data.error?.[""]).toEqual(["Invalid name or password"]);
     }
     const [entry, ...more] = await failedLoginRows();
@@ -98,13 +81,13 @@ describe("login action", () => {
     });
     expect(JSON.stringify(entry)).not.toMatch(/mallory|wrong password|correct horse/);
 
-    await run(() => loginAction(args(loginPost({ name: "alice", password: "wrong again" }))));
+    await login({ name: "alice", password: "wrong again" });
     expect((await failedLoginRows())[0]).toMatchObject({ message: "Failed logins: 3 from 1 address (latest for alice)" });
   });
 
   // Issue 7 #5: people type their password into the Name field.
   it("a password typed as the name is logged masked: first character only, not its length", async () => {
-    await run(() => loginAction(args(loginPost({ name: "Tr0ub4dor&3-long-secret", password: "whatever1" }))));
+    await login({ name: "Tr0ub4dor&3-long-secret", password: "whatever1" });
     const [entry] = await failedLoginRows();
     expect(entry!.message).toBe("Failed logins: 1 from 1 address (latest for T***)");
     expect(JSON.stringify(entry)).not.toContain("r0ub4dor");
@@ -114,10 +97,8 @@ describe("login action", () => {
   it("N failed logins from many addresses make exactly one log row, counting them", async () => {
     const N = 12;
     for (let i = 0; i < N; i++) {
-      const res = (await run(() =>
-        loginAction(args(loginPost({ name: `guess-${i}`, password: "wrong password" }, { [CLIENT_IP_HEADER]: `198.51.100.${i % 4}` }))),
-      )) as DataResult;
-      expect(res.init?.status).toBe(401);
+      const res = await login({ name: `guess-${i}`, password: "wrong password" }, { [CLIENT_IP_HEADER]: `198.51.100.${i % 4}` });
+      expect(res.status).toBe(401);
     }
     const rows = await failedLoginRows();
     expect(rows).toHaveLength(1);
@@ -129,27 +110,25 @@ describe("login action", () => {
   });
 
   it("validates the form: both fields required (400)", async () => {
-    const res = (await run(() => loginAction(args(loginPost({ name: "", password: "" }))))) as DataResult;
-    expect(res.init?.status).toBe(400);
+    const res = await login({ name: "", password: "" });
+    expect(res.status).toBe(400);
     expect(res.data.error?.name).toEqual(["Name is required"]);
     expect(res.data.error?.password).toEqual(["Password is required"]);
   });
 
   it("after 5 failures for a name from one address answers 429 there, even for the right password; the same name from elsewhere still logs in", async () => {
     for (let i = 0; i < 5; i++) {
-      const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: `wrong ${i}` }))))) as DataResult;
-      expect(res.init?.status).toBe(401);
+      const res = await login({ name: "alice", password: `wrong ${i}` });
+      expect(res.status).toBe(401);
     }
-    const res = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as DataResult;
-    expect(res.init?.status).toBe(429);
+    const res = await login({ name: "alice", password: "correct horse" });
+    expect(res.status).toBe(429);
     expect(res.data.error?.[""]).toEqual(["Too many failed logins. Try again in 15 minutes."]);
-    const retryAfter = Number(new Headers(res.init?.headers).get("retry-after"));
+    const retryAfter = Number(res.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     // Issue 7 #4: the failures do not lock alice out for everyone.
-    const elsewhere = (await run(() =>
-      loginAction(args(loginPost({ name: "alice", password: "correct horse" }, { [CLIENT_IP_HEADER]: "192.0.2.99" }))),
-    )) as Response;
+    const elsewhere = await login({ name: "alice", password: "correct horse" }, { [CLIENT_IP_HEADER]: "192.0.2.99" });
     expect(elsewhere.status).toBe(302);
     expect(elsewhere.headers.get("set-cookie")).toMatch(/^gt_session=/);
     // The refused attempt is counted in the same log row.
@@ -159,22 +138,19 @@ describe("login action", () => {
 
 describe("login loader", () => {
   it("shows the form with a safe redirectTo, and sends a logged-in operator on", async () => {
-    const res = (await run(() => loginLoader(args(new Request("http://localhost/login?redirectTo=%2Flogs"))))) as DataResult;
+    const res = await callRoute(loginLoader, makeRequest("/login?redirectTo=%2Flogs"));
     expect(res.data).toEqual({ redirectTo: "/logs" });
-    const evil = (await run(() => loginLoader(args(new Request("http://localhost/login?redirectTo=https://evil.example"))))) as DataResult;
+    const evil = await callRoute(loginLoader, makeRequest("/login?redirectTo=https://evil.example"));
     expect(evil.data).toEqual({ redirectTo: "" });
 
-    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
-    const again = (await run(() =>
-      loginLoader(args(new Request("http://localhost/login?redirectTo=%2Flogs", { headers: { cookie: cookieOf(login) } }))),
-    )) as Response;
+    const loggedIn = await login({ name: "alice", password: "correct horse" });
+    const again = await callRoute(loginLoader, makeRequest("/login?redirectTo=%2Flogs", { cookie: cookiesOf(loggedIn.headers) }));
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe("/logs");
 
     // Issue 7 #2: the URL parser turns "/.//evil.example" into "//evil.example" (another host).
     for (const trick of ["/.//evil.example", "/x/../..//evil.example", "/%2F%2Fevil.example", "/%5Cevil.example"]) {
-      const req = new Request(`http://localhost/login?redirectTo=${encodeURIComponent(trick)}`, { headers: { cookie: cookieOf(login) } });
-      const res = (await run(() => loginLoader(args(req)))) as Response;
+      const res = await callRoute(loginLoader, makeRequest(`/login?redirectTo=${encodeURIComponent(trick)}`, { cookie: cookiesOf(loggedIn.headers) }));
       expect(res.headers.get("location"), trick).toBe("/");
     }
   });
@@ -182,23 +158,23 @@ describe("login loader", () => {
 
 describe("logout", () => {
   it("POST deletes the session row and clears the cookie; the old cookie no longer works", async () => {
-    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
-    const cookie = cookieOf(login);
+    const loggedIn = await login({ name: "alice", password: "correct horse" });
+    const cookie = cookiesOf(loggedIn.headers);
     const sessionId = await readSessionId(cookie);
-    const res = (await run(() => logoutAction(args(new Request("http://localhost/logout", { method: "POST", headers: { cookie } }))))) as Response;
+    const res = await callRoute(logoutAction, makeRequest("/logout", { method: "POST", cookie }));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login");
     expect(res.headers.get("set-cookie")).toMatch(/gt_session=;.*Max-Age=0/);
     const db = await getDb();
     expect(await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!))).toHaveLength(0);
-    expect(await getOperator(new Request("http://localhost/", { headers: { cookie } }))).toBeNull();
+    expect(await getOperator(makeRequest("/", { cookie }))).toBeNull();
   });
 
   it("GET shows a confirmation when logged in, else goes to the login", async () => {
-    const login = (await run(() => loginAction(args(loginPost({ name: "alice", password: "correct horse" }))))) as Response;
-    const shown = (await run(() => logoutLoader(args(new Request("http://localhost/logout", { headers: { cookie: cookieOf(login) } }))))) as DataResult;
+    const loggedIn = await login({ name: "alice", password: "correct horse" });
+    const shown = await callRoute(logoutLoader, makeRequest("/logout", { cookie: cookiesOf(loggedIn.headers) }));
     expect(shown.data).toEqual({ name: "alice" });
-    const anon = (await run(() => logoutLoader(args(new Request("http://localhost/logout"))))) as Response;
+    const anon = await callRoute(logoutLoader, makeRequest("/logout"));
     expect(anon.headers.get("location")).toBe("/login");
   });
 });

@@ -2,8 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RATE_MESSAGES } from "#api/rates";
 import { addFormId, encodePair, rowFormId, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import { batchUpsert, deleteAllRates, listRates } from "~/models/rate.server";
-import { createOperator, createSession } from "~/models/operator.server";
-import { sessionCookie } from "~/utils/auth.server";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-rates";
 
 /**
@@ -12,13 +11,12 @@ import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-r
  * as plain no-JavaScript posts (redirect + flash toast, or the form again on errors).
  */
 
-const URL_BASE = "http://localhost/exchange-rates";
-type Answer = { status: number; headers: Headers; body: (ActionResult & { rates?: unknown; loadError?: string | null; undo?: unknown }) | null };
+const PATH = "/exchange-rates";
+type Body = (ActionResult & { rates?: unknown; loadError?: string | null; undo?: unknown }) | undefined;
 
 let cookie: string;
 beforeAll(async () => {
-  const op = await createOperator("rates-operator", "correct horse");
-  cookie = (await sessionCookie().serialize((await createSession(op.id)).id)).split(";")[0]!;
+  cookie = (await createTestOperator({ name: "rates-operator", password: "correct horse" })).cookie;
 });
 
 beforeEach(async () => {
@@ -30,45 +28,12 @@ beforeEach(async () => {
   ]);
 });
 
-/** Normalises what a loader/action gives back (a Response, thrown or returned, or `data()`). */
-async function answer(fn: () => Promise<unknown>): Promise<Answer> {
-  let out: unknown;
-  try {
-    out = await fn();
-  } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown;
-    out = thrown;
-  }
-  if (out instanceof Response) {
-    const isJson = (out.headers.get("content-type") ?? "").includes("json");
-    return { status: out.status, headers: out.headers, body: isJson ? await out.json() : null };
-  }
-  const d = out as { data: Answer["body"]; init: ResponseInit | null };
-  return { status: d.init?.status ?? 200, headers: new Headers(d.init?.headers), body: d.data };
-}
-
 function post(fields: Record<string, string>, { withCookie = true, search = "" } = {}) {
-  const body = new URLSearchParams(fields);
-  const request = new Request(`${URL_BASE}${search}`, {
-    method: "POST",
-    body,
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(withCookie ? { Cookie: cookie } : {}) },
-  });
-  return answer(() => action({ request, params: {}, context: {} }));
+  return callRoute<Body>(action, makeRequest(`${PATH}${search}`, { form: fields, cookie: withCookie ? cookie : [] }));
 }
 
 function get(search = "", headers: Record<string, string> = {}) {
-  const request = new Request(`${URL_BASE}${search}`, { headers: { Cookie: cookie, ...headers } });
-  return answer(() => loader({ request, params: {}, context: {} }));
-}
-
-/** The flash toast a response sets (remix-toast's cookie), decoded. */
-function flash(headers: Headers): { message: string; type: string } | undefined {
-  const setCookie = headers.get("set-cookie") ?? "";
-  const m = /toast-session=([^;.]*)/.exec(setCookie);
-  if (!m) return undefined;
-  const json = JSON.parse(Buffer.from(decodeURIComponent(m[1]!), "base64").toString("utf8"));
-  return json.__flash_flash__?.toast;
+  return callRoute<Body>(loader, makeRequest(`${PATH}${search}`, { cookie, headers }));
 }
 
 describe("loader", () => {
@@ -77,8 +42,7 @@ describe("loader", () => {
   });
 
   it("needs a logged-in operator", async () => {
-    const request = new Request(URL_BASE);
-    const res = await answer(() => loader({ request, params: {}, context: {} }));
+    const res = await callRoute(loader, makeRequest(PATH));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^\/login\?redirectTo=%2Fexchange-rates/);
   });
@@ -86,12 +50,12 @@ describe("loader", () => {
   it("answers the rates map, inputs and outputs in creation order (spec 1 §3)", async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    const rates = res.body!.rates as Record<string, Record<string, { rate?: unknown; rates?: unknown; status: boolean }>>;
+    const rates = res.data!.rates as Record<string, Record<string, { rate?: unknown; rates?: unknown; status: boolean }>>;
     expect(Object.keys(rates)).toEqual(["Gold Ring", "Fire Cannon Ball"]);
     expect(Object.keys(rates["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
     expect(rates["Gold Ring"]!.Clay).toMatchObject({ rate: "1/2", status: true });
     expect(rates["Fire Cannon Ball"]!["Green Light"]).toMatchObject({ rate: 1.5, status: false });
-    expect(res.body!.loadError).toBeNull();
+    expect(res.data!.loadError).toBeNull();
   });
 
   it("turns a no-JavaScript clear button into a clean URL", async () => {
@@ -108,7 +72,7 @@ describe("loader", () => {
     process.env.E2E = "1";
     const res = await get("", { [E2E_FAULT_HEADER]: "rates-load" });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ rates: null, loadError: expect.stringContaining("unavailable") });
+    expect(res.data).toMatchObject({ rates: null, loadError: expect.stringContaining("unavailable") });
   });
 });
 
@@ -144,7 +108,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   it("answers 400 to an unknown or missing intent", async () => {
     const unknown = await post({ intent: "explode", inputItem: "Gold Ring" });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ ok: false, intent: null, message: "Unknown intent: explode" });
+    expect(unknown.data).toMatchObject({ ok: false, intent: null, message: "Unknown intent: explode" });
     expect((await post({})).status).toBe(400);
   });
 
@@ -159,8 +123,8 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       "tiers[1].rate": " 0.8 ",
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, intent: "save", message: RATE_MESSAGES.saved, formId: rowFormId("Gold Ring", "Clay") });
-    expect(flash(res.headers)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
+    expect(res.data).toMatchObject({ ok: true, intent: "save", message: RATE_MESSAGES.saved, formId: rowFormId("Gold Ring", "Clay") });
+    expect(toastOf(res.headers)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
     expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
   });
 
@@ -213,65 +177,65 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   ])("save: refuses %j with 400 and the §5 message", async (tiers, message, field) => {
     const res = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", ...tiers });
     expect(res.status).toBe(400);
-    expect(res.body!.ok).toBe(false);
-    expect(res.body!.message).toBe(`Failed to save exchange rate: ${message}`);
-    expect(res.body!.result!.error![field]).toEqual([message]);
-    expect(flash(res.headers)).toEqual({ message: `Failed to save exchange rate: ${message}`, type: "error" });
+    expect(res.data!.ok).toBe(false);
+    expect(res.data!.message).toBe(`Failed to save exchange rate: ${message}`);
+    expect(res.data!.result!.error![field]).toEqual([message]);
+    expect(toastOf(res.headers)).toEqual({ message: `Failed to save exchange rate: ${message}`, type: "error" });
     expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
   });
 
   it("save: a pair that is gone answers 404", async () => {
     const res = await post({ intent: "save", inputItem: "Clay", outputItem: "Gold Ring", "tiers[0].quantity": "0", "tiers[0].rate": "1" });
     expect(res.status).toBe(404);
-    expect(res.body!.message).toBe("Failed to save exchange rate: Exchange rate not found");
+    expect(res.data!.message).toBe("Failed to save exchange rate: Exchange rate not found");
     expect((await listRates()).Clay).toBeUndefined();
   });
 
   it("status: enables and disables, with the state in the toast", async () => {
     const off = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false" });
     expect(off.status).toBe(200);
-    expect(off.body!.message).toBe("Exchange rate disabled successfully");
+    expect(off.data!.message).toBe("Exchange rate disabled successfully");
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
     const on = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "true" });
-    expect(flash(on.headers)?.message).toBe("Exchange rate enabled successfully");
+    expect(toastOf(on.headers)?.message).toBe("Exchange rate enabled successfully");
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(true);
   });
 
   it("status: a bad value is 400, an unknown pair 404, each with the §8 wording", async () => {
     const bad = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "maybe" });
     expect(bad.status).toBe(400);
-    expect(bad.body!.message).toMatch(/^Failed to disable exchange rate: /);
+    expect(bad.data!.message).toMatch(/^Failed to disable exchange rate: /);
     const missing = await post({ intent: "status", inputItem: "Clay", outputItem: "Gold Ring", status: "true" });
     expect(missing.status).toBe(404);
-    expect(missing.body!.message).toBe("Failed to enable exchange rate: Exchange rate not found");
+    expect(missing.data!.message).toBe("Failed to enable exchange rate: Exchange rate not found");
   });
 
   it("delete: removes the pair; the last output takes its input with it", async () => {
     const res = await post({ intent: "delete", inputItem: "Fire Cannon Ball", outputItem: "Green Light" });
     expect(res.status).toBe(200);
-    expect(res.body!.message).toBe("Exchange rate deleted successfully");
+    expect(res.data!.message).toBe("Exchange rate deleted successfully");
     expect(Object.keys(await listRates())).toEqual(["Gold Ring"]);
     const again = await post({ intent: "delete", inputItem: "Fire Cannon Ball", outputItem: "Green Light" });
     expect(again.status).toBe(404);
-    expect(again.body!.message).toBe("Failed to delete exchange rate: Exchange rate not found");
+    expect(again.data!.message).toBe("Failed to delete exchange rate: Exchange rate not found");
   });
 
   it("delete offers Undo (CONVENTIONS rule 7): the loader names what went; undo-delete restores it exactly, once", async () => {
     const before = await listRates();
     await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
     const page = await get();
-    expect(page.body!.undo).toEqual({ id: expect.any(String), label: "Gold Ring → Clay", count: 1 });
-    const undo = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect(page.data!.undo).toEqual({ id: expect.any(String), label: "Gold Ring → Clay", count: 1 });
+    const undo = await post({ intent: "undo-delete", undoId: (page.data!.undo as { id: string }).id });
     expect(undo.status).toBe(200);
-    expect(undo.body!.message).toBe("Exchange rate restored");
-    expect(flash(undo.headers)).toEqual({ message: "Exchange rate restored", type: "success" });
+    expect(undo.data!.message).toBe("Exchange rate restored");
+    expect(toastOf(undo.headers)).toEqual({ message: "Exchange rate restored", type: "success" });
     // Same id, rate, status and place in the list.
     expect(await listRates()).toEqual(before);
     expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
-    expect((await get()).body!.undo).toBeNull();
-    const twice = await post({ intent: "undo-delete", undoId: (page.body!.undo as { id: string }).id });
+    expect((await get()).data!.undo).toBeNull();
+    const twice = await post({ intent: "undo-delete", undoId: (page.data!.undo as { id: string }).id });
     expect(twice.status).toBe(404);
-    expect(twice.body!.message).toBe("Nothing to undo: deleted rates can be restored for 2 minutes");
+    expect(twice.data!.message).toBe("Nothing to undo: deleted rates can be restored for 2 minutes");
   });
 
   it("delete-all offers Undo too: every output comes back with its tiers and its disabled status", async () => {
@@ -279,26 +243,21 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     const before = await listRates();
     await post({ intent: "delete-input", inputItem: "Fire Cannon Ball", redirectTo: "/exchange-rates" });
     expect((await listRates())["Fire Cannon Ball"]).toBeUndefined();
-    const offer = (await get()).body!.undo as { id: string; label: string };
+    const offer = (await get()).data!.undo as { id: string; label: string };
     expect(offer.label).toBe('every exchange rate for "Fire Cannon Ball"');
     // Without JavaScript: a plain post, redirected with the flash toast.
     const res = await post({ intent: "undo-delete", undoId: offer.id, redirectTo: "/exchange-rates" });
     expect(res.status).toBe(302);
-    expect(flash(res.headers)).toEqual({ message: "Exchange rates restored", type: "success" });
+    expect(toastOf(res.headers)).toEqual({ message: "Exchange rates restored", type: "success" });
     expect(await listRates()).toEqual(before);
   });
 
   it("undo-delete: another operator's deletion, or a bad id, is not undone", async () => {
     await post({ intent: "delete", inputItem: "Gold Ring", outputItem: "Clay" });
-    const offer = (await get()).body!.undo as { id: string };
-    const other = await createOperator("other-operator", "correct horse");
-    const otherCookie = (await sessionCookie().serialize((await createSession(other.id)).id)).split(";")[0]!;
-    const request = new Request(URL_BASE, {
-      method: "POST",
-      body: new URLSearchParams({ intent: "undo-delete", undoId: offer.id }),
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: otherCookie },
-    });
-    expect((await answer(() => action({ request, params: {}, context: {} }))).status).toBe(404);
+    const offer = (await get()).data!.undo as { id: string };
+    const other = await createTestOperator({ name: "other-operator", password: "correct horse" });
+    const request = makeRequest(PATH, { form: { intent: "undo-delete", undoId: offer.id }, cookie: other.cookie });
+    expect((await callRoute(action, request)).status).toBe(404);
     expect((await post({ intent: "undo-delete", undoId: "nope" })).status).toBe(404);
     expect((await listRates())["Gold Ring"]!.Clay).toBeUndefined();
   });
@@ -306,11 +265,11 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   it("delete-input: removes every output of the input", async () => {
     const res = await post({ intent: "delete-input", inputItem: "Gold Ring" });
     expect(res.status).toBe(200);
-    expect(res.body!.message).toBe("Exchange rates deleted successfully");
+    expect(res.data!.message).toBe("Exchange rates deleted successfully");
     expect(Object.keys(await listRates())).toEqual(["Fire Cannon Ball"]);
     const missing = await post({ intent: "delete-input", inputItem: "Gold Ring" });
     expect(missing.status).toBe(404);
-    expect(missing.body!.message).toBe("Failed to delete exchange rates: Exchange rate not found");
+    expect(missing.data!.message).toBe("Failed to delete exchange rates: Exchange rate not found");
   });
 
   it("add: new entries go in as one batch, enabled", async () => {
@@ -323,7 +282,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       "outputs[1].rate": "3",
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, message: "New exchange rates added successfully", formId: addFormId() });
+    expect(res.data).toMatchObject({ ok: true, message: "New exchange rates added successfully", formId: addFormId() });
     expect((await listRates())["Bronze Ring"]).toMatchObject({ Clay: { rate: "1/4", status: true }, "Gold Ring": { rate: "3", status: true } });
   });
 
@@ -335,8 +294,8 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   ])("add: refuses %j with 400 and the field's message", async (fields, field, message) => {
     const res = await post({ intent: "add", ...fields });
     expect(res.status).toBe(400);
-    expect(res.body!.result!.error![field]).toEqual([message]);
-    expect(res.body!.message).toBe(`Failed to add new entries: ${message}`);
+    expect(res.data!.result!.error![field]).toEqual([message]);
+    expect(res.data!.message).toBe(`Failed to add new entries: ${message}`);
     expect((await listRates()).Clay).toBeUndefined();
   });
 
@@ -350,8 +309,8 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       "outputs[1].rate": "9",
     });
     expect(res.status).toBe(409);
-    expect(res.body!.message).toBe("Failed to add new entries: Fire Cannon Ball → Green Light already has a rate; edit it in its row");
-    expect(res.body!.result!.error).toEqual({ "outputs[1].outputItem": ["This output gift already has a rate for this input"] });
+    expect(res.data!.message).toBe("Failed to add new entries: Fire Cannon Ball → Green Light already has a rate; edit it in its row");
+    expect(res.data!.result!.error).toEqual({ "outputs[1].outputItem": ["This output gift already has a rate for this input"] });
     const map = await listRates();
     expect(map["Fire Cannon Ball"]).toEqual({ "Green Light": { _id: expect.any(String), rate: 1.5, status: false } });
   });
@@ -369,18 +328,18 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   it("add: a gift outside the catalogue is refused by the model, 400", async () => {
     const res = await post({ intent: "add", inputItem: "Golden Banana", "outputs[0].outputItem": "Clay", "outputs[0].rate": "1" });
     expect(res.status).toBe(400);
-    expect(res.body!.message).toMatch(/^Failed to add new entries: .*Unknown gift: Golden Banana/);
+    expect(res.data!.message).toMatch(/^Failed to add new entries: .*Unknown gift: Golden Banana/);
   });
 
   it("add-output: numerator/denominator become the rate; a used output is refused", async () => {
     const res = await post({ intent: "add-output", inputItem: "Gold Ring", outputItem: "Bronze Ring", numerator: "3", denominator: "4" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: true, message: "Exchange rate added successfully", formId: addFormId("Gold Ring") });
+    expect(res.data).toMatchObject({ ok: true, message: "Exchange rate added successfully", formId: addFormId("Gold Ring") });
     expect((await listRates())["Gold Ring"]!["Bronze Ring"]).toMatchObject({ rate: "3/4", status: true });
 
     const used = await post({ intent: "add-output", inputItem: "Gold Ring", outputItem: "Clay", numerator: "1", denominator: "1" });
     expect(used.status).toBe(409);
-    expect(used.body!.message).toBe("Failed to add exchange rate: This output gift already has a rate for this input");
+    expect(used.data!.message).toBe("Failed to add exchange rate: This output gift already has a rate for this input");
     expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
   });
 
@@ -394,13 +353,13 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   ])("add-output: refuses %j with 400", async (fields, field, message) => {
     const res = await post({ intent: "add-output", inputItem: "Bronze Ring", ...fields });
     expect(res.status).toBe(400);
-    expect(res.body!.result!.error![field]).toEqual([message]);
+    expect(res.data!.result!.error![field]).toEqual([message]);
   });
 
   it("add-output: bad numerator and denominator each get their own message, once (issue 8 §2.6)", async () => {
     const res = await post({ intent: "add-output", inputItem: "Bronze Ring", outputItem: "Clay", numerator: "a", denominator: "0" });
     expect(res.status).toBe(400);
-    expect(res.body!.result!.error).toEqual({
+    expect(res.data!.result!.error).toEqual({
       numerator: ["The numerator must be a whole number"],
       denominator: ["The denominator cannot be 0"],
     });
@@ -412,13 +371,13 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
       data: JSON.stringify({ Clay: { "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } } }),
     });
     expect(good.status).toBe(200);
-    expect(good.body!.message).toBe("Exchange rates imported successfully");
+    expect(good.data!.message).toBe("Exchange rates imported successfully");
     expect((await listRates()).Clay).toMatchObject({ "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } });
 
     for (const data of ["", "not json", "[1,2]", '{"Clay": {"Gold Ring": {"quantity": 1}}}', '{"Clay": {"Gold Ring": {"rate": "x/y"}}}', '{"Nope": {"Clay": {"rate": 1}}}']) {
       const res = await post({ intent: "import", data });
       expect(res.status, data).toBe(400);
-      expect(res.body!.message).toBe("Failed to import exchange rates: Invalid data format");
+      expect(res.data!.message).toBe("Failed to import exchange rates: Invalid data format");
     }
   });
 });
@@ -428,18 +387,18 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
     const res = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false", redirectTo: "/exchange-rates?in=gold" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/exchange-rates?in=gold");
-    expect(flash(res.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+    expect(toastOf(res.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
   });
 
   it("takes a row button's `pair` from the panel's shared Enable/Disable/Delete forms (spec 1 §2 row actions)", async () => {
     const off = await post({ intent: "status", status: "false", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
     expect(off.status).toBe(302);
-    expect(flash(off.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+    expect(toastOf(off.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
 
     const gone = await post({ intent: "delete", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
     expect(gone.status).toBe(302);
-    expect(flash(gone.headers)).toEqual({ message: "Exchange rate deleted successfully", type: "success" });
+    expect(toastOf(gone.headers)).toEqual({ message: "Exchange rate deleted successfully", type: "success" });
     expect(Object.keys((await listRates())["Gold Ring"]!)).not.toContain("Clay");
 
     const broken = await post({ intent: "delete", pair: "not a pair" });
@@ -449,16 +408,16 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
   it("redirects with the error toast when a row action fails", async () => {
     const res = await post({ intent: "delete", inputItem: "Clay", outputItem: "Gold Ring", redirectTo: "/exchange-rates" });
     expect(res.status).toBe(302);
-    expect(flash(res.headers)).toEqual({ message: "Failed to delete exchange rate: Exchange rate not found", type: "error" });
+    expect(toastOf(res.headers)).toEqual({ message: "Failed to delete exchange rate: Exchange rate not found", type: "error" });
   });
 
   it("answers the form again (400, no redirect) when it has errors; keeps a refused import's text", async () => {
     const save = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", "tiers[0].quantity": "0", "tiers[0].rate": "bad", redirectTo: "/exchange-rates" });
     expect(save.status).toBe(400);
-    expect(save.body!.result!.error!["tiers[0].rate"]).toEqual(['Rate 1: Invalid format. Use "1/2" or "1.5"']);
+    expect(save.data!.result!.error!["tiers[0].rate"]).toEqual(['Rate 1: Invalid format. Use "1/2" or "1.5"']);
     const imp = await post({ intent: "import", data: "[]", redirectTo: "/exchange-rates" });
     expect(imp.status).toBe(400);
-    expect(imp.body).toMatchObject({ message: "Failed to import exchange rates: Invalid data format", importText: "[]" });
+    expect(imp.data).toMatchObject({ message: "Failed to import exchange rates: Invalid data format", importText: "[]" });
   });
 
   it("answers conform's list intents (add a tier) with the changed form, saving nothing", async () => {
@@ -473,7 +432,7 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
     });
     expect(res.status).toBe(200);
     // conform drops empty strings: the new blank tier is an empty slot after the first.
-    const tiers = (res.body!.result!.initialValue as { tiers: unknown[] }).tiers;
+    const tiers = (res.data!.result!.initialValue as { tiers: unknown[] }).tiers;
     expect(tiers).toHaveLength(2);
     expect(tiers[0]).toEqual({ quantity: "0", rate: "2/5" });
     expect(tiers[1] ?? {}).toEqual({});

@@ -1,13 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
-import { createOperator, createSession } from "~/models/operator.server";
-import { sessionCookie } from "~/utils/auth.server";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, loader } from "./logs";
 
 /** System Logs page (spec 2 "Logs page (/logs)"): loader filters from the URL, intents clear and cleanup. */
 const DAY = 86_400_000;
-type DataResult<T = unknown> = { data: T; init: ResponseInit | null };
 type PageData = {
   params: { type?: string; source?: string; showCleared: boolean; auto: boolean; confirmCleanup: boolean };
   logs: { _id: string; message: string; cleared: boolean }[];
@@ -18,8 +16,7 @@ type PageData = {
 
 let cookie: string;
 beforeAll(async () => {
-  const op = await createOperator("logreader", "correct horse");
-  cookie = (await sessionCookie().serialize((await createSession(op.id)).id)).split(";")[0]!;
+  cookie = (await createTestOperator({ name: "logreader", password: "correct horse" })).cookie;
 });
 
 let ids: Record<string, string>;
@@ -39,52 +36,33 @@ beforeEach(async () => {
   ids = Object.fromEntries(rows.map((r) => [r.message, r.id]));
 });
 
-async function run(fn: () => Promise<unknown>): Promise<Response | DataResult> {
-  try {
-    return (await fn()) as Response | DataResult;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const page = (query = "", withCookie = true) => callRoute<PageData>(loader, makeRequest(`/logs${query}`, { cookie: withCookie ? cookie : [] }));
 
-async function page(query = "", withCookie = true) {
-  const request = new Request(`http://localhost/logs${query}`, { headers: withCookie ? { cookie } : {} });
-  return run(() => loader({ request, params: {}, context: {} }));
-}
-
-function post(fields: Record<string, string>, query = "") {
-  const request = new Request(`http://localhost/logs${query}`, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    headers: { cookie, "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  return run(() => action({ request, params: {}, context: {} }));
-}
+const post = <T = unknown>(fields: Record<string, string>, query = "") => callRoute<T>(action, makeRequest(`/logs${query}`, { cookie, form: fields }));
 
 const messages = (d: PageData) => d.logs.map((l) => l.message);
 
 describe("/logs loader", () => {
   it("needs a logged-in operator", async () => {
-    const res = (await page("", false)) as Response;
+    const res = await page("", false);
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Flogs/);
   });
 
   it("hides cleared entries by default and shows them with showCleared=1", async () => {
-    const d = ((await page()) as DataResult<PageData>).data;
+    const d = (await page()).data;
     expect(messages(d)).toEqual(["auth failed", "started", "ancient"]);
     expect(d).toMatchObject({ matching: 3, total: 4, retentionDays: 14 });
-    const all = ((await page("?showCleared=1")) as DataResult<PageData>).data;
+    const all = (await page("?showCleared=1")).data;
     expect(messages(all)).toEqual(["auth failed", "started", "cleared one", "ancient"]);
   });
 
   it("filters by type and source from the URL and ignores unknown values", async () => {
-    expect(messages(((await page("?type=error")) as DataResult<PageData>).data)).toEqual(["auth failed"]);
-    expect(messages(((await page("?source=discord")) as DataResult<PageData>).data)).toEqual(["ancient"]);
-    const none = ((await page("?type=info&source=bot")) as DataResult<PageData>).data;
+    expect(messages((await page("?type=error")).data)).toEqual(["auth failed"]);
+    expect(messages((await page("?source=discord")).data)).toEqual(["ancient"]);
+    const none = (await page("?type=info&source=bot")).data;
     expect(none).toMatchObject({ logs: [], matching: 0, total: 4 });
-    const lenient = ((await page("?type=nonsense&auto=1")) as DataResult<PageData>).data;
+    const lenient = (await page("?type=nonsense&auto=1")).data;
     expect(lenient.params).toMatchObject({ type: undefined, auto: true });
     expect(lenient.logs).toHaveLength(3);
   });
@@ -92,43 +70,39 @@ describe("/logs loader", () => {
 
 describe("/logs action", () => {
   it("clear from a fetcher answers data; the entry is then cleared", async () => {
-    const res = (await post({ intent: "clear", id: ids["started"]! }, "?type=info")) as DataResult<{ ok: boolean }>;
+    const res = await post<{ ok: boolean }>({ intent: "clear", id: ids["started"]! }, "?type=info");
     expect(res.data).toEqual({ ok: true });
-    const d = ((await page("?showCleared=1")) as DataResult<PageData>).data;
+    const d = (await page("?showCleared=1")).data;
     expect(d.logs.find((l) => l.message === "started")?.cleared).toBe(true);
   });
 
   it("clear without JavaScript redirects back to the page it came from", async () => {
-    const res = (await post({ intent: "clear", id: ids["auth failed"]!, redirectTo: "/logs?type=error" })) as Response;
+    const res = await post({ intent: "clear", id: ids["auth failed"]!, redirectTo: "/logs?type=error" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/logs?type=error");
     // A foreign redirect target never leaves the site.
-    const evil = (await post({ intent: "clear", id: ids["started"]!, redirectTo: "https://evil.example/" })) as Response;
+    const evil = await post({ intent: "clear", id: ids["started"]!, redirectTo: "https://evil.example/" });
     expect(evil.headers.get("Location")).toBe("/logs");
   });
 
   it("clear of an entry that is gone answers 404 quietly (spec 2 §8 Logs: no user message)", async () => {
-    const res = (await post({ intent: "clear", id: "3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11" })) as DataResult<{ ok: boolean }>;
+    const res = await post<{ ok: boolean }>({ intent: "clear", id: "3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11" });
     expect(res.data).toEqual({ ok: false });
-    expect(res.init?.status).toBe(404);
-    expect(((await post({ intent: "clear", id: "x" })) as DataResult).init?.status).toBe(404);
+    expect(res.status).toBe(404);
+    expect((await post({ intent: "clear", id: "x" })).status).toBe(404);
   });
 
   it("cleanup deletes cleared and old entries and redirects with a count toast, keeping filters", async () => {
-    const res = (await post({ intent: "cleanup" }, "?type=error&confirm=cleanup&auto=1")) as Response;
+    const res = await post({ intent: "cleanup" }, "?type=error&confirm=cleanup&auto=1");
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/logs?type=error&auto=1");
-    const setCookie = res.headers.get("Set-Cookie") ?? "";
-    const flash = decodeURIComponent(/toast-session=([^;.]*)/.exec(setCookie)?.[1] ?? "");
-    expect(JSON.parse(Buffer.from(flash, "base64").toString("utf8"))).toMatchObject({
-      __flash_flash__: { toast: { type: "success", message: "Deleted 2 log entries" } },
-    });
-    const d = ((await page("?showCleared=1")) as DataResult<PageData>).data;
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: "Deleted 2 log entries" });
+    const d = (await page("?showCleared=1")).data;
     expect(messages(d)).toEqual(["auth failed", "started"]);
   });
 
   it("refuses an unknown intent with 400", async () => {
-    const res = (await post({ intent: "explode" })) as DataResult;
-    expect(res.init?.status).toBe(400);
+    const res = await post({ intent: "explode" });
+    expect(res.status).toBe(400);
   });
 });
