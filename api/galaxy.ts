@@ -85,9 +85,15 @@ export const collectionStatsBodySchema = credentialsSchema.extend({
 
 export const userPicsBodySchema = credentialsSchema.extend({
   userIds: z
-    .array(z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().regex(ACCOUNT_ID)), {
-      error: GALAXY_ERRORS.badUserIds,
-    })
+    .array(
+      z
+        .union([z.string(), z.number()])
+        .transform((v) => String(v).trim())
+        .pipe(z.string().regex(ACCOUNT_ID)),
+      {
+        error: GALAXY_ERRORS.badUserIds,
+      },
+    )
     .max(500, { error: GALAXY_ERRORS.badUserIds }),
 });
 

@@ -23,12 +23,9 @@ describe('spec 1 §5 "Per tier": rate text is integer/integer or an integer or d
   test.each(["1/2", "10/3", "0/1", "1.5", "2", "0.25", ".5", " 1/2 ", 1.5, 3, 0])("%j is valid", (rate) => {
     expect(isValidRate(rate)).toBe(true);
   });
-  test.each(["abc", "1/", "/2", "1/2/3", "1.5.2", "1,5", "-1", "1e3", "½", "1 / 2", "1/0", -1, Number.NaN, "1".repeat(40)])(
-    "%j is invalid",
-    (rate) => {
-      expect(isValidRate(rate)).toBe(false);
-    },
-  );
+  test.each(["abc", "1/", "/2", "1/2/3", "1.5.2", "1,5", "-1", "1e3", "½", "1 / 2", "1/0", -1, Number.NaN, "1".repeat(40)])("%j is invalid", (rate) => {
+    expect(isValidRate(rate)).toBe(false);
+  });
   test("value of a rate", () => {
     expect(rateToNumber("1/2")).toBe(0.5);
     expect(rateToNumber("1.5")).toBe(1.5);
@@ -111,13 +108,19 @@ describe("tier quantities: whole numbers from 0 to 1,000,000, never a silent 0 (
 
   test("a blank quantity is an error when saving (not read as 0), not while the tier is fresh", () => {
     expect(validateTiers([{ quantity: "", rate: "1" }]).valid).toBe(true);
-    expect(validateTiers([{ quantity: "", rate: "1" }], { requireRate: true }).messages).toEqual([
-      "Rate 1: Enter a quantity (0 for the default tier)",
-    ]);
+    expect(validateTiers([{ quantity: "", rate: "1" }], { requireRate: true }).messages).toEqual(["Rate 1: Enter a quantity (0 for the default tier)"]);
   });
 
   test("0 and 1,000,000 are fine; the API refuses fractions", () => {
-    expect(validateTiers([{ quantity: "0", rate: "1" }, { quantity: "1000000", rate: "2" }], { requireRate: true }).valid).toBe(true);
+    expect(
+      validateTiers(
+        [
+          { quantity: "0", rate: "1" },
+          { quantity: "1000000", rate: "2" },
+        ],
+        { requireRate: true },
+      ).valid,
+    ).toBe(true);
     const r = rateUpdateSchema.safeParse({ inputItem: "A", outputItem: "B", rates: [{ quantity: 2.5, rate: "1" }] });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toBe("Rate 1: Quantity must be a whole number");
@@ -152,7 +155,14 @@ describe('spec 1 §4 "On save": a single tier with quantity 0 is sent as a flat 
 
 describe('spec 1 §3 "Rate entry payload" schemas', () => {
   test("rateUpdateSchema answers the §5 text as the whole message", () => {
-    const r = rateUpdateSchema.safeParse({ inputItem: "Gold Ring", outputItem: "Clay", rates: [{ quantity: 1, rate: "1/2" }, { quantity: 1, rate: "2" }] });
+    const r = rateUpdateSchema.safeParse({
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      rates: [
+        { quantity: 1, rate: "1/2" },
+        { quantity: 1, rate: "2" },
+      ],
+    });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => [i.path, i.message])).toEqual([[[], DUPLICATE]]);
   });
@@ -185,14 +195,31 @@ describe('spec 1 §5 "Import" and §7 "Other" export', () => {
   test("input → output → rate data: a rates list, or a single rate with no quantity", () => {
     const r = parseImportText(
       JSON.stringify({
-        "Fire Cannon Ball": { "Gold Ring": { rate: "1/2" }, Clay: { rates: [{ quantity: 0, rate: 1 }, { quantity: 10, rate: "2" }], status: false } },
+        "Fire Cannon Ball": {
+          "Gold Ring": { rate: "1/2" },
+          Clay: {
+            rates: [
+              { quantity: 0, rate: 1 },
+              { quantity: 10, rate: "2" },
+            ],
+            status: false,
+          },
+        },
       }),
     );
     expect(r).toEqual({
       ok: true,
       updates: [
         { inputItem: "Fire Cannon Ball", outputItem: "Gold Ring", rates: "1/2" },
-        { inputItem: "Fire Cannon Ball", outputItem: "Clay", rates: [{ quantity: 0, rate: 1 }, { quantity: 10, rate: "2" }], status: false },
+        {
+          inputItem: "Fire Cannon Ball",
+          outputItem: "Clay",
+          rates: [
+            { quantity: 0, rate: 1 },
+            { quantity: 10, rate: "2" },
+          ],
+          status: false,
+        },
       ],
     });
   });
@@ -223,7 +250,7 @@ describe('spec 1 §5 "Import" and §7 "Other" export', () => {
   });
 });
 
-describe('spec 1 §8 rate toasts and §4 load texts', () => {
+describe("spec 1 §8 rate toasts and §4 load texts", () => {
   test("texts", () => {
     expect(RATE_MESSAGES.saveFailed()).toBe("Failed to save exchange rate: Please try again");
     expect(RATE_MESSAGES.saveFailed("boom")).toBe("Failed to save exchange rate: boom");
@@ -232,9 +259,7 @@ describe('spec 1 §8 rate toasts and §4 load texts', () => {
     expect(RATE_MESSAGES.statusFailed(true)).toBe("Failed to enable exchange rate: Please try again");
     expect(RATE_MESSAGES.loadRetrying(1)).toBe("Failed to load exchange rates. Retrying... (1/3)");
     expect(RATE_MESSAGES.loadGaveUp).toBe("Failed to load exchange rates after multiple attempts. Please refresh the page.");
-    expect(RATE_MESSAGES.deleteAllText("Clay")).toBe(
-      'Are you sure you want to delete all exchange rates for "Clay"? This action cannot be undone.',
-    );
+    expect(RATE_MESSAGES.deleteAllText("Clay")).toBe('Are you sure you want to delete all exchange rates for "Clay"? This action cannot be undone.');
     expect(RATE_MESSAGES.fixErrors).toBe("Please fix validation errors before saving");
   });
 });

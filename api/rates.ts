@@ -47,8 +47,7 @@ export type RatesMap = Record<string, Record<string, RateData>>;
 // ---------------------------------------------------------------------------------------
 // Texts (exactly as spec 1 §4, §5 and §8 word them)
 
-const orRetry = (message: string | undefined, fallback = "Please try again") =>
-  message && message.trim() ? message : fallback;
+const orRetry = (message: string | undefined, fallback = "Please try again") => (message && message.trim() ? message : fallback);
 
 export const RATE_MESSAGES = {
   // §5 validation
@@ -65,8 +64,7 @@ export const RATE_MESSAGES = {
   saved: "Exchange rate saved successfully",
   saveFailed: (message?: string) => `Failed to save exchange rate: ${orRetry(message)}`,
   statusSaved: (enabled: boolean) => `Exchange rate ${enabled ? "enabled" : "disabled"} successfully`,
-  statusFailed: (enabled: boolean, message?: string) =>
-    `Failed to ${enabled ? "enable" : "disable"} exchange rate: ${orRetry(message)}`,
+  statusFailed: (enabled: boolean, message?: string) => `Failed to ${enabled ? "enable" : "disable"} exchange rate: ${orRetry(message)}`,
   deleted: "Exchange rate deleted successfully",
   deleteFailed: (message?: string) => `Failed to delete exchange rate: ${orRetry(message)}`,
   added: "Exchange rate added successfully",
@@ -87,8 +85,7 @@ export const RATE_MESSAGES = {
   unreachable: "The server could not be reached. Check the connection.",
   // §2 dialogs
   deleteAllTitle: "Delete Exchange Rates",
-  deleteAllText: (input: string) =>
-    `Are you sure you want to delete all exchange rates for "${input}"? This action cannot be undone.`,
+  deleteAllText: (input: string) => `Are you sure you want to delete all exchange rates for "${input}"? This action cannot be undone.`,
   importPlaceholder: "Paste JSON data here...",
   importing: "Importing...",
   alreadyUsed: "(already used)",
@@ -105,9 +102,7 @@ export const RATE_MESSAGES = {
   undoGone: "Nothing to undo: deleted rates can be restored for 2 minutes",
   pairExists: (input: string, output: string) => `${input} → ${output} already has a rate; edit it in its row`,
   invalidEntry: (input: unknown, output: unknown, index: number, message: string) =>
-    typeof input === "string" && typeof output === "string"
-      ? `Invalid entry "${input}" → "${output}": ${message}`
-      : `Invalid entry #${index + 1}: ${message}`,
+    typeof input === "string" && typeof output === "string" ? `Invalid entry "${input}" → "${output}": ${message}` : `Invalid entry #${index + 1}: ${message}`,
 } as const;
 
 /** Business constants of spec 1 §4 and §9 that concern rates. */
@@ -230,7 +225,10 @@ export function validateTiers(tiers: readonly TierDraft[], options: { requireRat
       if (errors.quantity) messages.push(errors.quantity);
     }
   });
-  const duplicateIndexes = [...seen.values()].filter((ix) => ix.length > 1).flat().sort((a, b) => a - b);
+  const duplicateIndexes = [...seen.values()]
+    .filter((ix) => ix.length > 1)
+    .flat()
+    .sort((a, b) => a - b);
   const globalErrors = duplicateIndexes.length ? [RATE_MESSAGES.duplicateQuantities] : [];
   messages.push(...globalErrors);
   return { valid: messages.length === 0, tierErrors, globalErrors, duplicateIndexes, messages };
@@ -384,12 +382,12 @@ export const rateBatchSchema = rateBatchEnvelopeSchema.transform((value, ctx) =>
         message: RATE_MESSAGES.invalidEntry(o.inputItem, o.outputItem, index, `${where}${issue.message}`),
         path: [],
       });
-        return z.NEVER;
-      }
-      updates.push(parsed.data);
+      return z.NEVER;
     }
-    return { updates };
-  });
+    updates.push(parsed.data);
+  }
+  return { updates };
+});
 
 export type RateEntry = { inputItem: string; outputItem: string; rates: RateValue | Tier[]; status?: boolean };
 export type RateUpdate = z.output<typeof rateUpdateSchema>;
@@ -438,9 +436,7 @@ export function importToUpdates(data: ImportData): RateEntry[] {
  * entry) yields the single §8 message 'Failed to import exchange rates: Invalid data format';
  * `detail` says what exactly was wrong, for the log.
  */
-export function parseImportText(
-  text: string,
-): { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string } {
+export function parseImportText(text: string): { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string } {
   const fail = (detail: string) => ({ ok: false as const, error: RATE_MESSAGES.importFailed, detail });
   if (!text.trim()) return fail("Empty import text");
   let json: unknown;

@@ -109,7 +109,12 @@ const kb = (n: number) => (n / 1000).toFixed(1);
 
 async function main() {
   console.log(`# First-load weight — ${new Date().toISOString()}`);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
 
   let buildDir = process.env.BENCH_BUILD_DIR;
   if (!buildDir) {
@@ -139,7 +144,18 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-first-load-"));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, RUN_WORKER: "false", START_REDIS: "false", APP_SECRET: crypto.randomBytes(24).toString("hex"), QUEUE_PREFIX: `gt-first-load-${process.pid}` };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    BUILD_DIR: buildDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    RUN_WORKER: "false",
+    START_REDIS: "false",
+    APP_SECRET: crypto.randomBytes(24).toString("hex"),
+    QUEUE_PREFIX: `gt-first-load-${process.pid}`,
+  };
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
   await startServer(env);
@@ -147,7 +163,10 @@ async function main() {
   const password = crypto.randomBytes(12).toString("hex");
   const form = new URLSearchParams({ name: "bench", password, confirmPassword: password }).toString();
   const setup = await request(port, "POST", "/setup", { "content-type": "application/x-www-form-urlencoded", origin }, form);
-  const cookie = [setup.headers["set-cookie"] ?? []].flat().map((c) => c.split(";")[0]).join("; ");
+  const cookie = [setup.headers["set-cookie"] ?? []]
+    .flat()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   if (setup.status !== 302 || !cookie) throw new Error(`/setup → ${setup.status} ${setup.body.toString().slice(0, 300)}`);
 
   console.log(`JS: client entry + every matched route's module and imports (Remix asset manifest of ${buildDir}); gzip = node:zlib level 9, per file, summed`);
@@ -166,7 +185,10 @@ async function main() {
     const preloads = [...html.toString().matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
     const missing = preloads.filter((p) => !files.includes(p));
     const unlisted = files.filter((f) => !preloads.includes(f));
-    if (missing.length || unlisted.length) notes.push(`${url}: page preloads differ from the manifest set (extra on page: ${missing.join(", ") || "none"}; not preloaded: ${unlisted.join(", ") || "none"})`);
+    if (missing.length || unlisted.length)
+      notes.push(
+        `${url}: page preloads differ from the manifest set (extra on page: ${missing.join(", ") || "none"}; not preloaded: ${unlisted.join(", ") || "none"})`,
+      );
     const top = per
       .sort((a, b) => b.gzip - a.gzip)
       .slice(0, 4)

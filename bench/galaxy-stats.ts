@@ -72,7 +72,10 @@ function freePort(): Promise<number> {
 }
 
 async function control(controlUrl: string, pathName: string, body?: unknown) {
-  const res = await fetch(`${controlUrl}${pathName}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${controlUrl}${pathName}`,
+    body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`simulator control ${pathName}: ${res.status}`);
   return res.json();
 }
@@ -138,7 +141,12 @@ export async function runStatsBench(
         list.flatMap((a) => {
           const creds = { userID: a.id, password: a.password };
           const o = { skipCache: true };
-          return [client.giftStats(creds, a.id, o), client.userPic(creds, a.id, o), client.status(creds, a.id, o), client.collectionStats(creds, a.id, undefined, o)];
+          return [
+            client.giftStats(creds, a.id, o),
+            client.userPic(creds, a.id, o),
+            client.status(creds, a.id, o),
+            client.collectionStats(creds, a.id, undefined, o),
+          ];
         }),
       );
 
@@ -189,7 +197,9 @@ export function formatStatsBench(r: StatsBenchResult): string {
     `  ratio  ${r.ratio.toFixed(3)} × floor  (target ≤ 1.25)  ${r.ratio <= 1.25 ? "OK" : "OVER TARGET"}`,
     `  peak calls in flight: ${r.peakInFlight}`,
     `  CPU: client ${r.clientCpuMs.toFixed(0)} ms (${(r.clientCpuMs / r.calls).toFixed(2)} ms a call)` +
-      (r.simulatorCpuMs === null ? "" : `, simulator ${r.simulatorCpuMs.toFixed(0)} ms; machine load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`),
+      (r.simulatorCpuMs === null
+        ? ""
+        : `, simulator ${r.simulatorCpuMs.toFixed(0)} ms; machine load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`),
   ].join("\n");
 }
 

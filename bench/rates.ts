@@ -136,7 +136,12 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 async function main() {
   console.log(`# Exchange rates benchmark — ${new Date().toISOString()}`);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`measurements: ${SECONDS} s each, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds per side\n`);
 
   // --- A private PostgreSQL database -------------------------------------------------
@@ -233,63 +238,72 @@ async function main() {
   const rows: string[] = [];
   const summary: string[] = [];
   if (PARTS.has("get")) {
-  for (const [mode, headers] of [
-    ["identity", {}],
-    ["gzip", { "accept-encoding": "gzip" }],
-  ] as const) {
-    const results: Record<"bare" | "api", Load[]> = { bare: [], api: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const side of ["bare", "api"] as const) {
-        const [port, pid] = side === "bare" ? [barePort, bareServer.pid] : [appPort, appServer.pid];
-        await load(port, { ...auth, ...headers }, 1); // warm-up
-        results[side].push(await load(port, { ...auth, ...headers }, SECONDS, pid));
-      }
-    }
-    for (const [side, label] of [
-      ["bare", "bare Express handler"],
-      ["api", "GET /api/rates (server.ts)"],
+    for (const [mode, headers] of [
+      ["identity", {}],
+      ["gzip", { "accept-encoding": "gzip" }],
     ] as const) {
-      const rs = results[side];
-      const pick = (f: (r: Load) => number) => median(rs.map(f));
-      rows.push(
-        `| ${mode.padEnd(8)} | ${label.padEnd(26)} | ${pick((r) => r.rps).toFixed(0).padStart(6)} | ${rs.map((r) => r.rps.toFixed(0)).join(", ").padEnd(17)} | ${ms(pick((r) => r.p50)).padStart(8)} | ${ms(pick((r) => r.p99)).padStart(8)} | ${(pick((r) => r.cpuUs) / 1000).toFixed(2).padStart(7)} ms | ${kb(rs[0].bytes).padStart(9)} | ${String(rs.reduce((n, r) => n + r.errors, 0)).padStart(6)} |`,
+      const results: Record<"bare" | "api", Load[]> = { bare: [], api: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of ["bare", "api"] as const) {
+          const [port, pid] = side === "bare" ? [barePort, bareServer.pid] : [appPort, appServer.pid];
+          await load(port, { ...auth, ...headers }, 1); // warm-up
+          results[side].push(await load(port, { ...auth, ...headers }, SECONDS, pid));
+        }
+      }
+      for (const [side, label] of [
+        ["bare", "bare Express handler"],
+        ["api", "GET /api/rates (server.ts)"],
+      ] as const) {
+        const rs = results[side];
+        const pick = (f: (r: Load) => number) => median(rs.map(f));
+        rows.push(
+          `| ${mode.padEnd(8)} | ${label.padEnd(26)} | ${pick((r) => r.rps)
+            .toFixed(0)
+            .padStart(6)} | ${rs
+            .map((r) => r.rps.toFixed(0))
+            .join(", ")
+            .padEnd(
+              17,
+            )} | ${ms(pick((r) => r.p50)).padStart(8)} | ${ms(pick((r) => r.p99)).padStart(8)} | ${(pick((r) => r.cpuUs) / 1000).toFixed(2).padStart(7)} ms | ${kb(rs[0].bytes).padStart(9)} | ${String(rs.reduce((n, r) => n + r.errors, 0)).padStart(6)} |`,
+        );
+      }
+      // Rounds run back to back (bare, then API), so each round's ratio compares like with like.
+      const paired = median(results.api.map((a, i) => a.rps / results.bare[i].rps));
+      const cpu = median(results.bare.map((b) => b.cpuUs)) / median(results.api.map((a) => a.cpuUs));
+      summary.push(
+        `${mode}: throughput ratio ${(paired * 100).toFixed(0)} % (median of per-round API/bare), CPU-per-request ratio ${(cpu * 100).toFixed(0)} % (bare CPU / API CPU)`,
       );
     }
-    // Rounds run back to back (bare, then API), so each round's ratio compares like with like.
-    const paired = median(results.api.map((a, i) => a.rps / results.bare[i].rps));
-    const cpu = median(results.bare.map((b) => b.cpuUs)) / median(results.api.map((a) => a.cpuUs));
-    summary.push(
-      `${mode}: throughput ratio ${(paired * 100).toFixed(0)} % (median of per-round API/bare), CPU-per-request ratio ${(cpu * 100).toFixed(0)} % (bare CPU / API CPU)`,
-    );
-  }
-  console.log("| encoding | server                     |  req/s | rounds (req/s)    |      p50 |      p99 | server CPU/req |      body | errors |");
-  console.log("|----------|----------------------------|--------|-------------------|----------|----------|----------------|-----------|--------|");
-  for (const r of rows) console.log(r);
-  console.log("(req/s, p50, p99 and CPU/req are medians over the rounds; CPU/req is the server process's user+system time)");
-  console.log(`\nAPI vs bare handler, aim ≥ 50 %:`);
-  for (const line of summary) console.log(`  ${line}`);
-  console.log("");
+    console.log("| encoding | server                     |  req/s | rounds (req/s)    |      p50 |      p99 | server CPU/req |      body | errors |");
+    console.log("|----------|----------------------------|--------|-------------------|----------|----------|----------------|-----------|--------|");
+    for (const r of rows) console.log(r);
+    console.log("(req/s, p50, p99 and CPU/req are medians over the rounds; CPU/req is the server process's user+system time)");
+    console.log(`\nAPI vs bare handler, aim ≥ 50 %:`);
+    for (const line of summary) console.log(`  ${line}`);
+    console.log("");
   }
 
   // --- 2. Server render of the section with 1,000 pairs ----------------------------------
   if (PARTS.has("render")) {
-  const renders: number[] = [];
-  let html = "";
-  let status = 0;
-  for (let i = 0; i < 35; i++) {
-    const t = performance.now();
-    const res = await request(appPort, "GET", "/exchange-rates", auth);
-    const took = performance.now() - t;
-    status = res.status;
-    html = res.body.toString();
-    if (i >= 5) renders.push(took);
-  }
-  renders.sort((a, b) => a - b);
-  const sample = thousand[thousand.length - 1];
-  const rendered = [sample.inputItem, sample.outputItem].every((n) => html.includes(n));
-  console.log(`## 2. Server render of /exchange-rates with ${pairCount} pairs (30 sequential requests after 5 warm-up)`);
-  console.log(`status ${status}, HTML ${kb(html.length)}, median ${ms(median(renders))}, p95 ${ms(renders[Math.floor(renders.length * 0.95)])}, min ${ms(renders[0])}`);
-  console.log(`the HTML ${rendered ? "contains" : "does NOT contain"} the last pair's gift names ("${sample.inputItem}" → "${sample.outputItem}")\n`);
+    const renders: number[] = [];
+    let html = "";
+    let status = 0;
+    for (let i = 0; i < 35; i++) {
+      const t = performance.now();
+      const res = await request(appPort, "GET", "/exchange-rates", auth);
+      const took = performance.now() - t;
+      status = res.status;
+      html = res.body.toString();
+      if (i >= 5) renders.push(took);
+    }
+    renders.sort((a, b) => a - b);
+    const sample = thousand[thousand.length - 1];
+    const rendered = [sample.inputItem, sample.outputItem].every((n) => html.includes(n));
+    console.log(`## 2. Server render of /exchange-rates with ${pairCount} pairs (30 sequential requests after 5 warm-up)`);
+    console.log(
+      `status ${status}, HTML ${kb(html.length)}, median ${ms(median(renders))}, p95 ${ms(renders[Math.floor(renders.length * 0.95)])}, min ${ms(renders[0])}`,
+    );
+    console.log(`the HTML ${rendered ? "contains" : "does NOT contain"} the last pair's gift names ("${sample.inputItem}" → "${sample.outputItem}")\n`);
   }
 
   // --- 3. Batch import of 5,000 pairs ----------------------------------------------------
@@ -314,7 +328,9 @@ async function main() {
   }
   console.log(`POST /api/rates/batch over HTTP, empty table:      median ${ms(median(httpFresh))} (runs ${httpFresh.map((x) => x.toFixed(0)).join(", ")} ms)`);
   console.log(`POST /api/rates/batch over HTTP, all pairs exist:  median ${ms(median(httpAgain))} (runs ${httpAgain.map((x) => x.toFixed(0)).join(", ")} ms)`);
-  console.log(`batchUpsert() in-process, empty table:             median ${ms(median(modelFresh))} (runs ${modelFresh.map((x) => x.toFixed(0)).join(", ")} ms)`);
+  console.log(
+    `batchUpsert() in-process, empty table:             median ${ms(median(modelFresh))} (runs ${modelFresh.map((x) => x.toFixed(0)).join(", ")} ms)`,
+  );
   console.log(`Aim: under 1 s.`);
 }
 

@@ -34,7 +34,12 @@ const timed = async <T>(fn: () => Promise<T>) => {
 
 describe("Redis down: producers fail fast with 503 { error }", () => {
   it("enqueue() throws a 503 Response within a second", async () => {
-    const { value: thrown, ms } = await timed(() => enqueue("system", { kind: "probe", ms: 0 }).then(() => undefined, (e: unknown) => e));
+    const { value: thrown, ms } = await timed(() =>
+      enqueue("system", { kind: "probe", ms: 0 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
     expect(thrown).toBeInstanceOf(Response);
     const res = thrown as Response;
     expect(res.status).toBe(503);
@@ -84,7 +89,10 @@ describe("Redis down: start-up keeps the web app running", () => {
     expect(ms).toBeLessThan(5_000);
     expect(runtime.privateRedis).toBeUndefined();
     const db = await getDb();
-    const rows = await db.select().from(logs).where(eq(logs.message, `Job engine offline: Redis is not reachable at ${closedUrl}`));
+    const rows = await db
+      .select()
+      .from(logs)
+      .where(eq(logs.message, `Job engine offline: Redis is not reachable at ${closedUrl}`));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: "error", source: "system", details: { reason: "START_REDIS is off" } });
     const stop = await timed(() => runtime.stop());
@@ -102,7 +110,10 @@ describe("Redis down: start-up keeps the web app running", () => {
       process.env.PATH = path;
     }
     const db = await getDb();
-    const rows = await db.select().from(logs).where(eq(logs.message, `Job engine offline: Redis is not reachable at ${closedUrl}`));
+    const rows = await db
+      .select()
+      .from(logs)
+      .where(eq(logs.message, `Job engine offline: Redis is not reachable at ${closedUrl}`));
     expect(rows.at(-1)!.details).toEqual({ reason: "redis-server is not on the PATH" });
   });
 });

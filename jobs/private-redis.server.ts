@@ -65,16 +65,27 @@ export async function startPrivateRedis(
   fs.mkdirSync(dir, { recursive: true });
   const args = [
     // "-::1": also IPv6 loopback when the host has it (REDIS_URL may say [::1]).
-    "--bind", "127.0.0.1", "-::1",
-    "--port", String(port),
-    "--dir", dir,
-    "--appendonly", "yes",
-    "--appendfsync", "everysec",
-    "--maxmemory-policy", "noeviction",
-    "--protected-mode", "yes",
-    "--daemonize", "no",
-    "--logfile", path.join(dir, "redis.log"),
-    "--pidfile", path.join(dir, "redis.pid"),
+    "--bind",
+    "127.0.0.1",
+    "-::1",
+    "--port",
+    String(port),
+    "--dir",
+    dir,
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "everysec",
+    "--maxmemory-policy",
+    "noeviction",
+    "--protected-mode",
+    "yes",
+    "--daemonize",
+    "no",
+    "--logfile",
+    path.join(dir, "redis.log"),
+    "--pidfile",
+    path.join(dir, "redis.pid"),
   ];
   // A password goes into a private config file, not argv, so `ps` does not show it.
   if (password) {

@@ -10,15 +10,7 @@ import { getEnv } from "~/utils/env.server";
 import { runStepOnce, stepKey } from "./once.server";
 import { PROCESSED_QUEUES } from "./processors";
 import { probeCompletedMessage } from "./processors/system";
-import {
-  DEFAULT_JOB_OPTIONS,
-  QUEUE_NAMES,
-  SCHEDULERS,
-  enqueue,
-  getQueue,
-  upsertSchedulers,
-  type QueuePayloads,
-} from "./queues.server";
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, SCHEDULERS, enqueue, getQueue, upsertSchedulers, type QueuePayloads } from "./queues.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 import { startWorkers, type WorkerPool } from "./worker";
 
@@ -120,7 +112,10 @@ describe("the system queue's processor (probe, logs-cleanup)", () => {
     expect(done.finishedOn! - done.processedOn!).toBeGreaterThanOrEqual(290);
     expect(done.returnvalue).toMatchObject({ sleptMs: 300, recordedAt: expect.any(String) });
     const db = await getDb();
-    const rows = await db.select().from(logs).where(eq(logs.message, probeCompletedMessage(String(job.id))));
+    const rows = await db
+      .select()
+      .from(logs)
+      .where(eq(logs.message, probeCompletedMessage(String(job.id))));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: "debug", source: "system" });
   });
@@ -133,7 +128,12 @@ describe("the system queue's processor (probe, logs-cleanup)", () => {
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ sleptMs: 0, recordedAt: "2020-01-01T00:00:00.000Z" });
     const db = await getDb();
-    expect(await db.select().from(logs).where(eq(logs.message, probeCompletedMessage("probe-rerun")))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(logs)
+        .where(eq(logs.message, probeCompletedMessage("probe-rerun"))),
+    ).toHaveLength(0);
   });
 
   it("a new job under an id used before records its own completion (step keys carry the job's creation time)", async () => {
@@ -144,7 +144,12 @@ describe("the system queue's processor (probe, logs-cleanup)", () => {
     expect(second.timestamp).not.toBe(first.timestamp);
     expect(await (await finished("system", "probe-reused")).getState()).toBe("completed");
     const db = await getDb();
-    expect(await db.select().from(logs).where(eq(logs.message, probeCompletedMessage("probe-reused")))).toHaveLength(2);
+    expect(
+      await db
+        .select()
+        .from(logs)
+        .where(eq(logs.message, probeCompletedMessage("probe-reused"))),
+    ).toHaveLength(2);
   });
 
   it("logs-cleanup removes old and cleared entries (cleanupLogs) and old job steps, and says how many", async () => {

@@ -129,7 +129,12 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   // A dropped stalker connection is re-established with growing pauses.
   stalker: { attempts: 5, backoff: { type: "exponential", delay: 5_000 }, ...RETAIN },
   // A status refresh is superseded by the next one five minutes later: few retries.
-  "status-refresh": { attempts: 2, backoff: { type: "exponential", delay: 10_000 }, removeOnComplete: { age: 3600, count: 200 }, removeOnFail: RETAIN.removeOnFail },
+  "status-refresh": {
+    attempts: 2,
+    backoff: { type: "exponential", delay: 10_000 },
+    removeOnComplete: { age: 3600, count: 200 },
+    removeOnFail: RETAIN.removeOnFail,
+  },
   "bulk-refresh": { attempts: 3, backoff: { type: "exponential", delay: 5_000 }, ...RETAIN },
   system: { attempts: 3, backoff: { type: "exponential", delay: 1_000 }, ...RETAIN },
 };

@@ -44,10 +44,16 @@ describe("queue board at /admin/queues", () => {
   });
 
   it("lists every queue, with the jobs waiting in it", async () => {
-    await enqueue("bulk-refresh", { kind: "refresh", section: "bowling", skipCache: true, requestedAt: new Date().toISOString() }, { jobId: "bowling-refresh-board" });
+    await enqueue(
+      "bulk-refresh",
+      { kind: "refresh", section: "bowling", skipCache: true, requestedAt: new Date().toISOString() },
+      { jobId: "bowling-refresh-board" },
+    );
     const res = await fetch(`${base}/admin/queues/api/queues?activeQueue=bulk-refresh&status=waiting&page=1`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { queues: { name: string; description: string; counts: Record<string, number>; jobs: { id: string; name: string }[] }[] };
+    const body = (await res.json()) as {
+      queues: { name: string; description: string; counts: Record<string, number>; jobs: { id: string; name: string }[] }[];
+    };
     expect(body.queues.map((q) => q.name).sort()).toEqual([...QUEUE_NAMES].sort());
     const bulk = body.queues.find((q) => q.name === "bulk-refresh")!;
     expect(bulk.description).toMatch(/Bulk refreshes/);

@@ -12,16 +12,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { Queue } from "bullmq";
 import { logEvent } from "~/models/log.server";
 import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./private-redis.server";
-import {
-  closeQueues,
-  getQueue,
-  onQueueCreated,
-  upsertSchedulers,
-  OFFLINE_MESSAGE,
-  QUEUE_DESCRIPTIONS,
-  QUEUE_NAMES,
-  type QueueName,
-} from "./queues.server";
+import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAGE, QUEUE_DESCRIPTIONS, QUEUE_NAMES, type QueueName } from "./queues.server";
 import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
 import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
 import { startWorkers, type WorkerPool } from "./worker";
@@ -55,7 +46,12 @@ export async function startJobRuntime(options: { runWorker: boolean; startRedis:
         });
         up = true;
         console.log(`[jobs] started ${describePrivateRedis(privateRedis, url)}`);
-        await logEvent({ type: "info", source: "system", message: `Started a private redis-server at ${where}`, details: { pid: privateRedis.pid, dir: privateRedis.dir } });
+        await logEvent({
+          type: "info",
+          source: "system",
+          message: `Started a private redis-server at ${where}`,
+          details: { pid: privateRedis.pid, dir: privateRedis.dir },
+        });
       } catch (err) {
         reason = (err as Error).message;
       }
@@ -119,8 +115,7 @@ export async function mountQueueBoard(app: Express, basePath: string): Promise<v
 
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(basePath);
-  const adapter = (name: QueueName, queue: Queue) =>
-    new BullMQAdapter(queue, { description: QUEUE_DESCRIPTIONS[name], displayName: name, allowRetries: true });
+  const adapter = (name: QueueName, queue: Queue) => new BullMQAdapter(queue, { description: QUEUE_DESCRIPTIONS[name], displayName: name, allowRetries: true });
   const board = createBullBoard({
     queues: QUEUE_NAMES.map((name) => adapter(name, getQueue(name))),
     serverAdapter,

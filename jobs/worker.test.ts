@@ -81,7 +81,11 @@ describe("job engine: effects are not repeated and jobs are not dropped by worke
 
     // Test-only fault injection (jobs/once.server.ts): SIGKILL itself right after the effect's transaction committed.
     const first = start({ JOB_TEST_CRASH_AFTER_EFFECT: "1" });
-    await waitFor(`the first worker to kill itself after the effect\n${first.output()}`, () => first.child.signalCode !== null || first.child.exitCode !== null, 30_000);
+    await waitFor(
+      `the first worker to kill itself after the effect\n${first.output()}`,
+      () => first.child.signalCode !== null || first.child.exitCode !== null,
+      30_000,
+    );
     expect(first.child.signalCode, first.output()).toBe("SIGKILL");
     expect(await stateOf(jobId)).toBe("active"); // the effect happened, the completion did not
     expect(await completionRows(jobId)).toHaveLength(1);

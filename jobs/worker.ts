@@ -137,11 +137,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
         // check of the next worker puts them back to wait.
         const redisUp = connection.status === "ready";
         try {
-          await withTimeout(
-            Promise.all(workers.map((w) => w.close(!redisUp))),
-            redisUp ? timeoutMs : 5_000,
-            "Waiting for active jobs",
-          );
+          await withTimeout(Promise.all(workers.map((w) => w.close(!redisUp))), redisUp ? timeoutMs : 5_000, "Waiting for active jobs");
         } catch {
           // Same recovery as above: nothing is lost, the jobs run again on the next worker.
           console.warn(`[jobs] active jobs did not finish within ${timeoutMs} ms; stopping anyway`);
@@ -209,7 +205,12 @@ async function main() {
   // Announced only once the signal handlers are in place: a SIGTERM right after the
   // announcement must shut down gracefully, not kill the process mid-start.
   console.log(`[jobs] worker ${pool.id} processing: ${PROCESSED_QUEUES.join(", ")}`);
-  await logEvent({ type: "info", source: "system", message: `Job worker started (pid ${process.pid})`, details: { worker: pool.id, queues: PROCESSED_QUEUES } });
+  await logEvent({
+    type: "info",
+    source: "system",
+    message: `Job worker started (pid ${process.pid})`,
+    details: { worker: pool.id, queues: PROCESSED_QUEUES },
+  });
 }
 
 const isEntry = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;

@@ -16,14 +16,7 @@ import readline from "node:readline";
 import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { createApiToken } from "~/models/api-token.server";
 import { logEvent } from "~/models/log.server";
-import {
-  createOperator,
-  deleteOperator,
-  findOperatorByName,
-  listOperators,
-  OperatorError,
-  setOperatorPassword,
-} from "~/models/operator.server";
+import { createOperator, deleteOperator, findOperatorByName, listOperators, OperatorError, setOperatorPassword } from "~/models/operator.server";
 
 const USAGE = `Usage: npm run operator -- <command>
 

@@ -1,18 +1,29 @@
 // Prints the combined closing line of the vitest and Playwright JSON reports.
 import fs from "node:fs";
 
-let passed = 0, failed = 0, skipped = 0, missing = [];
+let passed = 0,
+  failed = 0,
+  skipped = 0,
+  missing = [];
 const [vitestFile, pwFile] = process.argv.slice(2);
 
 try {
   const v = JSON.parse(fs.readFileSync(vitestFile, "utf8"));
-  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + v.numTodoTests;
-} catch { missing.push("vitest"); }
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += v.numPendingTests + v.numTodoTests;
+} catch {
+  missing.push("vitest");
+}
 
 try {
   const p = JSON.parse(fs.readFileSync(pwFile, "utf8"));
-  passed += p.stats.expected + p.stats.flaky; failed += p.stats.unexpected; skipped += p.stats.skipped;
-} catch { missing.push("playwright"); }
+  passed += p.stats.expected + p.stats.flaky;
+  failed += p.stats.unexpected;
+  skipped += p.stats.skipped;
+} catch {
+  missing.push("playwright");
+}
 
 if (missing.length) console.log(`no report from: ${missing.join(", ")}`);
 // scripts/test.sh passes the lint step's outcome ("passed" or "failed"): it counts as one

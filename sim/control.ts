@@ -89,7 +89,18 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
     if (method === "GET" && (path === "/__sim" || path === "")) {
       return send(res, 200, {
         seed: world.seed,
-        endpoints: ["GET /__sim/accounts", "GET /__sim/planets", "GET /__sim/whereis/<id>", "GET|POST /__sim/faults", "POST /__sim/reset", "GET /__sim/connections", "POST /__sim/ping", "POST /__sim/send", "POST /__sim/say", "POST /__sim/presence"],
+        endpoints: [
+          "GET /__sim/accounts",
+          "GET /__sim/planets",
+          "GET /__sim/whereis/<id>",
+          "GET|POST /__sim/faults",
+          "POST /__sim/reset",
+          "GET /__sim/connections",
+          "POST /__sim/ping",
+          "POST /__sim/send",
+          "POST /__sim/say",
+          "POST /__sim/presence",
+        ],
       });
     }
     if (method === "GET" && path === "/__sim/accounts") {

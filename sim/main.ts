@@ -46,7 +46,9 @@ async function main() {
     `  GALAXY_WS_URL=${sim.wsUrl} GALAXY_SERVICES_URL=${sim.servicesUrl} npm start`,
     "",
     `${sim.world.accounts.length} seeded accounts, for example:`,
-    ...["bowling", "stalker", "trader", "plain"].flatMap(sample).map((a) => `  ${a.kind?.padEnd(9)} id ${a.id.padEnd(9)} nick ${a.nick.padEnd(14)} recovery code ${a.recoveryCode}`),
+    ...["bowling", "stalker", "trader", "plain"]
+      .flatMap(sample)
+      .map((a) => `  ${a.kind?.padEnd(9)} id ${a.id.padEnd(9)} nick ${a.nick.padEnd(14)} recovery code ${a.recoveryCode}`),
   ];
   console.log(lines.join("\n"));
 

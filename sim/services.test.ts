@@ -43,7 +43,11 @@ describe("simulated services: access and faults", () => {
   });
 
   it("the control endpoint's latency applies to the services", async () => {
-    const r = await fetch(`${sim.controlUrl}faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ latencyMs: 80 }) });
+    const r = await fetch(`${sim.controlUrl}faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ latencyMs: 80 }),
+    });
     expect(r.ok).toBe(true);
     const start = performance.now();
     await fetch(url({ a: "pay_get_balance" }));

@@ -106,18 +106,36 @@ function svg(label: string, seed: string, round = false) {
 }
 
 function serveImage(res: ServerResponse, world: ServicesWorld, rest: string) {
-  const parts = rest.replace(/\.(svg|png)$/, "").split("/").map(decodeURIComponent);
+  const parts = rest
+    .replace(/\.(svg|png)$/, "")
+    .split("/")
+    .map(decodeURIComponent);
   const [kind, a, b] = parts;
   let body: string | undefined;
   if (kind === "gift" && a) body = svg(a.slice(0, 5), a);
   // The catalogue's pictures as the app names them (`<slug>.png`, GIFT_IMAGE_BASE_URL) so
   // the demo needs no image host. Drawn as SVG (the Content-Type says so; browsers follow
   // the header, not the extension): the slug's initials, "fire-cannon-ball" → "FCB".
-  else if (kind === "gifts" && a && /^[a-z0-9-]+$/.test(a)) body = svg(a.split("-").map((w) => w[0]!.toUpperCase()).join("").slice(0, 4), a);
+  else if (kind === "gifts" && a && /^[a-z0-9-]+$/.test(a))
+    body = svg(
+      a
+        .split("-")
+        .map((w) => w[0]!.toUpperCase())
+        .join("")
+        .slice(0, 4),
+      a,
+    );
   else if (kind === "collection" && a && b && SIM_COLLECTIONS[Number(a)]) body = svg(`#${b}`, `${a}-${b}`);
   else if (kind === "avatar" && a) {
     const nick = world.findAccount(a)?.nick ?? a;
-    body = svg(nick.replace(/[^\p{L}\p{N}]/gu, "").slice(0, 2).toUpperCase() || "?", nick, true);
+    body = svg(
+      nick
+        .replace(/[^\p{L}\p{N}]/gu, "")
+        .slice(0, 2)
+        .toUpperCase() || "?",
+      nick,
+      true,
+    );
   }
   if (!body) return send(res, 404, "text/plain; charset=utf-8", "Not found");
   // CORS: the app keeps gift pictures in Cache Storage, which needs a readable response.
@@ -201,7 +219,9 @@ function answer(
       const out: Record<string, Record<string, string>> = {};
       for (const id of ids) {
         if (!world.findAccount(id)) continue;
-        out[id] = hasPicture(world, id) ? { avatar: `${img}/avatar/${id}.svg`, small: `${img}/avatar/${id}.svg?s=50`, big: `${img}/avatar/${id}.svg?s=200` } : {};
+        out[id] = hasPicture(world, id)
+          ? { avatar: `${img}/avatar/${id}.svg`, small: `${img}/avatar/${id}.svg?s=50`, big: `${img}/avatar/${id}.svg?s=200` }
+          : {};
       }
       return sendJson(res, 200, out);
     }
@@ -273,7 +293,14 @@ function answer(
       if (!target) return needTarget();
       const where = world.whereIs(String(target.id));
       const r = u.onlineStatus.response;
-      return sendJson(res, 200, item([[r.isOnline, !!where?.online], [r.room, where?.online ? (where.planet ?? null) : null]]));
+      return sendJson(
+        res,
+        200,
+        item([
+          [r.isOnline, !!where?.online],
+          [r.room, where?.online ? (where.planet ?? null) : null],
+        ]),
+      );
     }
 
     case u.collectionStats.action: {
@@ -300,10 +327,21 @@ function answer(
 
     case u.mastic.action: {
       const id = Number(params.get(u.mastic.collectionParam));
-      if (!SIM_COLLECTIONS[id]) return sendJson(res, 200, item([[u.mastic.response.success, false], [u.mastic.response.message, "Unknown collection"]]));
+      if (!SIM_COLLECTIONS[id])
+        return sendJson(
+          res,
+          200,
+          item([
+            [u.mastic.response.success, false],
+            [u.mastic.response.message, "Unknown collection"],
+          ]),
+        );
       const got = applyMastic(world, userID, id);
       return sendJson(res, 200, {
-        ...item([[u.mastic.response.success, true], [u.mastic.response.message, `Mastic used: item ${got.index} of ${SIM_COLLECTIONS[id]}`]]),
+        ...item([
+          [u.mastic.response.success, true],
+          [u.mastic.response.message, `Mastic used: item ${got.index} of ${SIM_COLLECTIONS[id]}`],
+        ]),
         item: got,
       });
     }

@@ -244,7 +244,11 @@ describe("control endpoint /__sim/", () => {
   it("lists accounts with recovery codes, planets, and whereIs", async () => {
     const { body } = await get("accounts?kind=bowling");
     expect(body.accounts.length).toBeGreaterThan(5);
-    expect(body.accounts[0]).toMatchObject({ kind: "bowling", recoveryCode: expect.stringMatching(/^\w{10}$/), password: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(body.accounts[0]).toMatchObject({
+      kind: "bowling",
+      recoveryCode: expect.stringMatching(/^\w{10}$/),
+      password: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     const planets = (await get("planets?kind=cannon")).body.planets;
     expect(planets).toHaveLength(35);
     expect(planets[0]).toMatchObject({ name: "Cannon*1", kind: "cannon", capacity: 35, full: false });

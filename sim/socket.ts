@@ -7,16 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import {
-  authCode,
-  formatLine,
-  KNOWN_CLIENT_CODES,
-  maskLine,
-  nativeAuthCode,
-  parseLine,
-  splitFrame,
-  type GalaxyLine,
-} from "~/galaxy/protocol";
+import { authCode, formatLine, KNOWN_CLIENT_CODES, maskLine, nativeAuthCode, parseLine, splitFrame, type GalaxyLine } from "~/galaxy/protocol";
 import type { PresenceChange, SimAccount, SimPerson, SimPlanet, World } from "./world";
 
 export type SocketOptions = {
@@ -205,7 +196,11 @@ export class SimSocketServer {
     this.total++;
     this.connections.set(conn.id, conn);
     ws.on("message", (data) => {
-      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8");
+      const text = Buffer.isBuffer(data)
+        ? data.toString("utf8")
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString("utf8")
+          : Buffer.from(data).toString("utf8");
       for (const raw of splitFrame(text)) {
         try {
           this.#handle(conn, raw);
@@ -248,7 +243,7 @@ export class SimSocketServer {
       return;
     }
     const cmd = line.command;
-    const arg = (i: number) => line.params[i] ?? (i === line.params.length ? line.trailing ?? undefined : undefined);
+    const arg = (i: number) => line.params[i] ?? (i === line.params.length ? (line.trailing ?? undefined) : undefined);
 
     switch (cmd) {
       case "PING":
@@ -420,9 +415,15 @@ export class SimSocketServer {
   /** What a client gets after a successful JOIN (reference §3.1 step 9). */
   #showPlanet(conn: SimConnection, planet: SimPlanet) {
     conn.sendLine("900", [planet.name, planet.capacity, planet.closed ? 1 : 0, planet.mode]);
-    const people = this.world.occupants(planet.name).map((id) => this.world.people.get(id)).filter((p): p is SimPerson => !!p);
+    const people = this.world
+      .occupants(planet.name)
+      .map((id) => this.world.people.get(id))
+      .filter((p): p is SimPerson => !!p);
     for (let i = 0; i < people.length; i += RECORDS_PER_353) {
-      const chunk = people.slice(i, i + RECORDS_PER_353).map((p) => this.#record(p, planet)).join(" ");
+      const chunk = people
+        .slice(i, i + RECORDS_PER_353)
+        .map((p) => this.#record(p, planet))
+        .join(" ");
       conn.sendLine("353", [i / RECORDS_PER_353 + 1, "=", planet.name], chunk);
     }
     conn.sendLine("366");

@@ -126,7 +126,21 @@ export const CLOSED_PLANET = "Vault";
 export const ENGLISH_PLANETS = ["TradeZone*1", "TradeZone*2"];
 
 /** Account kinds by index: 60 bowling, 20 each supplier/recipient/stalker, 40 trader, 100 plain. */
-const KIND_PATTERN: AccountKind[] = ["bowling", "supplier", "plain", "trader", "bowling", "recipient", "plain", "stalker", "bowling", "plain", "trader", "plain", "plain"];
+const KIND_PATTERN: AccountKind[] = [
+  "bowling",
+  "supplier",
+  "plain",
+  "trader",
+  "bowling",
+  "recipient",
+  "plain",
+  "stalker",
+  "bowling",
+  "plain",
+  "trader",
+  "plain",
+  "plain",
+];
 export const ACCOUNT_COUNT = 260;
 
 export class World extends EventEmitter<WorldEvents> {
@@ -279,7 +293,15 @@ export class World extends EventEmitter<WorldEvents> {
     this.#addPlanet({ name: TINY_PLANET, kind: "general", capacity: 3, closed: false, mode: 0, founderId: null, topic: "Small and cosy" });
     this.#addPlanet({ name: CLOSED_PLANET, kind: "general", capacity: 20, closed: true, mode: 0, founderId: null, topic: "Members only" });
     for (let i = 1; i <= 20; i++) {
-      this.#addPlanet({ name: `RingToss*${i}`, kind: "ring", capacity: 40, closed: false, mode: 2, founderId: null, topic: "Ring toss: land the ring, win a prize" });
+      this.#addPlanet({
+        name: `RingToss*${i}`,
+        kind: "ring",
+        capacity: 40,
+        closed: false,
+        mode: 2,
+        founderId: null,
+        topic: "Ring toss: land the ring, win a prize",
+      });
     }
     for (let i = 1; i <= 35; i++) {
       this.#addPlanet({ name: `Cannon*${i}`, kind: "cannon", capacity: 35, closed: false, mode: 2, founderId: null, topic: "Fire on the green light" });
@@ -300,16 +322,19 @@ export class World extends EventEmitter<WorldEvents> {
     const groups = bot ? 1 : rng.int(0, 3);
     const views: SimPerson["views"] = [];
     for (let g = 0; g < groups; g++) {
-      if (g === groups - 1 && groups > 1) views.push(["@", String(rng.int(90, 130)), String(rng.int(10, 40)), String(rng.int(100, 140)), String(rng.int(100, 130))]);
+      if (g === groups - 1 && groups > 1)
+        views.push(["@", String(rng.int(90, 130)), String(rng.int(10, 40)), String(rng.int(100, 140)), String(rng.int(100, 130))]);
       else views.push([`hb/${g === 0 ? "" : "b"}${rng.int(1, 400)}_`, "0", String(g === 0 ? -76 : 0), "33", "0"]);
     }
     return {
       id,
       nick,
-      clan: bot ? null : (() => {
-        const c = rng.pick(CLANS);
-        return c === "-" ? null : c;
-      })(),
+      clan: bot
+        ? null
+        : (() => {
+            const c = rng.pick(CLANS);
+            return c === "-" ? null : c;
+          })(),
       gender,
       viewCount: groups === 0 ? 0 : rng.next() < 0.5 ? -groups : groups,
       views,

@@ -68,9 +68,7 @@ async function open(): Promise<Handle> {
       return { db, kind: "pglite", via: "socket", close };
     }
     if (embeddedMode === "require-owner") {
-      throw new NoEmbeddedOwnerError(
-        `No running app serves the embedded database in ${dir}; start the app first (npm start), or use DATABASE_URL.`,
-      );
+      throw new NoEmbeddedOwnerError(`No running app serves the embedded database in ${dir}; start the app first (npm start), or use DATABASE_URL.`);
     }
     fs.mkdirSync(dir, { recursive: true });
   }

@@ -211,7 +211,10 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
     expect((await db.select().from(logs).where(eq(logs.message, started))).length, out).toBe(1);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-    const stopped = await db.select().from(logs).where(eq(logs.message, `Job worker stopped (pid ${child.pid}, SIGTERM)`));
+    const stopped = await db
+      .select()
+      .from(logs)
+      .where(eq(logs.message, `Job worker stopped (pid ${child.pid}, SIGTERM)`));
     expect(stopped.length).toBe(1);
   });
 

@@ -47,10 +47,7 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const PROTOCOL_3 = 196608;
 
-export async function serveEmbeddedDb(
-  db: PGlite,
-  options: { infoFile: string; port?: number; idleInTransactionMs?: number },
-): Promise<EmbeddedSocketServer> {
+export async function serveEmbeddedDb(db: PGlite, options: { infoFile: string; port?: number; idleInTransactionMs?: number }): Promise<EmbeddedSocketServer> {
   const password = crypto.randomBytes(24).toString("base64url");
   const idleMs = options.idleInTransactionMs ?? 60_000;
   const connections = new Set<Connection>();
@@ -106,9 +103,7 @@ export async function serveEmbeddedDb(
 /** Holds PGlite's transaction lock, then its query lock (the order PGlite's own close() uses). */
 function acquire(db: PGlite): Promise<() => void> {
   return new Promise((held, failed) => {
-    db._runExclusiveTransaction(() =>
-      db.runExclusive(() => new Promise<void>((release) => held(() => release()))),
-    ).catch(failed);
+    db._runExclusiveTransaction(() => db.runExclusive(() => new Promise<void>((release) => held(() => release())))).catch(failed);
   });
 }
 
@@ -271,7 +266,7 @@ function startupParams(msg: Buffer): Record<string, string> {
 function lastReadyStatus(out: Uint8Array): string | undefined {
   const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   let status: string | undefined;
-  for (let i = 0; i + 5 <= buf.length; ) {
+  for (let i = 0; i + 5 <= buf.length;) {
     const len = buf.readInt32BE(i + 1);
     if (buf[i] === 0x5a /* Z */ && len === 5) status = String.fromCharCode(buf[i + 5]!);
     i += 1 + len;

@@ -11,14 +11,7 @@ import { encryptSecret } from "~/utils/secrets.server";
 import { startSimulator, type Simulator } from "#sim/server";
 import type { SimAccount } from "#sim/world";
 import { GALAXY_MESSAGES as M } from "./messages";
-import {
-  GalaxyError,
-  GalaxyConnection,
-  type GalaxyConnectionOptions,
-  type GalaxyLogEntry,
-  type GalaxyState,
-  type LoggedInContext,
-} from "./connection.server";
+import { GalaxyError, GalaxyConnection, type GalaxyConnectionOptions, type GalaxyLogEntry, type GalaxyState, type LoggedInContext } from "./connection.server";
 import type { PlanetUser } from "./protocol";
 
 let sim: Simulator;
@@ -44,7 +37,10 @@ afterEach(async () => {
 });
 
 async function control(path: string, body?: unknown) {
-  const res = await fetch(`${sim.controlUrl}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${sim.controlUrl}${path}`,
+    body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
   expect(res.status, `${path} → ${res.status}`).toBe(200);
   return res.json();
 }
@@ -100,7 +96,16 @@ async function simConnections(accountId?: string) {
   const all = [...snap.closed, ...snap.open];
   return { ...snap, all: accountId ? all.filter((c) => c.accountId === accountId) : all };
 }
-type Conn = { id: number; accountId: string | null; received: string[]; quit: string | null; pongs: number; pings: number; state: string; clientInfo: Record<string, string> };
+type Conn = {
+  id: number;
+  accountId: string | null;
+  received: string[];
+  quit: string | null;
+  pongs: number;
+  pings: number;
+  state: string;
+  clientInfo: Record<string, string>;
+};
 
 /** The reported rows, once the connections' background work is done. */
 async function authLogs() {
@@ -174,7 +179,14 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
     const logs = await authLogs();
     expect(logs.map((l) => [l.type, l.message])).toEqual([["error", M.invalidCredentials]]);
     // REGISTER had named the account before USER was refused.
-    expect(logs[0].details).toEqual({ accountId: acc.id, nick: acc.nick, server: new URL(sim.wsUrl).host, code: "451", attempts: 1, cause: expect.any(String) });
+    expect(logs[0].details).toEqual({
+      accountId: acc.id,
+      nick: acc.nick,
+      server: new URL(sim.wsUrl).host,
+      code: "451",
+      attempts: 1,
+      cause: expect.any(String),
+    });
     expect(sim.world.whereIs(acc.id)).toEqual(before);
   });
 

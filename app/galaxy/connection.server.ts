@@ -321,9 +321,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
           if (this.#closing) throw this.#closedWhilePending();
           continue;
         }
-        const final = err.retryable
-          ? new GalaxyError(M.connectionFailed, "connection", null, err.error.message)
-          : err.error;
+        const final = err.retryable ? new GalaxyError(M.connectionFailed, "connection", null, err.error.message) : err.error;
         this.#log({
           type: "error",
           message: final.code === "connection" ? M.connectionFailed : final.message,
@@ -370,14 +368,18 @@ export class GalaxyConnection extends EventEmitter<Events> {
         return;
       }
       this.#ws = ws;
-      loginTimer = setTimeout(
-        () => done(new AttemptError(true, new GalaxyError(M.loginTimeout, "login"))),
-        this.#opts.loginTimeoutMs ?? 20_000,
-      );
+      loginTimer = setTimeout(() => done(new AttemptError(true, new GalaxyError(M.loginTimeout, "login"))), this.#opts.loginTimeoutMs ?? 20_000);
 
       ws.on("open", () => {
         const locale = this.#opts.locale ?? "en";
-        this.#sendNow(formatLine({ prefix: locale, command: "IDENT", params: [this.#opts.clientCode ?? WEB_CLIENT.clientCode, ...WEB_CLIENT.identTail], trailing: WEB_CLIENT.identName }));
+        this.#sendNow(
+          formatLine({
+            prefix: locale,
+            command: "IDENT",
+            params: [this.#opts.clientCode ?? WEB_CLIENT.clientCode, ...WEB_CLIENT.identTail],
+            trailing: WEB_CLIENT.identName,
+          }),
+        );
       });
       ws.on("error", (err) => {
         socketError = err;
@@ -391,7 +393,12 @@ export class GalaxyConnection extends EventEmitter<Events> {
             : Buffer.from(data).toString("utf8");
         for (const raw of splitFrame(text)) {
           try {
-            this.#handle(raw, mode, (info) => done(null, info), (err) => done(err));
+            this.#handle(
+              raw,
+              mode,
+              (info) => done(null, info),
+              (err) => done(err),
+            );
           } catch (e) {
             // A handler bug or a malformed line must never take the process down.
             this.#emitError(e instanceof GalaxyError ? e : protocolError(e, raw));
@@ -559,7 +566,10 @@ export class GalaxyConnection extends EventEmitter<Events> {
   userAgentRecord(): ConnectionUserAgent {
     const sek = this.#opts.sek ?? null;
     const headers = this.#opts.headers ?? webClientHeaders(this.#opts.locale ?? "en");
-    const platform = Object.entries(headers).find(([k]) => k.toLowerCase() === "x-galaxy-platform")?.[1]?.trim().toLowerCase();
+    const platform = Object.entries(headers)
+      .find(([k]) => k.toLowerCase() === "x-galaxy-platform")?.[1]
+      ?.trim()
+      .toLowerCase();
     return {
       headers,
       sek,
@@ -784,7 +794,7 @@ function reveal(value: string | null | undefined): string | null {
 }
 
 function protocolError(e: unknown, raw: string): GalaxyError {
-  const detail = e instanceof ProtocolError ? e.message : (e as Error)?.message ?? String(e);
+  const detail = e instanceof ProtocolError ? e.message : ((e as Error)?.message ?? String(e));
   return new GalaxyError(`${M.malformedLine}: ${detail}`, "protocol", null, maskLine(raw));
 }
 

@@ -73,7 +73,9 @@ async function detail(request: Request, kind: string | undefined, accountId: str
 
   const opts = { skipCache: skipCacheHeader(request.headers), signal: request.signal };
   const { collectionId, ...body } =
-    kind === "collection-stats" ? await readJson(request, collectionStatsBodySchema) : { collectionId: undefined, ...(await readJson(request, credentialsSchema)) };
+    kind === "collection-stats"
+      ? await readJson(request, collectionStatsBodySchema)
+      : { collectionId: undefined, ...(await readJson(request, credentialsSchema)) };
   const creds = { userID: body.userID, password: body.password };
   try {
     // Inside the try: a broken GALAXY_SERVICES_CONFIG file surfaces here as a logged failure.

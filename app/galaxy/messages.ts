@@ -11,8 +11,7 @@ export const GALAXY_MESSAGES = {
   // Spec 2 §8 "Collections" / §4: changing planet while not connected.
   notConnected: "Not connected to Galaxy",
   // Spec 2 §4/§8: after the retries, a message naming server down, network issues, firewall.
-  connectionFailed:
-    "Could not connect to Galaxy. Possible causes: server down, network issues, or a firewall blocking the connection.",
+  connectionFailed: "Could not connect to Galaxy. Possible causes: server down, network issues, or a firewall blocking the connection.",
 
   // Official web client texts (reference §4).
   comeLater: "Please try to come later.",

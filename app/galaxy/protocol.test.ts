@@ -70,7 +70,12 @@ describe("parseLine (reference §2 line shape)", () => {
   });
 
   it("reads the locale prefix of IDENT", () => {
-    expect(parseLine(":en IDENT 352 -2 4030 1 2 :GALA")).toMatchObject({ prefix: "en", command: "IDENT", params: ["352", "-2", "4030", "1", "2"], trailing: "GALA" });
+    expect(parseLine(":en IDENT 352 -2 4030 1 2 :GALA")).toMatchObject({
+      prefix: "en",
+      command: "IDENT",
+      params: ["352", "-2", "4030", "1", "2"],
+      trailing: "GALA",
+    });
   });
 
   it("rejects malformed lines with a ProtocolError", () => {
@@ -175,9 +180,7 @@ describe("planet lines (reference §4, §5.1)", () => {
   });
 
   it("JOIN: the record with gender after the id and 3 teleport fields (the reference's sample shape)", () => {
-    const { user, teleport } = readJoin(
-      parseLine("JOIN - Nick 12345678 0 -3 hb/77_ 0 -76 33 0 hb/b235_ 0 0 33 0 @ 116 27 126 121 778 -1 -1 -1"),
-    );
+    const { user, teleport } = readJoin(parseLine("JOIN - Nick 12345678 0 -3 hb/77_ 0 -76 33 0 hb/b235_ 0 0 33 0 @ 116 27 126 121 778 -1 -1 -1"));
     expect(user).toMatchObject({ id: "12345678", nick: "Nick", clan: null, gender: 0, position: 778, x: 1556 });
     expect(user.views).toHaveLength(3);
     expect(teleport).toEqual(["-1", "-1", "-1"]);

@@ -293,7 +293,7 @@ export function readNames(line: GalaxyLine): { planet: string; users: PlanetUser
   need(line, planet.length > 0, "no planet");
   const tokens = (line.trailing ?? "").split(/\s+/).filter(Boolean);
   const users: PlanetUser[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const { user, next } = readRecord(tokens, i, false, line);
     users.push(user);
     i = next;
@@ -369,8 +369,7 @@ export const WEB_CLIENT = {
   width: 700,
   height: 675,
   model: "chrome 137.0.0.0",
-  userAgent:
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36",
+  userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36",
 } as const;
 
 /** IDENT client codes seen in public clients (reference §3.1); the simulator accepts these. */

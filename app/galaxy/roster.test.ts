@@ -101,7 +101,17 @@ describe("reduceRoster", () => {
   });
 
   it("unknown and untracked lines leave the same roster", () => {
-    for (const line of ["PING", "PRIVMSG 3000003 0 0 :hi", "NICK NewName", "QUIT :gone", ":srv 332 2000002 :topic", "FOUNDER 2000002", "860 2000002 5 1;aura/0_7;0;0;33", "421 FOO :Unknown command", "850 1 1 :<p>x</p>"]) {
+    for (const line of [
+      "PING",
+      "PRIVMSG 3000003 0 0 :hi",
+      "NICK NewName",
+      "QUIT :gone",
+      ":srv 332 2000002 :topic",
+      "FOUNDER 2000002",
+      "860 2000002 5 1;aura/0_7;0;0;33",
+      "421 FOO :Unknown command",
+      "850 1 1 :<p>x</p>",
+    ]) {
       expect(reduceRoster(onPlanet, parseLine(line), ME), line).toBe(onPlanet);
     }
   });

@@ -159,8 +159,7 @@ export const DEFAULT_SERVICES_CONFIG: ServicesConfig = {
       "X-Galaxy-Lng": "en",
       "X-Galaxy-Client-Ver": "9.5",
       "X-Galaxy-Model": "chrome 137.0.0.0",
-      "X-Galaxy-User-Agent":
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36",
+      "X-Galaxy-User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36",
       "X-Galaxy-Scr-Dpi": "1",
       "X-Galaxy-Os-Ver": "1",
       "X-Galaxy-Orientation": "portrait",

@@ -199,7 +199,9 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
 
   it("maps a 5xx answer to an http error", async () => {
     state().failActions.add("user_status_ajax");
-    const err = await client().status(creds(0), account(0).id).catch((e) => e);
+    const err = await client()
+      .status(creds(0), account(0).id)
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: "http", status: 500 });
   });
 });

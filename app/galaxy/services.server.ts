@@ -226,12 +226,7 @@ export class GalaxyServices {
   }
 
   /** Collection stats (spec 1 §3: firstRow and secondRow of {imageUrl, count as text}). */
-  async collectionStats(
-    creds: GalaxyCredentials,
-    targetId: string | number,
-    collectionId?: number,
-    opts: CallOptions = {},
-  ): Promise<CollectionStats> {
+  async collectionStats(creds: GalaxyCredentials, targetId: string | number, collectionId?: number, opts: CallOptions = {}): Promise<CollectionStats> {
     const c = this.config.undocumented.collectionStats;
     const target = String(targetId);
     const collection = String(collectionId ?? c.defaultCollectionId);
@@ -367,10 +362,7 @@ export class GalaxyServices {
           resolve({ status, contentType: String(res.headers["content-type"] ?? ""), body: text });
         });
       });
-      const timer = setTimeout(
-        () => fail(new GalaxyServiceError(`${spec.action} timed out after ${timeoutMs} ms`, "timeout", spec.action)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => fail(new GalaxyServiceError(`${spec.action} timed out after ${timeoutMs} ms`, "timeout", spec.action)), timeoutMs);
       req.on("error", (err: NodeJS.ErrnoException) =>
         fail(new GalaxyServiceError(`Cannot reach the Galaxy services (${err.code ?? "network error"})`, "network", spec.action)),
       );

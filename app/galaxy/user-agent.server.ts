@@ -162,7 +162,10 @@ export async function registerUserAgents(map: Record<string, UserAgentInput | nu
     const rows = [...new Map(records.map((r) => [r.id, row(r)])).values()];
     await db.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += USER_AGENT_CHUNK) {
-        await tx.insert(galaxyUserAgents).values(rows.slice(i, i + USER_AGENT_CHUNK)).onConflictDoUpdate({ target: galaxyUserAgents.accountId, set: upsertSet });
+        await tx
+          .insert(galaxyUserAgents)
+          .values(rows.slice(i, i + USER_AGENT_CHUNK))
+          .onConflictDoUpdate({ target: galaxyUserAgents.accountId, set: upsertSet });
       }
     });
     for (const r of records) remember(r.id, r);

@@ -3,14 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens } from "~/db/schema";
-import {
-  createApiToken,
-  findOperatorByToken,
-  LAST_USED_RESOLUTION_MS,
-  listApiTokens,
-  revokeApiToken,
-  TOKEN_CACHE_MS,
-} from "./api-token.server";
+import { createApiToken, findOperatorByToken, LAST_USED_RESOLUTION_MS, listApiTokens, revokeApiToken, TOKEN_CACHE_MS } from "./api-token.server";
 import { createOperator, deleteOperator, type Operator } from "./operator.server";
 
 /**

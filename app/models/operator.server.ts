@@ -71,10 +71,7 @@ export async function createOperator(name: string, password: string, opts: { onl
     }
     const [dupe] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.name, cleanName));
     if (dupe) throw new OperatorError(`An operator named "${cleanName}" already exists`);
-    const [row] = await tx
-      .insert(operators)
-      .values({ name: cleanName, passwordHash })
-      .returning({ id: operators.id, name: operators.name });
+    const [row] = await tx.insert(operators).values({ name: cleanName, passwordHash }).returning({ id: operators.id, name: operators.name });
     return row!;
   });
   g.operatorExists = true;
@@ -83,19 +80,13 @@ export async function createOperator(name: string, password: string, opts: { onl
 
 export async function findOperatorByName(name: string): Promise<Operator | null> {
   const db = await getDb();
-  const [row] = await db
-    .select({ id: operators.id, name: operators.name })
-    .from(operators)
-    .where(eq(operators.name, name.trim()));
+  const [row] = await db.select({ id: operators.id, name: operators.name }).from(operators).where(eq(operators.name, name.trim()));
   return row ?? null;
 }
 
 export async function listOperators(): Promise<OperatorRow[]> {
   const db = await getDb();
-  return db
-    .select({ id: operators.id, name: operators.name, createdAt: operators.createdAt })
-    .from(operators)
-    .orderBy(asc(operators.name));
+  return db.select({ id: operators.id, name: operators.name, createdAt: operators.createdAt }).from(operators).orderBy(asc(operators.name));
 }
 
 // Verified when the name is unknown, so a wrong name costs as long as a wrong password and
@@ -126,9 +117,7 @@ export async function setOperatorPassword(operatorId: string, password: string, 
     await tx
       .delete(operatorSessions)
       .where(
-        keepSessionId
-          ? and(eq(operatorSessions.operatorId, operatorId), ne(operatorSessions.id, keepSessionId))
-          : eq(operatorSessions.operatorId, operatorId),
+        keepSessionId ? and(eq(operatorSessions.operatorId, operatorId), ne(operatorSessions.id, keepSessionId)) : eq(operatorSessions.operatorId, operatorId),
       );
   });
 }

@@ -44,7 +44,14 @@ async function rejection(promise: Promise<unknown>): Promise<RateValidationError
 describe('spec 1 §3 "Exchange rates": listRates answers input → output → rate data', () => {
   test("flat pairs as `rate`, tiered as `rates`, with status and _id; first-creation order", async () => {
     await upsertRate({ inputItem: GR, outputItem: CLAY, rates: "1/2" });
-    await upsertRate({ inputItem: FCB, outputItem: SR, rates: [{ quantity: 0, rate: 1.5 }, { quantity: 10, rate: "2/1" }] });
+    await upsertRate({
+      inputItem: FCB,
+      outputItem: SR,
+      rates: [
+        { quantity: 0, rate: 1.5 },
+        { quantity: 10, rate: "2/1" },
+      ],
+    });
     await upsertRate({ inputItem: GR, outputItem: FCB, rates: 3 });
     // Re-saving the first pair does not move it.
     await upsertRate({ inputItem: GR, outputItem: CLAY, rates: "1/3" });
@@ -100,9 +107,23 @@ describe("upsertRate", () => {
   });
 
   test.each([
-    ['§5 "Rate N: Invalid format"', [{ quantity: 0, rate: "1" }, { quantity: 3, rate: "two" }], 'Rate 2: Invalid format. Use "1/2" or "1.5"'],
+    [
+      '§5 "Rate N: Invalid format"',
+      [
+        { quantity: 0, rate: "1" },
+        { quantity: 3, rate: "two" },
+      ],
+      'Rate 2: Invalid format. Use "1/2" or "1.5"',
+    ],
     ['§5 "Quantity cannot be negative"', [{ quantity: -5, rate: "1" }], "Rate 1: Quantity cannot be negative"],
-    ['§5 "Duplicate quantities"', [{ quantity: 5, rate: "1" }, { quantity: 5, rate: "2" }], "Duplicate quantities found. Each tier must have a unique quantity."],
+    [
+      '§5 "Duplicate quantities"',
+      [
+        { quantity: 5, rate: "1" },
+        { quantity: 5, rate: "2" },
+      ],
+      "Duplicate quantities found. Each tier must have a unique quantity.",
+    ],
     ["blank rate", "", INVALID_1],
   ])("%s → RateValidationError with the spec text, nothing written", async (_label, rates, message) => {
     const err = await rejection(upsertRate({ inputItem: GR, outputItem: CLAY, rates: rates as never }));
@@ -153,14 +174,28 @@ describe('batchUpsert (spec 1 §7 "Rates" POST /rates/batch)', () => {
     await upsertRate({ inputItem: GR, outputItem: CLAY, rates: "9", status: false });
     const count = await batchUpsert([
       { inputItem: FCB, outputItem: GR, rates: "1/2", status: true },
-      { inputItem: FCB, outputItem: CLAY, rates: [{ quantity: 0, rate: "1" }, { quantity: 10, rate: "1.5" }], status: false },
+      {
+        inputItem: FCB,
+        outputItem: CLAY,
+        rates: [
+          { quantity: 0, rate: "1" },
+          { quantity: 10, rate: "1.5" },
+        ],
+        status: false,
+      },
       { inputItem: GR, outputItem: CLAY, rates: "2" },
       { inputItem: FCB, outputItem: GR, rates: "3/4", status: true },
     ]);
     expect(count).toBe(3);
     const map = await listRates();
     expect(map[FCB][GR]).toMatchObject({ rate: "3/4", status: true });
-    expect(map[FCB][CLAY]).toMatchObject({ rates: [{ quantity: 0, rate: "1" }, { quantity: 10, rate: "1.5" }], status: false });
+    expect(map[FCB][CLAY]).toMatchObject({
+      rates: [
+        { quantity: 0, rate: "1" },
+        { quantity: 10, rate: "1.5" },
+      ],
+      status: false,
+    });
     expect(map[GR][CLAY]).toMatchObject({ rate: "2", status: false });
   });
 

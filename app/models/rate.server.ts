@@ -358,9 +358,7 @@ export async function batchUpsert(updates: readonly unknown[], options: { existi
   parsed.data.updates.forEach((entry, index) => {
     for (const name of [entry.inputItem, entry.outputItem]) {
       if (!isKnownGift(name)) {
-        throw new RateValidationError(
-          RATE_MESSAGES.invalidEntry(entry.inputItem, entry.outputItem, index, RATE_MESSAGES.unknownGift(name)),
-        );
+        throw new RateValidationError(RATE_MESSAGES.invalidEntry(entry.inputItem, entry.outputItem, index, RATE_MESSAGES.unknownGift(name)));
       }
     }
     const key = `${entry.inputItem}\u0000${entry.outputItem}`;
@@ -424,7 +422,6 @@ export async function deleteAllRates(): Promise<number> {
   return rows.length;
 }
 
-
 // ---------------------------------------------------------------------------------------
 // Undoable deletes (the section's Delete and delete-all; CONVENTIONS rule 7 "offer Undo")
 
@@ -480,12 +477,7 @@ export async function latestRateUndo(operatorId: string): Promise<RateUndo | nul
   const [row] = await db
     .select({ id: rateDeletions.id, label: rateDeletions.label, rows: rateDeletions.rows })
     .from(rateDeletions)
-    .where(
-      and(
-        eq(rateDeletions.operatorId, operatorId),
-        gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`),
-      ),
-    )
+    .where(and(eq(rateDeletions.operatorId, operatorId), gt(rateDeletions.createdAt, sql`now() - make_interval(secs => ${RATE_LIMITS.undoWindowMs / 1000})`)))
     .orderBy(desc(rateDeletions.createdAt))
     .limit(1);
   return row ? { id: row.id, label: row.label, count: row.rows.length } : null;
@@ -512,7 +504,15 @@ export async function undoRateDeletion(operatorId: string, undoId: string): Prom
       .returning({ rows: rateDeletions.rows });
     if (!record) return null;
     const json = JSON.stringify(
-      record.rows.map((r) => ({ id: r.id, input_item: r.inputItem, output_item: r.outputItem, tiers: r.tiers, status: r.status, position: r.position, created_at: r.createdAt })),
+      record.rows.map((r) => ({
+        id: r.id,
+        input_item: r.inputItem,
+        output_item: r.outputItem,
+        tiers: r.tiers,
+        status: r.status,
+        position: r.position,
+        created_at: r.createdAt,
+      })),
     );
     // `position` is an identity column: OVERRIDING SYSTEM VALUE puts the pairs back in
     // their old places in the list rather than at its end.

@@ -62,7 +62,10 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
 async function finishApiResponse(response: Response): Promise<Response> {
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   if (response.status < 400 || !/json/i.test(response.headers.get("Content-Type") ?? "")) return response;
-  const body: unknown = await response.clone().json().catch(() => null);
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
   if (!body || typeof body !== "object" || Array.isArray(body)) return response;
   const { error, message } = body as { error?: unknown; message?: unknown };
   if (typeof error === "string" && message === error) return response;

@@ -3,15 +3,7 @@ import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
 import { PUBLIC_PAGES } from "~/server-routes";
 import { SERVED_METHODS } from "./http-security.server";
-import {
-  AUTH_REQUIRED,
-  authenticate,
-  CLIENT_IP_HEADER,
-  loginPath,
-  runWithAuth,
-  safeRedirect,
-  sessionCookie,
-} from "./auth.server";
+import { AUTH_REQUIRED, authenticate, CLIENT_IP_HEADER, loginPath, runWithAuth, safeRedirect, sessionCookie } from "./auth.server";
 
 /**
  * The one door in front of Remix (docs/decisions/0003, docs/auth.md): every page, every
@@ -141,7 +133,12 @@ export function createAuthGate(): RequestHandler {
 
     if (isPublic(path)) {
       // Public pages serve GET and form posts; TRACE and friends never reach Remix (a 500 there).
-      if (!SERVED_METHODS.has(req.method)) return void res.status(405).set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" }).type("text/plain").send("Method not allowed");
+      if (!SERVED_METHODS.has(req.method))
+        return void res
+          .status(405)
+          .set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" })
+          .type("text/plain")
+          .send("Method not allowed");
       return runWithAuth(null, next);
     }
 

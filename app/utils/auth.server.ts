@@ -1,14 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createCookie, redirect, type Cookie } from "@remix-run/node";
 import { findOperatorByToken } from "~/models/api-token.server";
-import {
-  createSession,
-  deleteSession,
-  findSession,
-  operatorExists,
-  SESSION_TTL_MS,
-  type Operator,
-} from "~/models/operator.server";
+import { createSession, deleteSession, findSession, operatorExists, SESSION_TTL_MS, type Operator } from "~/models/operator.server";
 import { isUuid } from "./api.server";
 import { getEnv } from "./env.server";
 import { deriveKey } from "./secrets.server";
@@ -75,7 +68,6 @@ export function sessionCookie(): Cookie {
   return g.sessionCookie.cookie;
 }
 
-
 /** The session id from a Cookie header, when present and correctly signed. */
 export async function readSessionId(cookieHeader: string | null | undefined): Promise<string | null> {
   if (!cookieHeader || !cookieHeader.includes(SESSION_COOKIE_NAME)) return null;
@@ -93,10 +85,7 @@ function bearerToken(authorization: string | null | undefined): string | null | 
  * Who is making this request: one indexed query at most (session join operator, or token
  * hash join operator). A request that sends an Authorization header is judged by it alone.
  */
-export async function authenticate(headers: {
-  cookie?: string | null;
-  authorization?: string | null;
-}): Promise<AuthResult | null> {
+export async function authenticate(headers: { cookie?: string | null; authorization?: string | null }): Promise<AuthResult | null> {
   const bearer = bearerToken(headers.authorization);
   if (bearer !== undefined) {
     if (!bearer) return null;

@@ -5,9 +5,7 @@ import { z } from "zod";
  * Every environment variable the server reads, validated once at boot.
  * `.env.example` documents each of them; nothing here reaches the browser.
  */
-const boolish = z
-  .enum(["1", "0", "true", "false", "yes", "no", ""])
-  .transform((v) => v === "1" || v === "true" || v === "yes");
+const boolish = z.enum(["1", "0", "true", "false", "yes", "no", ""]).transform((v) => v === "1" || v === "true" || v === "yes");
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -16,7 +14,11 @@ const schema = z.object({
   /** Everything the app keeps on disk: PGlite files, secret key, private Redis. */
   DATA_DIR: z.string().default("./data"),
   /** A real PostgreSQL server; without it the embedded PGlite database is used. */
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   PGLITE_DIR: z.string().optional(),
   /** Loopback port on which the web process shares its PGlite with local CLIs; 0 = any free port. */
   PGLITE_SOCKET_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -28,7 +30,11 @@ const schema = z.object({
   /** Run the job worker inside the web process. */
   RUN_WORKER: boolish.default(true),
   /** 32+ chars; derives the encryption and cookie keys. Generated into DATA_DIR when absent. */
-  APP_SECRET: z.string().min(32).optional().or(z.literal("").transform(() => undefined)),
+  APP_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   /** Cookies get the Secure flag (set it when serving over https). */
   SECURE_COOKIES: boolish.default(false),
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),

@@ -44,6 +44,8 @@ type DrizzleQueryErrorLike = Error & { query: string; params: unknown[]; cause?:
 function isDrizzleQueryError(err: unknown): err is DrizzleQueryErrorLike {
   return (
     err instanceof Error &&
-    (err.name === "DrizzleQueryError" || err.constructor?.name === "DrizzleQueryError" || (typeof (err as { query?: unknown }).query === "string" && "params" in err))
+    (err.name === "DrizzleQueryError" ||
+      err.constructor?.name === "DrizzleQueryError" ||
+      (typeof (err as { query?: unknown }).query === "string" && "params" in err))
   );
 }

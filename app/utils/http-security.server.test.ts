@@ -59,7 +59,13 @@ type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string };
 /** One request with the path exactly as written. */
 function raw(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: target, headers: { ...headers, ...(body ? { "Content-Length": String(Buffer.byteLength(body)) } : {}) } });
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method,
+      path: target,
+      headers: { ...headers, ...(body ? { "Content-Length": String(Buffer.byteLength(body)) } : {}) },
+    });
     req.on("response", (res) => {
       let text = "";
       res.setEncoding("utf8");
@@ -127,7 +133,9 @@ describe("finding 3: cross-site writes to /api with the session cookie", () => {
 
   it("a hostile Origin is refused with 403 {error, message}, for /api and pages alike", async () => {
     for (const target of ["/api/rates/update", "/exchange-rates"]) {
-      const headers = target.startsWith("/api") ? json({ Origin: "https://evil.example" }) : { Cookie: cookie, Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" };
+      const headers = target.startsWith("/api")
+        ? json({ Origin: "https://evil.example" })
+        : { Cookie: cookie, Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" };
       const res = await raw("POST", target, headers, target.startsWith("/api") ? "{}" : "a=1");
       expect(res.status).toBe(403);
       expect(res.body).not.toMatch(/"ran"/);

@@ -60,7 +60,21 @@ export function refusePath(target: string): string | null {
 }
 
 function permissionsPolicy() {
-  const off = ["camera", "microphone", "geolocation", "payment", "usb", "serial", "bluetooth", "midi", "magnetometer", "gyroscope", "accelerometer", "interest-cohort", "browsing-topics"];
+  const off = [
+    "camera",
+    "microphone",
+    "geolocation",
+    "payment",
+    "usb",
+    "serial",
+    "bluetooth",
+    "midi",
+    "magnetometer",
+    "gyroscope",
+    "accelerometer",
+    "interest-cohort",
+    "browsing-topics",
+  ];
   // Copying a trade text to the clipboard (spec 2 "Text copied to clipboard") stays allowed here.
   return [...off.map((f) => `${f}=()`), "clipboard-write=(self)", "fullscreen=(self)"].join(", ");
 }

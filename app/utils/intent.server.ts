@@ -17,10 +17,7 @@ export function unknownIntentMessage(intent: unknown): string {
   return `Unknown intent: ${typeof intent === "string" && intent ? intent : "(none)"}`;
 }
 
-export async function dispatchIntent<K extends string, R>(
-  formData: FormData,
-  handlers: Record<K, (formData: FormData, intent: K) => R | Promise<R>>,
-) {
+export async function dispatchIntent<K extends string, R>(formData: FormData, handlers: Record<K, (formData: FormData, intent: K) => R | Promise<R>>) {
   const intent = formData.get("intent");
   if (typeof intent === "string" && Object.prototype.hasOwnProperty.call(handlers, intent)) {
     return await handlers[intent as K](formData, intent as K);

@@ -130,7 +130,11 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<numbe
  * and Redis keys are not the place for it.
  */
 function pairKey(ip: string, name: string): string {
-  return crypto.createHash("sha256").update(`${name.trim().toLowerCase()}\0${addressKey(ip)}`).digest("base64url").slice(0, 32);
+  return crypto
+    .createHash("sha256")
+    .update(`${name.trim().toLowerCase()}\0${addressKey(ip)}`)
+    .digest("base64url")
+    .slice(0, 32);
 }
 
 /** IPv6 clients usually own a whole /64, so the address limit counts per /64. */

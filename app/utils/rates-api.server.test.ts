@@ -29,7 +29,14 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(async () => {
   await deleteAllRates();
   await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" });
-  await upsertRate({ inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "1.5" }] });
+  await upsertRate({
+    inputItem: "Gold Ring",
+    outputItem: "Silver Ring",
+    rates: [
+      { quantity: 0, rate: 1 },
+      { quantity: 9, rate: "1.5" },
+    ],
+  });
 });
 
 const viaRemix = (headers: Record<string, string> = {}) =>
@@ -42,7 +49,9 @@ test("the hot path answers nobody the gate did not let through (issue 7: its own
     const srv = bare.listen(0, "127.0.0.1", () => resolve(srv));
   });
   try {
-    const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/api/rates`, { headers: { Authorization: `Bearer ${await testApiToken()}` } });
+    const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/api/rates`, {
+      headers: { Authorization: `Bearer ${await testApiToken()}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(errorBody("Authentication required"));
   } finally {
@@ -59,7 +68,14 @@ test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte wh
   expect(await (await get(`${base}/api/rates`)).json()).toEqual({
     "Gold Ring": {
       Clay: { _id: expect.any(String), rate: "1/2", status: true },
-      "Silver Ring": { _id: expect.any(String), rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "1.5" }], status: true },
+      "Silver Ring": {
+        _id: expect.any(String),
+        rates: [
+          { quantity: 0, rate: 1 },
+          { quantity: 9, rate: "1.5" },
+        ],
+        status: true,
+      },
     },
   });
 });

@@ -24,10 +24,7 @@ export function flag() {
 
 /** A repeated param (`open=a&open=b`) as a list without blanks or repeats; absent = []. */
 export function repeated<T extends z.ZodType<string>>(item: T) {
-  return z.preprocess(
-    (v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((s) => s !== ""))],
-    z.array(item),
-  ).catch([]);
+  return z.preprocess((v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((s) => s !== ""))], z.array(item)).catch([]);
 }
 
 /** A free-text param, "" when absent. */

@@ -133,7 +133,10 @@ test("an API token is shown once, works as a Bearer token, and fails with 401 on
   await expect(page.getByRole("textbox", { name: "New API token" })).toHaveCount(0);
   await expect(page.getByRole("listitem", { name: tokenName })).toContainText("last used");
 
-  await page.getByRole("listitem", { name: tokenName }).getByRole("link", { name: `Revoke ${tokenName}` }).click();
+  await page
+    .getByRole("listitem", { name: tokenName })
+    .getByRole("link", { name: `Revoke ${tokenName}` })
+    .click();
   const dialog = page.getByRole("alertdialog");
   await expect(dialog).toContainText(`Revoke API token "${tokenName}"?`);
   await expect(dialog).toContainText("This cannot be undone.");

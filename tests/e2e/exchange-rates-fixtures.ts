@@ -2,16 +2,32 @@ import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** Fixtures of the Exchange Rates journeys (spec 1 §2): seeding through /api/rates, locators. */
 
-export type SeedEntry = { inputItem: string; outputItem: string; rates: string | number | Array<{ quantity: number; rate: string | number }>; status?: boolean };
+export type SeedEntry = {
+  inputItem: string;
+  outputItem: string;
+  rates: string | number | Array<{ quantity: number; rate: string | number }>;
+  status?: boolean;
+};
 
 /** Two inputs: Gold Ring (a flat and a tiered output) and Fire Cannon Ball (one disabled output). */
 export const SEED: SeedEntry[] = [
   { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2", status: true },
-  { inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: "1/3" }, { quantity: 10, rate: "1/2" }], status: true },
+  {
+    inputItem: "Gold Ring",
+    outputItem: "Silver Ring",
+    rates: [
+      { quantity: 0, rate: "1/3" },
+      { quantity: 10, rate: "1/2" },
+    ],
+    status: true,
+  },
   { inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: 1.5, status: false },
 ];
 
-type RatesMap = Record<string, Record<string, { _id: string; rate?: string | number; rates?: Array<{ quantity: number; rate: string | number }>; status: boolean }>>;
+type RatesMap = Record<
+  string,
+  Record<string, { _id: string; rate?: string | number; rates?: Array<{ quantity: number; rate: string | number }>; status: boolean }>
+>;
 
 export async function getRates(request: APIRequestContext): Promise<RatesMap> {
   const res = await request.get("/api/rates");
@@ -58,8 +74,7 @@ export const groupNames = (page: Page) => page.locator(".gt-rate-group h2").allI
  * region: while a modal dialog is open Radix hides everything outside it from the
  * accessibility tree, the toaster included.
  */
-export const toast = (page: Page, text: string | RegExp) =>
-  page.locator(".gt-toaster").getByText(text, { exact: typeof text === "string" });
+export const toast = (page: Page, text: string | RegExp) => page.locator(".gt-toaster").getByText(text, { exact: typeof text === "string" });
 
 function escape(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

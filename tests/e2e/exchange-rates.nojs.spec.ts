@@ -73,7 +73,10 @@ test("add an output to an existing input", async ({ page }) => {
   await group(page, "Gold Ring").getByRole("button", { name: "Add output gift to Gold Ring" }).click();
   const dialog = page.getByRole("dialog", { name: "Add Exchange Rate for Gold Ring" });
   await expect(dialog.getByRole("radio", { name: /Clay/ })).toBeDisabled();
-  await dialog.getByRole("radio", { name: /Skeleton Key/ }).first().check();
+  await dialog
+    .getByRole("radio", { name: /Skeleton Key/ })
+    .first()
+    .check();
   await dialog.getByRole("spinbutton", { name: "Numerator" }).fill("2");
   await dialog.getByRole("spinbutton", { name: "Denominator" }).fill("7");
   await dialog.getByRole("button", { name: "Add Exchange Rate" }).click();
@@ -95,7 +98,9 @@ test("edit: expand, add a tier, save; invalid input is shown and not saved", asy
   await clay().getByRole("button", { name: "Add tier" }).click();
   await expect(clay().getByRole("spinbutton", { name: /^T2 quantity/ })).toBeVisible();
   await expect(clay().getByRole("textbox", { name: "T1 rate" })).toHaveValue("2/5");
-  await clay().getByRole("spinbutton", { name: /^T2 quantity/ }).fill("12");
+  await clay()
+    .getByRole("spinbutton", { name: /^T2 quantity/ })
+    .fill("12");
   await clay().getByRole("textbox", { name: "T2 rate" }).fill("1");
   await clay().getByRole("button", { name: "Save", exact: true }).click();
   await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();

@@ -74,9 +74,7 @@ test.describe("spec 1 §2 panel, groups and rows", () => {
       const cache = await caches.open("gift-images-v1");
       return (await cache.keys()).map((r) => new URL(r.url).pathname).sort();
     });
-    expect(cached).toEqual(
-      ["clay", "fire-cannon-ball", "gold-ring", "green-light", "silver-ring"].map((slug) => `/img/gifts/${slug}.png`),
-    );
+    expect(cached).toEqual(["clay", "fire-cannon-ball", "gold-ring", "green-light", "silver-ring"].map((slug) => `/img/gifts/${slug}.png`));
     // Next visit, host unreachable: the pictures still show, from the cache store.
     await page.unroute(/galaxy\.mobstudio\.ru/);
     await page.route(/^https:\/\/galaxy\.mobstudio\.ru\//, (route) => route.abort());
@@ -257,7 +255,12 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     await clay.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
     await expect(clay.getByText("2 tiers")).toBeVisible();
-    expect((await getRates(page.request))["Gold Ring"]["Clay"]).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 20, rate: "0.75" }] });
+    expect((await getRates(page.request))["Gold Ring"]["Clay"]).toMatchObject({
+      rates: [
+        { quantity: 0, rate: "1/2" },
+        { quantity: 20, rate: "0.75" },
+      ],
+    });
     await expect(clay.locator(".gt-rate-body")).not.toHaveAttribute("data-edited");
 
     await clay.getByRole("button", { name: "Remove T2" }).click();
@@ -596,7 +599,20 @@ test.describe("spec 1 §2 import and §7 export", () => {
       if (route.request().method() === "POST") await held;
       await route.fallback();
     });
-    await text.fill(JSON.stringify({ Clay: { "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 50, rate: "3/2" }], status: false } } }));
+    await text.fill(
+      JSON.stringify({
+        Clay: {
+          "Gold Ring": { rate: "1/5" },
+          "Silver Ring": {
+            rates: [
+              { quantity: 0, rate: 1 },
+              { quantity: 50, rate: "3/2" },
+            ],
+            status: false,
+          },
+        },
+      }),
+    );
     await dialog.getByRole("button", { name: "Import", exact: true }).click();
     await expect(dialog.getByRole("button", { name: "Importing..." })).toBeDisabled();
     await expect(page.locator(".gt-rates-panel")).toHaveAttribute("data-busy", "true");
@@ -606,7 +622,10 @@ test.describe("spec 1 §2 import and §7 export", () => {
     await expect(row(page, "Clay", "Silver Ring")).toHaveAttribute("data-status", "disabled");
     const rates = await getRates(page.request);
     expect(rates.Clay["Gold Ring"].rate).toBe("1/5");
-    expect(rates.Clay["Silver Ring"].rates).toEqual([{ quantity: 0, rate: 1 }, { quantity: 50, rate: "3/2" }]);
+    expect(rates.Clay["Silver Ring"].rates).toEqual([
+      { quantity: 0, rate: 1 },
+      { quantity: 50, rate: "3/2" },
+    ]);
   });
 
   test("export copies the rates as pretty JSON to the clipboard", async ({ page, context }) => {

@@ -140,7 +140,10 @@ test.describe("spec 2 §7 Logs calls, through the running server", () => {
     expect(new Date(mine.timestamp).toISOString()).toBe(mine.timestamp);
 
     expect((await api.get("/api/logs?type=fatal")).status()).toBe(400);
-    expect(await (await api.get("/api/logs?cleared=maybe")).json()).toEqual({ error: "Invalid cleared: use true or false", message: "Invalid cleared: use true or false" });
+    expect(await (await api.get("/api/logs?cleared=maybe")).json()).toEqual({
+      error: "Invalid cleared: use true or false",
+      message: "Invalid cleared: use true or false",
+    });
 
     const cleared = await api.post(`/api/logs/clear/${mine._id}`);
     expect(await cleared.json()).toMatchObject({ success: true, log: { _id: mine._id, cleared: true } });

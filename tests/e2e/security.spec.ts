@@ -87,7 +87,13 @@ async function state(api: APIRequestContext) {
   const rates = await (await api.get("/api/rates")).text();
   const logs = ((await (await api.get("/api/logs")).json()) as { logs: Array<{ _id: string; message: string }> }).logs;
   // Failed logins are summed into one entry per window (docs/decisions/0012): that one may grow.
-  return { rates, logs: logs.filter((l) => !/^Failed logins:/.test(l.message)).map((l) => l._id).sort() };
+  return {
+    rates,
+    logs: logs
+      .filter((l) => !/^Failed logins:/.test(l.message))
+      .map((l) => l._id)
+      .sort(),
+  };
 }
 
 test("no route, by any path variant or method, answers without credentials", async ({ playwright }, testInfo) => {
@@ -145,5 +151,7 @@ test("no route, by any path variant or method, answers without credentials", asy
   expect(leaks).toEqual([]);
   expect(await state(operator)).toEqual(before);
   await operator.dispose();
-  console.log(`[security] ${routes.length} routes × ${variants("/x").length} variants × ${METHODS.length} methods: ${requests} requests, nothing answered, nothing changed`);
+  console.log(
+    `[security] ${routes.length} routes × ${variants("/x").length} variants × ${METHODS.length} methods: ${requests} requests, nothing answered, nothing changed`,
+  );
 });

@@ -56,10 +56,7 @@ describe("test kit", () => {
     expect(json.url).toBe("http://localhost/api/rates/update?dry=1");
     expect(await json.json()).toEqual({ inputItem: "Clay" });
 
-    const answer = await callRoute<{ ok: boolean }>(
-      () => data({ ok: true }, { status: 202, headers: { "Set-Cookie": "x=1; Path=/" } }),
-      makeRequest("/"),
-    );
+    const answer = await callRoute<{ ok: boolean }>(() => data({ ok: true }, { status: 202, headers: { "Set-Cookie": "x=1; Path=/" } }), makeRequest("/"));
     expect(answer).toMatchObject({ status: 202, data: { ok: true } });
     expect(cookiesOf(answer.headers)).toBe("x=1");
   });

@@ -28,7 +28,14 @@ export async function remixHandler(wanted: (route: RouteEntry) => boolean): Prom
   const chosen = table.filter(wanted);
   const routes: ServerBuild["routes"] = { root: { id: "root", path: "", module: { default: () => null } as never } };
   for (const r of chosen) {
-    routes[r.id] = { id: r.id, parentId: r.parentId, path: r.path, index: r.index, caseSensitive: r.caseSensitive, module: await import(/* @vite-ignore */ path.resolve("app", r.file)) };
+    routes[r.id] = {
+      id: r.id,
+      parentId: r.parentId,
+      path: r.path,
+      index: r.index,
+      caseSensitive: r.caseSensitive,
+      module: await import(/* @vite-ignore */ path.resolve("app", r.file)),
+    };
   }
   // Layouts above the chosen routes only place them in the tree.
   let added = true;

@@ -46,10 +46,22 @@ const BODIES: Array<[string, string | undefined, string | undefined]> = [
   ["JSON array", "[1,2,3]", "application/json"],
   ["JSON string", '"hello"', "application/json"],
   ["JSON number", "1e309", "application/json"],
-  ["wrong types", '{"inputItem": 5, "outputItem": [], "rates": {"a": true}, "status": 7, "userID": {}, "password": 1, "updates": "x", "ms": "10", "ids": 3}', "application/json"],
-  ["prototype keys", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "prototype": {"polluted": true}}', "application/json"],
+  [
+    "wrong types",
+    '{"inputItem": 5, "outputItem": [], "rates": {"a": true}, "status": 7, "userID": {}, "password": 1, "updates": "x", "ms": "10", "ids": 3}',
+    "application/json",
+  ],
+  [
+    "prototype keys",
+    '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "prototype": {"polluted": true}}',
+    "application/json",
+  ],
   ["prototype keys in a map", '{"__proto__": {"headers": "{}", "id": "1"}, "constructor": {"headers": "{}"}}', "application/json"],
-  ["NUL in values", '{"inputItem": "Cl\\u0000ay", "outputItem": "\\u0000", "rates": "1/\\u00002", "userID": "12\\u00003", "password": "\\u0000", "updates": [{"inputItem": "\\u0000"}]}', "application/json"],
+  [
+    "NUL in values",
+    '{"inputItem": "Cl\\u0000ay", "outputItem": "\\u0000", "rates": "1/\\u00002", "userID": "12\\u00003", "password": "\\u0000", "updates": [{"inputItem": "\\u0000"}]}',
+    "application/json",
+  ],
   ["NUL in keys", '{"\\u0000": {"headers": "{}"}}', "application/json"],
   ["control characters", '{"inputItem": "\\u0007\\u001b[31m", "name": "\\r\\n"}', "application/json"],
   ["deep nesting", deep(5_000), "application/json"],
@@ -62,7 +74,16 @@ const BODIES: Array<[string, string | undefined, string | undefined]> = [
 
 // Malformed percent-encoding never gets this far: the HTTP layer refuses it (http-security.server.test.ts).
 // Parameters name nothing that exists: a DELETE of a real pair is a valid request, not bad input.
-const PARAM_VALUES = ["No Such Gift", "00000000-0000-0000-0000-000000000000", "%00", "a%00b", "..%2F..%2Fetc", "'; drop table logs; --", "x".repeat(3000), "__proto__"];
+const PARAM_VALUES = [
+  "No Such Gift",
+  "00000000-0000-0000-0000-000000000000",
+  "%00",
+  "a%00b",
+  "..%2F..%2Fetc",
+  "'; drop table logs; --",
+  "x".repeat(3000),
+  "__proto__",
+];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 function urlsFor(path: string): string[] {
@@ -76,7 +97,14 @@ beforeAll(async () => {
   handle = await remixHandler((r) => ids.has(r.id));
   token = await testApiToken();
   await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" });
-  await upsertRate({ inputItem: "Clay", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: 1 }, { quantity: 5, rate: "1.5" }] });
+  await upsertRate({
+    inputItem: "Clay",
+    outputItem: "Silver Ring",
+    rates: [
+      { quantity: 0, rate: 1 },
+      { quantity: 5, rate: "1.5" },
+    ],
+  });
 });
 afterAll(() => {
   delete process.env.GALAXY_SERVICES_URL;

@@ -36,11 +36,7 @@ export function UpcomingSection({ title, actions, description }: { title: string
   return (
     <>
       <SectionHeader title={title} actions={actions} />
-      <EmptyState
-        icon={<ClockIcon width="28" height="28" />}
-        title={`${title} arrives in a later release`}
-        description={description}
-      />
+      <EmptyState icon={<ClockIcon width="28" height="28" />} title={`${title} arrives in a later release`} description={description} />
     </>
   );
 }

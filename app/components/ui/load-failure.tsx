@@ -67,7 +67,17 @@ export function useLoadRetry(failure: unknown, policy: LoadRetryPolicy) {
  * The failed state: `title` (the spec's words), the reason, and Retry. Without JavaScript
  * (no `onRetry`) Retry reloads the page, a GET to the same address.
  */
-export function LoadFailurePanel({ title, message, onRetry, retryLabel = "Retry" }: { title: string; message: string; onRetry?: () => void; retryLabel?: string }) {
+export function LoadFailurePanel({
+  title,
+  message,
+  onRetry,
+  retryLabel = "Retry",
+}: {
+  title: string;
+  message: string;
+  onRetry?: () => void;
+  retryLabel?: string;
+}) {
   const location = useLocation();
   return (
     <Card>

@@ -33,9 +33,7 @@ export function RelativeTime({ value, className }: { value: string | Date; class
   }, []);
 
   if (Number.isNaN(date.getTime())) return <time className={className}>unknown</time>;
-  const title = now
-    ? date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })
-    : formatUtc(date);
+  const title = now ? date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : formatUtc(date);
   return (
     <time dateTime={date.toISOString()} title={title} className={className} suppressHydrationWarning>
       {formatRelative(date, now ?? new Date())}

@@ -148,10 +148,7 @@ export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | nu
       <noscript>
         <section aria-label="Notifications" className="gt-toaster gt-toaster-static">
           <ol>
-            <li
-              className="gt-toast-static"
-              style={{ "--gt-toast-duration": `${flash.duration ?? DEFAULT_TOAST_DURATION}ms` } as CSSProperties}
-            >
+            <li className="gt-toast-static" style={{ "--gt-toast-duration": `${flash.duration ?? DEFAULT_TOAST_DURATION}ms` } as CSSProperties}>
               <ToastCard type={flash.type} message={flash.message} description={flash.description} />
             </li>
           </ol>

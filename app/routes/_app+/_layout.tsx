@@ -34,10 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const jobs = await jobsState();
   const setCookie = rememberSectionHeader(request);
-  return data(
-    { operator: { name: operator.name }, jobs },
-    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
-  );
+  return data({ operator: { name: operator.name }, jobs }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 /**

@@ -2,13 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { CopyIcon, LockClosedIcon } from "~/components/ui/icons";
 import { Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
-import {
-  createCookie,
-  data,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { createCookie, data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
@@ -148,10 +142,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(await verifyOperatorPassword(operator.name, submission.value.currentPassword))) {
       await recordLoginFailure(who, operator.name);
       await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip: clientIp(request) } });
-      return data(
-        { intent, result: submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields: hide }) },
-        { status: 400 },
-      );
+      return data({ intent, result: submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields: hide }) }, { status: 400 });
     }
     await recordLoginSuccess(who, operator.name);
     await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
@@ -198,8 +189,8 @@ export default function SettingsPage() {
                   API tokens
                 </Heading>
                 <Text as="p" size="2" color="gray" mt="1">
-                  Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts
-                  as you; revoking it locks its scripts out at once.
+                  Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts as you; revoking it locks its
+                  scripts out at once.
                 </Text>
               </Box>
 
@@ -216,7 +207,10 @@ export default function SettingsPage() {
               ) : null}
 
               {/* Keyed by the newest token: a created token empties the name field. */}
-              <CreateTokenForm key={tokens[0]?.id ?? "none"} lastResult={actionData && "intent" in actionData && actionData.intent === "create-token" ? actionData.result : undefined} />
+              <CreateTokenForm
+                key={tokens[0]?.id ?? "none"}
+                lastResult={actionData && "intent" in actionData && actionData.intent === "create-token" ? actionData.result : undefined}
+              />
 
               {tokens.length === 0 ? (
                 <EmptyState
@@ -228,14 +222,7 @@ export default function SettingsPage() {
                 <ul aria-label="API tokens" className="gt-token-list" style={{ listStyle: "none", margin: 0, padding: 0 }}>
                   {tokens.map((t) => (
                     <li key={t.id} aria-label={t.name}>
-                      <Flex
-                        align="center"
-                        justify="between"
-                        gap="3"
-                        wrap="wrap"
-                        py="3"
-                        style={{ borderTop: "1px solid var(--gray-a5)" }}
-                      >
+                      <Flex align="center" justify="between" gap="3" wrap="wrap" py="3" style={{ borderTop: "1px solid var(--gray-a5)" }}>
                         <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
                           <Text weight="bold" style={{ overflowWrap: "anywhere" }}>
                             {t.name}

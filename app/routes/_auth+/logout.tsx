@@ -25,7 +25,14 @@ export default function LogoutPage() {
   const { name } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   return (
-    <AuthCard title="Log out?" description={<>You are logged in as <Text weight="bold">{name}</Text>.</>}>
+    <AuthCard
+      title="Log out?"
+      description={
+        <>
+          You are logged in as <Text weight="bold">{name}</Text>.
+        </>
+      }
+    >
       <Form method="post" action="/logout">
         <Flex gap="3" justify="end" wrap="wrap">
           <Button asChild variant="soft" color="gray" size="3">

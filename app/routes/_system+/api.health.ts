@@ -14,10 +14,7 @@ const DB_TIMEOUT_MS = 2_000;
  * (Unauthenticated liveness without details is GET /healthz.)
  */
 export const loader = apiRoute(async function loader() {
-  const [dbOk, jobs] = await Promise.all([
-    withTimeout(pingDb(), DB_TIMEOUT_MS, "Database ping").catch(() => false),
-    jobEngineDetails(),
-  ]);
+  const [dbOk, jobs] = await Promise.all([withTimeout(pingDb(), DB_TIMEOUT_MS, "Database ping").catch(() => false), jobEngineDetails()]);
   const body: HealthResponse = {
     status: dbOk && jobs.redis === "up" && jobs.worker === "running" ? "ok" : "degraded",
     database: { ok: dbOk, kind: getEnv().DATABASE_URL ? "postgres" : "pglite" },

@@ -84,7 +84,10 @@ describe("POST /api/jobs/probe: enqueues a probe", () => {
       const { body } = await post('{"ms":100}');
       const db = await getDb();
       const rows = await waitFor("completion log row", async () => {
-        const found = await db.select().from(logs).where(eq(logs.message, `Probe job ${body.jobId} completed`));
+        const found = await db
+          .select()
+          .from(logs)
+          .where(eq(logs.message, `Probe job ${body.jobId} completed`));
         return found.length ? found : undefined;
       });
       expect(rows).toHaveLength(1);

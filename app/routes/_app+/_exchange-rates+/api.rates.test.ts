@@ -62,12 +62,22 @@ describe('spec 1 §7 "Rates" GET /rates: nested map of rates', () => {
 
   test("input → output → rate data: flat as `rate`, tiered as `rates`, with status and _id", async () => {
     const flat = await json(await update(GR, CLAY, "1/2"));
-    await update(GR, SR, [{ quantity: 0, rate: "1/2" }, { quantity: 50, rate: 0.75 }]);
+    await update(GR, SR, [
+      { quantity: 0, rate: "1/2" },
+      { quantity: 50, rate: 0.75 },
+    ]);
     await update(FCB, GR, 1.5);
     expect(await getRates()).toEqual({
       [GR]: {
         [CLAY]: { _id: flat.data._id, rate: "1/2", status: true },
-        [SR]: { _id: expect.any(String), rates: [{ quantity: 0, rate: "1/2" }, { quantity: 50, rate: 0.75 }], status: true },
+        [SR]: {
+          _id: expect.any(String),
+          rates: [
+            { quantity: 0, rate: "1/2" },
+            { quantity: 50, rate: 0.75 },
+          ],
+          status: true,
+        },
       },
       [FCB]: { [GR]: { _id: expect.any(String), rate: 1.5, status: true } },
     });
@@ -99,9 +109,20 @@ describe('spec 1 §7 "Rates" POST /rates/update {inputItem, outputItem, rates}',
       [1.5, { rate: 1.5 }],
       ["2.25", { rate: "2.25" }],
       [[{ quantity: 0, rate: "3/4" }], { rate: "3/4" }], // one default tier is a flat rate (§3)
-      [[{ quantity: 10, rate: "1/2" }, { quantity: 0, rate: 2 }, { quantity: 100, rate: "0.4" }], {
-        rates: [{ quantity: 10, rate: "1/2" }, { quantity: 0, rate: 2 }, { quantity: 100, rate: "0.4" }],
-      }],
+      [
+        [
+          { quantity: 10, rate: "1/2" },
+          { quantity: 0, rate: 2 },
+          { quantity: 100, rate: "0.4" },
+        ],
+        {
+          rates: [
+            { quantity: 10, rate: "1/2" },
+            { quantity: 0, rate: 2 },
+            { quantity: 100, rate: "0.4" },
+          ],
+        },
+      ],
       ["5", { rate: "5" }],
     ];
     let id: string | undefined;
@@ -123,17 +144,34 @@ describe('spec 1 §7 "Rates" POST /rates/update {inputItem, outputItem, rates}',
 
   test('§5 "Rate N: Invalid format. Use "1/2" or "1.5"" → 400, nothing saved', async () => {
     for (const bad of ["abc", "1/", "1,5", "-2", ""]) await expectError(await update(GR, CLAY, bad), 400, INVALID(1));
-    await expectError(await update(GR, CLAY, [{ quantity: 0, rate: "1/2" }, { quantity: 5, rate: "x/2" }]), 400, INVALID(2));
+    await expectError(
+      await update(GR, CLAY, [
+        { quantity: 0, rate: "1/2" },
+        { quantity: 5, rate: "x/2" },
+      ]),
+      400,
+      INVALID(2),
+    );
     expect(await getRates()).toEqual({});
   });
 
   test('§5 "Rate N: Quantity cannot be negative" → 400', async () => {
-    await expectError(await update(GR, CLAY, [{ quantity: 0, rate: "1" }, { quantity: -1, rate: "2" }]), 400, "Rate 2: Quantity cannot be negative");
+    await expectError(
+      await update(GR, CLAY, [
+        { quantity: 0, rate: "1" },
+        { quantity: -1, rate: "2" },
+      ]),
+      400,
+      "Rate 2: Quantity cannot be negative",
+    );
   });
 
   test('§5 "Duplicate quantities found. Each tier must have a unique quantity." → 400', async () => {
     await expectError(
-      await update(GR, CLAY, [{ quantity: 10, rate: "1" }, { quantity: 10, rate: "2" }]),
+      await update(GR, CLAY, [
+        { quantity: 10, rate: "1" },
+        { quantity: 10, rate: "2" },
+      ]),
       400,
       "Duplicate quantities found. Each tier must have a unique quantity.",
     );
@@ -216,7 +254,11 @@ describe('spec 1 §7 "Rates" DELETE /rates/{inputItem}/{outputItem}', () => {
       [FCB]: { [GR]: expect.objectContaining({ rate: "1" }) },
       [GR]: { [FCB]: expect.objectContaining({ rate: "1" }) },
     });
-    await expectError(await call("DELETE", `/api/rates/${encodeURIComponent(FCB)}/${encodeURIComponent("Collection Hungry Tomcat")}`), 404, "Exchange rate not found");
+    await expectError(
+      await call("DELETE", `/api/rates/${encodeURIComponent(FCB)}/${encodeURIComponent("Collection Hungry Tomcat")}`),
+      404,
+      "Exchange rate not found",
+    );
   });
 
   test("the last output of an input takes the input group with it", async () => {
@@ -244,7 +286,15 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
     const res = await call("POST", "/api/rates/batch", {
       updates: [
         { inputItem: GR, outputItem: CLAY, rates: "1/2", status: true },
-        { inputItem: GR, outputItem: SR, rates: [{ quantity: 0, rate: "1" }, { quantity: 20, rate: "1.25" }], status: false },
+        {
+          inputItem: GR,
+          outputItem: SR,
+          rates: [
+            { quantity: 0, rate: "1" },
+            { quantity: 20, rate: "1.25" },
+          ],
+          status: false,
+        },
         { inputItem: FCB, outputItem: GR, rates: 2 },
       ],
     });
@@ -253,7 +303,14 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
     expect(await getRates()).toEqual({
       [GR]: {
         [CLAY]: { _id: expect.any(String), rate: "1/2", status: true },
-        [SR]: { _id: expect.any(String), rates: [{ quantity: 0, rate: "1" }, { quantity: 20, rate: "1.25" }], status: false },
+        [SR]: {
+          _id: expect.any(String),
+          rates: [
+            { quantity: 0, rate: "1" },
+            { quantity: 20, rate: "1.25" },
+          ],
+          status: false,
+        },
       },
       [FCB]: { [GR]: { _id: expect.any(String), rate: 2, status: true } },
     });
@@ -275,7 +332,17 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
     );
     await expectError(
       await call("POST", "/api/rates/batch", {
-        updates: [good, { inputItem: GR, outputItem: SR, rates: [{ quantity: 2, rate: "1" }, { quantity: 2, rate: "3" }] }],
+        updates: [
+          good,
+          {
+            inputItem: GR,
+            outputItem: SR,
+            rates: [
+              { quantity: 2, rate: "1" },
+              { quantity: 2, rate: "3" },
+            ],
+          },
+        ],
       }),
       400,
       'Invalid entry "Gold Ring" → "Silver Ring": Duplicate quantities found. Each tier must have a unique quantity.',
@@ -298,7 +365,10 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
 
   test("export → import round trip (spec 1 §7 'Other', §5 'Import')", async () => {
     await update(GR, CLAY, "1/2");
-    await update(GR, SR, [{ quantity: 0, rate: 1 }, { quantity: 5, rate: "3/2" }]);
+    await update(GR, SR, [
+      { quantity: 0, rate: 1 },
+      { quantity: 5, rate: "3/2" },
+    ]);
     await call("POST", "/api/rates/status", { inputItem: GR, outputItem: SR, status: false });
     const exported = await getRates();
     const { parseImportText } = await import("#api/rates");

@@ -23,7 +23,15 @@ beforeEach(async () => {
   await deleteAllRates();
   await batchUpsert([
     { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2", status: true },
-    { inputItem: "Gold Ring", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: "1/3" }, { quantity: 10, rate: "1/2" }], status: true },
+    {
+      inputItem: "Gold Ring",
+      outputItem: "Silver Ring",
+      rates: [
+        { quantity: 0, rate: "1/3" },
+        { quantity: 10, rate: "1/2" },
+      ],
+      status: true,
+    },
     { inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: 1.5, status: false },
   ]);
 });
@@ -125,7 +133,13 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ ok: true, intent: "save", message: RATE_MESSAGES.saved, formId: rowFormId("Gold Ring", "Clay") });
     expect(toastOf(res.headers)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
-    expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({ rates: [{ quantity: 0, rate: "1/2" }, { quantity: 25, rate: "0.8" }], status: true });
+    expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({
+      rates: [
+        { quantity: 0, rate: "1/2" },
+        { quantity: 25, rate: "0.8" },
+      ],
+      status: true,
+    });
   });
 
   it("save: tiers typed out of order are stored (and so shown) sorted by quantity", async () => {
@@ -158,7 +172,11 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
 
   it.each([
     [{ "tiers[0].quantity": "0", "tiers[0].rate": "1//2" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
-    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "-4", "tiers[1].rate": "2" }, "Rate 2: Quantity cannot be negative", "tiers[1].quantity"],
+    [
+      { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "-4", "tiers[1].rate": "2" },
+      "Rate 2: Quantity cannot be negative",
+      "tiers[1].quantity",
+    ],
     [
       { "tiers[0].quantity": "5", "tiers[0].rate": "1", "tiers[1].quantity": "5", "tiers[1].rate": "2" },
       "Duplicate quantities found. Each tier must have a unique quantity.",
@@ -166,8 +184,16 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     ],
     [{ "tiers[0].quantity": "0", "tiers[0].rate": "" }, 'Rate 1: Invalid format. Use "1/2" or "1.5"', "tiers[0].rate"],
     // Issue 8 §2.4: whole quantities from 0 to 1,000,000; a blank quantity is never a silent 0.
-    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1.5", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
-    [{ "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1e2", "tiers[1].rate": "2" }, "Rate 2: Quantity must be a whole number", "tiers[1].quantity"],
+    [
+      { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1.5", "tiers[1].rate": "2" },
+      "Rate 2: Quantity must be a whole number",
+      "tiers[1].quantity",
+    ],
+    [
+      { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "1e2", "tiers[1].rate": "2" },
+      "Rate 2: Quantity must be a whole number",
+      "tiers[1].quantity",
+    ],
     [
       { "tiers[0].quantity": "0", "tiers[0].rate": "1", "tiers[1].quantity": "99999999999999999999", "tiers[1].rate": "2" },
       "Rate 2: Quantity cannot be more than 1,000,000",
@@ -239,7 +265,17 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   });
 
   it("delete-all offers Undo too: every output comes back with its tiers and its disabled status", async () => {
-    await batchUpsert([{ inputItem: "Fire Cannon Ball", outputItem: "Clay", rates: [{ quantity: 0, rate: "1" }, { quantity: 5, rate: "2" }], status: true }]);
+    await batchUpsert([
+      {
+        inputItem: "Fire Cannon Ball",
+        outputItem: "Clay",
+        rates: [
+          { quantity: 0, rate: "1" },
+          { quantity: 5, rate: "2" },
+        ],
+        status: true,
+      },
+    ]);
     const before = await listRates();
     await post({ intent: "delete-input", inputItem: "Fire Cannon Ball", redirectTo: "/exchange-rates" });
     expect((await listRates())["Fire Cannon Ball"]).toBeUndefined();
@@ -317,7 +353,13 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
 
   it("add: the model refuses an existing pair inside its transaction; the API batch still upserts (import)", async () => {
     await expect(
-      batchUpsert([{ inputItem: "Gold Ring", outputItem: "Bronze Ring", rates: "1" }, { inputItem: "Gold Ring", outputItem: "Clay", rates: "7" }], { existing: "refuse" }),
+      batchUpsert(
+        [
+          { inputItem: "Gold Ring", outputItem: "Bronze Ring", rates: "1" },
+          { inputItem: "Gold Ring", outputItem: "Clay", rates: "7" },
+        ],
+        { existing: "refuse" },
+      ),
     ).rejects.toThrow("Gold Ring → Clay already has a rate; edit it in its row");
     expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
     expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
@@ -368,13 +410,40 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   it("import: a valid map is imported; anything else is 'Invalid data format' (spec 1 §5)", async () => {
     const good = await post({
       intent: "import",
-      data: JSON.stringify({ Clay: { "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } } }),
+      data: JSON.stringify({
+        Clay: {
+          "Gold Ring": { rate: "1/5" },
+          "Silver Ring": {
+            rates: [
+              { quantity: 0, rate: 1 },
+              { quantity: 9, rate: "2" },
+            ],
+            status: false,
+          },
+        },
+      }),
     });
     expect(good.status).toBe(200);
     expect(good.data!.message).toBe("Exchange rates imported successfully");
-    expect((await listRates()).Clay).toMatchObject({ "Gold Ring": { rate: "1/5" }, "Silver Ring": { rates: [{ quantity: 0, rate: 1 }, { quantity: 9, rate: "2" }], status: false } });
+    expect((await listRates()).Clay).toMatchObject({
+      "Gold Ring": { rate: "1/5" },
+      "Silver Ring": {
+        rates: [
+          { quantity: 0, rate: 1 },
+          { quantity: 9, rate: "2" },
+        ],
+        status: false,
+      },
+    });
 
-    for (const data of ["", "not json", "[1,2]", '{"Clay": {"Gold Ring": {"quantity": 1}}}', '{"Clay": {"Gold Ring": {"rate": "x/y"}}}', '{"Nope": {"Clay": {"rate": 1}}}']) {
+    for (const data of [
+      "",
+      "not json",
+      "[1,2]",
+      '{"Clay": {"Gold Ring": {"quantity": 1}}}',
+      '{"Clay": {"Gold Ring": {"rate": "x/y"}}}',
+      '{"Nope": {"Clay": {"rate": 1}}}',
+    ]) {
       const res = await post({ intent: "import", data });
       expect(res.status, data).toBe(400);
       expect(res.data!.message).toBe("Failed to import exchange rates: Invalid data format");
@@ -412,7 +481,14 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
   });
 
   it("answers the form again (400, no redirect) when it has errors; keeps a refused import's text", async () => {
-    const save = await post({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", "tiers[0].quantity": "0", "tiers[0].rate": "bad", redirectTo: "/exchange-rates" });
+    const save = await post({
+      intent: "save",
+      inputItem: "Gold Ring",
+      outputItem: "Clay",
+      "tiers[0].quantity": "0",
+      "tiers[0].rate": "bad",
+      redirectTo: "/exchange-rates",
+    });
     expect(save.status).toBe(400);
     expect(save.data!.result!.error!["tiers[0].rate"]).toEqual(['Rate 1: Invalid format. Use "1/2" or "1.5"']);
     const imp = await post({ intent: "import", data: "[]", redirectTo: "/exchange-rates" });

@@ -1,12 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   useActionData,
@@ -379,7 +372,11 @@ export function ErrorBoundary() {
   return (
     <>
       <SectionHeader title="Exchange Rates" />
-      {hydrated && retrying ? <RatesSkeleton /> : <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={message} onRetry={hydrated ? retry : undefined} />}
+      {hydrated && retrying ? (
+        <RatesSkeleton />
+      ) : (
+        <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={message} onRetry={hydrated ? retry : undefined} />
+      )}
     </>
   );
 }

@@ -40,7 +40,7 @@ function post(url: string, json: unknown, headers: Record<string, string> = {}) 
 }
 
 async function call(fn: Action, request: Request, params: Record<string, string> = {}) {
-  const res = await fn(await apiArgs(request, params) as Parameters<Action>[0]);
+  const res = await fn((await apiArgs(request, params)) as Parameters<Action>[0]);
   return { status: res.status, type: res.headers.get("content-type"), json: await res.json() };
 }
 
@@ -125,32 +125,35 @@ describe("POST /api/user-details/{kind}/{id} and /api/bowling-users/{kind}/{id} 
   it.each([
     ["user-details", detail],
     ["bowling-users", bowling],
-  ] as const)("/api/%s: gift-stats → {stats}, user-pic → {picUrl}, status → {isOnline, room}, collection-stats → {stats: {firstRow, secondRow}}", async (_prefix, fn) => {
-    const target = account(6);
-    sim.world.moveTo(target.id, "Bowling*7");
+  ] as const)(
+    "/api/%s: gift-stats → {stats}, user-pic → {picUrl}, status → {isOnline, room}, collection-stats → {stats: {firstRow, secondRow}}",
+    async (_prefix, fn) => {
+      const target = account(6);
+      sim.world.moveTo(target.id, "Bowling*7");
 
-    const gifts = await fn("gift-stats", target.id, body(0));
-    expect(gifts.status).toBe(200);
-    expect(gifts.type).toMatch(/application\/json/);
-    expect(gifts.json.stats).toEqual(
-      giftStatsOf(sim.world, target.id).map((g) => ({ type: g.type, name: g.name, img: expect.stringContaining("/services/img/gift/"), amount: g.amount })),
-    );
+      const gifts = await fn("gift-stats", target.id, body(0));
+      expect(gifts.status).toBe(200);
+      expect(gifts.type).toMatch(/application\/json/);
+      expect(gifts.json.stats).toEqual(
+        giftStatsOf(sim.world, target.id).map((g) => ({ type: g.type, name: g.name, img: expect.stringContaining("/services/img/gift/"), amount: g.amount })),
+      );
 
-    const pic = await fn("user-pic", target.id, body(0));
-    expect(pic.status).toBe(200);
-    expect(Object.keys(pic.json)).toEqual(["picUrl"]);
+      const pic = await fn("user-pic", target.id, body(0));
+      expect(pic.status).toBe(200);
+      expect(Object.keys(pic.json)).toEqual(["picUrl"]);
 
-    const status = await fn("status", target.id, body(0));
-    expect(status).toMatchObject({ status: 200, json: { isOnline: true, room: "Bowling*7" } });
+      const status = await fn("status", target.id, body(0));
+      expect(status).toMatchObject({ status: 200, json: { isOnline: true, room: "Bowling*7" } });
 
-    const coll = await fn("collection-stats", target.id, body(0));
-    expect(coll.status).toBe(200);
-    expect(coll.json.stats.firstRow).toHaveLength(8);
-    expect(coll.json.stats.secondRow).toHaveLength(8);
-    const counts = [...coll.json.stats.firstRow, ...coll.json.stats.secondRow].map((i: { count: string }) => i.count);
-    expect(counts).toEqual(collectionCounts(sim.world, target.id, 151).map(String));
-    expect(servicesState(sim.world).recent.at(-1)!.params.collection_id).toBe("151");
-  });
+      const coll = await fn("collection-stats", target.id, body(0));
+      expect(coll.status).toBe(200);
+      expect(coll.json.stats.firstRow).toHaveLength(8);
+      expect(coll.json.stats.secondRow).toHaveLength(8);
+      const counts = [...coll.json.stats.firstRow, ...coll.json.stats.secondRow].map((i: { count: string }) => i.count);
+      expect(counts).toEqual(collectionCounts(sim.world, target.id, 151).map(String));
+      expect(servicesState(sim.world).recent.at(-1)!.params.collection_id).toBe("151");
+    },
+  );
 
   it("collection-stats accepts collectionId 161 or 178 (spec 2 §3), nothing else", async () => {
     const res = await detail("collection-stats", account(0).id, body(0, { collectionId: 178 }));
@@ -231,8 +234,14 @@ describe("POST /api/user-details/{kind}/{id} and /api/bowling-users/{kind}/{id} 
   });
 
   it("bad input is a 400 { error }; an unknown kind a 404 JSON; GET a 405", async () => {
-    expect(await detail("gift-stats", account(1).id, { userID: account(0).id })).toMatchObject({ status: 400, json: { error: "password: password is required" } });
-    expect(await detail("gift-stats", account(1).id, { userID: "abc", password: "x" })).toMatchObject({ status: 400, json: { error: "userID: userID must be a numeric account id" } });
+    expect(await detail("gift-stats", account(1).id, { userID: account(0).id })).toMatchObject({
+      status: 400,
+      json: { error: "password: password is required" },
+    });
+    expect(await detail("gift-stats", account(1).id, { userID: "abc", password: "x" })).toMatchObject({
+      status: 400,
+      json: { error: "userID: userID must be a numeric account id" },
+    });
     expect(await detail("gift-stats", "12ab", body(0))).toMatchObject({ status: 400, json: { error: GALAXY_ERRORS.badAccountId } });
     expect((await detail("gift-stats", account(1).id, "{")).status).toBe(400);
     const unknown = await detail("avatar", account(1).id, body(0));

@@ -110,13 +110,7 @@ export default function LogsRoute() {
         title="System Logs"
         actions={
           <>
-            <Button
-              asChild
-              variant="soft"
-              color="gray"
-              loading={manualRefresh && revalidator.state === "loading"}
-              className="gt-touch"
-            >
+            <Button asChild variant="soft" color="gray" loading={manualRefresh && revalidator.state === "loading"} className="gt-touch">
               <Link
                 to={here}
                 preventScrollReset
@@ -203,9 +197,7 @@ export default function LogsRoute() {
       ) : (
         <>
           <Text as="p" size="1" color="gray" mb="2" aria-live="polite">
-            {matching > logs.length
-              ? `Showing the newest ${logs.length} of ${matching} entries`
-              : `${matching} ${matching === 1 ? "entry" : "entries"}`}
+            {matching > logs.length ? `Showing the newest ${logs.length} of ${matching} entries` : `${matching} ${matching === 1 ? "entry" : "entries"}`}
           </Text>
           <ol className="gt-log-list" aria-label="Log entries" aria-busy={loadingList} data-busy={loadingList}>
             {logs.map((log) => (

@@ -31,7 +31,13 @@ type Props = {
  */
 export function AddRatesDialog({ open, usedOutputs, onClose, closeHref, lastResult }: Props) {
   return (
-    <DialogFrame open={open} onClose={onClose} closeHref={closeHref} title="Add Exchange Rate" description="Choose an input gift, then one or more output gifts with their rates.">
+    <DialogFrame
+      open={open}
+      onClose={onClose}
+      closeHref={closeHref}
+      title="Add Exchange Rate"
+      description="Choose an input gift, then one or more output gifts with their rates."
+    >
       {/* Mounted only while open, so every opening starts from empty fields. */}
       {open ? <AddRatesForm usedOutputs={usedOutputs} onClose={onClose} closeHref={closeHref} lastResult={lastResult} /> : null}
     </DialogFrame>
@@ -121,7 +127,12 @@ function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Prop
             {rows.map((row, index) => {
               const f = row.getFieldset();
               const n = index + 1;
-              const takenElsewhere = new Set(values.filter((_, i) => i !== index).map((v) => v.outputItem).filter(Boolean));
+              const takenElsewhere = new Set(
+                values
+                  .filter((_, i) => i !== index)
+                  .map((v) => v.outputItem)
+                  .filter(Boolean),
+              );
               const choices = GIFTS.filter((g) => g.name !== input && (!hydrated || !takenElsewhere.has(g.name) || g.name === values[index]?.outputItem))
                 .map((g) => ({ ...g, used: used.has(g.name) }))
                 // Stable sort: catalogue order, outputs the input already has last.
@@ -148,9 +159,7 @@ function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Prop
                       <FieldError errors={f.rate.errors} id={f.rate.errorId} />
                     </div>
                     <IconButton
-                      {...(only
-                        ? form.reset.getButtonProps({ name: row.name })
-                        : form.remove.getButtonProps({ name: fields.outputs.name, index }))}
+                      {...(only ? form.reset.getButtonProps({ name: row.name }) : form.remove.getButtonProps({ name: fields.outputs.name, index }))}
                       type="submit"
                       variant="ghost"
                       color="gray"

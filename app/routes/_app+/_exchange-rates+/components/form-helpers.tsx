@@ -55,17 +55,11 @@ export function encodePair(input: string, output: string): string {
   return JSON.stringify([input, output]);
 }
 
-export function decodePair(
-  value: unknown
-): { inputItem: string; outputItem: string } | null {
+export function decodePair(value: unknown): { inputItem: string; outputItem: string } | null {
   if (typeof value !== "string") return null;
   try {
     const parsed: unknown = JSON.parse(value);
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      parsed.every((p) => typeof p === "string")
-    ) {
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === "string")) {
       return {
         inputItem: parsed[0] as string,
         outputItem: parsed[1] as string,
@@ -82,8 +76,7 @@ export function withPairFields(formData: FormData): FormData {
   const pair = decodePair(formData.get(PAIR_FIELD));
   if (pair) {
     if (!formData.has("inputItem")) formData.set("inputItem", pair.inputItem);
-    if (!formData.has("outputItem"))
-      formData.set("outputItem", pair.outputItem);
+    if (!formData.has("outputItem")) formData.set("outputItem", pair.outputItem);
   }
   formData.delete(PAIR_FIELD);
   return formData;

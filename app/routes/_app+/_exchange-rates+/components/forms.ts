@@ -31,12 +31,7 @@ export const ADD_MESSAGES = {
   denominatorZero: "The denominator cannot be 0",
 } as const;
 
-const giftName = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(RATE_LIMITS.maxNameLength, "Gift name is too long");
+const giftName = (message: string) => z.string({ error: message }).trim().min(1, message).max(RATE_LIMITS.maxNameLength, "Gift name is too long");
 
 const pair = {
   inputItem: giftName("inputItem is required"),
@@ -142,12 +137,7 @@ export function isCompleteRow(row: { outputItem?: unknown; rate?: unknown } | un
 // ---------------------------------------------------------------------------------------
 // Add dialog for an existing input (spec 1 §2): one output and a numerator/denominator rate
 
-const ratePart = (required: string, whole: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .regex(/^\d+$/, whole);
+const ratePart = (required: string, whole: string) => z.string({ error: required }).trim().min(1, required).regex(/^\d+$/, whole);
 
 export const addOutputSchema = z
   .object({

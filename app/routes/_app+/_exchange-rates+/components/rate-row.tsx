@@ -21,8 +21,7 @@ import { RowBadge, RowFlex, RowText } from "./row-markup";
 import { SwipeRow } from "./swipe";
 
 /** Fetcher keys per pair: shared by the row, its swipe and the panel's optimistic view. */
-export const rowFetcherKey = (kind: "save" | "status" | "delete", input: string, output: string) =>
-  `rates:${kind}:${JSON.stringify([input, output])}`;
+export const rowFetcherKey = (kind: "save" | "status" | "delete", input: string, output: string) => `rates:${kind}:${JSON.stringify([input, output])}`;
 
 type RowProps = {
   input: string;
@@ -166,13 +165,7 @@ export function RateRow(props: RowProps) {
 
   return (
     <li className="gt-rate-row" data-status={data.status ? "enabled" : "disabled"} data-deleting={deleting || undefined}>
-      <SwipeRow
-        enabled={data.status}
-        toggleLabel={toggleLabel}
-        disabled={deleting}
-        onDelete={submitDelete}
-        onToggle={submitStatus}
-      >
+      <SwipeRow enabled={data.status} toggleLabel={toggleLabel} disabled={deleting} onDelete={submitDelete} onToggle={submitStatus}>
         {mountEditor ? (
           <RowEditor key={editorKey(props.saved)} {...props} editorId={editorId}>
             {renderRow}
@@ -224,8 +217,7 @@ function RowEditor({
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
     // Live: a freshly added blank tier is not an error yet; on submit every rate must be set.
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: (intent) => saveRateSchema({ requireRate: intent === null }) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: (intent) => saveRateSchema({ requireRate: intent === null }) }),
   });
 
   const tiers = fields.tiers.getFieldList();
@@ -271,7 +263,11 @@ function RowEditor({
               const quantityProps = getInputProps(f.quantity, { type: "number" });
               const rateProps = getInputProps(f.rate, { type: "text" });
               return (
-                <li key={tier.key} className="gt-tier" data-invalid={tier.errors?.length || f.rate.errors?.length || f.quantity.errors?.length ? true : undefined}>
+                <li
+                  key={tier.key}
+                  className="gt-tier"
+                  data-invalid={tier.errors?.length || f.rate.errors?.length || f.quantity.errors?.length ? true : undefined}
+                >
                   <Badge variant="surface" color="gray" className="gt-tier-label">
                     T{n}
                   </Badge>
@@ -342,7 +338,13 @@ function RowEditor({
             <Button {...form.reset.getButtonProps()} type="submit" size="2" variant="soft" color="gray" disabled={hydrated && !edited}>
               <ResetIcon /> Revert
             </Button>
-            <Button type="submit" size="2" disabled={hydrated && (invalid || saving)} loading={saving} aria-describedby={messages.length ? `${formId}-errors` : undefined}>
+            <Button
+              type="submit"
+              size="2"
+              disabled={hydrated && (invalid || saving)}
+              loading={saving}
+              aria-describedby={messages.length ? `${formId}-errors` : undefined}
+            >
               Save
             </Button>
           </Flex>
@@ -350,7 +352,11 @@ function RowEditor({
       </div>
     ) : null;
 
-  return <div className="gt-rate-body" data-edited={edited || undefined} data-invalid={invalid || undefined}>{children({ edited, invalid, body })}</div>;
+  return (
+    <div className="gt-rate-body" data-edited={edited || undefined} data-invalid={invalid || undefined}>
+      {children({ edited, invalid, body })}
+    </div>
+  );
 }
 
 /** The editor's tiers exactly as typed (blank stays blank), for validation. */

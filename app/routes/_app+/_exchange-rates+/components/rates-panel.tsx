@@ -22,15 +22,7 @@ import { ViewSettings } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
 import { RowIconSprite } from "./row-icons";
-import {
-  applyRateChange,
-  changeFromSubmission,
-  filterGroups,
-  sortedInputs,
-  viewHref,
-  viewToParams,
-  type RatesView,
-} from "./rates-view";
+import { applyRateChange, changeFromSubmission, filterGroups, sortedInputs, viewHref, viewToParams, type RatesView } from "./rates-view";
 import { useViewState } from "./use-view-state";
 
 export const SECTION_PATH = "/exchange-rates";
@@ -136,14 +128,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         <RowIconSprite />
         <RowActionForms action={SECTION_PATH} />
         {groups.map((group) => (
-          <RateGroupCard
-            key={group.input}
-            group={group}
-            saved={saved ?? {}}
-            view={view}
-            onView={(next) => update(next)}
-            lastResult={actionData}
-          />
+          <RateGroupCard key={group.input} group={group} saved={saved ?? {}} view={view} onView={(next) => update(next)} lastResult={actionData} />
         ))}
       </Flex>
     );
@@ -162,7 +147,12 @@ export function RatesPanel({ loaded, actionData }: Props) {
               <PlusIcon /> Add
             </ViewButton>
             <ExportButton rates={rates} disabled={!rates} />
-            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft" className="gt-touch">
+            <ViewButton
+              params={(base) => viewToParams(importView, base)}
+              onActivate={() => update({ dialog: { type: "import" } })}
+              variant="soft"
+              className="gt-touch"
+            >
               <UploadIcon /> Import
             </ViewButton>
             <ViewSettings />
@@ -176,7 +166,13 @@ export function RatesPanel({ loaded, actionData }: Props) {
         </Text>
       ) : null}
 
-      <AddRatesDialog open={dialog?.type === "add"} usedOutputs={(input) => Object.keys(saved?.[input] ?? {})} onClose={closeDialog} closeHref={closeHref} lastResult={lastFor(addFormId())} />
+      <AddRatesDialog
+        open={dialog?.type === "add"}
+        usedOutputs={(input) => Object.keys(saved?.[input] ?? {})}
+        onClose={closeDialog}
+        closeHref={closeHref}
+        lastResult={lastFor(addFormId())}
+      />
       <AddOutputDialog
         input={dialog?.type === "add-output" ? dialog.input : null}
         used={dialog?.type === "add-output" ? Object.keys(saved?.[dialog.input] ?? {}) : []}

@@ -1,23 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { RatesMap } from "#api/rates";
 import { failureMessage } from "./forms";
-import {
-  applyRateChange,
-  changeFromSubmission,
-  filterGroups,
-  pairKey,
-  parseView,
-  rateKindLabel,
-  rateSummary,
-  sortedInputs,
-  viewToParams,
-} from "./rates-view";
+import { applyRateChange, changeFromSubmission, filterGroups, pairKey, parseView, rateKindLabel, rateSummary, sortedInputs, viewToParams } from "./rates-view";
 import { clampSwipe, swipeOutcome } from "./swipe";
 
 const MAP: RatesMap = {
   "Gold Ring": {
     Clay: { _id: "1", rate: "1/2", status: true },
-    "Silver Ring": { _id: "2", rates: [{ quantity: 0, rate: "1/3" }, { quantity: 10, rate: "1/2" }], status: true },
+    "Silver Ring": {
+      _id: "2",
+      rates: [
+        { quantity: 0, rate: "1/3" },
+        { quantity: 10, rate: "1/2" },
+      ],
+      status: true,
+    },
   },
   "Fire Cannon Ball": { "Green Light": { _id: "3", rate: 1.5, status: false } },
 };
@@ -46,7 +43,13 @@ describe("URL state", () => {
   it("round-trips filters, expanded rows and dialogs, keeping other params", () => {
     const params = new URLSearchParams("in=gold&out=c&item=Gold+Ring&open=Gold+Ring%7CClay&dialog=add-output&for=Gold+Ring&other=1");
     const v = parseView(params);
-    expect(v).toEqual({ incoming: "gold", outgoing: "c", item: "Gold Ring", open: [pairKey("Gold Ring", "Clay")], dialog: { type: "add-output", input: "Gold Ring" } });
+    expect(v).toEqual({
+      incoming: "gold",
+      outgoing: "c",
+      item: "Gold Ring",
+      open: [pairKey("Gold Ring", "Clay")],
+      dialog: { type: "add-output", input: "Gold Ring" },
+    });
     expect(viewToParams({ ...v, dialog: null, open: [] }, params).toString()).toBe("other=1&in=gold&out=c&item=Gold+Ring");
   });
   it("ignores dialogs it does not know and input dialogs without an input", () => {
@@ -81,9 +84,26 @@ describe("spec 1 §4 optimistic changes", () => {
   it("merge fields: tiers replace a flat rate and a single default tier becomes flat", () => {
     const tiered = applyRateChange(
       MAP,
-      changeFromSubmission(fd({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", "tiers[0].quantity": "", "tiers[0].rate": "1", "tiers[1].quantity": "5", "tiers[1].rate": "2" }))!,
+      changeFromSubmission(
+        fd({
+          intent: "save",
+          inputItem: "Gold Ring",
+          outputItem: "Clay",
+          "tiers[0].quantity": "",
+          "tiers[0].rate": "1",
+          "tiers[1].quantity": "5",
+          "tiers[1].rate": "2",
+        }),
+      )!,
     );
-    expect(tiered["Gold Ring"]!.Clay).toEqual({ _id: "1", rates: [{ quantity: 0, rate: "1" }, { quantity: 5, rate: "2" }], status: true });
+    expect(tiered["Gold Ring"]!.Clay).toEqual({
+      _id: "1",
+      rates: [
+        { quantity: 0, rate: "1" },
+        { quantity: 5, rate: "2" },
+      ],
+      status: true,
+    });
     const flat = applyRateChange(
       tiered,
       changeFromSubmission(fd({ intent: "save", inputItem: "Gold Ring", outputItem: "Clay", "tiers[0].quantity": "0", "tiers[0].rate": "3/4" }))!,

@@ -11,11 +11,7 @@ import { buildSearchParams, parseSearchParams, repeated, text } from "~/utils/se
 // ---------------------------------------------------------------------------------------
 // URL state
 
-export type DialogState =
-  | { type: "add" }
-  | { type: "import" }
-  | { type: "add-output"; input: string }
-  | { type: "delete-input"; input: string };
+export type DialogState = { type: "add" } | { type: "import" } | { type: "add-output"; input: string } | { type: "delete-input"; input: string };
 
 export type RatesView = {
   /** Incoming-gift search (`in`). */
@@ -153,7 +149,11 @@ export function applyRateChange(map: RatesMap, change: RateChange): RatesMap {
   } else {
     // A flat rate and a tier list are exclusive: merging one drops the other.
     const { rate: _rate, rates: _rates, ...base } = current;
-    const shape = change.fields.rates ? { rates: change.fields.rates } : change.fields.rate !== undefined ? { rate: change.fields.rate } : { rate: current.rate, rates: current.rates };
+    const shape = change.fields.rates
+      ? { rates: change.fields.rates }
+      : change.fields.rate !== undefined
+        ? { rate: change.fields.rate }
+        : { rate: current.rate, rates: current.rates };
     data = { ...base, ...stripUndefined(shape), ...(change.fields.status === undefined ? {} : { status: change.fields.status }) };
   }
   return { ...map, [change.input]: { ...outputs, [change.output]: data } };

@@ -21,21 +21,10 @@ const symbolId = (name: RowIconName) => `gt-rate-icon-${name}`;
 /** The symbols, rendered once by the panel above its rows (takes no room, hidden from AT). */
 export function RowIconSprite() {
   return (
-    <svg
-      width="0"
-      height="0"
-      aria-hidden
-      focusable="false"
-      style={{ position: "absolute" }}
-    >
+    <svg width="0" height="0" aria-hidden focusable="false" style={{ position: "absolute" }}>
       {(Object.keys(PATHS) as RowIconName[]).map((name) => (
         <symbol key={name} id={symbolId(name)} viewBox="0 0 15 15">
-          <path
-            d={PATHS[name]}
-            fill="currentColor"
-            fillRule="evenodd"
-            clipRule="evenodd"
-          />
+          <path d={PATHS[name]} fill="currentColor" fillRule="evenodd" clipRule="evenodd" />
         </symbol>
       ))}
     </svg>

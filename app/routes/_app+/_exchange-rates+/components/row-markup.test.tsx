@@ -11,30 +11,58 @@ const same = (plain: ReactElement, radix: ReactElement) => expect(renderToStatic
 describe("row markup matches Radix Themes", () => {
   it("Text", () => {
     same(
-      <RowText size="2" weight="medium" className="gt-rate-name">Clay</RowText>,
-      <Text as="div" size="2" weight="medium" className="gt-rate-name">Clay</Text>,
+      <RowText size="2" weight="medium" className="gt-rate-name">
+        Clay
+      </RowText>,
+      <Text as="div" size="2" weight="medium" className="gt-rate-name">
+        Clay
+      </Text>,
     );
-    same(<RowText size="1" color="gray">CL</RowText>, <Text as="div" size="1" color="gray">CL</Text>);
     same(
-      <RowText size="2" className="gt-rate-value" title="1/2">1/2</RowText>,
-      <Text as="div" size="2" className="gt-rate-value" title="1/2">1/2</Text>,
+      <RowText size="1" color="gray">
+        CL
+      </RowText>,
+      <Text as="div" size="1" color="gray">
+        CL
+      </Text>,
+    );
+    same(
+      <RowText size="2" className="gt-rate-value" title="1/2">
+        1/2
+      </RowText>,
+      <Text as="div" size="2" className="gt-rate-value" title="1/2">
+        1/2
+      </Text>,
     );
   });
 
   it("Badge", () => {
     for (const color of ["indigo", "gray", "red", "orange"] as const) {
       same(
-        <RowBadge color={color} variant="soft" className="gt-rate-kind">flat</RowBadge>,
-        <Badge color={color} variant="soft" className="gt-rate-kind">flat</Badge>,
+        <RowBadge color={color} variant="soft" className="gt-rate-kind">
+          flat
+        </RowBadge>,
+        <Badge color={color} variant="soft" className="gt-rate-kind">
+          flat
+        </Badge>,
       );
     }
     same(
-      <RowBadge color="gray" variant="outline" className="gt-rate-disabled-badge">Disabled</RowBadge>,
-      <Badge color="gray" variant="outline" className="gt-rate-disabled-badge">Disabled</Badge>,
+      <RowBadge color="gray" variant="outline" className="gt-rate-disabled-badge">
+        Disabled
+      </RowBadge>,
+      <Badge color="gray" variant="outline" className="gt-rate-disabled-badge">
+        Disabled
+      </Badge>,
     );
   });
 
   it("Flex", () => {
-    same(<RowFlex className="gt-rate-actions">x</RowFlex>, <Flex gap="2" className="gt-rate-actions">x</Flex>);
+    same(
+      <RowFlex className="gt-rate-actions">x</RowFlex>,
+      <Flex gap="2" className="gt-rate-actions">
+        x
+      </Flex>,
+    );
   });
 });

@@ -31,17 +31,7 @@ export function RowText({
   );
 }
 
-export function RowBadge({
-  color,
-  variant,
-  className,
-  children,
-}: {
-  color: string;
-  variant: "soft" | "outline";
-  className: string;
-  children: ReactNode;
-}) {
+export function RowBadge({ color, variant, className, children }: { color: string; variant: "soft" | "outline"; className: string; children: ReactNode }) {
   return (
     <span data-accent-color={color} className={`rt-reset rt-Badge rt-r-size-1 rt-variant-${variant} ${className}`}>
       {children}
