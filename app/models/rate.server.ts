@@ -6,15 +6,13 @@ import {
   payloadToTiers,
   RATE_LIMITS,
   RATE_MESSAGES,
-  rateBatchSchema,
-  rateEntrySchema,
-  rateStatusSchema,
   tiersToRateFields,
   type RateData,
   type RateEntry,
   type RatesMap,
   type Tier,
 } from "#api/rates";
+import { rateBatchSchema, rateEntrySchema, rateStatusSchema } from "#api/rates-schemas";
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";

@@ -301,7 +301,7 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
     await update(GR, SR, [{ quantity: 0, rate: 1 }, { quantity: 5, rate: "3/2" }]);
     await call("POST", "/api/rates/status", { inputItem: GR, outputItem: SR, status: false });
     const exported = await getRates();
-    const { parseImportText } = await import("#api/rates");
+    const { parseImportText } = await import("#api/rates-schemas");
     const parsed = parseImportText(JSON.stringify(exported, null, 2));
     if (!parsed.ok) throw new Error(parsed.detail);
     await deleteAllRates();

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
-import type { Intent } from "./forms";
+import { lazyValidation } from "~/components/ui/lazy-validation";
+import type { Intent } from "./form-rules";
 
 /** What the route's action answers to every intent (see ../exchange-rates.tsx). */
 export type ActionResult = {
@@ -107,3 +108,11 @@ export function RowActionForms({ action }: { action: string }) {
     </>
   );
 }
+
+/**
+ * The section's zod schemas (forms.ts, with zod and conform's adapter) for the browser,
+ * loaded after the page; undefined until then, and the forms post to the server unchecked.
+ * Performance trick (CONVENTIONS rule 15): bench/README.md "First-load weight",
+ * /exchange-rates (zod with conform's adapter, ~30 kB gzip of the first load).
+ */
+export const useRatesValidation = lazyValidation(() => import("./forms"));

@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Cross2Icon, PlusIcon, ResetIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
@@ -13,8 +12,8 @@ import { useOptimisticUpdates } from "~/utils/preferences";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { ViewButton } from "~/components/ui/view-button";
-import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFormId, type ActionResult } from "./form-helpers";
-import { saveRateSchema, tierMessages } from "./forms";
+import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFormId, useRatesValidation, type ActionResult } from "./form-helpers";
+import { tierMessages } from "./form-rules";
 import { rateKindLabel, rateSummary, viewToParams, type RatesView } from "./rates-view";
 import { RowIcon } from "./row-icons";
 import { RowBadge, RowFlex, RowText } from "./row-markup";
@@ -209,6 +208,7 @@ function RowEditor({
   children,
 }: RowProps & { editorId: string; children: (state: EditorState) => React.ReactNode }) {
   const hydrated = useHydrated();
+  const validation = useRatesValidation();
   const save = useFetcher<ActionResult>({ key: rowFetcherKey("save", input, output) });
   useFetcherOutcome(save);
   const formId = rowFormId(input, output);
@@ -224,8 +224,9 @@ function RowEditor({
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
     // Live: a freshly added blank tier is not an error yet; on submit every rate must be set.
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: (intent) => saveRateSchema({ requireRate: intent === null }) }),
+    onValidate:
+      validation &&
+      (({ formData }) => validation.parseWithZod(formData, { schema: (intent) => validation.saveRateSchema({ requireRate: intent === null }) })),
   });
 
   const tiers = fields.tiers.getFieldList();
@@ -252,8 +253,8 @@ function RowEditor({
           onSubmit={(event) => {
             const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
             const isSave = !submitter || submitter.name !== "__intent__";
-            if (isSave) {
-              const check = parseWithZod(new FormData(event.currentTarget), { schema: saveRateSchema() });
+            if (isSave && validation) {
+              const check = validation.parseWithZod(new FormData(event.currentTarget), { schema: validation.saveRateSchema() });
               if (check.status !== "success") toast.error(RATE_MESSAGES.fixErrors);
             }
             form.onSubmit(event);
