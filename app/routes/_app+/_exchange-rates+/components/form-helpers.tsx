@@ -17,6 +17,10 @@ export type ActionResult = {
   importText?: string;
 };
 
+/** Fetcher keys per pair: shared by the row, its swipe and the panel's optimistic view. */
+export const rowFetcherKey = (kind: "save" | "status" | "delete", input: string, output: string) =>
+  `rates:${kind}:${JSON.stringify([input, output])}`;
+
 /** The `formId` carried by a rate row's form: one per input/output pair. */
 export function rowFormId(input: string, output: string): string {
   return `rate-${hashKey(`${input}\u0000${output}`)}`;
