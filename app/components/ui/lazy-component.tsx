@@ -11,7 +11,10 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * - Server: pass the component itself as `server`, written as
  *   `import.meta.env.SSR ? Component : undefined` (a build constant, so the client bundle
  *   drops the static import). The HTML then has it in one pass, as before (the no-JavaScript
- *   paths: a dialog or an expanded row opened by the URL).
+ *   paths: a dialog or an expanded row opened by the URL). Pass it also for parts only shown
+ *   after hydration: with a dynamic import left in it, the server build is split into
+ *   chunks, and server code that finds files next to its own module (the migrations) then
+ *   looks in the wrong place.
  * - Browser: the code loads once the component first renders after hydration. Until then it
  *   renders `fallback`. If the server rendered it and the code is not there yet at
  *   hydration, the server's markup is kept as it is (an element whose children React leaves

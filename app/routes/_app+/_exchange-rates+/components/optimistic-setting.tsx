@@ -2,6 +2,7 @@ import { MixerHorizontalIcon } from "~/components/ui/icons";
 import { IconButton } from "@radix-ui/themes";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { ViewSettingsPopover as ViewSettingsPopoverNow } from "./view-settings-popover";
 
 /**
  * Performance trick (CONVENTIONS rule 15): the popover (Radix Popover with its focus and
@@ -9,6 +10,10 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * /exchange-rates. Until it arrives the same button shows, inert.
  */
 const ViewSettingsPopover = lazyComponent(() => import("./view-settings-popover").then((m) => m.ViewSettingsPopover), {
+  // Never rendered on the server (it needs JavaScript), but imported there so the server
+  // build has no dynamic import to split into chunks (server code finds files relative to
+  // its own module, e.g. the migrations).
+  server: import.meta.env.SSR ? ViewSettingsPopoverNow : undefined,
   fallback: () => (
     <IconButton variant="ghost" color="gray" size="3" className="gt-touch" aria-label="View settings" title="View settings" disabled>
       <MixerHorizontalIcon />
