@@ -1,19 +1,6 @@
 import { describe, expect, test } from "vitest";
-import {
-  exportRatesJson,
-  isValidRate,
-  parseImportText,
-  RATE_MESSAGES,
-  rateBatchSchema,
-  rateDataToTiers,
-  rateEntrySchema,
-  rateStatusSchema,
-  rateToNumber,
-  rateUpdateSchema,
-  tiersDiffer,
-  tiersToPayload,
-  validateTiers,
-} from "./rates";
+import { exportRatesJson, isValidRate, RATE_MESSAGES, rateDataToTiers, rateToNumber, tiersDiffer, tiersToPayload, validateTiers } from "./rates";
+import { parseImportText, rateBatchSchema, rateEntrySchema, rateStatusSchema, rateUpdateSchema } from "./rates-schemas";
 
 const INVALID_1 = 'Rate 1: Invalid format. Use "1/2" or "1.5"';
 const INVALID_2 = 'Rate 2: Invalid format. Use "1/2" or "1.5"';

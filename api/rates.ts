@@ -1,7 +1,9 @@
 /**
  * The /api/rates contract (spec 1 §3 "Exchange rates", "Rate entry payload", §5, §7 "Rates",
- * §8 rate toasts). Client-safe: the Exchange Rates section validates with these schemas and
- * helpers in the browser, and the resource routes parse the very same schemas on the server.
+ * §8 rate toasts): types, texts, limits and the rules of §5, without zod, so the browser
+ * can import them freely. The zod schemas that apply these rules to payloads are in
+ * api/rates-schemas.ts (the same objects run in the routes and, loaded after the page, in
+ * the browser).
  *
  * Wire shapes
  *   GET    /api/rates                          → RatesMap  { [input]: { [output]: RateData } }
@@ -17,8 +19,6 @@
  * tiers `{ quantity, rate }`. A flat rate is one tier of quantity 0 (the default tier), so a
  * list holding exactly one tier of quantity 0 is stored and answered as a flat `rate`.
  */
-import { z } from "zod";
-
 // ---------------------------------------------------------------------------------------
 // Types
 
@@ -286,175 +286,17 @@ export function tiersDiffer(a: readonly TierDraft[], b: readonly TierDraft[]): b
 }
 
 // ---------------------------------------------------------------------------------------
-// Zod schemas (one per payload; the same objects run in the browser and in the routes)
+// Payload checks without zod (the zod schemas live in api/rates-schemas.ts)
 
-const giftName = (field: string) =>
-  z
-    .string({ error: `${field} must be a gift name` })
-    .min(1, `${field} is required`)
-    .max(RATE_LIMITS.maxNameLength, `${field} is too long`);
-
-const rateValue = z.union([z.string().max(RATE_LIMITS.maxRateLength), z.number()], {
-  error: 'rate must be a string like "1/2" or a number like 1.5',
-});
-
-export const tierSchema = z.object({
-  // Whole, 0…maxQuantity: checked with the §5 texts by validateTiers (via checkPair).
-  quantity: z.number({ error: "quantity must be a number" }).finite(),
-  rate: rateValue,
-});
-
-/** Flat rate or tier list. */
-export const ratesSchema = z.union(
-  [rateValue, z.array(tierSchema).min(1, RATE_MESSAGES.noRates).max(RATE_LIMITS.maxTiers, `At most ${RATE_LIMITS.maxTiers} tiers`)],
-  { error: 'rates must be a rate ("1/2", 1.5) or a list of { quantity, rate } tiers' },
-);
+export type RateEntry = { inputItem: string; outputItem: string; rates: RateValue | Tier[]; status?: boolean };
 
 /** First §5 message for a payload's rates, or undefined when they are fine. */
 export function ratesProblem(rates: RateValue | readonly Tier[]): string | undefined {
   return validateTiers(payloadToTiers(rates), { requireRate: true }).messages[0];
 }
 
-type PairFields = { inputItem: string; outputItem: string; rates: RateValue | Tier[] };
-
-function checkPair(value: PairFields, ctx: z.RefinementCtx) {
-  if (value.inputItem === value.outputItem) {
-    ctx.addIssue({ code: "custom", message: RATE_MESSAGES.sameGift, path: [] });
-    return;
-  }
-  const problem = ratesProblem(value.rates);
-  if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
-}
-
-/** Accepts `rate` as an alias of `rates` (the shape GET answers), `rates` winning. */
-function withRatesAlias(input: unknown) {
-  if (input && typeof input === "object" && !Array.isArray(input)) {
-    const o = input as Record<string, unknown>;
-    if (o.rates === undefined && o.rate !== undefined) return { ...o, rates: o.rate };
-  }
-  return input;
-}
-
-const pairObject = {
-  inputItem: giftName("inputItem"),
-  outputItem: giftName("outputItem"),
-  rates: ratesSchema,
-};
-
-/** POST /api/rates/update: `{ inputItem, outputItem, rates }`. */
-export const rateUpdateSchema = z.preprocess(withRatesAlias, z.object(pairObject).superRefine(checkPair));
-
-/** One entry of a batch / an added rate: `{ inputItem, outputItem, rates, status? }`. */
-export const rateEntrySchema = z.preprocess(
-  withRatesAlias,
-  z.object({ ...pairObject, status: z.boolean({ error: "status must be true or false" }).optional() }).superRefine(checkPair),
-);
-
-/** POST /api/rates/status: `{ inputItem, outputItem, status }`. */
-export const rateStatusSchema = z.object({
-  inputItem: giftName("inputItem"),
-  outputItem: giftName("outputItem"),
-  status: z.boolean({ error: "status must be true or false" }),
-});
-
-/**
- * POST /api/rates/batch: `{ updates }`. `rateBatchEnvelopeSchema` checks the envelope only
- * (the route reads with it and leaves the entries to the model, which validates them all
- * with `rateBatchSchema` before writing). All or nothing: the first bad entry is named in the
- * error ('Invalid entry "Gold Ring" → "Clay": Rate 1: Invalid format. Use "1/2" or "1.5"').
- */
-export const rateBatchEnvelopeSchema = z.object({
-  updates: z
-    .array(z.unknown(), { error: "updates must be a list of { inputItem, outputItem, rates, status }" })
-    .max(RATE_LIMITS.maxBatch, `At most ${RATE_LIMITS.maxBatch} updates per batch`),
-});
-
-export const rateBatchSchema = rateBatchEnvelopeSchema.transform((value, ctx) => {
-  const updates: RateEntry[] = [];
-  for (const [index, raw] of value.updates.entries()) {
-    const parsed = rateEntrySchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
-      const o = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
-      ctx.addIssue({
-        code: "custom",
-        message: RATE_MESSAGES.invalidEntry(o.inputItem, o.outputItem, index, `${where}${issue.message}`),
-        path: [],
-      });
-      return z.NEVER;
-    }
-    updates.push(parsed.data);
-  }
-  return { updates };
-});
-
-export type RateEntry = { inputItem: string; outputItem: string; rates: RateValue | Tier[]; status?: boolean };
-export type RateUpdate = z.output<typeof rateUpdateSchema>;
-export type RateStatusUpdate = z.output<typeof rateStatusSchema>;
-export type RateBatch = z.output<typeof rateBatchSchema>;
-
 // ---------------------------------------------------------------------------------------
-// Import (spec 1 §5 "Import") and export (§7 "Other")
-
-/** Rate data as pasted: a rates list, or a single rate with no quantity; status optional. */
-const importRateDataSchema = z
-  .object({
-    rates: z.array(tierSchema).optional(),
-    rate: rateValue.optional(),
-    status: z.boolean().optional(),
-  })
-  // Keys it does not name (Export's `_id`) are kept so the quantity check below sees them.
-  .loose()
-  .refine((d) => d.rates !== undefined || d.rate !== undefined, { message: "rate or rates is required" })
-  // Spec 1 §5: "a single rate with no quantity"; one carrying a quantity is not dropped silently.
-  .refine((d) => !("quantity" in d), { message: "a single rate has no quantity (use a rates list)" });
-
-/** input gift → output gift → rate data (the same shape Export writes). */
-export const importDataSchema = z
-  .record(z.string().min(1), z.record(z.string().min(1), importRateDataSchema))
-  .refine((map) => Object.values(map).some((outputs) => Object.keys(outputs).length > 0), {
-    message: "Nothing to import",
-  });
-
-export type ImportData = z.output<typeof importDataSchema>;
-
-/** Import map → batch updates (the UI posts them to /api/rates/batch). */
-export function importToUpdates(data: ImportData): RateEntry[] {
-  const updates: RateEntry[] = [];
-  for (const [inputItem, outputs] of Object.entries(data)) {
-    for (const [outputItem, d] of Object.entries(outputs)) {
-      const rates = d.rates ?? (d.rate as RateValue);
-      updates.push({ inputItem, outputItem, rates, ...(d.status === undefined ? {} : { status: d.status }) });
-    }
-  }
-  return updates;
-}
-
-/**
- * Parses pasted import text. Any failure (not JSON, wrong shape, a §5 rule broken by some
- * entry) yields the single §8 message 'Failed to import exchange rates: Invalid data format';
- * `detail` says what exactly was wrong, for the log.
- */
-export function parseImportText(text: string): { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string } {
-  const fail = (detail: string) => ({ ok: false as const, error: RATE_MESSAGES.importFailed, detail });
-  if (!text.trim()) return fail("Empty import text");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return fail(`Not JSON: ${(err as Error).message}`);
-  }
-  const parsed = importDataSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail(`${issue.path.join(" → ")}: ${issue.message}`);
-  }
-  const updates = importToUpdates(parsed.data);
-  const batch = rateBatchSchema.safeParse({ updates });
-  if (!batch.success) return fail(batch.error.issues[0].message);
-  return { ok: true, updates: batch.data.updates };
-}
+// Export (spec 1 §7 "Other"); import is parsed by parseImportText in api/rates-schemas.ts
 
 /** Export: the rates map as pretty JSON, without client-only flags (importable as is). */
 export function exportRatesJson(map: RatesMap): string {

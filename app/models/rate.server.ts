@@ -2,19 +2,8 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { gzip as gzipCb } from "node:zlib";
 import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
-import {
-  payloadToTiers,
-  RATE_LIMITS,
-  RATE_MESSAGES,
-  rateBatchSchema,
-  rateEntrySchema,
-  rateStatusSchema,
-  tiersToRateFields,
-  type RateData,
-  type RateEntry,
-  type RatesMap,
-  type Tier,
-} from "#api/rates";
+import { payloadToTiers, RATE_LIMITS, RATE_MESSAGES, tiersToRateFields, type RateData, type RateEntry, type RatesMap, type Tier } from "#api/rates";
+import { rateBatchSchema, rateEntrySchema, rateStatusSchema } from "#api/rates-schemas";
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";

@@ -1,5 +1,5 @@
-import { AlertDialog, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Form, Link } from "@remix-run/react";
+import { AlertDialog, Button, Flex } from "@radix-ui/themes";
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /**
@@ -13,7 +13,7 @@ import type { ReactNode } from "react";
  */
 export type ConfirmForm = { action?: string; fields: Record<string, string> };
 
-type Common = {
+export type ConfirmCommon = {
   title: string;
   description: ReactNode;
   confirmLabel: string;
@@ -36,7 +36,7 @@ export function ConfirmDialog({
   pending = false,
   form,
   onConfirm,
-}: Common & { open?: boolean; onOpenChange?: (open: boolean) => void; trigger?: ReactNode }) {
+}: ConfirmCommon & { open?: boolean; onOpenChange?: (open: boolean) => void; trigger?: ReactNode }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <AlertDialog.Trigger>{trigger}</AlertDialog.Trigger> : null}
@@ -71,39 +71,6 @@ export function ConfirmDialog({
   );
 }
 
-/** The same question as <ConfirmDialog>, rendered inline by the server (no JavaScript). */
-export function ConfirmPanel({
-  title,
-  description,
-  confirmLabel,
-  cancelLabel = "Cancel",
-  cancelTo,
-  color = "red",
-  form,
-}: Omit<Common, "onConfirm" | "pending"> & { form: ConfirmForm; cancelTo: string }) {
-  return (
-    <Card role="alertdialog" aria-labelledby="gt-confirm-title" aria-describedby="gt-confirm-description" mb="4">
-      <Flex direction="column" gap="2">
-        <Heading as="h2" size="4" id="gt-confirm-title">
-          {title}
-        </Heading>
-        <Text as="p" size="2" id="gt-confirm-description">
-          {description}
-        </Text>
-        <Flex gap="3" mt="2" justify="end" wrap="wrap">
-          <Button asChild variant="soft" color="gray">
-            <Link to={cancelTo}>{cancelLabel}</Link>
-          </Button>
-          <Form method="post" action={form.action}>
-            {Object.entries(form.fields).map(([name, value]) => (
-              <input key={name} type="hidden" name={name} value={value} />
-            ))}
-            <Button type="submit" color={color}>
-              {confirmLabel}
-            </Button>
-          </Form>
-        </Flex>
-      </Flex>
-    </Card>
-  );
-}
+// The inline panel lives in its own module, so a page can render it without loading the
+// Radix AlertDialog (see confirm-panel.tsx).
+export { ConfirmPanel } from "./confirm-panel";

@@ -11,7 +11,9 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * the dialog: Radix renders dialogs in a portal, which the server does not.
  */
 type Frame = { hydrated: boolean; onClose: () => void; closeHref: string };
-const FrameContext = createContext<Frame | null>(null);
+// Marked pure so that a bundle importing this module without using it (the client build of
+// the Exchange Rates lazy-dialogs.tsx, see lazy-component.tsx) can drop it and Radix Dialog.
+const FrameContext = /* @__PURE__ */ createContext<Frame | null>(null);
 
 export function DialogFrame({
   open,

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { RATE_MESSAGES, rateBatchEnvelopeSchema } from "#api/rates";
+import { RATE_MESSAGES } from "#api/rates";
+import { rateBatchEnvelopeSchema } from "#api/rates-schemas";
 import { batchUpsert } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { RATE_MESSAGES, rateStatusSchema } from "#api/rates";
+import { RATE_MESSAGES } from "#api/rates";
+import { rateStatusSchema } from "#api/rates-schemas";
 import { setRateStatus } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";

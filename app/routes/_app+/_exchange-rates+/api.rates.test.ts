@@ -371,7 +371,7 @@ describe('spec 1 §7 "Rates" POST /rates/batch {updates}', () => {
     ]);
     await call("POST", "/api/rates/status", { inputItem: GR, outputItem: SR, status: false });
     const exported = await getRates();
-    const { parseImportText } = await import("#api/rates");
+    const { parseImportText } = await import("#api/rates-schemas");
     const parsed = parseImportText(JSON.stringify(exported, null, 2));
     if (!parsed.ok) throw new Error(parsed.detail);
     await deleteAllRates();

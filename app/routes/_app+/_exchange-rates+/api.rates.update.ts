@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { RATE_MESSAGES, rateUpdateSchema } from "#api/rates";
+import { RATE_MESSAGES } from "#api/rates";
+import { rateUpdateSchema } from "#api/rates-schemas";
 import { upsertRate } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { rateWriteFailed } from "~/utils/rates-api.server";

@@ -9,23 +9,19 @@ import {
   type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { parseImportText, RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
+import { RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
+import { parseImportText } from "#api/rates-schemas";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
+import { ADD_MESSAGES, composeRate, failureMessage, INTENTS, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
 import {
   addEntriesSchema,
   addOutputSchema,
-  ADD_MESSAGES,
-  composeRate,
   deleteInputSchema,
   deleteSchema,
-  failureMessage,
   importSchema,
-  INTENTS,
-  isIntent,
   saveRateSchema,
   statusSchema,
-  type Intent,
 } from "~/routes/_app+/_exchange-rates+/components/forms";
 import { RatesSkeleton, useRatesLoadRetry } from "~/routes/_app+/_exchange-rates+/components/rates-loading";
 import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-panel";

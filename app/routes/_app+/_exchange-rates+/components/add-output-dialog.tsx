@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { RATE_MESSAGES } from "#api/rates";
@@ -10,8 +9,7 @@ import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog
 import { FieldError } from "~/components/ui/field-error";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
-import { addFormId, type ActionResult } from "./form-helpers";
-import { addOutputSchema } from "./forms";
+import { addFormId, useRatesValidation, type ActionResult } from "./form-helpers";
 
 type Props = {
   input: string | null;
@@ -45,6 +43,7 @@ export function AddOutputDialog({ input, used, onClose, closeHref, lastResult }:
 
 function AddOutputForm({ input, used, onClose, closeHref, lastResult }: Omit<Props, "input"> & { input: string }) {
   const hydrated = useHydrated();
+  const validation = useRatesValidation();
   const fetcher = useFetcher<ActionResult>();
   useFetcherOutcome(fetcher, { onSuccess: onClose });
   const formId = addFormId(input);
@@ -55,7 +54,7 @@ function AddOutputForm({ input, used, onClose, closeHref, lastResult }: Omit<Pro
     defaultValue: { intent: "add-output", inputItem: input, outputItem: "", numerator: "", denominator: "" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addOutputSchema }),
+    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.addOutputSchema })),
   });
 
   const usedSet = new Set(used);

@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
@@ -11,8 +10,8 @@ import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog
 import { FieldError } from "~/components/ui/field-error";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
-import { addFormId, type ActionResult } from "./form-helpers";
-import { addEntriesSchema, isCompleteRow } from "./forms";
+import { addFormId, useRatesValidation, type ActionResult } from "./form-helpers";
+import { isCompleteRow } from "./form-rules";
 
 type Props = {
   open: boolean;
@@ -46,6 +45,7 @@ export function AddRatesDialog({ open, usedOutputs, onClose, closeHref, lastResu
 
 function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Props, "open">) {
   const hydrated = useHydrated();
+  const validation = useRatesValidation();
   const fetcher = useFetcher<ActionResult>();
   // Success: the dialog closes (its fields go with it). Failure: it stays open as it is.
   useFetcherOutcome(fetcher, { onSuccess: onClose });
@@ -57,7 +57,7 @@ function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Prop
     defaultValue: { intent: "add", inputItem: "", outputs: [{ outputItem: "", rate: "" }] },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addEntriesSchema }),
+    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.addEntriesSchema })),
   });
 
   const rows = fields.outputs.getFieldList();

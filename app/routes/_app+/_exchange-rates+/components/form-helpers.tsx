@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
-import type { Intent } from "./forms";
+import { lazyValidation } from "~/components/ui/lazy-validation";
+import type { Intent } from "./form-rules";
 
 /** What the route's action answers to every intent (see ../exchange-rates.tsx). */
 export type ActionResult = {
@@ -15,6 +16,9 @@ export type ActionResult = {
   /** A refused import's text, handed back so a page without JavaScript can show it again. */
   importText?: string;
 };
+
+/** Fetcher keys per pair: shared by the row, its swipe and the panel's optimistic view. */
+export const rowFetcherKey = (kind: "save" | "status" | "delete", input: string, output: string) => `rates:${kind}:${JSON.stringify([input, output])}`;
 
 /** The `formId` carried by a rate row's form: one per input/output pair. */
 export function rowFormId(input: string, output: string): string {
@@ -100,3 +104,11 @@ export function RowActionForms({ action }: { action: string }) {
     </>
   );
 }
+
+/**
+ * The section's zod schemas (forms.ts, with zod and conform's adapter) for the browser,
+ * loaded after the page; undefined until then, and the forms post to the server unchecked.
+ * Performance trick (CONVENTIONS rule 15): bench/README.md "First-load weight",
+ * /exchange-rates (zod with conform's adapter, ~30 kB gzip of the first load).
+ */
+export const useRatesValidation = lazyValidation(() => import("./forms"));

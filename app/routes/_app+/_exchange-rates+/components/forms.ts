@@ -1,35 +1,21 @@
 /**
  * The Exchange Rates section's forms (CONVENTIONS rule 3: one zod schema per form, used on
- * both sides). The browser validates with these through conform; the route's action parses
- * the same schemas with `parseWithZod` and then hands the result to the rate model, which
- * checks it once more against the /api contract (api/rates.ts). Client-safe.
+ * both sides). The route's action parses these with `parseWithZod` and then hands the result
+ * to the rate model, which checks it once more against the /api contract (api/rates.ts).
+ * The browser loads this module after the page (`lazyValidation`, see rate-row.tsx and the
+ * dialogs) and validates with the same schemas through conform; until then the forms post
+ * and the server answers with the errors. Zod-free rules and texts: form-rules.ts.
  *
  * Every form posts an `intent`; the texts of every rule come from RATE_MESSAGES (spec 1 §5).
  */
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { isValidRate, RATE_LIMITS, RATE_MESSAGES, validateTiers, type TierDraft } from "#api/rates";
+import { ADD_MESSAGES, composeRate } from "./form-rules";
 
-export const INTENTS = ["save", "status", "delete", "delete-input", "undo-delete", "add", "add-output", "import"] as const;
-export type Intent = (typeof INTENTS)[number];
-
-export function isIntent(value: unknown): value is Intent {
-  return typeof value === "string" && (INTENTS as readonly string[]).includes(value);
-}
-
-/** Spec 1 §2 "Add dialog (new entries)" and §5 "Add dialog". */
-export const ADD_MESSAGES = {
-  inputRequired: "Choose an input gift",
-  outputRequired: "Choose an output gift",
-  rateRequired: "Enter a rate",
-  sameGift: RATE_MESSAGES.sameGift,
-  repeatedOutput: "Each output gift can be added once",
-  alreadyUsed: "This output gift already has a rate for this input",
-  numeratorRequired: "Enter the numerator",
-  denominatorRequired: "Enter the denominator",
-  numeratorWhole: "The numerator must be a whole number",
-  denominatorWhole: "The denominator must be a whole number",
-  denominatorZero: "The denominator cannot be 0",
-} as const;
+/** For the browser, which gets zod and conform's adapter with this module, after the page. */
+export { parseWithZod };
+export { parseImportText } from "#api/rates-schemas";
 
 const giftName = (message: string) => z.string({ error: message }).trim().min(1, message).max(RATE_LIMITS.maxNameLength, "Gift name is too long");
 
@@ -71,17 +57,6 @@ export function saveRateSchema({ requireRate = true }: { requireRate?: boolean }
       }
       for (const message of result.globalErrors) ctx.addIssue({ code: "custom", message, path: ["tiers"] });
     });
-}
-
-/** The row's messages in the order §5 lists them: per tier (rate, then quantity), then the list's. */
-export function tierMessages(errors: Record<string, string[] | undefined> | undefined, tierCount: number): string[] {
-  if (!errors) return [];
-  const out: string[] = [];
-  for (let i = 0; i < tierCount; i++) {
-    out.push(...(errors[`tiers[${i}].rate`] ?? []), ...(errors[`tiers[${i}].quantity`] ?? []));
-  }
-  out.push(...(errors.tiers ?? []), ...(errors[""] ?? []));
-  return [...new Set(out)];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -129,11 +104,6 @@ export const addEntriesSchema = z
     });
   });
 
-/** "A row is complete" (spec 1 §2): it has a gift and a rate. */
-export function isCompleteRow(row: { outputItem?: unknown; rate?: unknown } | undefined): boolean {
-  return !!row && typeof row.outputItem === "string" && row.outputItem.trim() !== "" && typeof row.rate === "string" && row.rate.trim() !== "";
-}
-
 // ---------------------------------------------------------------------------------------
 // Add dialog for an existing input (spec 1 §2): one output and a numerator/denominator rate
 
@@ -159,11 +129,6 @@ export const addOutputSchema = z
     }
   });
 
-/** Numerator and denominator → the rate text the API stores ("3" and "4" → "3/4"). */
-export function composeRate(numerator: string, denominator: string): string {
-  return `${numerator.trim()}/${denominator.trim()}`;
-}
-
 // ---------------------------------------------------------------------------------------
 // Import Exchange Rates dialog (spec 1 §2, §5 "Import"); the JSON itself is checked by
 // parseImportText from the contract, so the browser and the server reject the same texts.
@@ -172,30 +137,3 @@ export const importSchema = z.object({
   intent: z.literal("import"),
   data: z.string({ error: RATE_MESSAGES.importFailed }).trim().min(1, RATE_MESSAGES.importFailed),
 });
-
-// ---------------------------------------------------------------------------------------
-// Failure toasts (spec 1 §8), per intent
-
-/** The §8 failure text of a submission; `message` is the server's reason, if it gave one. */
-export function failureMessage(intent: Intent | null, formData: FormData | null, message?: string): string {
-  switch (intent) {
-    case "save":
-      return RATE_MESSAGES.saveFailed(message);
-    case "status":
-      return RATE_MESSAGES.statusFailed(formData?.get("status") === "true", message);
-    case "delete":
-      return RATE_MESSAGES.deleteFailed(message);
-    case "delete-input":
-      return RATE_MESSAGES.deleteAllFailed(message);
-    case "add":
-      return RATE_MESSAGES.newEntriesFailed(message);
-    case "add-output":
-      return RATE_MESSAGES.addFailed(message);
-    case "import":
-      return RATE_MESSAGES.importFailed;
-    case "undo-delete":
-      return message ?? RATE_MESSAGES.undoGone;
-    default:
-      return message ?? "Unknown intent";
-  }
-}

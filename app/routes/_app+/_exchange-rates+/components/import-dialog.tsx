@@ -1,13 +1,13 @@
 import { Button, Text, TextArea } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
-import { parseImportText, RATE_MESSAGES } from "#api/rates";
+import { RATE_MESSAGES } from "#api/rates";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
-import type { ActionResult } from "./form-helpers";
+import { useRatesValidation, type ActionResult } from "./form-helpers";
 
 type Props = {
   open: boolean;
@@ -39,6 +39,7 @@ export function ImportDialog({ open, onClose, closeHref, failedText }: Props) {
 
 function ImportForm({ onClose, closeHref, failedText }: Omit<Props, "open">) {
   const hydrated = useHydrated();
+  const validation = useRatesValidation();
   const fetcher = useFetcher<ActionResult>();
   const [text, setText] = useState(failedText ?? "");
   useFetcherOutcome<ActionResult>(fetcher, { onSuccess: onClose });
@@ -49,8 +50,9 @@ function ImportForm({ onClose, closeHref, failedText }: Omit<Props, "open">) {
       method="post"
       className="gt-dialog-form"
       onSubmit={(event) => {
-        const parsed = parseImportText(text);
-        if (!parsed.ok) {
+        // Before the parser has loaded, the server checks the paste alone (same parser, same toast).
+        const parsed = validation?.parseImportText(text);
+        if (parsed && !parsed.ok) {
           event.preventDefault();
           // The detail is for whoever debugs a paste; the operator gets the spec's toast.
           console.warn("[import]", parsed.detail);

@@ -1,7 +1,25 @@
 import { MixerHorizontalIcon } from "~/components/ui/icons";
-import { Flex, IconButton, Popover, Switch, Text } from "@radix-ui/themes";
+import { IconButton } from "@radix-ui/themes";
+import { lazyComponent } from "~/components/ui/lazy-component";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { useOptimisticUpdates } from "~/utils/preferences";
+import { ViewSettingsPopover as ViewSettingsPopoverNow } from "./view-settings-popover";
+
+/**
+ * Performance trick (CONVENTIONS rule 15): the popover (Radix Popover with its focus and
+ * scroll-lock code) loads after the page, bench/README.md "First-load weight",
+ * /exchange-rates. Until it arrives the same button shows, inert.
+ */
+const ViewSettingsPopover = lazyComponent(() => import("./view-settings-popover").then((m) => m.ViewSettingsPopover), {
+  // Never rendered on the server (it needs JavaScript), but imported there so the server
+  // build has no dynamic import to split into chunks (server code finds files relative to
+  // its own module, e.g. the migrations).
+  server: import.meta.env.SSR ? ViewSettingsPopoverNow : undefined,
+  fallback: () => (
+    <IconButton variant="ghost" color="gray" size="3" className="gt-touch" aria-label="View settings" title="View settings" disabled>
+      <MixerHorizontalIcon />
+    </IconButton>
+  ),
+});
 
 /**
  * The browser's optimistic-updates preference (spec 1 §3 "Local preference", §4), behind a
@@ -12,26 +30,6 @@ import { useOptimisticUpdates } from "~/utils/preferences";
  */
 export function ViewSettings() {
   const hydrated = useHydrated();
-  const [enabled, setEnabled] = useOptimisticUpdates();
   if (!hydrated) return null;
-  return (
-    <Popover.Root>
-      <Popover.Trigger>
-        <IconButton variant="ghost" color="gray" size="3" className="gt-touch" aria-label="View settings" title="View settings">
-          <MixerHorizontalIcon />
-        </IconButton>
-      </Popover.Trigger>
-      <Popover.Content size="1" maxWidth="320px">
-        <Text as="label" size="2" className="gt-optimistic-setting">
-          <Flex gap="2" align="center">
-            <Switch size="1" checked={enabled} onCheckedChange={(checked) => setEnabled(checked === true)} />
-            Optimistic updates
-          </Flex>
-        </Text>
-        <Text as="p" size="1" color="gray" mt="2">
-          Show changes before the server confirms them (this browser only).
-        </Text>
-      </Popover.Content>
-    </Popover.Root>
-  );
+  return <ViewSettingsPopover />;
 }

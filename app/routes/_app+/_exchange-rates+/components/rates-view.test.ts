@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RatesMap } from "#api/rates";
-import { failureMessage } from "./forms";
+import { failureMessage } from "./form-rules";
 import { applyRateChange, changeFromSubmission, filterGroups, pairKey, parseView, rateKindLabel, rateSummary, sortedInputs, viewToParams } from "./rates-view";
 import { clampSwipe, swipeOutcome } from "./swipe";
 

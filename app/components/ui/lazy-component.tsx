@@ -1,0 +1,74 @@
+import { useEffect, useState, useSyncExternalStore, type ComponentType, type CSSProperties, type ReactNode } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/**
+ * A component whose code loads when it first renders in the browser, not with the page.
+ *
+ * Performance trick (CONVENTIONS rule 15), figures in bench/README.md "First-load weight"
+ * (/exchange-rates: dialogs, the row's tier editor and the view-settings popover, with the
+ * conform and Radix code only they use). Use it only for parts that most visits never show.
+ *
+ * - Server: pass the component itself as `server`, written as
+ *   `import.meta.env.SSR ? Component : undefined` (a build constant, so the client bundle
+ *   drops the static import). The HTML then has it in one pass, as before (the no-JavaScript
+ *   paths: a dialog or an expanded row opened by the URL). Pass it also for parts only shown
+ *   after hydration: with a dynamic import left in it, the server build is split into
+ *   chunks, and server code that finds files next to its own module (the migrations) then
+ *   looks in the wrong place.
+ * - Browser: the code loads once the component first renders after hydration. Until then it
+ *   renders `fallback`. If the server rendered it and the code is not there yet at
+ *   hydration, the server's markup is kept as it is (an element whose children React leaves
+ *   alone) and replaced when the code arrives. React.lazy + Suspense would do the same until
+ *   the first re-render (`useHydrated` flips right after hydration), which would throw the
+ *   server's markup away with a "received an update before it finished hydrating" error.
+ *
+ * The part sits in a `display: contents` div, so layout and CSS see its own markup only.
+ */
+export function lazyComponent<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  options: { server?: ComponentType<P>; fallback?: (props: P) => ReactNode } = {},
+): ComponentType<P> {
+  let loaded: ComponentType<P> | undefined = options.server;
+  let loading: Promise<void> | undefined;
+  const listeners = new Set<() => void>();
+  const start = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        for (const listener of listeners) listener();
+      },
+      () => {
+        // Offline or a stale deployment: keep the fallback, try again on the next mount.
+        loading = undefined;
+      },
+    );
+  };
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  const getSnapshot = () => loaded;
+
+  function LazyComponent(props: P) {
+    const Component = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+    const hydrated = useHydrated();
+    // Mounted during hydration: the server rendered this part (see above).
+    const [fromServer] = useState(!hydrated);
+    useEffect(() => {
+      if (!loaded) start();
+    }, []);
+    if (Component) {
+      return (
+        <div style={CONTENTS}>
+          <Component {...props} />
+        </div>
+      );
+    }
+    if (fromServer) return <div style={CONTENTS} dangerouslySetInnerHTML={KEEP} suppressHydrationWarning />;
+    return <div style={CONTENTS}>{options.fallback?.(props) ?? null}</div>;
+  }
+  return LazyComponent;
+}
+
+const CONTENTS: CSSProperties = { display: "contents" };
+const KEEP = { __html: "" };
