@@ -5,6 +5,7 @@
  */
 import { RATE_LIMITS, sortTiers, type RateData, type RatesMap, type RateValue, type Tier } from "#api/rates";
 import { giftMatches } from "~/data/gifts";
+import { buildSearchParams, oneOf, parseSearchParams, repeated, text } from "~/utils/search-params";
 
 // ---------------------------------------------------------------------------------------
 // URL state
@@ -25,18 +26,15 @@ export type RatesView = {
 };
 
 /**
- * The params the panel owns: `in`, `out`, `item`, `open` (repeated pair keys), `dialog` and
- * `for` (the input a dialog is about), in this order when written.
- *
- * Performance trick (CONVENTIONS rule 15): read and written by hand, with the rules of
- * app/utils/search-params.ts (a bad or repeated value is its default, "" or none; defaults
- * are left out; params the panel does not own are kept), instead of through its zod schema:
- * zod was the largest part of this page's first load (bench/README.md "First-load weight",
- * /exchange-rates, about 27 kB gzip), and the panel's six params do not need it.
+ * The params the panel owns, through the shared list-state helper (app/utils/search-params.ts):
+ * `in`, `out`, `item`, `open` (repeated pair keys), `dialog` and `for` (the input a dialog
+ * is about), in this order when written.
  */
-export const VIEW_PARAMS = ["in", "out", "item", "open", "dialog", "for"] as const;
-
 const DIALOGS = ["add", "import", "add-output", "delete-input"] as const;
+
+const VIEW_SCHEMA = { in: text(), out: text(), item: text(), open: repeated(), dialog: oneOf(DIALOGS), for: text() };
+
+export const VIEW_PARAMS = Object.keys(VIEW_SCHEMA) as Array<keyof typeof VIEW_SCHEMA>;
 
 const PAIR_SEPARATOR = "|";
 
@@ -44,38 +42,28 @@ export function pairKey(input: string, output: string): string {
   return `${input}${PAIR_SEPARATOR}${output}`;
 }
 
-/** A free-text param: its one value, "" when absent or repeated. */
-function single(params: URLSearchParams, name: string): string {
-  const values = params.getAll(name);
-  return values.length === 1 ? values[0] : "";
-}
-
 export function parseView(params: URLSearchParams): RatesView {
-  const open = [...new Set(params.getAll("open").filter((s) => s !== ""))];
-  const type = DIALOGS.find((d) => d === single(params, "dialog"));
-  const input = single(params, "for");
+  const p = parseSearchParams(VIEW_SCHEMA, params);
   let dialog: DialogState | null = null;
-  if (type === "add" || type === "import") dialog = { type };
-  else if (type && input) dialog = { type, input };
-  return { incoming: single(params, "in"), outgoing: single(params, "out"), item: single(params, "item"), open, dialog };
+  if (p.dialog === "add" || p.dialog === "import") dialog = { type: p.dialog };
+  else if (p.dialog && p.for) dialog = { type: p.dialog, input: p.for };
+  return { incoming: p.in, outgoing: p.out, item: p.item, open: p.open, dialog };
 }
 
 /** The view as search params; params this view does not own are kept as they were. */
 export function viewToParams(view: RatesView, base?: URLSearchParams): URLSearchParams {
-  const params = new URLSearchParams(base);
-  const values: Record<(typeof VIEW_PARAMS)[number], string[]> = {
-    in: [view.incoming],
-    out: [view.outgoing],
-    item: [view.item],
-    open: view.open,
-    dialog: view.dialog ? [view.dialog.type] : [],
-    for: view.dialog && "input" in view.dialog ? [view.dialog.input] : [],
-  };
-  for (const name of VIEW_PARAMS) {
-    params.delete(name);
-    for (const value of values[name]) if (value !== "") params.append(name, value);
-  }
-  return params;
+  return buildSearchParams(
+    VIEW_SCHEMA,
+    {
+      in: view.incoming,
+      out: view.outgoing,
+      item: view.item,
+      open: view.open,
+      dialog: view.dialog?.type,
+      for: view.dialog && "input" in view.dialog ? view.dialog.input : "",
+    },
+    base,
+  );
 }
 
 export function viewHref(view: RatesView, base?: URLSearchParams): string {

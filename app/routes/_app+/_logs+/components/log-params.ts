@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { LOG_SOURCES, LOG_TYPES } from "#api/logs";
 import type { LogSource, LogType } from "~/db/schema/logs";
-import { buildSearchParams, flag, parseSearchParams, searchString } from "~/utils/search-params";
+import { buildSearchParams, flag, oneOf, parseSearchParams, searchString } from "~/utils/search-params";
 
 /** Spec 2 §9 "Logs auto-refresh: every 5 s". */
 export const LOGS_AUTO_REFRESH_SECONDS = 5;
@@ -14,13 +13,13 @@ export const LOGS_AUTO_REFRESH_SECONDS = 5;
  *   confirm=cleanup  the no-JavaScript "Clean Old Logs" confirmation
  * Unknown values are ignored rather than refused: a stale bookmark still opens the page.
  */
-const LOGS_PARAMS = z.object({
-  type: z.enum(LOG_TYPES).optional().catch(undefined),
-  source: z.enum(LOG_SOURCES).optional().catch(undefined),
+const LOGS_PARAMS = {
+  type: oneOf(LOG_TYPES),
+  source: oneOf(LOG_SOURCES),
   showCleared: flag(),
   auto: flag(),
-  confirm: z.literal("cleanup").optional().catch(undefined),
-});
+  confirm: oneOf(["cleanup"] as const),
+};
 
 export type LogsPageParams = {
   type?: LogType;
