@@ -7,7 +7,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
 import { ChangePasswordSchema, CreateTokenSchema } from "~/components/settings/forms";
-import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { LazyConfirmDialog as ConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";

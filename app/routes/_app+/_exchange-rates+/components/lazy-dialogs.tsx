@@ -1,6 +1,6 @@
-import { useState, type ComponentProps } from "react";
+import { type ComponentProps } from "react";
 import { lazyComponent } from "~/components/ui/lazy-component";
-import { ConfirmDialog as ConfirmDialogNow } from "~/components/ui/confirm-dialog";
+import { useOpenedOnce } from "~/components/ui/lazy-confirm-dialog";
 import { AddOutputDialog as AddOutputDialogNow } from "./add-output-dialog";
 import { AddRatesDialog as AddRatesDialogNow } from "./add-rates-dialog";
 import { ImportDialog as ImportDialogNow } from "./import-dialog";
@@ -24,19 +24,6 @@ const AddOutputDialogLazy = lazyComponent(() => import("./add-output-dialog").th
 const ImportDialogLazy = lazyComponent(() => import("./import-dialog").then((m) => m.ImportDialog), {
   server: import.meta.env.SSR ? ImportDialogNow : undefined,
 });
-// Rendered only after hydration (the no-JavaScript path is <ConfirmPanel>); `server` keeps
-// the server build free of dynamic imports all the same (see lazyComponent).
-const ConfirmDialogLazy = lazyComponent(() => import("~/components/ui/confirm-dialog").then((m) => m.ConfirmDialog), {
-  server: import.meta.env.SSR ? ConfirmDialogNow : undefined,
-});
-
-/** True from the first render where `open` is true on. */
-function useOpenedOnce(open: boolean): boolean {
-  const [opened, setOpened] = useState(open);
-  if (open && !opened) setOpened(true);
-  return opened || open;
-}
-
 export function AddRatesDialog(props: ComponentProps<typeof AddRatesDialogNow>) {
   return useOpenedOnce(props.open) ? <AddRatesDialogLazy {...props} /> : null;
 }
@@ -49,6 +36,4 @@ export function ImportDialog(props: ComponentProps<typeof ImportDialogNow>) {
   return useOpenedOnce(props.open) ? <ImportDialogLazy {...props} /> : null;
 }
 
-export function ConfirmDialog(props: ComponentProps<typeof ConfirmDialogNow>) {
-  return useOpenedOnce(!!props.open) ? <ConfirmDialogLazy {...props} /> : null;
-}
+export { LazyConfirmDialog as ConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
