@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, type ComponentType, type CSSProperties, type ReactNode } from "react";
+import { lazyModule } from "~/components/ui/lazy-module";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
@@ -28,34 +29,16 @@ export function lazyComponent<P extends object>(
   load: () => Promise<ComponentType<P>>,
   options: { server?: ComponentType<P>; fallback?: (props: P) => ReactNode } = {},
 ): ComponentType<P> {
-  let loaded: ComponentType<P> | undefined = options.server;
-  let loading: Promise<void> | undefined;
-  const listeners = new Set<() => void>();
-  const start = () => {
-    loading ??= load().then(
-      (component) => {
-        loaded = component;
-        for (const listener of listeners) listener();
-      },
-      () => {
-        // Offline or a stale deployment: keep the fallback, try again on the next mount.
-        loading = undefined;
-      },
-    );
-  };
-  const subscribe = (listener: () => void) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  };
-  const getSnapshot = () => loaded;
+  // A failed load keeps the fallback (or the server's markup) and is tried again on the next mount.
+  const lazy = lazyModule(load, options.server);
 
   function LazyComponent(props: P) {
-    const Component = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+    const Component = useSyncExternalStore(lazy.subscribe, lazy.get, lazy.get);
     const hydrated = useHydrated();
     // Mounted during hydration: the server rendered this part (see above).
     const [fromServer] = useState(!hydrated);
     useEffect(() => {
-      if (!loaded) start();
+      if (!lazy.get()) lazy.start();
     }, []);
     if (Component) {
       return (

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
+import { lazyModule } from "~/components/ui/lazy-module";
 
 /**
  * Client-side form validation loaded after the page, not with it.
@@ -16,31 +17,10 @@ import { useEffect, useSyncExternalStore } from "react";
  *   const validation = useSettingsValidation(); // undefined until loaded
  */
 export function lazyValidation<M>(load: () => Promise<M>): () => M | undefined {
-  let loaded: M | undefined;
-  let loading: Promise<void> | undefined;
-  const listeners = new Set<() => void>();
-  const start = () => {
-    loading ??= load().then(
-      (mod) => {
-        loaded = mod;
-        for (const listener of listeners) listener();
-      },
-      () => {
-        // Offline or a stale deployment: forms keep working through the server; try again next mount.
-        loading = undefined;
-      },
-    );
-  };
-  const subscribe = (listener: () => void) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  };
+  // A failed load (offline, a stale deployment): forms keep working through the server; tried again next mount.
+  const lazy = lazyModule(load);
   return function useLazyValidation() {
-    useEffect(start, []);
-    return useSyncExternalStore(
-      subscribe,
-      () => loaded,
-      () => undefined,
-    );
+    useEffect(() => lazy.start(), []);
+    return useSyncExternalStore(lazy.subscribe, lazy.get, () => undefined);
   };
 }
