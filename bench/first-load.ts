@@ -21,13 +21,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
+import { freePort, request } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Every section screen of the shell's menu (spec: each section's first load ≤ 150 KB gzip). */
@@ -61,29 +60,6 @@ export function firstLoadFiles(assets: AssetsManifest, url: string): { routes: s
   const files = new Set<string>([assets.entry.module, ...assets.entry.imports]);
   for (const r of chain) for (const f of [r.module, ...(r.imports ?? [])]) files.add(f);
   return { routes: chain.map((r) => r.id), files: [...files] };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
-function request(port: number, method: string, pathName: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: pathName, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 const children: ChildProcess[] = [];

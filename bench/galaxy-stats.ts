@@ -12,7 +12,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -20,6 +19,7 @@ import { parseArgs } from "node:util";
 import { buildServicesConfig, getServicesConfig } from "~/galaxy/services-config";
 import { GalaxyServices } from "~/galaxy/services.server";
 import { startSimulator } from "#sim/server";
+import { freePort } from "./net";
 
 export type StatsBenchResult = {
   accounts: number;
@@ -59,17 +59,6 @@ function processCpuMs(pid: number | undefined): number | null {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function control(controlUrl: string, pathName: string, body?: unknown) {
   const res = await fetch(

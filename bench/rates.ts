@@ -18,13 +18,13 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { benchGiftNames, benchPairs } from "./rates-data";
+import { freePort, request } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -49,17 +49,6 @@ function cpuMicros(pid: number | undefined): number {
 const children: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
 function start(label: string, args: string[], env: NodeJS.ProcessEnv, ready: (line: string) => boolean): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -73,18 +62,6 @@ function start(label: string, args: string[], env: NodeJS.ProcessEnv, ready: (li
     child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
     child.on("exit", (code) => reject(new Error(`${label} exited (${code}):\n${log.slice(-2000)}`)));
     setTimeout(() => reject(new Error(`${label} did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
-  });
-}
-
-function request(port: number, method: string, pathName: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: pathName, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end(body);
   });
 }
 
