@@ -5,3 +5,4 @@ export * from "./settings";
 export * from "./galaxy";
 export * from "./rates";
 export * from "./jobs";
+export * from "./accounts";

@@ -1,0 +1,81 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * The accounts layer (spec 2 §3 "Characters" User; spec 1 §3 "Bowling user" is the same
+ * record): one row per game account, whatever section uses it. `type` is a category value
+ * (stalker, trading, bowling, recipients, suppliers, or anything an operator adds); null
+ * means "unknown". Secrets (password, recovery code, sek) are stored with encryptSecret and
+ * never leave the server: app/models/user.server.ts hands the browser `PublicUser` only.
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    accountId: text().notNull().unique(),
+    nick: text().notNull(),
+    /** encryptSecret(password). */
+    password: text().notNull(),
+    /** encryptSecret(recovery code), kept only when an operator gave one (451 fallback). */
+    recoveryCode: text(),
+    type: text(),
+    /** JSON text of request headers (may carry X-Galaxy-Platform); null = web defaults. */
+    iHeaders: text(),
+    /** encryptSecret(sek): marks an Android device. */
+    sek: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.type)],
+);
+
+/** Categories `{_id, value}` (spec 2 §3): free text, trimmed, unique. */
+export const categories = pgTable("categories", {
+  id: uuid().primaryKey().defaultRandom(),
+  value: text().notNull().unique(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * What the dashboard knows about each character from the platform (spec 2 §3 "Gift stat per
+ * user", "User status", "Picture per user"), written by the details refresh job and by stalker
+ * sightings, read by every page render: the All Characters and Bowling Bots screens render from
+ * here (with and without JavaScript), never from a browser-side fetch loop.
+ */
+export const characterDetails = pgTable("character_details", {
+  accountId: text().primaryKey(),
+  picUrl: text(),
+  picAt: timestamp({ withTimezone: true }),
+  isOnline: boolean(),
+  room: text(),
+  /** Where the status came from: "service" (HTTP status call) or "stalker" (a sighting). */
+  statusSource: text(),
+  statusAt: timestamp({ withTimezone: true }),
+  gifts: jsonb().$type<Array<{ type: number; name: string; img: string; amount: number }>>(),
+  /** The last gift stats call failed ("Failed to load gifts" on the row). */
+  giftsFailed: boolean().notNull().default(false),
+  giftsAt: timestamp({ withTimezone: true }),
+  collection: jsonb().$type<unknown>(),
+  collectionAt: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Stalker sessions (spec 2 §4 "Stalker"): one row per stalker-type account that was ever
+ * started. `desired` is what the operator asked for (the session host restores "started"
+ * rows at boot and after a worker dies); `state` is what the UI shows, written by the worker
+ * that holds the connection: inactive, connecting (socket open until 900), active, error.
+ */
+export const stalkerSessions = pgTable("stalker_sessions", {
+  accountId: text()
+    .primaryKey()
+    .references(() => users.accountId, { onDelete: "cascade" }),
+  desired: text().$type<"started" | "stopped">().notNull().default("stopped"),
+  state: text().$type<"inactive" | "connecting" | "active" | "error">().notNull().default("inactive"),
+  planet: text(),
+  error: text(),
+  /** When the current state began. */
+  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  /** Which worker process holds the connection (host:pid), for the queue board and failover tests. */
+  worker: text(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
