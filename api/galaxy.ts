@@ -68,9 +68,14 @@ const userIdField = z
   .transform((v) => String(v).trim())
   .pipe(z.string().regex(ACCOUNT_ID, { error: GALAXY_ERRORS.badUserId }));
 
+/**
+ * `{userID, password}` as spec 1 §7 has it, or `{userID}` alone for a stored account (our UI
+ * sends that: passwords never reach the browser); the server then loads the stored password,
+ * and an account it does not know without a password is a 400 "password is required".
+ */
 export const credentialsSchema = z.object({
   userID: userIdField,
-  password: z.string({ error: GALAXY_ERRORS.badPassword }).min(1, { error: GALAXY_ERRORS.badPassword }).max(200),
+  password: z.string({ error: GALAXY_ERRORS.badPassword }).min(1, { error: GALAXY_ERRORS.badPassword }).max(200).optional(),
 });
 export type Credentials = z.output<typeof credentialsSchema>;
 

@@ -18,10 +18,11 @@ import {
   type UserPicsResponse,
 } from "#api/galaxy";
 import { logEvent } from "~/models/log.server";
+import { getUserCredentials } from "~/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { errorText } from "~/utils/errors";
 import { GalaxyServiceError } from "./services-parse";
-import { getGalaxyServices } from "./services.server";
+import { getGalaxyServices, type GalaxyCredentials } from "./services.server";
 import { registerUserAgents, type UserAgentInput } from "./user-agent.server";
 
 /**
@@ -62,6 +63,18 @@ async function respond(fn: () => Promise<Response>): Promise<Response> {
   }
 }
 
+/**
+ * The credentials a detail call acts with: the body's `{userID, password}`, or for `{userID}`
+ * alone the stored password of that account (getUserCredentials). An account we do not store,
+ * sent without a password, is a 400 "password is required" (docs/accounts.md).
+ */
+async function resolveCredentials(body: { userID: string; password?: string | undefined }): Promise<GalaxyCredentials> {
+  if (body.password) return { userID: body.userID, password: body.password };
+  const stored = await getUserCredentials(body.userID);
+  if (!stored) throw jsonError(400, GALAXY_ERRORS.badPassword);
+  return { userID: body.userID, password: stored.password };
+}
+
 export function handleDetail(request: Request, kind: string | undefined, accountId: string | undefined): Promise<Response> {
   return respond(() => detail(request, kind, accountId));
 }
@@ -76,7 +89,7 @@ async function detail(request: Request, kind: string | undefined, accountId: str
     kind === "collection-stats"
       ? await readJson(request, collectionStatsBodySchema)
       : { collectionId: undefined, ...(await readJson(request, credentialsSchema)) };
-  const creds = { userID: body.userID, password: body.password };
+  const creds = await resolveCredentials(body);
   try {
     // Inside the try: a broken GALAXY_SERVICES_CONFIG file surfaces here as a logged failure.
     const services = getGalaxyServices();
@@ -113,9 +126,10 @@ export function handleUserPics(request: Request): Promise<Response> {
 async function userPics(request: Request): Promise<Response> {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = await readJson(request, userPicsBodySchema);
+  const creds = await resolveCredentials(body);
   try {
     const services = getGalaxyServices();
-    const pics = await services.userPics({ userID: body.userID, password: body.password }, body.userIds, {
+    const pics = await services.userPics(creds, body.userIds, {
       skipCache: skipCacheHeader(request.headers),
       signal: request.signal,
     });

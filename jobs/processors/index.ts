@@ -5,6 +5,7 @@
  */
 import type { Job } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
+import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { processSystemJob } from "./system";
 
 export type ProcessorSpec<Q extends QueueName> = {
@@ -15,6 +16,9 @@ export type ProcessorSpec<Q extends QueueName> = {
 
 export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   system: { process: processSystemJob, concurrency: 2 },
+  // One refresh at a time per worker: each already runs its calls in parallel (services client limits).
+  "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
+  "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

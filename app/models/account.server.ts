@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { PublicUser } from "#api/accounts";
+import { getDb } from "~/db/client.server";
+import { characterDetails } from "~/db/schema";
+import { forgetSelectionsOf } from "./character-details.server";
+import { deleteUser } from "./user.server";
+
+/**
+ * Deleting a user with what hangs on it, in one transaction: its character_details row, the
+ * user row (its stalker_sessions row cascades), and any operator's selection of it.
+ * Stopping a live stalker session is the session host's (wired at merge).
+ */
+export async function removeUser(id: string): Promise<PublicUser> {
+  const db = await getDb();
+  const user = await db.transaction(async (tx) => {
+    const deleted = await deleteUser(id, tx);
+    await tx.delete(characterDetails).where(eq(characterDetails.accountId, deleted.account_id));
+    return deleted;
+  });
+  await forgetSelectionsOf(user.account_id);
+  return user;
+}

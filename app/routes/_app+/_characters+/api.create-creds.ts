@@ -1,0 +1,25 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
+import { createUserFromRecoveryCode } from "~/models/create-creds.server";
+import { accountFailure } from "~/utils/accounts-api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+
+/**
+ * POST /api/create-creds {rc, type} (spec 2 §7 "Characters") → { user, message }.
+ * Signs in with the recovery code and stores the user; 451 → 400 "Login failed: Invalid
+ * credentials", other refusals 4xx with the platform's text, unreachable 502, timeout 504.
+ */
+export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  try {
+    const body = await readJson(request, createCredsSchema);
+    const user = await createUserFromRecoveryCode(body);
+    return Response.json({ success: true, message: ACCOUNT_MESSAGES.userCreated, user });
+  } catch (err) {
+    return accountFailure(err, ACCOUNT_ERRORS.createUser);
+  }
+});
+
+export const loader = apiRoute(function loader() {
+  return methodNotAllowed(["POST"]);
+});
