@@ -1,8 +1,8 @@
 import type { PublicUser } from "#api/accounts";
-import { GalaxyError } from "~/galaxy/connection.server";
+import { GalaxyError, type GalaxyConnectionOptions } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
-import { getUserCredentials, upsertUser, UserError } from "./user.server";
+import { upsertUser, UserError } from "./user.server";
 
 /**
  * POST /api/create-creds {rc, type} (spec 2 §7 "Characters"): signs in to the platform with a
@@ -18,20 +18,22 @@ import { getUserCredentials, upsertUser, UserError } from "./user.server";
  *   451 → 400 "Login failed: Invalid credentials"; 452 → 403; 950 → 409; 601 → 429 (the
  *   platform's texts); connection failure → 502 (spec 2 §4 text); login timeout → 504.
  */
-export async function createUserFromRecoveryCode({ rc, type }: { rc: string; type: string }): Promise<PublicUser> {
-  const connection = createGalaxyConnection({ credentials: { recoveryCode: rc }, joinOnConnect: false });
+export async function createUserFromRecoveryCode(
+  { rc, type }: { rc: string; type: string },
+  /** Timeouts and retries (tests shorten them; the app uses the connection's defaults, spec 2 §9). */
+  tuning: Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs"> = {},
+): Promise<PublicUser> {
+  const connection = createGalaxyConnection({ credentials: { recoveryCode: rc }, joinOnConnect: false, ...tuning });
   let info: { id: string; password: string; nick: string };
   try {
     info = await connection.connect();
   } catch (err) {
     await connection.close().catch(() => {});
     throw toUserError(err);
-  } finally {
-    // After a successful login: QUIT :ds; close() waits for the user-agent post.
   }
+  // QUIT :ds; close() also waits for the user-agent post of onLogin.
   await connection.close().catch(() => {});
-  const existing = await getUserCredentials(info.id);
-  return upsertUser({ accountId: info.id, nick: info.nick, password: info.password, type, ...(existing ? {} : { iHeaders: null }) });
+  return upsertUser({ accountId: info.id, nick: info.nick, password: info.password, type });
 }
 
 export function toUserError(err: unknown): UserError {
@@ -48,9 +50,11 @@ export function toUserError(err: unknown): UserError {
       return new UserError(429, err.message);
     case "connection":
     case "connection_lost":
-      return new UserError(502, err.message || GALAXY_MESSAGES.connectionFailed);
+      // After the retries the connection reports the spec's failure text; the cause of the
+      // last attempt (e.g. the login timeout) tells a timeout (504) from no answer at all (502).
+      return new UserError(err.serverText === GALAXY_MESSAGES.loginTimeout ? 504 : 502, GALAXY_MESSAGES.connectionFailed);
     case "login":
-      return err.message === GALAXY_MESSAGES.loginTimeout ? new UserError(504, err.message) : new UserError(400, err.message);
+      return err.message === GALAXY_MESSAGES.loginTimeout ? new UserError(504, GALAXY_MESSAGES.connectionFailed) : new UserError(400, err.message);
     default:
       return new UserError(502, err.message || GALAXY_MESSAGES.connectionFailed);
   }

@@ -1,6 +1,19 @@
 import { UserError } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
-import { jsonError } from "./api.server";
+import { z } from "zod";
+import { jsonError, readJson } from "./api.server";
+
+/**
+ * readJson (size cap, content type, malformed JSON, NUL) then the accounts schema, whose
+ * messages are the texts the UI shows as they are (no "field: " prefix): 400 with the
+ * first issue's message.
+ */
+export async function readAccountBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const body: unknown = await readJson(request, z.unknown());
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request");
+  return parsed.data;
+}
 
 /**
  * The answer of a failed accounts call (spec 2 §7 "Characters"): a UserError keeps its

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCategorySchema } from "#api/accounts";
 import { createCategory, listCategories } from "~/models/category.server";
-import { accountFailure } from "~/utils/accounts-api.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
  * GET /api/categories → { categories: [{ _id, value }] };
@@ -21,7 +21,7 @@ export const loader = apiRoute(async function loader() {
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   try {
-    const body = await readJson(request, createCategorySchema);
+    const body = await readAccountBody(request, createCategorySchema);
     const category = await createCategory(body.value);
     return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryCreated, category }, { status: 201 });
   } catch (err) {

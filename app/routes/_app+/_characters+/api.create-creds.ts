@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
-import { accountFailure } from "~/utils/accounts-api.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
  * POST /api/create-creds {rc, type} (spec 2 §7 "Characters") → { user, message }.
@@ -12,7 +12,7 @@ import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   try {
-    const body = await readJson(request, createCredsSchema);
+    const body = await readAccountBody(request, createCredsSchema);
     const user = await createUserFromRecoveryCode(body);
     return Response.json({ success: true, message: ACCOUNT_MESSAGES.userCreated, user });
   } catch (err) {
