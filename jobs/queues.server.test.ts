@@ -32,8 +32,8 @@ describe("queue names and payload types (one module names every queue)", () => {
     expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "stalker", "status-refresh", "system"]);
   });
 
-  it("only the system queue has a processor yet, so only it gets a worker", () => {
-    expect(PROCESSED_QUEUES).toEqual(["system"]);
+  it("only queues with a processor get a worker (system; status-refresh and bulk-refresh since issue 9)", () => {
+    expect([...PROCESSED_QUEUES].sort()).toEqual(["bulk-refresh", "status-refresh", "system"]);
   });
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GALAXY_ERRORS } from "#api/galaxy";
 import { processBulkRefreshJob, processStatusRefreshJob } from "#jobs/processors/characters";
 import { closeQueues, getQueue, type BulkRefreshJob, type StatusRefreshJob } from "#jobs/queues.server";
-import { deleteKeys } from "#jobs/test-helpers";
+import { deleteKeys, waitFor } from "#jobs/test-helpers";
+import { startWorkers } from "#jobs/worker";
 import { startSimulator, type Simulator } from "#sim/server";
 import { giftStatsOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { apiArgs } from "#tests/kit/api";
@@ -174,6 +175,23 @@ describe("selection and the 5-minute status scheduler (spec 2 §4 Stalker, §9)"
     expect((await bulk.getJob(one.jobId))!.data).toMatchObject({ skipCache: true, section: "characters" });
     expect(await getCharactersRefreshProgress()).toMatchObject({ running: true, done: 0 });
     await bulk.obliterate({ force: true });
+  });
+
+  it("a worker runs the Refresh job end to end: rows written, progress finished", async () => {
+    const op = await createTestOperator({ name: "worker" });
+    await getQueue("bulk-refresh").obliterate({ force: true });
+    const pool = startWorkers({ mode: "in-process" });
+    try {
+      await requestCharactersRefresh({ operatorId: op.id, force: true });
+      const done = await waitFor("refresh finished", async () => {
+        const p = await getCharactersRefreshProgress();
+        return p && !p.running ? p : undefined;
+      });
+      expect(done).toMatchObject({ done: N, total: N, failed: 0 });
+      expect((await getCharacterDetails()).size).toBe(N);
+    } finally {
+      await pool.close(5_000);
+    }
   });
 
   it("a deleted user's selection is forgotten and its details row removed", async () => {
