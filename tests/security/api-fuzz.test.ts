@@ -12,6 +12,7 @@ import { getDb } from "~/db/client.server";
 import { upsertRate } from "~/models/rate.server";
 import { testApiToken } from "#tests/kit/api";
 import { fullPath, remixHandler, routeTable } from "#tests/kit/remix";
+import { resetEnv } from "~/utils/env.server";
 
 const apiRoutes = routeTable().filter((r) => /^\/api(\/|$)/.test(fullPath(r)));
 let handle: (request: Request) => Promise<Response>;
@@ -93,6 +94,8 @@ function urlsFor(path: string): string[] {
 
 beforeAll(async () => {
   process.env.GALAXY_SERVICES_URL = "http://127.0.0.1:9"; // nothing listens: the platform is down
+  process.env.GALAXY_WS_URL = "ws://127.0.0.1:9"; // the same for the socket (POST /api/create-creds signs in)
+  resetEnv();
   const ids = new Set(apiRoutes.map((r) => r.id));
   handle = await remixHandler((r) => ids.has(r.id));
   token = await testApiToken();
@@ -108,6 +111,8 @@ beforeAll(async () => {
 });
 afterAll(() => {
   delete process.env.GALAXY_SERVICES_URL;
+  delete process.env.GALAXY_WS_URL;
+  resetEnv();
 });
 
 describe("every /api route survives bad input: no 5xx, {error, message}, nothing changed", () => {
