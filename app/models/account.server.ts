@@ -3,6 +3,7 @@ import type { PublicUser } from "#api/accounts";
 import { getDb } from "~/db/client.server";
 import { characterDetails } from "~/db/schema";
 import { forgetSelectionsOf } from "./character-details.server";
+import { syncStatusScheduler } from "./character-refresh.server";
 import { deleteUser } from "./user.server";
 
 /**
@@ -18,5 +19,6 @@ export async function removeUser(id: string): Promise<PublicUser> {
     return deleted;
   });
   await forgetSelectionsOf(user.account_id);
+  await syncStatusScheduler();
   return user;
 }

@@ -194,13 +194,16 @@ describe("selection and the 5-minute status scheduler (spec 2 §4 Stalker, §9)"
     }
   });
 
-  it("a deleted user's selection is forgotten and its details row removed", async () => {
+  it("a deleted user's selection is forgotten (scheduler removed with the last one) and its details row removed", async () => {
     const op = await createTestOperator({ name: "del" });
     const a = accounts()[2]!;
-    await (await getDb()).insert(appSettings).values({ key: `characters.selected:${op.id}`, value: a.id });
+    await selectCharacter(op.id, a.id);
+    expect(await getQueue("status-refresh").getJobScheduler(STATUS_SCHEDULER_ID)).toBeTruthy();
     await saveCharacterDetails(a.id, { picUrl: "http://x/p.png" });
     await removeUser(a.id);
     expect(await getSelectedCharacter(op.id)).toBeNull();
+    expect(await getQueue("status-refresh").getJobScheduler(STATUS_SCHEDULER_ID)).toBeFalsy();
+    await getQueue("bulk-refresh").obliterate({ force: true });
     expect((await getCharacterDetails()).has(a.id)).toBe(false);
   });
 });

@@ -78,6 +78,12 @@ export async function storeSelection(operatorId: string, accountId: string | nul
     return true;
   }
   await db.delete(appSettings).where(eq(appSettings.key, key));
+  return anySelection();
+}
+
+/** Does any operator have a selection? */
+export async function anySelection(): Promise<boolean> {
+  const db = await getDb();
   const [left] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(appSettings)

@@ -43,6 +43,20 @@ export async function selectCharacter(operatorId: string, accountId: string | nu
   }
 }
 
+/**
+ * After selections disappeared without selectCharacter (a selected user was deleted): removes
+ * the status scheduler when no operator has a selection left. Best effort: with Redis down the
+ * scheduler stays, and its runs act with the first user (spec 2 §6).
+ */
+export async function syncStatusScheduler(): Promise<void> {
+  const { anySelection } = await import("./character-details.server");
+  if (await anySelection()) return;
+  if (!(await producerReady())) return;
+  await getQueue("status-refresh")
+    .removeJobScheduler(STATUS_SCHEDULER_ID)
+    .catch(() => {});
+}
+
 async function startRefreshJob(actingAccountId: string | undefined, force: boolean): Promise<string> {
   const queue = getQueue("bulk-refresh");
   const existing = await queue.getJob(CHARACTERS_REFRESH_JOB_ID);
