@@ -149,3 +149,25 @@ describe("Redis down: the queue board answers a clear 503 instead of hanging", (
     expect(await res.json()).toEqual(errorBody(OFFLINE_MESSAGE));
   });
 });
+
+describe("Redis down: the characters selection and Refresh (issue 9) answer 503 and store nothing", () => {
+  it("selectCharacter and requestCharactersRefresh throw the 503 Response; no selection, no progress", async () => {
+    const { selectCharacter, requestCharactersRefresh, getSelectedCharacter, getCharactersRefreshProgress } = await import("~/models/character-details.server");
+    const { createTestOperator } = await import("#tests/kit/auth");
+    const op = await createTestOperator({ name: "offline-characters" });
+    const select = await selectCharacter(op.id, "1234").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(select).toBeInstanceOf(Response);
+    expect((select as Response).status).toBe(503);
+    expect(await (select as Response).json()).toEqual(errorBody(OFFLINE_MESSAGE));
+    expect(await getSelectedCharacter(op.id)).toBeNull();
+    const refresh = await requestCharactersRefresh({ operatorId: op.id, force: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((refresh as Response).status).toBe(503);
+    expect(await getCharactersRefreshProgress()).toBeNull();
+  });
+});

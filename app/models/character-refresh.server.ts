@@ -58,6 +58,8 @@ export async function syncStatusScheduler(): Promise<void> {
 }
 
 async function startRefreshJob(actingAccountId: string | undefined, force: boolean): Promise<string> {
+  // Fail fast with the 503 before touching the queue (its commands would wait for Redis).
+  if (!(await producerReady())) throw jobEngineOffline();
   const queue = getQueue("bulk-refresh");
   const existing = await queue.getJob(CHARACTERS_REFRESH_JOB_ID);
   if (existing) {
