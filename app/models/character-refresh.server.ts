@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { appSettings } from "~/db/schema";
 import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queues.server";
-import { storeSelection } from "./character-details.server";
+// A cycle with character-details.server.ts (which re-exports this module): only functions
+// cross it, called after both modules are evaluated.
+import { anySelection, getSelectedCharacter, storeSelection } from "./character-details.server";
 
 /**
  * The job side of the characters details (spec 2 §4 "Stalker", §9 "Status refresh for
@@ -49,7 +51,6 @@ export async function selectCharacter(operatorId: string, accountId: string | nu
  * scheduler stays, and its runs act with the first user (spec 2 §6).
  */
 export async function syncStatusScheduler(): Promise<void> {
-  const { anySelection } = await import("./character-details.server");
   if (await anySelection()) return;
   if (!(await producerReady())) return;
   await getQueue("status-refresh")
@@ -78,7 +79,6 @@ async function startRefreshJob(actingAccountId: string | undefined, force: boole
 
 /** Manual Refresh: pictures, statuses and stats for all users, `force` skips caches. */
 export async function requestCharactersRefresh({ operatorId, force }: { operatorId: string; force: boolean }): Promise<{ jobId: string }> {
-  const { getSelectedCharacter } = await import("./character-details.server");
   const selected = await getSelectedCharacter(operatorId);
   return { jobId: await startRefreshJob(selected ?? undefined, force) };
 }
