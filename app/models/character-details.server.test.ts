@@ -109,6 +109,16 @@ describe("characters bulk refresh (spec 2 §4 Stalker: pictures, statuses, gift 
     expect(new Set(servicesState(sim.world).recent.map((r) => r.userID))).toEqual(new Set([first!.id])); // "N0 …" sorts first
   });
 
+  it("a status refresh with accountIds reads only those users", async () => {
+    const [a, b] = accounts();
+    const result = await processStatusRefreshJob(
+      fakeJob("statuses", { kind: "statuses", actingAccountId: a!.id, accountIds: [b!.id], force: true } satisfies StatusRefreshJob),
+    );
+    expect(result).toMatchObject({ total: 1, done: 1 });
+    expect(counts(actions().onlineStatus.action)).toBe(1);
+    expect([...(await getCharacterDetails()).keys()]).toEqual([b!.id]);
+  });
+
   it("keeps a status a stalker saw in the last 5 minutes unless forced (galaxy-runtime §1.3 item 3)", async () => {
     const a = accounts()[0]!;
     await saveCharacterDetails(a.id, { status: { isOnline: true, room: "StalkerSeen", source: "stalker" } });

@@ -36,11 +36,14 @@ export type RefreshResult = { total: number; done: number; failed: number; skipp
  */
 export async function refreshCharacters(options: {
   actingAccountId?: string | null;
+  /** Only these users (absent: every user). */
+  accountIds?: string[];
   force: boolean;
   parts: RefreshParts;
   onProgress?: (p: { done: number; total: number; failed: number }) => void;
 }): Promise<RefreshResult> {
-  const users = await listUsers();
+  const only = options.accountIds ? new Set(options.accountIds) : null;
+  const users = (await listUsers()).filter((u) => !only || only.has(u.account_id));
   const total = users.length;
   const result: RefreshResult = { total, done: 0, failed: 0, skippedStatuses: 0 };
   if (!total) return result;
@@ -94,7 +97,12 @@ export async function refreshCharacters(options: {
 
 export async function processStatusRefreshJob(job: Job<StatusRefreshJob>): Promise<RefreshResult> {
   if (job.name !== "statuses") throw new UnrecoverableError(`Unknown status-refresh job "${job.name}"`);
-  return refreshCharacters({ actingAccountId: job.data.actingAccountId, force: job.data.force, parts: { pictures: false, statuses: true, gifts: false } });
+  return refreshCharacters({
+    actingAccountId: job.data.actingAccountId,
+    ...(job.data.accountIds ? { accountIds: job.data.accountIds } : {}),
+    force: job.data.force,
+    parts: { pictures: false, statuses: true, gifts: false },
+  });
 }
 
 export async function processBulkRefreshJob(job: Job<BulkRefreshJob>): Promise<unknown> {
