@@ -18,7 +18,7 @@ import { action as startAction } from "~/routes/_app+/_characters+/api.stalker.s
 import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.stop";
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
 import { closeQueues, getQueue } from "../queues.server";
-import { sessionJobId } from "../session-host.server";
+import { restoreSessions, sessionJobId } from "../session-host.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { reconnectDelay, stalkerTimings } from "./stalker";
@@ -362,5 +362,34 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await waitState(acc.id, "active");
     expect(sim.sockets.sessions(acc.id)[0].snapshot().userFields).toBe(5);
     await (await getDb()).update(users).set({ sek: null }).where(eq(users.accountId, acc.id));
+  });
+});
+
+describe("session host: restore and the stop fallback (issue 9 'Boot restores sessions that should run')", () => {
+  it("restoreSessions() starts sessions whose desired = started, twice is harmless, stopped ones stay stopped", async () => {
+    const wanted = await stalkerUser();
+    const stopped = await stalkerUser();
+    const db = await getDb();
+    await db.insert(stalkerSessions).values([
+      { accountId: wanted.id, desired: "started", state: "active" }, // as left by a crashed deployment
+      { accountId: stopped.id, desired: "stopped", state: "inactive" },
+    ]);
+    expect(await restoreSessions()).toBe(1);
+    expect(await restoreSessions()).toBe(1);
+    await waitFor("restored session online", () => sim.sockets.sessions(wanted.id).length === 1);
+    await waitState(wanted.id, "active");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim.sockets.sessions(wanted.id)).toHaveLength(1);
+    expect(sim.sockets.sessions(stopped.id)).toHaveLength(0);
+    expect(await jobState(stopped.id)).toBe("missing");
+  });
+
+  it("a stop that only reaches the database (no stop message) still ends the session with QUIT :ds", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    await (await getDb()).update(stalkerSessions).set({ desired: "stopped", state: "inactive" }).where(eq(stalkerSessions.accountId, acc.id));
+    await waitFor("QUIT :ds after the poll", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"), 5_000);
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
   });
 });

@@ -209,6 +209,8 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
     }
     joinFailures = 0;
     active = true;
+    // A new planet: its 366 list is everyone there (the old planet's visits were closed).
+    present = new Map();
     const name = planet.name;
     writes(async () => {
       await closeSightings(accountId);
