@@ -134,6 +134,9 @@ export async function runStalker(ctx: SessionContext): Promise<void> {
   } finally {
     if (ctx.reason() === "stop") {
       await clearStalkerHolder(accountId).catch(() => {});
+    } else if (ctx.reason() === "shutdown") {
+      // Handed back to the queue: nobody holds it until the next worker takes it.
+      await reportStalkerState(accountId, { state: "connecting", planet: null, worker: null, error: null }).catch(() => {});
     }
     await closeSightings(accountId).catch(() => {});
   }
