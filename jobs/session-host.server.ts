@@ -26,7 +26,6 @@ import os from "node:os";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
 import { enqueue, getQueue, producerReady, type QueueName } from "./queues.server";
@@ -155,9 +154,6 @@ export type SessionContext = {
   job: Job;
 };
 
-/** What the runner reports when it returns. "handover" = give the job back to the queue (shutdown). */
-export type SessionOutcome = "ended" | "handover";
-
 export type SessionRunner = (ctx: SessionContext) => Promise<void>;
 
 type Held = { purpose: SessionPurpose; accountId: string; controller: AbortController; reason: AbortReason | null };
@@ -180,6 +176,7 @@ export function registerDesiredLookup(purpose: SessionPurpose, lookup: (accountI
   hostState().desired.set(purpose, lookup);
 }
 
+/** The job ids of the sessions this process holds. */
 export function heldSessions(): string[] {
   return [...hostState().held.keys()];
 }
@@ -312,11 +309,8 @@ export function attachSessionWorker(worker: Worker, poolId: string): () => Promi
     for (const jobId of state.held.keys()) abortHeld(jobId, "shutdown");
     const sub = state.subscriber;
     state.subscriber = undefined;
-    if (sub) await sub.quit().catch(() => sub.disconnect());
+    // While Redis is away a QUIT would wait in the offline queue forever: just drop it.
+    if (sub && sub.status === "ready") await sub.quit().catch(() => sub.disconnect());
+    else sub?.disconnect();
   };
-}
-
-/** Logged when a session ends for a reason the operator did not ask for. */
-export async function logSessionEvent(message: string, details: Record<string, unknown>) {
-  await logEvent({ type: "info", source: "system", message, details }).catch(() => {});
 }
