@@ -32,18 +32,25 @@ describe("queue names and payload types (one module names every queue)", () => {
     expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "stalker", "status-refresh", "system"]);
   });
 
-  it("only queues with a processor get a worker (system; status-refresh and bulk-refresh since issue 9)", () => {
-    expect([...PROCESSED_QUEUES].sort()).toEqual(["bulk-refresh", "status-refresh", "system"]);
+  it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9)", () => {
+    expect([...PROCESSED_QUEUES].sort()).toEqual(["bulk-refresh", "stalker", "status-refresh", "system"]);
   });
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {
     for (const name of QUEUE_NAMES) {
+      if (name === "stalker") continue; // a session queue: see the next test
       const o = DEFAULT_JOB_OPTIONS[name];
       expect(o.attempts, name).toBeGreaterThan(1);
       expect(o.backoff, name).toMatchObject({ type: "exponential" });
       expect(o.removeOnComplete, name).toMatchObject({ age: expect.any(Number), count: expect.any(Number) });
       expect(o.removeOnFail, name).toMatchObject({ age: expect.any(Number), count: expect.any(Number) });
     }
+  });
+});
+
+describe("session queues (jobs/session-host.server.ts)", () => {
+  it("keep no finished job, so the idempotent id stalker-<accountId> is free again as soon as a session ends", () => {
+    expect(DEFAULT_JOB_OPTIONS.stalker).toEqual({ attempts: 1, removeOnComplete: true, removeOnFail: true });
   });
 });
 

@@ -126,8 +126,10 @@ const RETAIN = {
 export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   // A cycle that fails is retried a little later; the next cycle is a new job anyway.
   automation: { attempts: 3, backoff: { type: "exponential", delay: 2_000 }, ...RETAIN },
-  // A dropped stalker connection is re-established with growing pauses.
-  stalker: { attempts: 5, backoff: { type: "exponential", delay: 5_000 }, ...RETAIN },
+  // A session job lives as long as its session (jobs/session-host.server.ts); the processor
+  // reconnects by itself. Finished jobs are removed at once so the idempotent id
+  // `stalker-<accountId>` is free for the next start or restore.
+  stalker: { attempts: 1, removeOnComplete: true, removeOnFail: true },
   // A status refresh is superseded by the next one five minutes later: few retries.
   "status-refresh": {
     attempts: 2,

@@ -15,6 +15,7 @@ import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type Pri
 import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAGE, QUEUE_DESCRIPTIONS, QUEUE_NAMES, type QueueName } from "./queues.server";
 import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
 import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
+import { restoreSessions } from "./session-host.server";
 import { startWorkers, type WorkerPool } from "./worker";
 
 /** How long stopping the web process waits for the in-process worker's active jobs. */
@@ -76,6 +77,9 @@ export async function startJobRuntime(options: { runWorker: boolean; startRedis:
     } catch (err) {
       console.warn(`[jobs] could not upsert job schedulers: ${(err as Error).message}`);
     }
+    // Sessions that should run (desired = started) get their job back; idempotent job ids
+    // make this harmless for running ones (jobs/session-host.server.ts).
+    await restoreSessions();
   };
   if (up && (await waitForReady(conn, 2_000))) await upsert();
   const onReady = () => void upsert();

@@ -20,6 +20,7 @@ import { logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
+import { restoreSessions } from "./session-host.server";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
 
 export type WorkerPool = {
@@ -59,9 +60,11 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     void logEvent({ type: "error", source: "system", message: `Job worker error on queue ${queue}: ${errorText(err)}`, details: { queue, worker: id } });
   };
 
+  const detachers: (() => Promise<void>)[] = [];
   const workers = PROCESSED_QUEUES.map((name) => {
     const spec = PROCESSORS[name]!;
-    const worker = new Worker(name, spec.process as (job: Job) => Promise<unknown>, {
+    // The processor is passed as is: BullMQ hands an abort signal only to functions declaring 3 parameters.
+    const worker = new Worker(name, spec.process as (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, {
       connection,
       prefix,
       name: id,
@@ -71,7 +74,10 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
       // A job whose worker died is put back to run again, up to this many times; only a
       // job that keeps killing its workers fails. Effects stay single through job_steps.
       maxStalledCount: settings.JOB_MAX_STALLED_COUNT,
+      // Session queues (jobs/session-host.server.ts) bring their own failover timing.
+      ...spec.workerOptions?.(),
     });
+    if (spec.attach) detachers.push(spec.attach(worker, id));
     worker.on("error", onWorkerError(name));
     worker.on("ready", () => {
       connectionWarned = false;
@@ -135,6 +141,9 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
         // Without Redis no job can finish (and BullMQ's graceful close would wait for a
         // connection forever), so close at once; the jobs' locks expire and the stalled
         // check of the next worker puts them back to wait.
+        // Sessions never finish on their own: hand them back to the queue first, so the
+        // close below does not wait for them and another worker takes them at once.
+        await Promise.all(detachers.map((d) => d().catch(() => {})));
         const redisUp = connection.status === "ready";
         try {
           await withTimeout(Promise.all(workers.map((w) => w.close(!redisUp))), redisUp ? timeoutMs : 5_000, "Waiting for active jobs");
@@ -176,6 +185,8 @@ async function main() {
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
   }
   const pool = startWorkers({ mode: "standalone" });
+  // Boot restore of sessions that should run (idempotent: the web process does it too).
+  void restoreSessions();
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {

@@ -45,6 +45,8 @@ export async function startDemoEnvironment(options: DemoOptions = {}): Promise<S
     else if (seed) {
       const { runSeeders } = await import("./seed");
       await runSeeders([], log);
+      const { seedDemoCharacters } = await import("./demo-characters");
+      log(`seed characters: ${await seedDemoCharacters(sim)}`);
     }
   } catch (err) {
     await sim.close();

@@ -15,9 +15,16 @@
  *   POST /__sim/send   { line, accountId? } raw text to sessions (malformed lines, notices…)
  *   POST /__sim/say    { planet, fromId, text, toId? }  chat from someone on a planet
  *   POST /__sim/presence { id, planet | null, how?: "leave"|"sleep" }  move someone
+ *   POST /__sim/kick   { accountId, text? }          KICK aimed at that account's session
+ *   POST /__sim/prison { accountId, planet? }        PRISON, then the session stands on Prison*N
+ *   POST /__sim/another-device { accountId }         950 to that session, then close
+ *   POST /__sim/drop   { accountId? }                close that account's sockets (or all) without handshake
+ *   GET  /__sim/npcs                                 the moving scripted users: running, steps, last moves
+ *   POST /__sim/npcs   { action: "start", intervalMs } | { action: "stop" } | { action: "step", steps? }
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import type { NpcMover } from "./npcs";
 import type { SimSocketServer } from "./socket";
 import type { SimFaults, World } from "./world";
 
@@ -38,6 +45,23 @@ const pingSchema = z.object({ accountId: z.string().nullish() }).strict();
 const sendSchema = z.object({ line: z.string().min(1).max(100_000), accountId: z.string().nullish() }).strict();
 const saySchema = z.object({ planet: z.string().min(1), fromId: z.string().min(1), text: z.string().min(1).max(10_000), toId: z.string().optional() }).strict();
 const presenceSchema = z.object({ id: z.string().min(1), planet: z.string().min(1).nullable(), how: z.enum(["leave", "sleep"]).optional() }).strict();
+
+const accountSchema = z.object({ accountId: z.string().regex(/^\d{1,12}$/) }).strict();
+const kickSchema = z.object({ accountId: z.string().regex(/^\d{1,12}$/), text: z.string().min(1).max(500).optional() }).strict();
+const prisonSchema = z.object({ accountId: z.string().regex(/^\d{1,12}$/), planet: z.string().min(1).optional() }).strict();
+const dropSchema = z
+  .object({
+    accountId: z
+      .string()
+      .regex(/^\d{1,12}$/)
+      .optional(),
+  })
+  .strict();
+const npcsSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("start"), intervalMs: z.number().int().min(10).max(3_600_000) }).strict(),
+  z.object({ action: z.literal("stop") }).strict(),
+  z.object({ action: z.literal("step"), steps: z.number().int().min(1).max(10_000).optional() }).strict(),
+]);
 
 const MAX_BODY = 1024 * 1024;
 
@@ -81,7 +105,7 @@ export function publicAccount(world: World, a: World["accounts"][number]) {
 }
 
 /** Handles a `/__sim/…` request. */
-export async function handleControl(world: World, sockets: SimSocketServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleControl(world: World, sockets: SimSocketServer, req: IncomingMessage, res: ServerResponse, npcs?: NpcMover): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sim.local");
   const path = url.pathname.replace(/\/+$/, "");
   const method = req.method ?? "GET";
@@ -100,6 +124,11 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
           "POST /__sim/send",
           "POST /__sim/say",
           "POST /__sim/presence",
+          "POST /__sim/kick",
+          "POST /__sim/prison",
+          "POST /__sim/another-device",
+          "POST /__sim/drop",
+          "GET|POST /__sim/npcs",
         ],
       });
     }
@@ -164,6 +193,36 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
         world.moveTo(id, p.name);
       }
       return send(res, 200, world.whereIs(id));
+    }
+    if (method === "POST" && path === "/__sim/kick") {
+      const { accountId, text } = await parse(req, kickSchema);
+      if (text && /[\r\n]/.test(text)) throw new BadRequest("text: no line breaks");
+      return send(res, 200, { sent: sockets.kick(accountId, text) });
+    }
+    if (method === "POST" && path === "/__sim/prison") {
+      const { accountId, planet } = await parse(req, prisonSchema);
+      const prison = world.planet(planet ?? "Prison*1");
+      if (!prison || prison.kind !== "prison") return send(res, 404, { error: `No prison planet ${planet}` });
+      return send(res, 200, { sent: sockets.imprison(accountId, prison.name) });
+    }
+    if (method === "POST" && path === "/__sim/another-device") {
+      const { accountId } = await parse(req, accountSchema);
+      return send(res, 200, { sent: sockets.anotherDevice(accountId) });
+    }
+    if (method === "POST" && path === "/__sim/drop") {
+      const { accountId } = await parse(req, dropSchema);
+      return send(res, 200, { dropped: accountId ? sockets.dropAccount(accountId) : sockets.dropAll() });
+    }
+    if (path === "/__sim/npcs" && npcs) {
+      if (method === "GET") return send(res, 200, npcs.status());
+      if (method === "POST") {
+        const body = await parse(req, npcsSchema);
+        let moves: unknown[] = [];
+        if (body.action === "start") npcs.start(body.intervalMs);
+        else if (body.action === "stop") npcs.stop();
+        else moves = npcs.step(body.steps ?? 1);
+        return send(res, 200, { ...npcs.status(), moves });
+      }
     }
     return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
   } catch (e) {

@@ -4,6 +4,7 @@
  *   GALAXY_SIM_PORT  (default 6680)   GALAXY_SIM_HOST (127.0.0.1 | ::1 | localhost)
  *   GALAXY_SIM_SEED  (default 1)      GALAXY_SIM_PING_MS (server PING interval, default 30000)
  *   GALAXY_SIM_TLS_KEY / GALAXY_SIM_TLS_CERT  PEM files: serve wss/https instead
+ *   GALAXY_SIM_NPC_MS (default 0 = still)  the scripted users move this often (sim/npcs.ts)
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -35,6 +36,8 @@ export function simOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Simulat
 
 async function main() {
   const sim = await startSimulator(simOptionsFromEnv());
+  const npcMs = Number(process.env.GALAXY_SIM_NPC_MS ?? "0");
+  if (Number.isInteger(npcMs) && npcMs >= 10) sim.npcs.start(npcMs);
   const sample = (kind: string) => sim.world.accounts.filter((a) => a.kind === kind).slice(0, 2);
   const lines = [
     `Galaxy simulator (seed ${sim.world.seed}) on loopback`,

@@ -12,6 +12,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { handleControl } from "./control";
+import { NpcMover } from "./npcs";
 import { handleServices } from "./services";
 import { SimSocketServer, type SocketOptions } from "./socket";
 import { createWorld, type World } from "./world";
@@ -34,6 +35,8 @@ export type Simulator = {
   port: number;
   world: World;
   sockets: SimSocketServer;
+  /** Moving scripted users (sim/npcs.ts); stopped until started (POST /__sim/npcs). */
+  npcs: NpcMover;
   close(): Promise<void>;
 };
 
@@ -44,6 +47,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!LOOPBACK.has(host)) throw new Error(`The Galaxy simulator listens on loopback only, not ${host}`);
   const world = createWorld(options.seed ?? 1);
   const sockets = new SimSocketServer(world, options);
+  const npcs = new NpcMover(world, (id) => sockets.sessions(id).length > 0);
 
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -53,7 +57,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         res.end(`Simulator error: ${err.message}`);
       });
     if (path === "/services" || path.startsWith("/services/")) return void done(handleServices(world, req, res));
-    if (path === "/__sim" || path.startsWith("/__sim/")) return void done(handleControl(world, sockets, req, res));
+    if (path === "/__sim" || path.startsWith("/__sim/")) return void done(handleControl(world, sockets, req, res, npcs));
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     res.end("Galaxy simulator: the socket is at /, the services at /services/, control at /__sim/\n");
   };
@@ -90,8 +94,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port,
     world,
     sockets,
+    npcs,
     close() {
       closing ??= (async () => {
+        npcs.stop();
         await sockets.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -13,8 +13,10 @@ import type { PresenceChange, SimAccount, SimPerson, SimPlanet, World } from "./
 export type SocketOptions = {
   /** How often the server PINGs logged-in sessions (default 30 s; 0 disables). */
   pingIntervalMs?: number;
-  /** A session that leaves a PING unanswered this long is closed (default 90 s). */
+  /** A session that leaves a PING unanswered this long is closed (default: no time limit). */
   pingTimeoutMs?: number;
+  /** A session that leaves this many PINGs in a row unanswered is closed (default 2; galaxy-runtime.md §1.3). */
+  maxUnansweredPings?: number;
 };
 
 /** Server texts. The platform's real ones are unknown or Russian; these are ours. */
@@ -32,6 +34,8 @@ export const SIM_TEXTS = {
   flyTooOften: (s: number) => `You can't fly more often than once in ${s} s`,
   unknown: "Unknown command",
   pingTimeout: "Ping timeout",
+  kicked: "You were kicked out of the planet",
+  imprisoned: "You were sent to prison",
 } as const;
 
 const MAX_HISTORY = 200;
@@ -53,6 +57,8 @@ export type ConnectionSnapshot = {
   pongs: number;
   malformed: number;
   clientInfo: Record<string, string>;
+  /** How many fields the USER line had (4 web, 5 with the Android sek), null before USER. */
+  userFields: number | null;
   /** Lines received from the client, credentials masked, oldest first (last 200). */
   received: string[];
 };
@@ -72,12 +78,15 @@ export class SimConnection {
   received: string[] = [];
   pings = 0;
   pongs = 0;
+  /** PINGs sent since the last PONG. */
+  unanswered = 0;
   malformed = 0;
   outstandingPingAt: number | null = null;
   quit: string | null = null;
   closedAt: Date | null = null;
   closeReason: string | null = null;
   clientInfo: Record<string, string> = {};
+  userFields: number | null = null;
   lastFlyAt = 0;
   /** Login fault 950: take the session over after its first planet is shown. */
   pendingTakeover = false;
@@ -152,6 +161,7 @@ export class SimConnection {
       pongs: this.pongs,
       malformed: this.malformed,
       clientInfo: { ...this.clientInfo },
+      userFields: this.userFields,
       received: [...this.received],
     };
   }
@@ -251,6 +261,7 @@ export class SimSocketServer {
         return;
       case "PONG":
         conn.pongs++;
+        conn.unanswered = 0;
         conn.outstandingPingAt = null;
         return;
       case "QUIT":
@@ -355,6 +366,7 @@ export class SimSocketServer {
 
   #user(conn: SimConnection, line: GalaxyLine) {
     if (conn.state !== "handshake") return;
+    conn.userFields = line.params.length + (line.trailing !== null ? 1 : 0);
     if (conn.clientCode === null) return this.#refuse(conn, 451, "USER", SIM_TEXTS.notIdentified);
     // `USER <id> <password> <nick> <authcode> [<extra>]`: the 5th field some clients add is ignored.
     const [id, password, , code] = line.params;
@@ -480,15 +492,17 @@ export class SimSocketServer {
 
   #sendPing(c: SimConnection) {
     c.pings++;
+    c.unanswered++;
     c.outstandingPingAt ??= Date.now();
     c.sendLine("PING");
   }
 
   #pingTick() {
-    const timeout = this.options.pingTimeoutMs ?? 90_000;
+    const timeout = this.options.pingTimeoutMs ?? Infinity;
+    const maxUnanswered = this.options.maxUnansweredPings ?? 2;
     const now = Date.now();
     for (const c of this.sessions()) {
-      if (c.outstandingPingAt !== null && now - c.outstandingPingAt > timeout) {
+      if (c.unanswered >= maxUnanswered || (c.outstandingPingAt !== null && now - c.outstandingPingAt > timeout)) {
         c.sendLine("ERROR", [], SIM_TEXTS.pingTimeout);
         c.closeAfterSend(SIM_TEXTS.pingTimeout);
       } else this.#sendPing(c);
@@ -513,6 +527,69 @@ export class SimSocketServer {
       }
     }
     return n;
+  }
+
+  /**
+   * KICK aimed at an account's session (galaxy-runtime.md §1.3): every session on its planet
+   * sees `:<kicker> KICK <id> 0 -1 -1 -1 :<text>` and the account is off the planet (online,
+   * on none). A text with "released" is how the platform lets someone out of prison.
+   */
+  kick(accountId: string, text: string = SIM_TEXTS.kicked, kicker = "srv"): number {
+    const targets = this.sessions(accountId);
+    for (const c of targets) {
+      const planet = c.planet;
+      const line = formatLine({ prefix: safePrefix(kicker), command: "KICK", params: [accountId, 0, -1, -1, -1], trailing: text });
+      c.send(line);
+      if (planet) {
+        this.#toPlanet(planet, line, c);
+        this.#quietly(() => this.world.leavePlanet(accountId));
+      }
+    }
+    return targets.length;
+  }
+
+  /** PRISON for an account's session: `PRISON <id> :<text>`, then it stands on a prison planet (900 Prison*N…). */
+  imprison(accountId: string, prisonName = "Prison*1", text: string = SIM_TEXTS.imprisoned): number {
+    const prison = this.world.planet(prisonName);
+    if (!prison) throw new Error(`No planet ${prisonName}`);
+    const targets = this.sessions(accountId);
+    for (const c of targets) {
+      c.sendLine("PRISON", [accountId], text);
+      this.world.moveTo(accountId, prison.name);
+      this.#showPlanet(c, prison);
+    }
+    return targets.length;
+  }
+
+  /** 950 to an account's session, then close: someone logged in from another device. */
+  anotherDevice(accountId: string): number {
+    const targets = this.sessions(accountId);
+    for (const c of targets) {
+      c.pendingTakeover = true;
+      this.#takeover(c);
+    }
+    return targets.length;
+  }
+
+  /** Drops one account's sessions without a closing handshake. */
+  dropAccount(accountId: string): number {
+    const targets = [...this.connections.values()].filter((c) => c.account?.id === accountId);
+    for (const c of targets) {
+      c.closeReason = "dropped";
+      c.ws.terminate();
+      this.#closed(c, 1006, "");
+    }
+    return targets.length;
+  }
+
+  /** Runs a world change without broadcasting its presence event (the caller sent its own line). */
+  #quietly(fn: () => void) {
+    this.world.off("presence", this.#onPresence);
+    try {
+      fn();
+    } finally {
+      this.world.on("presence", this.#onPresence);
+    }
   }
 
   /** Drops every open connection without a closing handshake (fault "dropped connections"). */

@@ -526,8 +526,12 @@ export class GalaxyConnection extends EventEmitter<Events> {
   #seedCode: string | null = null;
 
   #sendUser() {
-    // The web client sends 4 fields: USER <id> <password> <nick> <authcode> (reference §3.1).
-    this.#sendNow(formatLine("USER", [this.#id!, this.#password!, this.#nick || this.#id!, this.#seedCode!]));
+    // The web client sends 4 fields: USER <id> <password> <nick> <authcode> (reference §3.1);
+    // an Android account adds its sek as the 5th (galaxy-runtime.md §6.1).
+    const fields = [this.#id!, this.#password!, this.#nick || this.#id!, this.#seedCode!];
+    const sek = this.#opts.sek ? reveal(this.#opts.sek) : null;
+    if (sek && /^[^\s:]{1,128}$/.test(sek)) fields.push(sek);
+    this.#sendNow(formatLine("USER", fields));
   }
 
   #loggedIn(ok: (info: LoggedInInfo) => void) {

@@ -3,15 +3,22 @@
  * a queue whose processor a later issue adds does not pretend to work in the meantime:
  * its jobs simply wait (and show as waiting on the queue board).
  */
-import type { Job } from "bullmq";
+import type { Job, Worker } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
+import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
+import { processStalkerJob } from "./stalker";
 import { processSystemJob } from "./system";
 
 export type ProcessorSpec<Q extends QueueName> = {
-  process: (job: Job<QueuePayloads[Q]>) => Promise<unknown>;
+  /** BullMQ passes the lock token and (for processors declaring it) an abort signal. */
+  process: (job: Job<QueuePayloads[Q]>, token?: string, signal?: AbortSignal) => Promise<unknown>;
   /** Jobs of this queue one worker process runs at the same time. */
   concurrency: number;
+  /** Worker options of this queue instead of the engine-wide ones (session queues: jobs/session-host.server.ts). */
+  workerOptions?: () => { concurrency?: number; lockDuration?: number; stalledInterval?: number; maxStalledCount?: number };
+  /** Called with the queue's Worker once created; the returned function runs before the worker closes. */
+  attach?: (worker: Worker, poolId: string) => () => Promise<void>;
 };
 
 export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
@@ -19,6 +26,8 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   // One refresh at a time per worker: each already runs its calls in parallel (services client limits).
   "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
+  // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
+  stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

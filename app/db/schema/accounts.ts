@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The accounts layer (spec 2 §3 "Characters" User; spec 1 §3 "Bowling user" is the same
@@ -79,3 +79,25 @@ export const stalkerSessions = pgTable("stalker_sessions", {
   worker: text(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What stalkers saw (galaxy-runtime.md §1.3 "Observation", our design): one row per stalker
+ * and user it has seen, the latest visit — nick, planet, when the visit began (`firstSeen`),
+ * when it was last confirmed (`lastSeen`) and when the user left (`leftAt`, null while there).
+ * Managed characters seen here also update `character_details` (statusSource "stalker").
+ */
+export const stalkerSightings = pgTable(
+  "stalker_sightings",
+  {
+    stalkerId: text()
+      .notNull()
+      .references(() => users.accountId, { onDelete: "cascade" }),
+    userId: text().notNull(),
+    nick: text().notNull(),
+    planet: text().notNull(),
+    firstSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    leftAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.stalkerId, t.userId] }), index().on(t.userId)],
+);

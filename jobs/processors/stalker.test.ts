@@ -1,0 +1,378 @@
+/**
+ * The stalker against the simulator (spec 2 §4 "Stalker", §7 /api/stalker/*, §8 texts;
+ * galaxy-runtime.md §1.3 [D]): real PostgreSQL, real Redis (this file's prefix), a real
+ * in-process BullMQ worker and real sockets. Pauses are scaled by STALKER_TIME_SCALE = 0.1
+ * (2 s → 200 ms, 4 s → 400 ms, 12 s → 1.2 s); what is checked is the rule, not the clock.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiArgs } from "#tests/kit/api";
+import { startSimulator, type Simulator } from "#sim/server";
+import { getDb } from "~/db/client.server";
+import { characterDetails, logs, stalkerSessions, stalkerSightings, users } from "~/db/schema";
+import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import { activeStalkerIds, getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.server";
+import { upsertUser } from "~/models/user.server";
+import { getEnv, resetEnv } from "~/utils/env.server";
+import { action as startAction } from "~/routes/_app+/_characters+/api.stalker.start";
+import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.stop";
+import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
+import { closeQueues, getQueue } from "../queues.server";
+import { restoreSessions, sessionJobId } from "../session-host.server";
+import { deleteKeys, waitFor } from "../test-helpers";
+import { startWorkers, type WorkerPool } from "../worker";
+import { reconnectDelay, stalkerTimings } from "./stalker";
+
+let sim: Simulator;
+const jsonRequest = (url: string, body: unknown) =>
+  new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+let pool: WorkerPool;
+const SCALE = 0.1;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
+  Object.assign(process.env, { GALAXY_WS_URL: sim.wsUrl, STALKER_TIME_SCALE: String(SCALE), SESSION_POLL_MS: "300", SESSION_RECONCILE_MS: "1000" });
+  resetEnv();
+  pool = startWorkers({ mode: "in-process" });
+  await Promise.all(pool.workers.map((w) => w.waitUntilReady()));
+});
+afterAll(async () => {
+  await pool?.close(5_000);
+  await sim?.close();
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+
+const stalkers = () => sim.world.accounts.filter((a) => a.kind === "stalker");
+let n = 0;
+/** A fresh stalker account for each test (the simulator keeps one session per account). */
+async function stalkerUser(extra: { recoveryCode?: string; sek?: string } = {}) {
+  const acc = stalkers()[n++ % stalkers().length];
+  await upsertUser({ accountId: acc.id, nick: acc.nick, password: acc.password, type: "stalker", ...extra });
+  return acc;
+}
+
+async function status(id: string) {
+  return getStalkerStatus(id);
+}
+async function waitState(id: string, state: string, timeoutMs = 10_000) {
+  return waitFor(
+    `stalker ${id} ${state}: ${JSON.stringify(await status(id))}`,
+    async () => ((await status(id))?.state === state ? await status(id) : false),
+    timeoutMs,
+  );
+}
+async function post(path: string, body: unknown) {
+  const res = await fetch(`${sim.controlUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return res.json();
+}
+async function jobState(id: string) {
+  const job = await getQueue("stalker").getJob(sessionJobId("stalker", id));
+  return job ? job.getState() : "missing";
+}
+async function stopAndSettle(id: string) {
+  await stopStalker(id).catch(() => {});
+  await waitFor(`job of ${id} gone`, async () => (await jobState(id)) === "missing", 10_000);
+}
+
+beforeEach(async () => {
+  for (const s of await (await getDb()).select().from(stalkerSessions)) await stopAndSettle(s.accountId);
+  await post("reset", {});
+  const db = await getDb();
+  await db.delete(stalkerSessions);
+  await db.delete(stalkerSightings);
+  await db.delete(characterDetails);
+  await db.delete(logs);
+});
+
+describe("spec 2 §7 /api/stalker/start, /active, /stop with §4 states", () => {
+  it("start answers 202 connecting, becomes active on its home planet after 900, listed by /active; stop sends QUIT :ds and clears it", async () => {
+    const acc = await stalkerUser();
+    const res = (await startAction(await apiArgs(jsonRequest("http://localhost/api/stalker/start", { account_id: acc.id })))) as Response;
+    expect(res.status).toBe(202);
+    const body = await res.json();
+    expect(body).toMatchObject({ success: true, message: "Stalker started successfully", stalker: { accountId: acc.id, desired: "started" } });
+    expect(["connecting", "active"]).toContain(body.stalker.state);
+
+    const active = await waitState(acc.id, "active");
+    expect(active).toMatchObject({ planet: acc.homePlanet, error: null });
+    expect(active!.worker).toBe(pool.id);
+    const listed = (await activeLoader(await apiArgs(new Request("http://localhost/api/stalker/active")))) as Response;
+    expect(await listed.json()).toEqual({ connections: [acc.id] });
+    // USER with the stored id/password, 4 fields (web), then a bare JOIN.
+    const session = sim.sockets.sessions(acc.id)[0].snapshot();
+    expect(session.userFields).toBe(4);
+    expect(session.received).toContain("JOIN");
+    expect(sim.world.whereIs(acc.id)).toEqual({ online: true, planet: acc.homePlanet });
+
+    const stop = (await stopAction(await apiArgs(jsonRequest("http://localhost/api/stalker/stop", { account_id: acc.id })))) as Response;
+    expect(stop.status).toBe(200);
+    expect(await stop.json()).toMatchObject({
+      success: true,
+      message: "Stalker stopped successfully",
+      stalker: { desired: "stopped", state: "inactive", planet: null },
+    });
+    expect(await activeStalkerIds()).toEqual([]);
+    await waitFor("QUIT :ds at the simulator", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"));
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
+    expect(sim.world.whereIs(acc.id).online).toBe(false);
+    expect(await status(acc.id)).toMatchObject({ desired: "stopped", state: "inactive", worker: null });
+  });
+
+  it("starting a running stalker is a no-op: same session, same since, one socket", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    const first = await waitState(acc.id, "active");
+    const before = sim.sockets.total;
+    const again = await startStalker(acc.id);
+    expect(again).toMatchObject({ state: "active", since: first!.since });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim.sockets.total).toBe(before);
+    expect(sim.sockets.sessions(acc.id)).toHaveLength(1);
+  });
+
+  it("job engine offline: start answers 503 and changes nothing; stop still works (the holder polls desired)", async () => {
+    const acc = await stalkerUser();
+    const saved = process.env.REDIS_URL;
+    process.env.REDIS_URL = "redis://127.0.0.1:1";
+    resetEnv();
+    try {
+      const res = (await startAction(await apiArgs(jsonRequest("http://localhost/api/stalker/start", { account_id: acc.id })))) as Response;
+      expect(res.status).toBe(503);
+      expect((await res.json()).message).toMatch(/Job engine offline/);
+      expect(await status(acc.id)).toBeNull();
+    } finally {
+      process.env.REDIS_URL = saved;
+      resetEnv();
+      // Queues made before the switch hold the producer connection the switch closed.
+      await closeQueues();
+    }
+  });
+});
+
+describe("galaxy-runtime.md §1.3 observation and inbox", () => {
+  it("sightings: our characters on the planet become online there (statusSource stalker); a SLEEP makes them offline", async () => {
+    const acc = await stalkerUser();
+    // A managed trading character standing on the stalker's home planet.
+    const friend = sim.world.accounts.find((a) => a.kind === "trader" && !sim.world.whereIs(a.id).online)!;
+    await upsertUser({ accountId: friend.id, nick: friend.nick, password: friend.password, type: "trading" });
+    await post("presence", { id: friend.id, planet: acc.homePlanet });
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    const db = await getDb();
+    const details = await waitFor("friend sighted", async () => {
+      const [row] = await db.select().from(characterDetails).where(eq(characterDetails.accountId, friend.id));
+      return row?.statusSource === "stalker" ? row : false;
+    });
+    expect(details).toMatchObject({ isOnline: true, room: acc.homePlanet, statusSource: "stalker" });
+    const [sighting] = await db
+      .select()
+      .from(stalkerSightings)
+      .where(and(eq(stalkerSightings.stalkerId, acc.id), eq(stalkerSightings.userId, friend.id)));
+    expect(sighting).toMatchObject({ nick: friend.nick, planet: acc.homePlanet, leftAt: null });
+    // Unmanaged users are sighted too, but get no character_details.
+    const others = await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id));
+    expect(others.length).toBeGreaterThan(1);
+
+    await post("presence", { id: friend.id, planet: null, how: "sleep" });
+    await waitFor("friend asleep", async () => {
+      const [row] = await db.select().from(characterDetails).where(eq(characterDetails.accountId, friend.id));
+      return row?.isOnline === false;
+    });
+    const [left] = await db
+      .select()
+      .from(stalkerSightings)
+      .where(and(eq(stalkerSightings.stalkerId, acc.id), eq(stalkerSightings.userId, friend.id)));
+    expect(left.leftAt).not.toBeNull();
+  });
+
+  it("moving scripted users (sim NPCs) arrive and leave: sightings follow them", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    const db = await getDb();
+    const before = (await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id))).length;
+    // Step the seeded schedule until someone arrives on our planet.
+    await waitFor("an NPC arrives on the stalker's planet", async () => {
+      const moves = (await post("npcs", { action: "step", steps: 20 })).moves as { to: string | null }[];
+      void moves;
+      const rows = await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id));
+      return rows.length > before;
+    });
+  });
+
+  it("logs PRIVMSG addressed to it and NOTE lines to System Logs (info, source bot); chat to others is not logged", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    const someone = sim.world.occupants(acc.homePlanet).find((id) => id !== acc.id)!;
+    await post("say", { planet: acc.homePlanet, fromId: someone, text: "hello stalker", toId: acc.id });
+    await post("say", { planet: acc.homePlanet, fromId: someone, text: "hello everyone" });
+    await post("send", { accountId: acc.id, line: "NOTE 123 :you have a note" });
+    const db = await getDb();
+    const rows = await waitFor("two bot log rows", async () => {
+      const r = await db.select().from(logs).where(eq(logs.source, "bot"));
+      return r.length >= 2 ? r : false;
+    });
+    expect(rows.every((r) => r.type === "info")).toBe(true);
+    expect(rows.map((r) => r.message).join("\n")).toMatch(/message from .*hello stalker/);
+    expect(rows.map((r) => r.message).join("\n")).toMatch(/note from 123: you have a note/);
+    expect(rows.map((r) => r.message).join("\n")).not.toMatch(/hello everyone/);
+  });
+});
+
+describe("galaxy-runtime.md §1.3 recovery", () => {
+  it("KICK aimed at itself: waits ≥ 4 s (scaled) and joins its home planet again", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    const t = stalkerTimings();
+    const kickedAt = Date.now();
+    expect((await post("kick", { accountId: acc.id })).sent).toBe(1);
+    await waitFor("off the planet", () => sim.world.whereIs(acc.id).planet === null, 2_000, 20);
+    await waitFor("back on its planet", () => sim.world.whereIs(acc.id).planet === acc.homePlanet, 5_000, 20);
+    expect(Date.now() - kickedAt).toBeGreaterThanOrEqual(t.kickRejoinMs);
+    expect((await waitState(acc.id, "active"))!.planet).toBe(acc.homePlanet);
+    expect(sim.sockets.sessions(acc.id)).toHaveLength(1); // the same session, no reconnect
+  });
+
+  it("PRISON: logged, stays there (planet Prison*1, still active)", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    await post("prison", { accountId: acc.id });
+    await waitFor("planet Prison*1", async () => (await status(acc.id))?.planet === "Prison*1");
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await status(acc.id)).toMatchObject({ state: "active", planet: "Prison*1" });
+    const rows = await (await getDb()).select().from(logs).where(eq(logs.source, "bot"));
+    expect(rows.map((r) => r.message).join("\n")).toMatch(/imprisoned/);
+  });
+
+  it("451: stops with error 'Login failed: Invalid credentials' and does not retry", async () => {
+    const acc = await stalkerUser();
+    await post("faults", { loginCode: 451, loginCodeAccounts: [acc.id] });
+    const before = sim.sockets.total;
+    await startStalker(acc.id);
+    const s = await waitState(acc.id, "error");
+    expect(s).toMatchObject({ desired: "stopped", error: "Login failed: Invalid credentials" });
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim.sockets.total - before).toBe(1);
+    expect(await activeStalkerIds()).toEqual([]);
+  });
+
+  it("451 with a stored recovery code: the connection falls back to it and the stalker runs", async () => {
+    const acc = await stalkerUser({ recoveryCode: "" });
+    await upsertUser({ accountId: acc.id, nick: acc.nick, password: "0".repeat(32), type: "stalker", recoveryCode: acc.recoveryCode });
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+  });
+
+  it("950: stops without reconnecting, inactive, 'You login from another device'", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    const before = sim.sockets.total;
+    expect((await post("another-device", { accountId: acc.id })).sent).toBe(1);
+    const s = await waitFor("stopped by 950", async () => ((await status(acc.id))?.desired === "stopped" ? await status(acc.id) : false));
+    expect(s).toMatchObject({ state: "inactive", error: M.anotherDevice });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(sim.sockets.total).toBe(before);
+  });
+
+  it("452: retried after 12 s (scaled) up to 3 times, then stops with the spec's text", async () => {
+    const acc = await stalkerUser();
+    await post("faults", { loginCode: 452, loginCodeAccounts: [acc.id] });
+    const before = sim.sockets.total;
+    const started = Date.now();
+    await startStalker(acc.id);
+    const s = await waitState(acc.id, "error", 15_000);
+    expect(s).toMatchObject({ desired: "stopped", error: M.onlineOrBanned });
+    expect(sim.sockets.total - before).toBe(4); // the first try and 3 retries
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * stalkerTimings().busyRetryMs);
+  });
+
+  it("471 on its planet: retried every 2.5–3.5 s (scaled), active once the planet has room", async () => {
+    const acc = await stalkerUser();
+    await post("faults", { fullPlanets: [acc.homePlanet] });
+    await startStalker(acc.id);
+    await waitFor("two JOIN attempts", () => (sim.sockets.sessions(acc.id)[0]?.received.filter((l) => l === "JOIN").length ?? 0) >= 2, 5_000, 20);
+    const s = await status(acc.id);
+    expect(s).toMatchObject({ state: "connecting" });
+    expect(s!.error).toMatch(/471/);
+    await post("faults", { fullPlanets: [] });
+    expect((await waitState(acc.id, "active"))!.planet).toBe(acc.homePlanet);
+  });
+
+  it("unexpected close: reconnects after 2 s (scaled) and is active again; the backoff grows to 5 minutes", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    expect((await post("drop", { accountId: acc.id })).dropped).toBe(1);
+    await waitFor("connecting after the drop", async () => (await status(acc.id))?.state === "connecting", 3_000, 20);
+    await waitState(acc.id, "active");
+    expect(sim.sockets.sessions(acc.id)).toHaveLength(1);
+
+    const t = { ...stalkerTimings(), dropRetryMs: 2_000, backoffMaxMs: 300_000 };
+    expect([1, 2, 3, 4, 5, 9, 20].map((i) => reconnectDelay(i, t))).toEqual([2_000, 2_000, 4_000, 8_000, 16_000, 256_000, 300_000]);
+  });
+
+  it("refused connections: reconnects twice after 2 s, then backs off, and recovers while started", async () => {
+    const acc = await stalkerUser();
+    await post("faults", { refuseConnections: true });
+    await startStalker(acc.id);
+    await waitFor("three refused attempts", () => sim.sockets.refused >= 3, 5_000, 20);
+    expect(await status(acc.id)).toMatchObject({ desired: "started", state: "connecting" });
+    await post("faults", { refuseConnections: false });
+    await waitState(acc.id, "active", 10_000);
+  });
+
+  it("a stop while reconnecting ends the job without a new socket", async () => {
+    const acc = await stalkerUser();
+    await post("faults", { refuseConnections: true });
+    await startStalker(acc.id);
+    await waitFor("a refused attempt", () => sim.sockets.refused >= 1, 5_000, 20);
+    await stopStalker(acc.id);
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
+    await post("faults", { refuseConnections: false });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
+    expect(await status(acc.id)).toMatchObject({ desired: "stopped", state: "inactive" });
+  });
+
+  it("an Android account (sek) logs in with 5 USER fields", async () => {
+    const acc = await stalkerUser({ sek: "abcdefghijklmnop" });
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    expect(sim.sockets.sessions(acc.id)[0].snapshot().userFields).toBe(5);
+    await (await getDb()).update(users).set({ sek: null }).where(eq(users.accountId, acc.id));
+  });
+});
+
+describe("session host: restore and the stop fallback (issue 9 'Boot restores sessions that should run')", () => {
+  it("restoreSessions() starts sessions whose desired = started, twice is harmless, stopped ones stay stopped", async () => {
+    const wanted = await stalkerUser();
+    const stopped = await stalkerUser();
+    const db = await getDb();
+    await db.insert(stalkerSessions).values([
+      { accountId: wanted.id, desired: "started", state: "active" }, // as left by a crashed deployment
+      { accountId: stopped.id, desired: "stopped", state: "inactive" },
+    ]);
+    expect(await restoreSessions()).toBe(1);
+    expect(await restoreSessions()).toBe(1);
+    await waitFor("restored session online", () => sim.sockets.sessions(wanted.id).length === 1);
+    await waitState(wanted.id, "active");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim.sockets.sessions(wanted.id)).toHaveLength(1);
+    expect(sim.sockets.sessions(stopped.id)).toHaveLength(0);
+    expect(await jobState(stopped.id)).toBe("missing");
+  });
+
+  it("a stop that only reaches the database (no stop message) still ends the session with QUIT :ds", async () => {
+    const acc = await stalkerUser();
+    await startStalker(acc.id);
+    await waitState(acc.id, "active");
+    await (await getDb()).update(stalkerSessions).set({ desired: "stopped", state: "inactive" }).where(eq(stalkerSessions.accountId, acc.id));
+    await waitFor("QUIT :ds after the poll", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"), 5_000);
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
+  });
+});

@@ -1,0 +1,348 @@
+/**
+ * The stalker (spec 2 §4 "Stalker"; semantics galaxy-runtime.md §1.3, our design, recorded in
+ * docs/stalker.md): a persistent presence-and-observation session for one account of type
+ * stalker, run by the session host (jobs/session-host.server.ts) as the job `stalker-<id>`.
+ *
+ * - Signs in with the stored id and password (USER, 4 fields; 5 with the account's sek); the
+ *   stored recovery code is only the connection's 451 fallback.
+ * - Joins its home planet (a bare JOIN), answers PING (the connection does) and sends a bare
+ *   PONG every 25 s as keepalive.
+ * - State: "connecting" from socket open until 900, "active" after 900 (planet shown).
+ * - Observes: the roster of its planet becomes sightings (app/models/sighting.server.ts); our
+ *   own characters seen there become online in `character_details` (source "stalker").
+ * - Inbox: PRIVMSG addressed to it and NOTE lines go to System Logs (info, source bot).
+ * - Recovery: KICK aimed at itself → wait ≥ 4 s → JOIN again; PRISON → logged, stays;
+ *   471/403 → retry after 2.5–3.5 s up to 3 times, then a bare JOIN; 451 → stop with
+ *   "Login failed: Invalid credentials"; 950 → stop, inactive, "You login from another
+ *   device"; 452 → retry after 12 s up to 3 times; an unexpected close → reconnect after 2 s
+ *   twice, then exponential backoff capped at 5 minutes while the stalker stays started.
+ * - Stop: `QUIT :ds` (GalaxyConnection.close()), sightings closed, holder fields cleared.
+ */
+import type { Job } from "bullmq";
+import { GalaxyError } from "~/galaxy/connection.server";
+import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import type { GalaxyLine, PlanetUser } from "~/galaxy/protocol";
+import { logEvent } from "~/models/log.server";
+import { closeSightings, recordDeparture, recordSightings } from "~/models/sighting.server";
+import { clearStalkerHolder, endStalker, reportStalkerState } from "~/models/stalker.server";
+import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
+import { errorText } from "~/utils/errors";
+import { sessionProcessor, type SessionContext } from "../session-host.server";
+import type { StalkerJob } from "../queues.server";
+
+/** Every pause of §1.3, in ms. `STALKER_TIME_SCALE` (tests, benches) multiplies them all. */
+export function stalkerTimings() {
+  const raw = Number(process.env.STALKER_TIME_SCALE ?? "1");
+  const k = Number.isFinite(raw) && raw > 0 ? raw : 1;
+  return {
+    /** Unexpected close: first two reconnects after 2 s (spec's "retries 2 × 2 s"). */
+    dropRetryMs: 2_000 * k,
+    dropRetries: 2,
+    /** Then exponential backoff from 4 s, capped at 5 minutes. */
+    backoffMaxMs: 300_000 * k,
+    /** KICK aimed at self: the web client's joinMinDelay. */
+    kickRejoinMs: 4_000 * k,
+    /** 452 "online or banned": retry after 12 s, 3 times. */
+    busyRetryMs: 12_000 * k,
+    busyRetries: 3,
+    /** 471/403: retry after 2.5–3.5 s, 3 times, then a bare JOIN. */
+    joinRetryMinMs: 2_500 * k,
+    joinRetryMaxMs: 3_500 * k,
+    joinRetries: 3,
+    /** After the fallback also failed, try the bare JOIN again this often. */
+    joinIdleRetryMs: 60_000 * k,
+    /** Bare PONG keepalive (SAB, reference §3.1). */
+    keepaliveMs: 25_000 * k,
+    /** Sightings of everyone present are re-confirmed this often (status freshness is 5 min). */
+    sightingRefreshMs: 60_000 * k,
+  };
+}
+export type StalkerTimings = ReturnType<typeof stalkerTimings>;
+
+/** Backoff before reconnect number `n` (1-based) after unexpected closes. */
+export function reconnectDelay(n: number, t: StalkerTimings = stalkerTimings()): number {
+  if (n <= t.dropRetries) return t.dropRetryMs;
+  return Math.min(t.dropRetryMs * 2 ** (n - t.dropRetries), t.backoffMaxMs);
+}
+
+type Outcome =
+  | { kind: "aborted" }
+  | { kind: "dropped"; wasActive: boolean; why: string }
+  | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+export async function runStalker(ctx: SessionContext): Promise<void> {
+  const { accountId, signal } = ctx;
+  const t = stalkerTimings();
+  let drops = 0;
+  let busy = 0;
+  try {
+    while (!signal.aborted) {
+      const creds = await getUserCredentials(accountId);
+      if (!creds) {
+        // The user was deleted (its session row goes with it): nothing to run.
+        await endStalker(accountId, { state: "inactive", error: null });
+        return;
+      }
+      if (!(await reportStalkerState(accountId, { state: "connecting", planet: null, worker: ctx.workerId }))) return; // stopped meanwhile
+      const outcome = await runConnection(ctx, creds, t);
+      if (signal.aborted || outcome.kind === "aborted") break;
+      if (outcome.kind === "refused") {
+        if (outcome.code === "invalid_credentials") {
+          await endStalker(accountId, { state: "error", error: M.invalidCredentials });
+          await log("error", `Stalker ${creds.nick} stopped: ${M.invalidCredentials}`, ctx, { code: 451 });
+          return;
+        }
+        if (outcome.code === "another_device") {
+          // Only the holder of the session may act on it: a worker that lost its lock was
+          // taken over by the new holder's own login, which is not "another device".
+          if (!(await ctx.holdsLock())) return;
+          await endStalker(accountId, { state: "inactive", error: M.anotherDevice });
+          await log("disconnect", `Stalker ${creds.nick} stopped: ${M.anotherDevice}`, ctx, { code: 950 });
+          return;
+        }
+        busy++;
+        if (busy > t.busyRetries) {
+          await endStalker(accountId, { state: "error", error: M.onlineOrBanned });
+          await log("error", `Stalker ${creds.nick} stopped: ${M.onlineOrBanned} (after ${t.busyRetries} retries)`, ctx, { code: 452 });
+          return;
+        }
+        await reportStalkerState(accountId, { state: "connecting", error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` });
+        await sleep(t.busyRetryMs, signal);
+        continue;
+      }
+      busy = 0;
+      if (outcome.wasActive) drops = 0;
+      drops++;
+      const delay = reconnectDelay(drops, t);
+      await reportStalkerState(accountId, { state: "connecting", planet: null, error: `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s` });
+      await sleep(delay, signal);
+    }
+  } finally {
+    if (ctx.reason() === "stop") {
+      await clearStalkerHolder(accountId).catch(() => {});
+    } else if (ctx.reason() === "shutdown") {
+      // Handed back to the queue: nobody holds it until the next worker takes it.
+      await reportStalkerState(accountId, { state: "connecting", planet: null, worker: null, error: null }).catch(() => {});
+    }
+    await closeSightings(accountId).catch(() => {});
+  }
+}
+
+/** One socket connection, from open to close. Resolves how it ended. */
+async function runConnection(ctx: SessionContext, creds: UserCredentials, t: StalkerTimings): Promise<Outcome> {
+  const { accountId, signal } = ctx;
+  const conn = createGalaxyConnection({
+    credentials: { id: creds.accountId, password: creds.password, nick: creds.nick, recoveryCode: creds.recoveryCode },
+    sek: creds.sek,
+    headers: creds.headers,
+    planet: null,
+    // Reconnects are this runner's (2 × 2 s, then backoff), not the connection's.
+    retries: 0,
+  });
+  const writes = serial();
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timers.add(timer);
+  };
+  let active = false;
+  let joinFailures = 0;
+  let present = new Map<string, PlanetUser>();
+  let planetName: string | null = null;
+  const leaving = new Map<string, "leave" | "sleep">();
+
+  let finish!: (o: Outcome) => void;
+  const ended = new Promise<Outcome>((resolve) => (finish = resolve));
+  let settled = false;
+  const end = (o: Outcome) => {
+    if (settled) return;
+    settled = true;
+    finish(o);
+  };
+
+  const onAbort = () => end({ kind: "aborted" });
+  signal.addEventListener("abort", onAbort, { once: true });
+
+  const rejoin = () => {
+    if (settled || conn.state !== "connected") return;
+    conn.joinPlanet(null).catch(() => {}); // failures arrive as "error" events (471/403 handled there)
+  };
+
+  conn.on("error", (err: GalaxyError) => {
+    if (err.code === "another_device") end({ kind: "refused", code: "another_device", message: err.message });
+    else if (err.code === "join" && (err.numeric === "471" || err.numeric === "403")) {
+      joinFailures++;
+      if (joinFailures <= t.joinRetries) {
+        later(t.joinRetryMinMs + Math.random() * (t.joinRetryMaxMs - t.joinRetryMinMs), rejoin);
+      } else if (joinFailures === t.joinRetries + 1) {
+        later(t.joinRetryMinMs, rejoin); // the fallback: a bare JOIN (our target is the home planet already)
+      } else {
+        later(t.joinIdleRetryMs, rejoin);
+      }
+      writes(() => reportStalkerState(accountId, { state: active ? "active" : "connecting", error: `${err.message} (${err.numeric})` }));
+    }
+  });
+
+  conn.on("planet", (planet) => {
+    planetName = planet?.name ?? null;
+    if (!planet) {
+      writes(async () => {
+        await closeSightings(accountId);
+        await reportStalkerState(accountId, { state: active ? "active" : "connecting", planet: null });
+      });
+      present = new Map();
+      return;
+    }
+    joinFailures = 0;
+    active = true;
+    // A new planet: its 366 list is everyone there (the old planet's visits were closed).
+    present = new Map();
+    const name = planet.name;
+    writes(async () => {
+      await closeSightings(accountId);
+      await reportStalkerState(accountId, { state: "active", planet: name, error: null, worker: ctx.workerId });
+    });
+    if (/^prison/i.test(name)) void log("info", `Stalker ${creds.nick} is in prison (${name}); staying there`, ctx, { planet: name });
+  });
+
+  conn.on("users", (list) => {
+    const planet = planetName;
+    const next = new Map(list.map((u) => [u.id, u]));
+    if (!planet) {
+      present = next;
+      return;
+    }
+    const arrived = list.filter((u) => !present.has(u.id));
+    const left = [...present.keys()].filter((id) => !next.has(id));
+    const firstList = present.size === 0;
+    present = next;
+    const seen = (firstList ? list : arrived).map((u) => ({ id: u.id, nick: u.nick }));
+    writes(async () => {
+      await recordSightings(accountId, planet, seen);
+      for (const id of left) await recordDeparture(accountId, planet, id, leaving.get(id) ?? "leave");
+      for (const id of left) leaving.delete(id);
+    });
+  });
+
+  // A 451 with stored credentials falls back to the stored recovery code (the connection does
+  // it), which hands out a new password: keep it, or the next login fails again.
+  conn.on("loggedIn", (info) => {
+    if (info.password !== creds.password) writes(() => updateUserPassword(accountId, info.password));
+  });
+  conn.on("line", (line: GalaxyLine) => onLine(line));
+  const onLine = (line: GalaxyLine) => {
+    switch (line.command) {
+      case "SLEEP":
+        if (line.params[0]) leaving.set(line.params[0], "sleep");
+        return;
+      case "PART":
+        if (line.params[0]) leaving.set(line.params[0], "leave");
+        return;
+      case "KICK":
+        if (line.params[0] === accountId) {
+          const text = line.trailing ?? "";
+          void log("info", `Stalker ${creds.nick} was kicked${text ? `: ${text}` : ""}; joining again in ${Math.round(t.kickRejoinMs / 1000)} s`, ctx, {
+            planet: planetName,
+          });
+          later(t.kickRejoinMs, rejoin);
+        } else if (line.params[0]) leaving.set(line.params[0], "leave");
+        return;
+      case "PRISON":
+        void log("info", `Stalker ${creds.nick} was imprisoned; staying there`, ctx, { line: line.params.join(" ") });
+        return;
+      case "PRIVMSG": {
+        // `PRIVMSG <senderId> 0 <target> :<text>` (docs/galaxy-protocol.md)
+        const [from, , target] = line.params;
+        if (target !== accountId || line.trailing === null) return;
+        const sender = present.get(from ?? "")?.nick ?? from ?? "unknown";
+        void log("info", `Stalker ${creds.nick}: message from ${sender} (${from}): ${line.trailing}`, ctx, { from, planet: planetName, kind: "PRIVMSG" });
+        return;
+      }
+      case "NOTE": {
+        const text = line.trailing ?? line.params.slice(1).join(" ");
+        void log("info", `Stalker ${creds.nick}: note${line.params[0] ? ` from ${line.params[0]}` : ""}: ${text}`, ctx, { kind: "NOTE", planet: planetName });
+        return;
+      }
+    }
+  };
+
+  conn.on("closed", (info) => {
+    if (info.expected && conn.lastError?.code === "another_device") {
+      end({ kind: "refused", code: "another_device", message: M.anotherDevice });
+      return;
+    }
+    end({ kind: "dropped", wasActive: active, why: info.expected ? info.reason : M.connectionLost });
+  });
+
+  const keepalive = setInterval(() => {
+    try {
+      if (conn.state === "connected") conn.send("PONG");
+    } catch {
+      // closing
+    }
+  }, t.keepaliveMs);
+  const refresh = setInterval(() => {
+    const planet = planetName;
+    if (!planet || !present.size) return;
+    const seen = [...present.values()].map((u) => ({ id: u.id, nick: u.nick }));
+    writes(() => recordSightings(accountId, planet, seen));
+  }, t.sightingRefreshMs);
+
+  try {
+    try {
+      await Promise.race([conn.connect(), ended]);
+    } catch (err) {
+      const e = err instanceof GalaxyError ? err : new GalaxyError(errorText(err), "login");
+      if (signal.aborted) end({ kind: "aborted" });
+      else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device") {
+        end({ kind: "refused", code: e.code, message: e.message });
+      } else end({ kind: "dropped", wasActive: false, why: e.message });
+    }
+    return await ended;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    clearInterval(keepalive);
+    clearInterval(refresh);
+    for (const timer of timers) clearTimeout(timer);
+    conn.removeAllListeners("closed");
+    // QUIT :ds on a stop (and on every other end: the socket must not linger).
+    await conn.close().catch(() => {});
+    await writes.idle();
+  }
+}
+
+/** Runs async writes one after another (roster changes must land in order). */
+function serial() {
+  let chain: Promise<void> = Promise.resolve();
+  const run = (fn: () => Promise<unknown>) => {
+    chain = chain.then(fn).then(
+      () => {},
+      (err: unknown) => console.warn(`[stalker] could not store session state: ${errorText(err)}`),
+    );
+  };
+  run.idle = () => chain.catch(() => {});
+  return run;
+}
+
+async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown>) {
+  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, worker: ctx.workerId, ...details } }).catch(() => {});
+}
+
+export const processStalkerJob: (job: Job<StalkerJob>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor("stalker", runStalker);

@@ -1,0 +1,43 @@
+/**
+ * Demo characters (`npm start -- --demo`, issue 9): some of the simulator's seeded accounts
+ * become users of every default type (passwords stored encrypted by upsertUser), and the
+ * first stalker is marked started, so the boot restore (jobs/session-host.server.ts) starts
+ * it and the All Characters screen shows it running. One trading character stands on the
+ * stalker's planet (a sighting to show), and the simulator's scripted users start moving.
+ */
+import type { Simulator } from "#sim/server";
+import type { AccountKind } from "#sim/world";
+import { getDb } from "~/db/client.server";
+import { stalkerSessions } from "~/db/schema";
+import { upsertUser } from "~/models/user.server";
+
+/** Category → simulator account kind and how many of them. */
+export const DEMO_CHARACTERS: { type: string; kind: AccountKind; count: number }[] = [
+  { type: "stalker", kind: "stalker", count: 2 },
+  { type: "trading", kind: "trader", count: 3 },
+  { type: "bowling", kind: "bowling", count: 4 },
+  { type: "recipients", kind: "recipient", count: 2 },
+  { type: "suppliers", kind: "supplier", count: 2 },
+];
+
+export async function seedDemoCharacters(sim: Pick<Simulator, "world" | "npcs">, options: { moveNpcsEveryMs?: number | null } = {}): Promise<string> {
+  const { world } = sim;
+  let n = 0;
+  for (const { type, kind, count } of DEMO_CHARACTERS) {
+    for (const a of world.accounts.filter((x) => x.kind === kind).slice(0, count)) {
+      await upsertUser({ accountId: a.id, nick: a.nick, password: a.password, type, recoveryCode: a.recoveryCode });
+      n++;
+    }
+  }
+  const stalker = world.accounts.find((a) => a.kind === "stalker")!;
+  const trader = world.accounts.find((a) => a.kind === "trader")!;
+  world.moveTo(trader.id, stalker.homePlanet);
+  const db = await getDb();
+  await db
+    .insert(stalkerSessions)
+    .values({ accountId: stalker.id, desired: "started", state: "connecting" })
+    .onConflictDoUpdate({ target: stalkerSessions.accountId, set: { desired: "started", state: "connecting", error: null, since: new Date() } });
+  const every = options.moveNpcsEveryMs === undefined ? 5_000 : options.moveNpcsEveryMs;
+  if (every) sim.npcs.start(every);
+  return `${n} characters from the simulator; stalker ${stalker.nick} (${stalker.id}) starts on ${stalker.homePlanet}`;
+}
