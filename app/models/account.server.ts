@@ -4,12 +4,14 @@ import { getDb } from "~/db/client.server";
 import { characterDetails } from "~/db/schema";
 import { forgetSelectionsOf } from "./character-details.server";
 import { syncStatusScheduler } from "./character-refresh.server";
+import { signalStop } from "#jobs/session-host.server";
 import { deleteUser } from "./user.server";
 
 /**
  * Deleting a user with what hangs on it, in one transaction: its character_details row, the
  * user row (its stalker_sessions row cascades), and any operator's selection of it.
- * Stopping a live stalker session is the session host's (wired at merge).
+ * A live stalker session is told to stop (its row is gone, so its holder ends it anyway
+ * at the next desired poll, with `QUIT :ds`).
  */
 export async function removeUser(id: string): Promise<PublicUser> {
   const db = await getDb();
@@ -18,6 +20,7 @@ export async function removeUser(id: string): Promise<PublicUser> {
     await tx.delete(characterDetails).where(eq(characterDetails.accountId, deleted.account_id));
     return deleted;
   });
+  await signalStop("stalker", user.account_id);
   await forgetSelectionsOf(user.account_id);
   await syncStatusScheduler();
   return user;
