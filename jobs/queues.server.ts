@@ -88,7 +88,9 @@ export type ProbeJob = {
 };
 /** Daily System Logs clean-up (`cleanupLogs()`), run by the "logs-cleanup" scheduler. */
 export type LogsCleanupJob = { kind: "logs-cleanup" };
-export type SystemJob = ProbeJob | LogsCleanupJob;
+/** Pulls the daily awards/spending of every bowling account into daily_awards (docs/summary.md). */
+export type DailyStatsPullJob = { kind: "daily-stats-pull" };
+export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob;
 
 /** Queue name → payload type. Queue names are also the Redis key segment (no ':'). */
 export type QueuePayloads = {
@@ -268,6 +270,13 @@ export const SCHEDULERS = [
     // Every day at 03:30 server time.
     repeat: { pattern: "30 3 * * *" },
     payload: { kind: "logs-cleanup" },
+  },
+  {
+    id: "daily-stats-pull-hourly",
+    queue: "system",
+    // Every hour at minute 7 (docs/summary.md [D] "schedule").
+    repeat: { pattern: "7 * * * *" },
+    payload: { kind: "daily-stats-pull" },
   },
 ] as const satisfies readonly { id: string; queue: QueueName; repeat: { pattern: string } | { every: number }; payload: QueuePayloads[QueueName] }[];
 

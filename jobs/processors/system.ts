@@ -4,6 +4,7 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { PROBE_LIMITS } from "#api/jobs";
 import { cleanupLogs, logEvent } from "~/models/log.server";
+import { pullDailyStats } from "~/models/daily-totals.server";
 import { pruneJobSteps, runStepOnce, stepKey } from "../once.server";
 import type { ProbeJob, SystemJob } from "../queues.server";
 
@@ -28,6 +29,9 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
       await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed, jobSteps } });
       return { removed, jobSteps };
     }
+    case "daily-stats-pull":
+      // Idempotent (an upsert per account and day), so a re-run after a crash is harmless.
+      return pullDailyStats();
     default:
       // A payload no code knows cannot succeed on a retry either.
       throw new UnrecoverableError(`Unknown system job "${job.name}"`);

@@ -1,0 +1,159 @@
+import { Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
+import { Form, useRevalidator } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { GIFT_RATE_NAMES, pairsToRates, parseRateInput, RATE_UNIT_NICK, rateToPair, SUMMARY_TEXTS, type GiftRates, type RatePair } from "#api/summary";
+import { GiftImage } from "~/components/gift-image";
+import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/** The page action of the no-JavaScript form (app/routes/_app+/_summary+/summary.gift-rates.ts). */
+export const GIFT_RATES_ACTION = "/summary/gift-rates";
+
+type Inputs = Record<string, { prize: string; fireballs: string }>;
+
+function inputsOf(rates: GiftRates): Inputs {
+  const out: Inputs = {};
+  for (const name of GIFT_RATE_NAMES) {
+    const pair = rateToPair(rates[name] ?? 0);
+    out[name] = pair ? { prize: String(pair.prize), fireballs: String(pair.fireballs) } : { prize: "", fireballs: "" };
+  }
+  return out;
+}
+
+/**
+ * Gift Rates (spec 2 §2, §4 "Gift rates dialog", §5): 8 gifts, FCB as the unit, a prize and a
+ * fireball input per gift. With JavaScript: rates load when it opens (GET /api/gift-rates), a
+ * save POSTs /api/gift-rates and closes; load/save failures are only logged (spec 2 §8).
+ * Without JavaScript: the same inputs in a plain form posting to GIFT_RATES_ACTION.
+ */
+export function GiftRatesDialog({
+  open,
+  onClose,
+  closeHref,
+  redirectTo,
+  initialRates,
+}: {
+  open: boolean;
+  onClose: () => void;
+  closeHref: string;
+  redirectTo: string;
+  initialRates: GiftRates;
+}) {
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const [inputs, setInputs] = useState<Inputs>(() => inputsOf(initialRates));
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open || !hydrated) return;
+    const ctl = new AbortController();
+    fetch("/api/gift-rates", { signal: ctl.signal, headers: { accept: "application/json" } })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const body = (await res.json()) as { rates?: GiftRates };
+        setInputs(inputsOf(body.rates ?? {}));
+      })
+      .catch((err: unknown) => {
+        if (!ctl.signal.aborted) console.warn("[gift-rates] load failed:", err);
+      });
+    return () => ctl.abort();
+  }, [open, hydrated]);
+
+  const invalid = GIFT_RATE_NAMES.some((n) => parseRateInput(inputs[n]?.prize) === null || parseRateInput(inputs[n]?.fireballs) === null);
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    if (!hydrated) return;
+    e.preventDefault();
+    if (invalid) return;
+    const pairs: Record<string, RatePair> = {};
+    for (const n of GIFT_RATE_NAMES) pairs[n] = { prize: parseRateInput(inputs[n]?.prize) ?? 0, fireballs: parseRateInput(inputs[n]?.fireballs) ?? 0 };
+    setSaving(true);
+    fetch("/api/gift-rates", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rates: pairsToRates(pairs) }) })
+      .then((res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        onClose();
+        revalidator.revalidate();
+      })
+      .catch((err: unknown) => console.warn("[gift-rates] save failed:", err))
+      .finally(() => setSaving(false));
+  };
+
+  return (
+    <DialogFrame
+      open={open}
+      onClose={onClose}
+      closeHref={closeHref}
+      title={SUMMARY_TEXTS.giftRates}
+      description={`Prize per fireballs, with Fire Cannon Ball (${RATE_UNIT_NICK}) as the unit.`}
+      maxWidth="520px"
+    >
+      <Form method="post" action={GIFT_RATES_ACTION} onSubmit={onSubmit} data-testid="gift-rates-form">
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Grid columns="auto 1fr 1fr" gap="2" align="center">
+          <span />
+          <Text size="1" color="gray">
+            Prize
+          </Text>
+          <Text size="1" color="gray">
+            {RATE_UNIT_NICK}
+          </Text>
+          {GIFT_RATE_NAMES.map((name) => (
+            <GiftInputs key={name} name={name} value={inputs[name]!} disabled={saving} onChange={(v) => setInputs((s) => ({ ...s, [name]: v }))} />
+          ))}
+        </Grid>
+        <DialogButtons>
+          <DialogCancel disabled={saving} />
+          <Button type="submit" disabled={saving || (hydrated && invalid)}>
+            {saving ? "Saving..." : "Save"}
+          </Button>
+        </DialogButtons>
+      </Form>
+    </DialogFrame>
+  );
+}
+
+function GiftInputs({
+  name,
+  value,
+  disabled,
+  onChange,
+}: {
+  name: string;
+  value: { prize: string; fireballs: string };
+  disabled: boolean;
+  onChange: (v: { prize: string; fireballs: string }) => void;
+}) {
+  return (
+    <>
+      <Flex align="center" gap="2" style={{ minWidth: 0 }}>
+        <GiftImage name={name} size={24} />
+        <Text size="2" style={{ overflowWrap: "anywhere" }}>
+          {name}
+        </Text>
+      </Flex>
+      <TextField.Root
+        name={`prize:${name}`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        aria-label={`${name} prize`}
+        value={value.prize}
+        disabled={disabled}
+        onChange={(e) => onChange({ ...value, prize: e.target.value })}
+      />
+      <TextField.Root
+        name={`fireballs:${name}`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        aria-label={`${name} fireballs`}
+        value={value.fireballs}
+        disabled={disabled}
+        onChange={(e) => onChange({ ...value, fireballs: e.target.value })}
+      />
+    </>
+  );
+}
