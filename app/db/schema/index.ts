@@ -6,3 +6,4 @@ export * from "./galaxy";
 export * from "./rates";
 export * from "./jobs";
 export * from "./accounts";
+export * from "./trading";
