@@ -1,5 +1,6 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { defaultShuffle, TRADING_ERRORS, type PlanetSequence, type SequenceInput, type SequenceUpdate } from "#api/trading";
+import { defaultShuffle, TRADING_ERRORS, type PlanetSequence } from "#api/trading";
+import type { SequenceInput, SequenceUpdate } from "#api/trading-schemas";
 import { getDb } from "~/db/client.server";
 import { planetSequences } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";

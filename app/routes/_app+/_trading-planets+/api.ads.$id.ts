@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { TRADING_ERRORS, TRADING_MESSAGES, updateAdSchema } from "#api/trading";
+import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
+import { updateAdSchema } from "#api/trading-schemas";
 import { deleteAd, updateAd } from "~/models/ad.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

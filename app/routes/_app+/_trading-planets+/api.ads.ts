@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createAdSchema, TRADING_ERRORS } from "#api/trading";
+import { TRADING_ERRORS } from "#api/trading";
+import { createAdSchema } from "#api/trading-schemas";
 import { createAd, listAds } from "~/models/ad.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

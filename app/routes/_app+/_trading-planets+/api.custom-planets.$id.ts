@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { TRADING_ERRORS, TRADING_MESSAGES, updateCustomPlanetSchema } from "#api/trading";
+import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
+import { updateCustomPlanetSchema } from "#api/trading-schemas";
 import { deleteCustomPlanet, updateCustomPlanet } from "~/models/custom-planet.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

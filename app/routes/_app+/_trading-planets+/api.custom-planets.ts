@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createCustomPlanetSchema, TRADING_ERRORS } from "#api/trading";
+import { TRADING_ERRORS } from "#api/trading";
+import { createCustomPlanetSchema } from "#api/trading-schemas";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

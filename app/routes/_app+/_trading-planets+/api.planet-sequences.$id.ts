@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { TRADING_ERRORS, TRADING_MESSAGES, updateSequenceSchema } from "#api/trading";
+import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
+import { updateSequenceSchema } from "#api/trading-schemas";
 import { deleteSequence, updateSequence } from "~/models/planet-sequence.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

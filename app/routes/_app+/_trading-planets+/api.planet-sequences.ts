@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { bulkSequenceSchema, createSequenceSchema, TRADING_ERRORS } from "#api/trading";
+import { TRADING_ERRORS } from "#api/trading";
+import { bulkSequenceSchema, createSequenceSchema } from "#api/trading-schemas";
 import { createSequence, listSequences, setSequencesActive } from "~/models/planet-sequence.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";

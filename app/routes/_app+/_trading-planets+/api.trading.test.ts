@@ -43,7 +43,10 @@ const createSeq = (body: unknown) => call(seqsAction as Handler, "POST", "/plane
 
 describe("/api/planet-sequences (spec 2 §7 Trading planets: list → sequences, create, update, delete, bulk active)", () => {
   it("POST applies the spec 2 §3/§9 defaults: seconds 6, closed 51, open 15, active; shuffle true unless the type starts with russian", async () => {
-    const { status, body } = await createSeq({ name: "  Morning  ", sequence: [{ planetType: "ring" }, { planetType: "russian" }, { planetType: "russian", shuffle: true }] });
+    const { status, body } = await createSeq({
+      name: "  Morning  ",
+      sequence: [{ planetType: "ring" }, { planetType: "russian" }, { planetType: "russian", shuffle: true }],
+    });
     expect(status).toBe(201);
     const seq = body.sequence as Record<string, unknown>;
     expect(seq).toMatchObject({ name: "Morning", seconds: 6, closedPlanetsLevel: 51, openPlanetsLevel: 15, isActive: true });
@@ -114,7 +117,10 @@ describe("/api/planet-sequences (spec 2 §7 Trading planets: list → sequences,
     expect(ok.status).toBe(200);
     expect((ok.body.sequences as { isActive: boolean }[]).every((s) => !s.isActive)).toBe(true);
     const before = await tableHash();
-    const bad = await call(seqsAction as Handler, "PUT", "/planet-sequences", { ids: [a, "00000000-0000-0000-0000-000000000000"], updates: { isActive: true } });
+    const bad = await call(seqsAction as Handler, "PUT", "/planet-sequences", {
+      ids: [a, "00000000-0000-0000-0000-000000000000"],
+      updates: { isActive: true },
+    });
     expect(bad).toEqual({ status: 404, body: errorBody(TRADING_ERRORS.sequenceNotFound) });
     const empty = await call(seqsAction as Handler, "PUT", "/planet-sequences", { ids: [], updates: { isActive: true } });
     expect(empty).toEqual({ status: 400, body: errorBody(TRADING_ERRORS.idsRequired) });
@@ -149,7 +155,7 @@ describe("/api/custom-planets (spec 2 §7: list → planets, create {name, type}
     ["blank name", { name: "  ", type: "english" }, TRADING_ERRORS.planetName],
     ["missing name", { type: "english" }, TRADING_ERRORS.planetName],
     ["bad type", { name: "X", type: "russian" }, "type: type must be blacklisted or english"],
-  ])("POST with %s → 400 (spec 2 §5 \"Please enter a planet name\"), nothing stored", async (_l, body, text) => {
+  ])('POST with %s → 400 (spec 2 §5 "Please enter a planet name"), nothing stored', async (_l, body, text) => {
     const before = await tableHash();
     expect(await create(body)).toEqual({ status: 400, body: errorBody(text) });
     expect(await tableHash()).toBe(before);
