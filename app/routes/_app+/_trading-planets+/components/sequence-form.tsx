@@ -2,7 +2,7 @@ import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField }
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
-import { PLANET_TYPES, planetTypeLabel } from "~/data/planets";
+import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
 import { FieldError } from "~/components/ui/field-error";
 import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -65,8 +65,8 @@ export function SequenceForm({
                 Name
               </Text>
               <TextField.Root name="name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} aria-invalid={!!errors.name} />
-              <FieldError errors={errors.name ? [errors.name] : null} />
             </label>
+            <FieldError errors={errors.name ? [errors.name] : null} />
             <Text as="label" size="2">
               <Flex gap="2" align="center">
                 <FormSwitch name="isActive" checked={draft.isActive} onCheckedChange={(v) => setDraft({ ...draft, isActive: v })} /> Active
@@ -177,8 +177,8 @@ export function SequenceForm({
                   onChange={(e) => setDraft({ ...draft, seconds: e.target.value })}
                   aria-invalid={!!errors.seconds}
                 />
-                <FieldError errors={errors.seconds ? [errors.seconds] : null} />
               </label>
+              <FieldError errors={errors.seconds ? [errors.seconds] : null} />
               <label>
                 <Text as="div" size="2" weight="medium" mb="1">
                   Closed level

@@ -3,6 +3,7 @@ import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { SequenceCard } from "./sequence-card";
+import { SortableSequences as SortableSequencesNow } from "./sortable-sequences";
 
 export type SequenceListProps = { sequences: PlanetSequence[]; linkWith: (name: string, value: string | null) => string };
 
@@ -17,9 +18,13 @@ export function StaticSequences({ sequences, linkWith }: SequenceListProps) {
   );
 }
 
-/** dnd-kit loads after the page (first-load budget): mouse (5 px), touch (120 ms long press) and keyboard. */
+/**
+ * dnd-kit loads after the page (first-load budget): mouse (5 px), touch (120 ms long press)
+ * and keyboard. The server renders the same component (the static import is dropped from the
+ * client bundle; see lazyComponent): without JavaScript its move up/down forms do the work.
+ */
 const SortableSequences = lazyComponent<SequenceListProps>(() => import("./sortable-sequences").then((m) => m.SortableSequences), {
-  server: import.meta.env.SSR ? StaticSequences : undefined,
+  server: import.meta.env.SSR ? SortableSequencesNow : undefined,
   fallback: (props) => <StaticSequences {...props} />,
 });
 

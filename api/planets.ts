@@ -8,7 +8,7 @@
  * join the english entries; blacklisted custom planets are dropped when a step is expanded.
  * This file is the one place the names live.
  */
-import type { CustomPlanet } from "#api/trading";
+import type { CustomPlanet } from "./trading";
 
 const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}_${i + 1}`);
 
