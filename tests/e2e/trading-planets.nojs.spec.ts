@@ -16,7 +16,9 @@ test("create a sequence: server messages, add a planet by round trip, then the t
   await page.getByLabel("Planet type 1").selectOption("bowling");
   await page.getByRole("button", { name: "Create" }).click();
   await expect(toast(page, "Sequence created successfully")).toBeVisible();
-  const body = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { name: string; seconds: number; sequence: { planetType: string }[] }[] };
+  const body = (await (await request.get("/api/planet-sequences")).json()) as {
+    sequences: { name: string; seconds: number; sequence: { planetType: string }[] }[];
+  };
   expect(body.sequences).toMatchObject([{ name: "No JS", seconds: 6, sequence: [{ planetType: "bowling" }] }]);
 });
 

@@ -52,7 +52,9 @@ test("edit, active switch and delete with confirmation", async ({ page, request 
   await page.getByRole("button", { name: "Update" }).click();
   await expect(toast(page, "Sequence updated successfully")).toBeVisible();
   await page.getByRole("switch", { name: "Active: Alpha 2" }).click();
-  await expect.poll(async () => ((await (await request.get("/api/planet-sequences")).json()) as { sequences: { isActive: boolean }[] }).sequences[0]!.isActive).toBe(false);
+  await expect
+    .poll(async () => ((await (await request.get("/api/planet-sequences")).json()) as { sequences: { isActive: boolean }[] }).sequences[0]!.isActive)
+    .toBe(false);
   await page.getByRole("link", { name: "Delete Alpha 2" }).click();
   await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “Alpha 2”?");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
@@ -85,7 +87,13 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
 
 test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ browser, request, baseURL }) => {
   await seedSequences(request, ["One", "Two"]);
-  const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 375, height: 800 }, storageState: test.info().project.use.storageState as string, baseURL });
+  const context = await browser.newContext({
+    hasTouch: true,
+    isMobile: true,
+    viewport: { width: 375, height: 800 },
+    storageState: test.info().project.use.storageState as string,
+    baseURL,
+  });
   const page = await context.newPage();
   await open(page);
   const handle = (await page.getByRole("button", { name: "Drag Two" }).boundingBox())!;
@@ -130,7 +138,11 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   expect(planets.planets).toEqual([]);
 });
 
-test("Ads: message required, expand + quick insert at the caret, copy to clipboard, optimistic active, long-press multi-select delete", async ({ page, context, request }) => {
+test("Ads: message required, expand + quick insert at the caret, copy to clipboard, optimistic active, long-press multi-select delete", async ({
+  page,
+  context,
+  request,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await open(page);
   await page.getByRole("button", { name: "Add", exact: true }).last().click();
@@ -152,7 +164,13 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
 
   await page.getByRole("switch", { name: "Active: second ad" }).click();
   await expect(page.getByRole("switch", { name: "Active: second ad" })).toHaveAttribute("aria-checked", "false");
-  await expect.poll(async () => ((await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; isActive: boolean }[] }).ads.find((a) => a.adsMessage === "second ad")!.isActive).toBe(false);
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; isActive: boolean }[] }).ads.find((a) => a.adsMessage === "second ad")!
+          .isActive,
+    )
+    .toBe(false);
 
   // Long press (500 ms) on delete starts multi-select with that ad selected.
   const del = page.getByRole("button", { name: "Delete second ad" });
@@ -172,7 +190,10 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
 });
 
 test("375 px: the screen fits without sideways scrolling and the sequence box is at most 400 px high", async ({ page, request }) => {
-  await seedSequences(request, Array.from({ length: 8 }, (_, i) => `Seq ${i + 1}`));
+  await seedSequences(
+    request,
+    Array.from({ length: 8 }, (_, i) => `Seq ${i + 1}`),
+  );
   await page.setViewportSize({ width: 375, height: 740 });
   await open(page);
   await expect(page.getByRole("link", { name: "New Sequence" })).toBeVisible();

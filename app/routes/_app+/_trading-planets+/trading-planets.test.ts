@@ -76,12 +76,19 @@ describe("sequence intents", () => {
       }),
     );
     expect(res.status).toBe(400);
-    expect(res.data.errors).toMatchObject({ name: TRADING_ERRORS.sequenceName, sequence: TRADING_ERRORS.sequencePlanets, seconds: TRADING_ERRORS.sequenceSeconds });
+    expect(res.data.errors).toMatchObject({
+      name: TRADING_ERRORS.sequenceName,
+      sequence: TRADING_ERRORS.sequencePlanets,
+      seconds: TRADING_ERRORS.sequenceSeconds,
+    });
     expect(await listSequences()).toEqual([]);
   });
 
   it("op=add answers the draft with one more planet (no JavaScript), nothing stored", async () => {
-    const res = await callRoute<{ draft: { steps: { planetType: string; shuffle: boolean }[] } }>(action, makeRequest("/trading-planets", { cookie, form: [...full, ["op", "add"]] }));
+    const res = await callRoute<{ draft: { steps: { planetType: string; shuffle: boolean }[] } }>(
+      action,
+      makeRequest("/trading-planets", { cookie, form: [...full, ["op", "add"]] }),
+    );
     expect(res.status).toBe(200);
     expect(res.data.draft.steps.map((s) => s.planetType)).toEqual(["russian", "ring"]);
     expect(res.data.draft.steps[1]!.shuffle).toBe(true);

@@ -1,11 +1,11 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AD_CATEGORIES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory } from "#api/trading";
+import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
 import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
-import { CustomPlanetsPanel } from "~/routes/_app+/_trading-planets+/components/custom-planets";
 import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
-import { SequenceForm } from "~/routes/_app+/_trading-planets+/components/sequence-form";
+import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
@@ -42,6 +42,8 @@ import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
  */
 
 export const meta: MetaFunction = () => [{ title: "Trading Planets · Galaxy Toolbox" }];
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);

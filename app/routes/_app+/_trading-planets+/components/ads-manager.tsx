@@ -1,4 +1,4 @@
-import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
@@ -171,7 +171,6 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
 function NewAdForm({ here }: { here: string }) {
   const hydrated = useHydrated();
   const [text, setText] = useState("");
-  const [category, setCategory] = useState<AdCategory>("ads");
   const [expanded, setExpanded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement | null>(null);
@@ -226,20 +225,10 @@ function NewAdForm({ here }: { here: string }) {
             />
           )}
         </Box>
-        {hydrated ? (
-          <Select.Root name="category" value={category} onValueChange={(v) => setCategory(v as AdCategory)}>
-            <Select.Trigger aria-label="Category" />
-            <Select.Content>
-              <Select.Item value="ads">Ads</Select.Item>
-              <Select.Item value="msg">Msg</Select.Item>
-            </Select.Content>
-          </Select.Root>
-        ) : (
-          <select name="category" aria-label="Category" defaultValue="ads">
-            <option value="ads">Ads</option>
-            <option value="msg">Msg</option>
-          </select>
-        )}
+        <select name="category" aria-label="Category" defaultValue="ads" className="gt-native-select">
+          <option value="ads">Ads</option>
+          <option value="msg">Msg</option>
+        </select>
         {hydrated ? (
           <Button type="button" variant="soft" color="gray" aria-pressed={expanded} onClick={() => setExpanded((x) => !x)}>
             {expanded ? "Collapse" : "Expand"}
@@ -389,9 +378,7 @@ function AdRow({
 }
 
 function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
-  const hydrated = useHydrated();
   const [text, setText] = useState(ad.adsMessage);
-  const [category, setCategory] = useState<AdCategory>(ad.category);
   const [error, setError] = useState<string | null>(null);
   return (
     <li className="gt-ad">
@@ -423,20 +410,10 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
             />
             <FieldError errors={error ? [error] : null} />
             <Flex gap="2" justify="end" wrap="wrap">
-              {hydrated ? (
-                <Select.Root name="category" value={category} onValueChange={(v) => setCategory(v as AdCategory)}>
-                  <Select.Trigger aria-label="Category" />
-                  <Select.Content>
-                    <Select.Item value="ads">Ads</Select.Item>
-                    <Select.Item value="msg">Msg</Select.Item>
-                  </Select.Content>
-                </Select.Root>
-              ) : (
-                <select name="category" aria-label="Category" defaultValue={ad.category}>
-                  <option value="ads">Ads</option>
-                  <option value="msg">Msg</option>
-                </select>
-              )}
+              <select name="category" aria-label="Category" defaultValue={ad.category} className="gt-native-select">
+                <option value="ads">Ads</option>
+                <option value="msg">Msg</option>
+              </select>
               <Button asChild variant="soft" color="gray">
                 <Link to={cancelTo} preventScrollReset>
                   Cancel

@@ -3,7 +3,6 @@ import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { SequenceCard } from "./sequence-card";
-import { SortableSequences as SortableSequencesNow } from "./sortable-sequences";
 
 export type SequenceListProps = { sequences: PlanetSequence[]; linkWith: (name: string, value: string | null) => string };
 
@@ -20,13 +19,17 @@ export function StaticSequences({ sequences, linkWith }: SequenceListProps) {
 
 /**
  * dnd-kit loads after the page (first-load budget): mouse (5 px), touch (120 ms long press)
- * and keyboard. The server renders the same component (the static import is dropped from the
- * client bundle; see lazyComponent): without JavaScript its move up/down forms do the work.
+ * and keyboard. The server renders the static list (its move up/down forms are the reorder
+ * without JavaScript); the server build has no dynamic import at all (`import.meta.env.SSR`
+ * is a build constant), so it stays one file (see lazyComponent).
  */
-const SortableSequences = lazyComponent<SequenceListProps>(() => import("./sortable-sequences").then((m) => m.SortableSequences), {
-  server: import.meta.env.SSR ? SortableSequencesNow : undefined,
-  fallback: (props) => <StaticSequences {...props} />,
-});
+const SortableSequences = lazyComponent<SequenceListProps>(
+  () => (import.meta.env.SSR ? Promise.resolve(StaticSequences) : import("./sortable-sequences").then((m) => m.SortableSequences)),
+  {
+    server: import.meta.env.SSR ? StaticSequences : undefined,
+    fallback: (props) => <StaticSequences {...props} />,
+  },
+);
 
 /** Spec 2 §2: the sequences in a scrollable box of 400 px (§9). */
 export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps & { confirm: string | null }) {

@@ -25,7 +25,15 @@ const sequences: PlanetSequence[] = [
       { id: "b", planetType: "russian", shuffle: false },
     ],
   },
-  { _id: "22222222-2222-4222-8222-222222222222", name: "Evening", seconds: 6, closedPlanetsLevel: 40, openPlanetsLevel: 10, isActive: false, sequence: [{ id: "c", planetType: "bowling", shuffle: true }] },
+  {
+    _id: "22222222-2222-4222-8222-222222222222",
+    name: "Evening",
+    seconds: 6,
+    closedPlanetsLevel: 40,
+    openPlanetsLevel: 10,
+    isActive: false,
+    sequence: [{ id: "c", planetType: "bowling", shuffle: true }],
+  },
 ];
 const planets: CustomPlanet[] = [
   { _id: "33333333-3333-4333-8333-333333333333", name: "Spam Den", type: "blacklisted" },
@@ -63,7 +71,11 @@ describe("Trading Planets screen", () => {
     expect(within(card as HTMLElement).getByText("≤ 51")).toBeTruthy();
     expect(within(card as HTMLElement).getByText("≥ 15")).toBeTruthy();
     const chips = within(card as HTMLElement).getByRole("list", { name: "Planets of Morning" });
-    expect(within(chips).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["1. ring ★", "2. russian"]);
+    expect(
+      within(chips)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["1. ring ★", "2. russian"]);
     expect((screen.getByTestId("sequence-box") as HTMLElement).style.maxHeight).toBe("400px");
     expect(screen.getByRole("link", { name: "New Sequence" }).getAttribute("href")).toBe("/trading-planets?sequence=new");
     expect(screen.getByRole("link", { name: "Custom Planets" }).getAttribute("href")).toBe("/trading-planets?planets=blacklisted");
@@ -89,7 +101,14 @@ describe("Trading Planets screen", () => {
     await screen.findByRole("button", { name: "Remove planet 1" });
     fireEvent.click(create);
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]).toMatchObject({ intent: "sequence-save", name: "Night", planetType: "ring", seconds: "6", closedPlanetsLevel: "51", openPlanetsLevel: "15" });
+    expect(posted[0]).toMatchObject({
+      intent: "sequence-save",
+      name: "Night",
+      planetType: "ring",
+      seconds: "6",
+      closedPlanetsLevel: "51",
+      openPlanetsLevel: "15",
+    });
   });
 
   it("the Custom Planets dialog shows the tab's chips and asks before deleting", async () => {
