@@ -3,7 +3,7 @@ import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
-import { CopyIcon, TrashIcon } from "~/components/ui/icons";
+import { TrashIcon } from "~/components/ui/icons";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { FormSwitch } from "./form-switch";
@@ -341,11 +341,11 @@ function AdRow({
               <button type="submit">{isActive ? "Deactivate" : "Activate"}</button>
             </noscript>
           </active.Form>
-          <IconButton asChild size="1" variant="ghost">
+          <Button asChild size="1" variant="ghost">
             <Link to={editTo} aria-label={`Edit ${ad.adsMessage}`} preventScrollReset>
-              <CopyIcon />
+              Edit
             </Link>
-          </IconButton>
+          </Button>
           <Form method="post" action="/trading-planets" preventScrollReset className="gt-inline-form">
             <input type="hidden" name="intent" value="ad-delete" />
             <input type="hidden" name="id" value={ad._id} />
