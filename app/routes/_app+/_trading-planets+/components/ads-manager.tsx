@@ -361,11 +361,11 @@ function AdRow({
               onPointerLeave={pressEnd}
               onContextMenu={(e) => e.preventDefault()}
               onClick={(e) => {
-                if (longPressed.current || selecting) {
-                  e.preventDefault();
-                  longPressed.current = false;
-                  if (selecting && !longPressed.current) onSelect(!selected);
-                }
+                // The click that ends a long press only starts multi-select; in multi-select a click toggles the row.
+                const wasLong = longPressed.current;
+                longPressed.current = false;
+                if (wasLong || selecting) e.preventDefault();
+                if (selecting && !wasLong) onSelect(!selected);
               }}
             >
               <TrashIcon />

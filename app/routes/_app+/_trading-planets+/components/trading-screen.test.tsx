@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TRADING_ERRORS, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { renderRemixStub } from "../../../../../tests/kit/component";
 import TradingPlanetsRoute from "../trading-planets";
@@ -127,5 +127,55 @@ describe("Trading Planets screen", () => {
     fireEvent.click(add);
     await screen.findByText(TRADING_ERRORS.adMessage);
     expect(posted).toEqual([]);
+  });
+
+  it("a click on an ad's text copies it exactly to the clipboard", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    setup();
+    fireEvent.click(await screen.findByRole("button", { name: "WTS ⭐ rings" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith("WTS ⭐ rings"));
+  });
+
+  it("a 500 ms press on delete starts multi-select (nothing deleted); Delete Selected asks “Delete Selected Ads” and posts the ids", async () => {
+    const { posted } = setup();
+    const del = await screen.findByRole("button", { name: "Delete WTS ⭐ rings" });
+    expect(screen.queryByRole("button", { name: /Delete Selected/ })).toBeNull();
+    fireEvent.pointerDown(del);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByRole("button", { name: /Delete Selected/ })).toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    fireEvent.pointerUp(del);
+    fireEvent.click(del);
+    await screen.findByRole("button", { name: /Delete Selected/ });
+    expect(posted).toEqual([]);
+    expect((screen.getByRole("checkbox", { name: "Select WTS ⭐ rings" }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole("checkbox", { name: "Select Hi there 👋" }));
+    fireEvent.click(screen.getByRole("button", { name: /Delete Selected/ }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete Selected Ads" });
+    expect(confirm.textContent).toContain("cannot be undone");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ intent: "ads-delete-selected" });
+  });
+
+  it("a short press on delete deletes that ad at once", async () => {
+    const { posted } = setup();
+    const del = await screen.findByRole("button", { name: "Delete Hi there 👋" });
+    fireEvent.pointerDown(del);
+    fireEvent.pointerUp(del);
+    fireEvent.click(del);
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ intent: "ad-delete", id: "66666666-6666-4666-8666-666666666666" });
+  });
+
+  it("the ad active switch turns at once (optimistic) and posts the new value", async () => {
+    const { posted } = setup();
+    const sw = await screen.findByRole("switch", { name: "Active: WTS ⭐ rings" });
+    expect(sw.getAttribute("aria-checked")).toBe("true");
+    fireEvent.click(sw);
+    expect(sw.getAttribute("aria-checked")).toBe("false");
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ intent: "ad-active", id: "55555555-5555-4555-8555-555555555555", isActive: "false" });
   });
 });
