@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField } from "@radix-ui/themes";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
 import { FieldError } from "~/components/ui/field-error";
@@ -29,6 +29,11 @@ export function SequenceForm({
 }) {
   const [draft, setDraft] = useState<SequenceDraft>(posted ?? draftOf(sequence));
   const [errors, setErrors] = useState<DraftErrors>(serverErrors);
+  // A post the server refused (its §5 check runs again there) shows the server's messages.
+  const serverKey = JSON.stringify(serverErrors);
+  useEffect(() => {
+    if (serverKey !== "{}") setErrors(JSON.parse(serverKey) as DraftErrors);
+  }, [serverKey]);
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const location = useLocation();
