@@ -26,9 +26,9 @@ test("move up/down buttons store the order; delete asks first", async ({ page, r
   await seedSequences(request, ["A", "B", "C"]);
   await page.goto("/trading-planets");
   await page.getByRole("button", { name: "Move C up" }).click();
-  expect(await sequenceNames(request)).toEqual(["A", "C", "B"]);
+  await expect.poll(() => sequenceNames(request)).toEqual(["A", "C", "B"]);
   await page.getByRole("button", { name: "Move A down" }).click();
-  expect(await sequenceNames(request)).toEqual(["C", "A", "B"]);
+  await expect.poll(() => sequenceNames(request)).toEqual(["C", "A", "B"]);
   await page.getByRole("link", { name: "Delete A" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Sequence deleted successfully")).toBeVisible();
@@ -54,7 +54,7 @@ test("ads: add, then checkboxes + Delete Selected + confirmation", async ({ page
   await expect(toast(page, "Ad created successfully")).toBeVisible();
   await expect(adRow(page, "Hello ✨ world")).toBeVisible();
   expect((await request.post("/api/ads", { data: { adsMessage: "bye", category: "msg" } })).status()).toBe(201);
-  await page.getByRole("link", { name: "Select" }).click();
+  await page.getByRole("link", { name: "Select", exact: true }).click();
   await page.getByRole("checkbox", { name: "Select Hello ✨ world" }).check();
   await page.getByRole("checkbox", { name: "Select bye" }).check();
   await page.getByRole("button", { name: "Delete Selected" }).click();

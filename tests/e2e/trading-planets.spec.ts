@@ -158,7 +158,7 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   for (const text of ["second ad", "third ad"]) expect((await request.post("/api/ads", { data: { adsMessage: text } })).status()).toBe(201);
   await page.reload();
 
-  await adRow(page, "Sell 🚀 now").getByRole("button", { name: "Sell 🚀 now" }).click();
+  await adRow(page, "Sell 🚀 now").getByRole("button", { name: "Sell 🚀 now", exact: true }).click();
   await expect(toast(page, "Text copied to clipboard")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Sell 🚀 now");
 

@@ -96,7 +96,7 @@ export function CustomPlanetsPanel({
               form={{ action: "/trading-planets", fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
             />
           ) : null}
-          <TabNav.Root aria-label="Planet type">
+          <TabNav.Root aria-label="Custom planet lists">
             <TabNav.Link asChild active={tab === "blacklisted"}>
               <Link to={tabUrl("blacklisted")} replace preventScrollReset>
                 Blacklisted
