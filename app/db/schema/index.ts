@@ -7,3 +7,4 @@ export * from "./rates";
 export * from "./jobs";
 export * from "./accounts";
 export * from "./summary";
+export * from "./trading";

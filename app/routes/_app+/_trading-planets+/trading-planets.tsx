@@ -1,21 +1,269 @@
+import { Box, Button, Flex } from "@radix-ui/themes";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { AD_CATEGORIES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory } from "#api/trading";
+import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
+import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
+import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
+import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
+import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
-import type { MetaFunction } from "@remix-run/node";
-import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
+import { SectionHeader } from "~/components/ui/section-header";
+import { createAd, deleteAd, deleteAds, listAds, updateAd } from "~/models/ad.server";
+import { createCustomPlanet, deleteCustomPlanet, listCustomPlanets, updateCustomPlanet } from "~/models/custom-planet.server";
+import { logEvent } from "~/models/log.server";
+import {
+  createSequence,
+  deleteSequence,
+  listSequences,
+  moveSequence,
+  reorderSequences,
+  setSequencesActive,
+  TradingError,
+  updateSequence,
+} from "~/models/planet-sequence.server";
+import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { errorText } from "~/utils/errors";
+import { readFormData } from "~/utils/forms.server";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
+
+/**
+ * Trading Planets (spec 2 §2 "Trading Planets screen", §3, §4, §5, §8).
+ *
+ * loader  sequences (list order), custom planets, ads. URL state (works without JavaScript):
+ *         `sequence=new|<id>` opens the sequence form, `planets=blacklisted|english` the Custom
+ *         Planets dialog, `confirm=sequence:<id>|planet:<id>|ad:<id>` a delete confirmation,
+ *         `ad=<id>` edits an ad, `select=1` multi-select of ads, `ids` the ads to delete.
+ * action  one intent per form; every answer is a redirect with the spec 2 §8 toast, except a
+ *         sequence form with errors or a planet added/removed without JavaScript, which is
+ *         shown again as posted.
+ */
 
 export const meta: MetaFunction = () => [{ title: "Trading Planets · Galaxy Toolbox" }];
 
-/** Trading Planets (spec 2 "Trading Planets screen"); header: New Sequence and Custom Planets. */
-export default function TradingPlanetsRoute() {
-  return (
-    <UpcomingSection
-      title="Trading Planets"
-      actions={
-        <>
-          <UpcomingAction label="New Sequence" icon={<PlusIcon />} />
-          <UpcomingAction label="Custom Planets" icon={<GlobeIcon />} />
-        </>
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  try {
+    const [sequences, planets, ads] = await Promise.all([listSequences(), listCustomPlanets(), listAds()]);
+    return data({ sequences, planets, ads, loadError: null as string | null });
+  } catch (err) {
+    await logEvent({ type: "error", source: "system", message: `${TRADING_MESSAGES.loadDataFailed}: ${errorText(err)}` });
+    return data({ sequences: [], planets: [], ads: [], loadError: TRADING_MESSAGES.loadDataFailed as string }, { status: 503 });
+  }
+}
+
+export type TradingActionData = { draft: SequenceDraft; errors: Partial<Record<"name" | "sequence" | "seconds" | "form", string>> };
+
+const str = (fd: FormData, name: string) => {
+  const v = fd.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+function messageOf(err: unknown, fallback: string) {
+  return err instanceof TradingError ? err.message : fallback;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireOperator(request);
+  const fd = await readFormData(request);
+  const intent = str(fd, "intent");
+  const back = safeRedirect(fd.get("redirectTo") || "/trading-planets", "/trading-planets");
+  const home = (() => {
+    const url = new URL(back, "http://x");
+    for (const p of ["sequence", "confirm", "ad", "select", "ids"]) url.searchParams.delete(p);
+    const s = url.searchParams.toString();
+    return `${url.pathname}${s ? `?${s}` : ""}`;
+  })();
+  const fail = async (err: unknown, fallback: string) => {
+    if (!(err instanceof TradingError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
+    return redirectWithError(back, messageOf(err, fallback));
+  };
+
+  switch (intent) {
+    case "sequence-save": {
+      const parsed = readSequenceForm(fd);
+      if (parsed.op) return data<TradingActionData>({ draft: parsed.draft, errors: {} });
+      if (!parsed.ok) return data<TradingActionData>({ draft: parsed.draft, errors: parsed.errors }, { status: 400 });
+      const id = str(fd, "id");
+      try {
+        if (id) {
+          await updateSequence(id, parsed.value);
+          return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
+        }
+        await createSequence(parsed.value);
+        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
+      } catch (err) {
+        return fail(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
       }
-      description="Planet sequences, custom planets and the ads and messages manager arrive in a later release."
-    />
+    }
+    case "sequence-active": {
+      try {
+        await setSequencesActive([str(fd, "id")], str(fd, "isActive") === "true");
+        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.updateSequenceStatusFailed);
+      }
+    }
+    case "sequence-delete": {
+      try {
+        if (!(await deleteSequence(str(fd, "id")))) return redirectWithError(home, TRADING_ERRORS.sequenceNotFound);
+        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceDeleted);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.deleteSequenceFailed);
+      }
+    }
+    case "sequence-move": {
+      try {
+        if (!(await moveSequence(str(fd, "id"), str(fd, "direction") === "up" ? -1 : 1))) return redirectWithError(home, TRADING_ERRORS.sequenceNotFound);
+        return redirect(home);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.updateSequenceFailed);
+      }
+    }
+    case "sequence-reorder": {
+      try {
+        await reorderSequences(fd.getAll("ids").map(String));
+        return data({ ok: true });
+      } catch (err) {
+        return data({ ok: false, message: messageOf(err, TRADING_MESSAGES.updateSequenceFailed) }, { status: err instanceof TradingError ? err.status : 500 });
+      }
+    }
+    case "planet-create": {
+      const parsed = createCustomPlanetSchema.safeParse({ name: str(fd, "name"), type: str(fd, "type") });
+      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.createCustomPlanet);
+      try {
+        await createCustomPlanet(parsed.data);
+        return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetCreated);
+      } catch (err) {
+        return fail(err, TRADING_ERRORS.createCustomPlanet);
+      }
+    }
+    case "planet-rename": {
+      const parsed = createCustomPlanetSchema.shape.name.safeParse(str(fd, "name"));
+      if (!parsed.success) return redirectWithError(back, TRADING_ERRORS.planetName);
+      try {
+        await updateCustomPlanet(str(fd, "id"), { name: parsed.data });
+        return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetUpdated);
+      } catch (err) {
+        return fail(err, TRADING_ERRORS.updateCustomPlanet);
+      }
+    }
+    case "planet-delete": {
+      try {
+        if (!(await deleteCustomPlanet(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteCustomPlanetFailed);
+        return redirectWithSuccess(home, TRADING_MESSAGES.customPlanetDeleted);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
+      }
+    }
+    case "ad-create":
+    case "ad-update": {
+      const category = (AD_CATEGORIES as readonly string[]).includes(str(fd, "category")) ? (str(fd, "category") as AdCategory) : "ads";
+      const parsed = createAdSchema.shape.adsMessage.safeParse(str(fd, "adsMessage").replace(/\r\n/g, "\n"));
+      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.adMessage);
+      try {
+        if (intent === "ad-create") {
+          await createAd({ adsMessage: parsed.data, category, isActive: true });
+          return redirectWithSuccess(home, TRADING_MESSAGES.adCreated);
+        }
+        await updateAd(str(fd, "id"), { adsMessage: parsed.data, category });
+        return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
+      } catch (err) {
+        return fail(err, intent === "ad-create" ? TRADING_ERRORS.createAd : TRADING_MESSAGES.updateAdStatusFailed);
+      }
+    }
+    case "ad-active": {
+      try {
+        await updateAd(str(fd, "id"), { isActive: str(fd, "isActive") === "true" });
+        return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.updateAdStatusFailed);
+      }
+    }
+    case "ad-delete": {
+      try {
+        if (!(await deleteAd(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteAdFailed);
+        return redirectWithSuccess(home, TRADING_MESSAGES.adDeleted);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.deleteAdFailed);
+      }
+    }
+    case "ads-delete-selected": {
+      try {
+        await deleteAds(fd.getAll("ids").map(String));
+        return redirectWithSuccess(home, TRADING_MESSAGES.selectedAdsDeleted);
+      } catch (err) {
+        return fail(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
+      }
+    }
+    default:
+      return data({ ok: false, message: `Unknown intent: ${intent || "(none)"}` }, { status: 400 });
+  }
+}
+
+export default function TradingPlanetsRoute() {
+  const { sequences, planets, ads, loadError } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const withParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(location.search);
+    for (const p of ["sequence", "confirm", "ad", "select", "ids", "planets"]) next.delete(p);
+    if (value !== null) next.set(name, value);
+    const s = next.toString();
+    return `${location.pathname}${s ? `?${s}` : ""}`;
+  };
+  const editing = params.get("sequence");
+  const draft = actionData && "draft" in actionData ? actionData : null;
+  const editingSequence = editing && editing !== "new" ? sequences.find((s) => s._id === editing) : undefined;
+  const planetsTab = params.get("planets");
+
+  return (
+    <Box>
+      <SectionHeader
+        title="Trading Planets"
+        actions={
+          <>
+            <Button asChild>
+              <Link to={withParam("sequence", "new")} preventScrollReset>
+                <PlusIcon /> New Sequence
+              </Link>
+            </Button>
+            <Button asChild variant="soft">
+              <Link to={withParam("planets", "blacklisted")} preventScrollReset>
+                <GlobeIcon /> Custom Planets
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      {loadError ? <LoadFailurePanel title="Trading planets could not be loaded" message={loadError} /> : null}
+      {planetsTab ? (
+        <CustomPlanetsPanel
+          planets={planets}
+          tab={planetsTab === "english" ? "english" : "blacklisted"}
+          confirm={params.get("confirm")}
+          closeTo={withParam("planets", null)}
+        />
+      ) : null}
+      {editing && (editing === "new" || editingSequence || draft) ? (
+        <SequenceForm
+          key={editing}
+          sequence={editingSequence}
+          draft={draft?.draft}
+          errors={draft?.errors ?? {}}
+          customPlanets={planets}
+          cancelTo={withParam("sequence", null)}
+        />
+      ) : null}
+      <Flex direction="column" gap="5">
+        <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} />
+        <AdsManager ads={ads} params={params} linkWith={withParam} />
+      </Flex>
+    </Box>
   );
 }

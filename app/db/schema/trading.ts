@@ -1,0 +1,50 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { SequenceStep } from "#api/trading";
+
+/**
+ * Trading planets (spec 2 §3 "Trading planets"). Steps live in a jsonb array on the sequence:
+ * they are always read and written whole with it and their array order is the visit order.
+ * The list order of sequences is `position` (0, 1, 2 …), rewritten in one transaction on reorder.
+ */
+export const planetSequences = pgTable(
+  "planet_sequences",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    steps: jsonb().$type<SequenceStep[]>().notNull(),
+    seconds: integer().notNull().default(6),
+    closedPlanetsLevel: integer().notNull().default(51),
+    openPlanetsLevel: integer().notNull().default(15),
+    isActive: boolean().notNull().default(true),
+    position: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.position)],
+);
+
+/** Custom planets: names unique per type, case-insensitively. */
+export const customPlanets = pgTable(
+  "custom_planets",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    type: text().$type<"blacklisted" | "english">().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("custom_planets_type_name_unique").on(t.type, sql`lower(${t.name})`)],
+);
+
+/** Ads and messages: text kept exactly as typed. */
+export const ads = pgTable(
+  "ads",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    adsMessage: text().notNull(),
+    category: text().$type<"ads" | "msg">().notNull().default("ads"),
+    isActive: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt)],
+);

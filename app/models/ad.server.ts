@@ -1,0 +1,59 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import { TRADING_ERRORS, type Ad, type AdCategory } from "#api/trading";
+import { getDb } from "~/db/client.server";
+import { ads } from "~/db/schema";
+import { isUuid } from "~/utils/api.server";
+import { TradingError } from "./planet-sequence.server";
+
+/** Ads and messages (spec 2 §3): text stored exactly as given (emoji, symbols, spacing). */
+
+function toAd(row: typeof ads.$inferSelect): Ad {
+  return { _id: row.id, adsMessage: row.adsMessage, category: row.category, isActive: row.isActive };
+}
+
+export async function listAds(): Promise<Ad[]> {
+  const db = await getDb();
+  const rows = await db.select().from(ads).orderBy(asc(ads.createdAt), asc(ads.id));
+  return rows.map(toAd);
+}
+
+export async function createAd(input: { adsMessage: string; category: AdCategory; isActive: boolean }): Promise<Ad> {
+  const db = await getDb();
+  const [row] = await db.insert(ads).values(input).returning();
+  return toAd(row!);
+}
+
+export async function updateAd(id: string, input: { adsMessage?: string; category?: AdCategory; isActive?: boolean }): Promise<Ad> {
+  if (!isUuid(id)) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  const db = await getDb();
+  const [row] = await db
+    .update(ads)
+    .set({
+      ...(input.adsMessage !== undefined && { adsMessage: input.adsMessage }),
+      ...(input.category !== undefined && { category: input.category }),
+      ...(input.isActive !== undefined && { isActive: input.isActive }),
+    })
+    .where(eq(ads.id, id))
+    .returning();
+  if (!row) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  return toAd(row);
+}
+
+export async function deleteAd(id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const db = await getDb();
+  const rows = await db.delete(ads).where(eq(ads.id, id)).returning({ id: ads.id });
+  return rows.length > 0;
+}
+
+/** Deletes several ads in one transaction; 404 and nothing deleted when one is missing. */
+export async function deleteAds(ids: string[]): Promise<number> {
+  const unique = [...new Set(ids)];
+  if (!unique.length || !unique.every(isUuid)) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const rows = await tx.delete(ads).where(inArray(ads.id, unique)).returning({ id: ads.id });
+    if (rows.length !== unique.length) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+    return rows.length;
+  });
+}

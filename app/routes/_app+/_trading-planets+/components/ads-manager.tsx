@@ -1,0 +1,429 @@
+import { Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
+import { FieldError } from "~/components/ui/field-error";
+import { TrashIcon } from "~/components/ui/icons";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { FormSwitch } from "./form-switch";
+
+/** Quick-insert symbols of the large editor (spec 2 §2: emoji and short text tokens). Ours. */
+export const QUICK_SYMBOLS = ["⭐", "🚀", "💎", "🔥", "✨", "💰", "🎁", "➜", "★", "♥", "✔", "[WTS]", "[WTB]", "PM me"] as const;
+
+/** Inserts `token` into `value` at the caret (or over the selection); returns the text and the new caret. */
+export function insertAt(value: string, token: string, start: number, end: number): { text: string; caret: number } {
+  const a = Math.max(0, Math.min(start, value.length));
+  const b = Math.max(a, Math.min(end, value.length));
+  return { text: value.slice(0, a) + token + value.slice(b), caret: a + token.length };
+}
+
+/**
+ * The ads and messages manager (spec 2 §2, §4, §8): new message with category Ads or Msg and
+ * an expand toggle to a large editor with quick-insert symbols; sections Ads and Messages;
+ * per row copy on click, optimistic active switch, edit, delete; a 500 ms long press on
+ * delete starts multi-select ("Delete Selected", confirmation "Delete Selected Ads").
+ * Without JavaScript: `select=1` shows checkboxes and Delete Selected, `ids` the confirmation.
+ */
+export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSearchParams; linkWith: (name: string, value: string | null) => string }) {
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [selecting, setSelecting] = useState(params.get("select") === "1");
+  const [selected, setSelected] = useState<string[]>(params.getAll("ids"));
+  const [confirming, setConfirming] = useState(params.getAll("ids").length > 0 && params.get("select") === "1");
+  useEffect(() => {
+    setSelecting(params.get("select") === "1");
+    setSelected(params.getAll("ids"));
+    setConfirming(params.getAll("ids").length > 0 && params.get("select") === "1");
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- follow the URL
+  }, [location.search]);
+  const editing = params.get("ad");
+  const here = `${location.pathname}${location.search}`;
+  const home = linkWith("select", null);
+  const startSelect = (id: string) => {
+    setSelecting(true);
+    setSelected((s) => (s.includes(id) ? s : [...s, id]));
+  };
+  const toggle = (id: string, on: boolean) => setSelected((s) => (on ? [...new Set([...s, id])] : s.filter((x) => x !== id)));
+  const sections: [string, AdCategory][] = [
+    ["Ads", "ads"],
+    ["Messages", "msg"],
+  ];
+  return (
+    <Box asChild>
+      <section aria-labelledby="gt-ads-title">
+        <Heading as="h2" size="4" mb="2" id="gt-ads-title">
+          Ads and Messages
+        </Heading>
+        <NewAdForm here={here} />
+        <Form
+          method="get"
+          preventScrollReset
+          id="gt-ads-select"
+          onSubmit={(e) => {
+            if (hydrated) {
+              e.preventDefault();
+              if (selected.length) setConfirming(true);
+            }
+          }}
+        >
+          <input type="hidden" name="select" value="1" />
+        </Form>
+        <Flex gap="2" my="2" wrap="wrap" align="center">
+          {selecting ? (
+            <>
+              <Button type="submit" form="gt-ads-select" color="red" size="1" disabled={hydrated && !selected.length}>
+                <TrashIcon /> Delete Selected
+              </Button>
+              <Button asChild size="1" variant="soft" color="gray">
+                <Link
+                  to={home}
+                  preventScrollReset
+                  onClick={() => {
+                    setSelecting(false);
+                    setSelected([]);
+                    setConfirming(false);
+                  }}
+                >
+                  Cancel
+                </Link>
+              </Button>
+              <Text size="1" color="gray">
+                {selected.length} selected
+              </Text>
+            </>
+          ) : (
+            <noscript>
+              <Link to={linkWith("select", "1")}>Select</Link>
+            </noscript>
+          )}
+        </Flex>
+        {confirming && selected.length ? (
+          <Card role="alertdialog" aria-labelledby="gt-ads-confirm-title" mb="3">
+            <Flex direction="column" gap="2">
+              <Heading as="h3" size="3" id="gt-ads-confirm-title">
+                Delete Selected Ads
+              </Heading>
+              <Text as="p" size="2">
+                {`Are you sure you want to delete ${selected.length} selected ${selected.length === 1 ? "ad" : "ads"}? This action cannot be undone.`}
+              </Text>
+              <Flex gap="3" justify="end">
+                <Button variant="soft" color="gray" asChild>
+                  <Link to={`${home}${home.includes("?") ? "&" : "?"}select=1`} onClick={() => setConfirming(false)} preventScrollReset>
+                    Cancel
+                  </Link>
+                </Button>
+                <Form method="post" action="/trading-planets" preventScrollReset>
+                  <input type="hidden" name="intent" value="ads-delete-selected" />
+                  <input type="hidden" name="redirectTo" value={home} />
+                  {selected.map((id) => (
+                    <input key={id} type="hidden" name="ids" value={id} />
+                  ))}
+                  <Button type="submit" color="red">
+                    Delete
+                  </Button>
+                </Form>
+              </Flex>
+            </Flex>
+          </Card>
+        ) : null}
+        {sections.map(([title, category]) => (
+          <Box key={category} mb="3">
+            <Heading as="h3" size="3" mb="1">
+              {title}
+            </Heading>
+            <Flex direction="column" gap="1" asChild>
+              <ul className="gt-ads" aria-label={title}>
+                {ads
+                  .filter((a) => a.category === category)
+                  .map((ad) =>
+                    editing === ad._id ? (
+                      <EditAdRow key={ad._id} ad={ad} cancelTo={linkWith("ad", null)} />
+                    ) : (
+                      <AdRow
+                        key={ad._id}
+                        ad={ad}
+                        here={here}
+                        editTo={linkWith("ad", ad._id)}
+                        selecting={selecting}
+                        selected={selected.includes(ad._id)}
+                        onSelect={(on) => toggle(ad._id, on)}
+                        onLongPress={() => startSelect(ad._id)}
+                      />
+                    ),
+                  )}
+                {ads.every((a) => a.category !== category) ? (
+                  <li>
+                    <Text size="2" color="gray">
+                      No {title.toLowerCase()} yet.
+                    </Text>
+                  </li>
+                ) : null}
+              </ul>
+            </Flex>
+          </Box>
+        ))}
+      </section>
+    </Box>
+  );
+}
+
+function NewAdForm({ here }: { here: string }) {
+  const hydrated = useHydrated();
+  const [text, setText] = useState("");
+  const [expanded, setExpanded] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const area = useRef<HTMLTextAreaElement | null>(null);
+  const caret = useRef<number | null>(null);
+  useEffect(() => {
+    if (caret.current !== null && area.current) {
+      area.current.focus();
+      area.current.setSelectionRange(caret.current, caret.current);
+      caret.current = null;
+    }
+  }, [text]);
+  const insert = (token: string) => {
+    const el = area.current;
+    const { text: next, caret: at } = insertAt(text, token, el?.selectionStart ?? text.length, el?.selectionEnd ?? text.length);
+    caret.current = at;
+    setText(next);
+  };
+  const onSubmit = (e: FormEvent) => {
+    if (!text.trim()) {
+      e.preventDefault();
+      setError(TRADING_ERRORS.adMessage);
+    } else {
+      setError(null);
+    }
+  };
+  const large = expanded || !hydrated;
+  return (
+    <Form method="post" action="/trading-planets" onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
+      <input type="hidden" name="intent" value="ad-create" />
+      <input type="hidden" name="redirectTo" value={here} />
+      <Flex gap="2" wrap="wrap" align="start">
+        <Box flexGrow="1" minWidth="200px">
+          {large ? (
+            <TextArea
+              ref={area}
+              name="adsMessage"
+              rows={6}
+              placeholder="New message"
+              aria-label="New message"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-invalid={!!error}
+            />
+          ) : (
+            <TextField.Root
+              name="adsMessage"
+              placeholder="New message"
+              aria-label="New message"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-invalid={!!error}
+            />
+          )}
+        </Box>
+        <select name="category" aria-label="Category" defaultValue="ads" className="gt-native-select">
+          <option value="ads">Ads</option>
+          <option value="msg">Msg</option>
+        </select>
+        {hydrated ? (
+          <Button type="button" variant="soft" color="gray" aria-pressed={expanded} onClick={() => setExpanded((x) => !x)}>
+            {expanded ? "Collapse" : "Expand"}
+          </Button>
+        ) : null}
+        <Button type="submit">Add</Button>
+      </Flex>
+      {hydrated && expanded ? (
+        <Flex gap="1" wrap="wrap" mt="2" role="toolbar" aria-label="Quick insert">
+          {QUICK_SYMBOLS.map((s) => (
+            <Button key={s} type="button" size="1" variant="outline" onMouseDown={(e) => e.preventDefault()} onClick={() => insert(s)}>
+              {s}
+            </Button>
+          ))}
+        </Flex>
+      ) : null}
+      <FieldError errors={error ? [error] : null} />
+    </Form>
+  );
+}
+
+function AdRow({
+  ad,
+  here,
+  editTo,
+  selecting,
+  selected,
+  onSelect,
+  onLongPress,
+}: {
+  ad: Ad;
+  here: string;
+  editTo: string;
+  selecting: boolean;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onLongPress: () => void;
+}) {
+  const hydrated = useHydrated();
+  const active = useFetcher<{ ok?: boolean }>();
+  const revalidator = useRevalidator();
+  const [optimistic, setOptimistic] = useState<boolean | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const longPressed = useRef(false);
+  useEffect(() => {
+    if (active.state !== "idle") return;
+    // Reloaded on failure (spec 2 §4): the toast comes with the redirect, the list from the server.
+    if (active.data !== undefined || optimistic !== null) {
+      setOptimistic(null);
+      revalidator.revalidate();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- when a toggle finishes
+  }, [active.state]);
+  const isActive = optimistic ?? ad.isActive;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(ad.adsMessage);
+      toast.success(TRADING_MESSAGES.copied, { duration: TRADING_LIMITS.clipboardToastMs });
+    } catch {
+      toast.error("Could not copy the text");
+    }
+  };
+  const pressStart = () => {
+    longPressed.current = false;
+    timer.current = setTimeout(() => {
+      longPressed.current = true;
+      onLongPress();
+    }, TRADING_LIMITS.deleteLongPressMs);
+  };
+  const pressEnd = () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+  };
+  return (
+    <li className="gt-ad" data-testid="ad">
+      <Card size="1">
+        <Flex gap="2" align="center">
+          {selecting ? (
+            <input
+              type="checkbox"
+              name="ids"
+              value={ad._id}
+              form="gt-ads-select"
+              checked={hydrated ? selected : undefined}
+              defaultChecked={hydrated ? undefined : selected}
+              onChange={(e) => onSelect(e.target.checked)}
+              aria-label={`Select ${ad.adsMessage}`}
+            />
+          ) : null}
+          <Box flexGrow="1" minWidth="0">
+            <button type="button" className="gt-ad-text" onClick={copy} title="Click to copy" disabled={!hydrated}>
+              {ad.adsMessage}
+            </button>
+          </Box>
+          <active.Form method="post" action="/trading-planets" className="gt-inline-form">
+            <input type="hidden" name="intent" value="ad-active" />
+            <input type="hidden" name="id" value={ad._id} />
+            <input type="hidden" name="isActive" value={String(!isActive)} />
+            <input type="hidden" name="redirectTo" value={here} />
+            <FormSwitch
+              checked={isActive}
+              label={`Active: ${ad.adsMessage}`}
+              size="1"
+              onCheckedChange={(v) => {
+                setOptimistic(v);
+                active.submit({ intent: "ad-active", id: ad._id, isActive: String(v), redirectTo: here }, { method: "post", action: "/trading-planets" });
+              }}
+            />
+            <noscript>
+              <button type="submit">{isActive ? "Deactivate" : "Activate"}</button>
+            </noscript>
+          </active.Form>
+          <Button asChild size="1" variant="ghost">
+            <Link to={editTo} aria-label={`Edit ${ad.adsMessage}`} preventScrollReset>
+              Edit
+            </Link>
+          </Button>
+          <Form method="post" action="/trading-planets" preventScrollReset className="gt-inline-form">
+            <input type="hidden" name="intent" value="ad-delete" />
+            <input type="hidden" name="id" value={ad._id} />
+            <input type="hidden" name="redirectTo" value={here} />
+            <IconButton
+              type="submit"
+              size="1"
+              variant="ghost"
+              color="red"
+              aria-label={`Delete ${ad.adsMessage}`}
+              onPointerDown={pressStart}
+              onPointerUp={pressEnd}
+              onPointerLeave={pressEnd}
+              onContextMenu={(e) => e.preventDefault()}
+              onClick={(e) => {
+                // The click that ends a long press only starts multi-select; in multi-select a click toggles the row.
+                const wasLong = longPressed.current;
+                longPressed.current = false;
+                if (wasLong || selecting) e.preventDefault();
+                if (selecting && !wasLong) onSelect(!selected);
+              }}
+            >
+              <TrashIcon />
+            </IconButton>
+          </Form>
+        </Flex>
+      </Card>
+    </li>
+  );
+}
+
+function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
+  const [text, setText] = useState(ad.adsMessage);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <li className="gt-ad">
+      <Card size="1">
+        <Form
+          method="post"
+          action="/trading-planets"
+          preventScrollReset
+          noValidate
+          onSubmit={(e) => {
+            if (!text.trim()) {
+              e.preventDefault();
+              setError(TRADING_ERRORS.adMessage);
+            }
+          }}
+        >
+          <input type="hidden" name="intent" value="ad-update" />
+          <input type="hidden" name="id" value={ad._id} />
+          <input type="hidden" name="redirectTo" value={cancelTo} />
+          <Flex direction="column" gap="2">
+            <TextArea
+              name="adsMessage"
+              aria-label="Edit message"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={3}
+
+              aria-invalid={!!error}
+            />
+            <FieldError errors={error ? [error] : null} />
+            <Flex gap="2" justify="end" wrap="wrap">
+              <select name="category" aria-label="Category" defaultValue={ad.category} className="gt-native-select">
+                <option value="ads">Ads</option>
+                <option value="msg">Msg</option>
+              </select>
+              <Button asChild variant="soft" color="gray">
+                <Link to={cancelTo} preventScrollReset>
+                  Cancel
+                </Link>
+              </Button>
+              <Button type="submit">Save</Button>
+            </Flex>
+          </Flex>
+        </Form>
+      </Card>
+    </li>
+  );
+}

@@ -1,0 +1,175 @@
+import { Badge, Button, Card, Flex, Heading, IconButton, Select, TabNav, Text, TextField } from "@radix-ui/themes";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
+import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
+import { ConfirmPanel } from "~/components/ui/confirm-dialog";
+import { FieldError } from "~/components/ui/field-error";
+import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/**
+ * The Custom Planets dialog (spec 2 §2): add by name and type (blacklisted or english); tabs
+ * Blacklisted and English with chips; inline rename; delete with confirmation ("Delete
+ * Planet", "Are you sure you want to delete “{name}”?"). Opened by the URL (`planets=<tab>`),
+ * so it works without JavaScript.
+ */
+export function CustomPlanetsPanel({
+  planets,
+  tab,
+  confirm,
+  closeTo,
+}: {
+  planets: CustomPlanet[];
+  tab: CustomPlanetType;
+  confirm: string | null;
+  closeTo: string;
+}) {
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const hydrated = useHydrated();
+  const [name, setName] = useState("");
+  const [type, setType] = useState<CustomPlanetType>(tab);
+  const [error, setError] = useState<string | null>(null);
+  const tabUrl = (t: string) => {
+    const p = new URLSearchParams(location.search);
+    p.set("planets", t);
+    p.delete("confirm");
+    return `${location.pathname}?${p}`;
+  };
+  const confirming = confirm?.startsWith("planet:") ? planets.find((p) => p._id === confirm.slice("planet:".length)) : undefined;
+  const onAdd = (e: FormEvent) => {
+    if (!name.trim()) {
+      e.preventDefault();
+      setError(TRADING_ERRORS.planetName);
+    } else setError(null);
+  };
+  return (
+    <Card mb="4" asChild>
+      <section role="dialog" aria-labelledby="gt-planets-title">
+        <Flex direction="column" gap="3">
+          <Flex justify="between" align="center">
+            <Heading as="h2" size="4" id="gt-planets-title">
+              Custom Planets
+            </Heading>
+            <IconButton asChild variant="ghost" color="gray">
+              <Link to={closeTo} aria-label="Close" preventScrollReset>
+                <Cross2Icon />
+              </Link>
+            </IconButton>
+          </Flex>
+          <Form method="post" action="/trading-planets" onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
+            <input type="hidden" name="intent" value="planet-create" />
+            <input type="hidden" name="redirectTo" value={here} />
+            <Flex gap="2" wrap="wrap" align="start">
+              <TextField.Root
+                name="name"
+                placeholder="Planet name"
+                aria-label="Planet name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                aria-invalid={!!error}
+              />
+              {hydrated ? (
+                <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
+                  <Select.Trigger aria-label="Planet type" />
+                  <Select.Content>
+                    <Select.Item value="blacklisted">blacklisted</Select.Item>
+                    <Select.Item value="english">english</Select.Item>
+                  </Select.Content>
+                </Select.Root>
+              ) : (
+                <select name="type" defaultValue={tab} aria-label="Planet type">
+                  <option value="blacklisted">blacklisted</option>
+                  <option value="english">english</option>
+                </select>
+              )}
+              <Button type="submit">Add</Button>
+            </Flex>
+            <FieldError errors={error ? [error] : null} />
+          </Form>
+          {confirming ? (
+            <ConfirmPanel
+              title="Delete Planet"
+              description={`Are you sure you want to delete “${confirming.name}”?`}
+              confirmLabel="Delete"
+              cancelTo={tabUrl(tab)}
+              form={{ action: "/trading-planets", fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
+            />
+          ) : null}
+          <TabNav.Root aria-label="Custom planet lists">
+            <TabNav.Link asChild active={tab === "blacklisted"}>
+              <Link to={tabUrl("blacklisted")} replace preventScrollReset>
+                Blacklisted
+              </Link>
+            </TabNav.Link>
+            <TabNav.Link asChild active={tab === "english"}>
+              <Link to={tabUrl("english")} replace preventScrollReset>
+                English
+              </Link>
+            </TabNav.Link>
+          </TabNav.Root>
+          <Flex gap="2" wrap="wrap" asChild>
+            <ul className="gt-chips" aria-label={tab === "english" ? "English planets" : "Blacklisted planets"}>
+              {planets
+                .filter((p) => p.type === tab)
+                .map((p) => (
+                  <PlanetChip key={p._id} planet={p} here={here} deleteTo={`${tabUrl(tab)}&confirm=planet:${p._id}`} />
+                ))}
+              {planets.every((p) => p.type !== tab) ? (
+                <Text size="2" color="gray" as="span">
+                  No {tab} planets yet.
+                </Text>
+              ) : null}
+            </ul>
+          </Flex>
+        </Flex>
+      </section>
+    </Card>
+  );
+}
+
+/** A chip; its name is an inline rename field (Enter saves; blank → "Please enter a planet name"). */
+function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: string; deleteTo: string }) {
+  const [value, setValue] = useState(planet.name);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <li>
+      <Badge size="2" variant="soft" color={planet.type === "blacklisted" ? "red" : "blue"}>
+        <Form
+          method="post"
+          action="/trading-planets"
+          preventScrollReset
+          className="gt-inline-form"
+          onSubmit={(e) => {
+            if (!value.trim()) {
+              e.preventDefault();
+              setError(TRADING_ERRORS.planetName);
+            }
+          }}
+        >
+          <input type="hidden" name="intent" value="planet-rename" />
+          <input type="hidden" name="id" value={planet._id} />
+          <input type="hidden" name="redirectTo" value={here} />
+          <input
+            name="name"
+            className="gt-chip-input"
+            aria-label={`Rename ${planet.name}`}
+            value={value}
+            size={Math.max(4, value.length)}
+            onChange={(e) => setValue(e.target.value)}
+            onBlur={(e) => {
+              if (value !== planet.name) e.currentTarget.form?.requestSubmit();
+            }}
+          />
+          <noscript>
+            <button type="submit">Rename</button>
+          </noscript>
+        </Form>
+        <Link to={deleteTo} aria-label={`Delete ${planet.name}`} preventScrollReset>
+          <TrashIcon />
+        </Link>
+      </Badge>
+      <FieldError errors={error ? [error] : null} />
+    </li>
+  );
+}

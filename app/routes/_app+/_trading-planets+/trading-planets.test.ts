@@ -1,0 +1,270 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TRADING_ERRORS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
+import { getDb } from "~/db/client.server";
+import { ads, customPlanets, planetSequences } from "~/db/schema";
+import { createAd, listAds } from "~/models/ad.server";
+import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
+import { createSequence, listSequences } from "~/models/planet-sequence.server";
+import { action, loader } from "./trading-planets";
+
+/** The Trading Planets page (spec 2 §2, §5, §8) as a browser without JavaScript uses it: posted forms, redirects with flash toasts. */
+let cookie: string;
+beforeAll(async () => {
+  cookie = (await createTestOperator({ name: "trader", password: "correct horse" })).cookie;
+});
+beforeEach(async () => {
+  const db = await getDb();
+  await db.delete(planetSequences);
+  await db.delete(customPlanets);
+  await db.delete(ads);
+});
+
+const post = (form: [string, string][]) => callRoute(action, makeRequest("/trading-planets", { cookie, form }));
+const seq = (name: string) =>
+  createSequence({ name, sequence: [{ planetType: "ring" }], seconds: 6, closedPlanetsLevel: 51, openPlanetsLevel: 15, isActive: true });
+
+describe("loader", () => {
+  it("answers sequences in list order, custom planets and ads; needs a login", async () => {
+    await seq("A");
+    await createCustomPlanet({ name: "Hub", type: "english" });
+    await createAd({ adsMessage: "hi", category: "ads", isActive: true });
+    const res = await callRoute<{ sequences: PlanetSequence[]; planets: CustomPlanet[]; ads: Ad[] }>(loader, makeRequest("/trading-planets", { cookie }));
+    expect(res.status).toBe(200);
+    expect(res.data.sequences.map((s) => s.name)).toEqual(["A"]);
+    expect(res.data.planets.map((p) => p.name)).toEqual(["Hub"]);
+    expect(res.data.ads.map((a) => a.adsMessage)).toEqual(["hi"]);
+    const anon = await callRoute(loader, makeRequest("/trading-planets"));
+    expect(anon.status).toBe(302);
+  });
+});
+
+describe("sequence intents", () => {
+  const full: [string, string][] = [
+    ["intent", "sequence-save"],
+    ["redirectTo", "/trading-planets?sequence=new"],
+    ["name", "Run"],
+    ["isActive", "on"],
+    ["stepId", "s1"],
+    ["planetType", "russian"],
+    ["seconds", "6"],
+    ["closedPlanetsLevel", "51"],
+    ["openPlanetsLevel", "15"],
+  ];
+
+  it("create → redirect to the list with “Sequence created successfully”", async () => {
+    const res = await post(full);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/trading-planets");
+    expect(toastOf(res.headers)?.message).toBe(TRADING_MESSAGES.sequenceCreated);
+    const [s] = await listSequences();
+    expect(s).toMatchObject({ name: "Run", seconds: 6, isActive: true, sequence: [{ id: "s1", planetType: "russian", shuffle: false }] });
+  });
+
+  it("§5 errors come back with the form as posted (400), nothing stored", async () => {
+    const res = await callRoute<{ errors: Record<string, string>; draft: { name: string } }>(
+      action,
+      makeRequest("/trading-planets", {
+        cookie,
+        form: [
+          ["intent", "sequence-save"],
+          ["name", " "],
+          ["seconds", "-3"],
+          ["closedPlanetsLevel", "51"],
+          ["openPlanetsLevel", "15"],
+        ],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.data.errors).toMatchObject({
+      name: TRADING_ERRORS.sequenceName,
+      sequence: TRADING_ERRORS.sequencePlanets,
+      seconds: TRADING_ERRORS.sequenceSeconds,
+    });
+    expect(await listSequences()).toEqual([]);
+  });
+
+  it("op=add answers the draft with one more planet (no JavaScript), nothing stored", async () => {
+    const res = await callRoute<{ draft: { steps: { planetType: string; shuffle: boolean }[] } }>(
+      action,
+      makeRequest("/trading-planets", { cookie, form: [...full, ["op", "add"]] }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.data.draft.steps.map((s) => s.planetType)).toEqual(["russian", "ring"]);
+    expect(res.data.draft.steps[1]!.shuffle).toBe(true);
+    expect(await listSequences()).toEqual([]);
+  });
+
+  it("update, active, move and delete, each with its §8 toast; the order is stored", async () => {
+    const a = await seq("A");
+    const b = await seq("B");
+    const up = await post([...full.filter(([k]) => k !== "name"), ["name", "A2"], ["id", a._id]]);
+    expect(toastOf(up.headers)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
+    const off = await post([
+      ["intent", "sequence-active"],
+      ["id", a._id],
+      ["isActive", "false"],
+    ]);
+    expect(toastOf(off.headers)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
+    await post([
+      ["intent", "sequence-move"],
+      ["id", b._id],
+      ["direction", "up"],
+    ]);
+    expect((await listSequences()).map((s) => [s.name, s.isActive])).toEqual([
+      ["B", true],
+      ["A2", false],
+    ]);
+    const del = await post([
+      ["intent", "sequence-delete"],
+      ["id", b._id],
+    ]);
+    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.sequenceDeleted);
+    expect((await listSequences()).map((s) => s.name)).toEqual(["A2"]);
+  });
+
+  it("reorder stores the posted order; a stale list is refused (409) and nothing changes", async () => {
+    const [a, b, c] = [await seq("A"), await seq("B"), await seq("C")];
+    const ok = await post([
+      ["intent", "sequence-reorder"],
+      ["ids", c._id],
+      ["ids", a._id],
+      ["ids", b._id],
+    ]);
+    expect(ok.status).toBe(200);
+    expect((await listSequences()).map((s) => s.name)).toEqual(["C", "A", "B"]);
+    const stale = await post([
+      ["intent", "sequence-reorder"],
+      ["ids", a._id],
+      ["ids", b._id],
+    ]);
+    expect(stale.status).toBe(409);
+    expect((await listSequences()).map((s) => s.name)).toEqual(["C", "A", "B"]);
+  });
+
+  it("status of an unknown sequence → “Sequence not found” toast", async () => {
+    const res = await post([
+      ["intent", "sequence-active"],
+      ["id", "00000000-0000-0000-0000-000000000000"],
+      ["isActive", "true"],
+    ]);
+    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: TRADING_ERRORS.sequenceNotFound });
+  });
+});
+
+describe("custom planet intents", () => {
+  it("create, duplicate (any case), rename (blank refused), delete — with the §8 toasts", async () => {
+    const made = await post([
+      ["intent", "planet-create"],
+      ["name", "Hub"],
+      ["type", "blacklisted"],
+      ["redirectTo", "/trading-planets?planets=blacklisted"],
+    ]);
+    expect(made.headers.get("location")).toBe("/trading-planets?planets=blacklisted");
+    expect(toastOf(made.headers)?.message).toBe(TRADING_MESSAGES.customPlanetCreated);
+    const dup = await post([
+      ["intent", "planet-create"],
+      ["name", "HUB"],
+      ["type", "blacklisted"],
+    ]);
+    expect(toastOf(dup.headers)).toMatchObject({ type: "error", message: TRADING_ERRORS.customPlanetExists });
+    const blank = await post([
+      ["intent", "planet-create"],
+      ["name", " "],
+      ["type", "english"],
+    ]);
+    expect(toastOf(blank.headers)?.message).toBe(TRADING_ERRORS.planetName);
+    const [p] = await listCustomPlanets();
+    const noName = await post([
+      ["intent", "planet-rename"],
+      ["id", p!._id],
+      ["name", ""],
+    ]);
+    expect(toastOf(noName.headers)?.message).toBe(TRADING_ERRORS.planetName);
+    const renamed = await post([
+      ["intent", "planet-rename"],
+      ["id", p!._id],
+      ["name", "Den"],
+    ]);
+    expect(toastOf(renamed.headers)?.message).toBe(TRADING_MESSAGES.customPlanetUpdated);
+    const del = await post([
+      ["intent", "planet-delete"],
+      ["id", p!._id],
+    ]);
+    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.customPlanetDeleted);
+    expect(await listCustomPlanets()).toEqual([]);
+  });
+});
+
+describe("ad intents", () => {
+  it("create keeps the text exactly; blank refused; edit, active, delete, delete selected — with the §8 toasts", async () => {
+    const text = "⭐ WTS  rings 🚀\nline two";
+    const made = await post([
+      ["intent", "ad-create"],
+      ["adsMessage", text.replace("\n", "\r\n")],
+      ["category", "msg"],
+    ]);
+    expect(toastOf(made.headers)?.message).toBe(TRADING_MESSAGES.adCreated);
+    const [ad] = await listAds();
+    expect(ad).toMatchObject({ adsMessage: text, category: "msg", isActive: true });
+    const blank = await post([
+      ["intent", "ad-create"],
+      ["adsMessage", "  "],
+    ]);
+    expect(toastOf(blank.headers)?.message).toBe(TRADING_ERRORS.adMessage);
+    const editBlank = await post([
+      ["intent", "ad-update"],
+      ["id", ad!._id],
+      ["adsMessage", ""],
+    ]);
+    expect(toastOf(editBlank.headers)?.message).toBe(TRADING_ERRORS.adMessage);
+    const edited = await post([
+      ["intent", "ad-update"],
+      ["id", ad!._id],
+      ["adsMessage", "new"],
+      ["category", "ads"],
+    ]);
+    expect(toastOf(edited.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    const off = await post([
+      ["intent", "ad-active"],
+      ["id", ad!._id],
+      ["isActive", "false"],
+    ]);
+    expect(toastOf(off.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    expect((await listAds())[0]).toMatchObject({ adsMessage: "new", category: "ads", isActive: false });
+    const missing = await post([
+      ["intent", "ad-active"],
+      ["id", "00000000-0000-0000-0000-000000000000"],
+      ["isActive", "true"],
+    ]);
+    expect(toastOf(missing.headers)?.type).toBe("error");
+
+    const b = await createAd({ adsMessage: "b", category: "ads", isActive: true });
+    const c = await createAd({ adsMessage: "c", category: "ads", isActive: true });
+    const partial = await post([
+      ["intent", "ads-delete-selected"],
+      ["ids", b._id],
+      ["ids", "00000000-0000-0000-0000-000000000000"],
+    ]);
+    expect(toastOf(partial.headers)?.type).toBe("error");
+    expect(await listAds()).toHaveLength(3);
+    const sel = await post([
+      ["intent", "ads-delete-selected"],
+      ["ids", b._id],
+      ["ids", c._id],
+      ["redirectTo", "/trading-planets?select=1&ids=x"],
+    ]);
+    expect(sel.headers.get("location")).toBe("/trading-planets");
+    expect(toastOf(sel.headers)?.message).toBe(TRADING_MESSAGES.selectedAdsDeleted);
+    const del = await post([
+      ["intent", "ad-delete"],
+      ["id", ad!._id],
+    ]);
+    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.adDeleted);
+    expect(await listAds()).toEqual([]);
+  });
+
+  it("an unknown intent is a 400", async () => {
+    expect((await post([["intent", "nope"]])).status).toBe(400);
+  });
+});

@@ -1,0 +1,204 @@
+import { expect, test, type Page } from "@playwright/test";
+import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
+
+/** Spec 2 §2 "Trading Planets screen", §4, §5, §8, §9 with JavaScript on. */
+
+test.beforeEach(async ({ request }) => resetTrading(request));
+
+async function open(page: Page) {
+  await page.goto("/trading-planets");
+  // dnd-kit is loaded after the page: wait for the drag handles before dragging.
+  await page.waitForLoadState("networkidle");
+}
+
+test("New Sequence: §5 messages in the browser, §9 defaults, then the card shows badges and numbered chips (star = shuffle)", async ({ page, request }) => {
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  await expect(page.getByLabel("Seconds")).toHaveValue("6");
+  await expect(page.getByLabel("Closed level")).toHaveValue("51");
+  await expect(page.getByLabel("Open level")).toHaveValue("15");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("Please enter a sequence name")).toBeVisible();
+  await expect(page.getByText("Please add at least one planet")).toBeVisible();
+  await page.getByLabel("Name").fill("Morning run");
+  await page.getByRole("button", { name: "Add planet" }).click();
+  await page.getByRole("button", { name: "Add planet" }).click();
+  await page.getByRole("combobox", { name: "Planet type 2" }).click();
+  await expect(page.getByRole("option", { name: "cannon (35)" })).toBeVisible();
+  await expect(page.getByRole("option", { name: "russian (0)" })).toBeVisible();
+  await page.getByRole("option", { name: "russian (0)" }).click();
+  await page.getByLabel("Seconds").fill("-1");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("Seconds must be a non-negative number")).toBeVisible();
+  await page.getByLabel("Seconds").fill("8");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(toast(page, "Sequence created successfully")).toBeVisible();
+  const card = sequenceCard(page, "Morning run");
+  await expect(card.getByText("8s")).toBeVisible();
+  await expect(card.getByText("≤ 51")).toBeVisible();
+  await expect(card.getByText("≥ 15")).toBeVisible();
+  await expect(card.getByRole("listitem").nth(0)).toHaveText("1. ring ★");
+  await expect(card.getByRole("listitem").nth(1)).toHaveText("2. russian");
+  const body = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { seconds: number; sequence: { shuffle: boolean }[] }[] };
+  expect(body.sequences[0]!.seconds).toBe(8);
+  expect(body.sequences[0]!.sequence.map((s) => s.shuffle)).toEqual([true, false]);
+});
+
+test("edit, active switch and delete with confirmation", async ({ page, request }) => {
+  await seedSequences(request, ["Alpha"]);
+  await open(page);
+  await page.getByRole("link", { name: "Edit Alpha" }).click();
+  await page.getByLabel("Name").fill("Alpha 2");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(toast(page, "Sequence updated successfully")).toBeVisible();
+  await page.getByRole("switch", { name: "Active: Alpha 2" }).click();
+  await expect
+    .poll(async () => ((await (await request.get("/api/planet-sequences")).json()) as { sequences: { isActive: boolean }[] }).sequences[0]!.isActive)
+    .toBe(false);
+  await page.getByRole("link", { name: "Delete Alpha 2" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “Alpha 2”?");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Sequence deleted successfully")).toBeVisible();
+  expect(await sequenceNames(request)).toEqual([]);
+});
+
+test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px)", async ({ page, request }) => {
+  await seedSequences(request, ["One", "Two", "Three"]);
+  await open(page);
+  // Keyboard: focus the handle, Space picks up, ArrowDown moves, Space drops.
+  await page.getByRole("button", { name: "Drag One" }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Space");
+  await expect.poll(() => sequenceNames(request)).toEqual(["Two", "One", "Three"]);
+
+  // Mouse: press on Three's handle and move it above Two.
+  const from = (await page.getByRole("button", { name: "Drag Three" }).boundingBox())!;
+  const to = (await sequenceCard(page, "Two").boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 5 });
+  await page.mouse.move(from.x + from.width / 2, to.y + 5, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => sequenceNames(request)).toEqual(["Three", "Two", "One"]);
+  await page.reload();
+  await expect(page.getByTestId("sequence").first()).toContainText("Three");
+});
+
+test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ browser, request, baseURL }) => {
+  await seedSequences(request, ["One", "Two"]);
+  const context = await browser.newContext({
+    hasTouch: true,
+    isMobile: true,
+    viewport: { width: 375, height: 800 },
+    storageState: test.info().project.use.storageState as string,
+    baseURL,
+  });
+  const page = await context.newPage();
+  await open(page);
+  const handle = (await page.getByRole("button", { name: "Drag Two" }).boundingBox())!;
+  const target = (await sequenceCard(page, "One").boundingBox())!;
+  const cdp = await context.newCDPSession(page);
+  const x = handle.x + handle.width / 2;
+  const y = handle.y + handle.height / 2;
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+  await page.waitForTimeout(250);
+  for (let i = 1; i <= 10; i++) {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + ((target.y + 5 - y) * i) / 10 }] });
+    await page.waitForTimeout(16);
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await expect.poll(() => sequenceNames(request)).toEqual(["Two", "One"]);
+  await context.close();
+});
+
+test("Custom Planets: add, unique per type (any case), rename inline, delete with “Delete Planet”", async ({ page, request }) => {
+  await open(page);
+  await page.getByRole("link", { name: "Custom Planets" }).click();
+  const dialog = page.getByRole("dialog", { name: "Custom Planets" });
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(dialog.getByText("Please enter a planet name")).toBeVisible();
+  await dialog.getByLabel("Planet name").fill("Spam Hub");
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "Custom planet created successfully")).toBeVisible();
+  await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename Spam Hub")).toHaveValue("Spam Hub");
+  await dialog.getByLabel("Planet name").fill("spam hub");
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  const rename = dialog.getByLabel("Rename Spam Hub");
+  await rename.fill("Junk Hub");
+  await rename.press("Enter");
+  await expect(toast(page, "Custom planet updated successfully")).toBeVisible();
+  await dialog.getByRole("link", { name: "Delete Junk Hub" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Delete Planet");
+  await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “Junk Hub”?");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Custom planet deleted successfully")).toBeVisible();
+  const planets = (await (await request.get("/api/custom-planets")).json()) as { planets: unknown[] };
+  expect(planets.planets).toEqual([]);
+});
+
+test("Ads: message required, expand + quick insert at the caret, copy to clipboard, optimistic active, long-press multi-select delete", async ({
+  page,
+  context,
+  request,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await open(page);
+  await page.getByRole("button", { name: "Add", exact: true }).last().click();
+  await expect(page.getByText("Please enter an ad message")).toBeVisible();
+  await page.getByRole("button", { name: "Expand" }).click();
+  const area = page.getByLabel("New message");
+  await area.fill("Sell  now");
+  await area.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(5, 5));
+  await page.getByRole("toolbar", { name: "Quick insert" }).getByRole("button", { name: "🚀" }).click();
+  await expect(area).toHaveValue("Sell 🚀 now");
+  await page.getByRole("button", { name: "Add", exact: true }).last().click();
+  await expect(toast(page, "Ad created successfully")).toBeVisible();
+  for (const text of ["second ad", "third ad"]) expect((await request.post("/api/ads", { data: { adsMessage: text } })).status()).toBe(201);
+  await page.reload();
+
+  await adRow(page, "Sell 🚀 now").getByRole("button", { name: "Sell 🚀 now", exact: true }).click();
+  await expect(toast(page, "Text copied to clipboard")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Sell 🚀 now");
+
+  await page.getByRole("switch", { name: "Active: second ad" }).click();
+  await expect(page.getByRole("switch", { name: "Active: second ad" })).toHaveAttribute("aria-checked", "false");
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; isActive: boolean }[] }).ads.find((a) => a.adsMessage === "second ad")!
+          .isActive,
+    )
+    .toBe(false);
+
+  // Long press (500 ms) on delete starts multi-select with that ad selected.
+  const del = page.getByRole("button", { name: "Delete second ad" });
+  await del.hover();
+  await page.mouse.down();
+  await page.waitForTimeout(700);
+  await page.mouse.up();
+  await expect(page.getByRole("button", { name: "Delete Selected" })).toBeVisible();
+  await page.getByRole("checkbox", { name: "Select third ad" }).check();
+  await page.getByRole("button", { name: "Delete Selected" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete Selected Ads" });
+  await expect(confirm).toContainText("cannot be undone");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
+  const left = (await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string }[] };
+  expect(left.ads.map((a) => a.adsMessage)).toEqual(["Sell 🚀 now"]);
+});
+
+test("375 px: the screen fits without sideways scrolling and the sequence box is at most 400 px high", async ({ page, request }) => {
+  await seedSequences(
+    request,
+    Array.from({ length: 8 }, (_, i) => `Seq ${i + 1}`),
+  );
+  await page.setViewportSize({ width: 375, height: 740 });
+  await open(page);
+  await expect(page.getByRole("link", { name: "New Sequence" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Custom Planets" })).toBeVisible();
+  const box = (await page.getByTestId("sequence-box").boundingBox())!;
+  expect(box.height).toBeLessThanOrEqual(400);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
