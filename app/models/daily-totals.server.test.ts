@@ -2,14 +2,15 @@
  * Daily totals (spec 2 §3 "Daily total", §7 daily-totals) and gift rates against real
  * PostgreSQL, pulled over real HTTP from the simulator's daily-stats action.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "#sim/server";
 import { dailyStatsOf, resetServicesFigures } from "#sim/services-data";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, giftRates, users } from "~/db/schema";
 import { GalaxyServices } from "~/galaxy/services.server";
 import { buildServicesConfig } from "~/galaxy/services-config";
-import { addDays, dailyTotals, dayIn, pullDailyStats, SUMMARY_TIME_ZONE, upsertDailyRows } from "./daily-totals.server";
+import { getEnv, resetEnv } from "~/utils/env.server";
+import { addDays, dailyTotals, dayIn, pullDailyStats, DEFAULT_SUMMARY_TIME_ZONE, upsertDailyRows } from "./daily-totals.server";
 import { getGiftRates, replaceGiftRates } from "./gift-rates.server";
 import { chartPoints, loadSummary } from "./summary.server";
 import { upsertUser } from "./user.server";
@@ -73,7 +74,7 @@ describe("pullDailyStats: every bowling account's daily stats into daily_awards"
   it("keeps history the platform no longer returns, and a later pull replaces a day's figures (upsert)", async () => {
     const [a] = bowlers();
     await upsertUser({ accountId: a!.id, nick: "A", password: a!.password, type: "bowling" });
-    const today = dayIn(SUMMARY_TIME_ZONE);
+    const today = dayIn(DEFAULT_SUMMARY_TIME_ZONE);
     await upsertDailyRows([
       { accountId: a!.id, day: "2020-01-01", awards: { Clay: 1 }, ballStats: {} },
       { accountId: a!.id, day: today, awards: { Clay: 999 }, ballStats: {} },
@@ -104,10 +105,31 @@ describe("dailyTotals: the last 7 days summed across accounts (Europe/Moscow day
     ]);
   });
   it("the day is Moscow's: 22:30 UTC on the 23rd is already the 24th", async () => {
-    expect(dayIn(SUMMARY_TIME_ZONE, new Date("2026-11-23T22:30:00Z"))).toBe("2026-11-24");
+    expect(dayIn(DEFAULT_SUMMARY_TIME_ZONE, new Date("2026-11-23T22:30:00Z"))).toBe("2026-11-24");
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
     await upsertDailyRows([{ accountId: "1", day: "2026-11-24", awards: { Clay: 1 }, ballStats: {} }]);
     expect((await dailyTotals(7, new Date("2026-11-23T22:30:00Z"))).map((d) => d.date)).toEqual(["2026-11-24"]);
+  });
+});
+
+describe("SUMMARY_TIME_ZONE makes the day boundary configurable (docs/summary.md)", () => {
+  afterEach(() => {
+    delete process.env.SUMMARY_TIME_ZONE;
+    resetEnv();
+  });
+  it("UTC: 22:30 UTC on the 23rd is still the 23rd", async () => {
+    process.env.SUMMARY_TIME_ZONE = "UTC";
+    resetEnv();
+    await upsertDailyRows([
+      { accountId: "1", day: "2026-11-24", awards: { Clay: 1 }, ballStats: {} },
+      { accountId: "1", day: "2026-11-23", awards: { Clay: 2 }, ballStats: {} },
+    ]);
+    expect((await dailyTotals(7, new Date("2026-11-23T22:30:00Z"))).map((d) => d.date)).toEqual(["2026-11-23"]);
+  });
+  it("an unknown zone is refused when the environment is read", () => {
+    process.env.SUMMARY_TIME_ZONE = "Mars/Olympus";
+    resetEnv();
+    expect(() => getEnv()).toThrow(/IANA time zone/);
   });
 });
 
@@ -129,7 +151,7 @@ describe("gift rates: a save replaces the whole set; rates ≤ 0 dropped (spec 2
 describe("loadSummary", () => {
   it("gives totals, rates and a 7-point net chart (oldest first, missing days 0)", async () => {
     const now = new Date();
-    const today = dayIn(SUMMARY_TIME_ZONE, now);
+    const today = dayIn(DEFAULT_SUMMARY_TIME_ZONE, now);
     await replaceGiftRates({ Clay: 2, "Fire Cannon Ball": 1 });
     await upsertDailyRows([{ accountId: "1", day: today, awards: { Clay: 10 }, ballStats: { "Fire Cannon Ball": 3 } }]);
     const s = await loadSummary(undefined, now);

@@ -6,7 +6,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, giftRates } from "~/db/schema";
-import { upsertDailyRows, dayIn, SUMMARY_TIME_ZONE } from "~/models/daily-totals.server";
+import { upsertDailyRows, dayIn, DEFAULT_SUMMARY_TIME_ZONE } from "~/models/daily-totals.server";
 import { getGiftRates, replaceGiftRates } from "~/models/gift-rates.server";
 import { MAX_JSON_BYTES } from "~/utils/api.server";
 import { testApiToken } from "#tests/kit/api";
@@ -81,7 +81,7 @@ describe("spec 2 §7 GET/POST /api/gift-rates", () => {
 
 describe("spec 2 §7 / spec 1 §7 GET /api/bowling-awards/daily-totals", () => {
   it("answers {dailyTotals: [{date, awards, ballStats}]} for the last 7 days", async () => {
-    const today = dayIn(SUMMARY_TIME_ZONE);
+    const today = dayIn(DEFAULT_SUMMARY_TIME_ZONE);
     await upsertDailyRows([
       { accountId: "1", day: today, awards: { Clay: 1 }, ballStats: { "Fire Cannon Ball": 2 } },
       { accountId: "2", day: today, awards: { Clay: 4 }, ballStats: {} },
