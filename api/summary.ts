@@ -127,10 +127,9 @@ export function valueDay(day: Pick<DailyTotal, "awards" | "ballStats">, rates: R
   return { spent, received, net: received - spent };
 }
 
-/** One decimal; "-0.0" reads "0.0". */
+/** |n| to one decimal, halves rounded away from zero (1.25 → "1.3", 0.05 → "0.1"). */
 function oneDecimal(n: number): string {
-  const s = Math.abs(n).toFixed(1);
-  return s;
+  return (Math.round(Math.abs(n) * 10 + 1e-9) / 10).toFixed(1);
 }
 
 /** Spec 2 §2: "spent total with a minus sign". */
@@ -141,10 +140,10 @@ export function formatSpent(spent: number): string {
 export function formatReceived(received: number): string {
   return `+${oneDecimal(received)}`;
 }
-/** Spec 2 §2: "net result (green, plus sign when zero or more)". Rounded first: -0.04 reads "+0.0". */
+/** Spec 2 §2: "net result (green, plus sign when zero or more)". Judged after rounding: -0.04 reads "+0.0". */
 export function formatNet(net: number): string {
-  const rounded = Math.round(net * 10) / 10;
-  return rounded >= 0 ? `+${oneDecimal(rounded)}` : `-${oneDecimal(rounded)}`;
+  const shown = oneDecimal(net);
+  return net >= 0 || shown === "0.0" ? `+${shown}` : `-${shown}`;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

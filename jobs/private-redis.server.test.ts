@@ -8,7 +8,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, resetEnv } from "~/utils/env.server";
-import { enqueue, getQueue } from "./queues.server";
+import { enqueue, getQueue, SCHEDULERS } from "./queues.server";
 import { privateRedisObstacle, startPrivateRedis } from "./private-redis.server";
 import { probeRedis } from "./redis.server";
 import { startJobRuntime, type JobRuntime } from "./runtime.server";
@@ -63,7 +63,7 @@ describe("private redis-server (START_REDIS)", () => {
     expect(fs.existsSync(path.join(dir, "appendonlydir"))).toBe(true);
 
     // Schedulers are upserted at boot, and the in-process worker runs jobs.
-    expect((await getQueue("system").getJobSchedulers()).map((s) => s.key)).toEqual(["logs-cleanup-daily"]);
+    expect((await getQueue("system").getJobSchedulers()).map((s) => s.key).sort()).toEqual(SCHEDULERS.filter((s) => s.queue === "system").map((s) => s.id).sort());
     const job = await enqueue("system", { kind: "probe", ms: 50 }, { jobId: "probe-private" });
     await waitFor("probe completed", async () => (await job.getState()) === "completed");
     resetJobEngineStatus();
@@ -100,7 +100,7 @@ describe("private redis-server (START_REDIS)", () => {
         const s = await jobEngineDetails();
         return s.redis === "up" && s.worker === "running";
       });
-      await waitFor("schedulers upserted", async () => (await getQueue("system").getJobSchedulers()).length === 1);
+      await waitFor("schedulers upserted", async () => (await getQueue("system").getJobSchedulers()).length === SCHEDULERS.filter((s) => s.queue === "system").length);
       const job = await enqueue("system", { kind: "probe", ms: 10 }, { jobId: "probe-after-outage" });
       await waitFor("probe completed", async () => (await job.getState()) === "completed");
       await runtime.stop();

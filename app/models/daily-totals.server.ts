@@ -9,11 +9,15 @@ import { SUMMARY_DAYS, type DailyTotal } from "#api/summary";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, users } from "~/db/schema";
 import { getGalaxyServices, type GalaxyServices } from "~/galaxy/services.server";
+import { getEnv } from "~/utils/env.server";
 import { errorText } from "~/utils/errors";
 import { getUsersCredentials } from "./user.server";
 
-/** docs/summary.md [D] "time zone": the platform's day (galaxy-runtime.md §4.3). */
-export const SUMMARY_TIME_ZONE = "Europe/Moscow";
+/** docs/summary.md [D] "time zone": Europe/Moscow unless SUMMARY_TIME_ZONE says otherwise (galaxy-runtime.md §4.3). */
+export const DEFAULT_SUMMARY_TIME_ZONE = "Europe/Moscow";
+export function summaryTimeZone(): string {
+  return getEnv().SUMMARY_TIME_ZONE;
+}
 /** The account type whose daily stats are pulled (spec 1 §3 "Bowling user"). */
 export const BOWLING_TYPE = "bowling";
 
@@ -88,11 +92,11 @@ function addCounts(into: Record<string, number>, from: Record<string, number>) {
 }
 
 /**
- * The last `days` days (today included, in SUMMARY_TIME_ZONE) summed across accounts, newest
+ * The last `days` days (today included, in summaryTimeZone()) summed across accounts, newest
  * first; days with no stored row are left out. → [{ date: 'YYYY-MM-DD', awards, ballStats }].
  */
 export async function dailyTotals(days = SUMMARY_DAYS, now: Date = new Date()): Promise<DailyTotal[]> {
-  const today = dayIn(SUMMARY_TIME_ZONE, now);
+  const today = dayIn(summaryTimeZone(), now);
   const from = addDays(today, -(days - 1));
   const db = await getDb();
   const rows = await db

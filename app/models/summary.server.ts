@@ -5,7 +5,7 @@
 import { SUMMARY_DAYS, valueDay, type DailyTotal, type GiftRates } from "#api/summary";
 import { errorText } from "~/utils/errors";
 import { getGiftRates } from "./gift-rates.server";
-import { addDays, dailyTotals, dayIn, SUMMARY_TIME_ZONE } from "./daily-totals.server";
+import { addDays, dailyTotals, dayIn, summaryTimeZone } from "./daily-totals.server";
 
 /** One point of the 7-day net chart (oldest first; days without records count 0). */
 export type ChartPoint = { date: string; net: number };
@@ -43,7 +43,7 @@ export async function loadSummary(_request?: Request, now: Date = new Date()): P
   }
   try {
     const totals = await dailyTotals(SUMMARY_DAYS, now);
-    return { dailyTotals: totals, rates, chart: chartPoints(totals, rates, dayIn(SUMMARY_TIME_ZONE, now)), failed: false };
+    return { dailyTotals: totals, rates, chart: chartPoints(totals, rates, dayIn(summaryTimeZone(), now)), failed: false };
   } catch (err) {
     console.warn("[summary] daily totals failed:", errorText(err));
     return { dailyTotals: [], rates, chart: null, failed: true };

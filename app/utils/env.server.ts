@@ -47,6 +47,18 @@ const schema = z.object({
   /** JSON file overriding the configured (undocumented) Galaxy service actions. */
   GALAXY_SERVICES_CONFIG: z.string().optional(),
   DISCORD_TOKEN: z.string().optional(),
+  /** The day boundary of the Summary's daily totals (docs/summary.md [D] "time zone"); an IANA zone. */
+  SUMMARY_TIME_ZONE: z
+    .string()
+    .default("Europe/Moscow")
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be an IANA time zone such as Europe/Moscow"),
 });
 
 export type Env = z.infer<typeof schema>;
