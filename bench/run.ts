@@ -6,7 +6,13 @@ import { spawnSync } from "node:child_process";
 
 const all = ["rates", "galaxy", "first-load", "characters", "sessions"] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
-const files = { rates: "bench/rates.ts", galaxy: "bench/galaxy-stats.ts", "first-load": "bench/first-load.ts", characters: "bench/characters-refresh.ts", sessions: "bench/sessions.ts" };
+const files = {
+  rates: "bench/rates.ts",
+  galaxy: "bench/galaxy-stats.ts",
+  "first-load": "bench/first-load.ts",
+  characters: "bench/characters-refresh.ts",
+  sessions: "bench/sessions.ts",
+};
 
 let failed = false;
 for (const name of chosen.length ? chosen : all) {

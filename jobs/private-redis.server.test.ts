@@ -63,7 +63,11 @@ describe("private redis-server (START_REDIS)", () => {
     expect(fs.existsSync(path.join(dir, "appendonlydir"))).toBe(true);
 
     // Schedulers are upserted at boot, and the in-process worker runs jobs.
-    expect((await getQueue("system").getJobSchedulers()).map((s) => s.key).sort()).toEqual(SCHEDULERS.filter((s) => s.queue === "system").map((s) => s.id).sort());
+    expect((await getQueue("system").getJobSchedulers()).map((s) => s.key).sort()).toEqual(
+      SCHEDULERS.filter((s) => s.queue === "system")
+        .map((s) => s.id)
+        .sort(),
+    );
     const job = await enqueue("system", { kind: "probe", ms: 50 }, { jobId: "probe-private" });
     await waitFor("probe completed", async () => (await job.getState()) === "completed");
     resetJobEngineStatus();
@@ -100,7 +104,10 @@ describe("private redis-server (START_REDIS)", () => {
         const s = await jobEngineDetails();
         return s.redis === "up" && s.worker === "running";
       });
-      await waitFor("schedulers upserted", async () => (await getQueue("system").getJobSchedulers()).length === SCHEDULERS.filter((s) => s.queue === "system").length);
+      await waitFor(
+        "schedulers upserted",
+        async () => (await getQueue("system").getJobSchedulers()).length === SCHEDULERS.filter((s) => s.queue === "system").length,
+      );
       const job = await enqueue("system", { kind: "probe", ms: 10 }, { jobId: "probe-after-outage" });
       await waitFor("probe completed", async () => (await job.getState()) === "completed");
       await runtime.stop();
