@@ -1,0 +1,103 @@
+/**
+ * Pure helpers of the All Characters screen (spec 2 §2 "All Characters screen", §4 "Stalker"
+ * gift filter): grouping, initials, gift totals, the URL gift selection and the §4 sort.
+ * Client-safe, no server imports.
+ */
+import { compareGroups, groupOf } from "#api/accounts";
+
+export type GiftCell = { type: number; name: string; img: string; amount: number };
+
+/** Spec 2 §9 "Gift grid": 8 columns. */
+export const GIFT_COLUMNS = 8;
+/** URL parameter of the gift filter, repeated once per selected gift type (`?gift=11&gift=4`). */
+export const GIFT_PARAM = "gift";
+/** URL parameter of the no-JavaScript dialogs: `?dialog=user` / `?dialog=category`. */
+export const DIALOG_PARAM = "dialog";
+export const DIALOGS = ["user", "category"] as const;
+export type CharactersDialog = (typeof DIALOGS)[number];
+/** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
+export const CONFIRM_PARAM = "confirm";
+
+/** Two uppercase initials: the first letters of the first two words, else the first two letters. */
+export function initialsOf(nick: string): string {
+  const words = nick
+    .trim()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const letters = words.length >= 2 ? `${[...words[0]!][0]}${[...words[1]!][0]}` : [...(words[0] ?? "?")].slice(0, 2).join("");
+  return letters.toUpperCase() || "?";
+}
+
+/** The selected gift types of a URL (numbers, deduplicated, in URL order). */
+export function giftSelection(params: URLSearchParams): number[] {
+  const out: number[] = [];
+  for (const raw of params.getAll(GIFT_PARAM)) {
+    if (!/^\d{1,6}$/.test(raw.trim())) continue;
+    const n = Number(raw.trim());
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** The search string with `type` toggled in the gift selection (other parameters kept). */
+export function toggleGiftSearch(params: URLSearchParams, type: number): string {
+  const selected = giftSelection(params);
+  const next = selected.includes(type) ? selected.filter((t) => t !== type) : [...selected, type];
+  const out = new URLSearchParams(params);
+  out.delete(GIFT_PARAM);
+  for (const t of next) out.append(GIFT_PARAM, String(t));
+  const s = out.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Summed amount per gift type over all users (first-seen order of types, then by type). */
+export function giftTotals(giftLists: (GiftCell[] | null | undefined)[]): GiftCell[] {
+  const byType = new Map<number, GiftCell>();
+  for (const list of giftLists) {
+    for (const g of list ?? []) {
+      const seen = byType.get(g.type);
+      if (seen) seen.amount += g.amount;
+      else byType.set(g.type, { ...g });
+    }
+  }
+  return [...byType.values()];
+}
+
+function amountOf(gifts: GiftCell[] | null | undefined, type: number): number {
+  return (gifts ?? []).filter((g) => g.type === type).reduce((s, g) => s + g.amount, 0);
+}
+
+/**
+ * Spec 2 §4 "Gift filter": users with every selected gift type above zero come first, then
+ * by the summed amount of the selected types, descending. Stable: ties keep their order.
+ * No selection keeps the order as given.
+ */
+export function sortByGiftFilter<T>(items: T[], giftsOf: (item: T) => GiftCell[] | null | undefined, selected: number[]): T[] {
+  if (selected.length === 0) return [...items];
+  const keyed = items.map((item, index) => {
+    const gifts = giftsOf(item);
+    const amounts = selected.map((t) => amountOf(gifts, t));
+    return { item, index, all: amounts.every((a) => a > 0), sum: amounts.reduce((s, a) => s + a, 0) };
+  });
+  keyed.sort((a, b) => Number(b.all) - Number(a.all) || b.sum - a.sum || a.index - b.index);
+  return keyed.map((k) => k.item);
+}
+
+/** Groups by type ("unknown" when missing), in spec 2 §2 order; rows keep their order. */
+export function groupRows<T extends { type: string | null }>(rows: T[]): { group: string; title: string; rows: T[] }[] {
+  const map = new Map<string, T[]>();
+  for (const r of rows) {
+    const g = groupOf(r.type);
+    const list = map.get(g);
+    if (list) list.push(r);
+    else map.set(g, [r]);
+  }
+  return [...map.keys()].sort(compareGroups).map((group) => ({ group, title: `${group} Characters`, rows: map.get(group)! }));
+}
+
+export type StalkerCardState = "inactive" | "connecting" | "active";
+export const STALKER_TEXTS: Record<StalkerCardState, string> = {
+  inactive: "Stalker Inactive",
+  connecting: "Connecting Stalker",
+  active: "Stalker Active",
+};
