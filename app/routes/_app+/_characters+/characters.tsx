@@ -9,13 +9,13 @@ import {
   DIALOGS,
   giftSelection,
   giftTotals,
-  groupRows,
   initialsOf,
   sortByGiftFilter,
   type CharactersDialog,
   type GiftCell,
   type StalkerCardState,
 } from "~/routes/_app+/_characters+/components/characters-view";
+import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
 import { removeUser } from "~/models/account.server";
 import { createCategory, deleteCategory, listCategories } from "~/models/category.server";
 import {

@@ -11,8 +11,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
 import { CONFIRM_PARAM, DIALOG_PARAM, GIFT_PARAM, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
-import { CategoryDialog } from "./category-dialog";
-import { UserDialog } from "./user-dialog";
+import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 
 /** Spec 2 §4: while a refresh runs the page re-reads its progress every 2 s (with JavaScript). */
 export const REFRESH_POLL_MS = 2000;
@@ -80,7 +79,7 @@ function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]
           <refresh.Form method="post" action="/characters">
             <HiddenFields fields={{ intent: "refresh" }} />
             <NoJsRedirect />
-            <Button type="submit" variant="soft" loading={refresh.state !== "idle" || running}>
+            <Button type="submit" variant="soft" loading={refresh.state !== "idle"}>
               <ReloadIcon /> Refresh
             </Button>
           </refresh.Form>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { giftSelection, giftTotals, groupRows, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
+import { giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
+import { groupRows } from "./group-rows";
 
 const g = (type: number, amount: number): GiftCell => ({ type, name: `G${type}`, img: "", amount });
 

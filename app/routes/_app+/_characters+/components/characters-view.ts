@@ -1,10 +1,9 @@
 /**
  * Pure helpers of the All Characters screen (spec 2 §2 "All Characters screen", §4 "Stalker"
  * gift filter): grouping, initials, gift totals, the URL gift selection and the §4 sort.
- * Client-safe, no server imports.
+ * Client-safe, no server imports, and no zod (api/accounts.ts is zod; grouping lives in group-rows.ts,
+ * which only the loader imports, so the first load stays without it).
  */
-import { compareGroups, groupOf } from "#api/accounts";
-
 export type GiftCell = { type: number; name: string; img: string; amount: number };
 
 /** Spec 2 §9 "Gift grid": 8 columns. */
@@ -81,18 +80,6 @@ export function sortByGiftFilter<T>(items: T[], giftsOf: (item: T) => GiftCell[]
   });
   keyed.sort((a, b) => Number(b.all) - Number(a.all) || b.sum - a.sum || a.index - b.index);
   return keyed.map((k) => k.item);
-}
-
-/** Groups by type ("unknown" when missing), in spec 2 §2 order; rows keep their order. */
-export function groupRows<T extends { type: string | null }>(rows: T[]): { group: string; title: string; rows: T[] }[] {
-  const map = new Map<string, T[]>();
-  for (const r of rows) {
-    const g = groupOf(r.type);
-    const list = map.get(g);
-    if (list) list.push(r);
-    else map.set(g, [r]);
-  }
-  return [...map.keys()].sort(compareGroups).map((group) => ({ group, title: `${group} Characters`, rows: map.get(group)! }));
 }
 
 export type StalkerCardState = "inactive" | "connecting" | "active";
