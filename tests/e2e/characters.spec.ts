@@ -86,6 +86,9 @@ test("at 375 px wide the screen fits without sideways scrolling", async ({ page 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/characters");
   await expect(page.getByRole("heading", { name: "All Characters" })).toBeVisible();
+  // The first journey's user is still there: a real row with its gift grid is measured.
+  await expect(page.getByTestId("character-row").first()).toBeVisible();
+  await expect(page.getByTestId("stalker-card")).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
