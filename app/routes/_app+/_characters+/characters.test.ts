@@ -28,8 +28,6 @@ type PageData = {
   stalker: { accountId: string; nick: string; state: string } | null;
   progress: { running: boolean; done: number; total: number } | null;
   summary: unknown;
-  dialog: string | null;
-  confirm: { account_id: string; nick: string } | null;
 };
 
 let sim: Simulator;
@@ -137,14 +135,6 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
     expect(await getSelectedCharacter(operatorId)).toBe(STALKER);
     expect(row(data, STALKER)).toMatchObject({ active: true, stalkerState: "active" });
     expect(data.stalker).toMatchObject({ accountId: STALKER, state: "active" });
-  });
-
-  it("?dialog=user|category and ?confirm=<id> are the no-JavaScript dialogs; unknown values are ignored", async () => {
-    expect((await page("?dialog=user")).data.dialog).toBe("user");
-    expect((await page("?dialog=category")).data.dialog).toBe("category");
-    expect((await page("?dialog=nope")).data.dialog).toBeNull();
-    expect((await page(`?confirm=${BOWLER}`)).data.confirm).toEqual({ account_id: BOWLER, nick: "bowler" });
-    expect((await page("?confirm=1")).data.confirm).toBeNull();
   });
 });
 

@@ -1,17 +1,14 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Category } from "#api/accounts";
 import styles from "~/routes/_app+/_characters+/components/characters.css?url";
 import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
 import {
-  CONFIRM_PARAM,
-  DIALOG_PARAM,
-  DIALOGS,
+  URL_ONLY_PARAMS,
   giftSelection,
   giftTotals,
   initialsOf,
   sortByGiftFilter,
-  type CharactersDialog,
   type GiftCell,
   type StalkerCardState,
 } from "~/routes/_app+/_characters+/components/characters-view";
@@ -131,11 +128,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const stalkerUsers = rows.filter((r) => r.isStalker);
   const cardUser = stalkerUsers.find((r) => r.account_id === selected) ?? stalkerUsers.find((r) => r.active) ?? stalkerUsers[0] ?? null;
 
-  const rawDialog = url.searchParams.get(DIALOG_PARAM);
-  const dialog = (DIALOGS as readonly string[]).includes(rawDialog ?? "") ? (rawDialog as CharactersDialog) : null;
-  const confirmId = url.searchParams.get(CONFIRM_PARAM);
-  const confirm = rows.find((r) => r.account_id === confirmId) ?? null;
-
   return {
     groups,
     categories: categories satisfies Category[],
@@ -145,10 +137,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     stalker: cardUser ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState } : null,
     progress,
     summary,
-    dialog,
-    confirm: confirm ? { account_id: confirm.account_id, nick: confirm.nick } : null,
   };
 }
+
+/** `?dialog=` and `?confirm=` are read in the browser (and by the server render): no refetch for them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const name of URL_ONLY_PARAMS) params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+};
 
 // ---------------------------------------------------------------------------------------
 // Action

@@ -10,7 +10,7 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, GIFT_PARAM, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 
 /** Spec 2 §4: while a refresh runs the page re-reads its progress every 2 s (with JavaScript). */
@@ -141,6 +141,10 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const closeHref = withoutParams(location.search, [DIALOG_PARAM]);
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
   const total = data.groups.reduce((n, g) => n + g.rows.length, 0);
+  const params = new URLSearchParams(location.search);
+  const dialog = dialogOf(params);
+  const confirmId = params.get(CONFIRM_PARAM);
+  const confirm = confirmId ? (data.groups.flatMap((g) => g.rows).find((r) => r.account_id === confirmId) ?? null) : null;
 
   return (
     <>
@@ -161,17 +165,17 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
           </>
         }
       />
-      <UserDialog open={data.dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
-      <CategoryDialog open={data.dialog === "category"} onClose={close} closeHref={closeHref} categories={data.categories} />
-      {data.confirm ? (
+      <UserDialog open={dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      <CategoryDialog open={dialog === "category"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      {confirm ? (
         <ConfirmPanel
           title="Delete user"
-          description={`Delete ${data.confirm.nick} (${data.confirm.account_id})? Its stalker stops. This cannot be undone.`}
+          description={`Delete ${confirm.nick} (${confirm.account_id})? Its stalker stops. This cannot be undone.`}
           confirmLabel="Delete"
           cancelTo={withoutParams(location.search, [CONFIRM_PARAM])}
           form={{
             action: "/characters",
-            fields: { intent: "delete-user", accountId: data.confirm.account_id, redirectTo: withoutParams(location.search, [CONFIRM_PARAM]) },
+            fields: { intent: "delete-user", accountId: confirm.account_id, redirectTo: withoutParams(location.search, [CONFIRM_PARAM]) },
           }}
         />
       ) : null}

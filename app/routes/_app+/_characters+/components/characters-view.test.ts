@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
+import { dialogOf, giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
 import { groupRows } from "./group-rows";
 
 const g = (type: number, amount: number): GiftCell => ({ type, name: `G${type}`, img: "", amount });
@@ -71,5 +71,14 @@ describe("gift totals and the URL selection", () => {
     expect(giftSelection(new URLSearchParams("gift=4&gift=x&gift=4&gift=11&gift=-1"))).toEqual([4, 11]);
     expect(toggleGiftSearch(new URLSearchParams("dialog=user&gift=4"), 11)).toBe("?dialog=user&gift=4&gift=11");
     expect(toggleGiftSearch(new URLSearchParams("gift=4"), 4)).toBe("");
+  });
+});
+
+describe("no-JavaScript dialogs from the URL", () => {
+  it("?dialog=user|category open ours; anything else (gift-rates is the Summary panel's) none", () => {
+    expect(dialogOf(new URLSearchParams("dialog=user"))).toBe("user");
+    expect(dialogOf(new URLSearchParams("dialog=category&gift=4"))).toBe("category");
+    expect(dialogOf(new URLSearchParams("dialog=gift-rates"))).toBeNull();
+    expect(dialogOf(new URLSearchParams(""))).toBeNull();
   });
 });

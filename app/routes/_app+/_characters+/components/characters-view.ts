@@ -16,6 +16,14 @@ export const DIALOGS = ["user", "category"] as const;
 export type CharactersDialog = (typeof DIALOGS)[number];
 /** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
 export const CONFIRM_PARAM = "confirm";
+/** Parameters only the screen reads (the loader's data does not depend on them). */
+export const URL_ONLY_PARAMS = [DIALOG_PARAM, CONFIRM_PARAM] as const;
+
+/** The dialog a URL opens, if any (`?dialog=gift-rates` belongs to the Summary panel). */
+export function dialogOf(params: URLSearchParams): CharactersDialog | null {
+  const raw = params.get(DIALOG_PARAM);
+  return (DIALOGS as readonly string[]).includes(raw ?? "") ? (raw as CharactersDialog) : null;
+}
 
 /** Two uppercase initials: the first letters of the first two words, else the first two letters. */
 export function initialsOf(nick: string): string {
