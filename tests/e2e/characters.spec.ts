@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
+import { characterRow, group, simAccounts, simFaults, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters" with JavaScript: dialogs,
@@ -57,10 +57,21 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
   const row = characterRow(page, stalker!.id);
   await expect(row).toBeVisible();
 
-  await row.getByRole("button", { name: `Start stalker for ${stalker!.nick}` }).click();
-  await expect(toast(page, "Stalker started successfully")).toBeVisible();
-  await expect(row.getByTestId("active-badge")).toBeVisible();
+  // A slow platform keeps the session connecting for a while: "Connecting Stalker" in blue,
+  // then (the page re-reads every 2 s while connecting) "Stalker Active" in green.
+  await simFaults({ latencyMs: 700 });
+  try {
+    await row.getByRole("button", { name: `Start stalker for ${stalker!.nick}` }).click();
+    await expect(toast(page, "Stalker started successfully")).toBeVisible();
+    await expect(row.getByTestId("active-badge")).toBeVisible();
+    const status = page.getByTestId("stalker-card").getByRole("status");
+    await expect(status).toHaveText("Connecting Stalker");
+    await expect(status).toHaveAttribute("data-accent-color", "blue");
+  } finally {
+    await simFaults({ latencyMs: 0 });
+  }
   await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveText("Stalker Active", { timeout: 20_000 });
+  await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveAttribute("data-accent-color", "green");
 
   // Starting selected the user, which loads pictures, statuses and gifts for all users.
   await page.getByTestId("stalker-card").getByRole("button", { name: "Refresh" }).click();

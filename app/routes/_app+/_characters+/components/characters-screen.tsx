@@ -10,21 +10,18 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, pollInterval, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 
-/** Spec 2 §4: while a refresh runs the page re-reads its progress every 2 s (with JavaScript). */
-export const REFRESH_POLL_MS = 2000;
-
-function useRefreshPoll(running: boolean) {
+function usePoll(every: number | null) {
   const revalidator = useRevalidator();
   useEffect(() => {
-    if (!running) return;
+    if (every === null) return;
     const timer = setInterval(() => {
       if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, REFRESH_POLL_MS);
+    }, every);
     return () => clearInterval(timer);
-  }, [running, revalidator]);
+  }, [every, revalidator]);
 }
 
 function withoutParams(search: string, names: string[]): string {
@@ -137,7 +134,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  useRefreshPoll(hydrated && !!data.progress?.running);
+  usePoll(hydrated ? pollInterval(data) : null);
   const closeHref = withoutParams(location.search, [DIALOG_PARAM]);
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
   const total = data.groups.reduce((n, g) => n + g.rows.length, 0);

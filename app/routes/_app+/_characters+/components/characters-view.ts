@@ -1,9 +1,11 @@
 /**
  * Pure helpers of the All Characters screen (spec 2 §2 "All Characters screen", §4 "Stalker"
- * gift filter): grouping, initials, gift totals, the URL gift selection and the §4 sort.
+ * gift filter): initials, gift totals, the URL gift selection and the §4 sort.
  * Client-safe, no server imports, and no zod (api/accounts.ts is zod; grouping lives in group-rows.ts,
  * which only the loader imports, so the first load stays without it).
  */
+import type { CharactersData } from "~/routes/_app+/_characters+/characters";
+
 export type GiftCell = { type: number; name: string; img: string; amount: number };
 
 /** Spec 2 §9 "Gift grid": 8 columns. */
@@ -96,3 +98,14 @@ export const STALKER_TEXTS: Record<StalkerCardState, string> = {
   connecting: "Connecting Stalker",
   active: "Stalker Active",
 };
+
+/** While a refresh runs or a stalker is connecting, the page re-reads every 2 s (with JavaScript). */
+export const REFRESH_POLL_MS = 2000;
+/** Spec 2 §9: statuses refresh every 5 minutes while a user is selected; the page re-reads as often. */
+export const STATUS_POLL_MS = 5 * 60_000;
+
+export function pollInterval(data: Pick<CharactersData, "progress" | "stalker" | "groups" | "selected">): number | null {
+  const connecting = data.stalker?.state === "connecting" || data.groups.some((g) => g.rows.some((r) => r.stalkerState === "connecting"));
+  if (data.progress?.running || connecting) return REFRESH_POLL_MS;
+  return data.selected ? STATUS_POLL_MS : null;
+}
