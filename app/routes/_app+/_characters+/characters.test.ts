@@ -161,9 +161,12 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect(toastOf(bad.headers)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.invalidCredentials });
     expect((await post({ intent: "create-user", rc: "", type: "bowling" })).data.message).toBe(ACCOUNT_ERRORS.rcRequired);
     expect((await post({ intent: "create-user", rc: "ABCDEFGHIJ", type: " " })).data.message).toBe(ACCOUNT_ERRORS.typeRequired);
-    const plain = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters?dialog=user" });
+    // Without JavaScript a failure comes back to the open form (errorRedirectTo), a success closes it.
+    const plain = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters", errorRedirectTo: "/characters?dialog=user" });
     expect(plain.status).toBe(302);
     expect(plain.headers.get("Location")).toBe("/characters?dialog=user");
+    const offsite = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters", errorRedirectTo: "https://evil.example/" });
+    expect(offsite.headers.get("Location")).toBe("/characters");
     expect(toastOf(plain.headers)).toMatchObject({ type: "error", message: ACCOUNT_ERRORS.rcFormat });
     expect((await (await getDb()).select().from(users)).length).toBe(before);
   });

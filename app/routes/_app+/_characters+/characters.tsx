@@ -41,7 +41,8 @@ import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess 
  *         secret leaves the server (users go through toPublicUser).
  * action  intents create-user, add-category, delete-category, delete-user, start-stalker,
  *         stop-stalker, refresh. Fetchers get `{ok, intent, message}` with a flash toast;
- *         plain posts (no JavaScript, `redirectTo`) are redirected with the toast.
+ *         plain posts (no JavaScript, `redirectTo`, optional `errorRedirectTo` for failures) are
+ *         redirected with the toast.
  */
 
 export const meta: MetaFunction = () => [{ title: "All Characters · Galaxy Toolbox" }];
@@ -178,8 +179,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/characters") : null;
+  // A plain form may come back somewhere else on failure (the Add User form stays open).
+  const rawErrorRedirect = formData.get("errorRedirectTo");
+  const errorRedirectTo = redirectTo && rawErrorRedirect ? safeRedirect(rawErrorRedirect, redirectTo) : redirectTo;
   const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo)]),
+    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo, errorRedirectTo)]),
   ) as Record<Intent, () => Promise<Response>>;
   return dispatchIntent(formData, handlers);
 }
@@ -200,9 +204,9 @@ async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> 
   }
 }
 
-function respond(intent: Intent, outcome: Outcome, redirectTo: string | null) {
+function respond(intent: Intent, outcome: Outcome, redirectTo: string | null, errorRedirectTo: string | null) {
   const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
-  if (redirectTo) return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message) : redirectWithError(redirectTo, outcome.message);
+  if (redirectTo) return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message) : redirectWithError(errorRedirectTo ?? redirectTo, outcome.message);
   if (outcome.ok) return jsonWithSuccess(result, outcome.message);
   return jsonWithError(result, outcome.message, { status: outcome.status });
 }

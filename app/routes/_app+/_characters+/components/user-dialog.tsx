@@ -1,5 +1,5 @@
 import { Button, Flex, Select, Text, TextField } from "@radix-ui/themes";
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import type { Category } from "#api/accounts";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
@@ -14,6 +14,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 export function UserDialog({ open, onClose, closeHref, categories }: { open: boolean; onClose: () => void; closeHref: string; categories: Category[] }) {
   const fetcher = useFetcher();
   const hydrated = useHydrated();
+  const location = useLocation();
   const form = useRef<HTMLFormElement>(null);
   const [type, setType] = useState(categories[0]?.value ?? "");
   const creating = fetcher.state !== "idle";
@@ -36,6 +37,7 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
       <fetcher.Form method="post" action="/characters" ref={form}>
         <HiddenFields fields={{ intent: "create-user" }} />
         <NoJsRedirect to={closeHref} />
+        {hydrated ? null : <input type="hidden" name="errorRedirectTo" value={`${location.pathname}${location.search}`} />}
         <Flex direction="column" gap="3">
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
