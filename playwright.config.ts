@@ -8,6 +8,8 @@ import { defineConfig, devices } from "@playwright/test";
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+/** The Galaxy simulator of this run (started by global-setup.ts); the app connects to it. */
+const simPort = Number(process.env.E2E_SIM_PORT ?? port + 1000);
 const buildDir = `build-e2e-${port}`;
 const dataDir = `data-e2e-${port}`;
 // Set once in the main process; workers inherit it, so every process agrees on it.
@@ -71,6 +73,8 @@ export default defineConfig({
       START_REDIS: "false",
       APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
       E2E: "1",
+      GALAXY_WS_URL: `ws://127.0.0.1:${simPort}/`,
+      GALAXY_SERVICES_URL: `http://127.0.0.1:${simPort}/services/`,
     },
   },
 });

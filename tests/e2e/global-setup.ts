@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
+import { startSimulator } from "../../sim/server";
 import { E2E_OPERATOR } from "./credentials";
 
 /**
@@ -21,6 +22,11 @@ export default async function globalSetup(config: FullConfig) {
   // Relative paths in the config are relative to the config file (the repository root).
   const statePath = path.resolve(config.configFile ? path.dirname(config.configFile) : process.cwd(), storageState);
   fs.mkdirSync(path.dirname(statePath), { recursive: true });
+
+  // The Galaxy simulator the app points at (GALAXY_WS_URL in playwright.config.ts); specs read
+  // its seeded accounts from GET /__sim/accounts. It lives as long as this run.
+  const simPort = Number(process.env.E2E_SIM_PORT ?? Number(port) + 1000);
+  const sim = await startSimulator({ port: simPort });
 
   const browser = await chromium.launch(use.launchOptions);
   const page = await browser.newPage({ baseURL });
@@ -45,8 +51,12 @@ export default async function globalSetup(config: FullConfig) {
     const shot = path.resolve(`test-results/${port}/global-setup-failure.png`);
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+    await sim.close().catch(() => {});
     throw err;
   } finally {
     await browser.close();
   }
+  return async () => {
+    await sim.close();
+  };
 }

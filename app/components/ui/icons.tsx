@@ -28,6 +28,7 @@ export type IconName =
   | "lock-closed"
   | "magnifying-glass"
   | "mixer-horizontal"
+  | "mobile"
   | "moon"
   | "plus"
   | "reader"
@@ -64,6 +65,7 @@ export const Link2Icon = icon("link-2");
 export const LockClosedIcon = icon("lock-closed");
 export const MagnifyingGlassIcon = icon("magnifying-glass");
 export const MixerHorizontalIcon = icon("mixer-horizontal");
+export const MobileIcon = icon("mobile");
 export const MoonIcon = icon("moon");
 export const PlusIcon = icon("plus");
 export const ReaderIcon = icon("reader");

@@ -1,21 +1,279 @@
-import { PlusIcon } from "~/components/ui/icons";
-import type { MetaFunction } from "@remix-run/node";
-import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Category } from "#api/accounts";
+import styles from "~/routes/_app+/_characters+/components/characters.css?url";
+import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
+import {
+  URL_ONLY_PARAMS,
+  giftSelection,
+  giftTotals,
+  initialsOf,
+  sortByGiftFilter,
+  type GiftCell,
+  type StalkerCardState,
+} from "~/routes/_app+/_characters+/components/characters-view";
+import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
+import { removeUser } from "~/models/account.server";
+import { createCategory, deleteCategory, listCategories } from "~/models/category.server";
+import {
+  getCharacterDetails,
+  getCharactersRefreshProgress,
+  getSelectedCharacter,
+  requestCharactersRefresh,
+  selectCharacter,
+} from "~/models/character-details.server";
+import { createUserFromRecoveryCode } from "~/models/create-creds.server";
+import { logEvent } from "~/models/log.server";
+import { listStalkerStatuses, startStalker, stopStalker } from "~/models/stalker.server";
+import { loadSummary } from "~/models/summary.server";
+import { listUsers, UserError } from "~/models/user.server";
+import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { readFormData } from "~/utils/forms.server";
+import { dispatchIntent } from "~/utils/intent.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
+ *
+ * loader  users grouped "{group} Characters" with their stored details (picture, status,
+ *         gifts; written by the refresh jobs), stalker sessions, categories, the gift totals
+ *         filter (`?gift=<type>` repeated), the refresh progress and the Summary panel. No
+ *         secret leaves the server (users go through toPublicUser).
+ * action  intents create-user, add-category, delete-category, delete-user, start-stalker,
+ *         stop-stalker, refresh. Fetchers get `{ok, intent, message}` with a flash toast;
+ *         plain posts (no JavaScript, `redirectTo`, optional `errorRedirectTo` for failures) are
+ *         redirected with the toast.
+ */
 
 export const meta: MetaFunction = () => [{ title: "All Characters · Galaxy Toolbox" }];
 
-/** All Characters (spec 2 "All Characters screen"); header: User and Category add buttons. */
-export default function CharactersRoute() {
-  return (
-    <UpcomingSection
-      title="All Characters"
-      actions={
-        <>
-          <UpcomingAction label="User" icon={<PlusIcon />} />
-          <UpcomingAction label="Category" icon={<PlusIcon />} />
-        </>
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export type CharacterRow = {
+  _id: string;
+  account_id: string;
+  nick: string;
+  type: string | null;
+  device: string;
+  initials: string;
+  picUrl: string | null;
+  isOnline: boolean | null;
+  room: string | null;
+  /** null: never loaded (skeleton). */
+  gifts: GiftCell[] | null;
+  giftsFailed: boolean;
+  isStalker: boolean;
+  /** The stalker runs for this user (connecting or active). */
+  active: boolean;
+  stalkerState: StalkerCardState;
+};
+
+function stalkerStateOf(s: { desired: string; state: string } | undefined): StalkerCardState {
+  if (!s || s.desired !== "started") return "inactive";
+  if (s.state === "active") return "active";
+  if (s.state === "connecting") return "connecting";
+  return "inactive";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request);
+  const url = new URL(request.url);
+  const [users, categories, details, statuses, progress, summary] = await Promise.all([
+    listUsers(),
+    listCategories(),
+    getCharacterDetails(),
+    listStalkerStatuses(),
+    getCharactersRefreshProgress(),
+    loadSummary(request),
+  ]);
+  const statusOf = new Map(statuses.map((s) => [s.accountId, s]));
+  let selected = await getSelectedCharacter(operator.id);
+  // Spec 2 §4: on load, if a connection is active, its user is selected.
+  const running = users.find((u) => stalkerStateOf(statusOf.get(u.account_id)) !== "inactive");
+  if (!selected && running) {
+    try {
+      await selectCharacter(operator.id, running.account_id);
+      selected = running.account_id;
+    } catch (err) {
+      if (!(err instanceof Response)) throw err;
+      // Job engine offline: the page still shows; the selection waits for the next load.
+    }
+  }
+
+  const rows: CharacterRow[] = users.map((u) => {
+    const d = details.get(u.account_id);
+    const stalkerState = stalkerStateOf(statusOf.get(u.account_id));
+    return {
+      _id: u._id,
+      account_id: u.account_id,
+      nick: u.nick,
+      type: u.type,
+      device: u.device,
+      initials: initialsOf(u.nick),
+      picUrl: d?.picUrl ?? null,
+      isOnline: d?.isOnline ?? null,
+      room: d?.room ?? null,
+      gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
+      giftsFailed: d?.giftsFailed ?? false,
+      isStalker: groupOf(u.type) === "stalker",
+      active: stalkerState !== "inactive",
+      stalkerState,
+    };
+  });
+
+  const giftFilter = giftSelection(url.searchParams);
+  const groups = groupRows(rows).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
+  const totals = giftTotals(rows.map((r) => r.gifts));
+
+  // The card follows the selected stalker user, else a running one, else the first stalker user.
+  const stalkerUsers = rows.filter((r) => r.isStalker);
+  const cardUser = stalkerUsers.find((r) => r.account_id === selected) ?? stalkerUsers.find((r) => r.active) ?? stalkerUsers[0] ?? null;
+
+  return {
+    groups,
+    categories: categories satisfies Category[],
+    totals,
+    giftFilter,
+    selected,
+    stalker: cardUser ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState } : null,
+    progress,
+    summary,
+  };
+}
+
+/** `?dialog=` and `?confirm=` are read in the browser (and by the server render): no refetch for them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const name of URL_ONLY_PARAMS) params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+};
+
+// ---------------------------------------------------------------------------------------
+// Action
+
+export const INTENTS = ["create-user", "add-category", "delete-category", "delete-user", "start-stalker", "stop-stalker", "refresh"] as const;
+export type Intent = (typeof INTENTS)[number];
+export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
+
+const FALLBACK: Record<Intent, string> = {
+  "create-user": ACCOUNT_ERRORS.createUser,
+  "add-category": ACCOUNT_ERRORS.createCategory,
+  "delete-category": ACCOUNT_ERRORS.deleteCategory,
+  "delete-user": ACCOUNT_ERRORS.deleteUser,
+  "start-stalker": ACCOUNT_ERRORS.startStalker,
+  "stop-stalker": ACCOUNT_ERRORS.stopStalker,
+  refresh: ACCOUNT_ERRORS.fetchUserDetails,
+};
+
+/** "Refreshing characters…" is ours: spec 2 names no toast for Refresh. */
+export const REFRESH_STARTED = "Refreshing pictures, statuses and gift stats";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  const formData = await readFormData(request);
+  const rawRedirect = formData.get("redirectTo");
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/characters") : null;
+  // A plain form may come back somewhere else on failure (the Add User form stays open).
+  const rawErrorRedirect = formData.get("errorRedirectTo");
+  const errorRedirectTo = redirectTo && rawErrorRedirect ? safeRedirect(rawErrorRedirect, redirectTo) : redirectTo;
+  const handlers = Object.fromEntries(
+    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo, errorRedirectTo)]),
+  ) as Record<Intent, () => Promise<Response>>;
+  return dispatchIntent(formData, handlers);
+}
+
+type Outcome = { ok: true; message: string } | { ok: false; message: string; status: number };
+
+async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> {
+  try {
+    return { ok: true, message: await fn() };
+  } catch (err) {
+    if (err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
+    if (err instanceof Response) {
+      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
+      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
+    }
+    void logEvent({ type: "error", source: "system", message: `All Characters: ${intent} failed`, details: err });
+    return { ok: false, message: FALLBACK[intent], status: 500 };
+  }
+}
+
+function respond(intent: Intent, outcome: Outcome, redirectTo: string | null, errorRedirectTo: string | null) {
+  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
+  if (redirectTo) return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message) : redirectWithError(errorRedirectTo ?? redirectTo, outcome.message);
+  if (outcome.ok) return jsonWithSuccess(result, outcome.message);
+  return jsonWithError(result, outcome.message, { status: outcome.status });
+}
+
+const field = (formData: FormData, name: string) => {
+  const v = formData.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+function accountIdOf(formData: FormData): string {
+  const id = field(formData, "accountId").trim();
+  if (!/^\d{1,12}$/.test(id)) throw new UserError(400, ACCOUNT_ERRORS.accountIdRequired);
+  return id;
+}
+
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string> {
+  switch (intent) {
+    case "create-user": {
+      // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
+      const parsed = createCredsSchema.safeParse({ rc: field(formData, "rc"), type: field(formData, "type") });
+      if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
+      await createUserFromRecoveryCode(parsed.data);
+      return ACCOUNT_MESSAGES.userCreated;
+    }
+    case "add-category":
+      await createCategory(field(formData, "value"));
+      return ACCOUNT_MESSAGES.categoryCreated;
+    case "delete-category":
+      await deleteCategory(field(formData, "id"));
+      return ACCOUNT_MESSAGES.categoryDeleted;
+    case "delete-user": {
+      const id = field(formData, "accountId").trim();
+      await removeUser(id || "-");
+      return ACCOUNT_MESSAGES.userDeleted;
+    }
+    case "start-stalker": {
+      const accountId = accountIdOf(formData);
+      await startStalker(accountId);
+      // Spec 2 §4: on a successful start that user becomes the selected user.
+      await selectCharacter(operatorId, accountId).catch((err: unknown) => {
+        if (!(err instanceof Response)) throw err;
+      });
+      return ACCOUNT_MESSAGES.stalkerStarted;
+    }
+    case "stop-stalker": {
+      const accountId = accountIdOf(formData);
+      await stopStalker(accountId);
+      // Spec 2 §4: on stop of the selected user the selection is cleared.
+      if ((await getSelectedCharacter(operatorId)) === accountId) {
+        await selectCharacter(operatorId, null).catch((err: unknown) => {
+          if (!(err instanceof Response)) throw err;
+        });
       }
-      description="Characters grouped by category with their gifts and online status, the stalker controls and the 7-day Summary arrive in a later release."
-    />
-  );
+      return ACCOUNT_MESSAGES.stalkerStopped;
+    }
+    case "refresh":
+      await requestCharactersRefresh({ operatorId, force: true });
+      return REFRESH_STARTED;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Screen
+
+export type CharactersData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function CharactersRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  return <CharactersScreen data={loaded} />;
 }

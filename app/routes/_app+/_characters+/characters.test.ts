@@ -1,0 +1,240 @@
+/**
+ * The All Characters page (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters"):
+ * loader data and every intent, against PostgreSQL, Redis and the simulator. No worker runs in
+ * this file: a started stalker stays "connecting" and a refresh job waits in its queue.
+ */
+import { like } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
+import { getQueue } from "#jobs/queues.server";
+import { deleteKeys } from "#jobs/test-helpers";
+import { startSimulator, type Simulator } from "#sim/server";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
+import { getDb } from "~/db/client.server";
+import { appSettings, categories, characterDetails, stalkerSessions, users } from "~/db/schema";
+import { GALAXY_MESSAGES } from "~/galaxy/messages";
+import { getSelectedCharacter, saveCharacterDetails } from "~/models/character-details.server";
+import { upsertUser } from "~/models/user.server";
+import { getEnv, resetEnv } from "~/utils/env.server";
+import { action, loader, REFRESH_STARTED, type ActionResult, type CharacterRow } from "./characters";
+
+type Group = { group: string; title: string; rows: CharacterRow[] };
+type PageData = {
+  groups: Group[];
+  categories: { _id: string; value: string }[];
+  totals: { type: number; amount: number }[];
+  giftFilter: number[];
+  selected: string | null;
+  stalker: { accountId: string; nick: string; state: string } | null;
+  progress: { running: boolean; done: number; total: number } | null;
+  summary: unknown;
+};
+
+let sim: Simulator;
+let cookie: string;
+let operatorId: string;
+const STALKER = "61234567";
+const TRADER = "61234568";
+const BOWLER = "61234569";
+const SECRET = "s3cretPassw0rdThatMustNotLeak";
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
+  process.env.GALAXY_WS_URL = sim.wsUrl;
+  resetEnv();
+  const op = await createTestOperator({ name: "charops", password: "correct horse" });
+  cookie = op.cookie;
+  operatorId = op.id;
+});
+afterAll(async () => {
+  await sim.close();
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+beforeEach(async () => {
+  sim.world.reset();
+  const db = await getDb();
+  await db.delete(stalkerSessions);
+  await db.delete(characterDetails);
+  await db.delete(users);
+  await db.delete(appSettings).where(like(appSettings.key, "characters.%"));
+  await getQueue("stalker").obliterate({ force: true });
+  await getQueue("bulk-refresh").obliterate({ force: true });
+  await upsertUser({ accountId: STALKER, nick: "watcher", password: SECRET, type: "stalker", recoveryCode: "RCSECRET01" });
+  await upsertUser({ accountId: TRADER, nick: "Seller One", password: SECRET, type: "trading", sek: "SEKSECRET" });
+  await upsertUser({ accountId: BOWLER, nick: "bowler", password: SECRET, type: "bowling" });
+});
+
+const page = (query = "", withCookie = true) => callRoute<PageData>(loader, makeRequest(`/characters${query}`, { cookie: withCookie ? cookie : [] }));
+const post = (fields: Record<string, string>) => callRoute<ActionResult>(action, makeRequest("/characters", { cookie, form: fields }));
+const row = (d: PageData, id: string) => d.groups.flatMap((g) => g.rows).find((r) => r.account_id === id);
+
+describe("/characters loader (spec 2 §2 All Characters screen)", () => {
+  it("needs a logged-in operator", async () => {
+    const res = await page("", false);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("groups '{group} Characters' stalker, trading, bowling first then alphabetical, rows with initials, device and no secrets", async () => {
+    await upsertUser({ accountId: "61234570", nick: "zed", password: SECRET, type: "suppliers" });
+    await upsertUser({ accountId: "61234571", nick: "amy", password: SECRET, type: "recipients" });
+    const { status, data } = await page();
+    expect(status).toBe(200);
+    expect(data.groups.map((g) => g.title)).toEqual([
+      "stalker Characters",
+      "trading Characters",
+      "bowling Characters",
+      "recipients Characters",
+      "suppliers Characters",
+    ]);
+    expect(row(data, TRADER)).toMatchObject({ nick: "Seller One", initials: "SO", device: "android", isStalker: false, gifts: null, giftsFailed: false });
+    expect(row(data, STALKER)).toMatchObject({ initials: "WA", device: "web", isStalker: true, active: false, stalkerState: "inactive" });
+    const text = JSON.stringify(data);
+    for (const secret of [SECRET, "RCSECRET01", "SEKSECRET"]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/"(password|recoveryCode|sek|iHeaders)"/);
+    expect(data.stalker).toEqual({ accountId: STALKER, nick: "watcher", state: "inactive" });
+    expect(data.summary).toBeTruthy();
+  });
+
+  it("shows stored details: picture, online status with room, gifts, and 'Failed to load gifts' rows", async () => {
+    await saveCharacterDetails(TRADER, {
+      picUrl: "https://img.example/p.png",
+      status: { isOnline: true, room: "Lobby", source: "service" },
+      gifts: [
+        { type: 11, name: "Clay", img: "c.png", amount: 3 },
+        { type: 4, name: "Silver Ring", img: "r.png", amount: 1 },
+      ],
+    });
+    await saveCharacterDetails(BOWLER, { status: { isOnline: false, room: null, source: "service" }, gifts: "failed" });
+    const { data } = await page();
+    expect(row(data, TRADER)).toMatchObject({ picUrl: "https://img.example/p.png", isOnline: true, room: "Lobby", giftsFailed: false });
+    expect(row(data, TRADER)!.gifts).toHaveLength(2);
+    expect(row(data, BOWLER)).toMatchObject({ isOnline: false, gifts: null, giftsFailed: true });
+    expect(data.totals.map((t) => [t.type, t.amount])).toEqual([
+      [11, 3],
+      [4, 1],
+    ]);
+  });
+
+  it("§4 gift filter from ?gift=: users with every selected type above zero first, then by amount", async () => {
+    await upsertUser({ accountId: "61234572", nick: "aaa", password: SECRET, type: "bowling" });
+    await saveCharacterDetails(BOWLER, { gifts: [{ type: 11, name: "Clay", img: "", amount: 2 }] });
+    await saveCharacterDetails("61234572", { gifts: [{ type: 11, name: "Clay", img: "", amount: 9 }] });
+    const plain = (await page()).data.groups.find((g) => g.group === "bowling")!;
+    expect(plain.rows.map((r) => r.nick)).toEqual(["aaa", "bowler"]);
+    await saveCharacterDetails("61234572", { gifts: [{ type: 11, name: "Clay", img: "", amount: 0 }] });
+    const { data } = await page("?gift=11&gift=junk");
+    expect(data.giftFilter).toEqual([11]);
+    expect(data.groups.find((g) => g.group === "bowling")!.rows.map((r) => r.nick)).toEqual(["bowler", "aaa"]);
+  });
+
+  it("§4 on load, an active stalker with no selection becomes the selected user; Active badge", async () => {
+    await (await getDb()).insert(stalkerSessions).values({ accountId: STALKER, desired: "started", state: "active" });
+    const { data } = await page();
+    expect(data.selected).toBe(STALKER);
+    expect(await getSelectedCharacter(operatorId)).toBe(STALKER);
+    expect(row(data, STALKER)).toMatchObject({ active: true, stalkerState: "active" });
+    expect(data.stalker).toMatchObject({ accountId: STALKER, state: "active" });
+  });
+});
+
+describe("/characters action (spec 2 §8 Characters texts)", () => {
+  it("create-user from a simulator recovery code: 'User created successfully'; no-JS posts redirect with the toast", async () => {
+    const acc = sim.world.accounts[0]!;
+    const res = await post({ intent: "create-user", rc: acc.recoveryCode, type: "bowling" });
+    expect(res.data).toEqual({ ok: true, intent: "create-user", message: ACCOUNT_MESSAGES.userCreated });
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
+    expect(row((await page()).data, acc.id)).toMatchObject({ nick: acc.nick, type: "bowling" });
+
+    const acc2 = sim.world.accounts[1]!;
+    const plain = await post({ intent: "create-user", rc: acc2.recoveryCode, type: "stalker", redirectTo: "/characters" });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("Location")).toBe("/characters");
+    expect(toastOf(plain.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
+  });
+
+  it("create-user failures show the server's message; nothing is stored", async () => {
+    const before = (await (await getDb()).select().from(users)).length;
+    const bad = await post({ intent: "create-user", rc: "ZZZZZZZZZZ", type: "bowling" });
+    expect(bad.status).toBe(400);
+    expect(bad.data).toEqual({ ok: false, intent: "create-user", message: GALAXY_MESSAGES.invalidCredentials });
+    expect(toastOf(bad.headers)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.invalidCredentials });
+    expect((await post({ intent: "create-user", rc: "", type: "bowling" })).data.message).toBe(ACCOUNT_ERRORS.rcRequired);
+    expect((await post({ intent: "create-user", rc: "ABCDEFGHIJ", type: " " })).data.message).toBe(ACCOUNT_ERRORS.typeRequired);
+    // Without JavaScript a failure comes back to the open form (errorRedirectTo), a success closes it.
+    const plain = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters", errorRedirectTo: "/characters?dialog=user" });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("Location")).toBe("/characters?dialog=user");
+    const offsite = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters", errorRedirectTo: "https://evil.example/" });
+    expect(offsite.headers.get("Location")).toBe("/characters");
+    expect(toastOf(plain.headers)).toMatchObject({ type: "error", message: ACCOUNT_ERRORS.rcFormat });
+    expect((await (await getDb()).select().from(users)).length).toBe(before);
+  });
+
+  it("add-category and delete-category: success texts, duplicates and unknown ids refused", async () => {
+    const added = await post({ intent: "add-category", value: "  Whales " });
+    expect(added.data).toEqual({ ok: true, intent: "add-category", message: ACCOUNT_MESSAGES.categoryCreated });
+    expect(toastOf(added.headers)?.message).toBe(ACCOUNT_MESSAGES.categoryCreated);
+    const cats = (await page()).data.categories;
+    const whales = cats.find((c) => c.value === "Whales")!;
+    expect(whales).toBeTruthy();
+    expect((await post({ intent: "add-category", value: "whales" })).data).toMatchObject({ ok: false, message: ACCOUNT_ERRORS.categoryExists });
+    expect((await post({ intent: "add-category", value: "   " })).data).toMatchObject({ ok: false, message: ACCOUNT_ERRORS.categoryRequired });
+    const del = await post({ intent: "delete-category", id: whales._id, redirectTo: "/characters?dialog=category" });
+    expect(del.status).toBe(302);
+    expect(toastOf(del.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.categoryDeleted });
+    const again = await post({ intent: "delete-category", id: whales._id });
+    expect(again.status).toBe(404);
+    expect(again.data.message).toBe(ACCOUNT_ERRORS.categoryNotFound);
+    expect((await (await getDb()).select().from(categories)).some((c) => c.value === "Whales")).toBe(false);
+  });
+
+  it("delete-user: 'User deleted successfully', then 'User not found'", async () => {
+    const res = await post({ intent: "delete-user", accountId: BOWLER });
+    expect(res.data).toEqual({ ok: true, intent: "delete-user", message: ACCOUNT_MESSAGES.userDeleted });
+    expect(row((await page()).data, BOWLER)).toBeUndefined();
+    const again = await post({ intent: "delete-user", accountId: BOWLER });
+    expect(again.status).toBe(404);
+    expect(again.data.message).toBe(ACCOUNT_ERRORS.userNotFound);
+    expect((await post({ intent: "delete-user", accountId: "" })).data.message).toBe(ACCOUNT_ERRORS.userNotFound);
+  });
+
+  it("start-stalker selects the user; stop of the selected user clears the selection", async () => {
+    const started = await post({ intent: "start-stalker", accountId: STALKER });
+    expect(started.data).toEqual({ ok: true, intent: "start-stalker", message: ACCOUNT_MESSAGES.stalkerStarted });
+    expect(toastOf(started.headers)?.message).toBe(ACCOUNT_MESSAGES.stalkerStarted);
+    expect(await getSelectedCharacter(operatorId)).toBe(STALKER);
+    const d = (await page()).data;
+    expect(d.stalker).toMatchObject({ accountId: STALKER, state: "connecting" });
+    expect(row(d, STALKER)).toMatchObject({ active: true });
+
+    const stopped = await post({ intent: "stop-stalker", accountId: STALKER, redirectTo: "/characters" });
+    expect(stopped.status).toBe(302);
+    expect(toastOf(stopped.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.stalkerStopped });
+    expect(await getSelectedCharacter(operatorId)).toBeNull();
+    expect((await page()).data.stalker).toMatchObject({ state: "inactive" });
+  });
+
+  it("start/stop refusals show the server's message; fallbacks are §8's", async () => {
+    const notStalker = await post({ intent: "start-stalker", accountId: TRADER });
+    expect(notStalker.status).toBe(400);
+    expect(notStalker.data.message).toBe(ACCOUNT_ERRORS.notStalker);
+    expect((await post({ intent: "start-stalker", accountId: "99999999" })).data.message).toBe(ACCOUNT_ERRORS.userNotFound);
+    expect((await post({ intent: "stop-stalker", accountId: "abc" })).data.message).toBe(ACCOUNT_ERRORS.accountIdRequired);
+    expect((await (await getDb()).select().from(stalkerSessions)).length).toBe(0);
+  });
+
+  it("refresh starts the forced characters refresh; the loader shows its progress", async () => {
+    const res = await post({ intent: "refresh" });
+    expect(res.data).toEqual({ ok: true, intent: "refresh", message: REFRESH_STARTED });
+    expect((await page()).data.progress).toMatchObject({ running: true, done: 0 });
+    const job = await getQueue("bulk-refresh").getJob("characters-refresh");
+    expect(job?.data).toMatchObject({ kind: "refresh", section: "characters", skipCache: true });
+  });
+
+  it("an unknown intent is a 400", async () => {
+    const res = await post({ intent: "explode" });
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({ ok: false, message: "Unknown intent: explode" });
+  });
+});

@@ -1,0 +1,130 @@
+import { Avatar, Badge, Box, Button, Card, Flex, IconButton, Skeleton, Text } from "@radix-ui/themes";
+import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useState } from "react";
+import { GlobeIcon, MobileIcon, TrashIcon } from "~/components/ui/icons";
+import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
+import { CONFIRM_PARAM, GIFT_COLUMNS, type GiftCell } from "./characters-view";
+
+/** The 8-column gift grid of one row (spec 2 §2): skeleton until loaded, or "Failed to load gifts". */
+export function GiftGrid({ gifts, failed, label }: { gifts: GiftCell[] | null; failed: boolean; label: string }) {
+  if (failed) {
+    return (
+      <Text size="1" color="red" data-testid="gifts-failed">
+        Failed to load gifts
+      </Text>
+    );
+  }
+  if (!gifts) {
+    return (
+      <div className="gt-gift-grid" aria-label={`${label}: loading`} data-testid="gifts-loading">
+        {Array.from({ length: GIFT_COLUMNS }, (_, i) => (
+          <Skeleton key={i} height="20px" />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <ul className="gt-gift-grid" aria-label={label}>
+      {gifts.map((g) => (
+        <li key={g.type} className="gt-gift-cell" title={`${g.name}: ${g.amount}`}>
+          {g.img ? <img src={g.img} alt={g.name} width={20} height={20} loading="lazy" /> : <Text size="1">{g.name}</Text>}
+          <Text size="1">{g.amount}</Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function StalkerButton({ row }: { row: Row }) {
+  const fetcher = useFetcher();
+  const intent = row.active ? "stop-stalker" : "start-stalker";
+  return (
+    <fetcher.Form method="post" action="/characters">
+      <HiddenFields fields={{ intent, accountId: row.account_id }} />
+      <NoJsRedirect />
+      <Button size="1" type="submit" variant="soft" color={row.active ? "orange" : "green"} loading={fetcher.state !== "idle"}>
+        {row.active ? "Stop" : "Start"}
+        <span className="gt-visually-hidden"> stalker for {row.nick}</span>
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function DeleteButton({ row }: { row: Row }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const fetcher = useFetcher();
+  const [open, setOpen] = useState(false);
+  const label = `Delete ${row.nick}`;
+  if (!hydrated) {
+    const params = new URLSearchParams(location.search);
+    params.set(CONFIRM_PARAM, row.account_id);
+    return (
+      <IconButton asChild size="1" variant="soft" color="red">
+        <Link to={`?${params}`} aria-label={label} preventScrollReset>
+          <TrashIcon />
+        </Link>
+      </IconButton>
+    );
+  }
+  return (
+    <>
+      <IconButton size="1" variant="soft" color="red" aria-label={label} onClick={() => setOpen(true)} loading={fetcher.state !== "idle"}>
+        <TrashIcon />
+      </IconButton>
+      <LazyConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Delete user"
+        description={`Delete ${row.nick} (${row.account_id})? Its stalker stops. This cannot be undone.`}
+        confirmLabel="Delete"
+        onConfirm={() => fetcher.submit({ intent: "delete-user", accountId: row.account_id }, { method: "post", action: "/characters" })}
+      />
+    </>
+  );
+}
+
+export function CharacterRowView({ row }: { row: Row }) {
+  const status = row.isOnline === null ? null : row.isOnline ? "online" : "offline";
+  return (
+    <Card asChild size="1">
+      <li data-testid="character-row" data-account={row.account_id}>
+        <Flex gap="3" align="start" wrap="wrap">
+          <Avatar size="3" radius="full" src={row.picUrl ?? undefined} fallback={row.initials} alt="" />
+          <Box className="gt-character-main">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text weight="bold" className="gt-character-nick">
+                {row.nick}
+              </Text>
+              {row.active ? (
+                <Badge color={row.stalkerState === "active" ? "green" : "blue"} data-testid="active-badge">
+                  Active
+                </Badge>
+              ) : null}
+              {status ? (
+                <Badge color={status === "online" ? "green" : "gray"} variant="soft">
+                  {status}
+                  {row.room ? ` · ${row.room}` : ""}
+                </Badge>
+              ) : null}
+              {row.device === "android" ? <MobileIcon aria-label="Android" role="img" /> : <GlobeIcon aria-label="Web" role="img" />}
+              <Text size="1" color="gray">
+                {row.account_id}
+              </Text>
+            </Flex>
+            <Box mt="2">
+              <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} />
+            </Box>
+          </Box>
+          <Flex gap="2" align="center" ml="auto">
+            {row.isStalker ? <StalkerButton row={row} /> : null}
+            <DeleteButton row={row} />
+          </Flex>
+        </Flex>
+      </li>
+    </Card>
+  );
+}

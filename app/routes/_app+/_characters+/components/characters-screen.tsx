@@ -1,0 +1,204 @@
+import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { SummaryPanel } from "~/components/summary/summary-panel";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { EmptyState } from "~/components/ui/empty-state";
+import { PlusIcon, ReloadIcon } from "~/components/ui/icons";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { SectionHeader } from "~/components/ui/section-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import type { CharactersData } from "~/routes/_app+/_characters+/characters";
+import { CharacterRowView } from "./character-row";
+import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, pollInterval, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CategoryDialog, UserDialog } from "./lazy-dialogs";
+
+function usePoll(every: number | null) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (every === null) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, every);
+    return () => clearInterval(timer);
+  }, [every, revalidator]);
+}
+
+function withoutParams(search: string, names: string[]): string {
+  const params = new URLSearchParams(search);
+  for (const n of names) params.delete(n);
+  const s = params.toString();
+  return `/characters${s ? `?${s}` : ""}`;
+}
+
+function withParam(search: string, name: string, value: string): string {
+  const params = new URLSearchParams(search);
+  params.set(name, value);
+  return `/characters?${params}`;
+}
+
+function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]; progress: CharactersData["progress"] }) {
+  const start = useFetcher();
+  const stop = useFetcher();
+  const refresh = useFetcher();
+  const pendingStart = start.state !== "idle";
+  // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
+  const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
+  const color = state === "active" ? "green" : state === "connecting" ? "blue" : "gray";
+  const running = progress?.running ?? false;
+  return (
+    <Card mb="4" data-testid="stalker-card">
+      <Flex gap="3" align="center" justify="between" wrap="wrap">
+        <Box>
+          <Text as="div" weight="bold" color={color} data-state={state} role="status">
+            {STALKER_TEXTS[state]}
+          </Text>
+          <Text as="div" size="1" color="gray">
+            {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}
+            {running ? ` · Refreshing ${progress?.done ?? 0} of ${progress?.total ?? 0}` : ""}
+          </Text>
+        </Box>
+        <Flex gap="2" wrap="wrap">
+          <start.Form method="post" action="/characters">
+            <HiddenFields fields={{ intent: "start-stalker", accountId: stalker?.accountId ?? "" }} />
+            <NoJsRedirect />
+            <Button type="submit" color="green" variant="soft" disabled={!stalker || state !== "inactive"} loading={pendingStart}>
+              Start
+            </Button>
+          </start.Form>
+          <stop.Form method="post" action="/characters">
+            <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
+            <NoJsRedirect />
+            <Button type="submit" color="orange" variant="soft" disabled={!stalker || state === "inactive"} loading={stop.state !== "idle"}>
+              Stop
+            </Button>
+          </stop.Form>
+          <refresh.Form method="post" action="/characters">
+            <HiddenFields fields={{ intent: "refresh" }} />
+            <NoJsRedirect />
+            <Button type="submit" variant="soft" loading={refresh.state !== "idle"}>
+              <ReloadIcon /> Refresh
+            </Button>
+          </refresh.Form>
+        </Flex>
+      </Flex>
+      {running ? (
+        <Text as="p" size="1" color="gray" mt="2" data-testid="refresh-progress">
+          {progress?.done ?? 0} of {progress?.total ?? 0}
+        </Text>
+      ) : null}
+    </Card>
+  );
+}
+
+function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; selected: number[] }) {
+  const location = useLocation();
+  if (totals.length === 0) return null;
+  return (
+    <Box mb="4">
+      <Heading as="h2" size="3" mb="2">
+        Gift totals
+      </Heading>
+      <ul className="gt-gift-filter" aria-label="Filter by gift">
+        {totals.map((g) => {
+          const on = selected.includes(g.type);
+          return (
+            <li key={g.type}>
+              <Link
+                to={`/characters${toggleGiftSearch(new URLSearchParams(location.search), g.type)}`}
+                aria-pressed={on}
+                aria-label={`${g.name}: ${g.amount}${on ? " (filtering)" : ""}`}
+                preventScrollReset
+                replace
+                data-gift={g.type}
+              >
+                {g.img ? <img src={g.img} alt="" width={20} height={20} /> : null}
+                <Text size="1">{g.amount}</Text>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      {selected.length ? (
+        <Text as="p" size="1" mt="1">
+          <Link to={withoutParams(location.search, [GIFT_PARAM])} replace preventScrollReset>
+            Clear gift filter
+          </Link>
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function CharactersScreen({ data }: { data: CharactersData }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  usePoll(hydrated ? pollInterval(data) : null);
+  const closeHref = withoutParams(location.search, [DIALOG_PARAM]);
+  const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
+  const total = data.groups.reduce((n, g) => n + g.rows.length, 0);
+  const params = new URLSearchParams(location.search);
+  const dialog = dialogOf(params);
+  const confirmId = params.get(CONFIRM_PARAM);
+  const confirm = confirmId ? (data.groups.flatMap((g) => g.rows).find((r) => r.account_id === confirmId) ?? null) : null;
+
+  return (
+    <>
+      <SectionHeader
+        title="All Characters"
+        actions={
+          <>
+            <Button asChild variant="soft">
+              <Link to={withParam(location.search, DIALOG_PARAM, "user")} aria-label="Add User" preventScrollReset>
+                <PlusIcon /> User
+              </Link>
+            </Button>
+            <Button asChild variant="soft">
+              <Link to={withParam(location.search, DIALOG_PARAM, "category")} aria-label="Add Category" preventScrollReset>
+                <PlusIcon /> Category
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      <UserDialog open={dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      <CategoryDialog open={dialog === "category"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      {confirm ? (
+        <ConfirmPanel
+          title="Delete user"
+          description={`Delete ${confirm.nick} (${confirm.account_id})? Its stalker stops. This cannot be undone.`}
+          confirmLabel="Delete"
+          cancelTo={withoutParams(location.search, [CONFIRM_PARAM])}
+          form={{
+            action: "/characters",
+            fields: { intent: "delete-user", accountId: confirm.account_id, redirectTo: withoutParams(location.search, [CONFIRM_PARAM]) },
+          }}
+        />
+      ) : null}
+      <StalkerCard stalker={data.stalker} progress={data.progress} />
+      <GiftFilter totals={data.totals} selected={data.giftFilter} />
+      {total === 0 ? (
+        <EmptyState title="No characters yet" description="Add a user with a recovery code." />
+      ) : (
+        data.groups.map((g) => (
+          <Box key={g.group} mb="4" asChild>
+            <section aria-labelledby={`group-${g.group}`}>
+              <Heading as="h2" size="4" mb="2" id={`group-${g.group}`} style={{ textTransform: "capitalize" }}>
+                {g.title}
+              </Heading>
+              <ul className="gt-character-list">
+                {g.rows.map((r) => (
+                  <CharacterRowView key={r.account_id} row={r} />
+                ))}
+              </ul>
+            </section>
+          </Box>
+        ))
+      )}
+      <Box mt="4" style={{ maxWidth: 640 }}>
+        <SummaryPanel summary={data.summary} />
+      </Box>
+    </>
+  );
+}

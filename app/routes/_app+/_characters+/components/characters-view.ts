@@ -1,0 +1,111 @@
+/**
+ * Pure helpers of the All Characters screen (spec 2 §2 "All Characters screen", §4 "Stalker"
+ * gift filter): initials, gift totals, the URL gift selection and the §4 sort.
+ * Client-safe, no server imports, and no zod (api/accounts.ts is zod; grouping lives in group-rows.ts,
+ * which only the loader imports, so the first load stays without it).
+ */
+import type { CharactersData } from "~/routes/_app+/_characters+/characters";
+
+export type GiftCell = { type: number; name: string; img: string; amount: number };
+
+/** Spec 2 §9 "Gift grid": 8 columns. */
+export const GIFT_COLUMNS = 8;
+/** URL parameter of the gift filter, repeated once per selected gift type (`?gift=11&gift=4`). */
+export const GIFT_PARAM = "gift";
+/** URL parameter of the no-JavaScript dialogs: `?dialog=user` / `?dialog=category`. */
+export const DIALOG_PARAM = "dialog";
+export const DIALOGS = ["user", "category"] as const;
+export type CharactersDialog = (typeof DIALOGS)[number];
+/** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
+export const CONFIRM_PARAM = "confirm";
+/** Parameters only the screen reads (the loader's data does not depend on them). */
+export const URL_ONLY_PARAMS = [DIALOG_PARAM, CONFIRM_PARAM] as const;
+
+/** The dialog a URL opens, if any (`?dialog=gift-rates` belongs to the Summary panel). */
+export function dialogOf(params: URLSearchParams): CharactersDialog | null {
+  const raw = params.get(DIALOG_PARAM);
+  return (DIALOGS as readonly string[]).includes(raw ?? "") ? (raw as CharactersDialog) : null;
+}
+
+/** Two uppercase initials: the first letters of the first two words, else the first two letters. */
+export function initialsOf(nick: string): string {
+  const words = nick
+    .trim()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const letters = words.length >= 2 ? `${[...words[0]!][0]}${[...words[1]!][0]}` : [...(words[0] ?? "?")].slice(0, 2).join("");
+  return letters.toUpperCase() || "?";
+}
+
+/** The selected gift types of a URL (numbers, deduplicated, in URL order). */
+export function giftSelection(params: URLSearchParams): number[] {
+  const out: number[] = [];
+  for (const raw of params.getAll(GIFT_PARAM)) {
+    if (!/^\d{1,6}$/.test(raw.trim())) continue;
+    const n = Number(raw.trim());
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** The search string with `type` toggled in the gift selection (other parameters kept). */
+export function toggleGiftSearch(params: URLSearchParams, type: number): string {
+  const selected = giftSelection(params);
+  const next = selected.includes(type) ? selected.filter((t) => t !== type) : [...selected, type];
+  const out = new URLSearchParams(params);
+  out.delete(GIFT_PARAM);
+  for (const t of next) out.append(GIFT_PARAM, String(t));
+  const s = out.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Summed amount per gift type over all users (first-seen order of types, then by type). */
+export function giftTotals(giftLists: (GiftCell[] | null | undefined)[]): GiftCell[] {
+  const byType = new Map<number, GiftCell>();
+  for (const list of giftLists) {
+    for (const g of list ?? []) {
+      const seen = byType.get(g.type);
+      if (seen) seen.amount += g.amount;
+      else byType.set(g.type, { ...g });
+    }
+  }
+  return [...byType.values()];
+}
+
+function amountOf(gifts: GiftCell[] | null | undefined, type: number): number {
+  return (gifts ?? []).filter((g) => g.type === type).reduce((s, g) => s + g.amount, 0);
+}
+
+/**
+ * Spec 2 §4 "Gift filter": users with every selected gift type above zero come first, then
+ * by the summed amount of the selected types, descending. Stable: ties keep their order.
+ * No selection keeps the order as given.
+ */
+export function sortByGiftFilter<T>(items: T[], giftsOf: (item: T) => GiftCell[] | null | undefined, selected: number[]): T[] {
+  if (selected.length === 0) return [...items];
+  const keyed = items.map((item, index) => {
+    const gifts = giftsOf(item);
+    const amounts = selected.map((t) => amountOf(gifts, t));
+    return { item, index, all: amounts.every((a) => a > 0), sum: amounts.reduce((s, a) => s + a, 0) };
+  });
+  keyed.sort((a, b) => Number(b.all) - Number(a.all) || b.sum - a.sum || a.index - b.index);
+  return keyed.map((k) => k.item);
+}
+
+export type StalkerCardState = "inactive" | "connecting" | "active";
+export const STALKER_TEXTS: Record<StalkerCardState, string> = {
+  inactive: "Stalker Inactive",
+  connecting: "Connecting Stalker",
+  active: "Stalker Active",
+};
+
+/** While a refresh runs or a stalker is connecting, the page re-reads every 2 s (with JavaScript). */
+export const REFRESH_POLL_MS = 2000;
+/** Spec 2 §9: statuses refresh every 5 minutes while a user is selected; the page re-reads as often. */
+export const STATUS_POLL_MS = 5 * 60_000;
+
+export function pollInterval(data: Pick<CharactersData, "progress" | "stalker" | "groups" | "selected">): number | null {
+  const connecting = data.stalker?.state === "connecting" || data.groups.some((g) => g.rows.some((r) => r.stalkerState === "connecting"));
+  if (data.progress?.running || connecting) return REFRESH_POLL_MS;
+  return data.selected ? STATUS_POLL_MS : null;
+}

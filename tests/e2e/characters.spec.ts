@@ -1,0 +1,105 @@
+import { expect, test, type Page } from "@playwright/test";
+import { characterRow, group, simAccounts, simFaults, toast } from "./characters-fixtures";
+
+/**
+ * Spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters" with JavaScript: dialogs,
+ * fetcher forms with flash toasts, the stalker held by the app's worker against the simulator.
+ */
+
+async function createUser(page: Page, rc: string, category: string) {
+  await page.getByRole("link", { name: "Add User" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add User" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Recovery code").fill(rc);
+  await dialog.getByRole("combobox", { name: "Category" }).click();
+  await page.getByRole("option", { name: category, exact: true }).click();
+  await dialog.getByRole("button", { name: "Create User" }).click();
+}
+
+test("create a user from a simulator recovery code; the dialog closes and resets", async ({ page }) => {
+  const [acc] = await simAccounts("bowling");
+  await page.goto("/characters");
+  await createUser(page, acc!.recoveryCode, "bowling");
+  await expect(toast(page, "User created successfully")).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Add User" })).toHaveCount(0);
+  await expect(group(page, "bowling").getByText(acc!.nick, { exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "Add User" }).click();
+  await expect(page.getByRole("dialog", { name: "Add User" }).getByLabel("Recovery code")).toHaveValue("");
+});
+
+test("a refused recovery code shows the server's message and keeps the dialog open", async ({ page }) => {
+  await page.goto("/characters");
+  await createUser(page, "ZZZZZZZZZZ", "bowling");
+  await expect(toast(page, "Login failed: Invalid credentials")).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Add User" })).toBeVisible();
+});
+
+test("add and delete a category in the Add Category dialog", async ({ page }) => {
+  await page.goto("/characters");
+  await page.getByRole("link", { name: "Add Category" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Category" });
+  await dialog.getByLabel("Category name").fill("whales-js");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(toast(page, "Category created successfully")).toBeVisible();
+  const list = dialog.getByRole("list", { name: "Categories" });
+  await expect(list.getByText("whales-js")).toBeVisible();
+  expect(await list.evaluate((el) => getComputedStyle(el).maxHeight)).toBe("200px");
+  await list.getByRole("button", { name: "Delete category whales-js" }).click();
+  await expect(toast(page, "Category deleted successfully")).toBeVisible();
+  await expect(list.getByText("whales-js")).toHaveCount(0);
+});
+
+test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a user", async ({ page }) => {
+  const [stalker] = await simAccounts("stalker");
+  await page.goto("/characters");
+  await createUser(page, stalker!.recoveryCode, "stalker");
+  await expect(toast(page, "User created successfully")).toBeVisible();
+  const row = characterRow(page, stalker!.id);
+  await expect(row).toBeVisible();
+
+  // A slow platform keeps the session connecting for a while: "Connecting Stalker" in blue,
+  // then (the page re-reads every 2 s while connecting) "Stalker Active" in green.
+  await simFaults({ latencyMs: 700 });
+  try {
+    await row.getByRole("button", { name: `Start stalker for ${stalker!.nick}` }).click();
+    await expect(toast(page, "Stalker started successfully")).toBeVisible();
+    await expect(row.getByTestId("active-badge")).toBeVisible();
+    const status = page.getByTestId("stalker-card").getByRole("status");
+    await expect(status).toHaveText("Connecting Stalker");
+    await expect(status).toHaveAttribute("data-accent-color", "blue");
+  } finally {
+    await simFaults({ latencyMs: 0 });
+  }
+  await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveText("Stalker Active", { timeout: 20_000 });
+  await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveAttribute("data-accent-color", "green");
+
+  // Starting selected the user, which loads pictures, statuses and gifts for all users.
+  await page.getByTestId("stalker-card").getByRole("button", { name: "Refresh" }).click();
+  const filter = page.getByRole("list", { name: "Filter by gift" });
+  await expect(filter.getByRole("link").first()).toBeVisible({ timeout: 20_000 });
+  await filter.getByRole("link").first().click();
+  await expect(page).toHaveURL(/gift=\d+/);
+  await expect(filter.getByRole("link").first()).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("link", { name: "Clear gift filter" }).click();
+  await expect(page).not.toHaveURL(/gift=/);
+
+  await row.getByRole("button", { name: `Stop stalker for ${stalker!.nick}` }).click();
+  await expect(toast(page, "Stalker stopped successfully")).toBeVisible();
+  await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveText("Stalker Inactive");
+
+  await row.getByRole("button", { name: `Delete ${stalker!.nick}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "User deleted successfully")).toBeVisible();
+  await expect(row).toHaveCount(0);
+});
+
+test("at 375 px wide the screen fits without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/characters");
+  await expect(page.getByRole("heading", { name: "All Characters" })).toBeVisible();
+  // The first journey's user is still there: a real row with its gift grid is measured.
+  await expect(page.getByTestId("character-row").first()).toBeVisible();
+  await expect(page.getByTestId("stalker-card")).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
