@@ -11,6 +11,11 @@ async function open(page: Page) {
   await page.waitForLoadState("networkidle");
 }
 
+/** The server renders plain handles; dnd-kit's (lazily loaded) sortable ones replace them. Wait for those. */
+async function dragReady(page: Page, name: string) {
+  await expect(page.getByRole("button", { name: `Drag ${name}` })).toHaveAttribute("aria-roledescription", "sortable");
+}
+
 test("New Sequence: §5 messages in the browser, §9 defaults, then the card shows badges and numbered chips (star = shuffle)", async ({ page, request }) => {
   await open(page);
   await page.getByRole("link", { name: "New Sequence" }).click();
@@ -65,6 +70,7 @@ test("edit, active switch and delete with confirmation", async ({ page, request 
 test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px)", async ({ page, request }) => {
   await seedSequences(request, ["One", "Two", "Three"]);
   await open(page);
+  await dragReady(page, "One");
   // Keyboard: focus the handle, Space picks up, ArrowDown moves, Space drops.
   await page.getByRole("button", { name: "Drag One" }).focus();
   await page.keyboard.press("Space");
@@ -96,6 +102,7 @@ test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ brow
   });
   const page = await context.newPage();
   await open(page);
+  await dragReady(page, "Two");
   const handle = (await page.getByRole("button", { name: "Drag Two" }).boundingBox())!;
   const target = (await sequenceCard(page, "One").boundingBox())!;
   const cdp = await context.newCDPSession(page);
