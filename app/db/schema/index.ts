@@ -8,3 +8,4 @@ export * from "./jobs";
 export * from "./accounts";
 export * from "./summary";
 export * from "./trading";
+export * from "./bowling";
