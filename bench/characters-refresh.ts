@@ -20,11 +20,8 @@
  * values live in app/galaxy/services-config.ts).
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { privateDatabase } from "./db";
 
 const { values: args } = parseArgs({
   options: {
@@ -40,22 +37,7 @@ const LATENCY = Number(args.latency);
 async function main() {
   const cleanups: Array<() => Promise<void>> = [];
   try {
-    const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-    const dbName = `gt_bench_chars_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const a = new pg.Client({ connectionString: base });
-      await a.connect();
-      await a.query(`drop database if exists ${dbName} with (force)`);
-      await a.end();
-    });
-    const url = new URL(base);
-    url.pathname = `/${dbName}`;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-bench-"));
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const { url, dataDir } = await privateDatabase("gt_bench_chars", cleanups);
 
     const { startSimulator } = await import("#sim/server");
     const sim = await startSimulator({ port: 0, pingIntervalMs: 0 });

@@ -22,9 +22,9 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { benchGiftNames, benchPairs } from "./rates-data";
 import { freePort, request } from "./net";
+import { privateDatabase } from "./db";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -122,22 +122,7 @@ async function main() {
   console.log(`measurements: ${SECONDS} s each, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds per side\n`);
 
   // --- A private PostgreSQL database -------------------------------------------------
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const dbName = `gt_bench_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const a = new pg.Client({ connectionString: base });
-    await a.connect();
-    await a.query(`drop database if exists ${dbName} with (force)`);
-    await a.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${dbName}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-bench-"));
-  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const { url, dbName, dataDir } = await privateDatabase("gt_bench", cleanups);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",

@@ -17,11 +17,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { startSimulator } from "#sim/server";
 import { spawnWorker, deleteKeys, type WorkerChild } from "#jobs/test-helpers";
+import { privateDatabase } from "./db";
 
 const { values } = parseArgs({ options: { sessions: { type: "string", default: "200" }, steady: { type: "string", default: "20" } } });
 const N = Number(values.sessions);
@@ -50,22 +49,7 @@ async function main() {
         .join(" ")}; ${N} sessions\n`,
     );
 
-    const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-    const dbName = `gt_bench_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const a = new pg.Client({ connectionString: base });
-      await a.connect();
-      await a.query(`drop database if exists ${dbName} with (force)`);
-      await a.end();
-    });
-    const url = new URL(base);
-    url.pathname = `/${dbName}`;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-bench-"));
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const { url, dbName, dataDir } = await privateDatabase("gt_bench", cleanups);
 
     const sim = await startSimulator({ port: 0 });
     cleanups.unshift(() => sim.close());
