@@ -163,6 +163,60 @@ describe("Discord simulator with a real discord.js Client", () => {
     expect((await after).author.username).toBe("carol");
   });
 
+  it("op 7 Reconnect → discord.js resumes on resume_gateway_url; close 1000 → it identifies anew", async () => {
+    const client = await loggedIn();
+    const resumed = new Promise<void>((resolve) => client.once(Events.ShardResume, () => resolve()));
+    expect((await post("gateway", { action: "reconnect" })).body.sockets).toBe(1);
+    await resumed;
+    let gw = await get<{ events: { kind: string; path?: string }[] }>("gateway");
+    expect(gw.events.filter((e) => e.kind === "open").map((e) => e.path)).toEqual(["/gateway", "/gateway-resume"]);
+    await post("gateway", { action: "close", code: 1000 });
+    // A fresh identify gets a READY for a new session (discord.js does not emit clientReady twice).
+    await new Promise<void>((resolve, reject) => {
+      const t = setInterval(async () => {
+        gw = await get("gateway");
+        if (gw.events.filter((e) => e.kind === "identify").length === 2) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 50);
+      setTimeout(() => {
+        clearInterval(t);
+        reject(new Error("no second identify"));
+      }, 5000);
+    });
+    const after = nextMessage(client, (m) => m.content === "after re-identify");
+    await post("messages", { channelId: GENERAL, username: "alice", content: "after re-identify" });
+    await after;
+  });
+
+  it("without the MessageContent intent a user's message arrives with empty content (as Discord does)", async () => {
+    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], rest: { api: sim.apiBase } });
+    clients.push(client);
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login(sim.token);
+    await ready;
+    const got = nextMessage(client, (m) => m.author.username === "alice");
+    await post("messages", { channelId: GENERAL, username: "alice", content: "secret words" });
+    expect((await got).content).toBe("");
+  });
+
+  it("a send with a file (multipart payload_json) is recorded; a webhook with a wrong token is refused", async () => {
+    const client = await loggedIn();
+    const relay = client.channels.cache.get(RELAY) as TextChannel;
+    await relay.send({ content: "with a file", files: [{ attachment: Buffer.from("hello"), name: "a.txt" }] });
+    const { sent } = await get<{ sent: Sent[] }>("sent");
+    expect(sent.map((s) => s.content)).toEqual(["with a file"]);
+    const hook = await relay.createWebhook({ name: "hook" });
+    const bad = await fetch(`${sim.restUrl}/webhooks/${hook.id}/${"x".repeat(68)}?wait=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: "nope", username: "Mallory" }),
+    });
+    expect(bad.status).toBe(401);
+    expect((await get<{ sent: Sent[] }>("sent")).sent).toHaveLength(1);
+  });
+
   it("heartbeats are acknowledged (no zombie-connection reconnects)", async () => {
     const client = await loggedIn();
     await new Promise((r) => setTimeout(r, 2500));
