@@ -4,9 +4,12 @@
  *   GET  /__discord/state                       token, bot, guilds with channels, users, webhooks
  *   POST /__discord/messages { channelId, userId | username, content }
  *                                               a Discord user speaks → MESSAGE_CREATE to the bot
+ *   POST /__discord/messages/edit { channelId, messageId, content }   a user edits → MESSAGE_UPDATE
+ *   POST /__discord/messages/delete { channelId, messageId }          a message is deleted → MESSAGE_DELETE
  *   GET  /__discord/messages?channelId=         every message in a channel (oldest first)
  *   GET  /__discord/sent[?channelId=]           what the bot put in channels: bot messages and
- *                                               webhook executions (with username), oldest first
+ *                                               webhook executions (with username), oldest first;
+ *                                               also `edits` and `deletes` the bot made over REST
  *   GET  /__discord/faults                      current faults
  *   POST /__discord/faults { rest429: { count, retryAfterMs?, global? }, deadGateway, identifyCloseCode }
  *                                               (partial merge)
@@ -43,6 +46,8 @@ const postSchema = z
     content: z.string().min(1).max(4000),
   })
   .strict();
+const editSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1), content: z.string().min(1).max(4000) }).strict();
+const deleteSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1) }).strict();
 const gatewaySchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("close"), code: closeCode, forget: z.boolean().optional() }).strict(),
   z.object({ action: z.literal("reconnect") }).strict(),
@@ -116,6 +121,24 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
       });
       return send(res, 200, payload);
     }
+    if (method === "POST" && path === "/__discord/messages/edit") {
+      const body = await parse(req, editSchema);
+      const msg = state.findMessage(body.channelId, body.messageId);
+      if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
+      msg.content = body.content;
+      msg.edited_timestamp = new Date().toISOString();
+      const payload = messagePayload(msg);
+      gateway.dispatchMessage("MESSAGE_UPDATE", payload);
+      return send(res, 200, payload);
+    }
+    if (method === "POST" && path === "/__discord/messages/delete") {
+      const body = await parse(req, deleteSchema);
+      const msg = state.findMessage(body.channelId, body.messageId);
+      if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
+      state.removeMessage(msg.channel_id, msg.id);
+      gateway.dispatchDelete({ id: msg.id, channel_id: msg.channel_id, guild_id: msg.guild_id });
+      return send(res, 200, { ok: true });
+    }
     if (method === "GET" && path === "/__discord/messages") {
       const channelId = url.searchParams.get("channelId") ?? "";
       if (!state.channel(channelId)) return send(res, 404, { error: "not_found", message: `No channel ${channelId}` });
@@ -123,7 +146,8 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
     }
     if (method === "GET" && path === "/__discord/sent") {
       const channelId = url.searchParams.get("channelId");
-      return send(res, 200, { sent: state.sent.filter((s) => !channelId || s.channelId === channelId) });
+      const mine = <T extends { channelId: string }>(list: T[]) => list.filter((s) => !channelId || s.channelId === channelId);
+      return send(res, 200, { sent: mine(state.sent), edits: mine(state.edits), deletes: mine(state.deletes) });
     }
     if (path === "/__discord/faults") {
       if (method === "POST") {

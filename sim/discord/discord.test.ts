@@ -217,6 +217,32 @@ describe("Discord simulator with a real discord.js Client", () => {
     expect((await get<{ sent: Sent[] }>("sent")).sent).toHaveLength(1);
   });
 
+  it("edits and deletes both ways: bot edit/delete over REST recorded; a user's edit/delete arrives as messageUpdate/messageDelete", async () => {
+    const client = await loggedIn();
+    const relay = client.channels.cache.get(RELAY) as TextChannel;
+    const mine = await relay.send("first");
+    const edited = await mine.edit("first (fixed)");
+    expect(edited.content).toBe("first (fixed)");
+    expect(edited.editedTimestamp).not.toBeNull();
+    await mine.delete();
+    const rec = await get<{ edits: { id: string; content: string }[]; deletes: { id: string }[] }>(`sent?channelId=${RELAY}`);
+    expect(rec.edits).toEqual([expect.objectContaining({ id: mine.id, content: "first (fixed)" })]);
+    expect(rec.deletes).toEqual([expect.objectContaining({ id: mine.id })]);
+
+    const got = nextMessage(client, (m) => m.content === "typo");
+    const posted = await post("messages", { channelId: RELAY, username: "alice", content: "typo" });
+    await got;
+    const updated = new Promise<string>((resolve) => client.once(Events.MessageUpdate, (_old, m) => resolve(m.content ?? "")));
+    expect((await post("messages/edit", { channelId: RELAY, messageId: posted.body.id, content: "no typo" })).status).toBe(200);
+    expect(await updated).toBe("no typo");
+    const deleted = new Promise<string>((resolve) => client.once(Events.MessageDelete, (m) => resolve(m.id)));
+    await post("messages/delete", { channelId: RELAY, messageId: posted.body.id });
+    expect(await deleted).toBe(posted.body.id);
+    // Someone else's message cannot be edited by the bot.
+    const other = await post("messages", { channelId: RELAY, username: "bob", content: "mine" });
+    await expect(client.rest.patch(Routes.channelMessage(RELAY, String(other.body.id)), { body: { content: "hijack" } })).rejects.toThrow(/another user/);
+  });
+
   it("heartbeats are acknowledged (no zombie-connection reconnects)", async () => {
     const client = await loggedIn();
     await new Promise((r) => setTimeout(r, 2500));

@@ -140,13 +140,18 @@ export class DiscordGateway {
   }
 
   /** A guild event to every identified session (GUILD_MESSAGES intent; content blanked without MESSAGE_CONTENT, as Discord does). */
-  dispatchMessage(t: "MESSAGE_CREATE", message: Record<string, unknown> & { author: { id: string } }) {
+  dispatchMessage(t: "MESSAGE_CREATE" | "MESSAGE_UPDATE", message: Record<string, unknown> & { author: { id: string } }) {
     for (const s of this.sessions.values()) {
       if (!(s.intents & INTENTS.GuildMessages)) continue;
       const own = message.author.id === this.state.bot.id;
       const d = s.intents & INTENTS.MessageContent || own ? message : { ...message, content: "" };
       this.#dispatch(s, t, d);
     }
+  }
+
+  /** MESSAGE_DELETE to every session with the GuildMessages intent. */
+  dispatchDelete(d: { id: string; channel_id: string; guild_id: string }) {
+    for (const s of this.sessions.values()) if (s.intents & INTENTS.GuildMessages) this.#dispatch(s, "MESSAGE_DELETE", d);
   }
 
   /** Closes every open gateway socket with `code` (sessions stay resumable unless `forget`). */

@@ -8,6 +8,7 @@
  *   GET  /channels/{id}                       a channel
  *   GET  /channels/{id}/messages[?limit]      newest first; GET /channels/{id}/messages/{m}
  *   POST /channels/{id}/messages              JSON or multipart (payload_json) → MESSAGE_CREATE
+ *   PATCH|DELETE /channels/{id}/messages/{m}  the bot's own messages → MESSAGE_UPDATE / MESSAGE_DELETE
  *   POST /channels/{id}/typing                204
  *   POST|GET /channels/{id}/webhooks, GET /guilds/{id}/webhooks
  *   GET  /webhooks/{id}[/{token}]; POST /webhooks/{id}/{token}[?wait=true] (no Authorization)
@@ -157,6 +158,30 @@ export async function handleRest(
         const msg = state.findMessage(channel.id, parts[3]);
         if (!msg) return error(res, 404, "Unknown Message", 10008);
         return sendJson(res, 200, messagePayload(msg));
+      }
+      case "PATCH /channels/:id/messages/:id": {
+        const msg = state.findMessage(channel.id, parts[3]);
+        if (!msg) return error(res, 404, "Unknown Message", 10008);
+        if (msg.author.id !== state.bot.id) return error(res, 403, "Cannot edit a message authored by another user", 50005);
+        const body = await readPayload(req);
+        if (!body) return error(res, 400, "400: Bad Request", 50109);
+        if (typeof body.content === "string") {
+          if (!body.content || body.content.length > MAX_CONTENT) return error(res, 400, "Invalid Form Body: content must be 1 to 2000 in length.", 50035);
+          msg.content = body.content;
+        }
+        msg.edited_timestamp = new Date().toISOString();
+        state.edits.push({ channelId: channel.id, id: msg.id, content: msg.content, at: Date.now() });
+        const payload = messagePayload(msg);
+        gateway.dispatchMessage("MESSAGE_UPDATE", payload);
+        return sendJson(res, 200, payload);
+      }
+      case "DELETE /channels/:id/messages/:id": {
+        const msg = state.findMessage(channel.id, parts[3]);
+        if (!msg) return error(res, 404, "Unknown Message", 10008);
+        state.removeMessage(channel.id, msg.id);
+        state.deletes.push({ channelId: channel.id, id: msg.id, at: Date.now() });
+        gateway.dispatchDelete({ id: msg.id, channel_id: channel.id, guild_id: channel.guildId });
+        return sendJson(res, 204, null);
       }
       case "POST /channels/:id/typing":
         return sendJson(res, 204, null);

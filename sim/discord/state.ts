@@ -37,6 +37,7 @@ export type SimMessage = {
   author: DiscordUser;
   content: string;
   timestamp: string;
+  edited_timestamp?: string | null;
   webhook_id?: string;
   nonce?: string | number;
   message_reference?: unknown;
@@ -121,6 +122,9 @@ export function createDiscordState(options: { token?: string; botUsername?: stri
     messages: new Map<string, SimMessage[]>(),
     webhooks: [] as SimWebhook[],
     sent: [] as SentRecord[],
+    /** Edits and deletions the bot made (REST PATCH / DELETE of messages). */
+    edits: [] as { channelId: string; id: string; content: string; at: number }[],
+    deletes: [] as { channelId: string; id: string; at: number }[],
     faults: noFaults(),
     restCalls: 0,
 
@@ -143,10 +147,19 @@ export function createDiscordState(options: { token?: string; botUsername?: stri
     findMessage(channelId: string, id: string) {
       return state.messages.get(channelId)?.find((m) => m.id === id);
     },
+    removeMessage(channelId: string, id: string): boolean {
+      const list = state.messages.get(channelId);
+      const i = list?.findIndex((m) => m.id === id) ?? -1;
+      if (!list || i < 0) return false;
+      list.splice(i, 1);
+      return true;
+    },
     reset() {
       state.messages.clear();
       state.webhooks.length = 0;
       state.sent.length = 0;
+      state.edits.length = 0;
+      state.deletes.length = 0;
       state.faults = noFaults();
       state.restCalls = 0;
     },
@@ -233,7 +246,7 @@ export function messagePayload(m: SimMessage) {
     author: m.author,
     content: m.content,
     timestamp: m.timestamp,
-    edited_timestamp: null,
+    edited_timestamp: m.edited_timestamp ?? null,
     tts: false,
     mention_everyone: false,
     mentions: [],
