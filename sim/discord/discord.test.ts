@@ -243,6 +243,37 @@ describe("Discord simulator with a real discord.js Client", () => {
     await expect(client.rest.patch(Routes.channelMessage(RELAY, String(other.body.id)), { body: { content: "hijack" } })).rejects.toThrow(/another user/);
   });
 
+  it("a forgotten session: the resume is refused (op 9) and discord.js identifies anew; a destroyed client ends its session", async () => {
+    const client = await loggedIn();
+    await post("gateway", { action: "close", code: 4000, forget: true });
+    const gwAfter = async () => get<{ events: { kind: string }[]; sessions: unknown[] }>("gateway");
+    for (let i = 0; i < 100; i++) {
+      const gw = await gwAfter();
+      if (gw.events.filter((e) => e.kind === "identify").length === 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const gw = await gwAfter();
+    const count = (kind: string) => gw.events.filter((e) => e.kind === kind).length;
+    expect([count("identify"), count("resume-refused"), count("resume")]).toEqual([2, 1, 0]);
+    const after = nextMessage(client, (m) => m.content === "new session");
+    await post("messages", { channelId: GENERAL, username: "bob", content: "new session" });
+    await after;
+    expect(gw.sessions).toHaveLength(1);
+    await client.destroy();
+    for (let i = 0; i < 40 && (await gwAfter()).sessions.length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await gwAfter()).sessions).toEqual([]);
+  });
+
+  it("a 429 on a webhook execution is retried too, and the line is recorded once with its username", async () => {
+    const client = await loggedIn();
+    const relay = client.channels.cache.get(RELAY) as TextChannel;
+    const hook = await relay.createWebhook({ name: "GalaCord relay" });
+    await post("faults", { rest429: { count: 1, retryAfterMs: 200 } });
+    await hook.send({ content: "limited", username: "Nick" });
+    const { sent } = await get<{ sent: Sent[] }>("sent");
+    expect(sent.map((s) => [s.kind, s.username, s.content])).toEqual([["webhook", "Nick", "limited"]]);
+  });
+
   it("heartbeats are acknowledged (no zombie-connection reconnects)", async () => {
     const client = await loggedIn();
     await new Promise((r) => setTimeout(r, 2500));

@@ -64,6 +64,8 @@ export class DiscordGateway {
     ws.on("close", (code) => {
       this.#sockets.delete(ws);
       if (session && session.ws === ws) session.ws = null;
+      // A normal close (1000/1001, e.g. client.destroy()) ends the session, as on Discord: no resume after it.
+      if (session && (code === 1000 || code === 1001)) this.sessions.delete(session.sessionId);
       this.#log({ kind: "close", code, sessionId: session?.sessionId });
     });
     ws.on("error", () => ws.terminate());
