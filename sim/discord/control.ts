@@ -1,0 +1,186 @@
+/**
+ * The Discord simulator's control endpoint under `/__discord/` (JSON; no auth, loopback only):
+ *
+ *   GET  /__discord/state                       token, bot, guilds with channels, users, webhooks
+ *   POST /__discord/messages { channelId, userId | username, content }
+ *                                               a Discord user speaks → MESSAGE_CREATE to the bot
+ *   POST /__discord/messages/edit { channelId, messageId, content }   a user edits → MESSAGE_UPDATE
+ *   POST /__discord/messages/delete { channelId, messageId }          a message is deleted → MESSAGE_DELETE
+ *   GET  /__discord/messages?channelId=         every message in a channel (oldest first)
+ *   GET  /__discord/sent[?channelId=]           what the bot put in channels: bot messages and
+ *                                               webhook executions (with username), oldest first;
+ *                                               also `edits` and `deletes` the bot made over REST
+ *   GET  /__discord/faults                      current faults
+ *   POST /__discord/faults { rest429: { count, retryAfterMs?, global? }, deadGateway, identifyCloseCode }
+ *                                               (partial merge)
+ *   POST /__discord/gateway { action: "close", code, forget? } | { action: "reconnect" }
+ *                                               close every gateway socket with a code / send op 7
+ *   GET  /__discord/gateway                     open sockets, sessions, connection history
+ *   POST /__discord/reset                       no messages, webhooks, records or faults; sockets closed
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { DiscordGateway } from "./gateway";
+import { channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
+
+const closeCode = z
+  .number()
+  .int()
+  .refine((c) => c === 1000 || c === 1006 || (c >= 3000 && c <= 4999), "a close code is 1000, 1006 (abrupt) or 3000-4999");
+
+const faultsSchema = z
+  .object({
+    rest429: z
+      .object({ count: z.number().int().min(0).max(10_000), retryAfterMs: z.number().int().min(0).max(60_000).optional(), global: z.boolean().optional() })
+      .strict(),
+    deadGateway: z.boolean(),
+    identifyCloseCode: closeCode.nullable(),
+  })
+  .partial()
+  .strict();
+const postSchema = z
+  .object({
+    channelId: z.string().min(1),
+    userId: z.string().min(1).optional(),
+    username: z.string().min(1).optional(),
+    content: z.string().min(1).max(4000),
+  })
+  .strict();
+const editSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1), content: z.string().min(1).max(4000) }).strict();
+const deleteSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1) }).strict();
+const gatewaySchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("close"), code: closeCode, forget: z.boolean().optional() }).strict(),
+  z.object({ action: z.literal("reconnect") }).strict(),
+]);
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+class BadRequest extends Error {}
+
+async function parse<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1024 * 1024) throw new BadRequest("Body too large");
+    chunks.push(chunk as Buffer);
+  }
+  let body: unknown;
+  try {
+    const text = Buffer.concat(chunks).toString("utf8").trim();
+    body = text ? JSON.parse(text) : {};
+  } catch (e) {
+    throw new BadRequest(`Invalid JSON body: ${(e as Error).message}`);
+  }
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new BadRequest(`${i.path.join(".") || "body"}: ${i.message}`);
+  }
+  return r.data;
+}
+
+export async function handleDiscordControl(state: DiscordState, gateway: DiscordGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://sim.local");
+  const path = url.pathname.replace(/\/+$/, "");
+  const method = req.method ?? "GET";
+  try {
+    if (method === "GET" && (path === "/__discord" || path === "/__discord/state")) {
+      return send(res, 200, {
+        token: state.token,
+        bot: state.bot,
+        users: state.users,
+        guilds: state.guilds.map((g) => ({ id: g.id, name: g.name, channels: g.channels.map(channelPayload) })),
+        webhooks: state.webhooks.map((w) => webhookPayload(state, w)),
+      });
+    }
+    if (method === "POST" && path === "/__discord/messages") {
+      const body = await parse(req, postSchema);
+      const channel = state.channel(body.channelId);
+      if (!channel) return send(res, 404, { error: "not_found", message: `No channel ${body.channelId}` });
+      const who = body.userId ?? body.username ?? state.users[0].id;
+      const author = state.user(who);
+      if (!author) return send(res, 404, { error: "not_found", message: `No seeded user ${who}` });
+      const msg: SimMessage = {
+        id: snowflake(),
+        channel_id: channel.id,
+        guild_id: channel.guildId,
+        author,
+        content: body.content,
+        timestamp: new Date().toISOString(),
+      };
+      state.addMessage(msg);
+      const payload = messagePayload(msg);
+      gateway.dispatchMessage("MESSAGE_CREATE", {
+        ...payload,
+        member: { nick: null, roles: [], joined_at: msg.timestamp, deaf: false, mute: false, flags: 0 },
+      });
+      return send(res, 200, payload);
+    }
+    if (method === "POST" && path === "/__discord/messages/edit") {
+      const body = await parse(req, editSchema);
+      const msg = state.findMessage(body.channelId, body.messageId);
+      if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
+      msg.content = body.content;
+      msg.edited_timestamp = new Date().toISOString();
+      const payload = messagePayload(msg);
+      gateway.dispatchMessage("MESSAGE_UPDATE", payload);
+      return send(res, 200, payload);
+    }
+    if (method === "POST" && path === "/__discord/messages/delete") {
+      const body = await parse(req, deleteSchema);
+      const msg = state.findMessage(body.channelId, body.messageId);
+      if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
+      state.removeMessage(msg.channel_id, msg.id);
+      gateway.dispatchDelete({ id: msg.id, channel_id: msg.channel_id, guild_id: msg.guild_id });
+      return send(res, 200, { ok: true });
+    }
+    if (method === "GET" && path === "/__discord/messages") {
+      const channelId = url.searchParams.get("channelId") ?? "";
+      if (!state.channel(channelId)) return send(res, 404, { error: "not_found", message: `No channel ${channelId}` });
+      return send(res, 200, { messages: (state.messages.get(channelId) ?? []).map(messagePayload) });
+    }
+    if (method === "GET" && path === "/__discord/sent") {
+      const channelId = url.searchParams.get("channelId");
+      const mine = <T extends { channelId: string }>(list: T[]) => list.filter((s) => !channelId || s.channelId === channelId);
+      return send(res, 200, { sent: mine(state.sent), edits: mine(state.edits), deletes: mine(state.deletes) });
+    }
+    if (path === "/__discord/faults") {
+      if (method === "POST") {
+        const body = await parse(req, faultsSchema);
+        if (body.rest429) state.faults.rest429 = { ...state.faults.rest429, ...body.rest429 };
+        if (body.deadGateway !== undefined) state.faults.deadGateway = body.deadGateway;
+        if (body.identifyCloseCode !== undefined) state.faults.identifyCloseCode = body.identifyCloseCode;
+      }
+      if (method === "GET" || method === "POST") return send(res, 200, { faults: state.faults });
+    }
+    if (path === "/__discord/gateway") {
+      if (method === "GET") {
+        return send(res, 200, {
+          open: gateway.openCount(),
+          sessions: [...gateway.sessions.values()].map((s) => ({ sessionId: s.sessionId, intents: s.intents, seq: s.seq, connected: !!s.ws })),
+          events: gateway.events,
+        });
+      }
+      if (method === "POST") {
+        const body = await parse(req, gatewaySchema);
+        const sockets = body.action === "close" ? gateway.closeAll(body.code, "Simulated close", body.forget) : gateway.reconnectAll();
+        return send(res, 200, { sockets });
+      }
+    }
+    if (method === "POST" && path === "/__discord/reset") {
+      state.reset();
+      gateway.closeAll(1000, "Simulator reset", true);
+      gateway.events.length = 0;
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { error: "not_found", message: `No control endpoint ${method} ${path}` });
+  } catch (e) {
+    if (e instanceof BadRequest) return send(res, 400, { error: "bad_request", message: e.message });
+    throw e;
+  }
+}
