@@ -24,6 +24,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { BadRequest, parseJsonBody as parse, readJsonBody as readBody, sendJson as send } from "./http";
 import type { NpcMover } from "./npcs";
 import type { SimSocketServer } from "./socket";
 import type { SimFaults, World } from "./world";
@@ -62,43 +63,6 @@ const npcsSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("stop") }).strict(),
   z.object({ action: z.literal("step"), steps: z.number().int().min(1).max(10_000).optional() }).strict(),
 ]);
-
-const MAX_BODY = 1024 * 1024;
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error("Body too large");
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8").trim();
-  return text ? JSON.parse(text) : {};
-}
-
-class BadRequest extends Error {}
-
-async function parse<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
-  let body: unknown;
-  try {
-    body = await readBody(req);
-  } catch (e) {
-    throw new BadRequest(`Invalid JSON body: ${(e as Error).message}`);
-  }
-  const r = schema.safeParse(body);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new BadRequest(`${i.path.join(".") || "body"}: ${i.message}`);
-  }
-  return r.data;
-}
 
 export function publicAccount(world: World, a: World["accounts"][number]) {
   return { ...a, ...world.whereIs(a.id) };

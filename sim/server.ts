@@ -10,12 +10,12 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
 import { handleControl } from "./control";
 import { NpcMover } from "./npcs";
 import { handleServices } from "./services";
 import { SimSocketServer, type SocketOptions } from "./socket";
 import { createWorld, type World } from "./world";
+import { listen } from "./http";
 
 export type SimulatorOptions = SocketOptions & {
   /** 0 (default) picks a free port. */
@@ -74,14 +74,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   server.on("clientError", (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   const h = host === "::1" ? "[::1]" : host;
   const secure = !!options.tls;
   const url = `${secure ? "https" : "http"}://${h}:${port}`;

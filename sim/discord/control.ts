@@ -20,6 +20,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { BadRequest, parseJsonBody as parse, sendJson as send } from "../http";
 import type { DiscordGateway } from "./gateway";
 import { channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
 
@@ -52,37 +53,6 @@ const gatewaySchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("close"), code: closeCode, forget: z.boolean().optional() }).strict(),
   z.object({ action: z.literal("reconnect") }).strict(),
 ]);
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-class BadRequest extends Error {}
-
-async function parse<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.output<S>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 1024 * 1024) throw new BadRequest("Body too large");
-    chunks.push(chunk as Buffer);
-  }
-  let body: unknown;
-  try {
-    const text = Buffer.concat(chunks).toString("utf8").trim();
-    body = text ? JSON.parse(text) : {};
-  } catch (e) {
-    throw new BadRequest(`Invalid JSON body: ${(e as Error).message}`);
-  }
-  const r = schema.safeParse(body);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new BadRequest(`${i.path.join(".") || "body"}: ${i.message}`);
-  }
-  return r.data;
-}
 
 export async function handleDiscordControl(state: DiscordState, gateway: DiscordGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sim.local");

@@ -10,11 +10,11 @@
  *   await discord.close();
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { handleDiscordControl } from "./control";
 import { DiscordGateway, type GatewayOptions } from "./gateway";
 import { handleRest } from "./rest";
 import { createDiscordState, type DiscordState } from "./state";
+import { listen } from "../http";
 
 export type DiscordSimulatorOptions = GatewayOptions & {
   /** 0 (default) picks a free port. */
@@ -75,14 +75,7 @@ export async function startDiscordSimulator(options: DiscordSimulatorOptions = {
   });
   server.on("clientError", (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   base = `${host === "::1" ? "[::1]" : host}:${port}`;
   const url = `http://${base}`;
   let closing: Promise<void> | null = null;
