@@ -9,6 +9,7 @@ import { jobSteps, logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { runStepOnce, stepKey } from "./once.server";
 import { PROCESSED_QUEUES } from "./processors";
+import { SESSION_QUEUES } from "./session-host.server";
 import { probeCompletedMessage } from "./processors/system";
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, SCHEDULERS, enqueue, getQueue, upsertSchedulers, type QueuePayloads } from "./queues.server";
 import { deleteKeys, waitFor } from "./test-helpers";
@@ -28,8 +29,8 @@ async function finished(queue: keyof QueuePayloads, jobId: string) {
 }
 
 describe("queue names and payload types (one module names every queue)", () => {
-  it("names the five queues of the product", () => {
-    expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "stalker", "status-refresh", "system"]);
+  it("names the eight queues of the product", () => {
+    expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
   });
 
   it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9)", () => {
@@ -38,7 +39,7 @@ describe("queue names and payload types (one module names every queue)", () => {
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {
     for (const name of QUEUE_NAMES) {
-      if (name === "stalker") continue; // a session queue: see the next test
+      if ((SESSION_QUEUES as readonly string[]).includes(name)) continue; // session queues: see the next test
       const o = DEFAULT_JOB_OPTIONS[name];
       expect(o.attempts, name).toBeGreaterThan(1);
       expect(o.backoff, name).toMatchObject({ type: "exponential" });
@@ -49,8 +50,9 @@ describe("queue names and payload types (one module names every queue)", () => {
 });
 
 describe("session queues (jobs/session-host.server.ts)", () => {
-  it("keep no finished job, so the idempotent id stalker-<accountId> is free again as soon as a session ends", () => {
-    expect(DEFAULT_JOB_OPTIONS.stalker).toEqual({ attempts: 1, removeOnComplete: true, removeOnFail: true });
+  it("keep no finished job, so the idempotent id <purpose>-<accountId> is free again as soon as a session ends", () => {
+    expect([...SESSION_QUEUES].sort()).toEqual(["collections", "relay", "stalker", "trader"]);
+    for (const q of SESSION_QUEUES) expect(DEFAULT_JOB_OPTIONS[q], q).toEqual({ attempts: 1, removeOnComplete: true, removeOnFail: true });
   });
 });
 

@@ -65,6 +65,18 @@ export type StatusRefreshJob = {
 };
 
 /**
+ * A long-lived session of the session host (jobs/session-host.server.ts) for one account:
+ * a trading run (issue 11, queue "trader"), a GalaCord relay (issue 13, queue "relay"; the
+ * Discord bot itself is the session of the pseudo-account "bot") or a Collections
+ * connection (issue 12, queue "collections"). Job id `<purpose>-<accountId>`.
+ */
+export type SessionJob = {
+  kind: "session";
+  accountId: string;
+  reason: "start" | "restore";
+};
+
+/**
  * spec 1 §4 (Bowling Bots "Refresh control") and spec 2 §4 "Stalker" (manual Refresh):
  * fetch users, send the user-agent map, then per user fetch pic, status, gifts and
  * collection in parallel with the cache skipped, then update last-fetched.
@@ -96,6 +108,9 @@ export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob;
 export type QueuePayloads = {
   automation: AutomationJob;
   stalker: StalkerJob;
+  trader: SessionJob;
+  relay: SessionJob;
+  collections: SessionJob;
   "status-refresh": StatusRefreshJob;
   "bulk-refresh": BulkRefreshJob;
   system: SystemJob;
@@ -103,12 +118,24 @@ export type QueuePayloads = {
 export type QueueName = keyof QueuePayloads;
 export type JobKind<Q extends QueueName> = QueuePayloads[Q]["kind"];
 
-export const QUEUE_NAMES = ["automation", "stalker", "status-refresh", "bulk-refresh", "system"] as const satisfies readonly QueueName[];
+export const QUEUE_NAMES = [
+  "automation",
+  "stalker",
+  "trader",
+  "relay",
+  "collections",
+  "status-refresh",
+  "bulk-refresh",
+  "system",
+] as const satisfies readonly QueueName[];
 
 /** Shown on the queue board beside each queue. */
 export const QUEUE_DESCRIPTIONS: Record<QueueName, string> = {
   automation: "Collections automation cycles (spec 2 §4 Automation)",
   stalker: "Stalker sessions (spec 2 §4 Stalker)",
+  trader: "Trading runs over the planet sequences (spec 2 §4 Sequences and ads)",
+  relay: "GalaCord: the Discord bot and its Galaxy connections (spec 2 §4 Relay bot)",
+  collections: "Collections platform connections (spec 2 §4 Galaxy client connection)",
   "status-refresh": "Characters status refreshes, every 5 minutes (spec 2 §4 Stalker)",
   "bulk-refresh": "Bulk refreshes of bowling users and characters (spec 1 §4 Refresh control)",
   system: "Probe jobs and the daily logs clean-up",
@@ -132,6 +159,9 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   // reconnects by itself. Finished jobs are removed at once so the idempotent id
   // `stalker-<accountId>` is free for the next start or restore.
   stalker: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+  trader: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+  relay: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+  collections: { attempts: 1, removeOnComplete: true, removeOnFail: true },
   // A status refresh is superseded by the next one five minutes later: few retries.
   "status-refresh": {
     attempts: 2,

@@ -32,9 +32,16 @@ import { enqueue, getQueue, producerReady, type QueueName } from "./queues.serve
 import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
 
 /** What a session is for. Each purpose has its own queue and runner. */
-export type SessionPurpose = "stalker";
+export type SessionPurpose = "stalker" | "trader" | "relay" | "collections";
 
-const PURPOSE_QUEUE: Record<SessionPurpose, QueueName> = { stalker: "stalker" };
+/** Session queues: each purpose's queue carries the same `{kind: "session", accountId, reason}` payload. */
+export const SESSION_QUEUES = ["stalker", "trader", "relay", "collections"] as const satisfies readonly QueueName[];
+const PURPOSE_QUEUE: Record<SessionPurpose, (typeof SESSION_QUEUES)[number]> = {
+  stalker: "stalker",
+  trader: "trader",
+  relay: "relay",
+  collections: "collections",
+};
 
 /** Session-host tuning read from the environment (docs/jobs.md). */
 const settingsSchema = z.object({
@@ -64,7 +71,7 @@ export function sessionJobId(purpose: SessionPurpose, accountId: string): string
   return `${purpose}-${accountId}`;
 }
 
-export function sessionQueue(purpose: SessionPurpose): QueueName {
+export function sessionQueue(purpose: SessionPurpose): (typeof SESSION_QUEUES)[number] {
   return PURPOSE_QUEUE[purpose];
 }
 
@@ -77,8 +84,7 @@ export async function sessionEngineReady(): Promise<boolean> {
 
 /** Adds the session's job (no-op when it exists). Throws the 503 Response while Redis is down. */
 export async function requestSession(purpose: SessionPurpose, accountId: string, reason: "start" | "restore"): Promise<void> {
-  const queue = sessionQueue(purpose);
-  if (queue === "stalker") await enqueue("stalker", { kind: "session", accountId, reason }, { jobId: sessionJobId(purpose, accountId) });
+  await enqueue(sessionQueue(purpose), { kind: "session", accountId, reason }, { jobId: sessionJobId(purpose, accountId) });
 }
 
 /**
@@ -161,13 +167,15 @@ type HostState = {
   held: Map<string, Held>;
   subscriber?: Redis;
   timers: NodeJS.Timeout[];
+  /** Session queue Workers attached in this process. */
+  attached: number;
   desired: Map<SessionPurpose, (accountIds: string[]) => Promise<Map<string, "started" | "stopped">>>;
   workerId: string;
 };
 const host = remember("session-host", (): { state?: HostState } => ({}));
 
 function hostState(): HostState {
-  host.state ??= { held: new Map(), timers: [], desired: new Map(), workerId: `${os.hostname()}-${process.pid}` };
+  host.state ??= { held: new Map(), timers: [], attached: 0, desired: new Map(), workerId: `${os.hostname()}-${process.pid}` };
   return host.state;
 }
 
@@ -254,25 +262,44 @@ export function sessionWorkerOptions() {
 export function attachSessionWorker(worker: Worker, poolId: string): () => Promise<void> {
   const state = hostState();
   state.workerId = poolId;
-  const settings = sessionSettings();
+  // Every session queue's Worker attaches; the stop channel, the desired poll and the
+  // reconciler are shared by all of them and torn down when the last one detaches.
+  const purpose = (SESSION_QUEUES as readonly string[]).includes(worker.name) ? (worker.name as SessionPurpose) : null;
+  state.attached += 1;
   worker.on("lockRenewalFailed", (jobIds: string[]) => {
     for (const id of jobIds) abortHeld(id, "lock-lost");
   });
+  const onReady = () => void restoreSessions();
+  worker.on("ready", onReady);
+  if (state.attached === 1) startShared(state, sessionSettings());
 
+  return async () => {
+    worker.off("ready", onReady);
+    for (const [jobId, h] of state.held) if (purpose === null || h.purpose === purpose) abortHeld(jobId, "shutdown");
+    state.attached = Math.max(0, state.attached - 1);
+    if (state.attached > 0) return;
+    for (const t of state.timers.splice(0)) clearInterval(t);
+    const sub = state.subscriber;
+    state.subscriber = undefined;
+    // While Redis is away a QUIT would wait in the offline queue forever: just drop it.
+    if (sub && sub.status === "ready") await sub.quit().catch(() => sub.disconnect());
+    else sub?.disconnect();
+  };
+}
+
+function startShared(state: HostState, settings: SessionSettings) {
   // Stop channel.
-  if (!state.subscriber) {
-    const sub = createWorkerConnection();
-    sub.on("message", (_channel: string, message: string) => {
-      try {
-        const { jobId } = JSON.parse(message) as { jobId?: string };
-        if (jobId) abortHeld(jobId, "stop");
-      } catch {
-        // not ours
-      }
-    });
-    void sub.subscribe(stopChannel()).catch(() => {});
-    state.subscriber = sub;
-  }
+  const sub = createWorkerConnection();
+  sub.on("message", (_channel: string, message: string) => {
+    try {
+      const { jobId } = JSON.parse(message) as { jobId?: string };
+      if (jobId) abortHeld(jobId, "stop");
+    } catch {
+      // not ours
+    }
+  });
+  void sub.subscribe(stopChannel()).catch(() => {});
+  state.subscriber = sub;
 
   // Desired poll (fallback for a missed stop message).
   const poll = setInterval(() => {
@@ -298,19 +325,5 @@ export function attachSessionWorker(worker: Worker, poolId: string): () => Promi
   // Reconcile: sessions that should run but have no job (Redis emptied, a lost race).
   const reconcile = setInterval(() => void restoreSessions(), settings.SESSION_RECONCILE_MS);
   reconcile.unref();
-  const onReady = () => void restoreSessions();
-  worker.on("ready", onReady);
   state.timers.push(poll, reconcile);
-
-  return async () => {
-    clearInterval(poll);
-    clearInterval(reconcile);
-    worker.off("ready", onReady);
-    for (const jobId of state.held.keys()) abortHeld(jobId, "shutdown");
-    const sub = state.subscriber;
-    state.subscriber = undefined;
-    // While Redis is away a QUIT would wait in the offline queue forever: just drop it.
-    if (sub && sub.status === "ready") await sub.quit().catch(() => sub.disconnect());
-    else sub?.disconnect();
-  };
 }

@@ -23,7 +23,7 @@ test.describe("job engine", () => {
 
     await page.goto("/admin/queues");
     const nav = page.getByRole("navigation").or(page.locator("aside"));
-    for (const name of ["automation", "stalker", "status-refresh", "bulk-refresh", "system"]) {
+    for (const name of ["automation", "stalker", "trader", "relay", "collections", "status-refresh", "bulk-refresh", "system"]) {
       await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await nav.getByRole("link", { name: "system", exact: true }).click();
