@@ -118,3 +118,67 @@ export type Ad = { _id: string; adsMessage: string; category: AdCategory; isActi
 export function defaultShuffle(planetType: string): boolean {
   return !planetType.toLowerCase().startsWith("russian");
 }
+
+// ---------------------------------------------------------------------------------------
+// The trading run (issue 11 "The trading run"; galaxy-runtime.md §2.3 [D]; docs/trading-planets.md)
+//
+//   GET  /api/trader/status                → { traders: TraderStatus[] }  (every trading-type character)
+//   POST /api/trader/start {account_id}    → 202 { success, message: "Trader started successfully", trader }
+//   POST /api/trader/stop  {account_id}    → 200 { success, message: "Trader stopped successfully", trader | null }
+//
+// Errors `{ error, message }`: 400 (bad account_id, or the user is not of type trading), 404
+// (unknown user), 503 (job engine offline: nothing changed), 500 "Failed to start trader" /
+// "Failed to stop trader".
+
+/** What the screen shows beside the sequences (issue 11): idle, flying, on planet X, posting, error. */
+export type TraderState = "idle" | "flying" | "on_planet" | "posting" | "error";
+
+/** Where the run is: enough for a worker taking the session over to go on from there. */
+export type TraderPosition = {
+  /** The sequence being run (by id: list order may change meanwhile) and its index when read. */
+  sequenceId: string;
+  sequenceIndex: number;
+  stepId: string;
+  stepIndex: number;
+  /** The step's planets as expanded (and shuffled) when the step began. */
+  planets: string[];
+  planetIndex: number;
+  /** Did the current visit post its ad already? (A resumed visit then moves on.) */
+  posted: boolean;
+  /** Sender ids answered during the current visit (msg replies: once per sender per visit). */
+  repliedTo: string[];
+  /** Rotation: the last ad posted and the last msg used. */
+  lastAdId: string | null;
+  lastMsgId: string | null;
+};
+
+export type TraderCounts = { visits: number; posts: number; replies: number; skipped: number; failures: number; rounds: number };
+
+export type TraderStatus = {
+  accountId: string;
+  nick: string;
+  desired: "started" | "stopped";
+  state: TraderState;
+  planet: string | null;
+  error: string | null;
+  since: string | null;
+  worker: string | null;
+  counts: TraderCounts;
+};
+
+export const TRADER_MESSAGES = {
+  started: "Trader started successfully",
+  stopped: "Trader stopped successfully",
+  startFailed: "Failed to start trader",
+  stopFailed: "Failed to stop trader",
+  notTrading: "Only users of type trading can run the trading planets",
+  fetchStatus: "Failed to fetch trader status",
+} as const;
+
+/** The state line beside the sequences: "idle", "flying", "on planet X", "posting", "error". */
+export function traderStateLabel(s: Pick<TraderStatus, "state" | "planet" | "desired">): string {
+  if (s.state === "on_planet") return s.planet ? `on planet ${s.planet}` : "on planet";
+  if (s.state === "flying") return s.planet ? `flying to ${s.planet}` : "flying";
+  if (s.state === "posting") return s.planet ? `posting on ${s.planet}` : "posting";
+  return s.state;
+}

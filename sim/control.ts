@@ -21,12 +21,14 @@
  *   POST /__sim/drop   { accountId? }                close that account's sockets (or all) without handshake
  *   GET  /__sim/npcs                                 the moving scripted users: running, steps, last moves
  *   POST /__sim/npcs   { action: "start", intervalMs } | { action: "stop" } | { action: "step", steps? }
+ *   GET  /__sim/flights, GET /__sim/chat, POST /__sim/population, POST /__sim/planet   (sim/trading.ts)
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { BadRequest, parseJsonBody as parse, readJsonBody as readBody, sendJson as send } from "./http";
 import type { NpcMover } from "./npcs";
 import type { SimSocketServer } from "./socket";
+import { handleTradingControl } from "./trading";
 import type { SimFaults, World } from "./world";
 
 const faultsSchema = z
@@ -38,6 +40,7 @@ const faultsSchema = z
     loginCodeAccounts: z.array(z.string()).nullable(),
     fullPlanets: z.array(z.string()),
     flyIntervalMs: z.number().int().min(0).max(600_000),
+    flyPenalty: z.enum(["notice", "kick"]),
   })
   .partial()
   .strict();
@@ -93,6 +96,10 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
           "POST /__sim/another-device",
           "POST /__sim/drop",
           "GET|POST /__sim/npcs",
+          "GET /__sim/flights",
+          "GET /__sim/chat",
+          "POST /__sim/population",
+          "POST /__sim/planet",
         ],
       });
     }
@@ -188,6 +195,7 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
         return send(res, 200, { ...npcs.status(), moves });
       }
     }
+    if (await handleTradingControl(sockets.trading, (id) => sockets.sessions(id).length > 0, req, res, url, path, method)) return;
     return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
   } catch (e) {
     if (e instanceof BadRequest) return send(res, 400, { error: e.message });

@@ -8,6 +8,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
 import { authCode, formatLine, KNOWN_CLIENT_CODES, maskLine, nativeAuthCode, parseLine, splitFrame, type GalaxyLine } from "~/galaxy/protocol";
+import { flyTooOftenKick, SimTrading } from "./trading";
 import type { PresenceChange, SimAccount, SimPerson, SimPlanet, World } from "./world";
 
 export type SocketOptions = {
@@ -178,12 +179,15 @@ export class SimSocketServer {
   #byAccount = new Map<string, SimConnection>();
   #pingTimer: NodeJS.Timeout | null = null;
   #onPresence = (c: PresenceChange) => this.#broadcastPresence(c);
+  /** Flight and chat logs, populations (sim/trading.ts, issue 11). */
+  readonly trading: SimTrading;
 
   constructor(
     readonly world: World,
     private readonly options: SocketOptions = {},
   ) {
     world.on("presence", this.#onPresence);
+    this.trading = new SimTrading(world);
     const every = options.pingIntervalMs ?? 30_000;
     if (every > 0) {
       this.#pingTimer = setInterval(() => this.#pingTick(), every);
@@ -324,6 +328,7 @@ export class SimSocketServer {
         const planet = conn.planet;
         const target = line.params[1] ?? "0";
         if (!planet || line.trailing === null || !/^-?\d+$/.test(target)) return;
+        this.trading.recordChat(me.id, planet, target, line.trailing);
         this.#toPlanet(planet, formatLine("PRIVMSG", [me.id, 0, target], line.trailing), conn);
         return;
       }
@@ -407,17 +412,27 @@ export class SimSocketServer {
     const now = Date.now();
     const interval = this.world.faults.flyIntervalMs;
     if (interval > 0 && now - conn.lastFlyAt < interval) {
+      this.trading.recordFlight(me.id, name ?? null, "fly-rate");
+      if (this.world.faults.flyPenalty === "kick") {
+        this.kick(me.id, flyTooOftenKick(name ?? "", Math.ceil((interval - (now - conn.lastFlyAt)) / 1000)));
+        return;
+      }
       conn.sendLine("850", [], SIM_TEXTS.flyTooOften(Math.ceil(interval / 1000)), "srv");
       return;
     }
     const current = this.world.whereIs(me.id).planet;
     // A bare JOIN: the last planet, else the home planet (reference §5.2).
     const planet = name ? this.world.planet(name) : this.world.planet(current ?? me.homePlanet);
-    if (!planet) return conn.sendLine("403", [name ?? ""], SIM_TEXTS.noSuchPlanet);
+    const refuse = (code: "403" | "471" | "473", what: string, text: string) => {
+      this.trading.recordFlight(me.id, name ?? null, code);
+      conn.sendLine(code, [what], text);
+    };
+    if (!planet) return refuse("403", name ?? "", SIM_TEXTS.noSuchPlanet);
     if (planet.name !== current) {
-      if (planet.closed) return conn.sendLine("473", [planet.name], SIM_TEXTS.locked);
-      if (this.world.isFull(planet)) return conn.sendLine("471", [planet.name], SIM_TEXTS.full);
+      if (planet.closed) return refuse("473", planet.name, SIM_TEXTS.locked);
+      if (this.world.isFull(planet)) return refuse("471", planet.name, SIM_TEXTS.full);
     }
+    this.trading.recordFlight(me.id, planet.name, "ok");
     conn.lastFlyAt = now;
     if (planet.name !== current) this.world.moveTo(me.id, planet.name);
     this.#showPlanet(conn, planet);

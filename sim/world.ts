@@ -65,6 +65,8 @@ export type SimFaults = {
   fullPlanets: string[];
   /** Minimum pause between two flights of one session; 0 disables the check. */
   flyIntervalMs: number;
+  /** What a too-early JOIN gets: an 850 notice, or a KICK with the platform's text (sim/trading.ts). */
+  flyPenalty: "notice" | "kick";
 };
 
 export const DEFAULT_FAULTS: SimFaults = {
@@ -74,6 +76,7 @@ export const DEFAULT_FAULTS: SimFaults = {
   loginCodeAccounts: null,
   fullPlanets: [],
   flyIntervalMs: 0,
+  flyPenalty: "notice",
 };
 
 export type Presence = { online: boolean; planet: string | null };

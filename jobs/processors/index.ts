@@ -9,6 +9,7 @@ import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
 import { processStalkerJob } from "./stalker";
 import { processSystemJob } from "./system";
+import { processTraderJob } from "./trader";
 
 export type ProcessorSpec<Q extends QueueName> = {
   /** BullMQ passes the lock token and (for processors declaring it) an abort signal. */
@@ -28,6 +29,7 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
   // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
   stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
+  trader: { process: processTraderJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];
