@@ -119,13 +119,13 @@ export async function handleTradingControl(
   }
   if (method === "POST" && path === "/__sim/population") {
     const { planet, count } = await parse(req, populationSchema);
-    if (!trading.world.planet(planet)) return send(res, 404, { error: `No planet ${planet}` }), true;
+    if (!trading.world.planet(planet)) return (send(res, 404, { error: `No planet ${planet}` }), true);
     send(res, 200, { planet: trading.world.planet(planet)!.name, count: trading.setPopulation(planet, count, isSession) });
     return true;
   }
   if (method === "POST" && path === "/__sim/planet") {
     const { name, ...change } = await parse(req, planetSchema);
-    if (!trading.world.planet(name)) return send(res, 404, { error: `No planet ${name}` }), true;
+    if (!trading.world.planet(name)) return (send(res, 404, { error: `No planet ${name}` }), true);
     send(res, 200, { planet: trading.editPlanet(name, change) });
     return true;
   }

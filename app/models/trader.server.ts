@@ -76,7 +76,17 @@ export async function startTrader(accountId: string): Promise<TraderStatus> {
   const [before] = await db.select().from(traderSessions).where(eq(traderSessions.accountId, accountId));
   const running = before?.desired === "started";
   if (!running) {
-    const fresh = { desired: "started" as const, state: "idle" as const, planet: null, error: null, worker: null, position: null, counts: ZERO, since: new Date(), updatedAt: new Date() };
+    const fresh = {
+      desired: "started" as const,
+      state: "idle" as const,
+      planet: null,
+      error: null,
+      worker: null,
+      position: null,
+      counts: ZERO,
+      since: new Date(),
+      updatedAt: new Date(),
+    };
     await db
       .insert(traderSessions)
       .values({ accountId, ...fresh })

@@ -48,7 +48,6 @@ export function traderTimings() {
   const raw = Number(process.env.TRADER_TIME_SCALE ?? "1");
   const k = Number.isFinite(raw) && raw > 0 ? raw : 1;
   return {
-    scale: k,
     /** At least this long between two JOINs (web client joinMinDelay; galaxy-runtime.md §2.1(c)). */
     joinGapMs: 4_000 * k,
     /** A JOIN with no 900/366 nor failure numeric after this long is a failure. */
@@ -310,12 +309,16 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
 
   try {
     try {
-      await Promise.race([conn.connect(), new Promise((_, reject) => local.signal.addEventListener("abort", () => reject(new Error("ended")), { once: true }))]);
+      await Promise.race([
+        conn.connect(),
+        new Promise((_, reject) => local.signal.addEventListener("abort", () => reject(new Error("ended")), { once: true })),
+      ]);
       online = true;
     } catch (err) {
       const e = err instanceof GalaxyError ? err : new GalaxyError(errorText(err), "login");
       if (signal.aborted) end({ kind: "aborted" });
-      else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device") end({ kind: "refused", code: e.code, message: e.message });
+      else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device")
+        end({ kind: "refused", code: e.code, message: e.message });
       else end({ kind: "dropped", wasOnline: false, why: e.message });
       return outcome!;
     }
@@ -431,7 +434,8 @@ class Walker {
     try {
       await this.#report({ state: "on_planet", planet: here, add: { visits: 1 } });
       if (count < seq.openPlanetsLevel || count > seq.closedPlanetsLevel) {
-        const rule = count < seq.openPlanetsLevel ? `fewer than the open level ${seq.openPlanetsLevel}` : `more than the closed level ${seq.closedPlanetsLevel}`;
+        const rule =
+          count < seq.openPlanetsLevel ? `fewer than the open level ${seq.openPlanetsLevel}` : `more than the closed level ${seq.closedPlanetsLevel}`;
         await log("info", `Trader ${this.#nick}: ${here} has ${count} users, ${rule}; not posting`, this.ctx, { planet: here, count, sequence: seq.name });
         await this.#advance({ skipped: 1 }, { state: "on_planet" });
         return;
@@ -448,7 +452,13 @@ class Walker {
         }
         this.#pos = { ...this.#pos!, posted: true, lastAdId: ad._id };
         await this.#report({ state: "on_planet", position: this.#pos, add: { posts: 1 } });
-        await log("info", `Trader ${this.#nick} posted an ad on ${here} (${count} users)`, this.ctx, { planet: here, count, adId: ad._id, lines: lines.length, sequence: seq.name });
+        await log("info", `Trader ${this.#nick} posted an ad on ${here} (${count} users)`, this.ctx, {
+          planet: here,
+          count,
+          adId: ad._id,
+          lines: lines.length,
+          sequence: seq.name,
+        });
       } else {
         await log("debug", `Trader ${this.#nick}: no active ad to post on ${here}`, this.ctx, { planet: here });
       }
@@ -490,7 +500,8 @@ class Walker {
       last = await this.#joinOnce(planet);
       if (last.ok || !("flyRate" in last)) return last;
       const seconds = flyWaitSeconds(last.flyRate);
-      const wait = seconds !== null ? seconds * 1000 * this.t.scale : this.t.flyWaitMs;
+      // The server's seconds are real seconds (never scaled): it is the platform's clock.
+      const wait = seconds !== null ? Math.max(seconds * 1000, this.t.joinGapMs) : this.t.flyWaitMs;
       await log("info", `Trader ${this.#nick}: refused flight to ${planet} (${last.flyRate}); waiting ${Math.round(wait / 1000)} s`, this.ctx, {
         planet,
         attempt: attempt + 1,
@@ -543,7 +554,8 @@ class Walker {
     if (!from || from === this.ctx.accountId || from === "0") return;
     const nick = this.#nick;
     const text = line.trailing;
-    const addressed = target === this.ctx.accountId || text.toLowerCase().startsWith(`${nick.toLowerCase()},`) || text.toLowerCase().startsWith(`${nick.toLowerCase()}:`);
+    const addressed =
+      target === this.ctx.accountId || text.toLowerCase().startsWith(`${nick.toLowerCase()},`) || text.toLowerCase().startsWith(`${nick.toLowerCase()}:`);
     if (!addressed || pos.repliedTo.includes(from)) return;
     const msg = nextInRotation(visit.msgs, pos.lastMsgId);
     if (!msg) return;
@@ -576,4 +588,7 @@ async function log(type: "info" | "error" | "disconnect" | "debug", message: str
   await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, worker: ctx.workerId, ...details } }).catch(() => {});
 }
 
-export const processTraderJob: (job: Job<QueuePayloads["trader"]>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor("trader", runTrader);
+export const processTraderJob: (job: Job<QueuePayloads["trader"]>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor(
+  "trader",
+  runTrader,
+);
