@@ -2,10 +2,12 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TRADING_ERRORS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, planetSequences } from "~/db/schema";
+import { signalStop } from "#jobs/session-host.server";
+import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
 import { createAd, listAds } from "~/models/ad.server";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { createSequence, listSequences } from "~/models/planet-sequence.server";
+import { upsertUser } from "~/models/user.server";
 import { action, loader } from "./trading-planets";
 
 /** The Trading Planets page (spec 2 §2, §5, §8) as a browser without JavaScript uses it: posted forms, redirects with flash toasts. */
@@ -266,5 +268,40 @@ describe("ad intents", () => {
 
   it("an unknown intent is a 400", async () => {
     expect((await post([["intent", "nope"]])).status).toBe(400);
+  });
+});
+
+describe("issue 11 'The trading run': trader-start / trader-stop intents (POST forms)", () => {
+  it("start marks a trading character started (“Trader started successfully”), the loader lists it; stop → idle (“Trader stopped successfully”); a non-trading user is refused", async () => {
+    await upsertUser({ accountId: "41000001", nick: "Seller", password: "a".repeat(32), type: "trading" });
+    await upsertUser({ accountId: "41000002", nick: "Bowler", password: "b".repeat(32), type: "bowling" });
+
+    const refused = await post([
+      ["intent", "trader-start"],
+      ["account_id", "41000002"],
+      ["redirectTo", "/trading-planets"],
+    ]);
+    expect(refused.status).toBe(302);
+    expect(toastOf(refused.headers)).toMatchObject({ type: "error", message: "Only users of type trading can run the trading planets" });
+
+    const started = await post([
+      ["intent", "trader-start"],
+      ["account_id", "41000001"],
+      ["redirectTo", "/trading-planets"],
+    ]);
+    expect(started.headers.get("location")).toBe("/trading-planets");
+    expect(toastOf(started.headers)?.message).toBe("Trader started successfully");
+    const page = await callRoute<{ traders: { accountId: string; desired: string; state: string }[] }>(loader, makeRequest("/trading-planets", { cookie }));
+    expect(page.data.traders).toEqual([expect.objectContaining({ accountId: "41000001", desired: "started", state: "idle" })]);
+
+    const stopped = await post([
+      ["intent", "trader-stop"],
+      ["account_id", "41000001"],
+      ["redirectTo", "/trading-planets"],
+    ]);
+    expect(toastOf(stopped.headers)?.message).toBe("Trader stopped successfully");
+    const [row] = await (await getDb()).select().from(traderSessions);
+    expect(row).toMatchObject({ accountId: "41000001", desired: "stopped", state: "idle" });
+    await signalStop("trader", "41000001");
   });
 });

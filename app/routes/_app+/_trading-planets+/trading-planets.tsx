@@ -1,12 +1,13 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { AD_CATEGORIES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory } from "#api/trading";
+import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
 import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
 import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
 import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
 import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
+import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
@@ -23,6 +24,8 @@ import {
   TradingError,
   updateSequence,
 } from "~/models/planet-sequence.server";
+import { listTraderStatuses, startTrader, stopTrader } from "~/models/trader.server";
+import { UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
@@ -32,7 +35,8 @@ import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
 /**
  * Trading Planets (spec 2 §2 "Trading Planets screen", §3, §4, §5, §8).
  *
- * loader  sequences (list order), custom planets, ads. URL state (works without JavaScript):
+ * loader  sequences (list order), custom planets, ads, the trading characters with their run's
+ *         state (issue 11 "The trading run"). URL state (works without JavaScript):
  *         `sequence=new|<id>` opens the sequence form, `planets=blacklisted|english` the Custom
  *         Planets dialog, `confirm=sequence:<id>|planet:<id>|ad:<id>` a delete confirmation,
  *         `ad=<id>` edits an ad, `select=1` multi-select of ads, `ids` the ads to delete.
@@ -48,11 +52,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   try {
-    const [sequences, planets, ads] = await Promise.all([listSequences(), listCustomPlanets(), listAds()]);
-    return data({ sequences, planets, ads, loadError: null as string | null });
+    const [sequences, planets, ads, traders] = await Promise.all([listSequences(), listCustomPlanets(), listAds(), listTraderStatuses()]);
+    return data({ sequences, planets, ads, traders, loadError: null as string | null });
   } catch (err) {
     await logEvent({ type: "error", source: "system", message: `${TRADING_MESSAGES.loadDataFailed}: ${errorText(err)}` });
-    return data({ sequences: [], planets: [], ads: [], loadError: TRADING_MESSAGES.loadDataFailed as string }, { status: 503 });
+    return data({ sequences: [], planets: [], ads: [], traders: [] as TraderStatus[], loadError: TRADING_MESSAGES.loadDataFailed as string }, { status: 503 });
   }
 }
 
@@ -200,13 +204,32 @@ export async function action({ request }: ActionFunctionArgs) {
         return fail(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
       }
     }
+    case "trader-start":
+    case "trader-stop": {
+      const start = intent === "trader-start";
+      const fallback = start ? TRADER_MESSAGES.startFailed : TRADER_MESSAGES.stopFailed;
+      const accountId = str(fd, "account_id").trim();
+      if (!/^\d{1,12}$/.test(accountId)) return redirectWithError(home, fallback);
+      try {
+        if (start) await startTrader(accountId);
+        else await stopTrader(accountId);
+        return redirectWithSuccess(home, start ? TRADER_MESSAGES.started : TRADER_MESSAGES.stopped);
+      } catch (err) {
+        if (err instanceof UserError) return redirectWithError(home, err.message || fallback);
+        if (err instanceof Response) {
+          const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
+          return redirectWithError(home, typeof body?.message === "string" && body.message ? body.message : fallback);
+        }
+        return fail(err, fallback);
+      }
+    }
     default:
       return data({ ok: false, message: `Unknown intent: ${intent || "(none)"}` }, { status: 400 });
   }
 }
 
 export default function TradingPlanetsRoute() {
-  const { sequences, planets, ads, loadError } = useLoaderData<typeof loader>();
+  const { sequences, planets, ads, traders, loadError } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -261,7 +284,10 @@ export default function TradingPlanetsRoute() {
         />
       ) : null}
       <Flex direction="column" gap="5">
-        <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} />
+        <div className="gt-run-grid">
+          <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} />
+          <TraderPanel traders={traders} redirectTo={`${location.pathname}${location.search}`} />
+        </div>
         <AdsManager ads={ads} params={params} linkWith={withParam} />
       </Flex>
     </Box>

@@ -2,7 +2,7 @@ import { Theme } from "@radix-ui/themes";
 import { createRemixStub } from "@remix-run/testing";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import type { Ad, CustomPlanet, PlanetSequence } from "#api/trading";
+import type { Ad, CustomPlanet, PlanetSequence, TraderStatus } from "#api/trading";
 import TradingPlanetsRoute from "../trading-planets";
 
 /**
@@ -32,6 +32,22 @@ const sequences: PlanetSequence[] = [
 const planets: CustomPlanet[] = [{ _id: "33333333-3333-4333-8333-333333333333", name: "Spam Den", type: "blacklisted" }];
 const ads: Ad[] = [{ _id: "55555555-5555-4555-8555-555555555555", adsMessage: "WTS ⭐ rings", category: "ads", isActive: true }];
 
+const counts = { visits: 4, posts: 3, replies: 1, skipped: 1, failures: 0, rounds: 0 };
+const traders: TraderStatus[] = [
+  { accountId: "10000001", nick: "Seller", desired: "started", state: "on_planet", planet: "Cannon*4", error: null, since: null, worker: "w1", counts },
+  {
+    accountId: "10000002",
+    nick: "Idler",
+    desired: "stopped",
+    state: "idle",
+    planet: null,
+    error: null,
+    since: null,
+    worker: null,
+    counts: { ...counts, visits: 0 },
+  },
+];
+
 function html(url: string) {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const errors: unknown[] = [];
@@ -42,7 +58,7 @@ function html(url: string) {
   const Stub = createRemixStub([{ id: "trading", path: "/trading-planets", Component: TradingPlanetsRoute, loader: () => null }]);
   const out = renderToString(
     <Theme>
-      <Stub initialEntries={[url]} hydrationData={{ loaderData: { trading: { sequences, planets, ads, loadError: null } } }} />
+      <Stub initialEntries={[url]} hydrationData={{ loaderData: { trading: { sequences, planets, ads, traders, loadError: null } } }} />
     </Theme>,
   );
   warn.mockRestore();
@@ -52,6 +68,18 @@ function html(url: string) {
 }
 
 describe("Trading Planets without JavaScript (server HTML)", () => {
+  it("issue 11 'The trading run': each trading character with its state beside the sequences and a Start/Stop POST form", () => {
+    const out = html("/trading-planets");
+    expect(out).toContain("Trading run");
+    expect(out).toMatch(/data-testid="trader-state"[^>]*>on planet Cannon\*4</);
+    expect(out).toMatch(/data-testid="trader-state"[^>]*>idle</);
+    expect(out).toContain("3 posts · 4 visits · 1 replies");
+    expect(out).toMatch(
+      /<form method="post" action="\/trading-planets"[^>]*>(?:(?!<\/form>).)*name="intent" value="trader-stop"(?:(?!<\/form>).)*value="10000001"/s,
+    );
+    expect(out).toMatch(/name="intent" value="trader-start"(?:(?!<\/form>).)*value="10000002"/s);
+  });
+
   it("has move up/down forms (first up and last down disabled) and no drag handles", () => {
     const out = html("/trading-planets");
     expect(out).toContain('aria-label="Move Morning down"');

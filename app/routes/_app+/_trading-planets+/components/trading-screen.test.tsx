@@ -51,7 +51,7 @@ function setup(url = "/trading-planets") {
       {
         path: "/trading-planets",
         Component: TradingPlanetsRoute,
-        loader: () => ({ sequences, planets, ads, loadError: null }),
+        loader: () => ({ sequences, planets, ads, traders: [], loadError: null }),
         action: async ({ request }: ActionFunctionArgs) => {
           posted.push(Object.fromEntries(await request.formData()));
           return { ok: true };

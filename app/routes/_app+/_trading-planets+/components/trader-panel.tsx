@@ -1,0 +1,99 @@
+import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
+
+/** How often the screen re-reads the traders' states while one runs (ours; the stalker uses 2 s too). */
+export const TRADER_POLL_MS = 2_000;
+
+const COLOR: Record<TraderState, "gray" | "blue" | "green" | "amber" | "red"> = {
+  idle: "gray",
+  flying: "blue",
+  on_planet: "green",
+  posting: "amber",
+  error: "red",
+};
+
+/**
+ * The trading run (issue 11): every character of type trading with its state (idle, flying,
+ * on planet X, posting, error) and a Start/Stop form (plain POST: works without JavaScript;
+ * with it the page re-reads the states every 2 s while a trader runs).
+ */
+export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; redirectTo: string }) {
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const running = traders.some((t) => t.desired === "started");
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, TRADER_POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+  const pendingId = navigation.state !== "idle" ? navigation.formData?.get("account_id") : null;
+
+  return (
+    <Box asChild>
+      <section aria-labelledby="gt-traders-title" className="gt-traders">
+        <Heading as="h2" size="4" mb="2" id="gt-traders-title">
+          Trading run
+        </Heading>
+        {traders.length === 0 ? (
+          <Text as="p" color="gray" size="2">
+            No characters of type trading. Add one on <Link to="/characters">All Characters</Link> to run the sequences.
+          </Text>
+        ) : (
+          <ul className="gt-trader-list" aria-label="Traders">
+            {traders.map((t) => {
+              const started = t.desired === "started";
+              const label = traderStateLabel(t);
+              return (
+                <li key={t.accountId} data-testid={`trader-${t.accountId}`}>
+                  <Card size="1">
+                    <Flex align="center" justify="between" gap="2" wrap="wrap">
+                      <Flex direction="column" gap="1" minWidth="0">
+                        <Text weight="bold" className="gt-trader-nick">
+                          {t.nick}
+                        </Text>
+                        <Flex gap="2" align="center" wrap="wrap">
+                          <Badge color={COLOR[t.state]} data-testid="trader-state" aria-label={`State: ${label}`}>
+                            {label}
+                          </Badge>
+                          {started || t.counts.visits ? (
+                            <Text size="1" color="gray" data-testid="trader-counts">
+                              {`${t.counts.posts} posts · ${t.counts.visits} visits · ${t.counts.replies} replies`}
+                            </Text>
+                          ) : null}
+                        </Flex>
+                        {t.error ? (
+                          <Text size="1" color="red" role="status">
+                            {t.error}
+                          </Text>
+                        ) : null}
+                      </Flex>
+                      <Form method="post" action="/trading-planets" preventScrollReset>
+                        <input type="hidden" name="intent" value={started ? "trader-stop" : "trader-start"} />
+                        <input type="hidden" name="account_id" value={t.accountId} />
+                        <input type="hidden" name="redirectTo" value={redirectTo} />
+                        <Button
+                          type="submit"
+                          size="1"
+                          color={started ? "red" : undefined}
+                          variant={started ? "soft" : "solid"}
+                          disabled={pendingId === t.accountId}
+                        >
+                          {started ? "Stop" : "Start"}
+                          <span className="gt-visually-hidden">{` ${t.nick}`}</span>
+                        </Button>
+                      </Form>
+                    </Flex>
+                  </Card>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </Box>
+  );
+}
