@@ -22,3 +22,36 @@ export async function sequenceNames(request: APIRequestContext): Promise<string[
 export const toast = (page: Page, text: string) => page.locator(".gt-toaster").getByText(text, { exact: true });
 export const sequenceCard = (page: Page, name: string) => page.getByTestId("sequence").filter({ has: page.getByText(name, { exact: true }) });
 export const adRow = (page: Page, text: string) => page.getByTestId("ad").filter({ hasText: text });
+
+/** The run's Galaxy simulator (global-setup.ts starts it on E2E_PORT + 1000). */
+export const TRADING_SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SIM_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 1000)}`;
+
+/**
+ * A character of type trading made from a seeded simulator account (POST /api/create-creds),
+ * one english step (TradeZone*1, TradeZone*2 in order), open level 0 so it posts wherever it lands,
+ * and one active ad. Returns the account.
+ */
+export async function seedTrader(request: APIRequestContext, index: number, stay = 60) {
+  const res = await fetch(`${TRADING_SIM_URL}/__sim/accounts?kind=trader`);
+  const { accounts } = (await res.json()) as { accounts: { id: string; nick: string; recoveryCode: string }[] };
+  const acc = accounts[index]!;
+  const created = await request.post("/api/create-creds", { data: { rc: acc.recoveryCode, type: "trading" } });
+  expect([200, 201, 409]).toContain(created.status());
+  expect(
+    (
+      await request.post("/api/planet-sequences", {
+        data: { name: "Trade zones", sequence: [{ planetType: "english", shuffle: false }], seconds: stay, openPlanetsLevel: 0 },
+      })
+    ).status(),
+  ).toBe(201);
+  expect((await request.post("/api/ads", { data: { adsMessage: `Selling roses 🌹 #${index}`, category: "ads" } })).status()).toBe(201);
+  return acc;
+}
+
+/** What an account posted to planet chat, as the simulator saw it. */
+export async function postedBy(accountId: string): Promise<{ planet: string; text: string }[]> {
+  const res = await fetch(`${TRADING_SIM_URL}/__sim/chat?fromId=${accountId}`);
+  return ((await res.json()) as { chat: { planet: string; text: string; toId: string }[] }).chat.filter((c) => c.toId === "0");
+}
+
+export const traderCard = (page: Page, accountId: string) => page.getByTestId(`trader-${accountId}`);
