@@ -335,6 +335,22 @@ describe("issue 11 'The trading run' against the simulator", () => {
     expect(status!.counts.failures).toBeGreaterThanOrEqual(3);
   });
 
+  it("PRISON during a stay: the visit ends, state error, logged; the run pauses, then goes on", async () => {
+    const acc = await traderUser();
+    await englishPlanets(["Galaxy", "Orion"]);
+    await sequence("Long stay", [{ planetType: "english" }], { seconds: 400 });
+    await startTrader(acc.id);
+    await waitFor("on Galaxy", async () => (await getTraderStatus(acc.id))?.planet === "Galaxy" && (await getTraderStatus(acc.id))?.state === "on_planet");
+    sim.sockets.imprison(acc.id);
+    const jailed = await waitFor("error state", async () => ((await getTraderStatus(acc.id))?.state === "error" ? getTraderStatus(acc.id) : false));
+    expect(jailed!.error).toBe("In prison: You were sent to prison");
+    expect((await botLogs()).map((l) => [l.type, l.message])).toContainEqual([
+      "error",
+      `Trader ${acc.nick} was imprisoned (You were sent to prison); the run pauses 2 s`,
+    ]);
+    await waitFor("flies on to Orion", () => okFlights(acc.id).includes("Orion"), 20_000);
+  });
+
   it("picks up changes at the next step: a sequence switched off is left, a new ad is posted", async () => {
     const acc = await traderUser();
     await englishPlanets(["Galaxy"]);

@@ -347,6 +347,8 @@ class Walker {
   #joinWatch: ((text: string) => void) | null = null;
   #writes: Promise<void> = Promise.resolve();
   #idleLogged = false;
+  /** A PRISON line arrived: the run pauses before its next flight. */
+  #imprisoned: string | null = null;
 
   constructor(
     readonly ctx: SessionContext,
@@ -385,6 +387,14 @@ class Walker {
   }
 
   async #step() {
+    if (this.#imprisoned) {
+      const why = this.#imprisoned;
+      this.#imprisoned = null;
+      await this.#report({ state: "error", error: `In prison: ${why}` });
+      await log("error", `Trader ${this.#nick} was imprisoned (${why}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, this.ctx, {});
+      await sleep(this.t.prisonPauseMs, this.signal);
+      if (this.signal.aborted) return;
+    }
     const [sequences, custom] = await Promise.all([listSequences(), listCustomPlanets()]);
     if (this.signal.aborted) return;
     const next = resolvePosition(this.#pos, sequences, custom);
@@ -540,6 +550,11 @@ class Walker {
         void log("info", `Trader ${this.#nick} was kicked from ${this.#visit.planet}${text ? `: ${text}` : ""}`, this.ctx, { planet: this.#visit.planet });
         this.#visit.onKick();
       }
+      return;
+    }
+    if (line.command === "PRISON" && (line.params[0] ?? this.ctx.accountId) === this.ctx.accountId) {
+      this.#imprisoned = line.trailing || "PRISON";
+      this.#visit?.onKick();
       return;
     }
     if (line.command === "PRIVMSG") this.#onPrivmsg(line);
