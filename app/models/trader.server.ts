@@ -105,7 +105,7 @@ export async function startTrader(accountId: string): Promise<TraderStatus> {
 }
 
 /**
- * POST /api/trader/stop: desired = stopped and idle at once (an error stays visible), then
+ * POST /api/trader/stop: desired = stopped and idle at once (an error that ended the run stays visible), then
  * the holder is told (it also polls `desired`) and sends `QUIT :ds`. Works while Redis is
  * down. Returns null when the account never had a trader. Throws UserError 404, or 400 for a
  * non-trading user without a trader row.
@@ -119,10 +119,12 @@ export async function stopTrader(accountId: string): Promise<TraderStatus | null
     if (user.type !== "trading") throw new UserError(400, TRADER_MESSAGES.notTrading);
     return null;
   }
-  if (before.desired !== "stopped" || before.state !== "error") {
+  if (before.desired === "started") {
+    // A running trader's passing error (reconnecting…) goes with it; an error that ended the
+    // run on its own (451, 950) was written with desired = stopped and stays visible.
     await db
       .update(traderSessions)
-      .set({ desired: "stopped", state: before.state === "error" ? "error" : "idle", planet: null, since: new Date(), updatedAt: new Date() })
+      .set({ desired: "stopped", state: "idle", planet: null, error: null, since: new Date(), updatedAt: new Date() })
       .where(eq(traderSessions.accountId, accountId));
   }
   await signalStop("trader", accountId);

@@ -351,6 +351,33 @@ describe("issue 11 'The trading run' against the simulator", () => {
     await waitFor("flies on to Orion", () => okFlights(acc.id).includes("Orion"), 20_000);
   });
 
+  it("451: the run stops with “Login failed: Invalid credentials” (state error, shown until started again)", async () => {
+    const acc = traders()[n++ % traders().length]!;
+    await upsertUser({ accountId: acc.id, nick: acc.nick, password: "f".repeat(32), type: "trading" });
+    await englishPlanets(["Galaxy"]);
+    await sequence("Any", [{ planetType: "english" }]);
+    await startTrader(acc.id);
+    const s = await waitFor("error", async () => ((await getTraderStatus(acc.id))?.state === "error" ? getTraderStatus(acc.id) : false));
+    expect(s).toMatchObject({ desired: "stopped", error: "Login failed: Invalid credentials", worker: null });
+    await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
+    expect(await stopTrader(acc.id)).toMatchObject({ state: "error", error: "Login failed: Invalid credentials" });
+  });
+
+  it("a dropped connection: reconnects and resumes the run after the visit that had posted", async () => {
+    const acc = await traderUser();
+    await englishPlanets(["Galaxy", "Orion", "Vega"]);
+    await createAd({ adsMessage: "resume me", category: "ads", isActive: true });
+    await sequence("Long stay", [{ planetType: "english" }], { seconds: 400 });
+    await startTrader(acc.id);
+    await waitFor("posted on Galaxy", () => posts(acc.id).length === 1);
+    sim.sockets.dropAccount(acc.id);
+    await waitFor("posted on Orion", () => posts(acc.id).length === 2, 20_000);
+    expect(posts(acc.id).map((p) => p.planet)).toEqual(["Galaxy", "Orion"]);
+    expect((await botLogs()).some((l) => l.type === "disconnect" && l.message.startsWith(`Trader ${acc.nick}: Connection to Galaxy lost; reconnecting`))).toBe(
+      true,
+    );
+  });
+
   it("picks up changes at the next step: a sequence switched off is left, a new ad is posted", async () => {
     const acc = await traderUser();
     await englishPlanets(["Galaxy"]);
