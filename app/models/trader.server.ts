@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { TRADER_MESSAGES, type TraderCounts, type TraderPosition, type TraderState, type TraderStatus } from "#api/trading";
 import { jobEngineOffline } from "#jobs/queues.server";
@@ -39,7 +39,8 @@ export async function listTraderStatuses(): Promise<TraderStatus[]> {
     .select({ accountId: users.accountId, nick: users.nick, session: traderSessions })
     .from(users)
     .leftJoin(traderSessions, eq(traderSessions.accountId, users.accountId))
-    .where(eq(users.type, "trading"))
+    // Trading characters, and any other whose run is still started (its type changed meanwhile).
+    .where(or(eq(users.type, "trading"), eq(traderSessions.desired, "started")))
     .orderBy(asc(users.nick), asc(users.accountId));
   return rows.map((r) => toStatus(r.accountId, r.nick, r.session));
 }

@@ -202,6 +202,13 @@ describe("issue 11 'The trading run' against the simulator", () => {
     expect(seen.some((p) => /bowling|tradezone\*2|nebula/i.test(p))).toBe(false);
     const status = await getTraderStatus(acc.id);
     expect(status!.counts.rounds).toBeGreaterThanOrEqual(1);
+    expect((await botLogs()).map((l) => l.message)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Trader ${acc.nick.replace(/[[\]]/g, "\\$&")} finished a round of the active sequences \\(1 rounds, \\d+ visits, \\d+ posts, 0 replies, 0 skipped, 0 failures since the start\\); starting over$`,
+        ),
+      ),
+    );
     expect((await botLogs()).some((l) => l.message.includes("skipped Rings shuffled step 1 (russian): no planets"))).toBe(true);
   });
 

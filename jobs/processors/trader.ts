@@ -37,7 +37,7 @@ import { listAds } from "~/models/ad.server";
 import { listCustomPlanets } from "~/models/custom-planet.server";
 import { logEvent } from "~/models/log.server";
 import { listSequences } from "~/models/planet-sequence.server";
-import { clearTraderHolder, endTrader, getTraderPosition, reportTraderState, type TraderHolderUpdate } from "~/models/trader.server";
+import { clearTraderHolder, endTrader, getTraderPosition, getTraderStatus, reportTraderState, type TraderHolderUpdate } from "~/models/trader.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
@@ -411,7 +411,11 @@ class Walker {
     for (const s of next.skippedSteps) await log("debug", `Trader ${this.#nick}: skipped ${s}: no planets`, this.ctx, {});
     if (next.wrapped) {
       await this.#report({ state: "flying", add: { rounds: 1 } });
-      await log("info", `Trader ${this.#nick} finished a round of the active sequences; starting over`, this.ctx, {});
+      const c = (await getTraderStatus(this.ctx.accountId))?.counts;
+      const summary = c
+        ? ` (${c.rounds} rounds, ${c.visits} visits, ${c.posts} posts, ${c.replies} replies, ${c.skipped} skipped, ${c.failures} failures since the start)`
+        : "";
+      await log("info", `Trader ${this.#nick} finished a round of the active sequences${summary}; starting over`, this.ctx, { counts: c ?? null });
     }
     this.#pos = next.pos;
     await this.#visitPlanet(next.sequence);
