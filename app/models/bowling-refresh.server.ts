@@ -44,6 +44,32 @@ export async function getBowlingRefreshProgress(): Promise<BowlingRefreshProgres
   return (row?.value as BowlingRefreshProgress | undefined) ?? null;
 }
 
+/** A running refresh whose job is gone this long after it started is over (see below). */
+const LOST_JOB_GRACE_MS = 15_000;
+
+/**
+ * The progress as the page shows it. A job can end without its processor writing the end
+ * (it failed for good by stalling, or was removed from the queue board): then the progress
+ * would say "running" forever and the button would stay disabled. So while it says running,
+ * the job's state is checked (when Redis answers); a job that is no longer waiting, delayed
+ * or active — and started more than 15 s ago, past the moment between storing the progress
+ * and adding the job — turns the progress into the failure ('Failed to refresh data').
+ */
+export async function currentBowlingRefreshProgress(): Promise<BowlingRefreshProgress | null> {
+  const p = await getBowlingRefreshProgress();
+  if (!p?.running || Date.now() - Date.parse(p.startedAt) < LOST_JOB_GRACE_MS) return p;
+  if (!(await producerReady())) return p;
+  const job = await getQueue("bulk-refresh").getJob(BOWLING_REFRESH_JOB_ID);
+  const state = job ? await job.getState() : "missing";
+  if (["waiting", "active", "delayed", "prioritized", "waiting-children"].includes(state)) return p;
+  // Re-read: the job may have written its end in the meantime.
+  const latest = await getBowlingRefreshProgress();
+  if (!latest?.running || latest.startedAt !== p.startedAt) return latest;
+  const ended: BowlingRefreshProgress = { ...latest, running: false, finishedAt: new Date().toISOString(), outcome: "failure" };
+  await setBowlingRefreshProgress(ended);
+  return ended;
+}
+
 /**
  * The refresh button (spec 1 §4): starts the bowling refresh job unless one is queued or
  * running (then its id is returned; "a click while refreshing is ignored"). Throws the 503

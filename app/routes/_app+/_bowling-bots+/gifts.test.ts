@@ -157,6 +157,24 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
   });
 });
 
+describe("/gifts loader: a refresh whose job is gone", () => {
+  it("still running while its job waits; 'Failed to refresh data' once the job is gone (the button is not stuck)", async () => {
+    await post({ intent: "refresh" });
+    const old = new Date(Date.now() - 60_000).toISOString();
+    await setBowlingRefreshProgress({ running: true, done: 0, total: 2, failed: 0, startedAt: old, finishedAt: null, outcome: null });
+    expect((await page()).data.progress).toMatchObject({ running: true });
+    await getQueue("bulk-refresh").obliterate({ force: true });
+    expect((await page()).data.progress).toMatchObject({ running: false, outcome: "failure", finishedAt: expect.any(String) });
+    const noJs = await page("?refreshing=1");
+    expect(toastOf(noJs.headers)).toMatchObject({ type: "error", message: REFRESH_TEXTS.failure });
+  });
+
+  it("a just-started refresh is not judged before its job is added", async () => {
+    await setBowlingRefreshProgress({ running: true, done: 0, total: 0, failed: 0, startedAt: new Date().toISOString(), finishedAt: null, outcome: null });
+    expect((await page()).data.progress).toMatchObject({ running: true });
+  });
+});
+
 describe("/gifts action (spec 1 §4, §8)", () => {
   it("refresh: one job for two clicks; a plain post goes to ?refreshing=1", async () => {
     const one = await post({ intent: "refresh" });

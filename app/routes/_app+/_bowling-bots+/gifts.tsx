@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { redirect, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
-import { getBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
+import { currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
 import { getLastFetched, listBowlingUsers, removeBowlingUser } from "~/models/bowling-user.server";
 import { getCharacterDetails, type CharacterDetails } from "~/models/character-details.server";
 import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
@@ -67,7 +67,7 @@ function collectionItems(d: CharacterDetails | undefined): CollectionItemView[] 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const url = new URL(request.url);
-  const [progress, lastFetched, summary] = await Promise.all([getBowlingRefreshProgress(), getLastFetched().catch(() => null), loadSummary(request)]);
+  const [progress, lastFetched, summary] = await Promise.all([currentBowlingRefreshProgress(), getLastFetched().catch(() => null), loadSummary(request)]);
 
   // A refresh posted without JavaScript: once it ended, come back to the plain page with its toast.
   if (url.searchParams.has(REFRESHING_PARAM) && !progress?.running) {
