@@ -1,4 +1,4 @@
-import { Avatar, Badge, Button, Flex, IconButton, Skeleton, Text } from "@radix-ui/themes";
+import { Badge, Button, Flex, IconButton, Skeleton, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { TrashIcon } from "~/components/ui/icons";
@@ -92,7 +92,7 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
     <tr data-testid="bowling-row" data-account={row.account_id}>
       <td>
         <div className="gt-bowling-user">
-          <Avatar size="2" radius="full" src={row.picUrl ?? undefined} fallback={row.initials} alt="" />
+          <RemoteImage src={row.picUrl} alt={`Picture of ${row.nick}`} size={32} initials={row.initials} round />
           <div>
             <Text as="div" weight="bold" size="2">
               {row.nick}

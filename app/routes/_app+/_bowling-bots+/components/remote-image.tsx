@@ -7,7 +7,23 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * loads, then the picture, or the error state (the fallback, else a "?" tile). Without
  * JavaScript the plain <img> shows (and a broken one is hidden behind the tile by CSS).
  */
-export function RemoteImage({ src, alt, size = 24, fallback }: { src: string | null | undefined; alt: string; size?: number; fallback?: string }) {
+export function RemoteImage({
+  src,
+  alt,
+  size = 24,
+  fallback,
+  initials,
+  round,
+}: {
+  src: string | null | undefined;
+  alt: string;
+  size?: number;
+  /** A fallback image tried when `src` fails. */
+  fallback?: string;
+  /** The error state (and the no-picture state) shows these letters instead of the "?" tile. */
+  initials?: string;
+  round?: boolean;
+}) {
   const hydrated = useHydrated();
   const img = useRef<HTMLImageElement>(null);
   const [state, setState] = useState<"loading" | "loaded" | "error">(src ? "loading" : "error");
@@ -25,8 +41,16 @@ export function RemoteImage({ src, alt, size = 24, fallback }: { src: string | n
     if (fallback && current !== fallback) setCurrent(fallback);
     else setState("error");
   };
+  const shape = { width: size, height: size, borderRadius: round ? "50%" : undefined };
+  if (initials !== undefined && (!current || (hydrated && state === "error"))) {
+    return (
+      <span className="gt-remote-img gt-initials" data-state="error" role="img" aria-label={alt} style={{ ...shape, fontSize: Math.round(size * 0.4) }}>
+        {initials}
+      </span>
+    );
+  }
   return (
-    <span className="gt-remote-img" data-state={hydrated ? state : "static"} style={{ width: size, height: size }}>
+    <span className="gt-remote-img" data-state={hydrated ? state : "static"} style={shape}>
       {current ? (
         <img
           ref={img}
