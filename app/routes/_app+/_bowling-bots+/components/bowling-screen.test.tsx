@@ -3,10 +3,11 @@ import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderRemixStub } from "../../../../../tests/kit/component";
 import type { BowlingRow } from "../gifts";
+import { BowlingRowView } from "./bowling-row";
 import { CompanionDialog } from "./companion-dialog";
 import { RefreshControl } from "./refresh-control";
 
-/** Spec 1 §2 header refresh control and companion dialog, §4 refresh states, in a Remix stub (happy-dom). */
+/** Spec 1 §2 header refresh control, companion dialog and rows, §4 refresh states, in a Remix stub (happy-dom). */
 afterEach(cleanup);
 
 type Progress = Parameters<typeof RefreshControl>[0]["progress"];
@@ -119,5 +120,58 @@ describe("spec 1 §2 companion dialog", () => {
     await screen.findByRole("dialog", { name: "Update Companion" });
     expect((screen.getByLabelText("Supplier") as HTMLSelectElement).value).toBe("200");
     expect((screen.getByRole("button", { name: "Update" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe("spec 1 §2 row", () => {
+  const renderRow = (r: BowlingRow) =>
+    renderRemixStub([
+      {
+        path: "/gifts",
+        Component: () => (
+          <table>
+            <tbody>
+              <BowlingRowView row={r} />
+            </tbody>
+          </table>
+        ),
+      },
+    ]);
+
+  it("before the first refresh: status placeholder and gift skeletons", async () => {
+    renderRow(row);
+    expect(await screen.findByTestId("status-loading")).toBeTruthy();
+    expect(screen.getByTestId("gifts-loading")).toBeTruthy();
+    expect(screen.getByText("No companion")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Assign Companion for Bowler" })).toBeTruthy();
+  });
+
+  it("spec 1 §8 'Per-user stats failure shows 'Failed to load gifts' on the row'; the room name in the badge", async () => {
+    renderRow({ ...row, isOnline: true, room: "Bowling*2", giftsFailed: true });
+    expect((await screen.findByTestId("gifts-failed")).textContent).toBe("Failed to load gifts");
+    expect(screen.getByTestId("status-badge").textContent).toBe("Bowling*2");
+  });
+
+  it("chips coloured by the thresholds, companion nicks, 'N items' of Capybara", async () => {
+    renderRow({
+      ...row,
+      isOnline: false,
+      gifts: [
+        { type: 11, name: "RBB", img: "", amount: 50 },
+        { type: 12, name: "GBB", img: "", amount: 199 },
+      ],
+      collection: [
+        { imageUrl: "", count: 3 },
+        { imageUrl: "", count: 0 },
+      ],
+      companion: { _id: "c", bowling_id: "100", supplier: "200", consumer: "300", supplierNick: "Sup", consumerNick: "Rec" },
+    });
+    const chips = await screen.findByRole("list", { name: "Gifts of Bowler" });
+    expect(chips.querySelector('[data-type="11"]')!.getAttribute("data-color")).toBe("green");
+    expect(chips.querySelector('[data-type="12"]')!.getAttribute("data-color")).toBe("red");
+    expect(screen.getByTestId("status-badge").textContent).toBe("Offline");
+    expect(screen.getByTestId("companion").textContent).toBe("Supplier: Sup · Consumer: Rec");
+    expect(screen.getByRole("link", { name: "Capybara of Bowler: 3 items" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Update Companion for Bowler" })).toBeTruthy();
   });
 });
