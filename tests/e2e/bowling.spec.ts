@@ -35,13 +35,18 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   await button.hover();
   await expect(page.getByRole("tooltip")).toHaveText("Click to refresh data");
 
-  await simFaults({ latencyMs: 700 });
+  await simFaults({ latencyMs: 2500 });
   await button.click();
   await expect(button).toBeDisabled();
   await expect(control).toHaveAttribute("data-refreshing", "true");
   await expect(control.locator("svg.gt-spin")).toHaveCount(1);
   await expect(control.getByTestId("last-fetched")).toHaveText("Loading...");
   await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
+  // A reload mid-refresh renders the same state from the database.
+  await page.reload();
+  await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
+  await expect(page.getByTestId("refresh-control").getByRole("button", { name: "Refresh data" })).toBeDisabled();
+  await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("Loading...");
 
   await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
   await expect(control.getByTestId("last-fetched")).toHaveText("just now");
