@@ -118,6 +118,8 @@ export type ServicesState = {
   recent: RequestRecord[];
   /** Fault injection of the HTTP side: these actions answer 500 (latency comes from world.faults). */
   failActions: Set<string>;
+  /** Fault injection per account: every call about these accounts (usercur) answers 500. */
+  failAccounts: Set<string>;
 };
 
 const states = new WeakMap<object, ServicesState>();
@@ -135,6 +137,7 @@ export function servicesState(world: object): ServicesState {
       maxInFlight: 0,
       recent: [],
       failActions: new Set(),
+      failAccounts: new Set(),
     };
     states.set(world, s);
     const state = s;
@@ -144,6 +147,7 @@ export function servicesState(world: object): ServicesState {
       state.inventories.clear();
       state.masticRuns.clear();
       state.failActions.clear();
+      state.failAccounts.clear();
     });
   }
   return s;

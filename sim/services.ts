@@ -185,7 +185,7 @@ export async function handleServices(
     if (!userID || !world.checkPassword(userID, params.get("password") ?? "")) {
       return sendJson(res, 401, { error: "Wrong user ID or password" });
     }
-    if (state.failActions.has(action)) return sendJson(res, 500, { error: "Simulated service failure" });
+    if (state.failActions.has(action) || state.failAccounts.has(usercur)) return sendJson(res, 500, { error: "Simulated service failure" });
     return answer(world, config, req, res, action, userID, usercur, params);
   } catch (err) {
     return send(res, 500, "text/plain; charset=utf-8", `Simulator error: ${(err as Error).message}`);

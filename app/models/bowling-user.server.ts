@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { PublicUser } from "#api/accounts";
 import { BOWLING_ERRORS, BOWLING_TYPES, type BowlingCandidate, type BowlingUsersResponse } from "#api/bowling";
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { appSettings, users } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 import { removeUser } from "./account.server";
@@ -66,8 +66,8 @@ export async function getLastFetched(): Promise<string | null> {
 }
 
 /** Stores the last-fetched time (a UTC ISO string, validated by lastFetchedBodySchema). */
-export async function setLastFetched(iso: string): Promise<string> {
-  const db = await getDb();
+export async function setLastFetched(iso: string, tx?: Pick<Db, "insert">): Promise<string> {
+  const db = tx ?? (await getDb());
   const now = new Date();
   await db
     .insert(appSettings)

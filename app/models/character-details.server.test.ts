@@ -140,10 +140,15 @@ describe("characters bulk refresh (spec 2 §4 Stalker: pictures, statuses, gift 
     expect((await getCharacterDetails()).get(a.id)!.room).not.toBe("StalkerSeen");
   });
 
-  it("refuses an unknown section (Bowling Bots adds 'bowling', issue 10) without retries", async () => {
+  it("refuses an unknown section without retries", async () => {
     await expect(
       processBulkRefreshJob(
-        fakeJob("refresh", { kind: "refresh", section: "bowling", skipCache: false, requestedAt: new Date().toISOString() } satisfies BulkRefreshJob),
+        fakeJob("refresh", {
+          kind: "refresh",
+          section: "nope" as BulkRefreshJob["section"],
+          skipCache: false,
+          requestedAt: new Date().toISOString(),
+        } satisfies BulkRefreshJob),
       ),
     ).rejects.toThrow(/not built yet/);
   });

@@ -1,5 +1,6 @@
 import { asc, eq, like, sql } from "drizzle-orm";
 import type { GiftStatDto } from "#api/galaxy";
+import type { CollectionStats } from "~/galaxy/services-parse";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, users } from "~/db/schema";
 import { getUserCredentials, type UserCredentials } from "./user.server";
@@ -27,6 +28,8 @@ export type CharacterDetails = {
   room: string | null;
   gifts: GiftStatDto[] | null;
   giftsFailed: boolean;
+  /** Collection stats (Bowling Bots: collection 151 'Capybara'); null until loaded. */
+  collection: CollectionStats | null;
   updatedAt: string;
 };
 
@@ -40,6 +43,7 @@ function toDetails(row: Row): CharacterDetails {
     room: row.room,
     gifts: row.gifts ?? null,
     giftsFailed: row.giftsFailed,
+    collection: (row.collection as CollectionStats | null) ?? null,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -128,6 +132,7 @@ export type DetailsPatch = {
   picUrl?: string | null;
   status?: { isOnline: boolean; room: string | null; source: "service" | "stalker" };
   gifts?: GiftStatDto[] | "failed";
+  collection?: CollectionStats;
 };
 
 /** Writes what one refresh (or a stalker sighting) learned about one character. */
@@ -139,6 +144,7 @@ export async function saveCharacterDetails(accountId: string, patch: DetailsPatc
   if (patch.status) Object.assign(set, { isOnline: patch.status.isOnline, room: patch.status.room, statusSource: patch.status.source, statusAt: now });
   if (patch.gifts === "failed") Object.assign(set, { giftsFailed: true, giftsAt: now });
   else if (patch.gifts) Object.assign(set, { gifts: patch.gifts, giftsFailed: false, giftsAt: now });
+  if (patch.collection) Object.assign(set, { collection: patch.collection, collectionAt: now });
   await db
     .insert(characterDetails)
     .values({ accountId, ...set })

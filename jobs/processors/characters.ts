@@ -7,8 +7,8 @@
  *    §1.3 item 3).
  *  - `bulk-refresh` / "refresh": section "characters" loads pictures (one batched
  *    user_pics call), statuses and gift stats of every user, with the skip-cache flag of a
- *    manual Refresh, and writes progress any process can render. The section switch is where
- *    Bowling Bots (issue 10) adds section "bowling".
+ *    manual Refresh, and writes progress any process can render. Section "bowling" is the
+ *    Bowling Bots refresh (jobs/processors/bowling.ts).
  *
  * Game-service calls act with the selected user's credentials, else the first user's (spec 2
  * §6). Concurrency is bounded by the services client (semaphore, per-account token bucket).
@@ -23,6 +23,7 @@ import { logEvent } from "~/models/log.server";
 import { listUsers } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
 import type { BulkRefreshJob, StatusRefreshJob } from "../queues.server";
+import { processBowlingRefreshJob } from "./bowling";
 
 /** A stalker's sighting younger than this replaces the HTTP status call. */
 export const STALKER_STATUS_FRESH_MS = 5 * 60_000;
@@ -110,9 +111,10 @@ export async function processBulkRefreshJob(job: Job<BulkRefreshJob>): Promise<u
   switch (job.data.section) {
     case "characters":
       return refreshCharactersWithProgress(job.data);
+    case "bowling":
+      return processBowlingRefreshJob(job);
     default:
-      // Issue 10 (Bowling Bots) adds section "bowling" here.
-      throw new UnrecoverableError(`Bulk refresh of section "${job.data.section}" is not built yet`);
+      throw new UnrecoverableError(`Bulk refresh of section "${String(job.data.section)}" is not built yet`);
   }
 }
 

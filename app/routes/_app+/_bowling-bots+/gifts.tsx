@@ -1,40 +1,263 @@
-import { ReloadIcon } from "~/components/ui/icons";
-import { Box, Flex, Text } from "@radix-ui/themes";
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
-import { SummaryPanel } from "~/components/summary/summary-panel";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ACCOUNT_MESSAGES } from "#api/accounts";
+import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
+import { currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
+import { getLastFetched, listBowlingUsers, removeBowlingUser } from "~/models/bowling-user.server";
+import { getCharacterDetails, type CharacterDetails } from "~/models/character-details.server";
+import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
+import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
-import { requireOperator } from "~/utils/auth.server";
+import { UserError } from "~/models/user.server";
+import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
+import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
+import {
+  collectionTotal,
+  giftTotals,
+  initialsOf,
+  REFRESHING_PARAM,
+  URL_ONLY_PARAMS,
+  type CollectionItemView,
+  type GiftCell,
+} from "~/routes/_app+/_bowling-bots+/components/bowling-view";
+import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { readFormData } from "~/utils/forms.server";
+import { dispatchIntent } from "~/utils/intent.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
+ * bowling toasts; docs/bowling.md).
+ *
+ * loader  bowling users with what the refresh stored (character_details: picture, status,
+ *         gift stats, collection 151), companions with supplier/consumer nicks, the candidates,
+ *         last-fetched, the refresh progress and the Summary panel. A page posted a refresh
+ *         without JavaScript carries `?refreshing=1`: it reloads itself until the job ends and
+ *         is then redirected with the §8 toast.
+ * action  intents refresh, delete-user, assign-companion, update-companion, delete-companions.
+ *         Fetchers get `{ok, intent, message}` with a flash toast; plain posts (`redirectTo`)
+ *         are redirected with it.
+ */
 
 export const meta: MetaFunction = () => [{ title: "Bowling Bots · Galaxy Toolbox" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireOperator(request);
-  return { summary: await loadSummary(request) };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export type BowlingRow = {
+  _id: string;
+  account_id: string;
+  nick: string;
+  initials: string;
+  picUrl: string | null;
+  isOnline: boolean | null;
+  room: string | null;
+  /** null: never loaded (skeleton). */
+  gifts: GiftCell[] | null;
+  giftsFailed: boolean;
+  /** null: never loaded. */
+  collection: CollectionItemView[] | null;
+  companion: (Companion & { supplierNick: string | null; consumerNick: string | null }) | null;
+};
+
+function collectionItems(d: CharacterDetails | undefined): CollectionItemView[] | null {
+  if (!d?.collection) return null;
+  return [...d.collection.firstRow, ...d.collection.secondRow].map((i) => ({ imageUrl: i.imageUrl, count: Number(i.count) || 0 }));
 }
 
-/** Bowling Bots (section id gifts; spec 1 "Bowling Bots section"). The Summary panel is live; the rest arrives with issue 10. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  const url = new URL(request.url);
+  const [progress, lastFetched, summary] = await Promise.all([currentBowlingRefreshProgress(), getLastFetched().catch(() => null), loadSummary(request)]);
+
+  // A refresh posted without JavaScript: once it ended, come back to the plain page with its toast.
+  if (url.searchParams.has(REFRESHING_PARAM) && !progress?.running) {
+    url.searchParams.delete(REFRESHING_PARAM);
+    const to = `${url.pathname}${url.search}`;
+    if (progress?.outcome === "failure") return redirectWithError(to, REFRESH_TEXTS.failure);
+    if (progress?.outcome === "success") return redirectWithSuccess(to, REFRESH_TEXTS.success);
+    throw redirect(to);
+  }
+
+  let list: Awaited<ReturnType<typeof listBowlingUsers>> | null = null;
+  let details = new Map<string, CharacterDetails>();
+  let companions: Companion[] = [];
+  try {
+    [list, details, companions] = await Promise.all([listBowlingUsers(), getCharacterDetails(), listCompanions()]);
+  } catch (err) {
+    // Spec 1 §2 state "Failed to load bowling users"; the rest of the page still renders.
+    await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading bowling users failed", details: err });
+  }
+  const nickOf = new Map<string, string>();
+  for (const c of [...(list?.recipients ?? []), ...(list?.suppliers ?? [])]) nickOf.set(c.account_id, c.nick);
+  const companionOf = new Map(companions.map((c) => [c.bowling_id, c]));
+
+  const rows: BowlingRow[] | null = list
+    ? list.users.map((u) => {
+        const d = details.get(u.account_id);
+        const c = companionOf.get(u.account_id);
+        return {
+          _id: u._id,
+          account_id: u.account_id,
+          nick: u.nick,
+          initials: initialsOf(u.nick),
+          picUrl: d?.picUrl ?? null,
+          isOnline: d?.isOnline ?? null,
+          room: d?.room ?? null,
+          gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
+          giftsFailed: d?.giftsFailed ?? false,
+          collection: collectionItems(d),
+          companion: c ? { ...c, supplierNick: nickOf.get(c.supplier) ?? null, consumerNick: nickOf.get(c.consumer) ?? null } : null,
+        };
+      })
+    : null;
+
+  return {
+    rows,
+    suppliers: list?.suppliers ?? [],
+    recipients: list?.recipients ?? [],
+    companionCount: companions.length,
+    totals: rows ? { gifts: giftTotals(rows.map((r) => r.gifts)), collection: rows.reduce((n, r) => n + collectionTotal(r.collection), 0) } : null,
+    lastFetched,
+    progress,
+    refreshingNoJs: url.searchParams.has(REFRESHING_PARAM),
+    summary,
+  };
+}
+
+export type BowlingData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** `?dialog=`, `?account=` and `?confirm=` are read in the browser: no refetch to open or close them. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const name of URL_ONLY_PARAMS) params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+};
+
+// ---------------------------------------------------------------------------------------
+// Action
+
+export const INTENTS = ["refresh", "delete-user", "assign-companion", "update-companion", "delete-companions"] as const;
+export type Intent = (typeof INTENTS)[number];
+export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
+
+/** Spec 1 §8 toasts (success, failure) per intent; the refresh's own toasts come when the job ends. */
+export const BOWLING_TOASTS = {
+  assigned: "Companion assigned successfully",
+  updated: "Companion updated successfully",
+  assignFailed: "Failed to assign companion",
+  updateFailed: "Failed to update companion",
+  deleteAllFailed: "Failed to delete all companions",
+} as const;
+
+const FALLBACK: Record<Intent, string> = {
+  refresh: REFRESH_TEXTS.failure,
+  "delete-user": BOWLING_ERRORS.deleteUser,
+  "assign-companion": BOWLING_TOASTS.assignFailed,
+  "update-companion": BOWLING_TOASTS.updateFailed,
+  "delete-companions": BOWLING_TOASTS.deleteAllFailed,
+};
+/** Companion failures show the spec's toast text whatever the reason (the reason is logged). */
+const FIXED_FAILURE: ReadonlySet<Intent> = new Set(["assign-companion", "update-companion", "delete-companions"]);
+
+/** [D] The refresh click has no toast of its own; progress shows on the page, §8's toasts come at the end. */
+export const REFRESH_STARTED = "Refreshing bowling data";
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireOperator(request);
+  const formData = await readFormData(request);
+  const rawRedirect = formData.get("redirectTo");
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/gifts") : null;
+  const handlers = Object.fromEntries(
+    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData)), redirectTo)]),
+  ) as Record<Intent, () => Promise<Response>>;
+  return dispatchIntent(formData, handlers);
+}
+
+type Outcome = { ok: true; message: string } | { ok: false; message: string; status: number };
+
+async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> {
+  try {
+    return { ok: true, message: await fn() };
+  } catch (err) {
+    if (err instanceof UserError) {
+      if (FIXED_FAILURE.has(intent)) {
+        await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
+        return { ok: false, message: FALLBACK[intent], status: err.status };
+      }
+      return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
+    }
+    if (err instanceof Response) {
+      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
+      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
+    }
+    await logEvent({ type: "error", source: "system", message: `Bowling Bots: ${intent} failed`, details: err });
+    return { ok: false, message: FALLBACK[intent], status: 500 };
+  }
+}
+
+function respond(intent: Intent, outcome: Outcome, redirectTo: string | null) {
+  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
+  if (redirectTo) {
+    if (!outcome.ok) return redirectWithError(redirectTo, outcome.message);
+    // A refresh posted without JavaScript: the page follows the job (REFRESHING_PARAM), no toast yet.
+    if (intent === "refresh") {
+      const to = new URL(redirectTo, "http://x");
+      to.searchParams.set(REFRESHING_PARAM, "1");
+      return redirect(`${to.pathname}${to.search}`);
+    }
+    return redirectWithSuccess(redirectTo, outcome.message);
+  }
+  if (intent === "refresh" && outcome.ok) return Response.json(result);
+  if (outcome.ok) return jsonWithSuccess(result, outcome.message);
+  return jsonWithError(result, outcome.message, { status: outcome.status });
+}
+
+const field = (formData: FormData, name: string) => {
+  const v = formData.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+function companionBody(formData: FormData) {
+  const parsed = companionBodySchema.safeParse({
+    bowling_id: field(formData, "bowling_id"),
+    supplier: field(formData, "supplier"),
+    consumer: field(formData, "consumer"),
+  });
+  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
+  return parsed.data;
+}
+
+async function handle(intent: Intent, formData: FormData): Promise<string> {
+  switch (intent) {
+    case "refresh":
+      await requestBowlingRefresh();
+      return REFRESH_STARTED;
+    case "delete-user":
+      await removeBowlingUser(field(formData, "accountId").trim() || "-");
+      return ACCOUNT_MESSAGES.userDeleted;
+    case "assign-companion":
+      await createCompanion(companionBody(formData));
+      return BOWLING_TOASTS.assigned;
+    case "update-companion":
+      await updateCompanion(field(formData, "id"), companionBody(formData));
+      return BOWLING_TOASTS.updated;
+    case "delete-companions": {
+      const n = await deleteAllCompanions();
+      return deletedCompanionsMessage(n);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Screen
+
 export default function BowlingBotsRoute() {
-  const { summary } = useLoaderData<typeof loader>();
-  return (
-    <>
-      <UpcomingSection
-        title="Bowling Bots"
-        actions={
-          <Flex align="center" gap="2">
-            {/* Spec 1: the last-fetched time reads "???" when unknown. */}
-            <Text size="2" color="gray" aria-label="Last fetched: unknown">
-              ???
-            </Text>
-            <UpcomingAction label="Refresh data" icon={<ReloadIcon />} iconOnly />
-          </Flex>
-        }
-        description="The bowling accounts list with gifts, collection stats, online status and companions arrive in a later release."
-      />
-      <Box mt="4" style={{ maxWidth: 640 }}>
-        <SummaryPanel summary={summary} />
-      </Box>
-    </>
-  );
+  const data = useLoaderData<typeof loader>();
+  return <BowlingScreen data={data} />;
 }

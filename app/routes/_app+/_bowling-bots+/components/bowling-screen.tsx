@@ -1,0 +1,210 @@
+import { Box, Button, Flex, Heading, Text } from "@radix-ui/themes";
+import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { SummaryPanel } from "~/components/summary/summary-panel";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { SectionHeader } from "~/components/ui/section-header";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
+import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
+import { COLLECTION_TITLE, CONFIRM_ALL_COMPANIONS, CONFIRM_PARAM, dialogOf, hrefWith, DIALOG_PARAM, ACCOUNT_PARAM } from "./bowling-view";
+import { CollectionDialog, CompanionDialog } from "./lazy-dialogs";
+import { RefreshControl } from "./refresh-control";
+import { RemoteImage } from "./remote-image";
+
+export const LIST_TEXTS = { loading: "Loading users...", failed: "Failed to load bowling users", empty: "No users found" } as const;
+const DELETE_ALL = {
+  title: "Delete all companions",
+  description: "Are you sure you want to delete all companions? This action cannot be undone.",
+} as const;
+
+function Progress({ progress }: { progress: BowlingData["progress"] }) {
+  if (!progress) return null;
+  if (progress.running) {
+    return (
+      <Box mb="3" data-testid="refresh-progress" role="status">
+        <Text size="2">
+          Refreshing {progress.done} of {progress.total} accounts{progress.failed ? `, ${progress.failed} failed` : ""}
+        </Text>
+        <progress
+          max={Math.max(progress.total, 1)}
+          value={progress.done}
+          style={{ display: "block", width: "100%", maxWidth: 360 }}
+          aria-label="Refresh progress"
+        />
+      </Box>
+    );
+  }
+  if (progress.outcome === "success" && progress.failed > 0) {
+    return (
+      <Text as="p" size="1" color="red" mb="3" data-testid="refresh-progress">
+        Last refresh: {progress.failed} of {progress.total} accounts failed
+      </Text>
+    );
+  }
+  return null;
+}
+
+/** Totals bar (spec 1 §2): summed gift amounts by type plus the collection total. */
+function TotalsBar({ totals }: { totals: NonNullable<BowlingData["totals"]> }) {
+  return (
+    <Flex align="center" gap="3" wrap="wrap" data-testid="totals-bar" aria-label="Totals">
+      <ul className="gt-totals" aria-label="Gift totals">
+        {totals.gifts.map((g) => (
+          <li key={g.type} className="gt-chip" data-type={g.type} title={`${g.name}: ${g.amount}`}>
+            {g.img ? <RemoteImage src={g.img} alt={g.name} size={16} /> : null}
+            <span>{g.amount}</span>
+          </li>
+        ))}
+      </ul>
+      <Text size="1" data-testid="collection-total-all">
+        {COLLECTION_TITLE}: {totals.collection} items
+      </Text>
+    </Flex>
+  );
+}
+
+function DeleteAllCompanions({ count }: { count: number }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const fetcher = useFetcher();
+  const [open, setOpen] = useState(false);
+  if (!hydrated) {
+    return (
+      <Button asChild size="1" variant="soft" color="red">
+        <Link to={hrefWith(location.search, { [CONFIRM_PARAM]: CONFIRM_ALL_COMPANIONS, [DIALOG_PARAM]: null, [ACCOUNT_PARAM]: null })} preventScrollReset>
+          Delete all companions
+        </Link>
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button size="1" variant="soft" color="red" onClick={() => setOpen(true)} loading={fetcher.state !== "idle"} disabled={count === 0}>
+        Delete all companions
+      </Button>
+      <LazyConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={DELETE_ALL.title}
+        description={DELETE_ALL.description}
+        confirmLabel="Delete"
+        onConfirm={() => fetcher.submit({ intent: "delete-companions" }, { method: "post", action: "/gifts" })}
+      />
+    </>
+  );
+}
+
+export function BowlingScreen({ data }: { data: BowlingData }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const params = new URLSearchParams(location.search);
+  const open = dialogOf(params);
+  const rows = data.rows ?? [];
+  const dialogRow = open ? (rows.find((r) => r.account_id === open.account) ?? null) : null;
+  const closeHref = hrefWith(location.search, { [DIALOG_PARAM]: null, [ACCOUNT_PARAM]: null });
+  const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
+  const confirm = params.get(CONFIRM_PARAM);
+  const confirmRow = confirm && confirm !== CONFIRM_ALL_COMPANIONS ? (rows.find((r) => r.account_id === confirm) ?? null) : null;
+  const cancelConfirm = hrefWith(location.search, { [CONFIRM_PARAM]: null });
+  const reloading = navigation.state === "loading" && navigation.location.pathname === "/gifts";
+
+  // Spec 1 §8 'Failed to load bowling users' as a toast too (with JavaScript).
+  const failed = data.rows === null;
+  useEffect(() => {
+    if (failed) toast.error(LIST_TEXTS.failed);
+  }, [failed]);
+
+  return (
+    <>
+      {data.refreshingNoJs && data.progress?.running ? (
+        // Without JavaScript the page follows the job by reloading itself every 2 s.
+        <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} />
+      ) : null}
+      <SectionHeader title="Bowling Bots" actions={<RefreshControl lastFetched={data.lastFetched} progress={data.progress} />} />
+      {confirmRow ? (
+        <ConfirmPanel
+          title="Delete bowling user"
+          description={deleteUserQuestion(confirmRow)}
+          confirmLabel="Delete"
+          cancelTo={cancelConfirm}
+          form={{ action: "/gifts", fields: { intent: "delete-user", accountId: confirmRow.account_id, redirectTo: cancelConfirm } }}
+        />
+      ) : null}
+      {confirm === CONFIRM_ALL_COMPANIONS ? (
+        <ConfirmPanel
+          title={DELETE_ALL.title}
+          description={DELETE_ALL.description}
+          confirmLabel="Delete"
+          cancelTo={cancelConfirm}
+          form={{ action: "/gifts", fields: { intent: "delete-companions", redirectTo: cancelConfirm } }}
+        />
+      ) : null}
+      <CompanionDialog
+        open={open?.dialog === "companion"}
+        onClose={close}
+        closeHref={closeHref}
+        row={open?.dialog === "companion" ? dialogRow : null}
+        suppliers={data.suppliers}
+        recipients={data.recipients}
+      />
+      <CollectionDialog open={open?.dialog === "collection"} onClose={close} closeHref={closeHref} row={open?.dialog === "collection" ? dialogRow : null} />
+      <Progress progress={data.progress} />
+      <Box mb="4" style={{ maxWidth: 640 }}>
+        <SummaryPanel summary={data.summary} />
+      </Box>
+      <Box asChild>
+        <section aria-labelledby="gt-bowling-users">
+          <Flex align="center" justify="between" gap="2" wrap="wrap" mb="2">
+            <Heading as="h2" size="4" id="gt-bowling-users">
+              Bowling users
+            </Heading>
+            {data.rows ? <DeleteAllCompanions count={data.companionCount} /> : null}
+          </Flex>
+          {data.totals && rows.length ? <TotalsBar totals={data.totals} /> : null}
+          {data.rows === null ? (
+            reloading ? (
+              <Text as="p" color="gray" role="status">
+                {LIST_TEXTS.loading}
+              </Text>
+            ) : (
+              <Flex direction="column" gap="2" align="start" role="alert">
+                <Text color="red">{LIST_TEXTS.failed}</Text>
+                <Button asChild size="1" variant="soft">
+                  <Link to="/gifts">Retry</Link>
+                </Button>
+              </Flex>
+            )
+          ) : rows.length === 0 ? (
+            <Text as="p" color="gray" data-testid="no-users">
+              {LIST_TEXTS.empty}
+            </Text>
+          ) : (
+            <table className="gt-bowling-table" aria-labelledby="gt-bowling-users">
+              <thead>
+                <tr>
+                  <th scope="col">User</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Companion</th>
+                  <th scope="col">Gifts</th>
+                  <th scope="col">{COLLECTION_TITLE}</th>
+                  <th scope="col">
+                    <span className="gt-visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <BowlingRowView key={r.account_id} row={r} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Pure helpers of the Bowling Bots screen (spec 1 §2 "Bowling Bots section", §4 relative time,
+ * §9 gift thresholds): chip colours, totals, the URL state of dialogs. Client-safe: no server
+ * imports and no zod, so the first load stays light.
+ */
+
+export type GiftCell = { type: number; name: string; img: string; amount: number };
+export type CollectionItemView = { imageUrl: string; count: number };
+
+/** Spec 1 §9: regular gift types 11, 12 and 13 with thresholds 50, 200 and 250. */
+export const REGULAR_THRESHOLDS: ReadonlyMap<number, number> = new Map([
+  [11, 50],
+  [12, 200],
+  [13, 250],
+]);
+/** Spec 1 §9: special gift types 1, 4, 8 and 15 (in this order). */
+export const SPECIAL_TYPES = [1, 4, 8, 15] as const;
+
+/** Spec 1 §9 "Collection id 151 is named 'Capybara'". */
+export const COLLECTION_TITLE = "Capybara";
+
+/** "an amount at or above its threshold is green, below it red"; special and other types are neutral. */
+export function chipColor(type: number, amount: number): "green" | "red" | "gray" {
+  const threshold = REGULAR_THRESHOLDS.get(type);
+  if (threshold === undefined) return "gray";
+  return amount >= threshold ? "green" : "red";
+}
+
+/**
+ * The chips of one row: the regular types (11, 12, 13), then the special ones (1, 4, 8, 15),
+ * each with the amount the stats give (0 when the type is missing from the answer).
+ * [D] types outside these seven are not shown on the row (they are in the totals bar).
+ */
+export function rowChips(gifts: GiftCell[]): Array<GiftCell & { color: "green" | "red" | "gray"; special: boolean }> {
+  const byType = new Map(gifts.map((g) => [g.type, g]));
+  const types = [...REGULAR_THRESHOLDS.keys(), ...SPECIAL_TYPES];
+  return types.map((type) => {
+    const g = byType.get(type) ?? { type, name: `Gift ${type}`, img: "", amount: 0 };
+    return { ...g, color: chipColor(type, g.amount), special: (SPECIAL_TYPES as readonly number[]).includes(type) };
+  });
+}
+
+/** Totals bar (spec 1 §2): gift amounts summed by type (first-seen order). */
+export function giftTotals(lists: Array<GiftCell[] | null>): GiftCell[] {
+  const byType = new Map<number, GiftCell>();
+  for (const list of lists)
+    for (const g of list ?? []) {
+      const seen = byType.get(g.type);
+      if (seen) seen.amount += g.amount;
+      else byType.set(g.type, { ...g });
+    }
+  return [...byType.values()];
+}
+
+/** "N items": the sum of the item counts (counts arrive as text holding a number). */
+export function collectionTotal(items: CollectionItemView[] | null): number {
+  return (items ?? []).reduce((n, i) => n + i.count, 0);
+}
+
+/** Two uppercase initials (same rule as All Characters). */
+export function initialsOf(nick: string): string {
+  const words = nick
+    .trim()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  const letters = words.length >= 2 ? `${[...words[0]!][0]}${[...words[1]!][0]}` : [...(words[0] ?? "?")].slice(0, 2).join("");
+  return letters.toUpperCase() || "?";
+}
+
+/** Spec 1 §2 "Status badge: a loading placeholder, then the room name, or Online or Offline". */
+export function statusText(isOnline: boolean | null, room: string | null): string | null {
+  if (isOnline === null) return null;
+  if (room) return room;
+  return isOnline ? "Online" : "Offline";
+}
+
+// ---- URL state (no-JavaScript dialogs, CONVENTIONS rule 6) -------------------------------
+
+export const DIALOG_PARAM = "dialog";
+export const ACCOUNT_PARAM = "account";
+export const CONFIRM_PARAM = "confirm";
+/** Set by a refresh posted without JavaScript: the page reloads itself until the job ends. */
+export const REFRESHING_PARAM = "refreshing";
+export const DIALOGS = ["companion", "collection"] as const;
+export type BowlingDialog = (typeof DIALOGS)[number];
+export const CONFIRM_ALL_COMPANIONS = "all-companions";
+/** Parameters only the screen reads. */
+export const URL_ONLY_PARAMS = [DIALOG_PARAM, ACCOUNT_PARAM, CONFIRM_PARAM] as const;
+
+export function dialogOf(params: URLSearchParams): { dialog: BowlingDialog; account: string } | null {
+  const dialog = params.get(DIALOG_PARAM);
+  const account = params.get(ACCOUNT_PARAM);
+  if (!account || !(DIALOGS as readonly string[]).includes(dialog ?? "")) return null;
+  return { dialog: dialog as BowlingDialog, account };
+}
+
+export function hrefWith(search: string, set: Record<string, string | null>): string {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(set)) {
+    if (v === null) params.delete(k);
+    else params.set(k, v);
+  }
+  const s = params.toString();
+  return `/gifts${s ? `?${s}` : ""}`;
+}
+
+/** While a refresh runs the page re-reads every second (with JavaScript). */
+export const REFRESH_POLL_MS = 1000;
+
+/** The header text of spec 1 §2: "Loading..." while loading, "???" when unknown, else relative. */
+export const LAST_FETCHED_TEXTS = { loading: "Loading...", unknown: "???" } as const;

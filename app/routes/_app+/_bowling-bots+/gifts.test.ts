@@ -1,0 +1,244 @@
+/**
+ * The Bowling Bots page (spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling
+ * toasts): loader data and every intent with real Requests against PostgreSQL and Redis. No
+ * worker runs here: a refresh job waits in its queue (the job itself: jobs/processors/bowling.test.ts).
+ */
+import { like } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACCOUNT_MESSAGES } from "#api/accounts";
+import { BOWLING_ERRORS } from "#api/bowling";
+import { getQueue } from "#jobs/queues.server";
+import { deleteKeys } from "#jobs/test-helpers";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
+import { getDb } from "~/db/client.server";
+import { appSettings, bowlingCompanions, characterDetails, users } from "~/db/schema";
+import { BOWLING_REFRESH_JOB_ID, REFRESH_TEXTS, setBowlingRefreshProgress } from "~/models/bowling-refresh.server";
+import { setLastFetched } from "~/models/bowling-user.server";
+import { saveCharacterDetails } from "~/models/character-details.server";
+import { createCompanion, listCompanions } from "~/models/companion.server";
+import { upsertUser } from "~/models/user.server";
+import { getEnv } from "~/utils/env.server";
+import { action, BOWLING_TOASTS, loader, type ActionResult, type BowlingRow } from "./gifts";
+
+type PageData = {
+  rows: BowlingRow[] | null;
+  suppliers: Array<{ account_id: string; nick: string }>;
+  recipients: Array<{ account_id: string; nick: string }>;
+  companionCount: number;
+  totals: { gifts: Array<{ type: number; amount: number }>; collection: number } | null;
+  lastFetched: string | null;
+  progress: { running: boolean; done: number; total: number; failed: number; outcome: string | null } | null;
+  refreshingNoJs: boolean;
+};
+
+let cookie: string;
+const B1 = "71000001";
+const B2 = "71000002";
+const SUP = "71000003";
+const REC = "71000004";
+const SECRET = "s3cretPassw0rdThatMustNotLeak";
+
+beforeAll(async () => {
+  cookie = (await createTestOperator({ name: "bowlops", password: "correct horse" })).cookie;
+});
+afterAll(async () => {
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+beforeEach(async () => {
+  const db = await getDb();
+  await db.delete(bowlingCompanions);
+  await db.delete(characterDetails);
+  await db.delete(users);
+  await db.delete(appSettings).where(like(appSettings.key, "bowling.%"));
+  await getQueue("bulk-refresh").obliterate({ force: true });
+  await upsertUser({ accountId: B1, nick: "Ann Bowler", password: SECRET, type: "bowling", sek: "SEKSECRET" });
+  await upsertUser({ accountId: B2, nick: "bob", password: SECRET, type: "bowling" });
+  await upsertUser({ accountId: SUP, nick: "Sam Supplier", password: SECRET, type: "suppliers" });
+  await upsertUser({ accountId: REC, nick: "Rita Recipient", password: SECRET, type: "recipients" });
+});
+
+const page = (query = "", withCookie = true) => callRoute<PageData>(loader, makeRequest(`/gifts${query}`, { cookie: withCookie ? cookie : [] }));
+const post = (fields: Record<string, string>) => callRoute<ActionResult>(action, makeRequest("/gifts", { cookie, form: fields }));
+const row = (d: PageData, id: string) => d.rows!.find((r) => r.account_id === id)!;
+
+describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
+  it("needs a logged-in operator", async () => {
+    const res = await page("", false);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("before any refresh: rows with initials and no details (placeholders), last-fetched unknown, no secrets", async () => {
+    const { data, status } = await page();
+    expect(status).toBe(200);
+    expect(data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
+    expect(row(data, B1)).toMatchObject({
+      nick: "Ann Bowler",
+      initials: "AB",
+      picUrl: null,
+      isOnline: null,
+      gifts: null,
+      giftsFailed: false,
+      collection: null,
+      companion: null,
+    });
+    expect(data.suppliers.map((s) => s.account_id)).toEqual([SUP]);
+    expect(data.recipients.map((s) => s.account_id)).toEqual([REC]);
+    expect(data.lastFetched).toBeNull();
+    expect(data.progress).toBeNull();
+    expect(JSON.stringify(data)).not.toMatch(/s3cret|SEKSECRET/);
+  });
+
+  it("renders what the refresh stored: status, gift stats, 'Failed to load gifts' flag, collection counts, totals, companions with nicks", async () => {
+    await saveCharacterDetails(B1, {
+      picUrl: "http://img/p.png",
+      status: { isOnline: true, room: "Bowling Alley", source: "service" },
+      gifts: [
+        { type: 11, name: "Red Bowling Ball", img: "", amount: 50 },
+        { type: 1, name: "Fire Cannon Ball", img: "", amount: 3 },
+      ],
+      collection: {
+        firstRow: [{ imageUrl: "http://img/1.png", count: "2", goodsID: 1, index: 0 }],
+        secondRow: [{ imageUrl: "http://img/2.png", count: "0", goodsID: 2, index: 1 }],
+      },
+    });
+    await saveCharacterDetails(B2, { status: { isOnline: false, room: null, source: "service" }, gifts: "failed" });
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    await setLastFetched("2026-11-23T15:00:00.000Z");
+    const { data } = await page();
+    expect(row(data, B1)).toMatchObject({
+      picUrl: "http://img/p.png",
+      isOnline: true,
+      room: "Bowling Alley",
+      giftsFailed: false,
+      collection: [
+        { imageUrl: "http://img/1.png", count: 2 },
+        { imageUrl: "http://img/2.png", count: 0 },
+      ],
+      companion: { bowling_id: B1, supplier: SUP, consumer: REC, supplierNick: "Sam Supplier", consumerNick: "Rita Recipient" },
+    });
+    expect(row(data, B2)).toMatchObject({ isOnline: false, giftsFailed: true, gifts: null });
+    expect(data.totals).toEqual({
+      gifts: [
+        { type: 11, name: "Red Bowling Ball", img: "", amount: 50 },
+        { type: 1, name: "Fire Cannon Ball", img: "", amount: 3 },
+      ],
+      collection: 2,
+    });
+    expect(data.companionCount).toBe(1);
+    expect(data.lastFetched).toBe("2026-11-23T15:00:00.000Z");
+  });
+
+  it("'No users found': no bowling users gives an empty list (recipients and suppliers are not rows)", async () => {
+    await (await getDb()).delete(users).where(like(users.accountId, "7100000_"));
+    await upsertUser({ accountId: SUP, nick: "Sam Supplier", password: SECRET, type: "suppliers" });
+    const { data } = await page();
+    expect(data.rows).toEqual([]);
+  });
+
+  it("?refreshing=1 (a refresh posted without JavaScript) stays while running, then redirects with 'Data refreshed successfully' / 'Failed to refresh data'", async () => {
+    const base = { done: 1, total: 2, failed: 0, startedAt: new Date().toISOString() };
+    await setBowlingRefreshProgress({ ...base, running: true, finishedAt: null, outcome: null });
+    const running = await page("?refreshing=1");
+    expect(running.status).toBe(200);
+    expect(running.data.refreshingNoJs).toBe(true);
+    expect(running.data.progress).toMatchObject({ running: true, done: 1, total: 2 });
+
+    await setBowlingRefreshProgress({ ...base, done: 2, running: false, finishedAt: new Date().toISOString(), outcome: "success" });
+    const done = await page("?refreshing=1&summary=all");
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/gifts?summary=all");
+    expect(toastOf(done.headers)).toMatchObject({ type: "success", message: REFRESH_TEXTS.success });
+
+    await setBowlingRefreshProgress({ ...base, running: false, finishedAt: new Date().toISOString(), outcome: "failure" });
+    const failed = await page("?refreshing=1");
+    expect(failed.headers.get("Location")).toBe("/gifts");
+    expect(toastOf(failed.headers)).toMatchObject({ type: "error", message: REFRESH_TEXTS.failure });
+  });
+});
+
+describe("/gifts loader: a refresh whose job is gone", () => {
+  it("still running while its job waits; 'Failed to refresh data' once the job is gone (the button is not stuck)", async () => {
+    await post({ intent: "refresh" });
+    const old = new Date(Date.now() - 60_000).toISOString();
+    await setBowlingRefreshProgress({ running: true, done: 0, total: 2, failed: 0, startedAt: old, finishedAt: null, outcome: null });
+    expect((await page()).data.progress).toMatchObject({ running: true });
+    await getQueue("bulk-refresh").obliterate({ force: true });
+    expect((await page()).data.progress).toMatchObject({ running: false, outcome: "failure", finishedAt: expect.any(String) });
+    const noJs = await page("?refreshing=1");
+    expect(toastOf(noJs.headers)).toMatchObject({ type: "error", message: REFRESH_TEXTS.failure });
+  });
+
+  it("a just-started refresh is not judged before its job is added", async () => {
+    await setBowlingRefreshProgress({ running: true, done: 0, total: 0, failed: 0, startedAt: new Date().toISOString(), finishedAt: null, outcome: null });
+    expect((await page()).data.progress).toMatchObject({ running: true });
+  });
+});
+
+describe("/gifts action (spec 1 §4, §8)", () => {
+  it("refresh: one job for two clicks; a plain post goes to ?refreshing=1", async () => {
+    const one = await post({ intent: "refresh" });
+    expect(one.status).toBe(200);
+    expect(one.data).toMatchObject({ ok: true, intent: "refresh" });
+    const two = await post({ intent: "refresh", redirectTo: "/gifts" });
+    expect(two.status).toBe(302);
+    expect(two.headers.get("Location")).toBe("/gifts?refreshing=1");
+    const counts = await getQueue("bulk-refresh").getJobCounts("waiting", "active", "delayed");
+    expect(counts.waiting + counts.active + counts.delayed).toBe(1);
+    expect((await getQueue("bulk-refresh").getJob(BOWLING_REFRESH_JOB_ID))!.data).toMatchObject({ section: "bowling", skipCache: true });
+    const { data } = await page();
+    expect(data.progress).toMatchObject({ running: true, done: 0 });
+  });
+
+  it("assign then update a companion: 'Companion assigned successfully', 'Companion updated successfully'", async () => {
+    const assigned = await post({ intent: "assign-companion", bowling_id: B1, supplier: SUP, consumer: REC });
+    expect(assigned.data).toMatchObject({ ok: true, message: BOWLING_TOASTS.assigned });
+    expect(toastOf(assigned.headers)).toMatchObject({ type: "success", message: "Companion assigned successfully" });
+    const [c] = await listCompanions();
+    await upsertUser({ accountId: "71000005", nick: "Second Supplier", password: SECRET, type: "suppliers" });
+    const updated = await post({ intent: "update-companion", id: c!._id, bowling_id: B1, supplier: "71000005", consumer: REC, redirectTo: "/gifts" });
+    expect(updated.status).toBe(302);
+    expect(toastOf(updated.headers)).toMatchObject({ type: "success", message: "Companion updated successfully" });
+    expect(await listCompanions()).toEqual([{ _id: c!._id, bowling_id: B1, supplier: "71000005", consumer: REC }]);
+  });
+
+  it("spec 1 §5 'Companion requires both a supplier and a recipient' → 'Failed to assign companion', nothing stored; a bad update → 'Failed to update companion'", async () => {
+    const res = await post({ intent: "assign-companion", bowling_id: B1, supplier: SUP, consumer: "" });
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({ ok: false, message: "Failed to assign companion" });
+    expect(await listCompanions()).toEqual([]);
+    const wrongType = await post({ intent: "assign-companion", bowling_id: B1, supplier: REC, consumer: REC, redirectTo: "/gifts" });
+    expect(toastOf(wrongType.headers)).toMatchObject({ type: "error", message: "Failed to assign companion" });
+    const upd = await post({ intent: "update-companion", id: "00000000-0000-0000-0000-000000000000", bowling_id: B1, supplier: SUP, consumer: REC });
+    expect(upd.status).toBe(404);
+    expect(upd.data).toMatchObject({ ok: false, message: "Failed to update companion" });
+  });
+
+  it("delete all companions: the server message 'Deleted N companions'", async () => {
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    await createCompanion({ bowling_id: B2, supplier: SUP, consumer: REC });
+    const res = await post({ intent: "delete-companions" });
+    expect(res.data).toMatchObject({ ok: true, message: "Deleted 2 companions" });
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: "Deleted 2 companions" });
+    expect(await listCompanions()).toEqual([]);
+    const none = await post({ intent: "delete-companions", redirectTo: "/gifts" });
+    expect(toastOf(none.headers)).toMatchObject({ message: "Deleted 0 companions" });
+  });
+
+  it("delete a bowling user (its companion cascades); an unknown or non-bowling account → 'Bowling user not found'", async () => {
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    const res = await post({ intent: "delete-user", accountId: B1, redirectTo: "/gifts" });
+    expect(res.status).toBe(302);
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userDeleted });
+    expect((await page()).data.rows!.map((r) => r.account_id)).toEqual([B2]);
+    expect(await listCompanions()).toEqual([]);
+    const sup = await post({ intent: "delete-user", accountId: SUP });
+    expect(sup.status).toBe(404);
+    expect(sup.data).toMatchObject({ ok: false, message: BOWLING_ERRORS.bowlingUserNotFound });
+  });
+
+  it("an unknown intent is a 400", async () => {
+    const res = await post({ intent: "explode" });
+    expect(res.status).toBe(400);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The Bowling Bots refresh (spec 1 §4 "Refresh control": "fetch users, send the user-agent map,
+ * then per bowling user fetch pic, status, gifts and collection in parallel with cache skipped,
+ * then update last-fetched"; docs/bowling.md "Refresh"). Runs as the `bulk-refresh` job of
+ * section "bowling" (jobs/processors/characters.ts switches on the section).
+ *
+ *  1. users: the accounts of type bowling (credentials decrypted here, never in the job data);
+ *  2. the user-agent map (spec 1 §5): users without iHeaders are left out; unparsable iHeaders
+ *     are logged to System Logs and skipped; the rest are stored in one transaction
+ *     (registerUserAgents, what POST /api/user-agent does);
+ *  3. per bowling user, acting as itself: pic, status, gift stats, collection stats (151) in
+ *     parallel with X-Skip-Cache; each answer is written to the account's character_details row
+ *     as soon as the four calls settle, so the page shows results as they arrive. A failed gift
+ *     stats call marks the row ("Failed to load gifts"); other failures keep the old value.
+ *     Concurrency is bounded by the services client (semaphore, per-account token bucket);
+ *  4. last-fetched, once per job (runStepOnce, keyed by the job: a re-run after a killed
+ *     worker does not set it again), then the daily totals pull for the Summary.
+ *
+ * A per-user failure never fails the job; a failure of 1, 2 or 4 does (BullMQ retries it; the
+ * last attempt's failure becomes "Failed to refresh data").
+ */
+import { inArray } from "drizzle-orm";
+import type { Job } from "bullmq";
+import { BOWLING_TYPES } from "#api/bowling";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { getGalaxyServices } from "~/galaxy/services.server";
+import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
+import { setLastFetched } from "~/models/bowling-user.server";
+import { saveCharacterDetails, type DetailsPatch } from "~/models/character-details.server";
+import { setBowlingRefreshProgress, type BowlingRefreshProgress } from "~/models/bowling-refresh.server";
+import { pullDailyStats } from "~/models/daily-totals.server";
+import { logEvent } from "~/models/log.server";
+import { errorText } from "~/utils/errors";
+import { decryptSecret } from "~/utils/secrets.server";
+import { runStepOnce, stepKey } from "../once.server";
+import type { BulkRefreshJob } from "../queues.server";
+
+/** Spec 1 §7 / §9: collection stats use collection 151 ('Capybara'). */
+export const CAPYBARA_COLLECTION_ID = 151;
+
+export type BowlingRefreshResult = { total: number; done: number; failed: number; skippedUserAgents: number };
+
+type BowlingAccount = { accountId: string; nick: string; password: string; sek: string | null; iHeaders: string | null };
+
+async function loadBowlingAccounts(): Promise<BowlingAccount[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ accountId: users.accountId, nick: users.nick, password: users.password, sek: users.sek, iHeaders: users.iHeaders })
+    .from(users)
+    .where(inArray(users.type, [BOWLING_TYPES.bowling]));
+  return rows.map((r) => ({
+    accountId: r.accountId,
+    nick: r.nick,
+    password: decryptSecret(r.password),
+    sek: r.sek ? decryptSecret(r.sek) : null,
+    iHeaders: r.iHeaders,
+  }));
+}
+
+/** Step 2: the user-agent map; returns how many users were skipped (no or unparsable iHeaders). */
+async function sendUserAgentMap(accounts: BowlingAccount[]): Promise<number> {
+  const map: Record<string, UserAgentInput> = {};
+  let skipped = 0;
+  for (const a of accounts) {
+    if (!a.iHeaders || a.iHeaders.trim() === "") {
+      skipped++; // spec 1 §5: users without iHeaders are skipped
+      continue;
+    }
+    map[a.accountId] = { headers: a.iHeaders, sek: a.sek, id: a.accountId, nick: a.nick };
+  }
+  const result = await registerUserAgents(map);
+  for (const s of result.skipped) {
+    skipped++;
+    // Spec 1 §5: "iHeaders failing JSON parsing are logged and skipped for that user".
+    await logEvent({
+      type: "error",
+      source: "system",
+      message: `Bowling refresh: user agent of ${s.id} skipped: ${s.reason}`,
+      details: { accountId: s.id, reason: s.reason },
+    });
+  }
+  return skipped;
+}
+
+/**
+ * Steps 1–3 (no last-fetched). `onProgress` gets the running figures after each account.
+ */
+export async function refreshBowlingUsers(options: {
+  skipCache: boolean;
+  onProgress?: (p: { done: number; total: number; failed: number }) => void;
+}): Promise<BowlingRefreshResult> {
+  const accounts = await loadBowlingAccounts();
+  const total = accounts.length;
+  const result: BowlingRefreshResult = { total, done: 0, failed: 0, skippedUserAgents: 0 };
+  options.onProgress?.({ done: 0, total, failed: 0 });
+  result.skippedUserAgents = await sendUserAgentMap(accounts);
+  const services = getGalaxyServices();
+  const opts = { skipCache: options.skipCache };
+  const failures: Array<{ accountId: string; errors: string[] }> = [];
+  await Promise.all(
+    accounts.map(async (a) => {
+      const creds = { userID: a.accountId, password: a.password };
+      const patch: DetailsPatch = {};
+      const errors: string[] = [];
+      const fail = (what: string) => (err: unknown) => void errors.push(`${what}: ${errorText(err)}`);
+      await Promise.all([
+        services.userPic(creds, a.accountId, opts).then((pic) => void (patch.picUrl = pic), fail("pic")),
+        services.status(creds, a.accountId, opts).then((s) => void (patch.status = { isOnline: s.isOnline, room: s.room, source: "service" }), fail("status")),
+        services.giftStats(creds, a.accountId, opts).then(
+          (g) => void (patch.gifts = g),
+          (err: unknown) => {
+            patch.gifts = "failed";
+            fail("gift stats")(err);
+          },
+        ),
+        services.collectionStats(creds, a.accountId, CAPYBARA_COLLECTION_ID, opts).then((c) => void (patch.collection = c), fail("collection")),
+      ]);
+      await saveCharacterDetails(a.accountId, patch);
+      result.done++;
+      if (errors.length) {
+        result.failed++;
+        failures.push({ accountId: a.accountId, errors });
+      }
+      options.onProgress?.({ done: result.done, total, failed: result.failed });
+    }),
+  );
+  if (failures.length) {
+    // One entry per refresh, not one per account (200 accounts × a platform outage).
+    await logEvent({
+      type: "error",
+      source: "system",
+      message: `Bowling refresh: calls failed for ${failures.length} of ${total} accounts`,
+      details: { failures: failures.slice(0, 50) },
+    });
+  }
+  return result;
+}
+
+/** The bulk-refresh job of section "bowling": steps 1–4 with progress written for the screen. */
+export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promise<BowlingRefreshResult & { lastFetched: string }> {
+  const startedAt = job.data.requestedAt;
+  let latest: BowlingRefreshProgress = { running: true, done: 0, total: 0, failed: 0, startedAt, finishedAt: null, outcome: null };
+  let writing: Promise<void> = Promise.resolve();
+  let lastWrite = 0;
+  const write = (p: BowlingRefreshProgress) => {
+    latest = p;
+    writing = writing.then(() => setBowlingRefreshProgress(latest)).catch(() => {});
+  };
+  write(latest);
+  try {
+    const result = await refreshBowlingUsers({
+      skipCache: job.data.skipCache,
+      onProgress: (p) => {
+        // At most 4 writes a second, and always the first and the last (the page polls every 1 s).
+        const next = { ...latest, ...p };
+        if (p.done !== 0 && p.done !== p.total && Date.now() - lastWrite < 250) {
+          latest = next;
+          return;
+        }
+        lastWrite = Date.now();
+        write(next);
+      },
+    });
+    // Step 4, once per job: the new last-fetched time is this run's finish time.
+    const lastFetched = await runStepOnce(stepKey(job, "last-fetched"), async (tx) => {
+      const at = new Date().toISOString();
+      await setLastFetched(at, tx);
+      await logEvent(
+        {
+          type: "info",
+          source: "system",
+          message: `Bowling data refreshed: ${result.done} of ${result.total} accounts, ${result.failed} with failures`,
+          details: { jobId: job.id, lastFetched: at, ...result },
+        },
+        tx,
+      );
+      return at;
+    });
+    // The Summary's daily totals (spec 1 §2 "Summary panel"); its failures are per account and logged.
+    const pulled = await pullDailyStats({ skipCache: job.data.skipCache }).catch(async (err: unknown) => {
+      await logEvent({ type: "error", source: "system", message: `Bowling refresh: daily totals pull failed: ${errorText(err)}` });
+      return null;
+    });
+    if (pulled?.failed.length) {
+      await logEvent({
+        type: "error",
+        source: "system",
+        message: `Bowling refresh: daily totals of ${pulled.failed.length} accounts failed`,
+        details: { failed: pulled.failed },
+      });
+    }
+    write({
+      ...latest,
+      done: result.done,
+      total: result.total,
+      failed: result.failed,
+      running: false,
+      finishedAt: new Date().toISOString(),
+      outcome: "success",
+    });
+    await writing;
+    return { ...result, lastFetched };
+  } catch (err) {
+    const attempts = job.opts?.attempts ?? 1;
+    const final = job.attemptsMade + 1 >= attempts;
+    await logEvent({ type: "error", source: "system", message: `Bowling refresh failed${final ? "" : " (will retry)"}: ${errorText(err)}` }).catch(() => {});
+    // Until the last attempt the refresh still counts as running (BullMQ retries it).
+    if (final) write({ ...latest, running: false, finishedAt: new Date().toISOString(), outcome: "failure" });
+    await writing;
+    throw err;
+  }
+}

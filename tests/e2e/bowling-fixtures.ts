@@ -1,0 +1,35 @@
+import { expect, request as playwrightRequest, type Page } from "@playwright/test";
+import { simAccounts, type SimAccount } from "./characters-fixtures";
+
+/** Bowling Bots journeys: accounts created through the app (POST /api/create-creds with simulator recovery codes). */
+
+export const bowlingRow = (page: Page, accountId: string) => page.locator(`[data-testid="bowling-row"][data-account="${accountId}"]`);
+
+export async function createAccounts(baseURL: string, list: Array<{ account: SimAccount; type: "bowling" | "suppliers" | "recipients" }>) {
+  const port = process.env.E2E_PORT ?? "3100";
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json`, extraHTTPHeaders: { Origin: baseURL } });
+  try {
+    for (const { account, type } of list) {
+      const res = await ctx.post("/api/create-creds", { data: { rc: account.recoveryCode, type } });
+      expect(res.status(), `create ${type} ${account.id}: ${await res.text()}`).toBeLessThan(300);
+    }
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+/**
+ * Accounts of this spec file: `offset` picks distinct simulator accounts per file (the run's
+ * database is shared by every spec).
+ */
+export async function seedBowling(baseURL: string, offset: number) {
+  const bowlers = (await simAccounts("bowling")).slice(offset, offset + 3);
+  const suppliers = (await simAccounts("supplier")).slice(offset, offset + 2);
+  const recipients = (await simAccounts("recipient")).slice(offset, offset + 1);
+  await createAccounts(baseURL, [
+    ...bowlers.map((account) => ({ account, type: "bowling" as const })),
+    ...suppliers.map((account) => ({ account, type: "suppliers" as const })),
+    ...recipients.map((account) => ({ account, type: "recipients" as const })),
+  ]);
+  return { bowlers, suppliers, recipients };
+}

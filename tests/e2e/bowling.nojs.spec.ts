@@ -1,0 +1,126 @@
+import { expect, test, type Page } from "@playwright/test";
+import { bowlingRow, seedBowling } from "./bowling-fixtures";
+import { simFaults } from "./characters-fixtures";
+
+/**
+ * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts with JavaScript
+ * disabled: plain forms, redirect after POST, flash toasts, dialogs as URL parameters, and a
+ * refresh page that reloads itself (`?refreshing=1`) until the job ends.
+ */
+
+let seeded: Awaited<ReturnType<typeof seedBowling>>;
+// Other accounts than bowling.spec.ts (the run's database is shared).
+test.beforeAll(async ({ baseURL }) => {
+  seeded = await seedBowling(baseURL!, 3);
+});
+test.afterEach(async () => {
+  await simFaults({ latencyMs: 0 });
+});
+
+const flash = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+test("refresh with progress: the page follows the job, then 'Data refreshed successfully'", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  await page.goto("/gifts");
+  await expect(bowlingRow(page, b0!.id)).toBeVisible();
+  await simFaults({ latencyMs: 1500 });
+  await page.getByRole("button", { name: "Refresh data" }).click();
+  await expect(page).toHaveURL(/\/gifts\?refreshing=1$/);
+  await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
+  await expect(page.getByRole("button", { name: "Refresh data" })).toBeDisabled();
+  await expect(page.getByTestId("last-fetched")).toHaveText("Loading...");
+  // <noscript><meta http-equiv="refresh"> reloads until the job ended, then the loader redirects with the toast.
+  await expect(page).toHaveURL(/\/gifts$/, { timeout: 30_000 });
+  await expect(flash(page, "Data refreshed successfully")).toBeVisible();
+  await expect(page.getByTestId("last-fetched")).toHaveText("just now");
+  await expect(bowlingRow(page, b0!.id).getByTestId("status-badge")).toBeVisible();
+  await expect(
+    bowlingRow(page, b0!.id)
+      .getByRole("list", { name: /^Gifts of / })
+      .locator("li"),
+  ).toHaveCount(7);
+});
+
+test("Capybara popup opens from the URL and closes with a link", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  await page.goto("/gifts");
+  const link = bowlingRow(page, b0!.id).getByRole("link", { name: /^Capybara of .*: \d+ items$/ });
+  const total = (await link.textContent())!.match(/(\d+) items/)![1];
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`dialog=collection&account=${b0!.id}`));
+  const dialog = page.getByRole("dialog", { name: "Capybara" });
+  await expect(dialog.getByTestId("collection-total")).toHaveText(`${total} items`);
+  expect(await dialog.locator(".gt-capybara-item").count()).toBeGreaterThan(0);
+  await dialog.getByRole("link", { name: "Close" }).click();
+  await expect(page).toHaveURL(/\/gifts$/);
+  await expect(page.getByRole("dialog", { name: "Capybara" })).toHaveCount(0);
+});
+
+test("companion: incomplete refused, assign, update, delete all", async ({ page }) => {
+  const [, b1] = seeded.bowlers;
+  const [s0, s1] = seeded.suppliers;
+  const [r0] = seeded.recipients;
+  await page.goto("/gifts");
+  const row = bowlingRow(page, b1!.id);
+  await row.getByRole("link", { name: /^Assign Companion/ }).click();
+  let dialog = page.getByRole("dialog", { name: "Assign Companion" });
+  await dialog.getByLabel("Supplier").selectOption(s0!.id);
+  await dialog.getByRole("button", { name: "Assign" }).click();
+  // Error toasts are announced assertively (role="alert").
+  await expect(page.getByRole("alert").filter({ hasText: "Failed to assign companion" })).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText("No companion");
+
+  await row.getByRole("link", { name: /^Assign Companion/ }).click();
+  dialog = page.getByRole("dialog", { name: "Assign Companion" });
+  await dialog.getByLabel("Supplier").selectOption(s0!.id);
+  await dialog.getByLabel("Recipient").selectOption(r0!.id);
+  await dialog.getByRole("button", { name: "Assign" }).click();
+  await expect(page).toHaveURL(/\/gifts$/);
+  await expect(flash(page, "Companion assigned successfully")).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText(`Supplier: ${s0!.nick} · Consumer: ${r0!.nick}`);
+
+  await row.getByRole("link", { name: /^Update Companion/ }).click();
+  dialog = page.getByRole("dialog", { name: "Update Companion" });
+  await expect(dialog.getByLabel("Supplier")).toHaveValue(s0!.id);
+  await dialog.getByLabel("Supplier").selectOption(s1!.id);
+  await dialog.getByRole("button", { name: "Update" }).click();
+  await expect(flash(page, "Companion updated successfully")).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText(`Supplier: ${s1!.nick} · Consumer: ${r0!.nick}`);
+
+  await page.getByRole("link", { name: "Delete all companions" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete all companions" });
+  await expect(confirm).toContainText("Are you sure you want to delete all companions? This action cannot be undone.");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(flash(page, /^Deleted \d+ companions$/)).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText("No companion");
+});
+
+test("summary expands through the URL", async ({ page }) => {
+  await page.goto("/gifts");
+  const panel = page.getByTestId("summary-panel");
+  await expect(panel.getByTestId("summary-row")).toHaveCount(2);
+  await panel.getByTestId("summary-chevron").click();
+  await expect(page).toHaveURL(/summary=all/);
+  expect(await page.getByTestId("summary-panel").getByTestId("summary-row").count()).toBeGreaterThan(2);
+});
+
+test("delete a bowling user after the inline confirmation", async ({ page }) => {
+  const b2 = seeded.bowlers[2]!;
+  await page.goto("/gifts");
+  await bowlingRow(page, b2.id)
+    .getByRole("link", { name: `Delete ${b2.nick}` })
+    .click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete bowling user" });
+  await expect(confirm).toContainText("This action cannot be undone.");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(flash(page, "User deleted successfully")).toBeVisible();
+  await expect(bowlingRow(page, b2.id)).toHaveCount(0);
+});
+
+test("375 px without JavaScript: no horizontal scrolling with a dialog open", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`/gifts?dialog=companion&account=${b0!.id}`);
+  await expect(page.getByRole("dialog", { name: /Companion$/ })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});

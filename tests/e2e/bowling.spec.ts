@@ -1,0 +1,189 @@
+import { expect, test } from "@playwright/test";
+import { bowlingRow, seedBowling } from "./bowling-fixtures";
+import { simFaults, toast } from "./characters-fixtures";
+
+/**
+ * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts, with JavaScript:
+ * the refresh job run by the app's worker against the simulator (latency on), progress and
+ * results as they arrive, companion assign/update, the Capybara popup, delete, summary expand,
+ * and the same journey at 375 px.
+ */
+
+let seeded: Awaited<ReturnType<typeof seedBowling>>;
+
+test.beforeAll(async ({ baseURL }) => {
+  seeded = await seedBowling(baseURL!, 0);
+});
+test.afterEach(async () => {
+  await simFaults({ latencyMs: 0 });
+});
+
+test("refresh with progress: 'Loading...' and a spinning disabled button, rows fill in, 'Data refreshed successfully', 'just now'", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  await page.goto("/gifts");
+  await expect(page.getByRole("heading", { name: "Bowling Bots", level: 1 })).toBeVisible();
+  const control = page.getByTestId("refresh-control");
+  await expect(control.getByTestId("last-fetched")).toHaveText("???");
+  await expect(bowlingRow(page, b0!.id)).toBeVisible();
+  await expect(bowlingRow(page, b0!.id).getByTestId("status-loading")).toBeVisible();
+  // Summary panel comes before the table.
+  const summaryBox = (await page.getByTestId("summary-panel").boundingBox())!;
+  const tableBox = (await page.locator("table.gt-bowling-table").boundingBox())!;
+  expect(summaryBox.y).toBeLessThan(tableBox.y);
+
+  const button = control.getByRole("button", { name: "Refresh data" });
+  await button.hover();
+  await expect(page.getByRole("tooltip")).toHaveText("Click to refresh data");
+
+  await simFaults({ latencyMs: 2500 });
+  await button.click();
+  await expect(button).toBeDisabled();
+  await expect(control).toHaveAttribute("data-refreshing", "true");
+  await expect(control.locator("svg.gt-spin")).toHaveCount(1);
+  await expect(control.getByTestId("last-fetched")).toHaveText("Loading...");
+  await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
+  // A reload mid-refresh renders the same state from the database.
+  await page.reload();
+  await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
+  await expect(page.getByTestId("refresh-control").getByRole("button", { name: "Refresh data" })).toBeDisabled();
+  await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("Loading...");
+
+  await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
+  await expect(control.getByTestId("last-fetched")).toHaveText("just now");
+  await expect(control.getByTestId("last-fetched").locator("time")).toHaveAttribute("title", /\d/);
+  await expect(button).toBeEnabled();
+  const row = bowlingRow(page, b0!.id);
+  await expect(row.getByTestId("status-badge")).toHaveText(/.+/);
+  const chips = row.getByRole("list", { name: /^Gifts of / }).locator("li");
+  await expect(chips).toHaveCount(7);
+  // regular types: green at/above the threshold, red below (spec 1 §9)
+  for (const [type, threshold] of [
+    [11, 50],
+    [12, 200],
+    [13, 250],
+  ] as const) {
+    const chip = row.locator(`li[data-type="${type}"]`);
+    const amount = Number(await chip.locator("span").last().textContent());
+    await expect(chip).toHaveAttribute("data-color", amount >= threshold ? "green" : "red");
+  }
+  for (const type of [1, 4, 8, 15]) await expect(row.locator(`li[data-type="${type}"]`)).toHaveAttribute("data-special", "true");
+  await expect(page.getByTestId("totals-bar")).toContainText(/Capybara: \d+ items/);
+
+  // The results are stored: a reload renders them from the database.
+  await page.reload();
+  await expect(bowlingRow(page, b0!.id).getByTestId("status-badge")).toBeVisible();
+  await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("just now");
+});
+
+test("Capybara popup: 'N items', a 4-column grid with counts, red badge at 0", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  await page.goto("/gifts");
+  const link = bowlingRow(page, b0!.id).getByRole("link", { name: /^Capybara of .*: \d+ items$/ });
+  const total = Number((await link.textContent())!.match(/(\d+) items/)![1]);
+  await link.click();
+  const dialog = page.getByRole("dialog", { name: "Capybara" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("collection-total")).toHaveText(`${total} items`);
+  const items = dialog.locator(".gt-capybara-item");
+  expect(await items.count()).toBeGreaterThan(0);
+  const columns = await dialog.locator(".gt-capybara-grid").evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length);
+  expect(columns).toBe(4);
+  let sum = 0;
+  for (const item of await items.all()) {
+    const count = Number(await item.getAttribute("data-count"));
+    sum += count;
+    await expect(item.locator(".rt-Badge")).toHaveAttribute("data-accent-color", count === 0 ? "red" : "gray");
+  }
+  expect(sum).toBe(total);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test("companion assign then update; 'Assign' only with one supplier and one recipient; delete all companions", async ({ page }) => {
+  const [b0] = seeded.bowlers;
+  const [s0, s1] = seeded.suppliers;
+  const [r0] = seeded.recipients;
+  await page.goto("/gifts");
+  const row = bowlingRow(page, b0!.id);
+  await row.getByRole("link", { name: /^Assign Companion/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Assign Companion" });
+  await expect(dialog).toBeVisible();
+  const assign = dialog.getByRole("button", { name: "Assign" });
+  await expect(assign).toBeDisabled();
+  await dialog.getByLabel("Supplier").selectOption(s0!.id);
+  await expect(assign).toBeDisabled();
+  await dialog.getByLabel("Recipient").selectOption(r0!.id);
+  await expect(assign).toBeEnabled();
+  await assign.click();
+  await expect(toast(page, "Companion assigned successfully")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(row.getByTestId("companion")).toHaveText(`Supplier: ${s0!.nick} · Consumer: ${r0!.nick}`);
+
+  await row.getByRole("link", { name: /^Update Companion/ }).click();
+  const update = page.getByRole("dialog", { name: "Update Companion" });
+  await expect(update.getByLabel("Supplier")).toHaveValue(s0!.id);
+  await update.getByLabel("Supplier").selectOption(s1!.id);
+  await update.getByRole("button", { name: "Update" }).click();
+  await expect(toast(page, "Companion updated successfully")).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText(`Supplier: ${s1!.nick} · Consumer: ${r0!.nick}`);
+
+  await page.getByRole("button", { name: "Delete all companions" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete all companions" });
+  await expect(confirm).toContainText("Are you sure you want to delete all companions? This action cannot be undone.");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, /^Deleted \d+ companions$/)).toBeVisible();
+  await expect(row.getByTestId("companion")).toHaveText("No companion");
+});
+
+test("summary expands with the chevron once the refresh pulled the daily totals", async ({ page }) => {
+  await page.goto("/gifts");
+  const panel = page.getByTestId("summary-panel");
+  await expect(panel.getByTestId("summary-row")).toHaveCount(2);
+  await panel.getByTestId("summary-chevron").click();
+  expect(await panel.getByTestId("summary-row").count()).toBeGreaterThan(2);
+  await expect(panel.getByTestId("summary-chevron")).toHaveAttribute("aria-expanded", "true");
+});
+
+test("delete a bowling user after confirming", async ({ page }) => {
+  const b2 = seeded.bowlers[2]!;
+  await page.goto("/gifts");
+  await bowlingRow(page, b2.id)
+    .getByRole("button", { name: `Delete ${b2.nick}` })
+    .click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete bowling user" });
+  await expect(confirm).toContainText("This action cannot be undone.");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "User deleted successfully")).toBeVisible();
+  await expect(bowlingRow(page, b2.id)).toHaveCount(0);
+});
+
+test("375 px: no horizontal scrolling; refresh, companion dialog and the popup fit", async ({ page }) => {
+  const [, b1] = seeded.bowlers;
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/gifts");
+  await expect(bowlingRow(page, b1!.id)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  const button = page.getByTestId("refresh-control").getByRole("button", { name: "Refresh data" });
+  await button.click();
+  await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  await bowlingRow(page, b1!.id)
+    .getByRole("link", { name: /^Assign Companion|^Update Companion/ })
+    .click();
+  const dialog = page.getByRole("dialog", { name: /Companion$/ });
+  await expect(dialog).toBeVisible();
+  let box = (await dialog.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await bowlingRow(page, b1!.id)
+    .getByRole("link", { name: /^Capybara of / })
+    .click();
+  const popup = page.getByRole("dialog", { name: "Capybara" });
+  await expect(popup).toBeVisible();
+  box = (await popup.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
