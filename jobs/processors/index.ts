@@ -5,6 +5,7 @@
  */
 import type { Job, Worker } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
+import { processAutomationJob } from "./automation";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
 import { processStalkerJob } from "./stalker";
@@ -27,6 +28,7 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
   // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
+  automation: { process: processAutomationJob, concurrency: 20 },
   stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };
 
