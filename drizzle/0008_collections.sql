@@ -12,6 +12,8 @@ CREATE TABLE "collections_connections" (
 	"desired" text DEFAULT 'disconnected' NOT NULL,
 	"state" text DEFAULT 'disconnected' NOT NULL,
 	"error" text,
+	"planet" text,
+	"wanted_planet" text,
 	"worker" text,
 	"since" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL

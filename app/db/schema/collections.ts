@@ -66,6 +66,9 @@ export const collectionsConnections = pgTable("collections_connections", {
   desired: text().$type<"connected" | "disconnected">().notNull().default("disconnected"),
   state: text().$type<"disconnected" | "connecting" | "connected" | "error">().notNull().default("disconnected"),
   error: text(),
+  /** The planet the holder is on, and the one the operator asked for (Change planet). */
+  planet: text(),
+  wantedPlanet: text(),
   worker: text(),
   since: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
