@@ -17,6 +17,8 @@ import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { addActivity } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
+import { reportConnection } from "~/models/collections-connection.server";
+import { loader as layoutLoader } from "../_layout";
 import { action, loader, type ActionResult, type CollectionsData } from "./collections";
 
 let sim: Simulator;
@@ -240,5 +242,23 @@ describe("Auto and the floating panel", () => {
     expect(toastOf(res.headers)?.message).toBe("Floating panel minimized");
     const bad = await post({ intent: "panel", mode: "huge" });
     expect(bad.status).toBe(400);
+  });
+
+  it("the shell renders the floating panel from the cookie while connected (showCollections, minimized), not otherwise", async () => {
+    const shell = async (mode: string | null) => {
+      const res = await callRoute<{ collectionsPanel: { mode: string; nick: string; state: string } | null }>(
+        layoutLoader,
+        makeRequest("/characters", { cookie: mode ? [cookie, `gt_collections_panel=${mode}`] : cookie }),
+      );
+      return res.data.collectionsPanel;
+    };
+    await login(0);
+    await reportConnection(account(0).id, { state: "connected" });
+    expect(await shell("show")).toMatchObject({ mode: "show", nick: account(0).nick, state: "connected" });
+    expect(await shell("minimized")).toMatchObject({ mode: "minimized" });
+    expect(await shell("hide")).toBeNull();
+    expect(await shell(null)).toBeNull();
+    await post({ intent: "disconnect" });
+    expect(await shell("show")).toBeNull();
   });
 });
