@@ -59,8 +59,7 @@ test.describe("spec 2 Main app shell", () => {
     await page.goto("/gifts");
     await expect(page.getByRole("button", { name: "Refresh data" })).toBeDisabled();
     await expect(page.getByText("???")).toBeVisible();
-    await page.goto("/collections");
-    await expect(page.getByRole("button", { name: "Connect" })).toBeDisabled();
+    // Collections is built (issue 12): its connect/disconnect icon shows once logged in (tests/e2e/collections*.spec.ts).
     // The disabled control explains itself on keyboard focus.
     await page.locator(".gt-upcoming-action").first().focus();
     await expect(page.getByRole("tooltip")).toContainText("later release");
