@@ -4,6 +4,7 @@
  * socket: connect → "connected" (the account is online on the platform), Change planet, the
  * header's disconnect → QUIT, and a refused login → the spec's text.
  */
+import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "#sim/server";
 import { GENERAL_PLANETS } from "#sim/world";
@@ -12,12 +13,12 @@ import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
 import { saveProfile } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
+import { deleteKeys, freePort, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
 
 let sim: Simulator;
 const children: WorkerChild[] = [];
-function start() {
-  const w = spawnWorker({ GALAXY_WS_URL: sim.wsUrl, GALAXY_SERVICES_URL: sim.servicesUrl, COLLECTIONS_TIME_SCALE: "0.05" });
+function start(env: Record<string, string> = {}) {
+  const w = spawnWorker({ GALAXY_WS_URL: sim.wsUrl, GALAXY_SERVICES_URL: sim.servicesUrl, COLLECTIONS_TIME_SCALE: "0.05", ...env });
   children.push(w);
   return w;
 }
@@ -65,6 +66,30 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     await connectAccount(a.id);
     await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
     expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", error: GALAXY_MESSAGES.invalidCredentials });
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 60_000);
+
+  it("a platform that cannot be reached: 2 retries, then 'error' with the text naming server down, network issues, firewall", async () => {
+    const a = sim.world.accounts[9]!;
+    const op = await createTestOperator();
+    await saveProfile(op.id, { accountId: a.id, nick: a.nick, password: a.password, loginMethod: "recovery" });
+    // A "server" that drops every connection at once, counting the attempts.
+    let attempts = 0;
+    const down = net.createServer((socket) => {
+      attempts++;
+      socket.destroy();
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => down.listen(port, "127.0.0.1", resolve));
+    const w = start({ GALAXY_WS_URL: `ws://127.0.0.1:${port}/` });
+    await connectAccount(a.id);
+    await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
+    await new Promise<void>((resolve) => down.close(() => resolve()));
+    expect(attempts).toBe(3); // the first try and 2 retries (spec 2 §9)
+    const c = await getConnection(a.id);
+    expect(c.error).toBe(GALAXY_MESSAGES.connectionFailed);
+    expect(c.error).toMatch(/server down, network issues, or a firewall/);
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
