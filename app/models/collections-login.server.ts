@@ -3,7 +3,7 @@ import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import type { GalaxyConnectionOptions } from "~/galaxy/connection.server";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { stopAuto } from "./automation.server";
-import { ClayError } from "./clay.server";
+import { ClayError, collectionsTimings } from "./clay.server";
 import { connectAccount, disconnectAccount } from "./collections-connection.server";
 import { getProfile, getState, profileCredentials, saveProfile, setProfilePic, touchProfile, updateState, type PublicProfile } from "./collections.server";
 import { toUserError } from "./create-creds.server";
@@ -37,7 +37,14 @@ async function connectQuietly(accountId: string) {
 export async function loginWithRecoveryCode(operatorId: string, rc: string, tuning: Tuning = {}): Promise<PublicProfile> {
   const code = rc.trim();
   if (!code) throw new ClayError(400, T.noCode);
-  const connection = createGalaxyConnection({ credentials: { recoveryCode: code }, joinOnConnect: false, ...tuning });
+  // Spec 2 §9: 2 retries, 2 s apart (scaled by COLLECTIONS_TIME_SCALE in tests).
+  const connection = createGalaxyConnection({
+    credentials: { recoveryCode: code },
+    joinOnConnect: false,
+    retries: 2,
+    retryDelayMs: collectionsTimings().stepWaitMs,
+    ...tuning,
+  });
   let info: { id: string; password: string; nick: string };
   try {
     info = await connection.connect();

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
 import { getQueue } from "#jobs/queues.server";
-import { deleteKeys } from "#jobs/test-helpers";
+import { deleteKeys, freePort } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
@@ -75,6 +75,21 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     expect(res.status).toBe(400);
     expect(res.data.message).toBe(GALAXY_MESSAGES.invalidCredentials);
     expect((await page()).data.profiles).toEqual([]);
+  });
+
+  it("a platform that cannot be reached: a 502 whose text names server down, network issues, firewall; nothing stored", async () => {
+    process.env.GALAXY_WS_URL = `ws://127.0.0.1:${await freePort()}/`;
+    resetEnv();
+    try {
+      const res = await login(0);
+      expect(res.status).toBe(502);
+      expect(res.data.message).toBe(GALAXY_MESSAGES.connectionFailed);
+      expect(toastOf(res.headers)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.connectionFailed });
+      expect((await page()).data.profiles).toEqual([]);
+    } finally {
+      process.env.GALAXY_WS_URL = sim.wsUrl;
+      resetEnv();
+    }
   });
 
   it("a good code shows the profile card (nick, picture, id), saves the account encrypted and asks the session host for the live connection", async () => {
