@@ -1,4 +1,4 @@
-import { and, desc, eq, notInArray } from "drizzle-orm";
+import { and, desc, eq, notInArray, sql } from "drizzle-orm";
 import {
   COLLECTIONS_LIMITS,
   COLLECTIONS_TEXTS as T,
@@ -194,9 +194,15 @@ export async function storeItems(operatorId: string, collectionId: CollectionSet
 
 export type ActivityEntry = { id: number; status: ActivityStatus; message: string; at: string };
 
+/** Entries kept per operator (the screen shows 5; Auto adds a few per cycle, so older ones go). */
+export const ACTIVITY_KEPT = 100;
+
 export async function addActivity(operatorId: string, status: ActivityStatus, message: string): Promise<number> {
   const db = await getDb();
   const [row] = await db.insert(collectionsActivity).values({ operatorId, status, message }).returning({ id: collectionsActivity.id });
+  await db.execute(
+    sql`delete from ${collectionsActivity} where ${collectionsActivity.operatorId} = ${operatorId} and ${collectionsActivity.id} <= ${row!.id - ACTIVITY_KEPT}`,
+  );
   return row!.id;
 }
 

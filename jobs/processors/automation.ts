@@ -37,6 +37,24 @@ function crashPoint(where: "before-send" | "after-send") {
 export type CycleResult = { run: number; stopped?: string; sent: number; next: string | null };
 
 export async function processAutomationJob(job: Job<AutomationJob>): Promise<CycleResult> {
+  try {
+    return await runCycle(job);
+  } catch (err) {
+    // An unexpected failure (database, Redis) is retried; after the last attempt Auto stops visibly.
+    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (last) {
+      const p = job.data;
+      const s = await getState(p.operatorId).catch(() => null);
+      if (s?.autoChain === p.chain) {
+        await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null }).catch(() => {});
+        await addActivity(p.operatorId, "error", `Auto stopped: cycle ${p.run} failed (${err instanceof Error ? err.message : String(err)})`).catch(() => {});
+      }
+    }
+    throw err;
+  }
+}
+
+async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   const p = job.data;
   const t = collectionsTimings();
   const key = (step: string) => stepKey(job, step);

@@ -221,6 +221,15 @@ describe("Activity Log (latest 5, Clear; kept on the server)", () => {
     expect((await page()).data.activity).toEqual([]);
   });
 
+  it("keeps the operator's latest 100 entries on the server, dropping older ones", async () => {
+    for (let i = 1; i <= 105; i++) await addActivity(operatorId, "success", `e${i}`);
+    const db = await getDb();
+    const rows = await db.select().from(collectionsActivity);
+    expect(rows).toHaveLength(100);
+    expect(rows.map((r) => r.message)).not.toContain("e5");
+    expect(rows.map((r) => r.message)).toContain("e6");
+  });
+
   it("an action's entry goes from in-progress to success or error", async () => {
     await login(0);
     await post({ intent: "run" });
