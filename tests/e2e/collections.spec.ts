@@ -69,8 +69,6 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   await expect(items).toHaveCount(16);
   const grid = page.getByRole("list", { name: "Collection items" });
   expect(await grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length)).toBe(4);
-  const zero = page.locator('[data-testid="collection-item"][data-count="0"]');
-  if ((await zero.count()) > 0) expect(await zero.first().evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
 
   await page.getByRole("button", { name: "Refresh gift inventory" }).click();
   await expect(toast(page, /gifts in stock$/)).toBeVisible();
@@ -83,6 +81,15 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   await send.click();
   await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: "Send (0)" })).toBeDisabled();
+  // Every piece of the set went: the grid shows 16 zeros, in red.
+  await page.getByRole("button", { name: "Status", exact: true }).click();
+  const zero = page.locator('[data-testid="collection-item"][data-count="0"]');
+  await expect(zero).toHaveCount(16);
+  const count = zero.first().locator(".rt-Text");
+  const red = await count.evaluate((el) => getComputedStyle(el).color);
+  const plain = await page.getByRole("heading", { name: "Activity Log" }).evaluate((el) => getComputedStyle(el).color);
+  expect(red).not.toBe(plain);
+  await expect(count).toHaveAttribute("data-accent-color", "red");
   const log = page.getByRole("list", { name: "Activity Log" });
   await expect(log.getByText(`Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible();
   expect(await log.locator("li").count()).toBeLessThanOrEqual(5);
