@@ -34,7 +34,7 @@ describe("queue names and payload types (one module names every queue)", () => {
   });
 
   it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9)", () => {
-    expect([...PROCESSED_QUEUES].sort()).toEqual(["bulk-refresh", "stalker", "status-refresh", "system", "trader"]);
+    expect([...PROCESSED_QUEUES].sort()).toEqual(["automation", "bulk-refresh", "collections", "stalker", "status-refresh", "system", "trader"]);
   });
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {

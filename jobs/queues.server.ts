@@ -25,6 +25,12 @@ export type CollectionSetId = 161 | 178;
  */
 export type AutomationCycleJob = {
   kind: "cycle";
+  /** The operator whose Collections screen runs it (state, activity log). */
+  operatorId: string;
+  /** The saved profile whose stored credentials the cycle acts with. */
+  profileId: string;
+  /** The Auto run this cycle belongs to; turning Auto off or on again starts another chain. */
+  chain: string;
   /** The logged-in platform account (collections saved profile). */
   accountId: string;
   collectionId: CollectionSetId;

@@ -92,7 +92,12 @@ export const collectionGoodsId = (collectionId: number, index: number) => collec
 
 // ---- per-world state ----------------------------------------------------------------------
 
-export type SimInventoryItem = { goodId: number; name: string; code: string };
+/**
+ * One item an account holds. Pieces of a collection set carry `goodsId` (the set's item
+ * definition, `collectionGoodsId(set, index)`); other gifts have none. `goodId` is the
+ * instance (what `present_make` moves), unique in the world.
+ */
+export type SimInventoryItem = { goodId: number; name: string; code: string; goodsId?: number };
 export type RequestRecord = {
   action: string;
   method: string;
@@ -106,10 +111,11 @@ export type RequestRecord = {
 
 export type ServicesState = {
   giftDelta: Map<string, Map<number, number>>;
-  collections: Map<string, number[]>;
   inventories: Map<string, SimInventoryItem[]>;
   /** Mastic requests so far per account and collection (the next draw's index). */
   masticRuns: Map<string, number>;
+  /** Instance ids of items created after the seeding (mastic results). */
+  nextGoodId: number;
   /** Figures for tests and the bench: calls per action, calls being answered now, the peak. */
   counts: Map<string, number>;
   inFlight: number;
@@ -123,15 +129,17 @@ export type ServicesState = {
 };
 
 const states = new WeakMap<object, ServicesState>();
+/** Seeded instance ids stay below 10^8 (base ≤ 99 999 000 + 999); new ones start above. */
+const NEW_GOOD_IDS = 200_000_000;
 
 export function servicesState(world: object): ServicesState {
   let s = states.get(world);
   if (!s) {
     s = {
       giftDelta: new Map(),
-      collections: new Map(),
       inventories: new Map(),
       masticRuns: new Map(),
+      nextGoodId: NEW_GOOD_IDS,
       counts: new Map(),
       inFlight: 0,
       maxInFlight: 0,
@@ -143,9 +151,9 @@ export function servicesState(world: object): ServicesState {
     const state = s;
     (world as Partial<ServicesWorld>).onReset?.(() => {
       state.giftDelta.clear();
-      state.collections.clear();
       state.inventories.clear();
       state.masticRuns.clear();
+      state.nextGoodId = NEW_GOOD_IDS;
       state.failActions.clear();
       state.failAccounts.clear();
     });
@@ -175,28 +183,39 @@ export function giftStatsOf(world: ServicesWorld, accountId: string): SimGiftSta
   });
 }
 
+/** The name of a piece of a collection set in the inventory ("Dragon Collection Set 2 #5"). */
+export const collectionPieceName = (collectionId: number, index: number) => `${SIM_COLLECTIONS[collectionId]} #${index}`;
+
+function piece(goodId: number, collectionId: number, index: number): SimInventoryItem {
+  return { goodId, name: collectionPieceName(collectionId, index), code: `c${collectionId}-${index}`, goodsId: collectionGoodsId(collectionId, index) };
+}
+
+/**
+ * Collection status (galaxy-runtime.md §3.3): how many pieces of each of the set's 16 items
+ * the account holds, counted from its inventory, so status, inventory, present_make and
+ * mastic always agree. A fresh array each call.
+ */
 export function collectionCounts(world: ServicesWorld, accountId: string, collectionId: number): number[] {
-  const s = servicesState(world);
-  const key = `${accountId}:${collectionId}`;
-  let counts = s.collections.get(key);
-  if (!counts) {
-    const r = rng(world.seed, accountId, "collection", collectionId);
-    counts = Array.from({ length: COLLECTION_SIZE }, () => (r() < 0.3 ? 0 : int(r, 1, 6)));
-    s.collections.set(key, counts);
+  const counts = Array.from({ length: COLLECTION_SIZE }, () => 0);
+  for (const item of inventoryOf(world, accountId)) {
+    if (item.goodsId === undefined || Math.floor(item.goodsId / 1000) !== collectionId) continue;
+    const i = (item.goodsId % 1000) - 1;
+    if (i >= 0 && i < COLLECTION_SIZE) counts[i]++;
   }
   return counts;
 }
 
-/** One mastic request: adds one piece to an item of the collection (a seeded draw per run). */
-export function applyMastic(world: ServicesWorld, accountId: string, collectionId: number): { index: number; goodsID: number } {
-  const counts = collectionCounts(world, accountId, collectionId);
-  const runs = servicesState(world).masticRuns;
+/** One mastic request: one new piece of an item of the set (a seeded draw per run) lands in the inventory. */
+export function applyMastic(world: ServicesWorld, accountId: string, collectionId: number): { index: number; goodsID: number; goodId: number } {
+  const s = servicesState(world);
+  const items = inventoryOf(world, accountId);
   const key = `${accountId}:${collectionId}`;
-  const run = runs.get(key) ?? 0;
-  runs.set(key, run + 1);
+  const run = s.masticRuns.get(key) ?? 0;
+  s.masticRuns.set(key, run + 1);
   const i = Math.floor(rng(world.seed, accountId, "mastic", collectionId, run)() * COLLECTION_SIZE);
-  counts[i]++;
-  return { index: i + 1, goodsID: collectionGoodsId(collectionId, i + 1) };
+  const item = piece(s.nextGoodId++, collectionId, i + 1);
+  items.push(item);
+  return { index: i + 1, goodsID: item.goodsId!, goodId: item.goodId };
 }
 
 export function inventoryOf(world: ServicesWorld, accountId: string): SimInventoryItem[] {
@@ -210,6 +229,15 @@ export function inventoryOf(world: ServicesWorld, accountId: string): SimInvento
       const g = SIM_CATALOGUE[Math.floor(r() * SIM_CATALOGUE.length)];
       return { goodId: base + i + 1, name: g.name, code: g.code };
     });
+    // The pieces of every collection set it holds (seeded counts: about 30% of the items at 0).
+    let next = base + 100;
+    for (const collectionId of Object.keys(SIM_COLLECTIONS).map(Number)) {
+      const c = rng(world.seed, accountId, "collection", collectionId);
+      for (let index = 1; index <= COLLECTION_SIZE; index++) {
+        const count = c() < 0.3 ? 0 : int(c, 1, 6);
+        for (let k = 0; k < count; k++) items.push(piece(next++, collectionId, index));
+      }
+    }
     s.inventories.set(accountId, items);
   }
   return items;

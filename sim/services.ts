@@ -235,7 +235,7 @@ function answer(
         `<div class="s__inventory">`,
         ...slice.map(
           (i) =>
-            `<div class="s__item"><a class="s__link" href="?a=present_info&amp;goodID=${i.goodId}"><img src="${img}/gift/${encodeURIComponent(i.code)}.svg" alt=""></a><div class="s__name">${escapeHtml(i.name)}</div></div>`,
+            `<div class="s__item"><a class="s__link" href="?a=present_info&amp;goodID=${i.goodId}${i.goodsId ? `&amp;goodsID=${i.goodsId}` : ""}"><img src="${i.goodsId ? `${img}/collection/${Math.floor(i.goodsId / 1000)}/${i.goodsId % 1000}.svg` : `${img}/gift/${encodeURIComponent(i.code)}.svg`}" alt=""></a><div class="s__name">${escapeHtml(i.name)}</div></div>`,
         ),
         items.length ? "" : `<div class="s__empty">Your inventory is empty</div>`,
         `<div class="s__pages"><div class="s__pages__counter">${page}/${pages}</div></div>`,

@@ -12,7 +12,8 @@ export type GiftStat = { type: number; name: string; img: string; amount: number
 export type UserStatus = { isOnline: boolean; room: string | null };
 export type CollectionItem = { imageUrl: string; count: string; goodsID: number | null; index: number | null };
 export type CollectionStats = { firstRow: CollectionItem[]; secondRow: CollectionItem[] };
-export type InventoryItem = { goodId: string; name: string; img: string | null };
+/** `goodsId`: the item definition (a collection piece's goodsID) when the page names one. */
+export type InventoryItem = { goodId: string; name: string; img: string | null; goodsId?: string };
 export type InventoryPage = { items: InventoryItem[]; page: number; pages: number };
 export type SearchMatch = { userId: string; nick: string; lastOnline: string | null };
 export type DailyStat = { date: string; awards: Record<string, number>; spent: Record<string, number> };
@@ -87,7 +88,8 @@ export function parseInventoryPage(html: string): InventoryPage {
     if (!id) return;
     const name = /<div[^>]*class\s*=\s*["'][^"']*\bs__name\b[^"']*["'][^>]*>([\s\S]*?)<\/div>/i.exec(chunk)?.[1];
     const img = /<img[^>]*\bsrc\s*=\s*["']([^"']+)["']/i.exec(chunk)?.[1];
-    items.push({ goodId: id, name: name ? decodeHtml(name) : "", img: img ? decodeHtml(img) : null });
+    const goodsId = /goodsI[Dd]=(\d+)/.exec(chunk)?.[1];
+    items.push({ goodId: id, name: name ? decodeHtml(name) : "", img: img ? decodeHtml(img) : null, ...(goodsId ? { goodsId } : {}) });
   });
   const counter = /<div[^>]*class\s*=\s*["'][^"']*\bs__pages__counter\b[^"']*["'][^>]*>\s*(\d+)\s*\/\s*(\d+)/i.exec(html);
   const page = counter ? Number(counter[1]) : 1;

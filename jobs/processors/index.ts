@@ -5,6 +5,8 @@
  */
 import type { Job, Worker } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
+import { processAutomationJob } from "./automation";
+import { processCollectionsSession } from "./collections";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
 import { processStalkerJob } from "./stalker";
@@ -28,6 +30,8 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
   // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
+  automation: { process: processAutomationJob, concurrency: 20 },
+  collections: { process: processCollectionsSession, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
   stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
   trader: { process: processTraderJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };

@@ -4,6 +4,8 @@ import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run
 import { jobEngineStatus } from "#jobs/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
+import { floatingPanelData } from "~/models/collections-panel.server";
+import { CollectionsFloatingPanel } from "~/routes/_app+/_collections+/components/floating-panel";
 import { requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
@@ -34,7 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const jobs = await jobsState();
   const setCookie = rememberSectionHeader(request);
-  return data({ operator: { name: operator.name }, jobs }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  // The Collections floating panel (spec 2 "Main app shell"; issue 12); never holds up the shell.
+  const collectionsPanel = await floatingPanelData(request, operator.id).catch(() => null);
+  return data({ operator: { name: operator.name }, jobs, collectionsPanel }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 /**
@@ -52,7 +56,7 @@ export const clientLoader = keepDataWhenUnreachable(ROUTE_ID);
 export default function AppLayout() {
   const loaded = useLoaderData<typeof loader>();
   rememberLoaderData(ROUTE_ID, loaded);
-  const { operator, jobs } = loaded;
+  const { operator, jobs, collectionsPanel } = loaded;
   return (
     <Box className="gt-shell">
       <a href="#main" className="gt-skip-link">
@@ -64,6 +68,7 @@ export default function AppLayout() {
           <Outlet />
         </Container>
       </main>
+      {collectionsPanel ? <CollectionsFloatingPanel panel={collectionsPanel} /> : null}
     </Box>
   );
 }

@@ -1,16 +1,289 @@
-import { Link2Icon } from "~/components/ui/icons";
-import type { MetaFunction } from "@remix-run/node";
-import { UpcomingAction, UpcomingSection } from "~/components/shell/upcoming-section";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
+import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
+import { ClayError, collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
+import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
+import { loginWithProfile, loginWithRecoveryCode, logout } from "~/models/collections-login.server";
+import {
+  clearActivity,
+  getProfile,
+  getState,
+  listActivity,
+  listProfiles,
+  profileCredentials,
+  removeProfile,
+  storeItems,
+  updateState,
+  withActivity,
+} from "~/models/collections.server";
+import { logEvent } from "~/models/log.server";
+import { listUsers } from "~/models/user.server";
+import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { collectionsPanelCookie, type PanelMode } from "~/utils/collections-panel.server";
+import { readFormData } from "~/utils/forms.server";
+import { dispatchIntent } from "~/utils/intent.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import styles from "./components/collections.css?url";
+import { CollectionsScreen } from "./components/collections-screen";
+
+/**
+ * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and
+ * "Automation", §5, §7, §8; docs/collections.md).
+ *
+ * loader  saved accounts, the logged-in profile and its live connection, the pickers, the
+ *         last inventory and status read, the Auto settings and run counter, the Activity Log
+ *         (latest 5), the characters for the recipient picker, the floating panel mode.
+ * action  intents login, login-saved, remove-saved, logout, connect, disconnect, run, status,
+ *         inventory, send, auto-on, auto-off, change-planet, clear-activity, panel. Fetchers
+ *         get `{ok, intent, message}` with a flash toast; plain posts (`redirectTo`) are
+ *         redirected with it.
+ */
 
 export const meta: MetaFunction = () => [{ title: "Collections · Galaxy Toolbox" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** Collections (spec 2 "Collections screen"); header: a connect/disconnect icon. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request);
+  const [state, profiles, activity, users] = await Promise.all([getState(operator.id), listProfiles(operator.id), listActivity(operator.id), listUsers()]);
+  const profile = state.profileId ? await getProfile(operator.id, state.profileId) : null;
+  const connection = profile ? await getConnection(profile.accountId) : null;
+  const itemsFresh = state.items && state.itemsCollectionId === state.collectionId ? state.items : null;
+  return {
+    profiles,
+    profile,
+    connection,
+    collectionId: state.collectionId,
+    recipientId: state.recipientId,
+    giftIds: state.giftIds ?? null,
+    items: itemsFresh,
+    auto: { on: state.auto, repeat: state.repeat, intervalSeconds: state.intervalSeconds, runCount: state.runCount, step: state.autoStep },
+    activity,
+    characters: users.map((u) => ({ accountId: u.account_id, nick: u.nick })),
+    panel: collectionsPanelCookie.read(request) ?? "hide",
+  };
+}
+
+export type CollectionsData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export const INTENTS = [
+  "login",
+  "login-saved",
+  "remove-saved",
+  "logout",
+  "connect",
+  "disconnect",
+  "run",
+  "status",
+  "inventory",
+  "send",
+  "auto-on",
+  "auto-off",
+  "change-planet",
+  "clear-activity",
+  "panel",
+] as const;
+export type Intent = (typeof INTENTS)[number];
+export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
+
+const FALLBACK: Record<Intent, string> = {
+  login: "Login failed",
+  "login-saved": "Login failed",
+  "remove-saved": "Could not remove the saved account",
+  logout: "Could not log out",
+  connect: "Could not connect to Galaxy",
+  disconnect: "Could not disconnect",
+  run: T.masticFailed,
+  status: T.statusFailed,
+  inventory: T.inventoryFailed,
+  send: T.sendFailed,
+  "auto-on": "Could not start Auto",
+  "auto-off": "Could not stop Auto",
+  "change-planet": T.notConnected,
+  "clear-activity": "Could not clear the Activity Log",
+  panel: "Could not change the panel",
+};
+
+type Outcome = { ok: true; message: string; headers?: HeadersInit } | { ok: false; message: string; status: number };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  const formData = await readFormData(request);
+  const rawRedirect = formData.get("redirectTo");
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/collections") : null;
+  const handlers = Object.fromEntries(
+    INTENTS.map((intent) => [
+      intent,
+      async () => {
+        let outcome: Outcome;
+        try {
+          const done = await handle(intent, formData, operator.id);
+          outcome = typeof done === "string" ? { ok: true, message: done } : { ok: true, ...done };
+        } catch (err) {
+          outcome = await failureOf(intent, err);
+        }
+        return respond(intent, outcome, redirectTo);
+      },
+    ]),
+  ) as Record<Intent, () => Promise<Response>>;
+  return dispatchIntent(formData, handlers);
+}
+
+async function failureOf(intent: Intent, err: unknown): Promise<Outcome> {
+  if (err instanceof ClayError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
+  if (err instanceof Response) {
+    const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
+    return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
+  }
+  void logEvent({ type: "error", source: "system", message: `Collections: ${intent} failed`, details: { error: String(err) } });
+  return { ok: false, message: FALLBACK[intent], status: 500 };
+}
+
+function respond(intent: Intent, outcome: Outcome, redirectTo: string | null) {
+  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
+  const headers = outcome.ok ? outcome.headers : undefined;
+  if (redirectTo)
+    return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message, headers ? { headers } : undefined) : redirectWithError(redirectTo, outcome.message);
+  if (outcome.ok) return jsonWithSuccess(result, outcome.message, headers ? { headers } : undefined);
+  return jsonWithError(result, outcome.message, { status: outcome.status });
+}
+
+const field = (formData: FormData, name: string) => {
+  const v = formData.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+/** The logged-in profile's credentials, else 409 "Log in to Galaxy first". */
+async function loggedIn(operatorId: string) {
+  const state = await getState(operatorId);
+  const creds = state.profileId ? await profileCredentials(state.profileId) : null;
+  if (!creds) throw new ClayError(409, T.notLoggedIn);
+  return { state, creds: { userID: creds.userID, password: creds.password } };
+}
+
+/** The pickers as posted (spec 2 §5: a set must be chosen for Run; Send needs a recipient). */
+async function savePickers(operatorId: string, formData: FormData) {
+  const patch: { collectionId?: number; recipientId?: string } = {};
+  if (formData.has("collectionId")) {
+    const raw = field(formData, "collectionId").trim();
+    if (!raw) throw new ClayError(400, T.noSet);
+    if (!isCollectionSetId(Number(raw))) throw new ClayError(400, T.badSet);
+    patch.collectionId = Number(raw);
+  }
+  if (formData.has("recipientId")) {
+    const raw = field(formData, "recipientId").trim();
+    if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.badRecipient);
+    patch.recipientId = raw;
+  }
+  if (Object.keys(patch).length) await updateState(operatorId, patch);
+}
+
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | { message: string; headers?: HeadersInit }> {
+  switch (intent) {
+    case "login": {
+      const profile = await loginWithRecoveryCode(operatorId, field(formData, "rc"));
+      return `Logged in as ${profile.nick}`;
+    }
+    case "login-saved": {
+      const profile = await loginWithProfile(operatorId, field(formData, "profileId"));
+      return `Logged in as ${profile.nick}`;
+    }
+    case "remove-saved": {
+      const state = await getState(operatorId);
+      const id = field(formData, "profileId");
+      if (state.profileId === id) await logout(operatorId);
+      if (!(await removeProfile(operatorId, id))) throw new ClayError(404, T.noProfile);
+      return "Saved account removed";
+    }
+    case "logout":
+      await logout(operatorId);
+      return "Logged out";
+    case "connect": {
+      const { creds } = await loggedIn(operatorId);
+      await connectAccount(creds.userID);
+      return "Connecting to Galaxy";
+    }
+    case "disconnect": {
+      const { creds } = await loggedIn(operatorId);
+      await disconnectAccount(creds.userID);
+      return "Disconnected from Galaxy";
+    }
+    case "change-planet": {
+      const { creds } = await loggedIn(operatorId).catch(() => {
+        throw new ClayError(409, T.notConnected);
+      });
+      await changePlanet(creds.userID, field(formData, "planet"));
+      return `Changing planet to ${field(formData, "planet").trim()}`;
+    }
+    case "run": {
+      await savePickers(operatorId, formData);
+      const { state, creds } = await loggedIn(operatorId);
+      const set = state.collectionId as CollectionSetId;
+      await withActivity(operatorId, `Running mastic on ${COLLECTION_SETS.find((s) => s.id === set)?.name}`, async () => {
+        const out = await runMasticRequests(creds, set);
+        return { result: out, message: `${T.masticOk} (${out.succeeded} of ${out.requested})` };
+      });
+      return T.masticOk;
+    }
+    case "status": {
+      await savePickers(operatorId, formData);
+      const { state, creds } = await loggedIn(operatorId);
+      const set = state.collectionId as CollectionSetId;
+      await withActivity(operatorId, "Reading collection status", async () => {
+        const rows = await collectionStatus(creds, set, { skipCache: true });
+        await storeItems(operatorId, set, rows);
+        return { result: null, message: "Collection status updated" };
+      });
+      return "Collection status updated";
+    }
+    case "inventory": {
+      await savePickers(operatorId, formData);
+      const { state, creds } = await loggedIn(operatorId);
+      const ids = await withActivity(operatorId, "Fetching gift inventory", async () => {
+        const giftIds = await giftInventory(creds, state.collectionId as CollectionSetId);
+        return { result: giftIds, message: `${giftIds.length} gifts in stock` };
+      });
+      await updateState(operatorId, { giftIds: ids, giftsAt: new Date() });
+      return `${ids.length} gifts in stock`;
+    }
+    case "send": {
+      await savePickers(operatorId, formData);
+      const { state, creds } = await loggedIn(operatorId);
+      if (!state.recipientId) throw new ClayError(400, T.noRecipient);
+      const ids = state.giftIds ?? [];
+      if (!ids.length) throw new ClayError(400, T.noGifts);
+      const { message } = await withActivity(operatorId, `Sending ${ids.length} gifts to user ${state.recipientId}`, async () => {
+        const out = await sendGifts(creds, state.recipientId, ids);
+        return { result: out, message: out.message };
+      });
+      await updateState(operatorId, { giftIds: [], giftsAt: new Date() });
+      return message;
+    }
+    case "auto-on": {
+      await savePickers(operatorId, formData);
+      const settings = parseAutoSettings({ repeat: field(formData, "repeat") || 0, intervalSeconds: field(formData, "intervalSeconds") || 30 });
+      await loggedIn(operatorId);
+      await startAuto(operatorId, settings);
+      return "Auto on";
+    }
+    case "auto-off":
+      await stopAuto(operatorId);
+      return "Auto off";
+    case "clear-activity":
+      await clearActivity(operatorId);
+      return "Activity Log cleared";
+    case "panel": {
+      const mode = field(formData, "mode");
+      if (!["show", "minimized", "hide"].includes(mode)) throw new ClayError(400, "Unknown panel mode");
+      return {
+        message: mode === "hide" ? "Floating panel hidden" : mode === "minimized" ? "Floating panel minimized" : "Floating panel shown",
+        headers: { "Set-Cookie": collectionsPanelCookie.serialize(mode as PanelMode) },
+      };
+    }
+  }
+}
+
 export default function CollectionsRoute() {
-  return (
-    <UpcomingSection
-      title="Collections"
-      actions={<UpcomingAction label="Connect" icon={<Link2Icon />} iconOnly />}
-      description="Recovery-code login, saved accounts, collection runs, gift sending and the Auto mode arrive in a later release."
-    />
-  );
+  const data = useLoaderData<typeof loader>();
+  return <CollectionsScreen data={data} />;
 }

@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, INTERVAL_OPTIONS, REPEAT_OPTIONS, isCollectionSetId } from "#api/collections";
+import { enqueue, getQueue } from "#jobs/queues.server";
+import { ClayError, collectionsTimings } from "./clay.server";
+import { addActivity, getState, profileCredentials, updateState } from "./collections.server";
+
+/**
+ * Auto mode (spec 2 §4 "Automation"): the cycles run as jobs on the `automation` queue
+ * (jobs/processors/automation.ts), so they go on with the tab closed and survive a restart.
+ * Each Auto run is a chain of jobs `auto-<chain>-<run>`; the state row names the live chain.
+ */
+
+export function cycleJobId(chain: string, run: number) {
+  return `auto-${chain}-${run}`;
+}
+
+export type AutoSettings = { repeat: number; intervalSeconds: number };
+
+export function parseAutoSettings(input: { repeat?: unknown; intervalSeconds?: unknown }): AutoSettings {
+  const repeat = Number(input.repeat ?? 0);
+  const intervalSeconds = Number(input.intervalSeconds ?? COLLECTIONS_LIMITS.intervalDefault);
+  if (!(REPEAT_OPTIONS as readonly number[]).includes(repeat)) throw new ClayError(400, "Repeat must be one of ∞, 1, 2, 3, 5, 10, 20, 50, 100");
+  if (!INTERVAL_OPTIONS.includes(intervalSeconds)) throw new ClayError(400, "Interval must be 5 to 60 seconds in steps of 5");
+  return { repeat, intervalSeconds };
+}
+
+/** Auto on: the first cycle after 0.5 s (spec 2 §9). Needs a logged-in profile, a set and a recipient. */
+export async function startAuto(operatorId: string, settings: AutoSettings) {
+  const state = await getState(operatorId);
+  if (!state.profileId) throw new ClayError(409, T.notLoggedIn);
+  if (!isCollectionSetId(state.collectionId)) throw new ClayError(400, T.noSet);
+  if (!/^\d{1,12}$/.test(state.recipientId)) throw new ClayError(400, T.noRecipient);
+  const creds = await profileCredentials(state.profileId);
+  if (!creds) throw new ClayError(409, T.notLoggedIn);
+  const chain = crypto.randomBytes(6).toString("hex");
+  await updateState(operatorId, { auto: true, autoChain: chain, autoStep: "waiting", runCount: 0, ...settings });
+  try {
+    await enqueue(
+      "automation",
+      {
+        kind: "cycle",
+        operatorId,
+        profileId: state.profileId,
+        chain,
+        accountId: creds.userID,
+        collectionId: state.collectionId as 161 | 178,
+        recipientId: state.recipientId,
+        run: 1,
+        repeat: settings.repeat,
+        intervalSeconds: settings.intervalSeconds,
+      },
+      { jobId: cycleJobId(chain, 1), delay: collectionsTimings().firstCycleMs },
+    );
+  } catch (err) {
+    await updateState(operatorId, { auto: false, autoChain: null, autoStep: null });
+    throw err;
+  }
+  await addActivity(operatorId, "success", `Auto on: ${settings.repeat === 0 ? "∞" : settings.repeat} cycles every ${settings.intervalSeconds} s`);
+  return chain;
+}
+
+/**
+ * Auto off: the running cycle stops after its current step (it checks the chain between
+ * steps); a cycle waiting for its interval is removed.
+ */
+export async function stopAuto(operatorId: string) {
+  const state = await getState(operatorId);
+  await updateState(operatorId, { auto: false, autoChain: null, autoStep: null });
+  if (state.autoChain) {
+    const next = cycleJobId(state.autoChain, state.runCount + 1);
+    await getQueue("automation")
+      .remove(next)
+      .catch(() => 0);
+    await addActivity(operatorId, "success", "Auto off");
+  }
+}

@@ -1,0 +1,102 @@
+import { COLLECTIONS_TEXTS as T } from "#api/collections";
+import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import type { GalaxyConnectionOptions } from "~/galaxy/connection.server";
+import { getGalaxyServices } from "~/galaxy/services.server";
+import { stopAuto } from "./automation.server";
+import { ClayError, collectionsTimings } from "./clay.server";
+import { connectAccount, disconnectAccount } from "./collections-connection.server";
+import { getProfile, getState, profileCredentials, saveProfile, setProfilePic, touchProfile, updateState, type PublicProfile } from "./collections.server";
+import { toUserError } from "./create-creds.server";
+
+/**
+ * Collections login (spec 2 §2 "Collections screen", §4 "Galaxy client connection"):
+ * a recovery code signs in once (IDENT → RECOVER → REGISTER gives id, password and nick →
+ * 999, then QUIT), the account becomes a saved profile of the operator (password encrypted,
+ * the code itself is not kept) and the live connection is asked of the session host.
+ */
+
+type Tuning = Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs">;
+
+async function pictureOf(userID: string, password: string): Promise<string | null> {
+  try {
+    return await getGalaxyServices().userPic({ userID, password }, userID);
+  } catch {
+    return null;
+  }
+}
+
+/** Starts the live connection; a job engine that is down leaves the login in place (state "error"). */
+async function connectQuietly(accountId: string) {
+  try {
+    await connectAccount(accountId);
+  } catch (err) {
+    if (!(err instanceof Response)) throw err;
+  }
+}
+
+export async function loginWithRecoveryCode(operatorId: string, rc: string, tuning: Tuning = {}): Promise<PublicProfile> {
+  const code = rc.trim();
+  if (!code) throw new ClayError(400, T.noCode);
+  // Spec 2 §9: 2 retries, 2 s apart (scaled by COLLECTIONS_TIME_SCALE in tests).
+  const connection = createGalaxyConnection({
+    credentials: { recoveryCode: code },
+    joinOnConnect: false,
+    retries: 2,
+    retryDelayMs: collectionsTimings().stepWaitMs,
+    ...tuning,
+  });
+  let info: { id: string; password: string; nick: string };
+  try {
+    info = await connection.connect();
+  } catch (err) {
+    await connection.close().catch(() => {});
+    const e = toUserError(err);
+    throw new ClayError(e.status, e.message);
+  }
+  await connection.close().catch(() => {});
+  const previous = await getState(operatorId);
+  const profile = await saveProfile(operatorId, {
+    accountId: info.id,
+    nick: info.nick,
+    password: info.password,
+    profilePic: await pictureOf(info.id, info.password),
+    loginMethod: "recovery",
+  });
+  await switchTo(operatorId, previous.profileId, profile.id);
+  await connectQuietly(profile.accountId);
+  return profile;
+}
+
+/** One click on a saved account: logs in again with its stored credentials. */
+export async function loginWithProfile(operatorId: string, profileId: string): Promise<PublicProfile> {
+  const profile = await getProfile(operatorId, profileId);
+  if (!profile) throw new ClayError(404, T.noProfile);
+  const previous = await getState(operatorId);
+  await touchProfile(profile.id, "saved");
+  if (!profile.profilePic) {
+    const creds = await profileCredentials(profile.id);
+    if (creds) await setProfilePic(profile.id, await pictureOf(creds.userID, creds.password));
+  }
+  await switchTo(operatorId, previous.profileId, profile.id);
+  await connectQuietly(profile.accountId);
+  return (await getProfile(operatorId, profileId))!;
+}
+
+async function switchTo(operatorId: string, from: string | null, to: string) {
+  if (from && from !== to) {
+    await stopAuto(operatorId);
+    const old = await profileCredentials(from);
+    if (old) await disconnectAccount(old.userID);
+  }
+  await updateState(operatorId, { profileId: to, giftIds: null, giftsAt: null, items: null, itemsAt: null, runCount: from === to ? undefined : 0 });
+}
+
+export async function logout(operatorId: string) {
+  const state = await getState(operatorId);
+  await stopAuto(operatorId);
+  if (state.profileId) {
+    const creds = await profileCredentials(state.profileId);
+    if (creds) await disconnectAccount(creds.userID);
+  }
+  await updateState(operatorId, { profileId: null, giftIds: null, giftsAt: null, items: null, itemsAt: null });
+}

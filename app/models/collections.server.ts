@@ -1,0 +1,243 @@
+import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import {
+  COLLECTIONS_LIMITS,
+  COLLECTIONS_TEXTS as T,
+  DEFAULT_COLLECTION_SET,
+  DEFAULT_RECIPIENT_ID,
+  type ActivityStatus,
+  type CollectionSetId,
+} from "#api/collections";
+import { getDb } from "~/db/client.server";
+import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
+import { ClayError } from "./clay.server";
+import { getUserCredentials } from "./user.server";
+
+/**
+ * Collections data per operator (docs/collections.md; decision 0015): saved accounts (at most 5,
+ * newest first, credentials encrypted), the screen's state (logged-in profile, pickers, Auto
+ * settings, run counter, last inventory and status read) and the Activity Log.
+ */
+
+export type PublicProfile = {
+  id: string;
+  accountId: string;
+  nick: string;
+  profilePic: string | null;
+  lastUsed: string;
+  loginMethod: string;
+};
+
+type ProfileRow = typeof collectionsProfiles.$inferSelect;
+const toProfile = (r: ProfileRow): PublicProfile => ({
+  id: r.id,
+  accountId: r.accountId,
+  nick: r.nick,
+  profilePic: r.profilePic,
+  lastUsed: r.lastUsed.toISOString(),
+  loginMethod: r.loginMethod,
+});
+
+export async function listProfiles(operatorId: string): Promise<PublicProfile[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(collectionsProfiles)
+    .where(eq(collectionsProfiles.operatorId, operatorId))
+    .orderBy(desc(collectionsProfiles.lastUsed))
+    .limit(COLLECTIONS_LIMITS.savedProfiles);
+  return rows.map(toProfile);
+}
+
+export async function getProfile(operatorId: string, profileId: string): Promise<PublicProfile | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(profileId)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(collectionsProfiles)
+    .where(and(eq(collectionsProfiles.operatorId, operatorId), eq(collectionsProfiles.id, profileId)));
+  return row ? toProfile(row) : null;
+}
+
+/** The stored credentials of a profile (server only). */
+export async function profileCredentials(profileId: string): Promise<(GalaxyCredentials & { nick: string; operatorId: string }) | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(collectionsProfiles).where(eq(collectionsProfiles.id, profileId));
+  return row ? { userID: row.accountId, password: decryptSecret(row.password), nick: row.nick, operatorId: row.operatorId } : null;
+}
+
+/**
+ * Saves (or refreshes) a profile after a successful login and makes it the newest; keeps the
+ * 5 newest of the operator (one transaction). Returns the profile.
+ */
+export async function saveProfile(
+  operatorId: string,
+  input: { accountId: string; nick: string; password: string; profilePic?: string | null; loginMethod: string },
+): Promise<PublicProfile> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const set = { nick: input.nick, password: encryptSecret(input.password), loginMethod: input.loginMethod, lastUsed: now } as Record<string, unknown>;
+    if (input.profilePic !== undefined) set.profilePic = input.profilePic;
+    const [row] = await tx
+      .insert(collectionsProfiles)
+      .values({
+        operatorId,
+        accountId: input.accountId,
+        nick: input.nick,
+        password: encryptSecret(input.password),
+        profilePic: input.profilePic ?? null,
+        loginMethod: input.loginMethod,
+        lastUsed: now,
+      })
+      .onConflictDoUpdate({ target: [collectionsProfiles.operatorId, collectionsProfiles.accountId], set })
+      .returning();
+    const keep = await tx
+      .select({ id: collectionsProfiles.id })
+      .from(collectionsProfiles)
+      .where(eq(collectionsProfiles.operatorId, operatorId))
+      .orderBy(desc(collectionsProfiles.lastUsed))
+      .limit(COLLECTIONS_LIMITS.savedProfiles);
+    await tx.delete(collectionsProfiles).where(
+      and(
+        eq(collectionsProfiles.operatorId, operatorId),
+        notInArray(
+          collectionsProfiles.id,
+          keep.map((k) => k.id),
+        ),
+      ),
+    );
+    return toProfile(row!);
+  });
+}
+
+export async function setProfilePic(profileId: string, profilePic: string | null) {
+  const db = await getDb();
+  await db.update(collectionsProfiles).set({ profilePic }).where(eq(collectionsProfiles.id, profileId));
+}
+
+export async function touchProfile(profileId: string, loginMethod: string) {
+  const db = await getDb();
+  await db.update(collectionsProfiles).set({ lastUsed: new Date(), loginMethod }).where(eq(collectionsProfiles.id, profileId));
+}
+
+export async function removeProfile(operatorId: string, profileId: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(profileId)) return false;
+  const db = await getDb();
+  const rows = await db
+    .delete(collectionsProfiles)
+    .where(and(eq(collectionsProfiles.operatorId, operatorId), eq(collectionsProfiles.id, profileId)))
+    .returning({ id: collectionsProfiles.id });
+  return rows.length > 0;
+}
+
+/**
+ * The credentials an /api/clay call acts with: the body's password, or for `{userID}` alone the
+ * operator's saved Collections profile of that account, else a stored character; else 400.
+ */
+export async function resolveClayCredentials(operatorId: string | null, body: { userID: string; password?: string | undefined }): Promise<GalaxyCredentials> {
+  if (body.password) return { userID: body.userID, password: body.password };
+  if (operatorId) {
+    const db = await getDb();
+    const [row] = await db
+      .select()
+      .from(collectionsProfiles)
+      .where(and(eq(collectionsProfiles.operatorId, operatorId), eq(collectionsProfiles.accountId, body.userID)));
+    if (row) return { userID: row.accountId, password: decryptSecret(row.password) };
+  }
+  const stored = await getUserCredentials(body.userID);
+  if (stored) return { userID: body.userID, password: stored.password };
+  throw new ClayError(400, T.badPassword);
+}
+
+// ---- screen state -------------------------------------------------------------------------
+
+export type CollectionsItem = { index: number; goodsID: number | null; count: number; imageUrl: string };
+export type CollectionsStateRow = typeof collectionsState.$inferSelect;
+
+export async function getState(operatorId: string): Promise<CollectionsStateRow> {
+  const db = await getDb();
+  const [row] = await db.select().from(collectionsState).where(eq(collectionsState.operatorId, operatorId));
+  if (row) return row;
+  const [created] = await db
+    .insert(collectionsState)
+    .values({ operatorId, collectionId: DEFAULT_COLLECTION_SET, recipientId: DEFAULT_RECIPIENT_ID, intervalSeconds: COLLECTIONS_LIMITS.intervalDefault })
+    .onConflictDoNothing()
+    .returning();
+  if (created) return created;
+  const [again] = await db.select().from(collectionsState).where(eq(collectionsState.operatorId, operatorId));
+  return again!;
+}
+
+export async function updateState(operatorId: string, patch: Partial<Omit<CollectionsStateRow, "operatorId">>): Promise<CollectionsStateRow> {
+  await getState(operatorId);
+  const db = await getDb();
+  const [row] = await db
+    .update(collectionsState)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(collectionsState.operatorId, operatorId))
+    .returning();
+  return row!;
+}
+
+/** Stores a status read as the grid's 16 items. */
+export async function storeItems(operatorId: string, collectionId: CollectionSetId, rows: { firstRow: unknown[]; secondRow: unknown[] }) {
+  const items = [...rows.firstRow, ...rows.secondRow].map((r, i) => {
+    const x = r as { index?: number | null; goodsID?: number | null; count?: string | number; imageUrl?: string };
+    return { index: x.index ?? i + 1, goodsID: x.goodsID ?? null, count: Number(x.count) || 0, imageUrl: x.imageUrl ?? "" };
+  });
+  await updateState(operatorId, { items, itemsCollectionId: collectionId, itemsAt: new Date() });
+}
+
+// ---- Activity Log -------------------------------------------------------------------------
+
+export type ActivityEntry = { id: number; status: ActivityStatus; message: string; at: string };
+
+/** Entries kept per operator (the screen shows 5; Auto adds a few per cycle, so older ones go). */
+export const ACTIVITY_KEPT = 100;
+
+export async function addActivity(operatorId: string, status: ActivityStatus, message: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.insert(collectionsActivity).values({ operatorId, status, message }).returning({ id: collectionsActivity.id });
+  await db.execute(
+    sql`delete from ${collectionsActivity} where ${collectionsActivity.operatorId} = ${operatorId} and ${collectionsActivity.id} <= ${row!.id - ACTIVITY_KEPT}`,
+  );
+  return row!.id;
+}
+
+export async function finishActivity(id: number, status: ActivityStatus, message: string) {
+  const db = await getDb();
+  await db.update(collectionsActivity).set({ status, message, updatedAt: new Date() }).where(eq(collectionsActivity.id, id));
+}
+
+/** Spec 2 §9 "Activity log shown: 5 entries", newest first. */
+export async function listActivity(operatorId: string, limit: number = COLLECTIONS_LIMITS.activityShown): Promise<ActivityEntry[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(collectionsActivity)
+    .where(eq(collectionsActivity.operatorId, operatorId))
+    .orderBy(desc(collectionsActivity.id))
+    .limit(limit);
+  return rows.map((r) => ({ id: r.id, status: r.status, message: r.message, at: r.updatedAt.toISOString() }));
+}
+
+export async function clearActivity(operatorId: string): Promise<number> {
+  const db = await getDb();
+  const rows = await db.delete(collectionsActivity).where(eq(collectionsActivity.operatorId, operatorId)).returning({ id: collectionsActivity.id });
+  return rows.length;
+}
+
+/** Runs `fn` logged as an in-progress entry that becomes success or error with fn's text. */
+export async function withActivity<R>(operatorId: string, start: string, fn: () => Promise<{ result: R; message: string }>): Promise<R> {
+  const id = await addActivity(operatorId, "in-progress", start);
+  try {
+    const { result, message } = await fn();
+    await finishActivity(id, "success", message);
+    return result;
+  } catch (err) {
+    await finishActivity(id, "error", err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+}

@@ -1,0 +1,418 @@
+import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
+import { useFetcher, useRevalidator } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { COLLECTION_SETS, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { SectionHeader } from "~/components/ui/section-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import type { CollectionsData } from "../collections";
+
+const ACTION = "/collections";
+
+/** A form posting one intent to the Collections action: a fetcher with JS, a plain POST + redirect without. */
+export function IntentForm({
+  intent,
+  fields = {},
+  children,
+  className,
+  label,
+}: {
+  intent?: string;
+  fields?: Record<string, string>;
+  children: ReactNode | ((busy: boolean) => ReactNode);
+  className?: string;
+  label?: string;
+}) {
+  const fetcher = useFetcher();
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={ACTION} className={className} aria-label={label}>
+      <HiddenFields fields={intent ? { intent, ...fields } : fields} />
+      <NoJsRedirect />
+      {typeof children === "function" ? children(busy) : children}
+    </fetcher.Form>
+  );
+}
+
+function initials(nick: string) {
+  return (
+    nick
+      .replace(/[^\p{L}\p{N}]/gu, "")
+      .slice(0, 2)
+      .toUpperCase() || "?"
+  );
+}
+
+const STATE_LABEL: Record<string, string> = { disconnected: "Disconnected", connecting: "Connecting", connected: "Connected", error: "Error" };
+const STATE_COLOR = { disconnected: "gray", connecting: "blue", connected: "green", error: "red" } as const;
+
+/** Header: the connect/disconnect icon (spec 2 "Main app shell"). */
+export function ConnectIcon({ data }: { data: CollectionsData }) {
+  if (!data.profile) return null;
+  const state = data.connection?.state ?? "disconnected";
+  const on = state === "connected" || state === "connecting";
+  const label = on ? "Disconnect from Galaxy" : "Connect to Galaxy";
+  return (
+    <IntentForm intent={on ? "disconnect" : "connect"}>
+      {(busy) => (
+        <IconButton
+          type="submit"
+          variant={on ? "solid" : "soft"}
+          color={on ? "green" : "gray"}
+          aria-label={label}
+          title={label}
+          loading={busy}
+          data-state={state}
+        >
+          {on ? <Link2Icon /> : <Cross2Icon />}
+        </IconButton>
+      )}
+    </IntentForm>
+  );
+}
+
+function LoginCard() {
+  const hydrated = useHydrated();
+  const [code, setCode] = useState("");
+  return (
+    <Card size="2">
+      <Heading as="h2" size="3" mb="2">
+        Recovery-code login
+      </Heading>
+      <IntentForm intent="login">
+        {(busy) => (
+          <Flex gap="2" wrap="wrap" align="end">
+            <label className="gt-field">
+              <Text size="2">Recovery code</Text>
+              <TextField.Root name="rc" autoComplete="off" value={code} onChange={(e) => setCode(e.target.value)} maxLength={64} />
+            </label>
+            <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
+              Log in
+            </Button>
+          </Flex>
+        )}
+      </IntentForm>
+    </Card>
+  );
+}
+
+function SavedAccounts({ data }: { data: CollectionsData }) {
+  if (!data.profiles.length) return null;
+  return (
+    <Box>
+      <Heading as="h2" size="3" mb="2">
+        Saved accounts
+      </Heading>
+      <ul className="gt-saved-grid" aria-label="Saved accounts">
+        {data.profiles.map((p) => (
+          <li key={p.id} data-testid="saved-account">
+            <Card size="1">
+              <Flex gap="2" align="center">
+                <Avatar size="2" radius="full" src={p.profilePic ?? undefined} fallback={initials(p.nick)} alt="" />
+                <Box className="gt-grow">
+                  <Text as="div" weight="bold" size="2">
+                    {p.nick}
+                  </Text>
+                  <Text as="div" size="1" color="gray">
+                    {p.accountId} · {p.loginMethod} · <RelativeTime value={p.lastUsed} />
+                  </Text>
+                </Box>
+              </Flex>
+              <Flex gap="2" mt="2">
+                <IntentForm intent="login-saved" fields={{ profileId: p.id }}>
+                  {(busy) => (
+                    <Button size="1" type="submit" loading={busy} disabled={data.profile?.id === p.id}>
+                      Log in<span className="gt-visually-hidden"> as {p.nick}</span>
+                    </Button>
+                  )}
+                </IntentForm>
+                <IntentForm intent="remove-saved" fields={{ profileId: p.id }}>
+                  {(busy) => (
+                    <IconButton size="1" type="submit" variant="soft" color="red" aria-label={`Remove ${p.nick}`} loading={busy}>
+                      <TrashIcon />
+                    </IconButton>
+                  )}
+                </IntentForm>
+              </Flex>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </Box>
+  );
+}
+
+function ProfileCard({ data }: { data: CollectionsData }) {
+  const p = data.profile!;
+  const c = data.connection;
+  const state = c?.state ?? "disconnected";
+  return (
+    <Card size="2" data-testid="profile-card">
+      <Flex gap="3" align="center" wrap="wrap">
+        <Avatar size="4" radius="full" src={p.profilePic ?? undefined} fallback={initials(p.nick)} alt={`Picture of ${p.nick}`} />
+        <Box className="gt-grow">
+          <Heading as="h2" size="4">
+            {p.nick}
+          </Heading>
+          <Text as="div" size="2" color="gray">
+            ID {p.accountId}
+          </Text>
+          <Flex gap="2" mt="1" align="center" wrap="wrap">
+            <Badge color={STATE_COLOR[state]} data-testid="connection-state">
+              {STATE_LABEL[state]}
+            </Badge>
+            {c?.planet ? <Text size="1">on {c.planet}</Text> : null}
+            {c?.error ? (
+              <Text size="1" color="red" role="alert">
+                {c.error}
+              </Text>
+            ) : null}
+          </Flex>
+        </Box>
+        <IntentForm intent="logout">
+          {(busy) => (
+            <Button type="submit" variant="soft" color="gray" loading={busy}>
+              Log out
+            </Button>
+          )}
+        </IntentForm>
+      </Flex>
+      <IntentForm intent="change-planet" className="gt-planet-form">
+        {(busy) => (
+          <Flex gap="2" mt="3" align="end" wrap="wrap">
+            <label className="gt-field">
+              <Text size="2">Planet</Text>
+              <TextField.Root name="planet" maxLength={60} />
+            </label>
+            <Button type="submit" variant="soft" loading={busy}>
+              Change planet
+            </Button>
+          </Flex>
+        )}
+      </IntentForm>
+    </Card>
+  );
+}
+
+function Controls({ data }: { data: CollectionsData }) {
+  const hydrated = useHydrated();
+  const [recipient, setRecipient] = useState(data.recipientId);
+  useEffect(() => setRecipient(data.recipientId), [data.recipientId]);
+  const n = data.giftIds?.length ?? 0;
+  const fetcher = useFetcher();
+  const busy = fetcher.state !== "idle" ? String(fetcher.formData?.get("intent") ?? "") : "";
+  return (
+    <Card size="2">
+      <fetcher.Form method="post" action={ACTION} aria-label="Collection controls">
+        <NoJsRedirect />
+        <Flex gap="3" wrap="wrap" align="end">
+          <label className="gt-field">
+            <Text size="2">Collection set</Text>
+            <select name="collectionId" defaultValue={String(data.collectionId)} className="gt-select" key={data.collectionId}>
+              {COLLECTION_SETS.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="gt-field">
+            <Text size="2">Recipient</Text>
+            <input
+              name="recipientId"
+              className="gt-select"
+              inputMode="numeric"
+              list="gt-recipients"
+              value={recipient}
+              onChange={(e) => setRecipient(e.target.value)}
+              maxLength={12}
+            />
+            <datalist id="gt-recipients">
+              {data.characters.map((c) => (
+                <option key={c.accountId} value={c.accountId}>
+                  {c.nick}
+                </option>
+              ))}
+            </datalist>
+          </label>
+        </Flex>
+        <Flex gap="2" mt="3" wrap="wrap">
+          <Button type="submit" name="intent" value="run" loading={busy === "run"}>
+            Run
+          </Button>
+          <Button type="submit" name="intent" value="status" variant="soft" loading={busy === "status"}>
+            Status
+          </Button>
+          <IconButton
+            type="submit"
+            name="intent"
+            value="inventory"
+            variant="soft"
+            aria-label="Refresh gift inventory"
+            title="Refresh gift inventory"
+            loading={busy === "inventory"}
+          >
+            <ReloadIcon />
+          </IconButton>
+          <Button type="submit" name="intent" value="send" color="green" loading={busy === "send"} disabled={hydrated && (n === 0 || !recipient.trim())}>
+            Send ({n})
+          </Button>
+        </Flex>
+      </fetcher.Form>
+    </Card>
+  );
+}
+
+function ItemsGrid({ data }: { data: CollectionsData }) {
+  const items = data.items;
+  return (
+    <Card size="2">
+      <Heading as="h2" size="3" mb="2">
+        {COLLECTION_SETS.find((s) => s.id === data.collectionId)?.name ?? "Collection"}
+      </Heading>
+      {items ? (
+        <ul className="gt-items-grid" aria-label="Collection items">
+          {items.map((it) => (
+            <li key={it.index} data-testid="collection-item" data-count={it.count} className={it.count === 0 ? "gt-item-zero" : undefined}>
+              {it.imageUrl ? <img src={it.imageUrl} alt={`Item ${it.index}`} width={40} height={40} loading="lazy" /> : null}
+              <Text size="2" weight="bold" color={it.count === 0 ? "red" : undefined}>
+                {it.count}
+              </Text>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Text size="2" color="gray">
+          Press Status to read the collection.
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function AutoCard({ data }: { data: CollectionsData }) {
+  const a = data.auto;
+  return (
+    <Card size="2">
+      <IntentForm intent={a.on ? "auto-off" : "auto-on"} label="Auto mode">
+        {(busy) => (
+          <Flex gap="3" align="end" wrap="wrap">
+            <label className="gt-field">
+              <Text size="2">Repeat</Text>
+              <select name="repeat" defaultValue={String(a.repeat)} className="gt-select" disabled={a.on} key={`r${a.repeat}`}>
+                {REPEAT_OPTIONS.map((r) => (
+                  <option key={r} value={r}>
+                    {r === 0 ? "∞" : r}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="gt-field">
+              <Text size="2">Interval</Text>
+              <select name="intervalSeconds" defaultValue={String(a.intervalSeconds)} className="gt-select" disabled={a.on} key={`i${a.intervalSeconds}`}>
+                {INTERVAL_OPTIONS.map((s) => (
+                  <option key={s} value={s}>
+                    {s} s
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Button type="submit" role="switch" aria-checked={a.on} color={a.on ? "green" : "gray"} variant={a.on ? "solid" : "soft"} loading={busy}>
+              Auto {a.on ? "on" : "off"}
+            </Button>
+            <Text size="2" data-testid="run-counter">
+              Runs: {a.runCount}
+              {a.repeat ? ` / ${a.repeat}` : " / ∞"}
+              {a.on && a.step ? ` · ${a.step}` : ""}
+            </Text>
+          </Flex>
+        )}
+      </IntentForm>
+    </Card>
+  );
+}
+
+function ActivityLog({ data }: { data: CollectionsData }) {
+  return (
+    <Card size="2">
+      <Flex justify="between" align="center" mb="2">
+        <Heading as="h2" size="3">
+          Activity Log
+        </Heading>
+        <IntentForm intent="clear-activity">
+          {(busy) => (
+            <Button size="1" type="submit" variant="soft" color="gray" loading={busy} disabled={!data.activity.length}>
+              Clear
+            </Button>
+          )}
+        </IntentForm>
+      </Flex>
+      {data.activity.length ? (
+        <ol className="gt-activity" aria-label="Activity Log">
+          {data.activity.map((e) => (
+            <li key={e.id} data-status={e.status}>
+              <Badge color={e.status === "success" ? "green" : e.status === "error" ? "red" : "blue"}>{e.status}</Badge> <Text size="2">{e.message}</Text>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <Text size="2" color="gray">
+          No activity yet.
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+function PanelToggle({ data }: { data: CollectionsData }) {
+  const shown = data.panel !== "hide";
+  return (
+    <IntentForm intent="panel" fields={{ mode: shown ? "hide" : "show" }}>
+      {(busy) => (
+        <Button size="1" type="submit" variant="soft" color="gray" loading={busy}>
+          {shown ? "Hide floating panel" : "Show floating panel"}
+        </Button>
+      )}
+    </IntentForm>
+  );
+}
+
+/** Keeps the screen current while something runs in the background (Auto, a connection being made). */
+export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, everyMs);
+    return () => clearInterval(timer);
+  }, [active, everyMs, revalidator]);
+}
+
+export function CollectionsScreen({ data }: { data: CollectionsData }) {
+  useBackgroundRefresh(data.auto.on || data.connection?.state === "connecting");
+  return (
+    <>
+      <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />
+      <Grid columns={{ initial: "1", md: "2" }} gap="4" className="gt-collections">
+        <Flex direction="column" gap="4">
+          {data.profile ? <ProfileCard data={data} /> : <LoginCard />}
+          <SavedAccounts data={data} />
+          {data.profile ? <PanelToggle data={data} /> : null}
+        </Flex>
+        {data.profile ? (
+          <Flex direction="column" gap="4">
+            <Controls data={data} />
+            <ItemsGrid data={data} />
+            <AutoCard data={data} />
+            <ActivityLog data={data} />
+          </Flex>
+        ) : (
+          <ActivityLog data={data} />
+        )}
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+import { expect, test, type Page } from "@playwright/test";
+import { simAccounts, toast } from "./characters-fixtures";
+
+/**
+ * Spec 2 §2 "Collections screen", "Main app shell" (floating panel, header icon), §4, §8
+ * "Collections" with JavaScript: fetcher forms with flash toasts, the live connection held by
+ * the app's worker, Auto cycles as jobs, all against the run's Galaxy simulator.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const profileCard = (page: Page) => page.getByTestId("profile-card");
+
+/** Logged in (as `code`'s account) unless some account already is. */
+async function loggedIn(page: Page, code: string) {
+  await page.goto("/collections");
+  if (await profileCard(page).count()) return;
+  await page.getByLabel("Recovery code").fill(code);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await expect(profileCard(page)).toBeVisible();
+}
+
+/** The operator's Collections state lives on the server: start from the login card. */
+async function loggedOut(page: Page) {
+  await page.goto("/collections");
+  const out = profileCard(page).getByRole("button", { name: "Log out" });
+  if (await out.count()) {
+    await out.click();
+    await expect(page.getByLabel("Recovery code")).toBeVisible();
+  }
+}
+
+async function loginWithCode(page: Page, code: string) {
+  await loggedOut(page);
+  await page.getByLabel("Recovery code").fill(code);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+}
+
+test("recovery-code login, the live connection and the header's connect/disconnect icon", async ({ page }) => {
+  const [acc] = await simAccounts("plain");
+  await page.goto("/collections");
+  await expect(page.getByRole("button", { name: "Log in", exact: true })).toBeDisabled(); // spec 2 §5: a non-blank code
+  await loginWithCode(page, acc!.recoveryCode);
+  await expect(toast(page, `Logged in as ${acc!.nick}`)).toBeVisible();
+  await expect(profileCard(page).getByRole("heading", { name: acc!.nick })).toBeVisible();
+  await expect(profileCard(page).getByText(`ID ${acc!.id}`)).toBeVisible();
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+
+  await page.getByRole("button", { name: "Disconnect from Galaxy" }).click();
+  await expect(page.getByTestId("connection-state")).toHaveText("Disconnected");
+  await profileCard(page).getByLabel("Planet").fill("Orion");
+  await profileCard(page).getByRole("button", { name: "Change planet" }).click();
+  await expect(toast(page, "Not connected to Galaxy")).toBeVisible();
+  await page.getByRole("button", { name: "Connect to Galaxy" }).click();
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+});
+
+test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 grid shows zero counts in red", async ({ page }) => {
+  const [, acc] = await simAccounts("plain");
+  const [recipient] = await simAccounts("recipient");
+  await loginWithCode(page, acc!.recoveryCode);
+  await expect(profileCard(page)).toBeVisible();
+
+  await page.getByLabel("Collection set").selectOption({ label: "Dragon Collection Set 1" });
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(toast(page, "Mastic used successfully")).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Status", exact: true }).click();
+  const items = page.getByTestId("collection-item");
+  await expect(items).toHaveCount(16);
+  const grid = page.getByRole("list", { name: "Collection items" });
+  expect(await grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length)).toBe(4);
+
+  await page.getByRole("button", { name: "Refresh gift inventory" }).click();
+  await expect(toast(page, /gifts in stock$/)).toBeVisible();
+  const send = page.getByRole("button", { name: /^Send \(\d+\)$/ });
+  const n = Number((await send.textContent())!.match(/\d+/)![0]);
+  expect(n).toBeGreaterThan(0); // 16 mastic pieces at least
+  await page.getByLabel("Recipient").fill("");
+  await expect(send).toBeDisabled(); // spec 2 §5: a recipient is needed
+  await page.getByLabel("Recipient").fill(recipient!.id);
+  await send.click();
+  await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("button", { name: "Send (0)" })).toBeDisabled();
+  // Every piece of the set went: the grid shows 16 zeros, in red.
+  await page.getByRole("button", { name: "Status", exact: true }).click();
+  const zero = page.locator('[data-testid="collection-item"][data-count="0"]');
+  await expect(zero).toHaveCount(16);
+  const count = zero.first().locator(".rt-Text");
+  const red = await count.evaluate((el) => getComputedStyle(el).color);
+  const plain = await page.getByRole("heading", { name: "Activity Log" }).evaluate((el) => getComputedStyle(el).color);
+  expect(red).not.toBe(plain);
+  await expect(count).toHaveAttribute("data-accent-color", "red");
+  const log = page.getByRole("list", { name: "Activity Log" });
+  await expect(log.getByText(`Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible();
+  expect(await log.locator("li").count()).toBeLessThanOrEqual(5);
+  await page.getByRole("button", { name: "Clear" }).click();
+  await expect(page.getByText("No activity yet.")).toBeVisible();
+});
+
+test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns itself off", async ({ page }) => {
+  await loggedIn(page, (await simAccounts("plain"))[1]!.recoveryCode);
+  await page.getByLabel("Repeat").selectOption("1");
+  await page.getByLabel("Interval").selectOption("5");
+  const sw = page.getByRole("switch", { name: /Auto/ });
+  await expect(sw).toHaveAttribute("aria-checked", "false");
+  await sw.click();
+  await expect(toast(page, "Auto on")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Auto on" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("list", { name: "Activity Log" }).getByText("Cycle 1 of 1: cycle completed")).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1/);
+  await expect(page.getByRole("switch", { name: "Auto off" })).toHaveAttribute("aria-checked", "false");
+});
+
+test("saved accounts: newest first, one click logs in again", async ({ page }) => {
+  const [first, second] = await simAccounts("plain");
+  await page.goto("/collections");
+  await profileCard(page).getByRole("button", { name: "Log out" }).click();
+  const saved = page.getByRole("list", { name: "Saved accounts" });
+  await expect(saved.getByTestId("saved-account")).toHaveCount(2);
+  await expect(saved.getByTestId("saved-account").first()).toContainText(second!.nick);
+  await saved.getByRole("button", { name: `Log in as ${first!.nick}` }).click();
+  await expect(toast(page, `Logged in as ${first!.nick}`)).toBeVisible();
+  await expect(saved.getByTestId("saved-account").first()).toContainText(first!.nick);
+  await expect(saved.getByTestId("saved-account").first()).toContainText("saved");
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+});
+
+test("the floating panel follows the operator across sections, minimized is remembered, and it goes with the connection", async ({ page }) => {
+  await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+  await page.getByRole("button", { name: "Show floating panel" }).click();
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
+  const panel = page.getByRole("complementary", { name: "Collections panel" });
+  await expect(panel).toHaveCount(0); // not over the Collections screen itself
+
+  await page.getByRole("link", { name: "All Characters" }).first().click();
+  await expect(page).toHaveURL(/\/characters/);
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+  await panel.getByRole("button", { name: "Minimize" }).click();
+  await expect(panel.getByRole("button", { name: "Expand" })).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Run", exact: true })).toHaveCount(0);
+
+  await page.goto("/trading-planets");
+  await expect(panel).toHaveAttribute("data-mode", "minimized"); // server-rendered from the cookie
+  await panel.getByRole("button", { name: "Expand" }).click();
+  await expect(panel.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+  await panel.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(toast(page, "Mastic used successfully")).toBeVisible({ timeout: 20_000 });
+
+  await page.setViewportSize({ width: 375, height: 740 });
+  const box = (await panel.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+
+  await page.goto("/collections");
+  await page.getByRole("button", { name: "Disconnect from Galaxy" }).click();
+  await expect(page.getByTestId("connection-state")).toHaveText("Disconnected");
+  await page.goto("/characters");
+  await expect(panel).toHaveCount(0);
+});
+
+test("at 375 px wide the Collections screen fits without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);
+  await page.getByRole("button", { name: "Status", exact: true }).click();
+  await expect(page.getByTestId("collection-item")).toHaveCount(16);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
