@@ -7,6 +7,7 @@ import type { Job, Worker } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
+import { processRelayJob } from "./relay";
 import { processStalkerJob } from "./stalker";
 import { processSystemJob } from "./system";
 
@@ -28,6 +29,8 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
   // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
   stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
+  // GalaCord (docs/galacord.md): one session, job `relay-bot`, holding the Discord client and every relay connection.
+  relay: { process: processRelayJob, concurrency: 10, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

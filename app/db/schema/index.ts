@@ -9,3 +9,4 @@ export * from "./accounts";
 export * from "./summary";
 export * from "./trading";
 export * from "./bowling";
+export * from "./galacord";
