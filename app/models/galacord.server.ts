@@ -26,13 +26,13 @@ export const nudgeChannel = () => `${queuePrefix()}:relay:nudge`;
 type BotRow = typeof galacordBot.$inferSelect;
 type AccountRow = typeof galacordAccounts.$inferSelect;
 
+/** The bot row; a default (stopped, never started) when there is none yet. Reading never writes. */
 async function botRow(): Promise<BotRow> {
   const db = await getDb();
   const [row] = await db.select().from(galacordBot).where(eq(galacordBot.id, 1)).limit(1);
   if (row) return row;
-  await db.insert(galacordBot).values({ id: 1 }).onConflictDoNothing();
-  const [again] = await db.select().from(galacordBot).where(eq(galacordBot.id, 1)).limit(1);
-  return again!;
+  const now = new Date(0);
+  return { id: 1, desired: "stopped", state: "stopped", error: null, channels: [], botUserId: null, worker: null, since: now, updatedAt: now };
 }
 
 function toSaved(row: AccountRow): SavedAccount {
@@ -114,6 +114,7 @@ export async function startBot(): Promise<BotStatus> {
   if (!(await sessionEngineReady())) throw jobEngineOffline();
   const before = await botRow();
   const db = await getDb();
+  await db.insert(galacordBot).values({ id: 1 }).onConflictDoNothing();
   if (before.desired !== "running" || before.state === "error" || before.state === "stopped") {
     await db
       .update(galacordBot)

@@ -52,7 +52,7 @@ beforeAll(async () => {
   await Promise.all(pool.workers.map((w) => w.waitUntilReady()));
 });
 afterAll(async () => {
-  await stopAction(await apiArgs(post("/api/bot/stop"))).catch(() => {});
+  await stopAction(await apiArgs(post("/api/bot/stop", {}))).catch(() => {});
   await pool?.close(5_000);
   await closeQueues();
   await galaxy?.close();
@@ -75,7 +75,7 @@ const rowCount = async () => (await (await getDb()).select().from(galacordAccoun
 
 describe("spec 2 §7 Relay bot /api", () => {
   it("start → 202, status Running with the connection count; channels by server; connect-new → 201 saved (no code in any answer); connections; planet; channel; stop-connection; delete; stop", async () => {
-    const started = await json(await startAction(await apiArgs(post("/api/bot/start"))));
+    const started = await json(await startAction(await apiArgs(post("/api/bot/start", {}))));
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ success: true, status: { state: expect.any(String) } });
     await waitFor("running", async () => (await (await statusLoader(await apiArgs(get("/api/bot/status")))).json()).isRunning);
@@ -134,7 +134,7 @@ describe("spec 2 §7 Relay bot /api", () => {
     expect(await rowCount()).toBe(0);
     await waitFor("logged out of Galaxy", () => galaxy.sockets.sessions(acc.id).length === 0);
 
-    const stopped = await json(await stopAction(await apiArgs(post("/api/bot/stop"))));
+    const stopped = await json(await stopAction(await apiArgs(post("/api/bot/stop", {}))));
     expect(stopped.body).toMatchObject({ success: true, status: { isRunning: false, connectedChannels: 0 } });
   });
 
@@ -155,6 +155,8 @@ describe("spec 2 §7 Relay bot /api", () => {
       [await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/123`, { method: "DELETE" }), { accountId: "123" })), 404, "Account not found"],
       [await deleteAction(await apiArgs(post("/api/bot/connection/123"), { accountId: "123" })), 405],
       [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }))), 415],
+      [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST" }))), 400, "The body must be an empty JSON object: {}"],
+      [await stopAction(await apiArgs(post("/api/bot/stop", { now: true }))), 400],
     ];
     for (const [res, status, text] of cases) {
       expect(res.status).toBe(status);
