@@ -307,11 +307,13 @@ export async function reportBot(update: Partial<Pick<BotRow, "state" | "error" |
   const db = await getDb();
   const set: Partial<typeof galacordBot.$inferInsert> = { ...update, updatedAt: new Date() };
   if (update.state) set.since = sql`case when ${galacordBot.state} = ${update.state} then ${galacordBot.since} else now() end` as unknown as Date;
-  // A stop that arrived meanwhile wins (only a stopped row may say "stopped" or "error" from here on).
+  // A stopping holder may not overwrite a new Start, nor a running holder a Stop.
   const where =
-    update.state && update.state !== "stopped" && update.state !== "error"
-      ? and(eq(galacordBot.id, 1), eq(galacordBot.desired, "running"))
-      : eq(galacordBot.id, 1);
+    update.state === "stopped"
+      ? and(eq(galacordBot.id, 1), eq(galacordBot.desired, "stopped"))
+      : update.state && update.state !== "error"
+        ? and(eq(galacordBot.id, 1), eq(galacordBot.desired, "running"))
+        : eq(galacordBot.id, 1);
   await db.update(galacordBot).set(set).where(where);
 }
 

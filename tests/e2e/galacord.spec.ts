@@ -4,7 +4,7 @@
  * simulator and relay accounts to its Galaxy simulator (global-setup.ts).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { simAccounts, toast } from "./characters-fixtures";
+import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
 
 const DISCORD_URL = `http://127.0.0.1:${Number(process.env.E2E_DISCORD_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 2000)}`;
 const status = (page: Page) => page.getByRole("status").filter({ hasText: /Running|Stopped/ });
@@ -58,6 +58,27 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
     body: JSON.stringify({ channelId: "1180000000000000102", username: "alice", content: "hello from the e2e" }),
   });
   expect(res.status).toBe(200);
+  await expect
+    .poll(async () => {
+      const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; received: string[] }[] };
+      return conns.open.filter((c) => c.accountId === acc.id).flatMap((c) => c.received);
+    })
+    .toContain("PRIVMSG 0 0 :Alice: hello from the e2e");
+  // Planet → Discord: someone on the relay account's planet speaks (the simulator's say lever).
+  const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; planet: string | null }[] };
+  const planetName = conns.open.find((c) => c.accountId === acc.id)!.planet!;
+  const said = await fetch(`${SIM_URL}/__sim/say`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ planet: planetName, fromId: "999999", text: "hi from the planet" }),
+  });
+  expect(said.status).toBe(200);
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`${DISCORD_URL}/__discord/sent?channelId=1180000000000000102`)).json()) as { sent: { content: string; username: string }[] }).sent,
+    )
+    .toContainEqual(expect.objectContaining({ content: "hi from the planet", username: "#999999" }));
 
   await row.getByRole("link", { name: "Change Planet" }).click();
   const planet = page.getByRole("dialog", { name: "Change Planet" });

@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { Form, Link, useFetcher, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, planetSchema, type Channel, type SavedAccount } from "#api/galacord";
 import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
@@ -425,10 +425,16 @@ export default function GalaCordRoute() {
   const revalidator = useRevalidator();
   const botFetcher = useFetcher();
 
-  // Spec 2 §9: bot status polled every 5 s (the loader renders it without JavaScript).
+  // Spec 2 §9: bot status polled every 5 s (the loader renders it without JavaScript). Never
+  // while a form is under way: a revalidation then could consume the redirect's flash toast.
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
   useEffect(() => {
     const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+      if (document.visibilityState === "visible" && revalidator.state === "idle" && !busyRef.current) revalidator.revalidate();
     }, BOT_STATUS_POLL_MS);
     return () => clearInterval(timer);
   }, [revalidator]);
