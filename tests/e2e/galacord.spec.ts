@@ -112,6 +112,27 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
   await expect(status(page)).toContainText("Stopped");
 });
 
+test('spec 2 §8: the bot\'s own error is shown as "Bot Error" (token refused on Identify, close 4004); Start again clears it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const faults = (body: unknown) =>
+    fetch(`${DISCORD_URL}/__discord/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await botStopped(page);
+  expect((await faults({ identifyCloseCode: 4004 })).status).toBe(200);
+  try {
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Bot Error" });
+    await expect(alert).toContainText(/Authentication failed/, { timeout: 30_000 });
+    await expect(status(page)).toContainText("Stopped");
+  } finally {
+    await faults({ identifyCloseCode: null });
+  }
+  await page.getByRole("button", { name: "Start", exact: true }).click();
+  await expect(status(page)).toContainText("Running", { timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Bot Error" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(status(page)).toContainText("Stopped");
+});
+
 test("at 375 px wide the GalaCord screen fits without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/galacord?new=1");
