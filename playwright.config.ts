@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 /** The Galaxy simulator of this run (started by global-setup.ts); the app connects to it. */
 const simPort = Number(process.env.E2E_SIM_PORT ?? port + 1000);
+/** The Discord simulator of this run (global-setup.ts); the GalaCord bot logs in to it. */
+const discordPort = Number(process.env.E2E_DISCORD_PORT ?? port + 2000);
 const buildDir = `build-e2e-${port}`;
 const dataDir = `data-e2e-${port}`;
 // Set once in the main process; workers inherit it, so every process agrees on it.
@@ -75,6 +77,8 @@ export default defineConfig({
       E2E: "1",
       GALAXY_WS_URL: `ws://127.0.0.1:${simPort}/`,
       GALAXY_SERVICES_URL: `http://127.0.0.1:${simPort}/services/`,
+      DISCORD_TOKEN: "sim-bot-token",
+      DISCORD_API_URL: `http://127.0.0.1:${discordPort}/api`,
     },
   },
 });

@@ -33,8 +33,8 @@ describe("queue names and payload types (one module names every queue)", () => {
     expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
   });
 
-  it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9)", () => {
-    expect([...PROCESSED_QUEUES].sort()).toEqual(["automation", "bulk-refresh", "collections", "stalker", "status-refresh", "system", "trader"]);
+  it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9; trader, automation, collections and relay since issues 11–13)", () => {
+    expect([...PROCESSED_QUEUES].sort()).toEqual(["automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
   });
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {

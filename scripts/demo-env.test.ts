@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import type { Simulator } from "#sim/server";
 import { GIFTS, giftImageUrl } from "~/data/gifts";
@@ -6,10 +6,22 @@ import { demoEnv, startDemoEnvironment } from "./demo-env";
 
 const saved = { ...process.env };
 let sim: Simulator | null = null;
+beforeEach(() => {
+  process.env.DISCORD_SIM_PORT = "0";
+});
 afterEach(async () => {
   await sim?.close();
   sim = null;
-  for (const k of ["GALAXY_WS_URL", "GALAXY_SERVICES_URL", "GALAXY_SIM_URL", "GALAXY_SIM_PORT", "GIFT_IMAGE_BASE_URL"]) {
+  for (const k of [
+    "GALAXY_WS_URL",
+    "GALAXY_SERVICES_URL",
+    "GALAXY_SIM_URL",
+    "GALAXY_SIM_PORT",
+    "GIFT_IMAGE_BASE_URL",
+    "DISCORD_SIM_PORT",
+    "DISCORD_TOKEN",
+    "DISCORD_API_URL",
+  ]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
@@ -42,6 +54,19 @@ describe("npm run demo (issue: the app's start command can run against the simul
     expect(getEnv().GALAXY_SERVICES_URL).toBe(sim.servicesUrl);
     expect(seenDuringSeed).toEqual({ ws: sim.wsUrl, accounts: sim.world.accounts.length });
     expect(lines.join("\n")).toMatch(/recovery code \w{10}/);
+  });
+
+  it("issue 13: the demo also starts the Discord simulator and points the GalaCord bot at it (DISCORD_TOKEN, DISCORD_API_URL)", async () => {
+    process.env.GALAXY_SIM_PORT = "0";
+    sim = await startDemoEnvironment({ log: () => {}, seed: false });
+    const api = process.env.DISCORD_API_URL!;
+    expect(api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const res = await fetch(`${api}/v10/gateway/bot`, { headers: { authorization: `Bot ${process.env.DISCORD_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { url: string }).url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/);
+    await sim.close();
+    sim = null;
+    await expect(fetch(`${api}/v10/gateway/bot`)).rejects.toThrow();
   });
 
   it("issue 8 §2.10: the demo is offline — every catalogue gift's picture comes from the simulator", async () => {

@@ -5,7 +5,13 @@
  * starts. The simulator stops with the process.
  *
  *   GALAXY_SIM_PORT (default 6680), GALAXY_SIM_SEED, … as for `npm run galaxy-sim` (sim/main.ts)
+ *
+ * It also starts the Discord simulator (DISCORD_SIM_PORT default 6690, as `npm run discord-sim`)
+ * and points the GalaCord bot at it (DISCORD_TOKEN, DISCORD_API_URL; docs/galacord.md), so the
+ * relay works end to end offline. It closes with the Galaxy simulator (`sim.close()`).
  */
+import { discordSimOptionsFromEnv } from "#sim/discord/main";
+import { startDiscordSimulator } from "#sim/discord/server";
 import { simOptionsFromEnv } from "#sim/main";
 import { startSimulator, type Simulator } from "#sim/server";
 import { resetEnv } from "~/utils/env.server";
@@ -38,6 +44,21 @@ export async function startDemoEnvironment(options: DemoOptions = {}): Promise<S
     log(`  ${kind.padEnd(8)} account ${a.id} (${a.nick}), recovery code ${a.recoveryCode}`);
   }
   log(`  all ${sim.world.accounts.length} accounts: GET ${sim.controlUrl}accounts`);
+  let discord;
+  try {
+    discord = await startDiscordSimulator(discordSimOptionsFromEnv(process.env));
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+  Object.assign(process.env, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiBase });
+  resetEnv();
+  const closeGalaxy = sim.close.bind(sim);
+  sim.close = async () => {
+    await discord.close().catch(() => {});
+    await closeGalaxy();
+  };
+  log(`Discord simulator: REST ${discord.restUrl}  control ${discord.controlUrl}  (GalaCord: press Start, then ID with a plain account's recovery code)`);
 
   const seed = options.seed ?? true;
   try {

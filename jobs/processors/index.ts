@@ -9,6 +9,7 @@ import { processAutomationJob } from "./automation";
 import { processCollectionsSession } from "./collections";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
+import { processRelayJob } from "./relay";
 import { processStalkerJob } from "./stalker";
 import { processSystemJob } from "./system";
 import { processTraderJob } from "./trader";
@@ -34,6 +35,8 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   collections: { process: processCollectionsSession, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
   stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
   trader: { process: processTraderJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
+  // GalaCord (docs/galacord.md): one session, job `relay-bot`, holding the Discord client and every relay connection.
+  relay: { process: processRelayJob, concurrency: 10, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
+import { startDiscordSimulator } from "../../sim/discord/server";
 import { startSimulator } from "../../sim/server";
 import { E2E_OPERATOR } from "./credentials";
 
@@ -27,6 +28,8 @@ export default async function globalSetup(config: FullConfig) {
   // its seeded accounts from GET /__sim/accounts. It lives as long as this run.
   const simPort = Number(process.env.E2E_SIM_PORT ?? Number(port) + 1000);
   const sim = await startSimulator({ port: simPort });
+  // The Discord simulator the GalaCord bot logs in to (DISCORD_API_URL in playwright.config.ts).
+  const discord = await startDiscordSimulator({ port: Number(process.env.E2E_DISCORD_PORT ?? Number(port) + 2000) });
 
   const browser = await chromium.launch(use.launchOptions);
   const page = await browser.newPage({ baseURL });
@@ -52,11 +55,13 @@ export default async function globalSetup(config: FullConfig) {
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
     await sim.close().catch(() => {});
+    await discord.close().catch(() => {});
     throw err;
   } finally {
     await browser.close();
   }
   return async () => {
     await sim.close();
+    await discord.close();
   };
 }

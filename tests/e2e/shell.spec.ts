@@ -51,18 +51,6 @@ test.describe("spec 2 Main app shell", () => {
     }
   });
 
-  test("sections that later releases fill say so, with their header buttons disabled", async ({ page }) => {
-    // Trading Planets is built (issue 11): its header buttons are links (tests/e2e/trading-planets*.spec.ts).
-    await page.goto("/trading-planets");
-    await expect(page.getByRole("link", { name: "New Sequence" })).toHaveAttribute("href", "/trading-planets?sequence=new");
-    await expect(page.getByRole("link", { name: "Custom Planets" })).toHaveAttribute("href", "/trading-planets?planets=blacklisted");
-    // Bowling Bots is built (issue 10): its refresh control is live (tests/e2e/bowling*.spec.ts).
-    // Collections is built (issue 12): its connect/disconnect icon shows once logged in (tests/e2e/collections*.spec.ts).
-    // The disabled control explains itself on keyboard focus.
-    await page.locator(".gt-upcoming-action").first().focus();
-    await expect(page.getByRole("tooltip")).toContainText("later release");
-  });
-
   test("/ opens the remembered section, also in a new browser with the same cookies", async ({ page, browser }) => {
     await page.goto("/");
     await expect(page).toHaveURL(/\/(exchange-rates|gifts|characters|trading-planets|galacord|collections)$/);

@@ -10,3 +10,4 @@ export * from "./summary";
 export * from "./trading";
 export * from "./bowling";
 export * from "./collections";
+export * from "./galacord";

@@ -1,9 +1,524 @@
-import type { MetaFunction } from "@remix-run/node";
-import { UpcomingSection } from "~/components/shell/upcoming-section";
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useFetcher, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, planetSchema, type Channel, type SavedAccount } from "#api/galacord";
+import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
+import { ConfirmPanel } from "~/components/ui/confirm-dialog";
+import { ExclamationTriangleIcon, GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";
+import { LoadFailurePanel } from "~/components/ui/load-failure";
+import { SectionHeader } from "~/components/ui/section-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import {
+  changePlanet,
+  connectAccount,
+  connectNew,
+  deleteAccount,
+  getBotStatus,
+  listChannels,
+  listSavedAccounts,
+  startBot,
+  stopBot,
+  stopConnection,
+  updateChannel,
+} from "~/models/galacord.server";
+import { logEvent } from "~/models/log.server";
+import { UserError } from "~/models/user.server";
+import { requireOperator } from "~/utils/auth.server";
+import { errorText } from "~/utils/errors";
+import { readFormData } from "~/utils/forms.server";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * GalaCord, the relay bot panel (spec 2 §2 "GalaCord screen", §3/§4/§5/§8 "Relay bot";
+ * docs/galacord.md).
+ *
+ * loader  bot status, saved accounts, channels. URL state (works without JavaScript):
+ *         `new=1` the connection form (ID button), `channel=<accountId>` Change Channel,
+ *         `planet=<accountId>` Change Planet, `confirm=<accountId>` Delete Connection.
+ * action  one intent per form, each answered by a redirect with a toast (the §8 defaults
+ *         or the server's text). With JavaScript the status is polled every 5 s (§9).
+ */
 
 export const meta: MetaFunction = () => [{ title: "GalaCord · Galaxy Toolbox" }];
 
-/** GalaCord, the relay bot panel (spec 2 "GalaCord screen"); the spec lists no header buttons. */
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOperator(request);
+  try {
+    const [status, accounts, channels] = await Promise.all([getBotStatus(), listSavedAccounts(), listChannels()]);
+    return data({ status, accounts, channels, loadError: null as string | null });
+  } catch (err) {
+    await logEvent({ type: "error", source: "system", message: `${RELAY_ERRORS.fetchStatus}: ${errorText(err)}` }).catch(() => {});
+    return data(
+      {
+        status: { isRunning: false, error: null, connectedChannels: 0, state: "stopped" as const },
+        accounts: [],
+        channels: [],
+        loadError: RELAY_ERRORS.fetchStatus as string,
+      },
+      { status: 503 },
+    );
+  }
+}
+
+const str = (fd: FormData, name: string) => {
+  const v = fd.get(name);
+  return typeof v === "string" ? v : "";
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireOperator(request);
+  const fd = await readFormData(request);
+  const intent = str(fd, "intent");
+  const home = "/galacord";
+  const accountId = str(fd, "accountId");
+  const fail = async (err: unknown, fallback: string, back = home) => {
+    if (err instanceof Response) throw err;
+    if (err instanceof UserError) return redirectWithError(back, err.message);
+    await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` }).catch(() => {});
+    return redirectWithError(back, fallback);
+  };
+  switch (intent) {
+    case "bot-start":
+      try {
+        await startBot();
+        return redirectWithSuccess(home, RELAY_MESSAGES.started);
+      } catch (err) {
+        if (err instanceof Response) return redirectWithError(home, RELAY_ERRORS.controlBot);
+        return fail(err, RELAY_ERRORS.controlBot);
+      }
+    case "bot-stop":
+      try {
+        await stopBot();
+        return redirectWithSuccess(home, RELAY_MESSAGES.stopped);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.controlBot);
+      }
+    case "connect-new": {
+      const channelId = str(fd, "channelId").trim();
+      const recoveryCode = str(fd, "recoveryCode").trim();
+      const back = "/galacord?new=1";
+      if (!channelId) return redirectWithError(back, RELAY_ERRORS.channelRequired);
+      if (!recoveryCode) return redirectWithError(back, RELAY_ERRORS.recoveryCodeRequired);
+      try {
+        await connectNew({ channelId, recoveryCode });
+        return redirectWithSuccess(home, RELAY_MESSAGES.connected);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.createConnection, back);
+      }
+    }
+    case "connect":
+      try {
+        await connectAccount(accountId, str(fd, "channelId"));
+        return redirectWithSuccess(home, RELAY_MESSAGES.reconnecting);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.createConnection);
+      }
+    case "disconnect":
+      try {
+        await stopConnection(accountId);
+        return redirectWithSuccess(home, RELAY_MESSAGES.disconnected);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.disconnectAccount);
+      }
+    case "update-channel": {
+      const channelId = str(fd, "channelId").trim();
+      const back = `/galacord?channel=${encodeURIComponent(accountId)}`;
+      if (!channelId) return redirectWithError(back, RELAY_ERRORS.channelRequired);
+      try {
+        await updateChannel(accountId, channelId);
+        return redirectWithSuccess(home, RELAY_MESSAGES.channelUpdated);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.updateChannel, back);
+      }
+    }
+    case "planet": {
+      const raw = str(fd, "custom").trim() || str(fd, "planet").trim();
+      const back = `/galacord?planet=${encodeURIComponent(accountId)}`;
+      const parsed = planetSchema.shape.planet.safeParse(raw);
+      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? RELAY_ERRORS.planetRequired);
+      try {
+        const planet = await changePlanet(accountId, parsed.data);
+        return redirectWithSuccess(home, `${RELAY_MESSAGES.planetChanged}: ${planet}`);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.changePlanet, back);
+      }
+    }
+    case "delete":
+      try {
+        await deleteAccount(accountId);
+        return redirectWithSuccess(home, RELAY_MESSAGES.deleted);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.deleteAccount);
+      }
+    default:
+      return redirectWithError(home, `Unknown intent: ${intent || "(none)"}`);
+  }
+}
+
+function channelLink(a: { guildId: string | null; channelId: string }) {
+  return a.guildId ? `https://discord.com/channels/${a.guildId}/${a.channelId}` : undefined;
+}
+
+/** Channel pick grouped by server (spec 2 §2): a native select with one optgroup per server. */
+function ChannelSelect({ channels, value, onChange, id }: { channels: Channel[]; value?: string; onChange?: (v: string) => void; id: string }) {
+  const servers = [...new Set(channels.map((c) => c.guildName))];
+  return (
+    <select
+      id={id}
+      name="channelId"
+      className="gt-native-select"
+      required
+      value={onChange ? value : undefined}
+      defaultValue={onChange ? undefined : value}
+      onChange={(e) => onChange?.(e.target.value)}
+    >
+      <option value="">Choose a channel…</option>
+      {servers.map((g) => (
+        <optgroup key={g} label={g}>
+          {channels
+            .filter((c) => c.guildName === g)
+            .map((c) => (
+              <option key={c.id} value={c.id}>
+                #{c.name}
+              </option>
+            ))}
+        </optgroup>
+      ))}
+    </select>
+  );
+}
+
+function Panel({ title, id, closeTo, children }: { title: string; id: string; closeTo: string; children: React.ReactNode }) {
+  return (
+    <Card mb="4" asChild>
+      <section role="dialog" aria-labelledby={id}>
+        <Flex direction="column" gap="3">
+          <Flex justify="between" align="center">
+            <Heading as="h2" size="4" id={id}>
+              {title}
+            </Heading>
+            <Button asChild variant="ghost" color="gray">
+              <Link to={closeTo} preventScrollReset>
+                Close
+              </Link>
+            </Button>
+          </Flex>
+          {children}
+        </Flex>
+      </section>
+    </Card>
+  );
+}
+
+function ConnectNewPanel({ channels }: { channels: Channel[] }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const [channelId, setChannelId] = useState("");
+  const [code, setCode] = useState("");
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "connect-new";
+  return (
+    <Panel title="New connection" id="gt-galacord-new" closeTo="/galacord">
+      {channels.length === 0 ? (
+        <Text size="2" color="gray">
+          No channels yet: start the bot, it lists the channels of its servers.
+        </Text>
+      ) : null}
+      <Form method="post" action="/galacord" preventScrollReset>
+        <input type="hidden" name="intent" value="connect-new" />
+        <Flex direction="column" gap="3">
+          <label htmlFor="gt-galacord-channel">
+            <Text size="2" weight="medium">
+              Channel
+            </Text>
+          </label>
+          <ChannelSelect id="gt-galacord-channel" channels={channels} value={channelId} onChange={setChannelId} />
+          <label htmlFor="gt-galacord-code">
+            <Text size="2" weight="medium">
+              Recovery code
+            </Text>
+          </label>
+          <TextField.Root
+            id="gt-galacord-code"
+            name="recoveryCode"
+            type="password"
+            autoComplete="off"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <Flex justify="end">
+            <Button type="submit" disabled={hydrated && (!channelId || !code.trim())} loading={busy}>
+              Connect
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Panel>
+  );
+}
+
+function ChangeChannelPanel({ account, channels }: { account: SavedAccount; channels: Channel[] }) {
+  const hydrated = useHydrated();
+  const [channelId, setChannelId] = useState("");
+  return (
+    <Panel title="Change Channel" id="gt-galacord-channel-title" closeTo="/galacord">
+      <Text size="2">
+        {account.nick} relays to #{account.channelName} ({account.guildName}).{account.isConnected ? " It is disconnected and connected again." : ""}
+      </Text>
+      <Form method="post" action="/galacord" preventScrollReset>
+        <input type="hidden" name="intent" value="update-channel" />
+        <input type="hidden" name="accountId" value={account.accountId} />
+        <Flex direction="column" gap="3">
+          <label htmlFor="gt-galacord-change-channel">
+            <Text size="2" weight="medium">
+              New channel
+            </Text>
+          </label>
+          <ChannelSelect id="gt-galacord-change-channel" channels={channels} value={channelId} onChange={setChannelId} />
+          <Flex justify="end">
+            <Button type="submit" disabled={hydrated && !channelId}>
+              Change Channel
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Panel>
+  );
+}
+
+function ChangePlanetPanel({ account }: { account: SavedAccount }) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const [choice, setChoice] = useState("");
+  const [custom, setCustom] = useState("");
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "planet";
+  return (
+    <Panel title="Change Planet" id="gt-galacord-planet-title" closeTo="/galacord">
+      <Text size="2">
+        {account.nick} is on {account.planet ?? "no planet"}.
+      </Text>
+      {!account.isConnected ? (
+        <Callout.Root color="orange" size="1">
+          <Callout.Text>{RELAY_ERRORS.notConnected}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+      <Form method="post" action="/galacord" preventScrollReset>
+        <input type="hidden" name="intent" value="planet" />
+        <input type="hidden" name="accountId" value={account.accountId} />
+        <Flex direction="column" gap="3">
+          <fieldset className="gt-fieldset">
+            <legend>
+              <Text size="2" weight="medium">
+                Planet
+              </Text>
+            </legend>
+            <Flex direction="column" gap="1">
+              {PLANET_OPTIONS.map((p) => (
+                <label key={p}>
+                  <input type="radio" name="planet" value={p} checked={hydrated ? choice === p : undefined} onChange={() => setChoice(p)} />{" "}
+                  <Text size="2">{p}</Text>
+                </label>
+              ))}
+            </Flex>
+          </fieldset>
+          <label htmlFor="gt-galacord-planet-custom">
+            <Text size="2" weight="medium">
+              Other planet
+            </Text>
+          </label>
+          <TextField.Root id="gt-galacord-planet-custom" name="custom" value={custom} onChange={(e) => setCustom(e.target.value)} placeholder="Planet name" />
+          <Flex justify="end">
+            <Button type="submit" disabled={hydrated && !choice && !custom.trim()} loading={busy}>
+              Change Planet
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Panel>
+  );
+}
+
+function StatusBadge({ account, pending }: { account: SavedAccount; pending: "connect" | "disconnect" | null }) {
+  const connecting = pending === "connect" || (account.desired === "connected" && account.state === "connecting");
+  if (pending !== "disconnect" && account.isConnected && !pending) return <Badge color="green">Connected</Badge>;
+  if (connecting)
+    return (
+      <Badge color="blue">
+        <Spinner size="1" /> Connecting
+      </Badge>
+    );
+  return <Badge color="gray">Offline</Badge>;
+}
+
+function AccountRow({ account }: { account: SavedAccount }) {
+  const fetcher = useFetcher();
+  const pendingIntent = fetcher.state !== "idle" ? str(fetcher.formData ?? new FormData(), "intent") : "";
+  const pending = pendingIntent === "connect" ? "connect" : pendingIntent === "disconnect" ? "disconnect" : null;
+  const wantsConnected = pending ? pending === "connect" : account.desired === "connected";
+  const href = channelLink(account);
+  return (
+    <Card asChild>
+      <li className="gt-galacord-account" aria-label={account.nick}>
+        <Flex direction={{ initial: "column", sm: "row" }} justify="between" gap="3" align={{ initial: "stretch", sm: "center" }}>
+          <Flex direction="column" gap="1">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text weight="bold">{account.nick}</Text>
+              <Badge variant="outline" color="iris" className="gt-planet-chip">
+                <GlobeIcon /> {account.planet ?? "—"}
+              </Badge>
+              <StatusBadge account={account} pending={pending} />
+            </Flex>
+            <Text size="2">
+              {href ? (
+                <RLink href={href} target="_blank" rel="noreferrer">
+                  <Link2Icon /> #{account.channelName}
+                </RLink>
+              ) : (
+                `#${account.channelName}`
+              )}{" "}
+              <Text color="gray">({account.guildName})</Text>
+            </Text>
+            {account.error && account.state !== "connected" ? (
+              <Text size="1" color="red" role="status">
+                {account.error}
+              </Text>
+            ) : null}
+          </Flex>
+          <Flex gap="2" wrap="wrap">
+            <fetcher.Form method="post" action="/galacord" preventScrollReset>
+              <input type="hidden" name="accountId" value={account.accountId} />
+              <input type="hidden" name="channelId" value={account.channelId} />
+              <input type="hidden" name="intent" value={wantsConnected ? "disconnect" : "connect"} />
+              <Button type="submit" variant="soft" color={wantsConnected ? "gray" : "green"}>
+                {wantsConnected ? "Disconnect" : "Connect"}
+              </Button>
+            </fetcher.Form>
+            <Button asChild variant="soft">
+              <Link to={`?channel=${encodeURIComponent(account.accountId)}`} preventScrollReset>
+                Change Channel
+              </Link>
+            </Button>
+            <Button asChild variant="soft">
+              <Link to={`?planet=${encodeURIComponent(account.accountId)}`} preventScrollReset>
+                Change Planet
+              </Link>
+            </Button>
+            <Button asChild variant="soft" color="red">
+              <Link to={`?confirm=${encodeURIComponent(account.accountId)}`} preventScrollReset aria-label={`Delete ${account.nick}`}>
+                <TrashIcon /> Delete
+              </Link>
+            </Button>
+          </Flex>
+        </Flex>
+      </li>
+    </Card>
+  );
+}
+
 export default function GalaCordRoute() {
-  return <UpcomingSection title="GalaCord" description="The relay bot controls, its saved connections and their channels arrive in a later release." />;
+  const { status, accounts, channels, loadError } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const revalidator = useRevalidator();
+  const botFetcher = useFetcher();
+
+  // Spec 2 §9: bot status polled every 5 s (the loader renders it without JavaScript). Never
+  // while a form is under way: a revalidation then could consume the redirect's flash toast.
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle" && !busyRef.current) revalidator.revalidate();
+    }, BOT_STATUS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [revalidator]);
+
+  const pendingBot = botFetcher.state !== "idle" ? str(botFetcher.formData ?? new FormData(), "intent") : "";
+  const running = pendingBot ? pendingBot === "bot-start" : status.isRunning || status.state === "starting";
+  const shownRunning = pendingBot ? pendingBot === "bot-start" : status.isRunning;
+  const account = (key: string) => accounts.find((a) => a.accountId === params.get(key));
+  const changing = account("channel");
+  const planetFor = account("planet");
+  const deleting = account("confirm");
+
+  return (
+    <Box>
+      <SectionHeader
+        title="GalaCord"
+        actions={
+          <>
+            <Flex align="center" gap="2" role="status" aria-live="polite" className="gt-bot-status">
+              <span className={`gt-status-dot ${shownRunning ? "gt-status-dot-on" : ""}`} aria-hidden />
+              <Text size="2" weight="medium">
+                {shownRunning ? "Running" : "Stopped"}
+              </Text>
+              <Text size="2" color="gray">
+                · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
+              </Text>
+            </Flex>
+            <botFetcher.Form method="post" action="/galacord" preventScrollReset>
+              <input type="hidden" name="intent" value={running ? "bot-stop" : "bot-start"} />
+              <Button type="submit" color={running ? "red" : "green"} variant="soft">
+                {running ? "Stop" : "Start"}
+              </Button>
+            </botFetcher.Form>
+            <Button asChild>
+              <Link to="?new=1" preventScrollReset aria-label="ID: create a connection">
+                ID
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      {loadError ? <LoadFailurePanel title={loadError} message={RELAY_ERRORS.fetchAccounts} /> : null}
+      {status.error ? (
+        <Callout.Root color="red" mb="4" role="alert">
+          <Callout.Icon>
+            <ExclamationTriangleIcon />
+          </Callout.Icon>
+          <Callout.Text>
+            <strong>{RELAY_ERRORS.botError}</strong>: {status.error}
+          </Callout.Text>
+        </Callout.Root>
+      ) : status.state === "starting" && !pendingBot ? (
+        <Text as="p" size="2" color="gray" mb="3">
+          <Spinner size="1" /> Logging in to Discord…
+        </Text>
+      ) : null}
+      {params.get("new") ? <ConnectNewPanel channels={channels} /> : null}
+      {changing ? <ChangeChannelPanel account={changing} channels={channels} /> : null}
+      {planetFor ? <ChangePlanetPanel account={planetFor} /> : null}
+      {deleting ? (
+        <ConfirmPanel
+          title="Delete Connection"
+          description={`Delete the connection of ${deleting.nick} to #${deleting.channelName}? Its saved recovery code is deleted too. This cannot be undone.`}
+          confirmLabel="Delete"
+          cancelTo="/galacord"
+          form={{ action: "/galacord", fields: { intent: "delete", accountId: deleting.accountId } }}
+        />
+      ) : null}
+      <Heading as="h2" size="4" mb="2">
+        Saved accounts
+      </Heading>
+      {accounts.length === 0 ? (
+        <Text as="p" size="2" color="gray">
+          No saved accounts yet. Use the ID button to connect one.
+        </Text>
+      ) : (
+        <Flex asChild direction="column" gap="2">
+          <ul className="gt-plain-list" aria-label="Saved accounts">
+            {accounts.map((a) => (
+              <AccountRow key={a.accountId} account={a} />
+            ))}
+          </ul>
+        </Flex>
+      )}
+    </Box>
+  );
 }

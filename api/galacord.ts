@@ -1,0 +1,127 @@
+/**
+ * The /api contract of GalaCord, the Galaxy ↔ Discord relay bot (spec 2 §3 "Relay bot", §7
+ * "Relay bot", §8 "Relay bot"). Client-safe: types, zod schemas and texts shared by the
+ * resource routes and the screen.
+ *
+ *   GET    /api/bot/status                       → { isRunning, error, connectedChannels, state }
+ *   GET    /api/bot/connections                  → { connections: Connection[] }
+ *   GET    /api/bot/channels                     → { channels: Channel[] }
+ *   GET    /api/gala-cord-accounts               → SavedAccount[]            (error field on failure)
+ *   POST   /api/bot/start | /api/bot/stop  {}    → { success, status }   (the body is an empty JSON object)
+ *   POST   /api/bot/stop-connection/{accountId}  → { success, account }
+ *   POST   /api/bot/connect {accountId, channelId}        → { success, account }
+ *   POST   /api/bot/connect-new {channelId, recoveryCode} → 201 { success, account }
+ *   POST   /api/bot/update-channel/{accountId} {channelId} → { success, account }
+ *   POST   /api/bot/planet/{accountId} {planet}  → { success, planet }  (409 "Not connected to Galaxy")
+ *   DELETE /api/bot/connection/{accountId}       → { success }
+ *
+ * Errors `{ error, message }` (same text), the §8 defaults when nothing more precise is known.
+ */
+import { z } from "zod";
+
+export type BotState = "stopped" | "starting" | "running" | "error";
+export type BotStatus = {
+  isRunning: boolean;
+  /** The bot's own error (shown as "Bot Error" with this text), null when none. */
+  error: string | null;
+  /** Active (connected) relay connections. */
+  connectedChannels: number;
+  /** Finer state: starting = login under way or backing off. */
+  state: BotState;
+};
+
+export type AccountState = "offline" | "connecting" | "connected" | "error";
+
+/** Spec 2 §3 "Connection". */
+export type Connection = { accountId: string; nick: string; planet: string | null; channelName: string; isConnected: boolean };
+
+/** Spec 2 §3 "Saved account" plus what the screen shows (state, error, desired). Never the recovery code. */
+export type SavedAccount = {
+  accountId: string;
+  nick: string;
+  planet: string | null;
+  channelId: string;
+  channelName: string;
+  guildName: string;
+  guildId: string | null;
+  isConnected: boolean;
+  state: AccountState;
+  desired: "connected" | "disconnected";
+  error: string | null;
+};
+
+/** Spec 2 §3 "Channel". */
+export type Channel = { id: string; name: string; guildId: string; guildName: string };
+
+/** Spec 2 §8 "Relay bot" defaults, plus our own texts. */
+export const RELAY_ERRORS = {
+  fetchStatus: "Failed to fetch bot status",
+  fetchAccounts: "Failed to fetch saved accounts",
+  controlBot: "Failed to control bot",
+  disconnectAccount: "Failed to disconnect account",
+  createConnection: "Failed to create connection",
+  updateChannel: "Failed to update channel",
+  changePlanet: "Failed to change planet",
+  deleteAccount: "Failed to delete account",
+  botError: "Bot Error",
+  notConnected: "Not connected to Galaxy",
+  // Ours.
+  accountNotFound: "Account not found",
+  channelNotFound: "Channel not found: start the bot to load its channels, then pick one of them",
+  channelRequired: "Please choose a channel",
+  recoveryCodeRequired: "Please enter a recovery code",
+  planetRequired: "Please choose a planet",
+  planetInvalid: "A planet name is one word (no spaces or colons), at most 64 characters",
+  planetTimeout: "Failed to change planet: the relay did not answer in time",
+  noToken: "DISCORD_TOKEN is not set: the bot cannot log in to Discord",
+} as const;
+
+export const RELAY_MESSAGES = {
+  started: "Bot started",
+  stopped: "Bot stopped",
+  connected: "Connection created",
+  reconnecting: "Connecting",
+  disconnected: "Account disconnected",
+  channelUpdated: "Channel updated",
+  planetChanged: "Planet changed",
+  deleted: "Account deleted",
+} as const;
+
+/** Spec 2 §2 Change Planet options (a swap-offer text, a trade-swap text with parentheses, and 50; docs/galacord.md [D]). */
+export const PLANET_OPTIONS = ["Swap_Offers", "Trade(Swap)", "50"] as const;
+
+const snowflake = z
+  .string()
+  .trim()
+  .regex(/^\d{1,25}$/, "channelId must be a Discord channel id");
+const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
+
+export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
+
+/** Start/Stop take no fields: an empty JSON object (anything else is refused, nothing changed). */
+export const emptyBodySchema = z.object({}, { error: "The body must be an empty JSON object: {}" }).strict();
+
+export const connectSchema = z.object({ accountId: accountIdSchema, channelId }).strict();
+export const connectNewSchema = z
+  .object({
+    channelId,
+    recoveryCode: z
+      .string({ error: RELAY_ERRORS.recoveryCodeRequired })
+      .trim()
+      .min(1, RELAY_ERRORS.recoveryCodeRequired)
+      .max(64, "recoveryCode: at most 64 characters"),
+  })
+  .strict();
+export const updateChannelSchema = z.object({ channelId }).strict();
+export const planetSchema = z
+  .object({
+    planet: z
+      .string({ error: RELAY_ERRORS.planetRequired })
+      .trim()
+      .min(1, RELAY_ERRORS.planetRequired)
+      .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+  })
+  .strict();
+
+/** Spec 2 §9 "Bot status poll". */
+export const BOT_STATUS_POLL_MS = 5_000;

@@ -1,0 +1,16 @@
+import { connectSchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { connectAccount } from "~/models/galacord.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { relayFailure } from "~/utils/galacord-api.server";
+
+/** POST /api/bot/connect {accountId, channelId} → { success, message, account } (the holder connects it; badge polled). */
+export const action = apiRoute(async function action({ request }) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const { accountId, channelId } = await readJson(request, connectSchema);
+  try {
+    return Response.json({ success: true, message: RELAY_MESSAGES.reconnecting, account: await connectAccount(accountId, channelId) });
+  } catch (err) {
+    return relayFailure(err, RELAY_ERRORS.createConnection);
+  }
+});
+export const loader = apiRoute(() => methodNotAllowed(["POST"]));

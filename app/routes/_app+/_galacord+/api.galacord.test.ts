@@ -1,0 +1,169 @@
+/**
+ * The GalaCord /api contract (spec 2 §7 "Relay bot", §8 "Relay bot" defaults, §5 Connect
+ * rules) through the real route modules, with a real worker holding the relay session and
+ * both simulators. Bad input of every kind → 4xx `{error, message}`, nothing changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteKeys, waitFor } from "#jobs/test-helpers";
+import { closeQueues } from "#jobs/queues.server";
+import { startWorkers, type WorkerPool } from "#jobs/worker";
+import { startDiscordSimulator, type DiscordSimulator } from "#sim/discord/server";
+import { SEED } from "#sim/discord/state";
+import { startSimulator, type Simulator } from "#sim/server";
+import { apiArgs, errorBody } from "#tests/kit/api";
+import { getDb } from "~/db/client.server";
+import { galacordAccounts } from "~/db/schema";
+import { getEnv, resetEnv } from "~/utils/env.server";
+import { loader as channelsLoader } from "./api.bot.channels";
+import { action as connectAction } from "./api.bot.connect";
+import { action as connectNewAction } from "./api.bot.connect-new";
+import { action as deleteAction } from "./api.bot.connection.$accountId";
+import { loader as connectionsLoader } from "./api.bot.connections";
+import { action as planetAction } from "./api.bot.planet.$accountId";
+import { action as startAction } from "./api.bot.start";
+import { loader as statusLoader } from "./api.bot.status";
+import { action as stopAction } from "./api.bot.stop";
+import { action as stopConnectionAction } from "./api.bot.stop-connection.$accountId";
+import { action as updateChannelAction } from "./api.bot.update-channel.$accountId";
+import { loader as accountsLoader } from "./api.gala-cord-accounts";
+
+let galaxy: Simulator;
+let discord: DiscordSimulator;
+let pool: WorkerPool;
+const RELAY: string = SEED.guilds[0].channels[1].id;
+const CHAT: string = SEED.guilds[1].channels[0].id;
+const U = "http://localhost";
+
+beforeAll(async () => {
+  galaxy = await startSimulator({ port: 0, pingIntervalMs: 0 });
+  discord = await startDiscordSimulator({ port: 0, heartbeatIntervalMs: 1000 });
+  Object.assign(process.env, {
+    GALAXY_WS_URL: galaxy.wsUrl,
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiBase,
+    RELAY_FAST_IDENTIFY: "1",
+    RELAY_POLL_MS: "300",
+    RELAY_JOIN_MIN_DELAY_MS: "100",
+    SESSION_POLL_MS: "300",
+    SESSION_RECONCILE_MS: "1000",
+  });
+  resetEnv();
+  pool = startWorkers({ mode: "in-process" });
+  await Promise.all(pool.workers.map((w) => w.waitUntilReady()));
+});
+afterAll(async () => {
+  await stopAction(await apiArgs(post("/api/bot/stop", {}))).catch(() => {});
+  await pool?.close(5_000);
+  await closeQueues();
+  await galaxy?.close();
+  await discord?.close();
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+
+function post(path: string, body?: unknown, raw?: string) {
+  return new Request(`${U}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+}
+async function json(res: Response) {
+  return { status: res.status, body: await res.json() };
+}
+const get = (path: string) => new Request(`${U}${path}`);
+const rowCount = async () => (await (await getDb()).select().from(galacordAccounts)).length;
+
+describe("spec 2 §7 Relay bot /api", () => {
+  it("start → 202, status Running with the connection count; channels by server; connect-new → 201 saved (no code in any answer); connections; planet; channel; stop-connection; delete; stop", async () => {
+    const started = await json(await startAction(await apiArgs(post("/api/bot/start", {}))));
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ success: true, status: { state: expect.any(String) } });
+    await waitFor("running", async () => (await (await statusLoader(await apiArgs(get("/api/bot/status")))).json()).isRunning);
+    const channels = await json(await channelsLoader(await apiArgs(get("/api/bot/channels"))));
+    expect(channels.body.channels).toHaveLength(5);
+    expect(channels.body.channels[0]).toEqual({ id: SEED.guilds[0].channels[0].id, name: "general", guildId: SEED.guilds[0].id, guildName: "Galaxy Fans" });
+
+    const acc = galaxy.world.accounts.filter((a) => a.kind === "plain")[3];
+    const created = await json(await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: acc.recoveryCode }))));
+    expect(created.status).toBe(201);
+    expect(created.body.account).toMatchObject({ accountId: acc.id, nick: acc.nick, channelId: RELAY, channelName: "relay", guildName: "Galaxy Fans" });
+    expect(JSON.stringify(created.body)).not.toContain(acc.recoveryCode);
+    const [row] = await (await getDb()).select().from(galacordAccounts);
+    expect(row.recoveryCode).not.toContain(acc.recoveryCode); // encrypted at rest
+
+    await waitFor("connected", async () => {
+      const list = (await (await accountsLoader(await apiArgs(get("/api/gala-cord-accounts")))).json()) as { isConnected: boolean }[];
+      return list[0]?.isConnected;
+    });
+    const accounts = await json(await accountsLoader(await apiArgs(get("/api/gala-cord-accounts"))));
+    expect(Object.keys(accounts.body[0]).sort()).toEqual([
+      "accountId",
+      "channelId",
+      "channelName",
+      "desired",
+      "error",
+      "guildId",
+      "guildName",
+      "isConnected",
+      "nick",
+      "planet",
+      "state",
+    ]);
+    const status = await json(await statusLoader(await apiArgs(get("/api/bot/status"))));
+    expect(status.body).toEqual({ isRunning: true, error: null, connectedChannels: 1, state: "running" });
+    const conns = await json(await connectionsLoader(await apiArgs(get("/api/bot/connections"))));
+    expect(conns.body.connections).toEqual([{ accountId: acc.id, nick: acc.nick, planet: accounts.body[0].planet, channelName: "relay", isConnected: true }]);
+
+    const p = await json(await planetAction(await apiArgs(post(`/api/bot/planet/${acc.id}`, { planet: "Pegasus" }), { accountId: acc.id })));
+    expect(p).toEqual({ status: 200, body: { success: true, message: "Planet changed", planet: "Pegasus" } });
+    const refused = await json(await planetAction(await apiArgs(post(`/api/bot/planet/${acc.id}`, { planet: "Tiny" }), { accountId: acc.id })));
+    expect(refused).toEqual({ status: 409, body: errorBody("This Planet is full!") });
+
+    const moved = await json(await updateChannelAction(await apiArgs(post(`/api/bot/update-channel/${acc.id}`, { channelId: CHAT }), { accountId: acc.id })));
+    expect(moved.body.account).toMatchObject({ channelId: CHAT, channelName: "chat", guildName: "Test Server" });
+
+    const off = await json(await stopConnectionAction(await apiArgs(post(`/api/bot/stop-connection/${acc.id}`), { accountId: acc.id })));
+    expect(off.body.account).toMatchObject({ isConnected: false, desired: "disconnected", state: "offline" });
+    const offline = await json(await planetAction(await apiArgs(post(`/api/bot/planet/${acc.id}`, { planet: "Orion" }), { accountId: acc.id })));
+    expect(offline).toEqual({ status: 409, body: errorBody("Not connected to Galaxy") });
+    const again = await json(await connectAction(await apiArgs(post("/api/bot/connect", { accountId: acc.id, channelId: RELAY }))));
+    expect(again.body.account).toMatchObject({ desired: "connected", channelId: RELAY });
+
+    const del = await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/${acc.id}`, { method: "DELETE" }), { accountId: acc.id }));
+    expect(del.status).toBe(200);
+    expect(await rowCount()).toBe(0);
+    await waitFor("logged out of Galaxy", () => galaxy.sockets.sessions(acc.id).length === 0);
+
+    const stopped = await json(await stopAction(await apiArgs(post("/api/bot/stop", {}))));
+    expect(stopped.body).toMatchObject({ success: true, status: { isRunning: false, connectedChannels: 0 } });
+  });
+
+  it("bad input → 4xx {error, message}, nothing saved (spec 2 §5: Connect needs channel and code; Change Planet needs a planet)", async () => {
+    const before = await rowCount();
+    const cases: [Response, number, string?][] = [
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", undefined, "{not json"))), 400, "Malformed JSON body"],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY }))), 400, "recoveryCode: Please enter a recovery code"],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: "", recoveryCode: "x" }))), 400, "channelId: Please choose a channel"],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: 5, recoveryCode: "x" }))), 400],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: "42", recoveryCode: "x" }))), 404],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: "x", extra: 1 }))), 400],
+      [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: "123", channelId: RELAY }))), 404, "Account not found"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "" }), { accountId: "123" })), 400, "planet: Please choose a planet"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "Orion" }), { accountId: "123" })), 404, "Account not found"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/abc", { planet: "Orion" }), { accountId: "abc" })), 404, "Account not found"],
+      [await updateChannelAction(await apiArgs(post("/api/bot/update-channel/123", {}), { accountId: "123" })), 400, "channelId: Please choose a channel"],
+      [await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/123`, { method: "DELETE" }), { accountId: "123" })), 404, "Account not found"],
+      [await deleteAction(await apiArgs(post("/api/bot/connection/123"), { accountId: "123" })), 405],
+      [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }))), 415],
+      [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST" }))), 400, "The body must be an empty JSON object: {}"],
+      [await stopAction(await apiArgs(post("/api/bot/stop", { now: true }))), 400],
+    ];
+    for (const [res, status, text] of cases) {
+      expect(res.status).toBe(status);
+      const body = await res.json();
+      expect(body.error).toBe(body.message);
+      if (text) expect(body.error).toBe(text);
+    }
+    expect(await rowCount()).toBe(before);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * One relay connection to Galaxy (spec 2 §4 "Galaxy client connection"; galaxy-runtime.md
+ * §5.3 [D]; docs/galacord.md): logged in with the saved password (the recovery code is the
+ * 451 fallback), joins the saved planet (else a bare JOIN), keeps alive with a bare PONG,
+ * reconnects after a drop (2 × 2 s, then doubling up to the cap). Planet chat lines from
+ * others come out as `onChat`; lines to say are queued and paced (a burst, then one line per
+ * interval) so the platform's limits hold, and kept while reconnecting.
+ */
+import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
+import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import type { GalaxyLine } from "~/galaxy/protocol";
+import { errorText } from "~/utils/errors";
+import { backoff, type RelaySettings } from "./settings";
+
+export type LinkCredentials = { accountId: string; nick: string; password: string | null; recoveryCode: string };
+export type LinkState = "connecting" | "connected" | "offline" | "error";
+
+export type LinkEvents = {
+  onState(state: LinkState, info: { planet?: string | null; error?: string | null }): void;
+  onChat(chat: { fromId: string; nick: string; text: string; system: boolean; toId: string }): void;
+  onPassword(password: string): void;
+};
+
+export class GalaxyLink {
+  conn: GalaxyConnection | null = null;
+  planet: string | null;
+  #queue: string[] = [];
+  #tokens: number;
+  #lastRefill = Date.now();
+  #pump: NodeJS.Timeout | null = null;
+  #closed = false;
+  #drops = 0;
+  #lastJoinAt = 0;
+  #wake: (() => void) | null = null;
+  dropped = 0;
+  said = 0;
+
+  constructor(
+    readonly creds: LinkCredentials,
+    readonly channelId: string,
+    planet: string | null,
+    private readonly settings: RelaySettings,
+    private readonly events: LinkEvents,
+  ) {
+    this.planet = planet;
+    this.#tokens = settings.RELAY_LINE_BURST;
+  }
+
+  get connected(): boolean {
+    return this.conn?.state === "connected" && !!this.conn.planet;
+  }
+
+  /** Runs until close(). */
+  async run(): Promise<void> {
+    while (!this.#closed) {
+      const outcome = await this.#connectOnce();
+      if (this.#closed) return;
+      if (outcome === "fatal") return;
+      this.#drops++;
+      const wait =
+        this.#drops <= 2
+          ? this.settings.RELAY_GALAXY_RETRY_MS
+          : backoff(this.#drops - 1, this.settings.RELAY_GALAXY_RETRY_MS, this.settings.RELAY_BACKOFF_MAX_MS);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, wait);
+        this.#wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.#wake = null;
+    }
+  }
+
+  async #connectOnce(): Promise<"dropped" | "fatal"> {
+    const { creds } = this;
+    this.events.onState("connecting", {});
+    const conn = createGalaxyConnection({
+      credentials: { id: creds.password ? creds.accountId : null, password: creds.password, nick: creds.nick, recoveryCode: creds.recoveryCode },
+      planet: this.planet,
+      retries: 0,
+    });
+    this.conn = conn;
+    let fatal: string | null = null;
+    conn.on("error", (err: GalaxyError) => {
+      if (err.code === "another_device") fatal = err.message;
+    });
+    conn.on("loggedIn", (info) => {
+      if (info.password !== creds.password) {
+        creds.password = info.password;
+        this.events.onPassword(info.password);
+      }
+    });
+    conn.on("planet", (planet) => {
+      if (planet) {
+        this.planet = planet.name;
+        this.#drops = 0;
+        this.events.onState("connected", { planet: planet.name, error: null });
+        this.#schedulePump(0);
+      } else this.events.onState("connecting", {});
+    });
+    conn.on("line", (line: GalaxyLine) => this.#line(conn, line));
+    const closed = new Promise<void>((resolve) => conn.once("closed", () => resolve()));
+    const keepalive = setInterval(() => {
+      try {
+        if (conn.state === "connected") conn.send("PONG");
+      } catch {
+        // closing
+      }
+    }, this.settings.RELAY_KEEPALIVE_MS);
+    try {
+      try {
+        await conn.connect();
+        this.#lastJoinAt = Date.now();
+      } catch (err) {
+        const e = err instanceof GalaxyError ? err : new GalaxyError(errorText(err), "login");
+        if (e.code === "invalid_credentials" || e.code === "another_device") {
+          this.events.onState("error", { error: e.message, planet: null });
+          return "fatal";
+        }
+        if (e.code === "join") {
+          // The saved planet refused us: stay logged in and land on the default planet.
+          this.planet = null;
+        } else {
+          this.events.onState("connecting", { error: `${e.message}; reconnecting` });
+          return "dropped";
+        }
+      }
+      if (conn.state === "connected" && !conn.planet) conn.joinPlanet(null).catch(() => {});
+      await closed;
+      if (fatal) {
+        this.events.onState("error", { error: fatal, planet: null });
+        return "fatal";
+      }
+      if (!this.#closed) this.events.onState("connecting", { error: M.connectionLost });
+      return "dropped";
+    } finally {
+      clearInterval(keepalive);
+      if (this.conn === conn) this.conn = null;
+      conn.removeAllListeners("closed");
+      await conn.close().catch(() => {});
+    }
+  }
+
+  #line(conn: GalaxyConnection, line: GalaxyLine) {
+    if (line.command === "KICK" && line.params[0] === this.creds.accountId) {
+      setTimeout(() => {
+        if (this.conn === conn && conn.state === "connected") conn.joinPlanet(this.planet).catch(() => conn.joinPlanet(null).catch(() => {}));
+      }, this.settings.RELAY_JOIN_MIN_DELAY_MS);
+      return;
+    }
+    if (line.command !== "PRIVMSG" || line.trailing === null) return;
+    const [fromId, , toId] = line.params;
+    if (!fromId || fromId === this.creds.accountId) return;
+    const system = line.prefix === "srv" || line.prefix === "adv";
+    if (fromId.startsWith("-") && !system) return;
+    const nick = conn.users.find((u) => u.id === fromId)?.nick ?? (system ? line.prefix! : `#${fromId}`);
+    this.events.onChat({ fromId, nick, text: line.trailing, system, toId: toId ?? "0" });
+  }
+
+  /** Queues lines for the planet (paced; kept while reconnecting, up to RELAY_QUEUE_MAX). */
+  say(lines: string[]) {
+    for (const l of lines) {
+      this.#queue.push(l);
+      if (this.#queue.length > this.settings.RELAY_QUEUE_MAX) {
+        this.#queue.shift();
+        this.dropped++;
+      }
+    }
+    this.#schedulePump(0);
+  }
+
+  get queued() {
+    return this.#queue.length;
+  }
+
+  #schedulePump(ms: number) {
+    if (this.#pump || this.#closed) return;
+    this.#pump = setTimeout(() => {
+      this.#pump = null;
+      this.#drain();
+    }, ms);
+  }
+
+  #drain() {
+    const interval = this.settings.RELAY_LINE_INTERVAL_MS;
+    const burst = this.settings.RELAY_LINE_BURST;
+    const now = Date.now();
+    if (interval <= 0) this.#tokens = burst;
+    else {
+      this.#tokens = Math.min(burst, this.#tokens + (now - this.#lastRefill) / interval);
+    }
+    this.#lastRefill = now;
+    while (this.#queue.length && this.#tokens >= 1) {
+      const conn = this.conn;
+      if (!conn || !this.connected) return; // resumes on the next 900
+      try {
+        conn.send("PRIVMSG", [0, 0], this.#queue[0]);
+      } catch {
+        return;
+      }
+      this.#queue.shift();
+      this.said++;
+      if (interval > 0) this.#tokens -= 1;
+    }
+    if (this.#queue.length) this.#schedulePump(interval > 0 ? Math.ceil((1 - this.#tokens) * interval) : 0);
+  }
+
+  /** JOIN another planet (spec 2 §4; galaxy-runtime.md §5.3): at least the join delay after the last JOIN; the platform's reason on failure. */
+  async changePlanet(name: string): Promise<string> {
+    const conn = this.conn;
+    if (!conn || conn.state !== "connected") throw new GalaxyError(M.notConnected, "not_connected");
+    const wait = this.#lastJoinAt + this.settings.RELAY_JOIN_MIN_DELAY_MS - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    this.#lastJoinAt = Date.now();
+    let onLine: ((l: GalaxyLine) => void) | null = null;
+    const flyRefused = new Promise<never>((_, reject) => {
+      onLine = (l: GalaxyLine) => {
+        if (l.command === "850") reject(new GalaxyError(`Failed to change planet: ${l.trailing ?? "refused"}`, "join", "850", l.trailing));
+      };
+      conn.on("line", onLine);
+    });
+    flyRefused.catch(() => {});
+    try {
+      const planet = await Promise.race([conn.joinPlanet(name), flyRefused]);
+      this.planet = planet.name;
+      return planet.name;
+    } finally {
+      if (onLine) conn.off("line", onLine);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#pump) clearTimeout(this.#pump);
+    this.#pump = null;
+    this.#wake?.();
+    await this.conn?.close().catch(() => {});
+  }
+}

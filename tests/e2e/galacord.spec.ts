@@ -1,0 +1,144 @@
+/**
+ * GalaCord screen with JavaScript (spec 2 §2 "GalaCord screen", §4/§5/§8 "Relay bot", §9 status
+ * poll 5 s): the app's worker holds the relay session; the bot logs in to this run's Discord
+ * simulator and relay accounts to its Galaxy simulator (global-setup.ts).
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
+
+const DISCORD_URL = `http://127.0.0.1:${Number(process.env.E2E_DISCORD_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 2000)}`;
+const status = (page: Page) => page.getByRole("status").filter({ hasText: /Running|Stopped/ });
+
+async function botStopped(page: Page) {
+  await page.goto("/galacord");
+  if (await page.getByRole("button", { name: "Stop", exact: true }).isVisible()) {
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await expect(status(page)).toContainText("Stopped");
+  }
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("Start → Running (polled); ID → channel grouped by server + recovery code, Connect disabled until both; the account connects; relay both ways; Change Planet; Delete Connection; Stop", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const [acc] = (await simAccounts("plain")).slice(40, 41);
+  await botStopped(page);
+  await expect(status(page)).toContainText("Stopped");
+  await page.getByRole("button", { name: "Start", exact: true }).click();
+  // Spec 2 §9: the status is polled every 5 s; no reload needed.
+  await expect(status(page)).toContainText("Running", { timeout: 20_000 });
+  await expect(status(page)).toContainText("0 active connections");
+
+  await page.getByRole("link", { name: "ID: create a connection" }).click();
+  const dialog = page.getByRole("dialog", { name: "New connection" });
+  const connect = dialog.getByRole("button", { name: "Connect" });
+  await expect(connect).toBeDisabled();
+  const select = dialog.getByLabel("Channel");
+  await expect(select.locator("optgroup")).toHaveCount(2);
+  await expect(select.locator('optgroup[label="Galaxy Fans"] option')).toHaveText(["#general", "#relay", "#off-topic"]);
+  await select.selectOption({ label: "#relay" });
+  await expect(connect).toBeDisabled();
+  await dialog.getByLabel("Recovery code").fill(acc.recoveryCode);
+  await expect(connect).toBeEnabled();
+  await connect.click();
+  await expect(toast(page, "Connection created")).toBeVisible({ timeout: 20_000 });
+
+  const row = page.getByRole("listitem", { name: acc.nick });
+  await expect(row).toBeVisible();
+  await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(row.getByRole("link", { name: "#relay" })).toBeVisible();
+  await expect(status(page)).toContainText("1 active connection", { timeout: 10_000 });
+
+  // Discord → planet, end to end (the simulator's control endpoint plays the Discord user).
+  const res = await fetch(`${DISCORD_URL}/__discord/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ channelId: "1180000000000000102", username: "alice", content: "hello from the e2e" }),
+  });
+  expect(res.status).toBe(200);
+  await expect
+    .poll(async () => {
+      const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; received: string[] }[] };
+      return conns.open.filter((c) => c.accountId === acc.id).flatMap((c) => c.received);
+    })
+    .toContain("PRIVMSG 0 0 :Alice: hello from the e2e");
+  // Planet → Discord: someone on the relay account's planet speaks (the simulator's say lever).
+  const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; planet: string | null }[] };
+  const planetName = conns.open.find((c) => c.accountId === acc.id)!.planet!;
+  const said = await fetch(`${SIM_URL}/__sim/say`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ planet: planetName, fromId: "999999", text: "hi from the planet" }),
+  });
+  expect(said.status).toBe(200);
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`${DISCORD_URL}/__discord/sent?channelId=1180000000000000102`)).json()) as { sent: { content: string; username: string }[] }).sent,
+    )
+    .toContainEqual(expect.objectContaining({ content: "hi from the planet", username: "#999999" }));
+
+  await row.getByRole("link", { name: "Change Planet" }).click();
+  const planet = page.getByRole("dialog", { name: "Change Planet" });
+  await expect(planet.getByRole("radio")).toHaveCount(3);
+  await expect(planet.getByRole("button", { name: "Change Planet" })).toBeDisabled();
+  await planet.getByLabel("Other planet").fill("Sirius");
+  await planet.getByRole("button", { name: "Change Planet" }).click();
+  await expect(toast(page, "Planet changed: Sirius")).toBeVisible({ timeout: 20_000 });
+  await expect(row.getByText("Sirius")).toBeVisible();
+
+  await row.getByRole("link", { name: "Change Planet" }).click();
+  await page.getByRole("dialog", { name: "Change Planet" }).getByLabel("Other planet").fill("NoSuchPlanetXYZ");
+  await page.getByRole("dialog", { name: "Change Planet" }).getByRole("button", { name: "Change Planet" }).click();
+  await expect(toast(page, "Planet with such name doesn't exist!")).toBeVisible({ timeout: 20_000 });
+
+  await page.goto("/galacord");
+  await row.getByRole("button", { name: "Disconnect" }).click();
+  await expect(row.getByText("Offline", { exact: true })).toBeVisible();
+  await row.getByRole("link", { name: "Change Planet" }).click();
+  await expect(page.getByRole("dialog", { name: "Change Planet" }).getByText("Not connected to Galaxy")).toBeVisible();
+
+  await page.goto("/galacord");
+  await row.getByRole("link", { name: `Delete ${acc.nick}` }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete Connection" });
+  await expect(confirm).toContainText(acc.nick);
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Account deleted")).toBeVisible();
+  await expect(page.getByRole("listitem", { name: acc.nick })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(status(page)).toContainText("Stopped");
+});
+
+test('spec 2 §8: the bot\'s own error is shown as "Bot Error" (token refused on Identify, close 4004); Start again clears it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const faults = (body: unknown) =>
+    fetch(`${DISCORD_URL}/__discord/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await botStopped(page);
+  expect((await faults({ identifyCloseCode: 4004 })).status).toBe(200);
+  try {
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Bot Error" });
+    await expect(alert).toContainText(/Authentication failed/, { timeout: 30_000 });
+    await expect(status(page)).toContainText("Stopped");
+  } finally {
+    await faults({ identifyCloseCode: null });
+  }
+  await page.getByRole("button", { name: "Start", exact: true }).click();
+  await expect(status(page)).toContainText("Running", { timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Bot Error" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(status(page)).toContainText("Stopped");
+});
+
+test("at 375 px wide the GalaCord screen fits without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/galacord?new=1");
+  await expect(page.getByRole("heading", { name: "GalaCord", level: 1 })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "New connection" })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole("link", { name: "ID: create a connection" })).toBeInViewport();
+});
