@@ -29,3 +29,26 @@ export async function seedFailedLogin(baseURL: string, name: string): Promise<st
 export function uniqueName(prefix: string) {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
+
+/**
+ * A type and source whose filter shows no entry right now (other sections' journeys log
+ * under several sources while the run goes on, so no fixed pair is sure to stay empty).
+ * `except` keeps a source out of the choice (the one the test filtered by just before).
+ */
+export async function emptyFilter(baseURL: string, except: { type?: string; source?: string } = {}): Promise<{ type: string; source: string }> {
+  const port = process.env.E2E_PORT ?? "3100";
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json` });
+  try {
+    for (const type of ["debug", "disconnect", "info", "error"]) {
+      for (const source of ["discord", "galaxyAuth", "bot", "system"]) {
+        if (type === except.type && source === except.source) continue;
+        const res = await ctx.get(`/api/logs?type=${type}&source=${source}`);
+        expect(res.status()).toBe(200);
+        if (((await res.json()) as { logs: unknown[] }).logs.length === 0) return { type, source };
+      }
+    }
+    throw new Error("every type/source filter has entries: no empty filter to show");
+  } finally {
+    await ctx.dispose();
+  }
+}

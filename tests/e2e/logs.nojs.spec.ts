@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { seedFailedLogin, uniqueName } from "./logs-seed";
+import { emptyFilter, seedFailedLogin, uniqueName } from "./logs-seed";
 
 /** Spec 2 "Logs page (/logs)" with JavaScript disabled: GET filters, posted forms, server toasts. */
 
@@ -15,7 +15,9 @@ test("filters apply through the GET form", async ({ page }, testInfo) => {
   await expect(entry(page, message)).toBeVisible();
   await expect(page.locator("[data-log-type]").filter({ hasNotText: "error" })).toHaveCount(0);
 
-  await page.getByLabel("Source").selectOption("bot");
+  const empty = await emptyFilter(testInfo.project.use.baseURL!);
+  await page.getByLabel("Type").selectOption(empty.type);
+  await page.getByLabel("Source").selectOption(empty.source);
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByRole("heading", { name: "No entries match these filters" })).toBeVisible();
   await page.getByRole("link", { name: "Clear filters" }).click();

@@ -72,9 +72,13 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
   await open(page);
   await dragReady(page, "One");
   // Keyboard: focus the handle, Space picks up, ArrowDown moves, Space drops.
-  await page.getByRole("button", { name: "Drag One" }).focus();
+  // Each key waits for dnd-kit to take the previous one in (a loaded machine lags a frame).
+  const handle = page.getByRole("button", { name: "Drag One" });
+  await handle.focus();
   await page.keyboard.press("Space");
+  await expect(handle).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.press("ArrowDown");
+  await expect(page.getByText(/Draggable item .* was moved over droppable area/)).toBeAttached();
   await page.keyboard.press("Space");
   await expect.poll(() => sequenceNames(request)).toEqual(["Two", "One", "Three"]);
 
