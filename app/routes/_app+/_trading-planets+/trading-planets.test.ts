@@ -144,13 +144,23 @@ describe("sequence intents", () => {
     expect((await listSequences()).map((s) => s.name)).toEqual(["C", "A", "B"]);
   });
 
-  it("status of an unknown sequence → “Sequence not found” toast", async () => {
+  it("§4/§8: status of an unknown sequence → toast “Failed to update sequence status”; delete → “Failed to delete sequence”; update → “Failed to update sequence”", async () => {
+    const a = await seq("A");
+    const unknown = "00000000-0000-0000-0000-000000000000";
     const res = await post([
       ["intent", "sequence-active"],
-      ["id", "00000000-0000-0000-0000-000000000000"],
+      ["id", unknown],
       ["isActive", "true"],
     ]);
-    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: TRADING_ERRORS.sequenceNotFound });
+    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Failed to update sequence status" });
+    const del = await post([
+      ["intent", "sequence-delete"],
+      ["id", unknown],
+    ]);
+    expect(toastOf(del.headers)).toMatchObject({ type: "error", message: "Failed to delete sequence" });
+    const upd = await post([...full, ["id", unknown]]);
+    expect(toastOf(upd.headers)).toMatchObject({ type: "error", message: "Failed to update sequence" });
+    expect(await listSequences()).toEqual([a]);
   });
 });
 
@@ -239,7 +249,7 @@ describe("ad intents", () => {
       ["id", "00000000-0000-0000-0000-000000000000"],
       ["isActive", "true"],
     ]);
-    expect(toastOf(missing.headers)?.type).toBe("error");
+    expect(toastOf(missing.headers)).toMatchObject({ type: "error", message: "Failed to update ad status" });
 
     const b = await createAd({ adsMessage: "b", category: "ads", isActive: true });
     const c = await createAd({ adsMessage: "c", category: "ads", isActive: true });
@@ -248,7 +258,7 @@ describe("ad intents", () => {
       ["ids", b._id],
       ["ids", "00000000-0000-0000-0000-000000000000"],
     ]);
-    expect(toastOf(partial.headers)?.type).toBe("error");
+    expect(toastOf(partial.headers)).toMatchObject({ type: "error", message: "Failed to delete selected ads" });
     expect(await listAds()).toHaveLength(3);
     const sel = await post([
       ["intent", "ads-delete-selected"],

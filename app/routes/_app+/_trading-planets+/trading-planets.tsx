@@ -86,6 +86,11 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(err instanceof TradingError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
     return redirectWithError(back, messageOf(err, fallback));
   };
+  /** Spec 2 §8 gives these failures one toast text whatever the reason; the reason goes to System Logs. */
+  const failFixed = async (err: unknown, text: string, to = back) => {
+    await logEvent({ type: err instanceof TradingError ? "info" : "error", source: "system", message: `${text}: ${errorText(err)}` });
+    return redirectWithError(to, text);
+  };
 
   switch (intent) {
     case "sequence-save": {
@@ -101,7 +106,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await createSequence(parsed.value);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
       } catch (err) {
-        return fail(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
+        return failFixed(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
       }
     }
     case "sequence-active": {
@@ -109,15 +114,15 @@ export async function action({ request }: ActionFunctionArgs) {
         await setSequencesActive([str(fd, "id")], str(fd, "isActive") === "true");
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.updateSequenceStatusFailed);
+        return failFixed(err, TRADING_MESSAGES.updateSequenceStatusFailed);
       }
     }
     case "sequence-delete": {
       try {
-        if (!(await deleteSequence(str(fd, "id")))) return redirectWithError(home, TRADING_ERRORS.sequenceNotFound);
+        if (!(await deleteSequence(str(fd, "id")))) return failFixed(TRADING_ERRORS.sequenceNotFound, TRADING_MESSAGES.deleteSequenceFailed, home);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteSequenceFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteSequenceFailed);
       }
     }
     case "sequence-move": {
@@ -161,7 +166,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!(await deleteCustomPlanet(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteCustomPlanetFailed);
         return redirectWithSuccess(home, TRADING_MESSAGES.customPlanetDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
       }
     }
     case "ad-create":
@@ -185,7 +190,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await updateAd(str(fd, "id"), { isActive: str(fd, "isActive") === "true" });
         return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.updateAdStatusFailed);
+        return failFixed(err, TRADING_MESSAGES.updateAdStatusFailed);
       }
     }
     case "ad-delete": {
@@ -193,7 +198,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!(await deleteAd(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteAdFailed);
         return redirectWithSuccess(home, TRADING_MESSAGES.adDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteAdFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteAdFailed);
       }
     }
     case "ads-delete-selected": {
@@ -201,7 +206,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await deleteAds(fd.getAll("ids").map(String));
         return redirectWithSuccess(home, TRADING_MESSAGES.selectedAdsDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
       }
     }
     case "trader-start":
