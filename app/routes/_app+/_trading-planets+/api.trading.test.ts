@@ -215,3 +215,72 @@ describe("/api/ads (spec 2 §7: list → ads, create, update, delete)", () => {
     });
   });
 });
+
+describe("house rule: bad input of every kind on every Trading Planets write → 4xx {error, message}, nothing changed", () => {
+  async function seedAll() {
+    const seq = (await createSeq({ name: "S", sequence: [{ planetType: "ring" }] })).body.sequence as { _id: string };
+    const planet = (await call(planetsAction as Handler, "POST", "/custom-planets", { name: "P", type: "english" })).body.planet as { _id: string };
+    const ad = (await call(adsAction as Handler, "POST", "/ads", { adsMessage: "A" })).body.ad as { _id: string };
+    return { seq: seq._id, planet: planet._id, ad: ad._id };
+  }
+
+  const endpoints = (ids: { seq: string; planet: string; ad: string }): [string, Handler, string, string, Record<string, string>][] => [
+    ["POST /api/planet-sequences", seqsAction as Handler, "POST", "/planet-sequences", {}],
+    ["PUT /api/planet-sequences", seqsAction as Handler, "PUT", "/planet-sequences", {}],
+    ["PUT /api/planet-sequences/{id}", seqAction as Handler, "PUT", `/planet-sequences/${ids.seq}`, { id: ids.seq }],
+    ["POST /api/custom-planets", planetsAction as Handler, "POST", "/custom-planets", {}],
+    ["PUT /api/custom-planets/{id}", planetAction as Handler, "PUT", `/custom-planets/${ids.planet}`, { id: ids.planet }],
+    ["POST /api/ads", adsAction as Handler, "POST", "/ads", {}],
+    ["PUT /api/ads/{id}", adAction as Handler, "PUT", `/ads/${ids.ad}`, { id: ids.ad }],
+  ];
+
+  const BAD: [string, string, number][] = [
+    ["malformed JSON", '{"name": "x",', 400],
+    ["null", "null", 400],
+    ["an array", "[]", 400],
+    ["a string", '"x"', 400],
+    ["a number", "42", 400],
+    ["an empty body", "", 400],
+    ["wrong types", '{"name": 5, "sequence": "ring", "type": 1, "adsMessage": [], "category": true, "isActive": "yes", "ids": "x", "updates": 1}', 400],
+    ["a body over 2 MB", JSON.stringify({ adsMessage: "x".repeat(2 * 1024 * 1024 + 10) }), 413],
+  ];
+
+  it.each(BAD)("%s", async (_label, body, status) => {
+    const ids = await seedAll();
+    const before = await tableHash();
+    for (const [name, handler, method, path, params] of endpoints(ids)) {
+      const init: RequestInit = { method, headers: { "Content-Type": "application/json" } };
+      if (body !== "") init.body = body;
+      const res = await handler(await apiArgs(new Request(`${base}${path}`, init), params));
+      const json = (await res.json()) as { error?: unknown; message?: unknown };
+      expect([name, res.status]).toEqual([name, status]);
+      expect(typeof json.error).toBe("string");
+      expect(json.message).toBe(json.error);
+    }
+    expect(await tableHash()).toBe(before);
+  });
+
+  it.each(["00000000-0000-4000-8000-000000000000", "not-a-uuid", "12345"])(
+    "unknown id %j → 404 {error, message} on PUT and DELETE, nothing changed",
+    async (id) => {
+      await seedAll();
+      const before = await tableHash();
+      const cases: [Handler, string, unknown, string][] = [
+        [seqAction as Handler, `/planet-sequences/${id}`, { name: "N" }, TRADING_ERRORS.sequenceNotFound],
+        [planetAction as Handler, `/custom-planets/${id}`, { name: "N" }, TRADING_ERRORS.customPlanetNotFound],
+        [adAction as Handler, `/ads/${id}`, { adsMessage: "N" }, TRADING_ERRORS.adNotFound],
+      ];
+      for (const [handler, path, body, text] of cases) {
+        expect(await call(handler, "PUT", path, body, { id })).toEqual({ status: 404, body: errorBody(text) });
+        const del = await call(handler, "DELETE", path, undefined, { id });
+        expect(del.status).toBe(404);
+        expect(del.body.message).toBe(del.body.error);
+      }
+      expect(await call(seqsAction as Handler, "PUT", "/planet-sequences", { ids: [id], updates: { isActive: false } })).toEqual({
+        status: 404,
+        body: errorBody(TRADING_ERRORS.sequenceNotFound),
+      });
+      expect(await tableHash()).toBe(before);
+    },
+  );
+});
