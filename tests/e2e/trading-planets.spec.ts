@@ -36,7 +36,8 @@ test("New Sequence: §5 messages in the browser, §9 defaults, then the card sho
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByText("Seconds must be a non-negative number")).toBeVisible();
   await page.getByLabel("Seconds").fill("8");
-  await page.getByRole("button", { name: "Create" }).click();
+  // Enter in a field saves (the form's default button), it does not move or remove a planet.
+  await page.getByLabel("Name").press("Enter");
   await expect(toast(page, "Sequence created successfully")).toBeVisible();
   const card = sequenceCard(page, "Morning run");
   await expect(card.getByText("8s")).toBeVisible();

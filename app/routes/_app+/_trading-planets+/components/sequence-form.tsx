@@ -58,6 +58,8 @@ export function SequenceForm({
     <Card mb="4" asChild>
       <section aria-labelledby="gt-sequence-form-title">
         <Form method="post" onSubmit={onSubmit} noValidate preventScrollReset>
+          {/* The form's default button (Enter in a field saves), ahead of the planet list's move/remove/add buttons. */}
+          <button type="submit" className="gt-visually-hidden" tabIndex={-1} aria-hidden="true" data-testid="sequence-default-submit" />
           <input type="hidden" name="intent" value="sequence-save" />
           <input type="hidden" name="id" value={sequence?._id ?? ""} />
           <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />

@@ -99,6 +99,10 @@ describe("Trading Planets screen", () => {
     fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Night" } });
     fireEvent.click(screen.getByRole("button", { name: "Add planet" }));
     await screen.findByRole("button", { name: "Remove planet 1" });
+    // Enter in a field submits with the form's first submit button: a plain save, not a planet's move/remove.
+    const first = create.closest("form")!.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    expect(first.name).toBe("");
+    expect(first.disabled).toBe(false);
     fireEvent.click(create);
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({
