@@ -163,6 +163,7 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   await expect(area).toHaveValue("Sell 🚀 now");
   await page.getByRole("button", { name: "Add", exact: true }).last().click();
   await expect(toast(page, "Ad created successfully")).toBeVisible();
+  await expect(area).toHaveValue("");
   for (const text of ["second ad", "third ad"]) expect((await request.post("/api/ads", { data: { adsMessage: text } })).status()).toBe(201);
   await page.reload();
 

@@ -133,6 +133,33 @@ describe("Trading Planets screen", () => {
     expect(posted).toEqual([]);
   });
 
+  it("after “Ad created successfully” the new message input is empty again; a failed add keeps the text", async () => {
+    const list = [...ads];
+    let fail = true;
+    renderRemixStub([
+      {
+        path: "/trading-planets",
+        Component: TradingPlanetsRoute,
+        loader: () => ({ sequences, planets, ads: [...list], traders: [], loadError: null }),
+        action: async ({ request }: ActionFunctionArgs) => {
+          const fd = await request.formData();
+          if (!fail) list.push({ _id: "77777777-7777-4777-8777-777777777777", adsMessage: String(fd.get("adsMessage")), category: "ads", isActive: true });
+          return { ok: !fail };
+        },
+      },
+    ]);
+    const input = (await screen.findByLabelText("New message")) as HTMLInputElement;
+    const add = (await screen.findAllByRole("button", { name: "Add" })).at(-1)!;
+    fireEvent.change(input, { target: { value: "Fresh ad ✨" } });
+    fireEvent.click(add);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((screen.getByLabelText("New message") as HTMLInputElement).value).toBe("Fresh ad ✨");
+    fail = false;
+    fireEvent.click(add);
+    await screen.findByText("Fresh ad ✨", { selector: "button" });
+    await waitFor(() => expect((screen.getByLabelText("New message") as HTMLInputElement).value).toBe(""));
+  });
+
   it("a click on an ad's text copies it exactly to the clipboard", async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
