@@ -129,6 +129,7 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   await dialog.getByLabel("Planet name").fill("Spam Hub");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Custom planet created successfully")).toBeVisible();
+  await expect(dialog.getByLabel("Planet name")).toHaveValue("");
   await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename Spam Hub")).toHaveValue("Spam Hub");
   await dialog.getByLabel("Planet name").fill("spam hub");
   await dialog.getByRole("button", { name: "Add" }).click();

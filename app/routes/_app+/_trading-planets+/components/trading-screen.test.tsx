@@ -160,6 +160,31 @@ describe("Trading Planets screen", () => {
     await waitFor(() => expect((screen.getByLabelText("New message") as HTMLInputElement).value).toBe(""));
   });
 
+  it("after “Custom planet created successfully” the planet name input is empty again", async () => {
+    const list = [...planets];
+    renderRemixStub(
+      [
+        {
+          path: "/trading-planets",
+          Component: TradingPlanetsRoute,
+          loader: () => ({ sequences, planets: [...list], ads, traders: [], loadError: null }),
+          action: async ({ request }: ActionFunctionArgs) => {
+            const fd = await request.formData();
+            list.push({ _id: "88888888-8888-4888-8888-888888888888", name: String(fd.get("name")), type: "blacklisted" });
+            // As the server does: back to the page the form was posted from (the dialog stays open).
+            return new Response(null, { status: 302, headers: { Location: String(fd.get("redirectTo")) } });
+          },
+        },
+      ],
+      { initialEntries: ["/trading-planets?planets=blacklisted"] },
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Custom Planets" });
+    fireEvent.change(within(dialog).getByLabelText("Planet name"), { target: { value: "Junk Yard" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+    await screen.findByLabelText("Rename Junk Yard");
+    await waitFor(() => expect((screen.getByLabelText("Planet name") as HTMLInputElement).value).toBe(""));
+  });
+
   it("a click on an ad's text copies it exactly to the clipboard", async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
