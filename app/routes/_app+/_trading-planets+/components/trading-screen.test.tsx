@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { toast } from "~/components/ui/toast";
 import { TRADING_ERRORS, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { renderRemixStub } from "../../../../../tests/kit/component";
 import TradingPlanetsRoute from "../trading-planets";
@@ -183,6 +184,21 @@ describe("Trading Planets screen", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
     await screen.findByLabelText("Rename Junk Yard");
     await waitFor(() => expect((screen.getByLabelText("Planet name") as HTMLInputElement).value).toBe(""));
+  });
+
+  it("spec 2 §8: a failed ads load toasts “Failed to load ads” and says so; the sequences still show", async () => {
+    const shown = vi.spyOn(toast, "error");
+    renderRemixStub([
+      {
+        path: "/trading-planets",
+        Component: TradingPlanetsRoute,
+        loader: () => ({ sequences, planets, ads: [], traders: [], loadError: "Failed to load ads", loadErrors: ["Failed to load ads"] }),
+      },
+    ]);
+    await screen.findByText("Morning");
+    await waitFor(() => expect(shown).toHaveBeenCalledWith("Failed to load ads"));
+    expect(screen.getByText("Failed to load ads")).toBeTruthy();
+    shown.mockRestore();
   });
 
   it("a click on an ad's text copies it exactly to the clipboard", async () => {
