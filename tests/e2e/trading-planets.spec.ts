@@ -92,6 +92,40 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
   await expect(page.getByTestId("sequence").first()).toContainText("Three");
 });
 
+test("sequence form: planets reorder by drag (keyboard and mouse on the handle), stored in the new order (spec 2 §2)", async ({ page, request }) => {
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  await page.getByLabel("Name").fill("Dragged");
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add planet" }).click();
+  for (const [n, type] of [
+    [2, "cannon (35)"],
+    [3, "russian (0)"],
+  ] as const) {
+    await page.getByRole("combobox", { name: `Planet type ${n}` }).click();
+    await page.getByRole("option", { name: type }).click();
+  }
+  await expect(page.getByRole("button", { name: "Drag planet 3" })).toHaveAttribute("aria-roledescription", "sortable");
+  // Keyboard: russian (3rd) up one place.
+  await page.getByRole("button", { name: "Drag planet 3" }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("combobox", { name: "Planet type 2" })).toContainText("russian");
+  // Mouse: the ring (1st) below the cannon (now 3rd).
+  const from = (await page.getByRole("button", { name: "Drag planet 1" }).boundingBox())!;
+  const to = (await page.getByRole("combobox", { name: "Planet type 3" }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 5 });
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.getByRole("combobox", { name: "Planet type 3" })).toContainText("ring");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(toast(page, "Sequence created successfully")).toBeVisible();
+  const body = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { sequence: { planetType: string }[] }[] };
+  expect(body.sequences[0]!.sequence.map((s) => s.planetType)).toEqual(["russian", "cannon", "ring"]);
+});
+
 test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ browser, request, baseURL }) => {
   await seedSequences(request, ["One", "Two"]);
   const context = await browser.newContext({
