@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, planetSequences } from "~/db/schema";
+import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
 import { action as adsAction, loader as adsLoader } from "./api.ads";
 import { action as adAction } from "./api.ads.$id";
 import { action as planetsAction, loader as planetsLoader } from "./api.custom-planets";
@@ -283,4 +283,30 @@ describe("house rule: bad input of every kind on every Trading Planets write →
       expect(await tableHash()).toBe(before);
     },
   );
+});
+
+describe("POST /api/trader/start|stop (issue 11): bad input → 400 {error, message}, nothing changed", () => {
+  it.each<[string, string]>([
+    ["malformed JSON", '{"account_id": '],
+    ["null", "null"],
+    ["an array", '["10000001"]'],
+    ["no account_id", "{}"],
+    ["a non-numeric account_id", '{"account_id": "abc"}'],
+    ["an object account_id", '{"account_id": {"$gt": ""}}'],
+  ])("%s", async (_label, body) => {
+    const { action: startAction } = await import("./api.trader.start");
+    const { action: stopAction } = await import("./api.trader.stop");
+    const db = await getDb();
+    const before = JSON.stringify(await db.select().from(traderSessions));
+    for (const handler of [startAction, stopAction] as Handler[]) {
+      const res = await handler(
+        await apiArgs(new Request(`${base}/trader/start`, { method: "POST", body, headers: { "Content-Type": "application/json" } }), {}),
+      );
+      const json = (await res.json()) as { error?: unknown; message?: unknown };
+      expect(res.status).toBe(400);
+      expect(typeof json.error).toBe("string");
+      expect(json.message).toBe(json.error);
+    }
+    expect(JSON.stringify(await db.select().from(traderSessions))).toBe(before);
+  });
 });
