@@ -200,11 +200,18 @@ describe("/api/ads (spec 2 §7: list → ads, create, update, delete)", () => {
     ["blank text", { adsMessage: "   " }, TRADING_ERRORS.adMessage],
     ["missing text", {}, TRADING_ERRORS.adMessage],
     ["bad category", { adsMessage: "x", category: "spam" }, "category: category must be ads or msg"],
-    ["a line over 200 characters", { adsMessage: "x".repeat(201) }, "adsMessage: Each line of an ad is at most 200 characters"],
+    ["text over 2000 characters", { adsMessage: "x".repeat(2001) }, "adsMessage: An ad message is at most 2000 characters"],
   ])("POST with %s → 400 (spec 2 §5), nothing stored", async (_l, body, text) => {
     const before = await tableHash();
     expect(await create(body)).toEqual({ status: 400, body: errorBody(text) });
     expect(await tableHash()).toBe(before);
+  });
+
+  it("a line longer than 200 characters is kept exactly (issue 11: the run posts it in pieces of at most 200)", async () => {
+    const text = "🚀 " + "x".repeat(250) + "\n★ second line";
+    const created = await create({ adsMessage: text });
+    expect(created.status).toBe(201);
+    expect((created.body.ad as { adsMessage: string }).adsMessage).toBe(text);
   });
 
   it("edit to blank text → 400 Please enter an ad message", async () => {
