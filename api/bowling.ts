@@ -6,7 +6,7 @@
  *   DELETE /api/bowling-users/{id}           (id = _id or account_id of a bowling account) → { success, user }
  *   GET    /api/bowling-users/last-fetched   → { lastFetched: ISO string | null }
  *   POST   /api/bowling-users/last-fetched {timestamp} → { lastFetched }
- *   GET    /api/bowling-companions           → { companions: Companion[] }
+ *   GET    /api/bowling-companions           → Companion[] (the list itself)
  *   POST   /api/bowling-companions {bowling_id, supplier, consumer} → 201 { companion }
  *   PUT    /api/bowling-companions/{id}      same payload → { companion }
  *   DELETE /api/bowling-companions           → { message: "Deleted N companions", deletedCount: N }

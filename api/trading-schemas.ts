@@ -84,11 +84,7 @@ export const updateCustomPlanetSchema = z
 const adMessage = z
   .string({ error: TRADING_ERRORS.adMessage })
   .max(TRADING_LIMITS.adMax, `An ad message is at most ${TRADING_LIMITS.adMax} characters`)
-  .refine((v) => !blank(v), TRADING_ERRORS.adMessage)
-  .refine(
-    (v) => v.split("\n").every((line) => [...line].length <= TRADING_LIMITS.adLineMax),
-    `Each line of an ad is at most ${TRADING_LIMITS.adLineMax} characters`,
-  );
+  .refine((v) => !blank(v), TRADING_ERRORS.adMessage);
 const adCategory = z.enum(AD_CATEGORIES, { error: "category must be ads or msg" });
 
 /** Ad text is kept exactly as typed (emoji, symbols, spaces): only checked, never trimmed. */

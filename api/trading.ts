@@ -90,7 +90,7 @@ export const TRADING_LIMITS = {
   clipboardToastMs: 2000,
   nameMax: 100,
   planetNameMax: 60,
-  /** Ours: an ad may hold several lines; each line posted is at most 200 characters (issue 11). */
+  /** Ours: an ad may hold several lines of any length; the trading run posts each line in pieces of at most 200 characters (issue 11). */
   adLineMax: 200,
   adMax: 2000,
   stepsMax: 50,

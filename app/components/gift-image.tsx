@@ -2,6 +2,7 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type CSSProperties } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { DEFAULT_GIFT_IMAGE_BASE, findGift, giftImageUrl } from "~/data/gifts";
+import { GIFT_IMAGE_CACHE, objectUrlFor } from "~/components/image-cache";
 
 /**
  * A gift's picture (spec 1 §2 "Images: loading skeleton, then the image, or an error state
@@ -19,41 +20,9 @@ import { DEFAULT_GIFT_IMAGE_BASE, findGift, giftImageUrl } from "~/data/gifts";
  *   served from there as object URLs on later visits; hosts without CORS still show their
  *   picture through the plain <img> (and the HTTP cache).
  */
-export const GIFT_IMAGE_CACHE = "gift-images-v1";
+export { GIFT_IMAGE_CACHE };
 
 type State = "loading" | "loaded" | "error";
-
-/** Object URLs made from the cache, shared by every picture of the same gift on the page. */
-const objectUrls = new Map<string, Promise<string | null>>();
-
-async function cachedObjectUrl(url: string): Promise<string | null> {
-  if (typeof caches === "undefined") return null;
-  try {
-    const cache = await caches.open(GIFT_IMAGE_CACHE);
-    let response = await cache.match(url);
-    if (!response) {
-      const fetched = await fetch(url, { mode: "cors", credentials: "omit" });
-      if (!fetched.ok || !(fetched.headers.get("content-type") ?? "").startsWith("image/")) return null;
-      await cache.put(url, fetched.clone());
-      response = fetched;
-    }
-    return URL.createObjectURL(await response.blob());
-  } catch {
-    // Unreachable host, no CORS, storage blocked: the plain <img> decides.
-    return null;
-  }
-}
-
-function objectUrlFor(url: string): Promise<string | null> {
-  let pending = objectUrls.get(url);
-  if (!pending) {
-    pending = cachedObjectUrl(url);
-    objectUrls.set(url, pending);
-    // A failure is not remembered: the host may be back on the next mount.
-    void pending.then((u) => (u ? undefined : objectUrls.delete(url)));
-  }
-  return pending;
-}
 
 function hue(text: string): number {
   let h = 0;

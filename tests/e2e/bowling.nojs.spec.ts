@@ -24,10 +24,10 @@ test("refresh with progress: the page follows the job, then 'Data refreshed succ
   await page.goto("/gifts");
   await expect(bowlingRow(page, b0!.id)).toBeVisible();
   await simFaults({ latencyMs: 1500 });
-  await page.getByRole("button", { name: "Refresh data" }).click();
+  await page.getByRole("button", { name: "Click to refresh data" }).click();
   await expect(page).toHaveURL(/\/gifts\?refreshing=1$/);
   await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
-  await expect(page.getByRole("button", { name: "Refresh data" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Click to refresh data" })).toBeDisabled();
   await expect(page.getByTestId("last-fetched")).toHaveText("Loading...");
   // <noscript><meta http-equiv="refresh"> reloads until the job ended, then the loader redirects with the toast.
   await expect(page).toHaveURL(/\/gifts$/, { timeout: 30_000 });

@@ -31,7 +31,7 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   const tableBox = (await page.locator("table.gt-bowling-table").boundingBox())!;
   expect(summaryBox.y).toBeLessThan(tableBox.y);
 
-  const button = control.getByRole("button", { name: "Refresh data" });
+  const button = control.getByRole("button", { name: "Click to refresh data" });
   await button.hover();
   await expect(page.getByRole("tooltip")).toHaveText("Click to refresh data");
 
@@ -45,7 +45,7 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   // A reload mid-refresh renders the same state from the database.
   await page.reload();
   await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
-  await expect(page.getByTestId("refresh-control").getByRole("button", { name: "Refresh data" })).toBeDisabled();
+  await expect(page.getByTestId("refresh-control").getByRole("button", { name: "Click to refresh data" })).toBeDisabled();
   await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("Loading...");
 
   await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
@@ -163,7 +163,7 @@ test("375 px: no horizontal scrolling; refresh, companion dialog and the popup f
   await page.goto("/gifts");
   await expect(bowlingRow(page, b1!.id)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  const button = page.getByTestId("refresh-control").getByRole("button", { name: "Refresh data" });
+  const button = page.getByTestId("refresh-control").getByRole("button", { name: "Click to refresh data" });
   await button.click();
   await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

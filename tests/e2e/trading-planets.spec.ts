@@ -36,7 +36,8 @@ test("New Sequence: §5 messages in the browser, §9 defaults, then the card sho
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page.getByText("Seconds must be a non-negative number")).toBeVisible();
   await page.getByLabel("Seconds").fill("8");
-  await page.getByRole("button", { name: "Create" }).click();
+  // Enter in a field saves (the form's default button), it does not move or remove a planet.
+  await page.getByLabel("Name").press("Enter");
   await expect(toast(page, "Sequence created successfully")).toBeVisible();
   const card = sequenceCard(page, "Morning run");
   await expect(card.getByText("8s")).toBeVisible();
@@ -95,6 +96,40 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
   await expect(page.getByTestId("sequence").first()).toContainText("Three");
 });
 
+test("sequence form: planets reorder by drag (keyboard and mouse on the handle), stored in the new order (spec 2 §2)", async ({ page, request }) => {
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  await page.getByLabel("Name").fill("Dragged");
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add planet" }).click();
+  for (const [n, type] of [
+    [2, "cannon (35)"],
+    [3, "russian (0)"],
+  ] as const) {
+    await page.getByRole("combobox", { name: `Planet type ${n}` }).click();
+    await page.getByRole("option", { name: type }).click();
+  }
+  await expect(page.getByRole("button", { name: "Drag planet 3" })).toHaveAttribute("aria-roledescription", "sortable");
+  // Keyboard: russian (3rd) up one place.
+  await page.getByRole("button", { name: "Drag planet 3" }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("combobox", { name: "Planet type 2" })).toContainText("russian");
+  // Mouse: the ring (1st) below the cannon (now 3rd).
+  const from = (await page.getByRole("button", { name: "Drag planet 1" }).boundingBox())!;
+  const to = (await page.getByRole("combobox", { name: "Planet type 3" }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 5 });
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.getByRole("combobox", { name: "Planet type 3" })).toContainText("ring");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(toast(page, "Sequence created successfully")).toBeVisible();
+  const body = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { sequence: { planetType: string }[] }[] };
+  expect(body.sequences[0]!.sequence.map((s) => s.planetType)).toEqual(["russian", "cannon", "ring"]);
+});
+
 test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ browser, request, baseURL }) => {
   await seedSequences(request, ["One", "Two"]);
   const context = await browser.newContext({
@@ -132,6 +167,7 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   await dialog.getByLabel("Planet name").fill("Spam Hub");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Custom planet created successfully")).toBeVisible();
+  await expect(dialog.getByLabel("Planet name")).toHaveValue("");
   await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename Spam Hub")).toHaveValue("Spam Hub");
   await dialog.getByLabel("Planet name").fill("spam hub");
   await dialog.getByRole("button", { name: "Add" }).click();
@@ -166,6 +202,7 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   await expect(area).toHaveValue("Sell 🚀 now");
   await page.getByRole("button", { name: "Add", exact: true }).last().click();
   await expect(toast(page, "Ad created successfully")).toBeVisible();
+  await expect(area).toHaveValue("");
   for (const text of ["second ad", "third ad"]) expect((await request.post("/api/ads", { data: { adsMessage: text } })).status()).toBe(201);
   await page.reload();
 

@@ -5,14 +5,14 @@ import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
- * GET /api/bowling-companions → { companions: [{_id, bowling_id, supplier, consumer}] };
+ * GET /api/bowling-companions → [{_id, bowling_id, supplier, consumer}] (spec 1 §7: the response is the list, like GET /api/rates answers the map itself);
  * POST {bowling_id, supplier, consumer} → 201 { companion } (400 wrong/unknown accounts,
  * 409 when the bowling account already has one);
  * DELETE (all) → { message: "Deleted N companions", deletedCount } (spec 1 §7 "Companions").
  */
 export const loader = apiRoute(async function loader() {
   try {
-    return Response.json({ companions: await listCompanions() });
+    return Response.json(await listCompanions());
   } catch (err) {
     return accountFailure(err, BOWLING_ERRORS.fetchCompanions);
   }

@@ -237,7 +237,8 @@ describe("GET|POST /api/bowling-companions, PUT /api/bowling-companions/{id} (sp
 
     const listed = await call("GET", "/api/bowling-companions");
     expect(listed.status).toBe(200);
-    expect((listed.json.companions as Array<Record<string, string>>).map((c) => [c.bowling_id, c.supplier, c.consumer])).toEqual([
+    expect(Array.isArray(listed.json)).toBe(true);
+    expect((listed.json as unknown as Array<Record<string, string>>).map((c) => [c.bowling_id, c.supplier, c.consumer])).toEqual([
       ["101", "201", "301"],
       ["102", "202", "302"],
     ]);
@@ -386,7 +387,7 @@ describe("DELETE /api/bowling-companions (spec 1 §7 → {message, deleted count
     await call("POST", "/api/bowling-companions", { bowling_id: "101", supplier: "201", consumer: "301" });
     await call("POST", "/api/bowling-companions", { bowling_id: "102", supplier: "202", consumer: "302" });
     expect(await call("DELETE", "/api/bowling-companions")).toEqual({ status: 200, json: { message: "Deleted 2 companions", deletedCount: 2 } });
-    expect(await call("GET", "/api/bowling-companions")).toEqual({ status: 200, json: { companions: [] } });
+    expect(await call("GET", "/api/bowling-companions")).toEqual({ status: 200, json: [] });
     expect(await call("DELETE", "/api/bowling-companions")).toEqual({ status: 200, json: { message: "Deleted 0 companions", deletedCount: 0 } });
     expect(await (await getDb()).select().from(users)).toHaveLength(7);
   });

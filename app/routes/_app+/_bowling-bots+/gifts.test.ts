@@ -4,7 +4,7 @@
  * worker runs here: a refresh job waits in its queue (the job itself: jobs/processors/bowling.test.ts).
  */
 import { like } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { getQueue } from "#jobs/queues.server";
@@ -15,6 +15,9 @@ import { appSettings, bowlingCompanions, characterDetails, users } from "~/db/sc
 import { BOWLING_REFRESH_JOB_ID, REFRESH_TEXTS, setBowlingRefreshProgress } from "~/models/bowling-refresh.server";
 import { setLastFetched } from "~/models/bowling-user.server";
 import { saveCharacterDetails } from "~/models/character-details.server";
+import * as companionModel from "~/models/companion.server";
+import * as detailsModel from "~/models/character-details.server";
+import * as bowlingUserModel from "~/models/bowling-user.server";
 import { createCompanion, listCompanions } from "~/models/companion.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
@@ -55,6 +58,10 @@ beforeEach(async () => {
   await upsertUser({ accountId: B2, nick: "bob", password: SECRET, type: "bowling" });
   await upsertUser({ accountId: SUP, nick: "Sam Supplier", password: SECRET, type: "suppliers" });
   await upsertUser({ accountId: REC, nick: "Rita Recipient", password: SECRET, type: "recipients" });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const page = (query = "", withCookie = true) => callRoute<PageData>(loader, makeRequest(`/gifts${query}`, { cookie: withCookie ? cookie : [] }));
@@ -134,6 +141,33 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     await upsertUser({ accountId: SUP, nick: "Sam Supplier", password: SECRET, type: "suppliers" });
     const { data } = await page();
     expect(data.rows).toEqual([]);
+  });
+
+  it("spec 1 §8 'companion load failures are only logged': the users still show, without companions", async () => {
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    vi.spyOn(companionModel, "listCompanions").mockRejectedValueOnce(new Error("db down"));
+    const { data, status } = await page();
+    expect(status).toBe(200);
+    expect(data.rows!.map((r) => [r.account_id, r.companion])).toEqual([
+      [B1, null],
+      [B2, null],
+    ]);
+  });
+
+  it("spec 1 §8 a failed stats load shows 'Failed to load gifts' on the rows (giftsFailed), the users still show", async () => {
+    vi.spyOn(detailsModel, "getCharacterDetails").mockRejectedValueOnce(new Error("db down"));
+    const { data } = await page();
+    expect(data.rows!.map((r) => [r.account_id, r.giftsFailed])).toEqual([
+      [B1, true],
+      [B2, true],
+    ]);
+  });
+
+  it("spec 1 §2 'Failed to load bowling users': the list is null (the screen shows the state), the page still renders", async () => {
+    vi.spyOn(bowlingUserModel, "listBowlingUsers").mockRejectedValueOnce(new Error("db down"));
+    const { data, status } = await page();
+    expect(status).toBe(200);
+    expect(data.rows).toBeNull();
   });
 
   it("?refreshing=1 (a refresh posted without JavaScript) stays while running, then redirects with 'Data refreshed successfully' / 'Failed to refresh data'", async () => {

@@ -80,13 +80,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   let list: Awaited<ReturnType<typeof listBowlingUsers>> | null = null;
   let details = new Map<string, CharacterDetails>();
+  let detailsFailed = false;
   let companions: Companion[] = [];
-  try {
-    [list, details, companions] = await Promise.all([listBowlingUsers(), getCharacterDetails(), listCompanions()]);
-  } catch (err) {
-    // Spec 1 §2 state "Failed to load bowling users"; the rest of the page still renders.
-    await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading bowling users failed", details: err });
+  const [listed, detailed, companioned] = await Promise.allSettled([listBowlingUsers(), getCharacterDetails(), listCompanions()]);
+  if (listed.status === "fulfilled") list = listed.value;
+  // Spec 1 §2 state "Failed to load bowling users"; the rest of the page still renders.
+  else await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading bowling users failed", details: listed.reason });
+  if (detailed.status === "fulfilled") details = detailed.value;
+  else {
+    // Spec 1 §8 "Per-user stats failure shows 'Failed to load gifts' on the row".
+    detailsFailed = true;
+    await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading the stored user details failed", details: detailed.reason });
   }
+  if (companioned.status === "fulfilled") companions = companioned.value;
+  // Spec 1 §8 "Gift-rate and companion load failures are only logged": the users still show.
+  else await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading companions failed", details: companioned.reason });
   const nickOf = new Map<string, string>();
   for (const c of [...(list?.recipients ?? []), ...(list?.suppliers ?? [])]) nickOf.set(c.account_id, c.nick);
   const companionOf = new Map(companions.map((c) => [c.bowling_id, c]));
@@ -104,7 +112,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           isOnline: d?.isOnline ?? null,
           room: d?.room ?? null,
           gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
-          giftsFailed: d?.giftsFailed ?? false,
+          giftsFailed: detailsFailed || (d?.giftsFailed ?? false),
           collection: collectionItems(d),
           companion: c ? { ...c, supplierNick: nickOf.get(c.supplier) ?? null, consumerNick: nickOf.get(c.consumer) ?? null } : null,
         };

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, planetSequences } from "~/db/schema";
+import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
 import { action as adsAction, loader as adsLoader } from "./api.ads";
 import { action as adAction } from "./api.ads.$id";
 import { action as planetsAction, loader as planetsLoader } from "./api.custom-planets";
@@ -200,11 +200,18 @@ describe("/api/ads (spec 2 §7: list → ads, create, update, delete)", () => {
     ["blank text", { adsMessage: "   " }, TRADING_ERRORS.adMessage],
     ["missing text", {}, TRADING_ERRORS.adMessage],
     ["bad category", { adsMessage: "x", category: "spam" }, "category: category must be ads or msg"],
-    ["a line over 200 characters", { adsMessage: "x".repeat(201) }, "adsMessage: Each line of an ad is at most 200 characters"],
+    ["text over 2000 characters", { adsMessage: "x".repeat(2001) }, "adsMessage: An ad message is at most 2000 characters"],
   ])("POST with %s → 400 (spec 2 §5), nothing stored", async (_l, body, text) => {
     const before = await tableHash();
     expect(await create(body)).toEqual({ status: 400, body: errorBody(text) });
     expect(await tableHash()).toBe(before);
+  });
+
+  it("a line longer than 200 characters is kept exactly (issue 11: the run posts it in pieces of at most 200)", async () => {
+    const text = "🚀 " + "x".repeat(250) + "\n★ second line";
+    const created = await create({ adsMessage: text });
+    expect(created.status).toBe(201);
+    expect((created.body.ad as { adsMessage: string }).adsMessage).toBe(text);
   });
 
   it("edit to blank text → 400 Please enter an ad message", async () => {
@@ -213,5 +220,100 @@ describe("/api/ads (spec 2 §7: list → ads, create, update, delete)", () => {
       status: 400,
       body: errorBody(TRADING_ERRORS.adMessage),
     });
+  });
+});
+
+describe("house rule: bad input of every kind on every Trading Planets write → 4xx {error, message}, nothing changed", () => {
+  async function seedAll() {
+    const seq = (await createSeq({ name: "S", sequence: [{ planetType: "ring" }] })).body.sequence as { _id: string };
+    const planet = (await call(planetsAction as Handler, "POST", "/custom-planets", { name: "P", type: "english" })).body.planet as { _id: string };
+    const ad = (await call(adsAction as Handler, "POST", "/ads", { adsMessage: "A" })).body.ad as { _id: string };
+    return { seq: seq._id, planet: planet._id, ad: ad._id };
+  }
+
+  const endpoints = (ids: { seq: string; planet: string; ad: string }): [string, Handler, string, string, Record<string, string>][] => [
+    ["POST /api/planet-sequences", seqsAction as Handler, "POST", "/planet-sequences", {}],
+    ["PUT /api/planet-sequences", seqsAction as Handler, "PUT", "/planet-sequences", {}],
+    ["PUT /api/planet-sequences/{id}", seqAction as Handler, "PUT", `/planet-sequences/${ids.seq}`, { id: ids.seq }],
+    ["POST /api/custom-planets", planetsAction as Handler, "POST", "/custom-planets", {}],
+    ["PUT /api/custom-planets/{id}", planetAction as Handler, "PUT", `/custom-planets/${ids.planet}`, { id: ids.planet }],
+    ["POST /api/ads", adsAction as Handler, "POST", "/ads", {}],
+    ["PUT /api/ads/{id}", adAction as Handler, "PUT", `/ads/${ids.ad}`, { id: ids.ad }],
+  ];
+
+  const BAD: [string, string, number][] = [
+    ["malformed JSON", '{"name": "x",', 400],
+    ["null", "null", 400],
+    ["an array", "[]", 400],
+    ["a string", '"x"', 400],
+    ["a number", "42", 400],
+    ["an empty body", "", 400],
+    ["wrong types", '{"name": 5, "sequence": "ring", "type": 1, "adsMessage": [], "category": true, "isActive": "yes", "ids": "x", "updates": 1}', 400],
+    ["a body over 2 MB", JSON.stringify({ adsMessage: "x".repeat(2 * 1024 * 1024 + 10) }), 413],
+  ];
+
+  it.each(BAD)("%s", async (_label, body, status) => {
+    const ids = await seedAll();
+    const before = await tableHash();
+    for (const [name, handler, method, path, params] of endpoints(ids)) {
+      const init: RequestInit = { method, headers: { "Content-Type": "application/json" } };
+      if (body !== "") init.body = body;
+      const res = await handler(await apiArgs(new Request(`${base}${path}`, init), params));
+      const json = (await res.json()) as { error?: unknown; message?: unknown };
+      expect([name, res.status]).toEqual([name, status]);
+      expect(typeof json.error).toBe("string");
+      expect(json.message).toBe(json.error);
+    }
+    expect(await tableHash()).toBe(before);
+  });
+
+  it.each(["00000000-0000-4000-8000-000000000000", "not-a-uuid", "12345"])(
+    "unknown id %j → 404 {error, message} on PUT and DELETE, nothing changed",
+    async (id) => {
+      await seedAll();
+      const before = await tableHash();
+      const cases: [Handler, string, unknown, string][] = [
+        [seqAction as Handler, `/planet-sequences/${id}`, { name: "N" }, TRADING_ERRORS.sequenceNotFound],
+        [planetAction as Handler, `/custom-planets/${id}`, { name: "N" }, TRADING_ERRORS.customPlanetNotFound],
+        [adAction as Handler, `/ads/${id}`, { adsMessage: "N" }, TRADING_ERRORS.adNotFound],
+      ];
+      for (const [handler, path, body, text] of cases) {
+        expect(await call(handler, "PUT", path, body, { id })).toEqual({ status: 404, body: errorBody(text) });
+        const del = await call(handler, "DELETE", path, undefined, { id });
+        expect(del.status).toBe(404);
+        expect(del.body.message).toBe(del.body.error);
+      }
+      expect(await call(seqsAction as Handler, "PUT", "/planet-sequences", { ids: [id], updates: { isActive: false } })).toEqual({
+        status: 404,
+        body: errorBody(TRADING_ERRORS.sequenceNotFound),
+      });
+      expect(await tableHash()).toBe(before);
+    },
+  );
+});
+
+describe("POST /api/trader/start|stop (issue 11): bad input → 400 {error, message}, nothing changed", () => {
+  it.each<[string, string]>([
+    ["malformed JSON", '{"account_id": '],
+    ["null", "null"],
+    ["an array", '["10000001"]'],
+    ["no account_id", "{}"],
+    ["a non-numeric account_id", '{"account_id": "abc"}'],
+    ["an object account_id", '{"account_id": {"$gt": ""}}'],
+  ])("%s", async (_label, body) => {
+    const { action: startAction } = await import("./api.trader.start");
+    const { action: stopAction } = await import("./api.trader.stop");
+    const db = await getDb();
+    const before = JSON.stringify(await db.select().from(traderSessions));
+    for (const handler of [startAction, stopAction] as Handler[]) {
+      const res = await handler(
+        await apiArgs(new Request(`${base}/trader/start`, { method: "POST", body, headers: { "Content-Type": "application/json" } }), {}),
+      );
+      const json = (await res.json()) as { error?: unknown; message?: unknown };
+      expect(res.status).toBe(400);
+      expect(typeof json.error).toBe("string");
+      expect(json.message).toBe(json.error);
+    }
+    expect(JSON.stringify(await db.select().from(traderSessions))).toBe(before);
   });
 });

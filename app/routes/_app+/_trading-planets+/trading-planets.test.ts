@@ -1,9 +1,12 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { TRADING_ERRORS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { signalStop } from "#jobs/session-host.server";
 import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
+import * as adModel from "~/models/ad.server";
+import * as customPlanetModel from "~/models/custom-planet.server";
+import * as sequenceModel from "~/models/planet-sequence.server";
 import { createAd, listAds } from "~/models/ad.server";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { createSequence, listSequences } from "~/models/planet-sequence.server";
@@ -38,6 +41,36 @@ describe("loader", () => {
     expect(res.data.ads.map((a) => a.adsMessage)).toEqual(["hi"]);
     const anon = await callRoute(loader, makeRequest("/trading-planets"));
     expect(anon.status).toBe(302);
+  });
+});
+
+describe("loader: spec 2 §8 load failures, each part on its own", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  type Loaded = { sequences: PlanetSequence[]; planets: CustomPlanet[]; ads: Ad[]; loadError: string | null; loadErrors: string[] };
+  const load = () => callRoute<Loaded>(loader, makeRequest("/trading-planets", { cookie }));
+
+  it("custom planets failing → “Failed to load custom planets”; sequences and ads still load", async () => {
+    await seq("A");
+    await createAd({ adsMessage: "hi", category: "ads", isActive: true });
+    vi.spyOn(customPlanetModel, "listCustomPlanets").mockRejectedValueOnce(new Error("db down"));
+    const res = await load();
+    expect(res.status).toBe(503);
+    expect(res.data.loadErrors).toEqual(["Failed to load custom planets"]);
+    expect(res.data.loadError).toBe("Failed to load custom planets");
+    expect(res.data.sequences.map((s) => s.name)).toEqual(["A"]);
+    expect(res.data.ads.map((a) => a.adsMessage)).toEqual(["hi"]);
+  });
+
+  it("ads failing → “Failed to load ads”; sequences failing → “Failed to load data”", async () => {
+    vi.spyOn(adModel, "listAds").mockRejectedValueOnce(new Error("db down"));
+    expect((await load()).data.loadErrors).toEqual(["Failed to load ads"]);
+    vi.spyOn(sequenceModel, "listSequences").mockRejectedValueOnce(new Error("db down"));
+    expect((await load()).data.loadErrors).toEqual(["Failed to load data"]);
+    const ok = await load();
+    expect(ok.status).toBe(200);
+    expect(ok.data.loadErrors).toEqual([]);
   });
 });
 
@@ -144,13 +177,23 @@ describe("sequence intents", () => {
     expect((await listSequences()).map((s) => s.name)).toEqual(["C", "A", "B"]);
   });
 
-  it("status of an unknown sequence → “Sequence not found” toast", async () => {
+  it("§4/§8: status of an unknown sequence → toast “Failed to update sequence status”; delete → “Failed to delete sequence”; update → “Failed to update sequence”", async () => {
+    const a = await seq("A");
+    const unknown = "00000000-0000-0000-0000-000000000000";
     const res = await post([
       ["intent", "sequence-active"],
-      ["id", "00000000-0000-0000-0000-000000000000"],
+      ["id", unknown],
       ["isActive", "true"],
     ]);
-    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: TRADING_ERRORS.sequenceNotFound });
+    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Failed to update sequence status" });
+    const del = await post([
+      ["intent", "sequence-delete"],
+      ["id", unknown],
+    ]);
+    expect(toastOf(del.headers)).toMatchObject({ type: "error", message: "Failed to delete sequence" });
+    const upd = await post([...full, ["id", unknown]]);
+    expect(toastOf(upd.headers)).toMatchObject({ type: "error", message: "Failed to update sequence" });
+    expect(await listSequences()).toEqual([a]);
   });
 });
 
@@ -239,7 +282,7 @@ describe("ad intents", () => {
       ["id", "00000000-0000-0000-0000-000000000000"],
       ["isActive", "true"],
     ]);
-    expect(toastOf(missing.headers)?.type).toBe("error");
+    expect(toastOf(missing.headers)).toMatchObject({ type: "error", message: "Failed to update ad status" });
 
     const b = await createAd({ adsMessage: "b", category: "ads", isActive: true });
     const c = await createAd({ adsMessage: "c", category: "ads", isActive: true });
@@ -248,7 +291,7 @@ describe("ad intents", () => {
       ["ids", b._id],
       ["ids", "00000000-0000-0000-0000-000000000000"],
     ]);
-    expect(toastOf(partial.headers)?.type).toBe("error");
+    expect(toastOf(partial.headers)).toMatchObject({ type: "error", message: "Failed to delete selected ads" });
     expect(await listAds()).toHaveLength(3);
     const sel = await post([
       ["intent", "ads-delete-selected"],

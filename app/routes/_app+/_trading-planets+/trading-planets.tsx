@@ -1,6 +1,7 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
 import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
 import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
@@ -11,6 +12,7 @@ import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
+import { toast } from "~/components/ui/toast";
 import { createAd, deleteAd, deleteAds, listAds, updateAd } from "~/models/ad.server";
 import { createCustomPlanet, deleteCustomPlanet, listCustomPlanets, updateCustomPlanet } from "~/models/custom-planet.server";
 import { logEvent } from "~/models/log.server";
@@ -49,15 +51,36 @@ export const meta: MetaFunction = () => [{ title: "Trading Planets · Galaxy Too
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
+/**
+ * Each part loads on its own (spec 2 §8): sequences or the trading run failing is "Failed to
+ * load data", custom planets "Failed to load custom planets", ads "Failed to load ads"; the
+ * parts that loaded still show. `loadError` is the first of `loadErrors`.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
-  try {
-    const [sequences, planets, ads, traders] = await Promise.all([listSequences(), listCustomPlanets(), listAds(), listTraderStatuses()]);
-    return data({ sequences, planets, ads, traders, loadError: null as string | null });
-  } catch (err) {
-    await logEvent({ type: "error", source: "system", message: `${TRADING_MESSAGES.loadDataFailed}: ${errorText(err)}` });
-    return data({ sequences: [], planets: [], ads: [], traders: [] as TraderStatus[], loadError: TRADING_MESSAGES.loadDataFailed as string }, { status: 503 });
-  }
+  const [sequences, planets, ads, traders] = await Promise.allSettled([listSequences(), listCustomPlanets(), listAds(), listTraderStatuses()]);
+  const loadErrors: string[] = [];
+  const failed = async (part: PromiseSettledResult<unknown>, text: string) => {
+    if (part.status === "fulfilled") return;
+    if (!loadErrors.includes(text)) loadErrors.push(text);
+    await logEvent({ type: "error", source: "system", message: `${text}: ${errorText(part.reason)}` });
+  };
+  await failed(sequences, TRADING_MESSAGES.loadDataFailed);
+  await failed(traders, TRADING_MESSAGES.loadDataFailed);
+  await failed(planets, TRADING_MESSAGES.loadCustomPlanetsFailed);
+  await failed(ads, TRADING_MESSAGES.loadAdsFailed);
+  const value = <T,>(part: PromiseSettledResult<T[]>): T[] => (part.status === "fulfilled" ? part.value : []);
+  return data(
+    {
+      sequences: value(sequences),
+      planets: value(planets),
+      ads: value(ads),
+      traders: value<TraderStatus>(traders),
+      loadError: (loadErrors[0] ?? null) as string | null,
+      loadErrors,
+    },
+    { status: loadErrors.length ? 503 : 200 },
+  );
 }
 
 export type TradingActionData = { draft: SequenceDraft; errors: Partial<Record<"name" | "sequence" | "seconds" | "form", string>> };
@@ -86,6 +109,11 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(err instanceof TradingError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
     return redirectWithError(back, messageOf(err, fallback));
   };
+  /** Spec 2 §8 gives these failures one toast text whatever the reason; the reason goes to System Logs. */
+  const failFixed = async (err: unknown, text: string, to = back) => {
+    await logEvent({ type: err instanceof TradingError ? "info" : "error", source: "system", message: `${text}: ${errorText(err)}` });
+    return redirectWithError(to, text);
+  };
 
   switch (intent) {
     case "sequence-save": {
@@ -101,7 +129,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await createSequence(parsed.value);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
       } catch (err) {
-        return fail(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
+        return failFixed(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
       }
     }
     case "sequence-active": {
@@ -109,15 +137,15 @@ export async function action({ request }: ActionFunctionArgs) {
         await setSequencesActive([str(fd, "id")], str(fd, "isActive") === "true");
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.updateSequenceStatusFailed);
+        return failFixed(err, TRADING_MESSAGES.updateSequenceStatusFailed);
       }
     }
     case "sequence-delete": {
       try {
-        if (!(await deleteSequence(str(fd, "id")))) return redirectWithError(home, TRADING_ERRORS.sequenceNotFound);
+        if (!(await deleteSequence(str(fd, "id")))) return failFixed(TRADING_ERRORS.sequenceNotFound, TRADING_MESSAGES.deleteSequenceFailed, home);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteSequenceFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteSequenceFailed);
       }
     }
     case "sequence-move": {
@@ -161,7 +189,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!(await deleteCustomPlanet(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteCustomPlanetFailed);
         return redirectWithSuccess(home, TRADING_MESSAGES.customPlanetDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
       }
     }
     case "ad-create":
@@ -185,7 +213,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await updateAd(str(fd, "id"), { isActive: str(fd, "isActive") === "true" });
         return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.updateAdStatusFailed);
+        return failFixed(err, TRADING_MESSAGES.updateAdStatusFailed);
       }
     }
     case "ad-delete": {
@@ -193,7 +221,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!(await deleteAd(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteAdFailed);
         return redirectWithSuccess(home, TRADING_MESSAGES.adDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteAdFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteAdFailed);
       }
     }
     case "ads-delete-selected": {
@@ -201,7 +229,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await deleteAds(fd.getAll("ids").map(String));
         return redirectWithSuccess(home, TRADING_MESSAGES.selectedAdsDeleted);
       } catch (err) {
-        return fail(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
+        return failFixed(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
       }
     }
     case "trader-start":
@@ -229,7 +257,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TradingPlanetsRoute() {
-  const { sequences, planets, ads, traders, loadError } = useLoaderData<typeof loader>();
+  const { sequences, planets, ads, traders, loadError, loadErrors } = useLoaderData<typeof loader>();
+  useLoadErrorToasts(loadErrors ?? (loadError ? [loadError] : []));
   const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -264,7 +293,7 @@ export default function TradingPlanetsRoute() {
           </>
         }
       />
-      {loadError ? <LoadFailurePanel title="Trading planets could not be loaded" message={loadError} /> : null}
+      {loadError ? <LoadFailurePanel title="Trading planets could not be loaded" message={(loadErrors ?? [loadError]).join(". ")} /> : null}
       {planetsTab ? (
         <CustomPlanetsPanel
           planets={planets}
@@ -292,4 +321,22 @@ export default function TradingPlanetsRoute() {
       </Flex>
     </Box>
   );
+}
+
+/**
+ * Spec 2 §8 load toasts (with JavaScript): each failed part once per load; ads that loaded
+ * before and now fail are "Failed to refresh ads".
+ */
+function useLoadErrorToasts(errors: string[]) {
+  const adsLoaded = useRef(false);
+  const key = errors.join("|");
+  useEffect(() => {
+    for (const text of errors) {
+      if (text === TRADING_MESSAGES.loadAdsFailed && adsLoaded.current) toast.error(TRADING_MESSAGES.refreshAdsFailed);
+      else toast.error(text);
+    }
+    if (!errors.includes(TRADING_MESSAGES.loadAdsFailed)) adsLoaded.current = true;
+    // One run per load result.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
 }

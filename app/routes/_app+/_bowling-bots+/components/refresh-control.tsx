@@ -65,7 +65,7 @@ export function RefreshControl({ lastFetched, progress }: Pick<BowlingData, "las
   );
 
   const button = (
-    <IconButton type="submit" variant="ghost" disabled={refreshing} aria-label="Refresh data" title={hydrated ? undefined : "Click to refresh data"}>
+    <IconButton type="submit" variant="ghost" disabled={refreshing} aria-label="Click to refresh data" title={hydrated ? undefined : "Click to refresh data"}>
       <ReloadIcon className={refreshing ? "gt-spin" : undefined} aria-hidden="true" />
     </IconButton>
   );

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { RemoteImage } from "./remote-image";
 
 /** Spec 1 §2 "Images: loading skeleton, then the image, or an error state with an optional fallback image"; avatars fall back to initials. */
@@ -41,5 +41,39 @@ describe("spec 1 §2 images", () => {
     render(<RemoteImage src="http://img/p.png" alt="Picture of Bob" initials="BO" round />);
     fireEvent.error(await screen.findByAltText("Picture of Bob"));
     expect(screen.getByRole("img", { name: "Picture of Bob" }).textContent).toBe("BO");
+  });
+});
+
+describe("spec 1 §7 'Images are fetched and cached in a browser cache store whose name has a v1 suffix'", () => {
+  it("a readable picture is stored in Cache Storage 'gift-images-v1' and shown from there", async () => {
+    const opened: string[] = [];
+    const stored = new Map<string, Response>();
+    const cacheStorage = {
+      open: (name: string) => {
+        opened.push(name);
+        return Promise.resolve({
+          match: (url: string) => Promise.resolve(stored.get(url)?.clone()),
+          put: (url: string, res: Response) => {
+            stored.set(url, res);
+            return Promise.resolve();
+          },
+        });
+      },
+    };
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal("caches", cacheStorage);
+    vi.stubGlobal("fetch", () => Promise.resolve(new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } })));
+    try {
+      const { container } = render(<RemoteImage src="http://img/cached-avatar.png" alt="Cached" />);
+      await waitFor(() => expect(screen.getByAltText("Cached").getAttribute("src")).toMatch(/^blob:/));
+      expect(opened).toContain("gift-images-v1");
+      expect(opened.every((n) => n.endsWith("v1"))).toBe(true);
+      expect([...stored.keys()]).toEqual(["http://img/cached-avatar.png"]);
+      fireEvent.load(screen.getByAltText("Cached"));
+      expect(frame(container).getAttribute("data-state")).toBe("loaded");
+    } finally {
+      vi.unstubAllGlobals();
+      globalThis.fetch = realFetch;
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { objectUrlFor } from "~/components/image-cache";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
@@ -6,6 +7,9 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * with an optional fallback image"). With JavaScript: a pulsing skeleton until the picture
  * loads, then the picture, or the error state (the fallback, else a "?" tile). Without
  * JavaScript the plain <img> shows (and a broken one is hidden behind the tile by CSS).
+ * Spec 1 §7 "Images are fetched and cached in a browser cache store whose name has a v1
+ * suffix": pictures the browser may read (CORS) go through Cache Storage `gift-images-v1`
+ * (shared with the gift pictures, ~/components/gift-image) and show as object URLs.
  */
 export function RemoteImage({
   src,
@@ -28,14 +32,29 @@ export function RemoteImage({
   const img = useRef<HTMLImageElement>(null);
   const [state, setState] = useState<"loading" | "loaded" | "error">(src ? "loading" : "error");
   const [current, setCurrent] = useState(src || fallback || "");
+  /** The object URL `src` was served as from the cache, if it was. */
+  const cached = useRef<string | null>(null);
   useEffect(() => {
     setCurrent(src || fallback || "");
     setState(src ? "loading" : "error");
+    cached.current = null;
+    if (!src) return;
+    let cancelled = false;
+    void objectUrlFor(src).then((objectUrl) => {
+      if (cancelled || !objectUrl) return;
+      cached.current = objectUrl;
+      setCurrent(objectUrl);
+    });
+    return () => {
+      cancelled = true;
+    };
   }, [src, fallback]);
+  const isPicture = (url: string) => url === src || (cached.current !== null && url === cached.current);
   useEffect(() => {
     // Loaded (or failed) before hydration attached the handlers.
     const el = img.current;
-    if (el?.complete && current) setState(el.naturalWidth > 0 ? (current === src ? "loaded" : "error") : "error");
+    if (el?.complete && current) setState(el.naturalWidth > 0 ? (isPicture(current) ? "loaded" : "error") : "error");
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- isPicture reads src and the ref
   }, [current, src]);
   const onError = () => {
     if (fallback && current !== fallback) setCurrent(fallback);
@@ -59,7 +78,7 @@ export function RemoteImage({
           width={size}
           height={size}
           loading="lazy"
-          onLoad={() => setState(current === src ? "loaded" : "error")}
+          onLoad={() => setState(isPicture(current) ? "loaded" : "error")}
           onError={onError}
         />
       ) : (

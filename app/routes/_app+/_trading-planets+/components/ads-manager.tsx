@@ -55,7 +55,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
         <Heading as="h2" size="4" mb="2" id="gt-ads-title">
           Ads and Messages
         </Heading>
-        <NewAdForm here={here} />
+        <NewAdForm here={here} ads={ads} />
         <Form
           method="get"
           preventScrollReset
@@ -168,9 +168,19 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
   );
 }
 
-function NewAdForm({ here }: { here: string }) {
+function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
   const hydrated = useHydrated();
   const [text, setText] = useState("");
+  // The text posted and the ads known then: once the list holds a new ad with that text, the input is cleared.
+  const posted = useRef<{ text: string; known: Set<string> } | null>(null);
+  useEffect(() => {
+    const p = posted.current;
+    if (!p) return;
+    if (ads.some((a) => !p.known.has(a._id) && a.adsMessage === p.text)) {
+      posted.current = null;
+      setText((t) => (t.replace(/\r\n/g, "\n") === p.text ? "" : t));
+    }
+  }, [ads]);
   const [expanded, setExpanded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement | null>(null);
@@ -194,6 +204,7 @@ function NewAdForm({ here }: { here: string }) {
       setError(TRADING_ERRORS.adMessage);
     } else {
       setError(null);
+      posted.current = { text: text.replace(/\r\n/g, "\n"), known: new Set(ads.map((a) => a._id)) };
     }
   };
   const large = expanded || !hydrated;

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Flex, Heading, IconButton, Select, TabNav, Text, TextField } from "@radix-ui/themes";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { FieldError } from "~/components/ui/field-error";
@@ -29,6 +29,16 @@ export function CustomPlanetsPanel({
   const hydrated = useHydrated();
   const [name, setName] = useState("");
   const [type, setType] = useState<CustomPlanetType>(tab);
+  // The name posted and the planets known then: once the list holds it, the input is cleared (kept after a failure).
+  const posted = useRef<{ name: string; known: Set<string> } | null>(null);
+  useEffect(() => {
+    const p = posted.current;
+    if (!p) return;
+    if (planets.some((x) => !p.known.has(x._id) && x.name === p.name)) {
+      posted.current = null;
+      setName((n) => (n.trim() === p.name ? "" : n));
+    }
+  }, [planets]);
   const [error, setError] = useState<string | null>(null);
   const tabUrl = (t: string) => {
     const p = new URLSearchParams(location.search);
@@ -41,7 +51,10 @@ export function CustomPlanetsPanel({
     if (!name.trim()) {
       e.preventDefault();
       setError(TRADING_ERRORS.planetName);
-    } else setError(null);
+    } else {
+      setError(null);
+      posted.current = { name: name.trim(), known: new Set(planets.map((p) => p._id)) };
+    }
   };
   return (
     <Card mb="4" asChild>

@@ -1,6 +1,9 @@
+import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
 import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField } from "@radix-ui/themes";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type CSSProperties, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
 import { FieldError } from "~/components/ui/field-error";
@@ -13,6 +16,8 @@ import { applyOp, draftOf, validateDraft, type DraftErrors, type SequenceDraft }
  * Spec 2 §2 "Sequence form": name, Active switch, planets (add, remove, reorder, type with its
  * entry count in brackets, shuffle), seconds (0–999, default 6), closed level (51), open level
  * (15), Cancel and Create/Update. Checked in the browser and again by the server (§5).
+ * Planets reorder by drag with JavaScript (dnd-kit: mouse 5 px, touch 120 ms long press,
+ * keyboard on the handle; spec 2 §9) and by the ↑/↓ buttons (which also work without it).
  */
 export function SequenceForm({
   sequence,
@@ -53,11 +58,26 @@ export function SequenceForm({
   };
   const setStep = (i: number, patch: Partial<SequenceDraft["steps"][number]>) =>
     setDraft((d) => ({ ...d, steps: d.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
+  const sensors = useSensors(
+    useSensor(MouseSensor, { activationConstraint: { distance: TRADING_LIMITS.dragMouseDistancePx } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: TRADING_LIMITS.dragTouchDelayMs, tolerance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    setDraft((d) => {
+      const from = d.steps.findIndex((x) => x.id === active.id);
+      const to = d.steps.findIndex((x) => x.id === over.id);
+      return from < 0 || to < 0 ? d : { ...d, steps: arrayMove(d.steps, from, to) };
+    });
+  };
 
   return (
     <Card mb="4" asChild>
       <section aria-labelledby="gt-sequence-form-title">
         <Form method="post" onSubmit={onSubmit} noValidate preventScrollReset>
+          {/* The form's default button (Enter in a field saves), ahead of the planet list's move/remove/add buttons. */}
+          <button type="submit" className="gt-visually-hidden" tabIndex={-1} aria-hidden="true" data-testid="sequence-default-submit" />
           <input type="hidden" name="intent" value="sequence-save" />
           <input type="hidden" name="id" value={sequence?._id ?? ""} />
           <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
@@ -83,83 +103,100 @@ export function SequenceForm({
               </Text>
               <Flex direction="column" gap="2" asChild>
                 <ol className="gt-step-list" aria-label="Planets">
-                  {draft.steps.map((step, i) => (
-                    <li key={step.id}>
-                      <Flex gap="2" align="center" wrap="wrap">
-                        <input type="hidden" name="stepId" value={step.id} />
-                        <Text size="2" color="gray">
-                          {i + 1}.
-                        </Text>
-                        {hydrated ? (
-                          <Select.Root
-                            name="planetType"
-                            value={step.planetType}
-                            onValueChange={(v) => setStep(i, { planetType: v, shuffle: defaultShuffle(v) })}
-                          >
-                            <Select.Trigger aria-label={`Planet type ${i + 1}`} />
-                            <Select.Content>
-                              {PLANET_TYPES.map((t) => (
-                                <Select.Item key={t} value={t}>
-                                  {planetTypeLabel(t, customPlanets)}
-                                </Select.Item>
-                              ))}
-                            </Select.Content>
-                          </Select.Root>
-                        ) : (
-                          <select name="planetType" defaultValue={step.planetType} aria-label={`Planet type ${i + 1}`}>
-                            {PLANET_TYPES.map((t) => (
-                              <option key={t} value={t}>
-                                {planetTypeLabel(t, customPlanets)}
-                              </option>
-                            ))}
-                          </select>
-                        )}
-                        <Text as="label" size="2">
-                          <Flex gap="1" align="center">
-                            <FormSwitch name={`shuffle-${step.id}`} checked={step.shuffle} onCheckedChange={(v) => setStep(i, { shuffle: v })} /> Shuffle
+                  <StepsDnd enabled={hydrated} ids={draft.steps.map((x) => x.id)} sensors={sensors} onDragEnd={onDragEnd}>
+                    {draft.steps.map((step, i) => (
+                      <StepItem key={step.id} id={step.id} draggable={hydrated}>
+                        {(handle) => (
+                          <Flex gap="2" align="center" wrap="wrap">
+                            {handle ? (
+                              <IconButton
+                                type="button"
+                                size="1"
+                                variant="ghost"
+                                color="gray"
+                                aria-label={`Drag planet ${i + 1}`}
+                                className="gt-drag-handle"
+                                {...(handle as object)}
+                              >
+                                ⋮⋮
+                              </IconButton>
+                            ) : null}
+                            <input type="hidden" name="stepId" value={step.id} />
+                            <Text size="2" color="gray">
+                              {i + 1}.
+                            </Text>
+                            {hydrated ? (
+                              <Select.Root
+                                name="planetType"
+                                value={step.planetType}
+                                onValueChange={(v) => setStep(i, { planetType: v, shuffle: defaultShuffle(v) })}
+                              >
+                                <Select.Trigger aria-label={`Planet type ${i + 1}`} />
+                                <Select.Content>
+                                  {PLANET_TYPES.map((t) => (
+                                    <Select.Item key={t} value={t}>
+                                      {planetTypeLabel(t, customPlanets)}
+                                    </Select.Item>
+                                  ))}
+                                </Select.Content>
+                              </Select.Root>
+                            ) : (
+                              <select name="planetType" defaultValue={step.planetType} aria-label={`Planet type ${i + 1}`}>
+                                {PLANET_TYPES.map((t) => (
+                                  <option key={t} value={t}>
+                                    {planetTypeLabel(t, customPlanets)}
+                                  </option>
+                                ))}
+                              </select>
+                            )}
+                            <Text as="label" size="2">
+                              <Flex gap="1" align="center">
+                                <FormSwitch name={`shuffle-${step.id}`} checked={step.shuffle} onCheckedChange={(v) => setStep(i, { shuffle: v })} /> Shuffle
+                              </Flex>
+                            </Text>
+                            <Button
+                              type="submit"
+                              name="op"
+                              value={`up:${i}`}
+                              size="1"
+                              variant="soft"
+                              color="gray"
+                              disabled={i === 0}
+                              onClick={edit(`up:${i}`)}
+                              aria-label={`Move planet ${i + 1} up`}
+                            >
+                              ↑
+                            </Button>
+                            <Button
+                              type="submit"
+                              name="op"
+                              value={`down:${i}`}
+                              size="1"
+                              variant="soft"
+                              color="gray"
+                              disabled={i === draft.steps.length - 1}
+                              onClick={edit(`down:${i}`)}
+                              aria-label={`Move planet ${i + 1} down`}
+                            >
+                              ↓
+                            </Button>
+                            <IconButton
+                              type="submit"
+                              name="op"
+                              value={`remove:${i}`}
+                              size="1"
+                              variant="soft"
+                              color="red"
+                              onClick={edit(`remove:${i}`)}
+                              aria-label={`Remove planet ${i + 1}`}
+                            >
+                              <Cross2Icon />
+                            </IconButton>
                           </Flex>
-                        </Text>
-                        <Button
-                          type="submit"
-                          name="op"
-                          value={`up:${i}`}
-                          size="1"
-                          variant="soft"
-                          color="gray"
-                          disabled={i === 0}
-                          onClick={edit(`up:${i}`)}
-                          aria-label={`Move planet ${i + 1} up`}
-                        >
-                          ↑
-                        </Button>
-                        <Button
-                          type="submit"
-                          name="op"
-                          value={`down:${i}`}
-                          size="1"
-                          variant="soft"
-                          color="gray"
-                          disabled={i === draft.steps.length - 1}
-                          onClick={edit(`down:${i}`)}
-                          aria-label={`Move planet ${i + 1} down`}
-                        >
-                          ↓
-                        </Button>
-                        <IconButton
-                          type="submit"
-                          name="op"
-                          value={`remove:${i}`}
-                          size="1"
-                          variant="soft"
-                          color="red"
-                          onClick={edit(`remove:${i}`)}
-                          aria-label={`Remove planet ${i + 1}`}
-                        >
-                          <Cross2Icon />
-                        </IconButton>
-                      </Flex>
-                    </li>
-                  ))}
+                        )}
+                      </StepItem>
+                    ))}
+                  </StepsDnd>
                 </ol>
               </Flex>
               <Button type="submit" name="op" value="add" size="1" variant="soft" mt="2" onClick={edit("add")}>
@@ -226,5 +263,51 @@ export function SequenceForm({
         </Form>
       </section>
     </Card>
+  );
+}
+
+/** The planets' drag context (with JavaScript); without it the list is plain. */
+function StepsDnd({
+  enabled,
+  ids,
+  sensors,
+  onDragEnd,
+  children,
+}: {
+  enabled: boolean;
+  ids: string[];
+  sensors: ReturnType<typeof useSensors>;
+  onDragEnd: (e: DragEndEvent) => void;
+  children: ReactNode;
+}) {
+  if (!enabled) return <>{children}</>;
+  return (
+    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+        {children}
+      </SortableContext>
+    </DndContext>
+  );
+}
+
+/** One planet row; `handle` (drag listeners for the handle button) only when draggable. */
+function StepItem({ id, draggable, children }: { id: string; draggable: boolean; children: (handle: HTMLAttributes<HTMLElement> | null) => ReactNode }) {
+  if (!draggable) return <li>{children(null)}</li>;
+  return <SortableStep id={id}>{children}</SortableStep>;
+}
+
+function SortableStep({ id, children }: { id: string; children: (handle: HTMLAttributes<HTMLElement>) => ReactNode }) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id });
+  const style: CSSProperties = {
+    transform: CSS.Transform.toString(transform),
+    transition,
+    position: "relative",
+    zIndex: isDragging ? 1 : undefined,
+    touchAction: "manipulation",
+  };
+  return (
+    <li ref={setNodeRef} style={style} data-dragging={isDragging || undefined}>
+      {children({ ...attributes, ...listeners } as HTMLAttributes<HTMLElement>)}
+    </li>
   );
 }

@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { toast } from "~/components/ui/toast";
 import { TRADING_ERRORS, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { renderRemixStub } from "../../../../../tests/kit/component";
 import TradingPlanetsRoute from "../trading-planets";
@@ -99,6 +100,10 @@ describe("Trading Planets screen", () => {
     fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Night" } });
     fireEvent.click(screen.getByRole("button", { name: "Add planet" }));
     await screen.findByRole("button", { name: "Remove planet 1" });
+    // Enter in a field submits with the form's first submit button: a plain save, not a planet's move/remove.
+    const first = create.closest("form")!.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    expect(first.name).toBe("");
+    expect(first.disabled).toBe(false);
     fireEvent.click(create);
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toMatchObject({
@@ -127,6 +132,73 @@ describe("Trading Planets screen", () => {
     fireEvent.click(add);
     await screen.findByText(TRADING_ERRORS.adMessage);
     expect(posted).toEqual([]);
+  });
+
+  it("after “Ad created successfully” the new message input is empty again; a failed add keeps the text", async () => {
+    const list = [...ads];
+    let fail = true;
+    renderRemixStub([
+      {
+        path: "/trading-planets",
+        Component: TradingPlanetsRoute,
+        loader: () => ({ sequences, planets, ads: [...list], traders: [], loadError: null }),
+        action: async ({ request }: ActionFunctionArgs) => {
+          const fd = await request.formData();
+          if (!fail) list.push({ _id: "77777777-7777-4777-8777-777777777777", adsMessage: String(fd.get("adsMessage")), category: "ads", isActive: true });
+          return { ok: !fail };
+        },
+      },
+    ]);
+    const input = (await screen.findByLabelText("New message")) as HTMLInputElement;
+    const add = (await screen.findAllByRole("button", { name: "Add" })).at(-1)!;
+    fireEvent.change(input, { target: { value: "Fresh ad ✨" } });
+    fireEvent.click(add);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((screen.getByLabelText("New message") as HTMLInputElement).value).toBe("Fresh ad ✨");
+    fail = false;
+    fireEvent.click(add);
+    await screen.findByText("Fresh ad ✨", { selector: "button" });
+    await waitFor(() => expect((screen.getByLabelText("New message") as HTMLInputElement).value).toBe(""));
+  });
+
+  it("after “Custom planet created successfully” the planet name input is empty again", async () => {
+    const list = [...planets];
+    renderRemixStub(
+      [
+        {
+          path: "/trading-planets",
+          Component: TradingPlanetsRoute,
+          loader: () => ({ sequences, planets: [...list], ads, traders: [], loadError: null }),
+          action: async ({ request }: ActionFunctionArgs) => {
+            const fd = await request.formData();
+            list.push({ _id: "88888888-8888-4888-8888-888888888888", name: String(fd.get("name")), type: "blacklisted" });
+            // As the server does: back to the page the form was posted from (the dialog stays open).
+            return new Response(null, { status: 302, headers: { Location: String(fd.get("redirectTo")) } });
+          },
+        },
+      ],
+      { initialEntries: ["/trading-planets?planets=blacklisted"] },
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Custom Planets" });
+    fireEvent.change(within(dialog).getByLabelText("Planet name"), { target: { value: "Junk Yard" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+    await screen.findByLabelText("Rename Junk Yard");
+    await waitFor(() => expect((screen.getByLabelText("Planet name") as HTMLInputElement).value).toBe(""));
+  });
+
+  it("spec 2 §8: a failed ads load toasts “Failed to load ads” and says so; the sequences still show", async () => {
+    const shown = vi.spyOn(toast, "error");
+    renderRemixStub([
+      {
+        path: "/trading-planets",
+        Component: TradingPlanetsRoute,
+        loader: () => ({ sequences, planets, ads: [], traders: [], loadError: "Failed to load ads", loadErrors: ["Failed to load ads"] }),
+      },
+    ]);
+    await screen.findByText("Morning");
+    await waitFor(() => expect(shown).toHaveBeenCalledWith("Failed to load ads"));
+    expect(screen.getByText("Failed to load ads")).toBeTruthy();
+    shown.mockRestore();
   });
 
   it("a click on an ad's text copies it exactly to the clipboard", async () => {
