@@ -7,10 +7,10 @@
  *   GET    /api/bot/connections                  → { connections: Connection[] }
  *   GET    /api/bot/channels                     → { channels: Channel[] }
  *   GET    /api/gala-cord-accounts               → SavedAccount[]            (error field on failure)
- *   POST   /api/bot/start | /api/bot/stop  {}    → { success, status }   (the body is an empty JSON object)
+ *   POST   /api/bot/start | /api/bot/stop        → { success, message, status, ...status }   (no body, a blank one or {})
  *   POST   /api/bot/stop-connection/{accountId}  → { success, account }
  *   POST   /api/bot/connect {accountId, channelId}        → { success, account }
- *   POST   /api/bot/connect-new {channelId, recoveryCode} → 201 { success, account }
+ *   POST   /api/bot/connect-new {channelId, recoveryCode} → { success, account }
  *   POST   /api/bot/update-channel/{accountId} {channelId} → { success, account }
  *   POST   /api/bot/planet/{accountId} {planet}  → { success, planet }  (409 "Not connected to Galaxy")
  *   DELETE /api/bot/connection/{accountId}       → { success }
@@ -97,9 +97,6 @@ const snowflake = z
 const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
 
 export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
-
-/** Start/Stop take no fields: an empty JSON object (anything else is refused, nothing changed). */
-export const emptyBodySchema = z.object({}, { error: "The body must be an empty JSON object: {}" }).strict();
 
 export const connectSchema = z.object({ accountId: accountIdSchema, channelId }).strict();
 export const connectNewSchema = z
