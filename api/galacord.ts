@@ -97,28 +97,26 @@ const snowflake = z
 const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
 
 export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
+/** In a body: the id as the lists give it (a string), or as a plain JSON number (Galaxy ids are whole numbers). */
+const bodyAccountId = z.union([z.string(), z.number().int().safe()], { error: "accountId: a Galaxy account id" }).transform(String).pipe(accountIdSchema);
 
-export const connectSchema = z.object({ accountId: accountIdSchema, channelId }).strict();
-export const connectNewSchema = z
-  .object({
-    channelId,
-    recoveryCode: z
-      .string({ error: RELAY_ERRORS.recoveryCodeRequired })
-      .trim()
-      .min(1, RELAY_ERRORS.recoveryCodeRequired)
-      .max(64, "recoveryCode: at most 64 characters"),
-  })
-  .strict();
-export const updateChannelSchema = z.object({ channelId }).strict();
-export const planetSchema = z
-  .object({
-    planet: z
-      .string({ error: RELAY_ERRORS.planetRequired })
-      .trim()
-      .min(1, RELAY_ERRORS.planetRequired)
-      .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
-  })
-  .strict();
+export const connectSchema = z.object({ accountId: bodyAccountId, channelId });
+export const connectNewSchema = z.object({
+  channelId,
+  recoveryCode: z
+    .string({ error: RELAY_ERRORS.recoveryCodeRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.recoveryCodeRequired)
+    .max(64, "recoveryCode: at most 64 characters"),
+});
+export const updateChannelSchema = z.object({ channelId });
+export const planetSchema = z.object({
+  planet: z
+    .string({ error: RELAY_ERRORS.planetRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.planetRequired)
+    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+});
 
 /** Spec 2 §9 "Bot status poll". */
 export const BOT_STATUS_POLL_MS = 5_000;
