@@ -218,8 +218,9 @@ describe("spec 2 §7 Relay bot /api", () => {
       [await updateChannelAction(await apiArgs(post("/api/bot/update-channel/123", { channelId: RELAY }), { accountId: "123" })), 404, "Account not found"],
       [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: "123", channelId: RELAY }))), 404, "Account not found"],
       [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "" }), { accountId: "123" })), 400, "planet: Please choose a planet"],
-      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "Orion" }), { accountId: "123" })), 404, "Account not found"],
-      [await planetAction(await apiArgs(post("/api/bot/planet/abc", { planet: "Orion" }), { accountId: "abc" })), 404, "Account not found"],
+      // Spec 2 §4 "Changing planet when not connected gives "Not connected to Galaxy"": an account we do not hold is not connected.
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "Orion" }), { accountId: "123" })), 409, "Not connected to Galaxy"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/abc", { planet: "Orion" }), { accountId: "abc" })), 409, "Not connected to Galaxy"],
       [await updateChannelAction(await apiArgs(post("/api/bot/update-channel/123", {}), { accountId: "123" })), 400, "channelId: Please choose a channel"],
       [await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/123`, { method: "DELETE" }), { accountId: "123" })), 404, "Account not found"],
       [await deleteAction(await apiArgs(post("/api/bot/connection/123"), { accountId: "123" })), 405],
