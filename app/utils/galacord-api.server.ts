@@ -16,10 +16,10 @@ export const COMMAND_BODY_ERROR = "The body must be empty or an empty JSON objec
 /**
  * Reads the body of `POST /api/bot/start|stop` (spec 2 §7 shows them without one). No body or
  * a blank one is accepted whatever the Content-Type (a bare `fetch(url, {method: "POST"})`, a
- * form post with nothing in it); so is `{}` as JSON (or as text/plain, what `fetch` sends for a
- * string body). A body that is there but is malformed JSON (400), any other JSON value or an
- * object with fields (400), a non-JSON type with content (415) or an oversized one (413) is
- * refused with nothing changed.
+ * form post with nothing in it, an empty FormData); so is `{}` as JSON (or as text/plain, what
+ * `fetch` sends for a string body). A body that is there but is malformed JSON (400), any other
+ * JSON value, an object or a form with fields (400), another type with content (415) or an
+ * oversized one (413) is refused with nothing changed.
  */
 export async function readCommandBody(request: Request): Promise<void> {
   const length = Number(request.headers.get("content-length") ?? "0");
@@ -48,6 +48,17 @@ export async function readCommandBody(request: Request): Promise<void> {
   }
   if (text.trim() === "") return;
   const type = (request.headers.get("content-type") ?? "").trim();
+  if (/^(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i.test(type)) {
+    // A form with nothing in it (what `new FormData()` sends) is as empty as no body.
+    let fields = 1;
+    try {
+      fields = [...(await new Request("http://body.invalid/", { method: "POST", headers: { "content-type": type }, body: text }).formData()).keys()].length;
+    } catch {
+      apiError(400, "Malformed form body");
+    }
+    if (fields > 0) apiError(400, COMMAND_BODY_ERROR);
+    return;
+  }
   if (type && !/^(application\/json|text\/plain)\s*(;|$)/i.test(type)) apiError(415, "Content-Type must be application/json");
   let body: unknown;
   try {

@@ -155,6 +155,10 @@ describe("spec 2 §7 Relay bot /api", () => {
       ["{}", "text/plain;charset=UTF-8"],
       ["{}", undefined],
     ];
+    // An empty FormData, as `fetch(url, { method: "POST", body: new FormData() })` sends it.
+    const empty = new Request(`${U}/`, { method: "POST", body: new FormData() });
+    accepted.push([await empty.text(), empty.headers.get("content-type")!]);
+    expect(accepted.at(-1)![1]).toMatch(/^multipart\/form-data; boundary=/);
     for (const [body, type] of accepted) {
       const start = await json(await startAction(await apiArgs(raw("/api/bot/start", body, type))));
       expect([start.status, start.body.success, typeof start.body.isRunning, start.body.status?.state]).toEqual([
@@ -184,7 +188,8 @@ describe("spec 2 §7 Relay bot /api", () => {
       ["[]", "application/json", 400, "The body must be empty or an empty JSON object: {}"],
       ['"start"', "application/json", 400, "The body must be empty or an empty JSON object: {}"],
       ['{"force":true}', "application/json", 400, "The body must be empty or an empty JSON object: {}"],
-      ["run=1", "application/x-www-form-urlencoded", 415, "Content-Type must be application/json"],
+      ["run=1", "application/x-www-form-urlencoded", 400, "The body must be empty or an empty JSON object: {}"],
+      ["<start/>", "application/xml", 415, "Content-Type must be application/json"],
       [`{"pad":"${"x".repeat(5000)}"}`, "application/json", 413, "Request body too large (limit 4096 bytes)"],
     ];
     for (const action of [startAction, stopAction]) {
@@ -225,7 +230,7 @@ describe("spec 2 §7 Relay bot /api", () => {
       [await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/123`, { method: "DELETE" }), { accountId: "123" })), 404, "Account not found"],
       [await deleteAction(await apiArgs(post("/api/bot/connection/123"), { accountId: "123" })), 405],
       [await startAction(await apiArgs(raw("/api/bot/start", "x", "text/plain"))), 400, "Malformed JSON body"],
-      [await startAction(await apiArgs(raw("/api/bot/start", "a=b", "application/x-www-form-urlencoded"))), 415],
+      [await startAction(await apiArgs(raw("/api/bot/start", "a=b", "application/x-www-form-urlencoded"))), 400],
       [await stopAction(await apiArgs(post("/api/bot/stop", { now: true }))), 400, "The body must be empty or an empty JSON object: {}"],
     ];
     for (const [res, status, text] of cases) {

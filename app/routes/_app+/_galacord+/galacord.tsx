@@ -245,6 +245,7 @@ function ConnectNewPanel({ channels }: { channels: Channel[] }) {
             name="recoveryCode"
             type="password"
             autoComplete="off"
+            placeholder="Recovery code"
             required
             value={code}
             onChange={(e) => setCode(e.target.value)}
