@@ -164,6 +164,14 @@ test('spec 2 §4 "a spinner shows while connecting": a dropped Galaxy connection
   await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 40_000 });
   await expect(status(page)).toContainText("1 active connection");
 
+  // A login failure is different: 950 leaves the account in error, offered Connect, not retried.
+  expect((await sim("another-device", { accountId: acc.id })).status).toBe(200);
+  await expect(row.getByRole("status")).toHaveText("You login from another device", { timeout: 15_000 });
+  await expect(row.getByText("Offline", { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByRole("status")).toHaveCount(0);
+
   expect((await request.delete(`/api/bot/connection/${acc.id}`)).status()).toBe(200);
   expect((await request.post("/api/bot/stop")).status()).toBe(200);
   await expect(status(page)).toContainText("Stopped", { timeout: 15_000 });

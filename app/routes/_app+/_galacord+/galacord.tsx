@@ -388,7 +388,8 @@ function AccountRow({ account }: { account: SavedAccount }) {
   const fetcher = useFetcher();
   const pendingIntent = fetcher.state !== "idle" ? str(fetcher.formData ?? new FormData(), "intent") : "";
   const pending = pendingIntent === "connect" ? "connect" : pendingIntent === "disconnect" ? "disconnect" : null;
-  const wantsConnected = pending ? pending === "connect" : account.desired === "connected";
+  // An account in error (a login failure: 451, 950) is not retried until the operator presses Connect.
+  const wantsConnected = pending ? pending === "connect" : account.desired === "connected" && account.state !== "error";
   const href = channelLink(account);
   return (
     <Card asChild>
