@@ -7,10 +7,10 @@
  *   GET    /api/bot/connections                  → { connections: Connection[] }
  *   GET    /api/bot/channels                     → { channels: Channel[] }
  *   GET    /api/gala-cord-accounts               → SavedAccount[]            (error field on failure)
- *   POST   /api/bot/start | /api/bot/stop  {}    → { success, status }   (the body is an empty JSON object)
+ *   POST   /api/bot/start | /api/bot/stop        → { success, message, status, ...status }   (no body, a blank one or {})
  *   POST   /api/bot/stop-connection/{accountId}  → { success, account }
  *   POST   /api/bot/connect {accountId, channelId}        → { success, account }
- *   POST   /api/bot/connect-new {channelId, recoveryCode} → 201 { success, account }
+ *   POST   /api/bot/connect-new {channelId, recoveryCode} → { success, account }
  *   POST   /api/bot/update-channel/{accountId} {channelId} → { success, account }
  *   POST   /api/bot/planet/{accountId} {planet}  → { success, planet }  (409 "Not connected to Galaxy")
  *   DELETE /api/bot/connection/{accountId}       → { success }
@@ -97,31 +97,26 @@ const snowflake = z
 const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
 
 export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
+/** In a body: the id as the lists give it (a string), or as a plain JSON number (Galaxy ids are whole numbers). */
+const bodyAccountId = z.union([z.string(), z.number().int().safe()], { error: "accountId: a Galaxy account id" }).transform(String).pipe(accountIdSchema);
 
-/** Start/Stop take no fields: an empty JSON object (anything else is refused, nothing changed). */
-export const emptyBodySchema = z.object({}, { error: "The body must be an empty JSON object: {}" }).strict();
-
-export const connectSchema = z.object({ accountId: accountIdSchema, channelId }).strict();
-export const connectNewSchema = z
-  .object({
-    channelId,
-    recoveryCode: z
-      .string({ error: RELAY_ERRORS.recoveryCodeRequired })
-      .trim()
-      .min(1, RELAY_ERRORS.recoveryCodeRequired)
-      .max(64, "recoveryCode: at most 64 characters"),
-  })
-  .strict();
-export const updateChannelSchema = z.object({ channelId }).strict();
-export const planetSchema = z
-  .object({
-    planet: z
-      .string({ error: RELAY_ERRORS.planetRequired })
-      .trim()
-      .min(1, RELAY_ERRORS.planetRequired)
-      .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
-  })
-  .strict();
+export const connectSchema = z.object({ accountId: bodyAccountId, channelId });
+export const connectNewSchema = z.object({
+  channelId,
+  recoveryCode: z
+    .string({ error: RELAY_ERRORS.recoveryCodeRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.recoveryCodeRequired)
+    .max(64, "recoveryCode: at most 64 characters"),
+});
+export const updateChannelSchema = z.object({ channelId });
+export const planetSchema = z.object({
+  planet: z
+    .string({ error: RELAY_ERRORS.planetRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.planetRequired)
+    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+});
 
 /** Spec 2 §9 "Bot status poll". */
 export const BOT_STATUS_POLL_MS = 5_000;

@@ -263,14 +263,16 @@ export async function deleteAccount(accountId: string): Promise<void> {
 
 /**
  * POST /api/bot/planet/{accountId} {planet}: 409 "Not connected to Galaxy" unless the holder
- * reports the account connected; else a command row the holder runs (JOIN), waited for up to
+ * reports the account connected (an unknown account included); else a command row the holder runs (JOIN), waited for up to
  * `waitMs`. Join failures come back with the platform's reason (UserError 409).
  */
 export async function changePlanet(accountId: string, planet: string, waitMs = 20_000): Promise<string> {
-  const row = await requireAccount(accountId);
+  const db = await getDb();
+  const [row] = await db.select().from(galacordAccounts).where(eq(galacordAccounts.accountId, accountId)).limit(1);
+  // An account we do not hold is not connected either (spec 2 §4: "Not connected to Galaxy").
+  if (!row) throw new UserError(409, RELAY_ERRORS.notConnected);
   const bot = await botRow();
   if (row.state !== "connected" || row.desired !== "connected" || bot.desired !== "running") throw new UserError(409, RELAY_ERRORS.notConnected);
-  const db = await getDb();
   const [cmd] = await db.insert(galacordCommands).values({ accountId, kind: "planet", arg: planet }).returning({ id: galacordCommands.id });
   await nudgeRelay();
   const deadline = Date.now() + waitMs;

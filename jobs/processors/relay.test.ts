@@ -17,7 +17,9 @@ import { GalaxyConnection } from "~/galaxy/connection.server";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import {
   changePlanet,
+  connectAccount,
   connectNew,
+  listConnections,
   getBotStatus,
   getSavedAccount,
   listChannels,
@@ -331,6 +333,57 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
     expect(retrying.desired).toBe("running");
     await control("faults", { deadGateway: false });
     await waitFor("running after the gateway came back", async () => (await getBotStatus()).isRunning, 20_000);
+  });
+
+  it('spec 2 §4 "Galaxy client connection": a dropped connection (not a login failure) is shown connecting, reconnects with backoff and never gives up; queued lines survive; 950 → error, not retried until Connect', async () => {
+    await running();
+    const { acc, listener } = await relayPair();
+    const sim = (path: string, body: unknown) =>
+      fetch(`${galaxy.controlUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const loginsBefore = galaxy.sockets.total;
+    const refusedBefore = galaxy.sockets.refused;
+    // The platform goes away for a while: the account's socket drops and new sockets are refused.
+    expect((await sim("faults", { refuseConnections: true })).status).toBe(200);
+    try {
+      expect((await (await sim("drop", { accountId: acc.id })).json()).dropped).toBeGreaterThanOrEqual(1);
+      const away = await waitFor("shown connecting", async () => {
+        const a = await getSavedAccount(acc.id);
+        return a?.state === "connecting" ? a : false;
+      });
+      expect(away).toMatchObject({ desired: "connected", isConnected: false });
+      expect((await listConnections()).find((c) => c.accountId === acc.id)).toMatchObject({ isConnected: false });
+      // Lines from Discord wait for the connection (RELAY_QUEUE_MAX).
+      await discordSays(RELAY, "alice", "said while Galaxy was away");
+      // More than the connect helper's 2 retries: the relay keeps trying (2 × the retry delay,
+      // then doubling up to RELAY_BACKOFF_MAX_MS) and stays "connecting", never "error".
+      await waitFor("four refused reconnects", () => galaxy.sockets.refused - refusedBefore >= 4);
+      expect(await getSavedAccount(acc.id)).toMatchObject({ state: "connecting", desired: "connected", error: expect.stringMatching(/Galaxy/) });
+    } finally {
+      await sim("faults", { refuseConnections: false });
+    }
+    const back = await connected(acc.id);
+    expect(back).toMatchObject({ isConnected: true, error: null });
+    expect(galaxy.sockets.total).toBeGreaterThan(loginsBefore);
+    const l2 = back.planet === listener.conn.planet?.name ? listener : await listen(back.planet!);
+    if (l2 !== listener) await discordSays(RELAY, "alice", "said while Galaxy was away");
+    await heard(l2, acc.id, "Alice: said while Galaxy was away");
+
+    // 950 "You login from another device" is a login failure: shown in error, not retried.
+    const totalBefore = galaxy.sockets.total;
+    expect((await sim("another-device", { accountId: acc.id })).status).toBe(200);
+    const failed = await waitFor("error", async () => {
+      const a = await getSavedAccount(acc.id);
+      return a?.state === "error" ? a : false;
+    });
+    expect(failed).toMatchObject({ error: "You login from another device", isConnected: false, desired: "connected" });
+    // Several poll rounds and retry delays later (RELAY_POLL_MS 300, RELAY_GALAXY_RETRY_MS 200) nothing tried again.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(galaxy.sockets.total).toBe(totalBefore);
+    expect((await getSavedAccount(acc.id))!.state).toBe("error");
+    // Connect (the operator's button) clears it and logs in again.
+    await connectAccount(acc.id, RELAY);
+    await connected(acc.id);
+    await stopConnection(acc.id);
   });
 
   it("Stop: the bot logs out, status Stopped, connections offline with QUIT :ds", async () => {

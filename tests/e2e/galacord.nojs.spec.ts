@@ -29,7 +29,7 @@ test("no-JS: Start, ID → Connect, Change Channel, Delete Connection (confirm),
   await expect(toast(page, "Bot started")).toBeVisible();
   await reloadUntil(page, async () => (await status(page).textContent())?.includes("Running") ?? false);
 
-  await page.getByRole("link", { name: "ID: create a connection" }).click();
+  await page.getByRole("button", { name: "ID", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "New connection" });
   await dialog.getByLabel("Channel").selectOption({ label: "#chat" });
   await dialog.getByLabel("Recovery code").fill(acc.recoveryCode);
@@ -39,7 +39,7 @@ test("no-JS: Start, ID → Connect, Change Channel, Delete Connection (confirm),
   await expect(row).toContainText("#chat");
   await reloadUntil(page, async () => (await row.getByText("Connected", { exact: true }).count()) > 0);
 
-  await row.getByRole("link", { name: "Change Channel" }).click();
+  await row.getByRole("button", { name: "Change Channel" }).click();
   const change = page.getByRole("dialog", { name: "Change Channel" });
   // Spec 2 §5 "Change Channel needs a channel": the browser holds the form back until one is picked.
   await expect(change.getByLabel("New channel")).toHaveAttribute("required", "");
@@ -49,7 +49,7 @@ test("no-JS: Start, ID → Connect, Change Channel, Delete Connection (confirm),
   await expect(row).toContainText("#bots");
   await expect(row).toContainText("Test Server");
 
-  await row.getByRole("link", { name: `Delete ${acc.nick}` }).click();
+  await row.getByRole("button", { name: `Delete ${acc.nick}` }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete Connection" });
   await expect(confirm).toContainText("This cannot be undone");
   await confirm.getByRole("button", { name: "Delete" }).click();

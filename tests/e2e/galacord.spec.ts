@@ -31,7 +31,7 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
   await expect(status(page)).toContainText("Running", { timeout: 20_000 });
   await expect(status(page)).toContainText("0 active connections");
 
-  await page.getByRole("link", { name: "ID: create a connection" }).click();
+  await page.getByRole("button", { name: "ID", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "New connection" });
   const connect = dialog.getByRole("button", { name: "Connect" });
   await expect(connect).toBeDisabled();
@@ -80,7 +80,7 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
     )
     .toContainEqual(expect.objectContaining({ content: "hi from the planet", username: "#999999" }));
 
-  await row.getByRole("link", { name: "Change Planet" }).click();
+  await row.getByRole("button", { name: "Change Planet" }).click();
   const planet = page.getByRole("dialog", { name: "Change Planet" });
   await expect(planet.getByRole("radio")).toHaveCount(3);
   await expect(planet.getByRole("button", { name: "Change Planet" })).toBeDisabled();
@@ -89,7 +89,7 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
   await expect(toast(page, "Planet changed: Sirius")).toBeVisible({ timeout: 20_000 });
   await expect(row.getByText("Sirius")).toBeVisible();
 
-  await row.getByRole("link", { name: "Change Planet" }).click();
+  await row.getByRole("button", { name: "Change Planet" }).click();
   await page.getByRole("dialog", { name: "Change Planet" }).getByLabel("Other planet").fill("NoSuchPlanetXYZ");
   await page.getByRole("dialog", { name: "Change Planet" }).getByRole("button", { name: "Change Planet" }).click();
   await expect(toast(page, "Planet with such name doesn't exist!")).toBeVisible({ timeout: 20_000 });
@@ -97,11 +97,11 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
   await page.goto("/galacord");
   await row.getByRole("button", { name: "Disconnect" }).click();
   await expect(row.getByText("Offline", { exact: true })).toBeVisible();
-  await row.getByRole("link", { name: "Change Planet" }).click();
+  await row.getByRole("button", { name: "Change Planet" }).click();
   await expect(page.getByRole("dialog", { name: "Change Planet" }).getByText("Not connected to Galaxy")).toBeVisible();
 
   await page.goto("/galacord");
-  await row.getByRole("link", { name: `Delete ${acc.nick}` }).click();
+  await row.getByRole("button", { name: `Delete ${acc.nick}` }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete Connection" });
   await expect(confirm).toContainText(acc.nick);
   await confirm.getByRole("button", { name: "Delete" }).click();
@@ -133,6 +133,50 @@ test('spec 2 §8: the bot\'s own error is shown as "Bot Error" (token refused on
   await expect(status(page)).toContainText("Stopped");
 });
 
+test('spec 2 §4 "a spinner shows while connecting": a dropped Galaxy connection (not a login failure) shows Connecting, then reconnects by itself', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const [acc] = (await simAccounts("plain")).slice(42, 43);
+  const sim = (path: string, body: unknown) =>
+    fetch(`${SIM_URL}/__sim/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await botStopped(page);
+  // Spec 2 §7 "POST /api/bot/start": no body.
+  expect((await request.post("/api/bot/start")).status()).toBe(200);
+  await expect(status(page)).toContainText("Running", { timeout: 20_000 });
+  const created = await request.post("/api/bot/connect-new", { data: { channelId: "1180000000000000102", recoveryCode: acc.recoveryCode } });
+  expect(created.status()).toBe(200);
+  const row = page.getByRole("listitem", { name: acc.nick });
+  await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 20_000 });
+
+  expect((await sim("faults", { refuseConnections: true })).status).toBe(200);
+  try {
+    expect((await sim("drop", { accountId: acc.id })).status).toBe(200);
+    // Polled (spec 2 §9), no reload: the badge turns into the spinner, the count drops.
+    await expect(row.getByText("Connecting", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(row.getByText("Connected", { exact: true })).toHaveCount(0);
+    await expect(row.getByRole("button", { name: "Disconnect" })).toBeVisible();
+    await expect(status(page)).toContainText("0 active connections");
+  } finally {
+    await sim("faults", { refuseConnections: false });
+  }
+  await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 40_000 });
+  await expect(status(page)).toContainText("1 active connection");
+
+  // A login failure is different: 950 leaves the account in error, offered Connect, not retried.
+  expect((await sim("another-device", { accountId: acc.id })).status).toBe(200);
+  await expect(row.getByRole("status")).toHaveText("You login from another device", { timeout: 15_000 });
+  await expect(row.getByText("Offline", { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(row.getByText("Connected", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByRole("status")).toHaveCount(0);
+
+  expect((await request.delete(`/api/bot/connection/${acc.id}`)).status()).toBe(200);
+  expect((await request.post("/api/bot/stop")).status()).toBe(200);
+  await expect(status(page)).toContainText("Stopped", { timeout: 15_000 });
+});
+
 test("at 375 px wide the GalaCord screen fits without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/galacord?new=1");
@@ -140,5 +184,5 @@ test("at 375 px wide the GalaCord screen fits without sideways scrolling", async
   await expect(page.getByRole("dialog", { name: "New connection" })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await expect(page.getByRole("link", { name: "ID: create a connection" })).toBeInViewport();
+  await expect(page.getByRole("button", { name: "ID", exact: true })).toBeInViewport();
 });

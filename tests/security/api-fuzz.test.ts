@@ -87,6 +87,19 @@ const PARAM_VALUES = [
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+/**
+ * Requests in the list above that are not bad input but a valid command, left out of this
+ * suite (they are tested where they belong). Spec 2 §7 shows `POST /api/bot/start` without a
+ * body, so a body-less or blank POST really starts the GalaCord bot: it writes the bot row and
+ * asks the session host for the relay session (app/routes/_app+/_galacord+/api.galacord.test.ts).
+ * Every other body on it must still be refused with nothing changed, and is fuzzed.
+ */
+const VALID_COMMANDS: Array<{ method: string; path: string; bodies: string[] }> = [
+  { method: "POST", path: "/api/bot/start", bodies: ["no body", "empty JSON body"] },
+];
+const isValidCommand = (method: string, path: string, label: string) =>
+  VALID_COMMANDS.some((c) => c.method === method && c.path === path && c.bodies.includes(label));
+
 function urlsFor(path: string): string[] {
   if (!path.includes(":") && !path.includes("*")) return [path];
   return PARAM_VALUES.map((v) => path.replace(/:[A-Za-z]+/g, v).replace(/\*/g, v));
@@ -129,6 +142,7 @@ describe("every /api route survives bad input: no 5xx, {error, message}, nothing
         for (const method of METHODS) {
           const bodies = method === "GET" ? BODIES.slice(0, 1) : BODIES;
           for (const [label, body, type] of bodies) {
+            if (isValidCommand(method, url, label)) continue;
             const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
             if (type) headers["Content-Type"] = type;
             let res: Response;

@@ -4,7 +4,7 @@ import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";
 
 /**
- * POST /api/bot/connect-new {channelId, recoveryCode} → 201 { success, message, account }: logs in
+ * POST /api/bot/connect-new {channelId, recoveryCode} → 200 { success, message, account }: logs in
  * with the code to learn the account, saves it (code encrypted), the holder connects it.
  * Login refusals answer the platform's text (400 "Login failed: Invalid credentials", 403 …).
  */
@@ -12,7 +12,7 @@ export const action = apiRoute(async function action({ request }) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = await readJson(request, connectNewSchema);
   try {
-    return Response.json({ success: true, message: RELAY_MESSAGES.connected, account: await connectNew(input) }, { status: 201 });
+    return Response.json({ success: true, message: RELAY_MESSAGES.connected, account: await connectNew(input) });
   } catch (err) {
     return relayFailure(err, RELAY_ERRORS.createConnection);
   }

@@ -1,14 +1,15 @@
-import { emptyBodySchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { startBot } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { relayFailure } from "~/utils/galacord-api.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { readCommandBody, relayFailure } from "~/utils/galacord-api.server";
 
-/** POST /api/bot/start → 202 { success, message, status } (the holder logs in; status polled). 503 job engine offline. */
+/** POST /api/bot/start (no body needed) → 200 { success, message, status, ...status } (the holder logs in; status polled). 503 job engine offline. */
 export const action = apiRoute(async function action({ request }) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  await readJson(request, emptyBodySchema);
+  await readCommandBody(request);
   try {
-    return Response.json({ success: true, message: RELAY_MESSAGES.started, status: await startBot() }, { status: 202 });
+    const status = await startBot();
+    return Response.json({ success: true, message: RELAY_MESSAGES.started, ...status, status });
   } catch (err) {
     return relayFailure(err, RELAY_ERRORS.controlBot);
   }

@@ -4,8 +4,7 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";
 
 /** GET /api/bot/status → { isRunning, error, connectedChannels, state } (spec 2 §7; polled every 5 s). */
-export const loader = apiRoute(async function loader({ request }) {
-  if (request.method !== "GET") return methodNotAllowed(["GET"]);
+export const loader = apiRoute(async function loader() {
   try {
     return Response.json(await getBotStatus());
   } catch (err) {

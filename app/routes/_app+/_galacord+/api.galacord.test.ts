@@ -12,7 +12,7 @@ import { SEED } from "#sim/discord/state";
 import { startSimulator, type Simulator } from "#sim/server";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { galacordAccounts } from "~/db/schema";
+import { galacordAccounts, galacordBot } from "~/db/schema";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { loader as channelsLoader } from "./api.bot.channels";
 import { action as connectAction } from "./api.bot.connect";
@@ -52,7 +52,7 @@ beforeAll(async () => {
   await Promise.all(pool.workers.map((w) => w.waitUntilReady()));
 });
 afterAll(async () => {
-  await stopAction(await apiArgs(post("/api/bot/stop", {}))).catch(() => {});
+  await stopAction(await apiArgs(raw("/api/bot/stop"))).catch(() => {});
   await pool?.close(5_000);
   await closeQueues();
   await galaxy?.close();
@@ -71,13 +71,18 @@ async function json(res: Response) {
   return { status: res.status, body: await res.json() };
 }
 const get = (path: string) => new Request(`${U}${path}`);
+/** A POST exactly as given: no Content-Type when `type` is undefined, no body when `body` is undefined. */
+function raw(path: string, body?: string, type?: string) {
+  return new Request(`${U}${path}`, { method: "POST", headers: type ? { "content-type": type } : {}, body });
+}
+const botRowNow = async () => (await (await getDb()).select().from(galacordBot))[0] ?? null;
 const rowCount = async () => (await (await getDb()).select().from(galacordAccounts)).length;
 
 describe("spec 2 §7 Relay bot /api", () => {
-  it("start → 202, status Running with the connection count; channels by server; connect-new → 201 saved (no code in any answer); connections; planet; channel; stop-connection; delete; stop", async () => {
-    const started = await json(await startAction(await apiArgs(post("/api/bot/start", {}))));
-    expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ success: true, status: { state: expect.any(String) } });
+  it("start (no body) → 200, status Running with the connection count; channels by server; connect-new → 200 saved (no code in any answer); connections; planet; channel; stop-connection; delete; stop", async () => {
+    const started = await json(await startAction(await apiArgs(raw("/api/bot/start"))));
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ success: true, isRunning: false, connectedChannels: 0, error: null, status: { state: "starting" } });
     await waitFor("running", async () => (await (await statusLoader(await apiArgs(get("/api/bot/status")))).json()).isRunning);
     const channels = await json(await channelsLoader(await apiArgs(get("/api/bot/channels"))));
     expect(channels.body.channels).toHaveLength(5);
@@ -85,7 +90,7 @@ describe("spec 2 §7 Relay bot /api", () => {
 
     const acc = galaxy.world.accounts.filter((a) => a.kind === "plain")[3];
     const created = await json(await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: acc.recoveryCode }))));
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.body.account).toMatchObject({ accountId: acc.id, nick: acc.nick, channelId: RELAY, channelName: "relay", guildName: "Galaxy Fans" });
     expect(JSON.stringify(created.body)).not.toContain(acc.recoveryCode);
     const [row] = await (await getDb()).select().from(galacordAccounts);
@@ -134,8 +139,66 @@ describe("spec 2 §7 Relay bot /api", () => {
     expect(await rowCount()).toBe(0);
     await waitFor("logged out of Galaxy", () => galaxy.sockets.sessions(acc.id).length === 0);
 
-    const stopped = await json(await stopAction(await apiArgs(post("/api/bot/stop", {}))));
-    expect(stopped.body).toMatchObject({ success: true, status: { isRunning: false, connectedChannels: 0 } });
+    const stopped = await json(await stopAction(await apiArgs(raw("/api/bot/stop"))));
+    expect(stopped.status).toBe(200);
+    expect(stopped.body).toMatchObject({ success: true, isRunning: false, connectedChannels: 0, status: { isRunning: false, connectedChannels: 0 } });
+  });
+
+  it('spec 2 §7 "POST /api/bot/start and POST /api/bot/stop (response status)": no body, a blank body or {} under any Content-Type → 200 with the status', async () => {
+    const accepted: [string | undefined, string | undefined][] = [
+      [undefined, undefined],
+      [undefined, "application/json"],
+      ["", "application/json"],
+      ["", "application/x-www-form-urlencoded"],
+      ["  \n", "text/plain;charset=UTF-8"],
+      ["{}", "application/json"],
+      ["{}", "text/plain;charset=UTF-8"],
+      ["{}", undefined],
+    ];
+    // An empty FormData, as `fetch(url, { method: "POST", body: new FormData() })` sends it.
+    const empty = new Request(`${U}/`, { method: "POST", body: new FormData() });
+    accepted.push([await empty.text(), empty.headers.get("content-type")!]);
+    expect(accepted.at(-1)![1]).toMatch(/^multipart\/form-data; boundary=/);
+    for (const [body, type] of accepted) {
+      const start = await json(await startAction(await apiArgs(raw("/api/bot/start", body, type))));
+      expect([start.status, start.body.success, typeof start.body.isRunning, start.body.status?.state]).toEqual([
+        200,
+        true,
+        "boolean",
+        expect.stringMatching(/^(starting|running)$/),
+      ]);
+      expect((await botRowNow())?.desired).toBe("running");
+      const stop = await json(await stopAction(await apiArgs(raw("/api/bot/stop", body, type))));
+      expect([stop.status, stop.body.success, stop.body.isRunning, stop.body.status?.state]).toEqual([200, true, false, "stopped"]);
+      expect((await botRowNow())?.desired).toBe("stopped");
+    }
+  });
+
+  it("POST /api/bot/start|stop with a body that is there but bad (malformed JSON, another JSON value, fields, a form, oversized) → 4xx {error, message}, the bot row unchanged", async () => {
+    // What the web side writes (the holder may still be writing `worker`/`updatedAt` as it lets go).
+    const wanted = async () => {
+      const row = await botRowNow();
+      return row && { desired: row.desired, state: row.state, error: row.error };
+    };
+    const before = await wanted();
+    const cases: [string, string | undefined, number, string][] = [
+      ["{", "application/json", 400, "Malformed JSON body"],
+      ["{}x", undefined, 400, "Malformed JSON body"],
+      ["null", "application/json", 400, "The body must be empty or an empty JSON object: {}"],
+      ["[]", "application/json", 400, "The body must be empty or an empty JSON object: {}"],
+      ['"start"', "application/json", 400, "The body must be empty or an empty JSON object: {}"],
+      ['{"force":true}', "application/json", 400, "The body must be empty or an empty JSON object: {}"],
+      ["run=1", "application/x-www-form-urlencoded", 400, "The body must be empty or an empty JSON object: {}"],
+      ["<start/>", "application/xml", 415, "Content-Type must be application/json"],
+      [`{"pad":"${"x".repeat(5000)}"}`, "application/json", 413, "Request body too large (limit 4096 bytes)"],
+    ];
+    for (const action of [startAction, stopAction]) {
+      for (const [body, type, status, text] of cases) {
+        const res = await json(await action(await apiArgs(raw(action === startAction ? "/api/bot/start" : "/api/bot/stop", body, type))));
+        expect({ body, status: res.status, answer: res.body }).toEqual({ body, status, answer: errorBody(text) });
+      }
+    }
+    expect(await wanted()).toEqual(before);
   });
 
   it("bad input → 4xx {error, message}, nothing saved (spec 2 §5: Connect needs channel and code; Change Planet needs a planet)", async () => {
@@ -146,17 +209,29 @@ describe("spec 2 §7 Relay bot /api", () => {
       [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: "", recoveryCode: "x" }))), 400, "channelId: Please choose a channel"],
       [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: 5, recoveryCode: "x" }))), 400],
       [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: "42", recoveryCode: "x" }))), 404],
-      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: "x", extra: 1 }))), 400],
+      // Unknown fields are ignored (as every other /api body): the answer is about the channel.
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: "42", recoveryCode: "x", guildName: "x" }))), 404],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: ["x"] }))), 400],
+      [await connectNewAction(await apiArgs(post("/api/bot/connect-new", { channelId: RELAY, recoveryCode: "x".repeat(3 * 1024 * 1024) }))), 413],
+      [await connectNewAction(await apiArgs(raw("/api/bot/connect-new", "channelId=1&recoveryCode=x", "application/x-www-form-urlencoded"))), 415],
+      [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: 123, channelId: RELAY }))), 404, "Account not found"],
+      [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: true, channelId: RELAY }))), 400],
+      [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: "123" }))), 400, "channelId: Please choose a channel"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: 50 }), { accountId: "123" })), 400, "planet: Please choose a planet"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "two words" }), { accountId: "123" })), 400],
+      [await stopConnectionAction(await apiArgs(post("/api/bot/stop-connection/123"), { accountId: "123" })), 404, "Account not found"],
+      [await updateChannelAction(await apiArgs(post("/api/bot/update-channel/123", { channelId: RELAY }), { accountId: "123" })), 404, "Account not found"],
       [await connectAction(await apiArgs(post("/api/bot/connect", { accountId: "123", channelId: RELAY }))), 404, "Account not found"],
       [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "" }), { accountId: "123" })), 400, "planet: Please choose a planet"],
-      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "Orion" }), { accountId: "123" })), 404, "Account not found"],
-      [await planetAction(await apiArgs(post("/api/bot/planet/abc", { planet: "Orion" }), { accountId: "abc" })), 404, "Account not found"],
+      // Spec 2 §4 "Changing planet when not connected gives "Not connected to Galaxy"": an account we do not hold is not connected.
+      [await planetAction(await apiArgs(post("/api/bot/planet/123", { planet: "Orion" }), { accountId: "123" })), 409, "Not connected to Galaxy"],
+      [await planetAction(await apiArgs(post("/api/bot/planet/abc", { planet: "Orion" }), { accountId: "abc" })), 409, "Not connected to Galaxy"],
       [await updateChannelAction(await apiArgs(post("/api/bot/update-channel/123", {}), { accountId: "123" })), 400, "channelId: Please choose a channel"],
       [await deleteAction(await apiArgs(new Request(`${U}/api/bot/connection/123`, { method: "DELETE" }), { accountId: "123" })), 404, "Account not found"],
       [await deleteAction(await apiArgs(post("/api/bot/connection/123"), { accountId: "123" })), 405],
-      [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }))), 415],
-      [await startAction(await apiArgs(new Request(`${U}/api/bot/start`, { method: "POST" }))), 400, "The body must be an empty JSON object: {}"],
-      [await stopAction(await apiArgs(post("/api/bot/stop", { now: true }))), 400],
+      [await startAction(await apiArgs(raw("/api/bot/start", "x", "text/plain"))), 400, "Malformed JSON body"],
+      [await startAction(await apiArgs(raw("/api/bot/start", "a=b", "application/x-www-form-urlencoded"))), 400],
+      [await stopAction(await apiArgs(post("/api/bot/stop", { now: true }))), 400, "The body must be empty or an empty JSON object: {}"],
     ];
     for (const [res, status, text] of cases) {
       expect(res.status).toBe(status);

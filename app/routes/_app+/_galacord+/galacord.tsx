@@ -245,6 +245,7 @@ function ConnectNewPanel({ channels }: { channels: Channel[] }) {
             name="recoveryCode"
             type="password"
             autoComplete="off"
+            placeholder="Recovery code"
             required
             value={code}
             onChange={(e) => setCode(e.target.value)}
@@ -341,6 +342,36 @@ function ChangePlanetPanel({ account }: { account: SavedAccount }) {
   );
 }
 
+/**
+ * A button that opens one of the screen's dialogs (spec 2 §2: the ID button, Change Channel,
+ * Change Planet, Delete Connection). The dialogs are URL states, so the button is a GET form:
+ * it works without JavaScript and is a button for assistive technology either way.
+ */
+function OpenDialog({
+  param,
+  value,
+  color,
+  label,
+  variant = "soft",
+  children,
+}: {
+  param: string;
+  value: string;
+  color?: "red";
+  label?: string;
+  variant?: "soft" | "solid";
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="get" action="/galacord" preventScrollReset>
+      <input type="hidden" name={param} value={value} />
+      <Button type="submit" variant={variant} color={color} aria-label={label}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
 function StatusBadge({ account, pending }: { account: SavedAccount; pending: "connect" | "disconnect" | null }) {
   const connecting = pending === "connect" || (account.desired === "connected" && account.state === "connecting");
   if (pending !== "disconnect" && account.isConnected && !pending) return <Badge color="green">Connected</Badge>;
@@ -357,7 +388,8 @@ function AccountRow({ account }: { account: SavedAccount }) {
   const fetcher = useFetcher();
   const pendingIntent = fetcher.state !== "idle" ? str(fetcher.formData ?? new FormData(), "intent") : "";
   const pending = pendingIntent === "connect" ? "connect" : pendingIntent === "disconnect" ? "disconnect" : null;
-  const wantsConnected = pending ? pending === "connect" : account.desired === "connected";
+  // An account in error (a login failure: 451, 950) is not retried until the operator presses Connect.
+  const wantsConnected = pending ? pending === "connect" : account.desired === "connected" && account.state !== "error";
   const href = channelLink(account);
   return (
     <Card asChild>
@@ -396,21 +428,15 @@ function AccountRow({ account }: { account: SavedAccount }) {
                 {wantsConnected ? "Disconnect" : "Connect"}
               </Button>
             </fetcher.Form>
-            <Button asChild variant="soft">
-              <Link to={`?channel=${encodeURIComponent(account.accountId)}`} preventScrollReset>
-                Change Channel
-              </Link>
-            </Button>
-            <Button asChild variant="soft">
-              <Link to={`?planet=${encodeURIComponent(account.accountId)}`} preventScrollReset>
-                Change Planet
-              </Link>
-            </Button>
-            <Button asChild variant="soft" color="red">
-              <Link to={`?confirm=${encodeURIComponent(account.accountId)}`} preventScrollReset aria-label={`Delete ${account.nick}`}>
-                <TrashIcon /> Delete
-              </Link>
-            </Button>
+            <OpenDialog param="channel" value={account.accountId}>
+              Change Channel
+            </OpenDialog>
+            <OpenDialog param="planet" value={account.accountId}>
+              Change Planet
+            </OpenDialog>
+            <OpenDialog param="confirm" value={account.accountId} color="red" label={`Delete ${account.nick}`}>
+              <TrashIcon /> Delete
+            </OpenDialog>
           </Flex>
         </Flex>
       </li>
@@ -446,6 +472,9 @@ export default function GalaCordRoute() {
   const changing = account("channel");
   const planetFor = account("planet");
   const deleting = account("confirm");
+  // A dialog is open: the saved accounts behind it are out of reach (as behind a modal), so
+  // the dialog's own Connect / Change Channel / Change Planet / Delete are the only ones.
+  const dialogOpen = Boolean(params.get("new") || changing || planetFor || deleting);
 
   return (
     <Box>
@@ -468,11 +497,9 @@ export default function GalaCordRoute() {
                 {running ? "Stop" : "Start"}
               </Button>
             </botFetcher.Form>
-            <Button asChild>
-              <Link to="?new=1" preventScrollReset aria-label="ID: create a connection">
-                ID
-              </Link>
-            </Button>
+            <OpenDialog param="new" value="1" variant="solid">
+              ID
+            </OpenDialog>
           </>
         }
       />
@@ -503,22 +530,24 @@ export default function GalaCordRoute() {
           form={{ action: "/galacord", fields: { intent: "delete", accountId: deleting.accountId } }}
         />
       ) : null}
-      <Heading as="h2" size="4" mb="2">
-        Saved accounts
-      </Heading>
-      {accounts.length === 0 ? (
-        <Text as="p" size="2" color="gray">
-          No saved accounts yet. Use the ID button to connect one.
-        </Text>
-      ) : (
-        <Flex asChild direction="column" gap="2">
-          <ul className="gt-plain-list" aria-label="Saved accounts">
-            {accounts.map((a) => (
-              <AccountRow key={a.accountId} account={a} />
-            ))}
-          </ul>
-        </Flex>
-      )}
+      <Box aria-hidden={dialogOpen || undefined} {...(dialogOpen ? { inert: "" } : {})}>
+        <Heading as="h2" size="4" mb="2">
+          Saved accounts
+        </Heading>
+        {accounts.length === 0 ? (
+          <Text as="p" size="2" color="gray">
+            No saved accounts yet. Use the ID button to connect one.
+          </Text>
+        ) : (
+          <Flex asChild direction="column" gap="2">
+            <ul className="gt-plain-list" aria-label="Saved accounts">
+              {accounts.map((a) => (
+                <AccountRow key={a.accountId} account={a} />
+              ))}
+            </ul>
+          </Flex>
+        )}
+      </Box>
     </Box>
   );
 }
