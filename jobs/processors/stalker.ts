@@ -30,6 +30,7 @@ import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/
 import { errorText } from "~/utils/errors";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
 import type { StalkerJob } from "../queues.server";
+import { pause } from "~/utils/pause";
 
 /** Every pause of §1.3, in ms. `STALKER_TIME_SCALE` (tests, benches) multiplies them all. */
 export function stalkerTimings() {
@@ -71,19 +72,6 @@ type Outcome =
   | { kind: "dropped"; wasActive: boolean; why: string }
   | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 export async function runStalker(ctx: SessionContext): Promise<void> {
   const { accountId, signal } = ctx;
   const t = stalkerTimings();
@@ -121,7 +109,7 @@ export async function runStalker(ctx: SessionContext): Promise<void> {
           return;
         }
         await reportStalkerState(accountId, { state: "connecting", error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` });
-        await sleep(t.busyRetryMs, signal);
+        await pause(t.busyRetryMs, signal);
         continue;
       }
       busy = 0;
@@ -129,7 +117,7 @@ export async function runStalker(ctx: SessionContext): Promise<void> {
       drops++;
       const delay = reconnectDelay(drops, t);
       await reportStalkerState(accountId, { state: "connecting", planet: null, error: `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s` });
-      await sleep(delay, signal);
+      await pause(delay, signal);
     }
   } finally {
     if (ctx.reason() === "stop") {

@@ -42,6 +42,7 @@ import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/
 import { errorText } from "~/utils/errors";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
 import type { QueuePayloads } from "../queues.server";
+import { pause } from "~/utils/pause";
 
 /** Every pause, in ms. `TRADER_TIME_SCALE` (tests, benches) multiplies them all. */
 export function traderTimings() {
@@ -195,19 +196,6 @@ type Outcome =
   | { kind: "dropped"; wasOnline: boolean; why: string }
   | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 export function reconnectDelay(n: number, t: TraderTimings = traderTimings()): number {
   if (n <= t.dropRetries) return t.dropRetryMs;
   return Math.min(t.dropRetryMs * 2 ** (n - t.dropRetries), t.backoffMaxMs);
@@ -247,7 +235,7 @@ export async function runTrader(ctx: SessionContext): Promise<void> {
           return;
         }
         await reportTraderState(accountId, { state: "error", planet: null, error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` });
-        await sleep(t.busyRetryMs, signal);
+        await pause(t.busyRetryMs, signal);
         continue;
       }
       busy = 0;
@@ -256,7 +244,7 @@ export async function runTrader(ctx: SessionContext): Promise<void> {
       const delay = reconnectDelay(drops, t);
       await reportTraderState(accountId, { state: "error", planet: null, error: `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s` });
       await log("disconnect", `Trader ${creds.nick}: ${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s`, ctx, {});
-      await sleep(delay, signal);
+      await pause(delay, signal);
     }
   } finally {
     if (ctx.reason() === "stop") {
@@ -392,7 +380,7 @@ class Walker {
       this.#imprisoned = null;
       await this.#report({ state: "error", error: `In prison: ${why}` });
       await log("error", `Trader ${this.#nick} was imprisoned (${why}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, this.ctx, {});
-      await sleep(this.t.prisonPauseMs, this.signal);
+      await pause(this.t.prisonPauseMs, this.signal);
       if (this.signal.aborted) return;
     }
     const [sequences, custom] = await Promise.all([listSequences(), listCustomPlanets()]);
@@ -404,7 +392,7 @@ class Walker {
         this.#idleLogged = true;
         await log("debug", `Trader ${this.#nick}: nothing to run (no active sequence with planets)`, this.ctx, {});
       }
-      await sleep(this.t.idleMs, this.signal);
+      await pause(this.t.idleMs, this.signal);
       return;
     }
     this.#idleLogged = false;
@@ -460,7 +448,7 @@ class Walker {
         await this.#report({ state: "posting" });
         const lines = adLines(ad.adsMessage);
         for (let i = 0; i < lines.length && !this.signal.aborted; i++) {
-          if (i > 0) await sleep(this.t.lineGapMs, this.signal);
+          if (i > 0) await pause(this.t.lineGapMs, this.signal);
           if (this.signal.aborted) return;
           this.conn.send("PRIVMSG", [0, 0], lines[i]!);
         }
@@ -480,7 +468,7 @@ class Walker {
       const stop = () => stay.abort();
       this.signal.addEventListener("abort", stop, { once: true });
       void kicked.then(stop);
-      await sleep(seq.seconds * this.t.secondMs, stay.signal);
+      await pause(seq.seconds * this.t.secondMs, stay.signal);
       this.signal.removeEventListener("abort", stop);
       if (this.signal.aborted) return;
       await this.#advance({}, { state: "on_planet" });
@@ -499,7 +487,7 @@ class Walker {
   async #prison(here: string) {
     await this.#report({ state: "error", planet: here, error: `In prison on ${here}` });
     await log("error", `Trader ${this.#nick} is in prison (${here}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, this.ctx, { planet: here });
-    await sleep(this.t.prisonPauseMs, this.signal);
+    await pause(this.t.prisonPauseMs, this.signal);
     if (this.signal.aborted) return;
     await this.#advance({ failures: 1, skipped: 1 }, { state: "flying", planet: null });
   }
@@ -508,7 +496,7 @@ class Walker {
   async #fly(planet: string): Promise<JoinResult> {
     let last: JoinResult = { ok: false, flyRate: "" };
     for (let attempt = 0; attempt <= this.t.flyRetries; attempt++) {
-      await sleep(this.#lastJoinAt + this.t.joinGapMs - Date.now(), this.signal);
+      await pause(this.#lastJoinAt + this.t.joinGapMs - Date.now(), this.signal);
       if (this.signal.aborted) return last;
       this.#lastJoinAt = Date.now();
       last = await this.#joinOnce(planet);

@@ -8,6 +8,7 @@ import { ChannelType, Client, Events, GatewayIntentBits, PermissionFlagsBits, ty
 import type { Channel } from "#api/galacord";
 import { errorText } from "~/utils/errors";
 import { backoff, type RelaySettings } from "./settings";
+import { pause } from "~/utils/pause";
 
 /** Close codes after which discord.js does not reconnect (Discord's "do not reconnect" list). */
 export const FATAL_CLOSE_CODES = new Map([
@@ -31,19 +32,6 @@ export type DiscordBotEvents = {
   onFatal(error: string): void;
   onMessage(msg: IncomingDiscord): void;
 };
-
-function sleep(ms: number, signal: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 export class DiscordBot {
   client: Client | null = null;
@@ -84,7 +72,7 @@ export class DiscordBot {
         }
         const wait = backoff(attempt, this.settings.RELAY_BACKOFF_MS, this.settings.RELAY_BACKOFF_MAX_MS);
         this.events.onStarting(`${text}; retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
-        await sleep(wait, this.signal);
+        await pause(wait, this.signal);
       }
     }
   }
