@@ -75,9 +75,9 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   const send = page.getByRole("button", { name: /^Send \(\d+\)$/ });
   const n = Number((await send.textContent())!.match(/\d+/)![0]);
   expect(n).toBeGreaterThan(0); // 16 mastic pieces at least
-  await page.getByLabel("Recipient").fill("");
+  await page.getByLabel("Recipient").selectOption("");
   await expect(send).toBeDisabled(); // spec 2 §5: a recipient is needed
-  await page.getByLabel("Recipient").fill(recipient!.id);
+  await page.getByLabel("Other account ID").fill(recipient!.id);
   await send.click();
   await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: "Send (0)" })).toBeDisabled();
