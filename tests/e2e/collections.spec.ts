@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { simAccounts, toast } from "./characters-fixtures";
+import { SIM_URL, simAccounts, simFaults, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "Collections screen", "Main app shell" (floating panel, header icon), §4, §8
@@ -53,6 +53,31 @@ test("recovery-code login, the live connection and the header's connect/disconne
   await expect(toast(page, "Not connected to Galaxy")).toBeVisible();
   await page.getByRole("button", { name: "Connect to Galaxy" }).click();
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+});
+
+async function simLever(path: "drop" | "another-device", accountId: string) {
+  const res = await fetch(`${SIM_URL}/__sim/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ accountId }) });
+  expect(res.ok).toBe(true);
+}
+
+test("spec 2 §4: a dropped connection shows 'Connecting' and comes back by itself; 950 ends it with 'You login from another device'", async ({ page }) => {
+  const acc = (await simAccounts("plain"))[2]!;
+  await loginWithCode(page, acc.recoveryCode);
+  const state = page.getByTestId("connection-state");
+  await expect(state).toHaveText("Connected", { timeout: 20_000 });
+  try {
+    await simFaults({ refuseConnections: true });
+    await simLever("drop", acc.id);
+    await expect(state).toHaveText("Connecting", { timeout: 15_000 });
+    await expect(profileCard(page).getByRole("alert")).toContainText("reconnecting in");
+  } finally {
+    await simFaults({ refuseConnections: false });
+  }
+  await expect(state).toHaveText("Connected", { timeout: 40_000 });
+  await simLever("another-device", acc.id);
+  await expect(state).toHaveText("Error", { timeout: 15_000 });
+  await expect(profileCard(page).getByRole("alert")).toHaveText("You login from another device");
+  await expect(page.getByRole("button", { name: "Connect to Galaxy" })).toBeVisible();
 });
 
 test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 grid shows zero counts in red", async ({ page }) => {

@@ -436,7 +436,10 @@ export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
 }
 
 export function CollectionsScreen({ data }: { data: CollectionsData }) {
-  useBackgroundRefresh(data.auto.on || data.connection?.state === "connecting");
+  const state = data.connection?.state;
+  useBackgroundRefresh(data.auto.on || state === "connecting");
+  // While connected, a slower check: a drop (→ "Connecting", reconnecting) or a 950 shows without a reload.
+  useBackgroundRefresh(state === "connected" && !data.auto.on, 5_000);
   return (
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />
