@@ -177,4 +177,22 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
+
+  it("452 on a reconnect: retried after 12 s (scaled) up to 3 times, then 'error' with 'Login failed: User is online or banned'", async () => {
+    const { a, w } = await connected(13);
+    await simPost("faults", { loginCode: 452, loginCodeAccounts: [a.id] });
+    try {
+      const total = sim.sockets.total;
+      expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+      await waitFor(`a 452 retry\n${w.output()}`, async () => /retry \d of 3$/.test((await getConnection(a.id)).error ?? ""), 15_000, 20);
+      expect((await getConnection(a.id)).state).toBe("connecting");
+      await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
+      expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", error: GALAXY_MESSAGES.onlineOrBanned });
+      expect(sim.sockets.total - total).toBe(4); // the reconnect and 3 retries
+    } finally {
+      await simPost("faults", { loginCode: null, loginCodeAccounts: null });
+    }
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 60_000);
 });
