@@ -78,6 +78,9 @@ test("spec 2 §4: a dropped connection shows 'Connecting' and comes back by itse
   await expect(state).toHaveText("Error", { timeout: 15_000 });
   await expect(profileCard(page).getByRole("alert")).toHaveText("You login from another device");
   await expect(page.getByRole("button", { name: "Connect to Galaxy" })).toBeVisible();
+  // Leave the saved accounts as the other tests expect them.
+  await page.getByRole("button", { name: `Remove ${acc.nick}`, exact: true }).click();
+  await expect(page.getByRole("button", { name: `Log in as ${acc.nick}`, exact: true })).toHaveCount(0);
 });
 
 test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 grid shows zero counts in red", async ({ page }) => {
