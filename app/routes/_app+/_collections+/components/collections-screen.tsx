@@ -1,6 +1,6 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
-import { useFetcher, useRevalidator } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useFetcher, useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
@@ -423,13 +423,21 @@ function PanelToggle({ data }: { data: CollectionsData }) {
   );
 }
 
-/** Keeps the screen current while something runs in the background (Auto, a connection being made). */
+/**
+ * Keeps the screen current while something runs in the background (Auto, a connection being
+ * made or held). Never while a form is being sent or a page loads: a revalidation racing an
+ * action could swallow the action's flash toast.
+ */
 export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
   const revalidator = useRevalidator();
+  const fetchers = useFetchers();
+  const navigation = useNavigation();
+  const busy = useRef(false);
+  busy.current = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+      if (!busy.current && revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
     }, everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs, revalidator]);
