@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { COLLECTIONS_TEXTS as T, type ConnectionState } from "#api/collections";
 import { jobEngineOffline } from "#jobs/queues.server";
 import { registerDesiredLookup, registerDesiredReader, requestSession, sessionEngineReady, signalStop } from "#jobs/session-host.server";
@@ -66,6 +66,20 @@ export async function reportConnection(
     .update(collectionsConnections)
     .set({ ...patch, ...(patch.state ? { since: new Date() } : {}), updatedAt: new Date() })
     .where(eq(collectionsConnections.accountId, accountId));
+}
+
+/** Written by the holder while the operator still wants the connection; false once they do not. */
+export async function reportWhileWanted(
+  accountId: string,
+  patch: Partial<{ state: ConnectionState; error: string | null; planet: string | null; worker: string | null }>,
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(collectionsConnections)
+    .set({ ...patch, ...(patch.state ? { since: new Date() } : {}), updatedAt: new Date() })
+    .where(and(eq(collectionsConnections.accountId, accountId), eq(collectionsConnections.desired, "connected")))
+    .returning({ accountId: collectionsConnections.accountId });
+  return rows.length > 0;
 }
 
 export async function connectedIds(): Promise<string[]> {

@@ -10,7 +10,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type Simulator } from "#sim/server";
 import { inventoryOf, resetServicesFigures, servicesState, type RequestRecord } from "#sim/services-data";
 import { createTestOperator } from "#tests/kit/auth";
-import { startAuto, stopAuto } from "~/models/automation.server";
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { collectionsProfiles } from "~/db/schema";
+import { cycleJobId, startAuto, stopAuto } from "~/models/automation.server";
 import { getState, listActivity, saveProfile, updateState } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { getQueue } from "../queues.server";
@@ -152,6 +155,40 @@ describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
     } finally {
       process.env.COLLECTIONS_TIME_SCALE = String(SCALE);
     }
+  }, 90_000);
+});
+
+describe("a cycle that keeps failing for an unexpected reason (spec 2 §4 'Automation'; docs/collections.md)", () => {
+  it("is retried with Auto still on; on the last attempt Auto is switched off and the failure is logged once", async () => {
+    const { op, sender } = await setup(7, 8);
+    const chain = await startAuto(op.id, { repeat: 0, intervalSeconds: 5 });
+    // Not a platform error: the stored password cannot be decrypted (the worker throws on every attempt).
+    await (await getDb()).update(collectionsProfiles).set({ password: "v1:AAAA:BBBB:CCCC" }).where(eq(collectionsProfiles.accountId, sender.id));
+    const w = start();
+    const attempts = getQueue("automation").defaultJobOptions.attempts ?? 1;
+    expect(attempts).toBeGreaterThan(1);
+    const job = async () => (await getQueue("automation").getJob(cycleJobId(chain, 1)))!;
+
+    // After the first failed attempt the job waits for its retry and Auto stays on.
+    await waitFor(`the first attempt to fail\n${w.output()}`, async () => (await job()).attemptsMade >= 1, 30_000, 50);
+    expect((await job()).attemptsMade).toBeLessThan(attempts); // its retry waits 2 s (the queue's backoff)
+    expect(await getState(op.id)).toMatchObject({ auto: true, autoChain: chain });
+    expect((await listActivity(op.id, 20)).map((e) => e.message).filter((m) => m.startsWith("Auto stopped"))).toEqual([]);
+
+    await waitFor(`the job to fail for good\n${w.output()}`, async () => (await (await job()).getState()) === "failed", 60_000, 100);
+    const failed = await job();
+    expect(failed.attemptsMade).toBe(attempts);
+    const s = await getState(op.id);
+    expect(s).toMatchObject({ auto: false, autoChain: null, autoStep: null });
+    const stopped = (await listActivity(op.id, 20)).filter((e) => e.message.startsWith("Auto stopped"));
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatchObject({ status: "error" });
+    expect(stopped[0]!.message).toMatch(/^Auto stopped: cycle 1 failed \(.+\)$/);
+    // Nothing reached the platform, and no further cycle was queued.
+    expect(requestsOf(sender.id).filter((r) => ["collection_mastic_ajax", "present_make"].includes(r.action))).toEqual([]);
+    expect(await getQueue("automation").getJob(cycleJobId(chain, 2))).toBeUndefined();
+    w.child.kill("SIGTERM");
+    await w.exited;
   }, 90_000);
 });
 

@@ -16,7 +16,8 @@
  */
 import type { Job } from "bullmq";
 import { eq } from "drizzle-orm";
-import { collectionsActivity, collectionsState } from "~/db/schema";
+import { getDb } from "~/db/client.server";
+import { collectionsActivity, collectionsState, jobSteps } from "~/db/schema";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type CollectionSetId } from "#api/collections";
 import { ClayError, collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
 import { addActivity, finishActivity, getState, profileCredentials, storeItems, updateState } from "~/models/collections.server";
@@ -126,7 +127,16 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   // 3. Send the set's gifts in stock, if any: the list is fixed once per cycle.
   await updateState(p.operatorId, { autoStep: "send" });
   await progress("sending gifts");
-  const plan = await attempt(() => runStepOnce(key("send-plan"), async () => giftInventory(creds, set)));
+  // The platform read is made outside any transaction (the services client reads the database
+  // itself: a transaction held across it deadlocks the embedded one-connection database); the
+  // plan is then fixed once, and a re-run uses the stored one.
+  const planKey = key("send-plan");
+  const plan =
+    (await storedPlan(planKey)) ??
+    (await attempt(async () => {
+      const ids = await giftInventory(creds, set);
+      return runStepOnce(planKey, async () => ids);
+    }));
   let sent = 0;
   if (plan && plan.length) {
     for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
@@ -166,6 +176,13 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   // Idempotent job id: a re-run of this cycle adds nothing.
   await enqueue("automation", { ...p, run: p.run + 1 }, { jobId: nextId, delay: p.intervalSeconds * t.secondMs });
   return { run: p.run, sent, next: nextId };
+}
+
+/** The gift list a cycle fixed before (a re-run), or null. */
+async function storedPlan(key: string): Promise<string[] | null> {
+  const db = await getDb();
+  const [row] = await db.select({ state: jobSteps.state, result: jobSteps.result }).from(jobSteps).where(eq(jobSteps.key, key));
+  return row?.state === "done" && Array.isArray(row.result) ? (row.result as string[]) : null;
 }
 
 /**

@@ -2,7 +2,8 @@
  * The Collections live connection (spec 2 §4 "Galaxy client connection", §8 "Platform login
  * codes") held by the session host in a real worker child process, against the simulator's
  * socket: connect → "connected" (the account is online on the platform), Change planet, the
- * header's disconnect → QUIT, and a refused login → the spec's text.
+ * header's disconnect → QUIT, a refused login → the spec's text, an unexpected drop → "connecting"
+ * and a reconnect with backoff (as the stalker), 950 → the spec's text and no reconnect.
  */
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,7 @@ import { changePlanet, connectAccount, disconnectAccount, getConnection } from "
 import { saveProfile } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { deleteKeys, freePort, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
+import { connectionTimings, reconnectDelay } from "./collections";
 
 let sim: Simulator;
 const children: WorkerChild[] = [];
@@ -32,9 +34,28 @@ afterEach(() => {
   for (const w of children.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
 });
 afterAll(async () => {
+  await simPost("reset", {}).catch(() => {});
   await sim.close();
   await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
 });
+
+async function simPost(path: string, body: unknown) {
+  const res = await fetch(`${sim.controlUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** A saved profile of a fresh simulator account, a worker, and the connection up. */
+async function connected(index: number) {
+  const a = sim.world.accounts[index]!;
+  const op = await createTestOperator();
+  await saveProfile(op.id, { accountId: a.id, nick: a.nick, password: a.password, loginMethod: "recovery" });
+  const w = start();
+  await connectAccount(a.id);
+  await waitFor(`connected\n${w.output()}`, async () => (await getConnection(a.id)).state === "connected", 30_000);
+  await waitFor("online in the simulator", () => sim.sockets.sessions(a.id).length === 1, 10_000);
+  return { a, w };
+}
 
 describe("the collections session (spec 2 §4 'Galaxy client connection')", () => {
   it("connects (state connected, online on the platform), changes planet, and disconnects with QUIT", async () => {
@@ -90,6 +111,87 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     const c = await getConnection(a.id);
     expect(c.error).toBe(GALAXY_MESSAGES.connectionFailed);
     expect(c.error).toMatch(/server down, network issues, or a firewall/);
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 60_000);
+
+  it("spec 2 §4/§9: an unexpected drop → 'connecting', reconnected after 2 s (scaled) and 'connected' again", async () => {
+    const { a, w } = await connected(10);
+    const before = sim.sockets.total;
+    expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+    // Held in "connecting" while the platform refuses the socket, past the 2 quick retries.
+    await simPost("faults", { refuseConnections: true });
+    const refused = sim.sockets.refused;
+    await waitFor(`connecting after the drop\n${w.output()}`, async () => (await getConnection(a.id)).state === "connecting", 10_000, 20);
+    await waitFor("4 refused reconnects", () => sim.sockets.refused - refused >= 4, 15_000, 20);
+    const c = await getConnection(a.id);
+    expect(c).toMatchObject({ desired: "connected", state: "connecting", planet: null });
+    expect(c.error).toMatch(/reconnecting in \d+ s$/);
+    await simPost("faults", { refuseConnections: false });
+    await waitFor(`connected again\n${w.output()}`, async () => (await getConnection(a.id)).state === "connected", 30_000);
+    expect(await getConnection(a.id)).toMatchObject({ desired: "connected", error: null });
+    expect(sim.sockets.sessions(a.id)).toHaveLength(1);
+    expect(sim.sockets.total).toBeGreaterThan(before);
+
+    // A plain drop with the platform up: back by itself.
+    const total = sim.sockets.total;
+    expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+    await waitFor(`a new socket\n${w.output()}`, () => sim.sockets.total > total && sim.sockets.sessions(a.id).length === 1, 15_000, 20);
+    await waitFor("connected after the second drop", async () => (await getConnection(a.id)).state === "connected", 15_000);
+
+    await disconnectAccount(a.id);
+    await waitFor("offline after disconnect", () => sim.sockets.sessions(a.id).length === 0, 15_000);
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 90_000);
+
+  it("reconnect backoff: 2 retries 2 s apart, then doubling, capped at 5 minutes (as the stalker)", () => {
+    const t = { ...connectionTimings(), retryMs: 2_000, backoffMaxMs: 300_000 };
+    expect([1, 2, 3, 4, 5, 9, 20].map((i) => reconnectDelay(i, t))).toEqual([2_000, 2_000, 4_000, 8_000, 16_000, 256_000, 300_000]);
+  });
+
+  it("a disconnect while reconnecting ends it: no new socket, state 'disconnected'", async () => {
+    const { a, w } = await connected(11);
+    await simPost("faults", { refuseConnections: true });
+    const refused = sim.sockets.refused;
+    expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+    await waitFor("a refused reconnect", () => sim.sockets.refused > refused, 10_000, 20);
+    await disconnectAccount(a.id);
+    await simPost("faults", { refuseConnections: false });
+    await new Promise((r) => setTimeout(r, 1_500)); // several (scaled) reconnect delays
+    expect(sim.sockets.sessions(a.id)).toHaveLength(0);
+    expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", state: "disconnected" });
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 60_000);
+
+  it("spec 2 §8 950: 'You login from another device', state 'error', no reconnect", async () => {
+    const { a, w } = await connected(12);
+    const total = sim.sockets.total;
+    expect((await simPost("another-device", { accountId: a.id })).sent).toBe(1);
+    await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 15_000);
+    expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", state: "error", error: GALAXY_MESSAGES.anotherDevice });
+    await new Promise((r) => setTimeout(r, 1_000)); // several (scaled) reconnect delays
+    expect(sim.sockets.total).toBe(total);
+    expect(sim.sockets.sessions(a.id)).toHaveLength(0);
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 60_000);
+
+  it("452 on a reconnect: retried after 12 s (scaled) up to 3 times, then 'error' with 'Login failed: User is online or banned'", async () => {
+    const { a, w } = await connected(13);
+    await simPost("faults", { loginCode: 452, loginCodeAccounts: [a.id] });
+    try {
+      const total = sim.sockets.total;
+      expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+      await waitFor(`a 452 retry\n${w.output()}`, async () => /retry \d of 3$/.test((await getConnection(a.id)).error ?? ""), 15_000, 20);
+      expect((await getConnection(a.id)).state).toBe("connecting");
+      await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
+      expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", error: GALAXY_MESSAGES.onlineOrBanned });
+      expect(sim.sockets.total - total).toBe(4); // the reconnect and 3 retries
+    } finally {
+      await simPost("faults", { loginCode: null, loginCodeAccounts: null });
+    }
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);

@@ -42,7 +42,7 @@ test("log in with a recovery code, Run, Status, inventory, Send, clear the log â
   await expect(profileCard(page).getByRole("heading", { name: acc.nick })).toBeVisible();
 
   await page.getByLabel("Collection set").selectOption({ label: "Dragon Collection Set 2" });
-  await page.getByLabel("Recipient").fill(recipient!.id);
+  await page.getByLabel("Other account ID").fill(recipient!.id);
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(toast(page, "Mastic used successfully")).toBeVisible({ timeout: 20_000 });
   await page.getByRole("button", { name: "Status", exact: true }).click();

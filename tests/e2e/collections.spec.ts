@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { simAccounts, toast } from "./characters-fixtures";
+import { SIM_URL, simAccounts, simFaults, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "Collections screen", "Main app shell" (floating panel, header icon), §4, §8
@@ -55,6 +55,34 @@ test("recovery-code login, the live connection and the header's connect/disconne
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
 });
 
+async function simLever(path: "drop" | "another-device", accountId: string) {
+  const res = await fetch(`${SIM_URL}/__sim/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ accountId }) });
+  expect(res.ok).toBe(true);
+}
+
+test("spec 2 §4: a dropped connection shows 'Connecting' and comes back by itself; 950 ends it with 'You login from another device'", async ({ page }) => {
+  const acc = (await simAccounts("plain"))[2]!;
+  await loginWithCode(page, acc.recoveryCode);
+  const state = page.getByTestId("connection-state");
+  await expect(state).toHaveText("Connected", { timeout: 20_000 });
+  try {
+    await simFaults({ refuseConnections: true });
+    await simLever("drop", acc.id);
+    await expect(state).toHaveText("Connecting", { timeout: 15_000 });
+    await expect(profileCard(page).getByRole("alert")).toContainText("reconnecting in");
+  } finally {
+    await simFaults({ refuseConnections: false });
+  }
+  await expect(state).toHaveText("Connected", { timeout: 40_000 });
+  await simLever("another-device", acc.id);
+  await expect(state).toHaveText("Error", { timeout: 15_000 });
+  await expect(profileCard(page).getByRole("alert")).toHaveText("You login from another device");
+  await expect(page.getByRole("button", { name: "Connect to Galaxy" })).toBeVisible();
+  // Leave the saved accounts as the other tests expect them.
+  await page.getByRole("button", { name: `Remove ${acc.nick}`, exact: true }).click();
+  await expect(page.getByRole("button", { name: `Log in as ${acc.nick}`, exact: true })).toHaveCount(0);
+});
+
 test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 grid shows zero counts in red", async ({ page }) => {
   const [, acc] = await simAccounts("plain");
   const [recipient] = await simAccounts("recipient");
@@ -75,9 +103,9 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   const send = page.getByRole("button", { name: /^Send \(\d+\)$/ });
   const n = Number((await send.textContent())!.match(/\d+/)![0]);
   expect(n).toBeGreaterThan(0); // 16 mastic pieces at least
-  await page.getByLabel("Recipient").fill("");
+  await page.getByLabel("Recipient").selectOption("");
   await expect(send).toBeDisabled(); // spec 2 §5: a recipient is needed
-  await page.getByLabel("Recipient").fill(recipient!.id);
+  await page.getByLabel("Other account ID").fill(recipient!.id);
   await send.click();
   await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: "Send (0)" })).toBeDisabled();

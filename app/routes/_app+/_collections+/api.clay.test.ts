@@ -254,3 +254,84 @@ describe("POST /api/clay/collection/{id}/status with X-Skip-Cache (spec 2 §7)",
     expect(await status("178", creds(0))).toEqual({ status: 502, json: errorBody("Failed to fetch collection status") });
   });
 });
+
+describe("bad input of every kind on every /api/clay call → 4xx with {error, message}, nothing moved (spec 2 §7 'Error message is read from the field message')", () => {
+  const routes: Array<[string, unknown, string, Record<string, string>]> = [
+    ["mastic", masticAction, "/api/clay/mastic/run", {}],
+    ["inventory", inventoryAction, "/api/clay/gifts/inventory", {}],
+    ["send", sendAction, "/api/clay/gifts/send", {}],
+    ["status", statusAction, "/api/clay/collection/178/status", { id: "178" }],
+  ];
+  async function raw(fn: unknown, url: string, params: Record<string, string>, init: RequestInit) {
+    const res = await (fn as Action)((await apiArgs(new Request(`http://localhost${url}`, init), params)) as Parameters<Action>[0]);
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  }
+  const platformCalls = () => ["collection_mastic_ajax", "show_inventory", "present_make", "collection_stats_ajax"].map(calls).reduce((x, y) => x + y, 0);
+  const good = (name: string) =>
+    name === "mastic"
+      ? creds(0, { collectionId: 178, numberOfRequests: 1 })
+      : name === "send"
+        ? creds(0, { receiverUserId: account(1).id, giftIdsToSend: pieces(account(0).id, 178).slice(0, 1) })
+        : creds(0);
+
+  it.each(routes)("%s: malformed JSON, a non-object, wrong types, a wrong content type and an oversized body", async (name, fn, url, params) => {
+    const before = snapshot();
+    const json = (body: string) => ({ method: "POST", headers: { "content-type": "application/json" }, body });
+    const cases: Array<[RequestInit, number]> = [
+      [json("{not json"), 400],
+      [json('"just a string"'), 400],
+      [json("null"), 400],
+      [json(JSON.stringify({ ...good(name), userID: { id: 1 } })), 400],
+      [json(JSON.stringify({ ...good(name), userID: true })), 400],
+      [json(JSON.stringify({ ...good(name), password: 12345 })), 400],
+      [json(JSON.stringify({ ...good(name), password: ["x"] })), 400],
+      [{ method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(good(name)) }, 415],
+      [json(JSON.stringify({ ...good(name), padding: "x".repeat(3 * 1024 * 1024) })), 413],
+    ];
+    if (name === "mastic")
+      cases.push([json(JSON.stringify({ ...good(name), collectionId: [178] })), 400], [json(JSON.stringify({ ...good(name), numberOfRequests: null })), 400]);
+    if (name === "send")
+      cases.push(
+        [json(JSON.stringify({ ...good(name), receiverUserId: { id: 1 } })), 400],
+        [json(JSON.stringify({ ...good(name), giftIdsToSend: [{ id: 1 }] })), 400],
+        [json(JSON.stringify({ ...good(name), giftIdsToSend: Array.from({ length: 5_001 }, (_, i) => String(i + 1)) })), 400],
+      );
+    for (const [init, code] of cases) {
+      const res = await raw(fn, url, params, init);
+      expect(res.status, `${name} ${String(init.body).slice(0, 60)}`).toBe(code);
+      expect(typeof res.json.message).toBe("string");
+      expect(res.json.message).not.toBe("");
+      expect(res.json.error).toBe(res.json.message);
+    }
+    expect(platformCalls()).toBe(0);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it.each(routes)("%s: GET is a 405 with {error, message}", async (_name, _fn, url) => {
+    const mod = (await import(
+      {
+        "/api/clay/mastic/run": "./api.clay.mastic.run",
+        "/api/clay/gifts/inventory": "./api.clay.gifts.inventory",
+        "/api/clay/gifts/send": "./api.clay.gifts.send",
+        "/api/clay/collection/178/status": "./api.clay.collection.$id.status",
+      }[url]!
+    )) as { loader: unknown };
+    const res = await raw(mod.loader, url, {}, { method: "GET" });
+    expect(res.status).toBe(405);
+    expect(res.json.error).toBe(res.json.message);
+    expect(res.json.message).toMatch(/POST/);
+  });
+
+  it("without a token every call is refused with {error, message}, nothing moved", async () => {
+    const before = snapshot();
+    for (const [name, fn, url, params] of routes) {
+      const res = await (fn as Action)({ request: post(url, good(name)), params, context: {} });
+      expect(res.status, name).toBeGreaterThanOrEqual(400);
+      expect(res.status, name).toBeLessThan(500);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.error).toBe(body.message);
+    }
+    expect(platformCalls()).toBe(0);
+    expect(snapshot()).toEqual(before);
+  });
+});

@@ -5,7 +5,7 @@
  * session job waits in the `collections` queue (the session itself: collections-session.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { COLLECTIONS_TEXTS as T } from "#api/collections";
+import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
 import { getQueue } from "#jobs/queues.server";
 import { deleteKeys, freePort } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
@@ -15,7 +15,8 @@ import { getDb } from "~/db/client.server";
 import { collectionsActivity, collectionsConnections, collectionsProfiles, collectionsState } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { resetGalaxyServices } from "~/galaxy/services.server";
-import { addActivity } from "~/models/collections.server";
+import { addActivity, getState } from "~/models/collections.server";
+import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { reportConnection } from "~/models/collections-connection.server";
 import { loader as layoutLoader } from "../_layout";
@@ -284,5 +285,62 @@ describe("Auto and the floating panel", () => {
     expect(await shell(null)).toBeNull();
     await post({ intent: "disconnect" });
     expect(await shell("show")).toBeNull();
+  });
+});
+
+describe("spec 2 §3 'Collections' and §9 constants: sets, pickers, repeat and interval options", () => {
+  it("sets 161 'Dragon Collection Set 1' and 178 'Dragon Collection Set 2' (default); the recipient defaults to an 8-digit id", async () => {
+    expect(COLLECTION_SETS).toEqual([
+      { id: 161, name: "Dragon Collection Set 1" },
+      { id: 178, name: "Dragon Collection Set 2" },
+    ]);
+    const d = (await page()).data;
+    expect(d.collectionId).toBe(178);
+    expect(d.recipientId).toMatch(/^\d{8}$/);
+    expect(d.auto).toMatchObject({ on: false, repeat: 0, intervalSeconds: 30, runCount: 0 });
+  });
+
+  it("§9 'Repeat options: infinity, 1, 2, 3, 5, 10, 20, 50, 100' and 'Auto interval: 5 to 60 s in steps of 5, default 30'", async () => {
+    expect(REPEAT_OPTIONS).toEqual([0, 1, 2, 3, 5, 10, 20, 50, 100]);
+    expect(INTERVAL_OPTIONS).toEqual([5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60]);
+    await login(0);
+    for (const [repeat, intervalSeconds] of [
+      ["4", "30"],
+      ["-1", "30"],
+      ["1000", "30"],
+      ["x", "30"],
+      ["1", "0"],
+      ["1", "65"],
+      ["1", "12"],
+      ["1", "x"],
+    ]) {
+      const res = await post({ intent: "auto-on", repeat, intervalSeconds });
+      expect(res.status, `${repeat}/${intervalSeconds}`).toBe(400);
+      expect((await getState(operatorId)).auto).toBe(false);
+    }
+    // Every option is accepted (and infinity is 0).
+    for (const [repeat, intervalSeconds] of [
+      ["0", "5"],
+      ["100", "60"],
+    ]) {
+      expect((await post({ intent: "auto-on", repeat, intervalSeconds })).data.message).toBe("Auto on");
+      expect((await page()).data.auto).toMatchObject({ on: true, repeat: Number(repeat), intervalSeconds: Number(intervalSeconds) });
+      await post({ intent: "auto-off" });
+    }
+  });
+
+  it("the recipient picker lists the characters (spec 2 §7 /api/users: account_id, nick); 'Other account ID' wins over it", async () => {
+    await upsertUser({ accountId: account(5).id, nick: account(5).nick, password: account(5).password });
+    await login(0);
+    const d = (await page()).data;
+    expect(d.characters).toContainEqual({ accountId: account(5).id, nick: account(5).nick });
+    await post({ intent: "inventory", recipientId: account(5).id, recipientOther: "" });
+    expect((await getState(operatorId)).recipientId).toBe(account(5).id);
+    await post({ intent: "inventory", recipientId: account(5).id, recipientOther: ` ${account(3).id} ` });
+    expect((await getState(operatorId)).recipientId).toBe(account(3).id);
+    const bad = await post({ intent: "inventory", recipientId: account(5).id, recipientOther: "bob" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.message).toBe(T.badRecipient);
+    expect((await getState(operatorId)).recipientId).toBe(account(3).id);
   });
 });

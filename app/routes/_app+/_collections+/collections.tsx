@@ -170,8 +170,9 @@ async function savePickers(operatorId: string, formData: FormData) {
     if (!isCollectionSetId(Number(raw))) throw new ClayError(400, T.badSet);
     patch.collectionId = Number(raw);
   }
-  if (formData.has("recipientId")) {
-    const raw = field(formData, "recipientId").trim();
+  if (formData.has("recipientId") || field(formData, "recipientOther").trim()) {
+    // "Other account ID" (recipientOther), when filled, wins over the picker.
+    const raw = (field(formData, "recipientOther").trim() || field(formData, "recipientId")).trim();
     if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.badRecipient);
     patch.recipientId = raw;
   }

@@ -1,7 +1,7 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
-import { useFetcher, useRevalidator } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
-import { COLLECTION_SETS, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
+import { useFetcher, useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { RelativeTime } from "~/components/ui/relative-time";
@@ -86,7 +86,14 @@ function LoginCard() {
           <Flex gap="2" wrap="wrap" align="end">
             <label className="gt-field">
               <Text size="2">Recovery code</Text>
-              <TextField.Root name="rc" autoComplete="off" value={code} onChange={(e) => setCode(e.target.value)} maxLength={64} />
+              <TextField.Root
+                name="rc"
+                autoComplete="off"
+                placeholder="Enter recovery code"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                maxLength={64}
+              />
             </label>
             <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
               Log in
@@ -196,10 +203,24 @@ function ProfileCard({ data }: { data: CollectionsData }) {
   );
 }
 
+/**
+ * Spec 2 §2 "recipient picker" (§3: default an 8-digit id; the characters listed): the
+ * characters, the chosen id and the default id; any other account id goes in "Other account ID".
+ */
+function recipientOptions(data: CollectionsData) {
+  const options = data.characters.map((c) => ({ id: c.accountId, label: `${c.nick} (${c.accountId})` }));
+  for (const id of [data.recipientId, DEFAULT_RECIPIENT_ID]) if (id && !options.some((o) => o.id === id)) options.unshift({ id, label: id });
+  return options;
+}
+
 function Controls({ data }: { data: CollectionsData }) {
   const hydrated = useHydrated();
   const [recipient, setRecipient] = useState(data.recipientId);
-  useEffect(() => setRecipient(data.recipientId), [data.recipientId]);
+  const [other, setOther] = useState("");
+  useEffect(() => {
+    setRecipient(data.recipientId);
+    setOther("");
+  }, [data.recipientId]);
   const n = data.giftIds?.length ?? 0;
   const fetcher = useFetcher();
   const busy = fetcher.state !== "idle" ? String(fetcher.formData?.get("intent") ?? "") : "";
@@ -220,22 +241,26 @@ function Controls({ data }: { data: CollectionsData }) {
           </label>
           <label className="gt-field">
             <Text size="2">Recipient</Text>
-            <input
-              name="recipientId"
-              className="gt-select"
-              inputMode="numeric"
-              list="gt-recipients"
-              value={recipient}
-              onChange={(e) => setRecipient(e.target.value)}
-              maxLength={12}
-            />
-            <datalist id="gt-recipients">
-              {data.characters.map((c) => (
-                <option key={c.accountId} value={c.accountId}>
-                  {c.nick}
+            <select name="recipientId" className="gt-select" value={recipient} onChange={(e) => setRecipient(e.target.value)}>
+              <option value="">Choose a recipient</option>
+              {recipientOptions(data).map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.label}
                 </option>
               ))}
-            </datalist>
+            </select>
+          </label>
+          <label className="gt-field">
+            <Text size="2">Other account ID</Text>
+            <input
+              name="recipientOther"
+              className="gt-select"
+              inputMode="numeric"
+              placeholder="Account ID"
+              value={other}
+              onChange={(e) => setOther(e.target.value)}
+              maxLength={12}
+            />
           </label>
         </Flex>
         <Flex gap="2" mt="3" wrap="wrap">
@@ -256,7 +281,14 @@ function Controls({ data }: { data: CollectionsData }) {
           >
             <ReloadIcon />
           </IconButton>
-          <Button type="submit" name="intent" value="send" color="green" loading={busy === "send"} disabled={hydrated && (n === 0 || !recipient.trim())}>
+          <Button
+            type="submit"
+            name="intent"
+            value="send"
+            color="green"
+            loading={busy === "send"}
+            disabled={hydrated && (n === 0 || !(other.trim() || recipient))}
+          >
             Send ({n})
           </Button>
         </Flex>
@@ -284,9 +316,21 @@ function ItemsGrid({ data }: { data: CollectionsData }) {
           ))}
         </ul>
       ) : (
-        <Text size="2" color="gray">
-          Press Status to read the collection.
-        </Text>
+        <>
+          {/* Spec 2 §2: the 4×4 grid of 16 items is there before the first read; counts come with Status. */}
+          <ul className="gt-items-grid" aria-label="Collection items">
+            {Array.from({ length: COLLECTIONS_LIMITS.gridItems }, (_, i) => (
+              <li key={i} data-testid="collection-item-placeholder">
+                <Text size="2" color="gray">
+                  –
+                </Text>
+              </li>
+            ))}
+          </ul>
+          <Text as="p" size="2" color="gray" mt="2">
+            Press Status to read the collection.
+          </Text>
+        </>
       )}
     </Card>
   );
@@ -379,20 +423,31 @@ function PanelToggle({ data }: { data: CollectionsData }) {
   );
 }
 
-/** Keeps the screen current while something runs in the background (Auto, a connection being made). */
+/**
+ * Keeps the screen current while something runs in the background (Auto, a connection being
+ * made or held). Never while a form is being sent or a page loads: a revalidation racing an
+ * action could swallow the action's flash toast.
+ */
 export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
   const revalidator = useRevalidator();
+  const fetchers = useFetchers();
+  const navigation = useNavigation();
+  const busy = useRef(false);
+  busy.current = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+      if (!busy.current && revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
     }, everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs, revalidator]);
 }
 
 export function CollectionsScreen({ data }: { data: CollectionsData }) {
-  useBackgroundRefresh(data.auto.on || data.connection?.state === "connecting");
+  const state = data.connection?.state;
+  useBackgroundRefresh(data.auto.on || state === "connecting");
+  // While connected, a slower check: a drop (→ "Connecting", reconnecting) or a 950 shows without a reload.
+  useBackgroundRefresh(state === "connected" && !data.auto.on, 5_000);
   return (
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />
