@@ -3,6 +3,7 @@ import type { CollectionItemDto } from "#api/galaxy";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { logEvent } from "./log.server";
+import { pause } from "~/utils/pause";
 
 /**
  * The Collections platform operations (spec 2 §7 "Collections"; galaxy-runtime.md §3.3), shared
@@ -38,19 +39,6 @@ export function collectionsTimings() {
   };
 }
 
-function sleep(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 async function failure(text: string, err: unknown, context: Record<string, unknown>): Promise<ClayError> {
   if (err instanceof ClayError) return err;
   const known = err instanceof GalaxyServiceError;
@@ -82,7 +70,7 @@ export async function runMasticRequests(
   let lastError: unknown = null;
   for (let i = 0; i < n; i++) {
     if (opts.signal?.aborted) break;
-    if (i > 0) await sleep(t.masticPacingMs, opts.signal);
+    if (i > 0) await pause(t.masticPacingMs, opts.signal);
     try {
       const result = await services.runMastic(creds, collectionId);
       if (result.success) succeeded++;
@@ -165,7 +153,7 @@ export async function sendGifts(
       if (held.length !== giftIds.length) throw new ClayError(400, T.notHeld);
     }
     for (let i = 0; i < giftIds.length; i += COLLECTIONS_LIMITS.sendChunk) {
-      if (i > 0) await sleep(t.sendChunkGapMs, opts.signal);
+      if (i > 0) await pause(t.sendChunkGapMs, opts.signal);
       const chunk = giftIds.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
       sent += (await services.sendGifts(creds, receiverUserId, chunk)).sent;
     }

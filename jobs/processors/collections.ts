@@ -24,6 +24,7 @@ import { getConnection, reportConnection, reportWhileWanted } from "~/models/col
 import { errorText } from "~/utils/errors";
 import { decryptSecret } from "~/utils/secrets.server";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
+import { pause } from "~/utils/pause";
 
 /** The pauses of the connection, in ms; `COLLECTIONS_TIME_SCALE` multiplies them all. */
 export function connectionTimings() {
@@ -59,19 +60,6 @@ async function credentialsOf(accountId: string) {
     .orderBy(desc(collectionsProfiles.lastUsed))
     .limit(1);
   return row ? { id: row.accountId, password: decryptSecret(row.password), nick: row.nick } : null;
-}
-
-function sleep(ms: number, signal: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 type Refusal = "invalid_credentials" | "online_or_banned" | "another_device";
@@ -111,7 +99,7 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
         if (outcome.code === "online_or_banned" && drops !== null && ++busy <= t.busyRetries) {
           if (!(await reportWhileWanted(accountId, { state: "connecting", planet: null, error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` })))
             return;
-          await sleep(t.busyRetryMs, signal);
+          await pause(t.busyRetryMs, signal);
           continue;
         }
         await end(outcome.message);
@@ -133,7 +121,7 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
         }))
       )
         return;
-      await sleep(delay, signal);
+      await pause(delay, signal);
     }
   } finally {
     if (ctx.reason() === "stop" || signal.aborted) {
@@ -175,7 +163,7 @@ async function runConnection(
     onUp();
     let joining: string | null = null;
     for (;;) {
-      await sleep(t.pollMs, signal);
+      await pause(t.pollMs, signal);
       if (signal.aborted) return { kind: "aborted" };
       if (closed) return closed;
       const db = await getDb();
