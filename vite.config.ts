@@ -27,6 +27,13 @@ export default defineConfig({
     // The icon sprite (app/components/ui/icons.svg) must stay a file: `<use href>` cannot
     // point into a data: URL, which is what Vite makes of small assets.
     assetsInlineLimit: (file) => (file.endsWith(".svg") ? false : undefined),
+    rollupOptions: {
+      // @dnd-kit's packages declare no `sideEffects` and have none at module level. Saying so
+      // lets the client bundle drop them where only a server-side binding imports them
+      // (lazyComponent's `import.meta.env.SSR ? Component : undefined`, e.g. the sequence
+      // form), so they load with the lazy part, not with the page (bench/first-load.ts).
+      treeshake: { moduleSideEffects: (id) => !/[\\/]node_modules[\\/]@dnd-kit[\\/]/.test(id) },
+    },
   },
   plugins: process.env.VITEST
     ? []

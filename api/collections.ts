@@ -15,7 +15,6 @@
  * `{ error, message }` with the same text (spec 2 §7 reads `message`): 400 bad input, 404
  * unknown set, 502 the platform call failed (spec 2 §8 texts).
  */
-import { z } from "zod";
 import type { CollectionItemDto } from "./galaxy";
 
 /** Spec 2 §3 "Collections": the two sets of the picker; 178 is the default. */
@@ -87,64 +86,6 @@ export const COLLECTIONS_TEXTS = {
   notLoggedIn: "Log in to Galaxy first",
   badBody: "Send a JSON object with userID (and password unless the account is stored)",
 } as const;
-
-const ACCOUNT_ID = /^\d{1,12}$/;
-const idText = (message: string) =>
-  z
-    .union([z.string(), z.number()], { error: message })
-    .transform((v) => String(v).trim())
-    .pipe(z.string().regex(ACCOUNT_ID, { error: message }));
-
-export const clayCredentialsSchema = z.object(
-  {
-    userID: idText(COLLECTIONS_TEXTS.badUserId),
-    password: z.string({ error: COLLECTIONS_TEXTS.badPassword }).min(1, { error: COLLECTIONS_TEXTS.badPassword }).max(200).optional(),
-  },
-  { error: COLLECTIONS_TEXTS.badBody },
-);
-
-const setField = z
-  .union([z.number(), z.string()], { error: COLLECTIONS_TEXTS.noSet })
-  .refine((v) => String(v).trim() !== "", { error: COLLECTIONS_TEXTS.noSet })
-  .transform(Number)
-  .refine(isCollectionSetId, { error: COLLECTIONS_TEXTS.badSet })
-  .transform((v) => v as CollectionSetId);
-
-export const masticRunSchema = clayCredentialsSchema.extend({
-  collectionId: setField,
-  numberOfRequests: z
-    .number({ error: COLLECTIONS_TEXTS.badRequests })
-    .int({ error: COLLECTIONS_TEXTS.badRequests })
-    .min(1, { error: COLLECTIONS_TEXTS.badRequests })
-    .max(COLLECTIONS_LIMITS.masticRequests, { error: COLLECTIONS_TEXTS.badRequests })
-    .default(COLLECTIONS_LIMITS.masticRequests),
-});
-
-export const inventorySchema = clayCredentialsSchema.extend({
-  /** Ours: which set's pieces to list (default 178). */
-  collectionId: setField.optional(),
-});
-
-export const sendGiftsSchema = clayCredentialsSchema.extend({
-  receiverUserId: z
-    .union([z.string(), z.number()], { error: COLLECTIONS_TEXTS.noRecipient })
-    .transform((v) => String(v).trim())
-    .refine((v) => v !== "", { error: COLLECTIONS_TEXTS.noRecipient })
-    .pipe(z.string().regex(ACCOUNT_ID, { error: COLLECTIONS_TEXTS.badRecipient })),
-  giftIdsToSend: z
-    .array(
-      z
-        .union([z.string(), z.number()])
-        .transform((v) => String(v).trim())
-        .pipe(z.string().regex(/^\d{1,15}$/, { error: COLLECTIONS_TEXTS.badGiftIds })),
-      {
-        error: COLLECTIONS_TEXTS.badGiftIds,
-      },
-    )
-    .min(1, { error: COLLECTIONS_TEXTS.noGifts })
-    .max(COLLECTIONS_LIMITS.maxGiftIds, { error: COLLECTIONS_TEXTS.badGiftIds })
-    .transform((ids) => [...new Set(ids)]),
-});
 
 export type MasticRunResponse = { success: true; collectionId: number; requested: number; succeeded: number; message: string };
 export type InventoryResponse = { giftIds: string[] };

@@ -17,7 +17,6 @@
  *
  * Errors `{ error, message }` (same text), the §8 defaults when nothing more precise is known.
  */
-import { z } from "zod";
 
 export type BotState = "stopped" | "starting" | "running" | "error";
 export type BotStatus = {
@@ -89,34 +88,6 @@ export const RELAY_MESSAGES = {
 
 /** Spec 2 §2 Change Planet options (a swap-offer text, a trade-swap text with parentheses, and 50; docs/galacord.md [D]). */
 export const PLANET_OPTIONS = ["Swap_Offers", "Trade(Swap)", "50"] as const;
-
-const snowflake = z
-  .string()
-  .trim()
-  .regex(/^\d{1,25}$/, "channelId must be a Discord channel id");
-const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
-
-export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
-/** In a body: the id as the lists give it (a string), or as a plain JSON number (Galaxy ids are whole numbers). */
-const bodyAccountId = z.union([z.string(), z.number().int().safe()], { error: "accountId: a Galaxy account id" }).transform(String).pipe(accountIdSchema);
-
-export const connectSchema = z.object({ accountId: bodyAccountId, channelId });
-export const connectNewSchema = z.object({
-  channelId,
-  recoveryCode: z
-    .string({ error: RELAY_ERRORS.recoveryCodeRequired })
-    .trim()
-    .min(1, RELAY_ERRORS.recoveryCodeRequired)
-    .max(64, "recoveryCode: at most 64 characters"),
-});
-export const updateChannelSchema = z.object({ channelId });
-export const planetSchema = z.object({
-  planet: z
-    .string({ error: RELAY_ERRORS.planetRequired })
-    .trim()
-    .min(1, RELAY_ERRORS.planetRequired)
-    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
-});
 
 /** Spec 2 §9 "Bot status poll". */
 export const BOT_STATUS_POLL_MS = 5_000;

@@ -5,10 +5,20 @@ import { jobEngineStatus } from "#jobs/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";
-import { CollectionsFloatingPanel } from "~/routes/_app+/_collections+/components/floating-panel";
+import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
+import { lazyComponent } from "~/components/ui/lazy-component";
 import { requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
+
+/**
+ * The Collections floating panel shows only while an account is connected: its code loads
+ * when it first renders, not with every section (bench/first-load.ts); the server renders it
+ * in the HTML as before (no-JavaScript path).
+ */
+const CollectionsFloatingPanel = lazyComponent(() => import("~/routes/_app+/_collections+/components/floating-panel").then((m) => m.CollectionsFloatingPanel), {
+  server: import.meta.env.SSR ? FloatingPanelNow : undefined,
+});
 
 /** The badge must never hold up or break a page: an answer within this time, or "offline". */
 const JOBS_STATUS_TIMEOUT_MS = 800;

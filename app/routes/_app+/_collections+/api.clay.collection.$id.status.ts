@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { COLLECTIONS_TEXTS as T, clayCredentialsSchema, isCollectionSetId, type CollectionStatusResponse } from "#api/collections";
+import { COLLECTIONS_TEXTS as T, isCollectionSetId, type CollectionStatusResponse } from "#api/collections";
+import { clayCredentialsSchema } from "#api/collections-schemas";
 import { skipCacheHeader } from "#api/galaxy";
 import { collectionStatus } from "~/models/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";

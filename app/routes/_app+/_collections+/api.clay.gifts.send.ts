@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { COLLECTIONS_TEXTS as T, sendGiftsSchema, type SendGiftsResponse } from "#api/collections";
+import { COLLECTIONS_TEXTS as T, type SendGiftsResponse } from "#api/collections";
+import { sendGiftsSchema } from "#api/collections-schemas";
 import { sendGifts } from "~/models/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";

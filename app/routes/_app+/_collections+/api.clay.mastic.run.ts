@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { COLLECTIONS_TEXTS as T, masticRunSchema, type MasticRunResponse } from "#api/collections";
+import { COLLECTIONS_TEXTS as T, type MasticRunResponse } from "#api/collections";
+import { masticRunSchema } from "#api/collections-schemas";
 import { runMasticRequests } from "~/models/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";

@@ -1,4 +1,5 @@
-import { connectNewSchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { connectNewSchema } from "#api/galacord-schemas";
 import { connectNew } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";

@@ -1,4 +1,5 @@
-import { connectSchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { connectSchema } from "#api/galacord-schemas";
 import { connectAccount } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";

@@ -1,4 +1,5 @@
-import { accountIdSchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { accountIdSchema } from "#api/galacord-schemas";
 import { deleteAccount } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";

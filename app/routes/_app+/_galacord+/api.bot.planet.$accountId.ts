@@ -1,4 +1,5 @@
-import { accountIdSchema, planetSchema, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { accountIdSchema, planetSchema } from "#api/galacord-schemas";
 import { changePlanet } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";

@@ -1,4 +1,5 @@
-import { accountIdSchema, RELAY_ERRORS, RELAY_MESSAGES, updateChannelSchema } from "#api/galacord";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { accountIdSchema, updateChannelSchema } from "#api/galacord-schemas";
 import { updateChannel } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";

@@ -2,7 +2,8 @@ import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinne
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, planetSchema, type Channel, type SavedAccount } from "#api/galacord";
+import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, type Channel, type SavedAccount } from "#api/galacord";
+import { planetSchema } from "#api/galacord-schemas";
 import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { ExclamationTriangleIcon, GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";

@@ -1,40 +1,16 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
-import { useFetcher, useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
-import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CollectionsData } from "../collections";
+import { COLLECTIONS_ACTION as ACTION, IntentForm, useBackgroundRefresh } from "./intent-form";
 
-const ACTION = "/collections";
-
-/** A form posting one intent to the Collections action: a fetcher with JS, a plain POST + redirect without. */
-export function IntentForm({
-  intent,
-  fields = {},
-  children,
-  className,
-  label,
-}: {
-  intent?: string;
-  fields?: Record<string, string>;
-  children: ReactNode | ((busy: boolean) => ReactNode);
-  className?: string;
-  label?: string;
-}) {
-  const fetcher = useFetcher();
-  const busy = fetcher.state !== "idle";
-  return (
-    <fetcher.Form method="post" action={ACTION} className={className} aria-label={label}>
-      <HiddenFields fields={intent ? { intent, ...fields } : fields} />
-      <NoJsRedirect />
-      {typeof children === "function" ? children(busy) : children}
-    </fetcher.Form>
-  );
-}
+export { IntentForm, useBackgroundRefresh };
 
 function initials(nick: string) {
   return (
@@ -421,26 +397,6 @@ function PanelToggle({ data }: { data: CollectionsData }) {
       )}
     </IntentForm>
   );
-}
-
-/**
- * Keeps the screen current while something runs in the background (Auto, a connection being
- * made or held). Never while a form is being sent or a page loads: a revalidation racing an
- * action could swallow the action's flash toast.
- */
-export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
-  const revalidator = useRevalidator();
-  const fetchers = useFetchers();
-  const navigation = useNavigation();
-  const busy = useRef(false);
-  busy.current = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (!busy.current && revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [active, everyMs, revalidator]);
 }
 
 export function CollectionsScreen({ data }: { data: CollectionsData }) {

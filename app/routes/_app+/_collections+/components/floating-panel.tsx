@@ -2,7 +2,7 @@ import { Badge, Button, Flex, IconButton, Text } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { Cross2Icon, ReloadIcon } from "~/components/ui/icons";
 import type { FloatingPanelData } from "~/models/collections-panel.server";
-import { IntentForm, useBackgroundRefresh } from "./collections-screen";
+import { IntentForm, useBackgroundRefresh } from "./intent-form";
 
 /**
  * The Collections panel floating over the other sections while connected (spec 2 "Main app

@@ -1,0 +1,34 @@
+/**
+ * The zod schemas of the GalaCord /api (spec 2 §7 "Relay bot"), apart from api/galacord.ts so
+ * the screen, which needs only its texts and types, does not load zod (bench/first-load.ts).
+ */
+import { z } from "zod";
+import { RELAY_ERRORS } from "./galacord";
+
+const snowflake = z
+  .string()
+  .trim()
+  .regex(/^\d{1,25}$/, "channelId must be a Discord channel id");
+const channelId = z.string({ error: RELAY_ERRORS.channelRequired }).trim().min(1, RELAY_ERRORS.channelRequired).pipe(snowflake);
+
+export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.accountNotFound);
+/** In a body: the id as the lists give it (a string), or as a plain JSON number (Galaxy ids are whole numbers). */
+const bodyAccountId = z.union([z.string(), z.number().int().safe()], { error: "accountId: a Galaxy account id" }).transform(String).pipe(accountIdSchema);
+
+export const connectSchema = z.object({ accountId: bodyAccountId, channelId });
+export const connectNewSchema = z.object({
+  channelId,
+  recoveryCode: z
+    .string({ error: RELAY_ERRORS.recoveryCodeRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.recoveryCodeRequired)
+    .max(64, "recoveryCode: at most 64 characters"),
+});
+export const updateChannelSchema = z.object({ channelId });
+export const planetSchema = z.object({
+  planet: z
+    .string({ error: RELAY_ERRORS.planetRequired })
+    .trim()
+    .min(1, RELAY_ERRORS.planetRequired)
+    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+});
