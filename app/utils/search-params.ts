@@ -72,3 +72,33 @@ export function searchString(params: URLSearchParams): string {
   const s = params.toString();
   return s ? `?${s}` : "";
 }
+
+/**
+ * A route's `shouldRevalidate` for URL parameters its loader does not read (dialogs, filters
+ * and expanded rows the browser renders from the URL): GET navigations that change only
+ * those keep the data; anything else (a post, another path, other parameters) revalidates as
+ * Remix would.
+ */
+export function keepDataForUrlOnlyParams(names: readonly string[]) {
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const name of names) params.delete(name);
+    params.sort();
+    return params.toString();
+  };
+  return ({
+    currentUrl,
+    nextUrl,
+    formMethod,
+    defaultShouldRevalidate,
+  }: {
+    currentUrl: URL;
+    nextUrl: URL;
+    formMethod?: string;
+    defaultShouldRevalidate: boolean;
+  }): boolean => {
+    if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+    if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+    return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+  };
+}

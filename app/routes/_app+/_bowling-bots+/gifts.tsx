@@ -24,6 +24,7 @@ import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -135,17 +136,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export type BowlingData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 /** `?dialog=`, `?account=` and `?confirm=` are read in the browser: no refetch to open or close them. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
-  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
-  const rest = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    for (const name of URL_ONLY_PARAMS) params.delete(name);
-    params.sort();
-    return params.toString();
-  };
-  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
-};
+export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(URL_ONLY_PARAMS);
 
 // ---------------------------------------------------------------------------------------
 // Action

@@ -31,6 +31,7 @@ import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
@@ -142,17 +143,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** `?dialog=` and `?confirm=` are read in the browser (and by the server render): no refetch for them. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
-  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
-  const rest = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    for (const name of URL_ONLY_PARAMS) params.delete(name);
-    params.sort();
-    return params.toString();
-  };
-  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
-};
+export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(URL_ONLY_PARAMS);
 
 // ---------------------------------------------------------------------------------------
 // Action

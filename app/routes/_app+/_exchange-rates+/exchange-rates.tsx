@@ -50,6 +50,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { isUnreachable } from "~/utils/unreachable";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
+import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
 /**
  * The Exchange Rates section (spec 1 §2 "Exchange Rates section", §4, §5, §8).
@@ -119,17 +120,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 }
 
 /** Filters, expanded rows and dialogs are URL state the loader does not read: no refetch. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
-  if (currentUrl.pathname !== nextUrl.pathname || currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
-  const rest = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    for (const name of VIEW_PARAMS) params.delete(name);
-    params.sort();
-    return params.toString();
-  };
-  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
-};
+export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(VIEW_PARAMS);
 
 // ---------------------------------------------------------------------------------------
 // Action
