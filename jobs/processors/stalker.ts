@@ -30,7 +30,7 @@ import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/
 import { errorText } from "~/utils/errors";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
 import type { StalkerJob } from "../queues.server";
-import { pause } from "~/utils/pause";
+import { reconnectDelay, superviseConnection, type ConnectionOutcome } from "./supervise";
 
 /** Every pause of §1.3, in ms. `STALKER_TIME_SCALE` (tests, benches) multiplies them all. */
 export function stalkerTimings() {
@@ -61,64 +61,33 @@ export function stalkerTimings() {
 }
 export type StalkerTimings = ReturnType<typeof stalkerTimings>;
 
-/** Backoff before reconnect number `n` (1-based) after unexpected closes. */
-export function reconnectDelay(n: number, t: StalkerTimings = stalkerTimings()): number {
-  if (n <= t.dropRetries) return t.dropRetryMs;
-  return Math.min(t.dropRetryMs * 2 ** (n - t.dropRetries), t.backoffMaxMs);
-}
+export { reconnectDelay };
 
-type Outcome =
-  | { kind: "aborted" }
-  | { kind: "dropped"; wasActive: boolean; why: string }
-  | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
+type Outcome = ConnectionOutcome;
 
 export async function runStalker(ctx: SessionContext): Promise<void> {
-  const { accountId, signal } = ctx;
+  const { accountId } = ctx;
   const t = stalkerTimings();
-  let drops = 0;
-  let busy = 0;
   try {
-    while (!signal.aborted) {
-      const creds = await getUserCredentials(accountId);
-      if (!creds) {
-        // The user was deleted (its session row goes with it): nothing to run.
-        await endStalker(accountId, { state: "inactive", error: null });
-        return;
-      }
-      if (!(await reportStalkerState(accountId, { state: "connecting", planet: null, worker: ctx.workerId }))) return; // stopped meanwhile
-      const outcome = await runConnection(ctx, creds, t);
-      if (signal.aborted || outcome.kind === "aborted") break;
-      if (outcome.kind === "refused") {
-        if (outcome.code === "invalid_credentials") {
-          await endStalker(accountId, { state: "error", error: M.invalidCredentials });
-          await log("error", `Stalker ${creds.nick} stopped: ${M.invalidCredentials}`, ctx, { code: 451 });
-          return;
+    await superviseConnection(ctx, t, {
+      label: "Stalker",
+      begin: async () => {
+        const creds = await getUserCredentials(accountId);
+        if (!creds) {
+          // The user was deleted (its session row goes with it): nothing to run.
+          await endStalker(accountId, { state: "inactive", error: null });
+          return null;
         }
-        if (outcome.code === "another_device") {
-          // Only the holder of the session may act on it: a worker that lost its lock was
-          // taken over by the new holder's own login, which is not "another device".
-          if (!(await ctx.holdsLock())) return;
-          await endStalker(accountId, { state: "inactive", error: M.anotherDevice });
-          await log("disconnect", `Stalker ${creds.nick} stopped: ${M.anotherDevice}`, ctx, { code: 950 });
-          return;
-        }
-        busy++;
-        if (busy > t.busyRetries) {
-          await endStalker(accountId, { state: "error", error: M.onlineOrBanned });
-          await log("error", `Stalker ${creds.nick} stopped: ${M.onlineOrBanned} (after ${t.busyRetries} retries)`, ctx, { code: 452 });
-          return;
-        }
-        await reportStalkerState(accountId, { state: "connecting", error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` });
-        await pause(t.busyRetryMs, signal);
-        continue;
-      }
-      busy = 0;
-      if (outcome.wasActive) drops = 0;
-      drops++;
-      const delay = reconnectDelay(drops, t);
-      await reportStalkerState(accountId, { state: "connecting", planet: null, error: `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s` });
-      await pause(delay, signal);
-    }
+        if (!(await reportStalkerState(accountId, { state: "connecting", planet: null, worker: ctx.workerId }))) return null; // stopped meanwhile
+        return creds;
+      },
+      connect: (creds) => runConnection(ctx, creds, t),
+      end: (code, error) => endStalker(accountId, { state: code === "another_device" ? "inactive" : "error", error }),
+      waiting: async (error) => {
+        await reportStalkerState(accountId, { state: "connecting", planet: null, error });
+      },
+      log: (type, message, details) => log(type, message, ctx, details),
+    });
   } finally {
     if (ctx.reason() === "stop") {
       await clearStalkerHolder(accountId).catch(() => {});
@@ -276,7 +245,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
       end({ kind: "refused", code: "another_device", message: M.anotherDevice });
       return;
     }
-    end({ kind: "dropped", wasActive: active, why: info.expected ? info.reason : M.connectionLost });
+    end({ kind: "dropped", wasOnline: active, why: info.expected ? info.reason : M.connectionLost });
   });
 
   const keepalive = setInterval(() => {
@@ -301,7 +270,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
       if (signal.aborted) end({ kind: "aborted" });
       else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device") {
         end({ kind: "refused", code: e.code, message: e.message });
-      } else end({ kind: "dropped", wasActive: false, why: e.message });
+      } else end({ kind: "dropped", wasOnline: false, why: e.message });
     }
     return await ended;
   } finally {

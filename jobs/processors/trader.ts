@@ -43,6 +43,7 @@ import { errorText } from "~/utils/errors";
 import { sessionProcessor, type SessionContext } from "../session-host.server";
 import type { QueuePayloads } from "../queues.server";
 import { pause } from "~/utils/pause";
+import { reconnectDelay, superviseConnection, type ConnectionOutcome } from "./supervise";
 
 /** Every pause, in ms. `TRADER_TIME_SCALE` (tests, benches) multiplies them all. */
 export function traderTimings() {
@@ -191,61 +192,33 @@ export function flyWaitSeconds(text: string): number | null {
 }
 const FLY_TEXT = /frequent|fly|flight|полет|полёт|перелет/i;
 
-type Outcome =
-  | { kind: "aborted" }
-  | { kind: "dropped"; wasOnline: boolean; why: string }
-  | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
+type Outcome = ConnectionOutcome;
 
-export function reconnectDelay(n: number, t: TraderTimings = traderTimings()): number {
-  if (n <= t.dropRetries) return t.dropRetryMs;
-  return Math.min(t.dropRetryMs * 2 ** (n - t.dropRetries), t.backoffMaxMs);
-}
+export { reconnectDelay };
 
 export async function runTrader(ctx: SessionContext): Promise<void> {
-  const { accountId, signal } = ctx;
+  const { accountId } = ctx;
   const t = traderTimings();
-  let drops = 0;
-  let busy = 0;
   try {
-    while (!signal.aborted) {
-      const creds = await getUserCredentials(accountId);
-      if (!creds) {
-        await endTrader(accountId, { state: "idle", error: null });
-        return;
-      }
-      if (!(await reportTraderState(accountId, { state: "idle", planet: null, worker: ctx.workerId }))) return; // stopped meanwhile
-      const outcome = await runConnection(ctx, creds, t);
-      if (signal.aborted || outcome.kind === "aborted") break;
-      if (outcome.kind === "refused") {
-        if (outcome.code === "invalid_credentials") {
-          await endTrader(accountId, { state: "error", error: M.invalidCredentials });
-          await log("error", `Trader ${creds.nick} stopped: ${M.invalidCredentials}`, ctx, { code: 451 });
-          return;
+    await superviseConnection(ctx, t, {
+      label: "Trader",
+      begin: async () => {
+        const creds = await getUserCredentials(accountId);
+        if (!creds) {
+          await endTrader(accountId, { state: "idle", error: null });
+          return null;
         }
-        if (outcome.code === "another_device") {
-          if (!(await ctx.holdsLock())) return;
-          await endTrader(accountId, { state: "error", error: M.anotherDevice });
-          await log("disconnect", `Trader ${creds.nick} stopped: ${M.anotherDevice}`, ctx, { code: 950 });
-          return;
-        }
-        busy++;
-        if (busy > t.busyRetries) {
-          await endTrader(accountId, { state: "error", error: M.onlineOrBanned });
-          await log("error", `Trader ${creds.nick} stopped: ${M.onlineOrBanned} (after ${t.busyRetries} retries)`, ctx, { code: 452 });
-          return;
-        }
-        await reportTraderState(accountId, { state: "error", planet: null, error: `${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}` });
-        await pause(t.busyRetryMs, signal);
-        continue;
-      }
-      busy = 0;
-      if (outcome.wasOnline) drops = 0;
-      drops++;
-      const delay = reconnectDelay(drops, t);
-      await reportTraderState(accountId, { state: "error", planet: null, error: `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s` });
-      await log("disconnect", `Trader ${creds.nick}: ${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s`, ctx, {});
-      await pause(delay, signal);
-    }
+        if (!(await reportTraderState(accountId, { state: "idle", planet: null, worker: ctx.workerId }))) return null; // stopped meanwhile
+        return creds;
+      },
+      connect: (creds) => runConnection(ctx, creds, t),
+      end: (_code, error) => endTrader(accountId, { state: "error", error }),
+      waiting: async (error) => {
+        await reportTraderState(accountId, { state: "error", planet: null, error });
+      },
+      log: (type, message, details) => log(type, message, ctx, details),
+      logDrops: true,
+    });
   } finally {
     if (ctx.reason() === "stop") {
       await clearTraderHolder(accountId).catch(() => {});
