@@ -1,7 +1,7 @@
 /**
  * The reconnect loop shared by the session runners that hold one platform connection per
  * account (stalker, trader): load the credentials, connect, and act on how the connection
- * ended (galaxy-runtime.md §1.3 as built, docs/stalker.md):
+ * ended (galaxy-runtime.md §1.3 as built, docs/stalker.md "Recovery"):
  *
  * | ending | what happens |
  * |---|---|
