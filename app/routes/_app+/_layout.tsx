@@ -6,6 +6,7 @@ import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";
 import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
+import { LiveProvider } from "~/components/live/live";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
@@ -68,17 +69,19 @@ export default function AppLayout() {
   rememberLoaderData(ROUTE_ID, loaded);
   const { operator, jobs, collectionsPanel } = loaded;
   return (
-    <Box className="gt-shell">
-      <a href="#main" className="gt-skip-link">
-        Skip to content
-      </a>
-      <AppHeader operatorName={operator.name} jobs={jobs} />
-      <main id="main" tabIndex={-1} className="gt-main">
-        <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
-          <Outlet />
-        </Container>
-      </main>
-      {collectionsPanel ? <CollectionsFloatingPanel panel={collectionsPanel} /> : null}
-    </Box>
+    <LiveProvider>
+      <Box className="gt-shell">
+        <a href="#main" className="gt-skip-link">
+          Skip to content
+        </a>
+        <AppHeader operatorName={operator.name} jobs={jobs} />
+        <main id="main" tabIndex={-1} className="gt-main">
+          <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
+            <Outlet />
+          </Container>
+        </main>
+        {collectionsPanel ? <CollectionsFloatingPanel panel={collectionsPanel} /> : null}
+      </Box>
+    </LiveProvider>
   );
 }

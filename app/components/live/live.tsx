@@ -1,0 +1,197 @@
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
+import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
+import { LIVE_EVENTS_PATH, LIVE_THROTTLE_MS, liveMatches, type LiveEvent } from "#api/live";
+
+/**
+ * Live pages (issue 18; docs/live.md): ONE EventSource per tab (`/api/events`), opened by the
+ * app shell. A page says which changes it shows (`useLive(["session:stalker", …])`); a matching
+ * event revalidates its loaders at once (throttled, never while a form is being sent or a page
+ * loads: a racing revalidation could take the action's flash toast). While the stream is down
+ * (no JavaScript never gets here; Redis away, server restarting) a page that asks for it polls
+ * every `fallbackMs`; when the stream is back it revalidates once for what it missed.
+ */
+
+export type LiveStatus = "connecting" | "up" | "offline";
+type Listener = (event: LiveEvent) => void;
+
+class LiveHub {
+  status: LiveStatus = "connecting";
+  #source: EventSource | null = null;
+  #listeners = new Set<Listener>();
+  #statusListeners = new Set<() => void>();
+  /** Bumped on every (re)connection: pages revalidate once for what they missed. */
+  epoch = 0;
+
+  open() {
+    if (this.#source || typeof EventSource === "undefined") return;
+    const source = new EventSource(LIVE_EVENTS_PATH);
+    this.#source = source;
+    source.addEventListener("ready", () => {
+      this.epoch++;
+      this.#setStatus("up");
+    });
+    source.addEventListener("offline", () => this.#setStatus("offline"));
+    source.addEventListener("live", (e) => {
+      let event: LiveEvent;
+      try {
+        event = JSON.parse((e as MessageEvent<string>).data) as LiveEvent;
+      } catch {
+        return;
+      }
+      for (const l of this.#listeners) l(event);
+    });
+    // The browser reconnects by itself (after `retry`); until then the page polls.
+    source.addEventListener("error", () => this.#setStatus("offline"));
+  }
+
+  close() {
+    this.#source?.close();
+    this.#source = null;
+  }
+
+  #setStatus(status: LiveStatus) {
+    if (this.status === status) return;
+    this.status = status;
+    for (const l of this.#statusListeners) l();
+  }
+
+  subscribe = (listener: Listener) => {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  };
+
+  subscribeStatus = (listener: () => void) => {
+    this.#statusListeners.add(listener);
+    return () => void this.#statusListeners.delete(listener);
+  };
+}
+
+const LiveContext = createContext<LiveHub | null>(null);
+
+/** Opens the tab's one event stream (in the app shell). */
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const hub = useRef<LiveHub | null>(null);
+  hub.current ??= new LiveHub();
+  useEffect(() => {
+    const h = hub.current!;
+    h.open();
+    return () => h.close();
+  }, []);
+  return <LiveContext.Provider value={hub.current}>{children}</LiveContext.Provider>;
+}
+
+const noSubscribe = () => () => {};
+
+/** "up" while changes stream in; "offline" while pages fall back to polling; "connecting" at first (and on the server). */
+export function useLiveStatus(): LiveStatus {
+  const hub = useContext(LiveContext);
+  return useSyncExternalStore(
+    hub?.subscribeStatus ?? noSubscribe,
+    () => hub?.status ?? "connecting",
+    () => "connecting",
+  );
+}
+
+/** Calls `handler` for every live event matching `patterns` (components that use the event's data). */
+export function useLiveEvent(patterns: readonly string[], handler: Listener) {
+  const hub = useContext(LiveContext);
+  const latest = useRef({ patterns, handler });
+  latest.current = { patterns, handler };
+  useEffect(() => {
+    if (!hub) return;
+    return hub.subscribe((event) => {
+      if (liveMatches(event, latest.current.patterns)) latest.current.handler(event);
+    });
+  }, [hub]);
+}
+
+export type UseLiveOptions = {
+  /** Poll the loaders this often while the stream is down (null: never). */
+  fallbackMs?: number | null;
+  /** Off: neither events nor polling revalidate (e.g. while a dialog edits the data). */
+  enabled?: boolean;
+};
+
+/**
+ * Revalidates the page's loaders when a change matching `patterns` happens anywhere, within
+ * ~LIVE_THROTTLE_MS; polls every `fallbackMs` while the stream is down.
+ */
+export function useLive(patterns: readonly string[], options: UseLiveOptions = {}) {
+  const hub = useContext(LiveContext);
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const status = useLiveStatus();
+  const enabled = options.enabled ?? true;
+  const fallbackMs = options.fallbackMs ?? null;
+  const busy = navigation.state !== "idle" || revalidator.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+
+  const state = useRef({ pending: false, last: 0, timer: null as ReturnType<typeof setTimeout> | null, busy, enabled, revalidator });
+  state.current.busy = busy;
+  state.current.enabled = enabled;
+  state.current.revalidator = revalidator;
+
+  const flush = useRef(() => {});
+  flush.current = () => {
+    const s = state.current;
+    if (!s.pending || !s.enabled || s.busy || s.timer) return;
+    if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
+    const wait = s.last + LIVE_THROTTLE_MS - Date.now();
+    if (wait > 0) {
+      s.timer = setTimeout(() => {
+        s.timer = null;
+        flush.current();
+      }, wait);
+      return;
+    }
+    s.pending = false;
+    s.last = Date.now();
+    s.revalidator.revalidate();
+  };
+
+  // A change arrived, or the page became free again: revalidate if one is owed.
+  useEffect(() => {
+    if (!busy) flush.current();
+  }, [busy, enabled]);
+
+  useLiveEvent(patterns, () => {
+    state.current.pending = true;
+    flush.current();
+  });
+
+  // Back from the background, or the stream reconnected: catch up once.
+  const epoch = useSyncExternalStore(
+    hub?.subscribeStatus ?? noSubscribe,
+    () => hub?.epoch ?? 0,
+    () => 0,
+  );
+  const seenEpoch = useRef(epoch);
+  useEffect(() => {
+    if (epoch === seenEpoch.current) return;
+    seenEpoch.current = epoch;
+    if (epoch > 1) {
+      state.current.pending = true;
+      flush.current();
+    }
+  }, [epoch]);
+  useEffect(() => {
+    const s = state.current;
+    const onVisible = () => flush.current();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      document.removeEventListener("visibilitychange", onVisible);
+      if (s.timer) clearTimeout(s.timer);
+      s.timer = null;
+    };
+  }, []);
+
+  // The fallback: poll while the stream is not up.
+  useEffect(() => {
+    if (fallbackMs === null || status === "up" || !enabled) return;
+    const timer = setInterval(() => {
+      state.current.pending = true;
+      flush.current();
+    }, fallbackMs);
+    return () => clearInterval(timer);
+  }, [fallbackMs, status, enabled]);
+}

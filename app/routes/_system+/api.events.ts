@@ -1,0 +1,78 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
+import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
+
+/** A comment line this often keeps proxies and the browser from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /api/events (api/live.ts; docs/live.md): the live-event stream of one browser tab.
+ * Every change published on the Redis bus by any process arrives here within milliseconds;
+ * per-operator events only reach their operator. `Cache-Control: no-transform` keeps the
+ * compression middleware from buffering it.
+ */
+export const loader = apiRoute(async function loader({ request }: LoaderFunctionArgs) {
+  const operator = await requireApiAuth(request);
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const write = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          close();
+        }
+      };
+      const send = (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const unsubscribe = onLive(
+        (message: LiveMessage) => {
+          if (message.operatorId && message.operatorId !== operator.id) return;
+          const { operatorId: _omit, ...event } = message;
+          send("live", event);
+        },
+        (up) => send(up ? "ready" : "offline", { at: Date.now() }),
+      );
+      const heartbeat = setInterval(() => write(`: keepalive ${Date.now()}\n\n`), HEARTBEAT_MS);
+      // Reconnect a dropped stream after 2 s (the browser's EventSource honours `retry`).
+      write("retry: 2000\n\n");
+      // A process's first stream waits for its subscriber to connect: "offline" only if it does not soon.
+      let startup: ReturnType<typeof setTimeout> | undefined;
+      if (liveBusUp()) send("ready", { at: Date.now() });
+      else startup = setTimeout(() => liveBusUp() || send("offline", { at: Date.now() }), 1_000);
+      const close = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(heartbeat);
+        clearTimeout(startup);
+        unsubscribe();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the reader
+        }
+      };
+      cleanup = close;
+      request.signal.addEventListener("abort", close, { once: true });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    },
+  });
+});
+
+export const action = apiRoute(function action() {
+  return methodNotAllowed(["GET"]);
+});

@@ -1,0 +1,118 @@
+/**
+ * The live-events bus (issue 18 "Live pages"; docs/live.md): any process (web or worker)
+ * publishes a change on one Redis channel; each web process keeps ONE subscriber and fans
+ * the events out to its open event streams (GET /api/events, one per browser tab).
+ *
+ * Publishing never waits and never fails the caller: a change is already stored in the
+ * database when it is published, so a lost event costs only freshness (pages poll while
+ * their stream says "offline", and revalidate once when it is back).
+ */
+import type { Redis } from "ioredis";
+import type { LiveEvent, LiveTopic } from "#api/live";
+import { remember } from "~/utils/remember.server";
+import { createWorkerConnection, producerConnection, queuePrefix, waitForReady } from "./redis.server";
+
+export const liveChannel = () => `${queuePrefix()}:live`;
+
+/** What travels: the event plus, for per-operator data, whose it is (never sent to other operators). */
+export type LiveMessage = LiveEvent & { operatorId?: string };
+
+const outbox = remember("live-outbox", () => ({ chain: Promise.resolve() }));
+
+/**
+ * Publishes a change (fire and forget). `operatorId` limits delivery to that operator's
+ * streams (Collections state is per operator).
+ */
+export function publishLive(topic: LiveTopic, fields: { scope?: string; key?: string; data?: unknown; operatorId?: string } = {}): void {
+  const message: LiveMessage = { topic, ...fields, at: Date.now() };
+  const payload = JSON.stringify(message);
+  // One chain per process keeps events in the order they were published; a connection still
+  // being made (the first event of a process) is waited for briefly, a dead one is skipped.
+  outbox.chain = outbox.chain.then(async () => {
+    let conn: Redis;
+    try {
+      conn = producerConnection();
+    } catch {
+      return;
+    }
+    if (conn.status !== "ready" && !(await waitForReady(conn, 500))) return;
+    await conn.publish(liveChannel(), payload).catch(() => {});
+  });
+}
+
+/** Resolves once every event published so far has been handed to Redis (tests, shutdown). */
+export function liveFlushed(): Promise<void> {
+  return outbox.chain;
+}
+
+type Listener = (message: LiveMessage) => void;
+type StatusListener = (up: boolean) => void;
+type Bus = { key: string; sub?: Redis; listeners: Set<Listener>; statusListeners: Set<StatusListener>; up: boolean };
+const g = remember("live-bus", (): { bus?: Bus } => ({}));
+
+function bus(): Bus {
+  const key = liveChannel();
+  if (g.bus && g.bus.key !== key) {
+    // Tests switch QUEUE_PREFIX within one process.
+    g.bus.sub?.disconnect();
+    g.bus = undefined;
+  }
+  g.bus ??= { key, listeners: new Set(), statusListeners: new Set(), up: false };
+  return g.bus;
+}
+
+function ensureSubscriber(b: Bus) {
+  if (b.sub) return;
+  const sub = createWorkerConnection();
+  b.sub = sub;
+  const setUp = (up: boolean) => {
+    if (b.up === up) return;
+    b.up = up;
+    for (const l of b.statusListeners) l(up);
+  };
+  sub.on("message", (_channel: string, raw: string) => {
+    let message: LiveMessage;
+    try {
+      message = JSON.parse(raw) as LiveMessage;
+    } catch {
+      return;
+    }
+    for (const l of b.listeners) l(message);
+  });
+  // ioredis subscribes again by itself after a reconnect ("ready" follows the resubscribe).
+  sub.on("ready", () => setUp(true));
+  sub.on("close", () => setUp(false));
+  sub.on("end", () => setUp(false));
+  sub.subscribe(b.key).catch(() => {});
+}
+
+/**
+ * Listens to every live event reaching this process. `onStatus(up)` tells when the bus
+ * itself goes away (Redis down) and comes back. Returns the unsubscribe function.
+ */
+export function onLive(listener: Listener, onStatus?: StatusListener): () => void {
+  const b = bus();
+  ensureSubscriber(b);
+  b.listeners.add(listener);
+  if (onStatus) b.statusListeners.add(onStatus);
+  return () => {
+    b.listeners.delete(listener);
+    if (onStatus) b.statusListeners.delete(onStatus);
+  };
+}
+
+/** Is this process's subscriber connected (events flow)? */
+export function liveBusUp(): boolean {
+  return bus().up;
+}
+
+/** Closes the subscriber (shutdown, tests). */
+export async function closeLive(): Promise<void> {
+  const b = g.bus;
+  g.bus = undefined;
+  if (!b?.sub) return;
+  b.listeners.clear();
+  b.statusListeners.clear();
+  if (b.sub.status === "ready") await b.sub.quit().catch(() => b.sub?.disconnect());
+  else b.sub.disconnect();
+}
