@@ -1,8 +1,11 @@
 import crypto from "node:crypto";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, INTERVAL_OPTIONS, REPEAT_OPTIONS, isCollectionSetId } from "#api/collections";
 import { enqueue, getQueue } from "#jobs/queues.server";
+import { getDb } from "~/db/client.server";
+import { collectionsState } from "~/db/schema";
 import { ClayError, collectionsTimings } from "./clay.server";
-import { addActivity, getState, profileCredentials, updateState } from "./collections.server";
+import { addActivity, collectionsChanged, getState, profileCredentials, updateState } from "./collections.server";
 
 /**
  * Auto mode (spec 2 §4 "Automation"): the cycles run as jobs on the `automation` queue
@@ -60,17 +63,42 @@ export async function startAuto(operatorId: string, settings: AutoSettings) {
 }
 
 /**
- * Auto off: the running cycle stops after its current step (it checks the chain between
- * steps); a cycle waiting for its interval is removed.
+ * Auto off: clears the chain and logs "Auto off" in one transaction, and only when Auto was
+ * on (two clicks, or Auto off racing a logout, log it once). The running cycle stops at its
+ * next step boundary (jobs/processors/automation.ts checks the chain there and while it
+ * waits); a cycle waiting for its interval is removed.
  */
 export async function stopAuto(operatorId: string) {
-  const state = await getState(operatorId);
-  await updateState(operatorId, { auto: false, autoChain: null, autoStep: null });
-  if (state.autoChain) {
-    const next = cycleJobId(state.autoChain, state.runCount + 1);
+  await getState(operatorId);
+  const db = await getDb();
+  const stopped = await db.transaction(async (tx) => {
+    const [was] = await tx
+      .select({ chain: collectionsState.autoChain, runCount: collectionsState.runCount })
+      .from(collectionsState)
+      .where(eq(collectionsState.operatorId, operatorId))
+      .for("update");
+    await tx
+      .update(collectionsState)
+      .set({ auto: false, autoChain: null, autoStep: null, updatedAt: new Date() })
+      .where(eq(collectionsState.operatorId, operatorId));
+    if (!was?.chain) return null;
+    await addActivity(operatorId, "success", "Auto off", tx);
+    return { chain: was.chain, runCount: was.runCount };
+  });
+  collectionsChanged(operatorId);
+  if (stopped) {
     await getQueue("automation")
-      .remove(next)
+      .remove(cycleJobId(stopped.chain, stopped.runCount + 1))
       .catch(() => 0);
-    await addActivity(operatorId, "success", "Auto off");
   }
+}
+
+/** Is `chain` the live Auto chain of the operator? (The cycle's check at every step boundary.) */
+export async function autoChainLive(operatorId: string, chain: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ chain: collectionsState.autoChain })
+    .from(collectionsState)
+    .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.auto, true), isNotNull(collectionsState.autoChain)));
+  return row?.chain === chain;
 }

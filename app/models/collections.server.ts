@@ -7,7 +7,8 @@ import {
   type ActivityStatus,
   type CollectionSetId,
 } from "#api/collections";
-import { getDb } from "~/db/client.server";
+import { publishLive } from "#jobs/live.server";
+import { getDb, type Db } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
 import type { GalaxyCredentials } from "~/galaxy/services.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
@@ -18,7 +19,20 @@ import { getUserCredentials } from "./user.server";
  * Collections data per operator (docs/collections.md; decision 0015): saved accounts (at most 5,
  * newest first, credentials encrypted), the screen's state (logged-in profile, pickers, Auto
  * settings, run counter, last inventory and status read) and the Activity Log.
+ *
+ * Every write of the state or the log tells the operator's open pages (`collectionsChanged`,
+ * the live-events bus, issue 18). Writers that take `tx` (a job step's transaction,
+ * jobs/once.server.ts) leave that to their caller: an event must follow the commit, never
+ * announce a write that may still roll back.
  */
+
+/** A connection or a transaction (`runStepOnce`'s `tx`): the writes below go through either. */
+export type CollectionsWriter = Pick<Db, "select" | "insert" | "update" | "delete" | "execute">;
+
+/** Tells the operator's open pages that their Collections data changed (after the write committed). */
+export function collectionsChanged(operatorId: string) {
+  publishLive("collections", { scope: operatorId, operatorId });
+}
 
 export type PublicProfile = {
   id: string;
@@ -170,24 +184,38 @@ export async function getState(operatorId: string): Promise<CollectionsStateRow>
   return again!;
 }
 
-export async function updateState(operatorId: string, patch: Partial<Omit<CollectionsStateRow, "operatorId">>): Promise<CollectionsStateRow> {
-  await getState(operatorId);
-  const db = await getDb();
+/**
+ * Changes the operator's state row. With `tx` the row must exist already (a cycle's does: Auto
+ * on created it) and the caller publishes after its commit.
+ */
+export async function updateState(
+  operatorId: string,
+  patch: Partial<Omit<CollectionsStateRow, "operatorId">>,
+  tx?: CollectionsWriter,
+): Promise<CollectionsStateRow> {
+  if (!tx) await getState(operatorId);
+  const db = tx ?? (await getDb());
   const [row] = await db
     .update(collectionsState)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(collectionsState.operatorId, operatorId))
     .returning();
+  if (!tx) collectionsChanged(operatorId);
   return row!;
 }
 
 /** Stores a status read as the grid's 16 items. */
-export async function storeItems(operatorId: string, collectionId: CollectionSetId, rows: { firstRow: unknown[]; secondRow: unknown[] }) {
+export async function storeItems(
+  operatorId: string,
+  collectionId: CollectionSetId,
+  rows: { firstRow: unknown[]; secondRow: unknown[] },
+  tx?: CollectionsWriter,
+) {
   const items = [...rows.firstRow, ...rows.secondRow].map((r, i) => {
     const x = r as { index?: number | null; goodsID?: number | null; count?: string | number; imageUrl?: string };
     return { index: x.index ?? i + 1, goodsID: x.goodsID ?? null, count: Number(x.count) || 0, imageUrl: x.imageUrl ?? "" };
   });
-  await updateState(operatorId, { items, itemsCollectionId: collectionId, itemsAt: new Date() });
+  await updateState(operatorId, { items, itemsCollectionId: collectionId, itemsAt: new Date() }, tx);
 }
 
 // ---- Activity Log -------------------------------------------------------------------------
@@ -197,18 +225,26 @@ export type ActivityEntry = { id: number; status: ActivityStatus; message: strin
 /** Entries kept per operator (the screen shows 5; Auto adds a few per cycle, so older ones go). */
 export const ACTIVITY_KEPT = 100;
 
-export async function addActivity(operatorId: string, status: ActivityStatus, message: string): Promise<number> {
-  const db = await getDb();
+/** Adds an entry (with `tx`: in that transaction; the caller publishes after its commit). */
+export async function addActivity(operatorId: string, status: ActivityStatus, message: string, tx?: CollectionsWriter): Promise<number> {
+  const db = tx ?? (await getDb());
   const [row] = await db.insert(collectionsActivity).values({ operatorId, status, message }).returning({ id: collectionsActivity.id });
   await db.execute(
     sql`delete from ${collectionsActivity} where ${collectionsActivity.operatorId} = ${operatorId} and ${collectionsActivity.id} <= ${row!.id - ACTIVITY_KEPT}`,
   );
+  if (!tx) collectionsChanged(operatorId);
   return row!.id;
 }
 
-export async function finishActivity(id: number, status: ActivityStatus, message: string) {
-  const db = await getDb();
-  await db.update(collectionsActivity).set({ status, message, updatedAt: new Date() }).where(eq(collectionsActivity.id, id));
+/** Sets an entry's status and text (with `tx`: in that transaction; the caller publishes after its commit). */
+export async function finishActivity(id: number, status: ActivityStatus, message: string, tx?: CollectionsWriter) {
+  const db = tx ?? (await getDb());
+  const [row] = await db
+    .update(collectionsActivity)
+    .set({ status, message, updatedAt: new Date() })
+    .where(eq(collectionsActivity.id, id))
+    .returning({ operatorId: collectionsActivity.operatorId });
+  if (!tx && row) collectionsChanged(row.operatorId);
 }
 
 /** Spec 2 §9 "Activity log shown: 5 entries", newest first. */
@@ -226,6 +262,7 @@ export async function listActivity(operatorId: string, limit: number = COLLECTIO
 export async function clearActivity(operatorId: string): Promise<number> {
   const db = await getDb();
   const rows = await db.delete(collectionsActivity).where(eq(collectionsActivity.operatorId, operatorId)).returning({ id: collectionsActivity.id });
+  collectionsChanged(operatorId);
   return rows.length;
 }
 

@@ -5,24 +5,43 @@
  *   status → "cycle completed" → the next cycle after the interval, until the run counter
  *   reaches the repeat count (0 = infinite).
  *
- * Exactly-once (jobs/once.server.ts): BullMQ may run a cycle job twice (a worker SIGKILLed
- * mid-cycle leaves it stalled; the next worker runs it again). Every effect is a step keyed by
- * the job: the mastic run and each send chunk are two-phase external steps, and the list of
- * gifts a cycle sends is fixed once (a `runStepOnce` plan). A re-run skips steps that are done;
- * a send whose outcome is unknown (the worker died around the call) is reconciled with the
- * platform: the ids that left the inventory were sent and are never sent again; only ids
- * still held are sent. Turning Auto off (another chain in the state row) stops the cycle
- * after its current step.
+ * Exactly once (jobs/once.server.ts; docs/jobs.md "Exactly-once effects"). BullMQ may run a
+ * cycle job again (a worker SIGKILLed mid-cycle leaves it stalled; the next worker runs it).
+ * Every effect is a step keyed by the job:
+ * - the mastic run and each send chunk are two-phase external steps; the gifts a cycle sends
+ *   are fixed once (the `send-plan` step). A send whose outcome is unknown is reconciled with
+ *   the platform (ids that left the inventory were sent and are never sent again);
+ * - every Activity Log line and state change the cycle writes is a `runStepOnce` step written
+ *   through its transaction: `start-<step>` (run counter, current step, progress text),
+ *   `done-<step>` (the step's outcome: its error entry, "Sent n gifts to user {id}", the grid),
+ *   `complete`, `stopped`, `failed`. A re-run reads what is done and carries on from there, so
+ *   no line is written twice and none is lost, wherever the worker died.
+ *
+ * Auto off (another chain, or none, in the state row) stops the cycle at its next step
+ * boundary: after a step, during the wait that follows it, or (a re-run) before the next
+ * step. A step under way finishes (a send call is never cut). The cycle then writes "Cycle n
+ * stopped after <step> (Auto off)" once and nothing more.
  */
 import type { Job } from "bullmq";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import fs from "node:fs";
+import path from "node:path";
 import { getDb } from "~/db/client.server";
-import { collectionsActivity, collectionsState, jobSteps } from "~/db/schema";
-import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type CollectionSetId } from "#api/collections";
+import { collectionsState, jobSteps } from "~/db/schema";
+import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
 import { ClayError, collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
-import { addActivity, finishActivity, getState, profileCredentials, storeItems, updateState } from "~/models/collections.server";
-import { cycleJobId } from "~/models/automation.server";
+import {
+  addActivity,
+  collectionsChanged,
+  finishActivity,
+  profileCredentials,
+  storeItems,
+  updateState,
+  type CollectionsWriter,
+} from "~/models/collections.server";
+import { autoChainLive, cycleJobId } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import { errorText } from "~/utils/errors";
 import { beginExternalStep, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
 
@@ -30,27 +49,60 @@ function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Test-only fault injection (NODE_ENV=test): SIGKILL the worker around a send call. */
-function crashPoint(where: "before-send" | "after-send") {
-  if (process.env.NODE_ENV === "test" && process.env.COLLECTIONS_TEST_CRASH === where) process.kill(process.pid, "SIGKILL");
+/** How often a wait between steps looks whether Auto was turned off. */
+const OFF_CHECK_MS = 250;
+
+/**
+ * Test-only fault injection (NODE_ENV=test): the worker SIGKILLs itself at a point of the
+ * cycle. `COLLECTIONS_TEST_CRASH` lists points, each optionally for one account
+ * (`after-mastic@12345678,before-send`). With `COLLECTIONS_TEST_CRASH_DIR` each listed point
+ * fires once across all worker processes (a marker file claims it), so a test can keep
+ * replacing killed workers until the cycles end.
+ */
+export type CrashPoint = "before-mastic" | "after-mastic" | "before-send" | "after-send" | "after-send-log" | "after-complete";
+function crashPoint(where: CrashPoint, accountId: string) {
+  if (process.env.NODE_ENV !== "test" || !process.env.COLLECTIONS_TEST_CRASH) return;
+  for (const spec of process.env.COLLECTIONS_TEST_CRASH.split(",")) {
+    const [point, account] = spec.trim().split("@");
+    if (point !== where || (account && account !== accountId)) continue;
+    const dir = process.env.COLLECTIONS_TEST_CRASH_DIR;
+    if (dir) {
+      try {
+        fs.writeFileSync(path.join(dir, spec.trim()), String(process.pid), { flag: "wx" });
+      } catch {
+        continue; // fired already
+      }
+    }
+    process.kill(process.pid, "SIGKILL");
+  }
 }
 
 export type CycleResult = { run: number; stopped?: string; sent: number; next: string | null };
+
+/** The cycle's steps, in order; the names are those of "Cycle n stopped after <step> (Auto off)". */
+const STEPS = ["mastic", "status", "send", "status again"] as const;
+type StepName = (typeof STEPS)[number];
+/** `collections_state.auto_step` while a step runs (the screen shows it next to the run counter). */
+const STATE_STEP: Record<StepName, string> = { mastic: "mastic", status: "status", send: "send", "status again": "status-again" };
+/** The cycle entry's progress text while a step runs. */
+const PROGRESS: Record<StepName, string> = {
+  mastic: "running mastic",
+  status: "reading collection status",
+  send: "sending gifts",
+  "status again": "reading collection status",
+};
+const slug = (step: StepName) => step.replace(" ", "-");
+
+/** What a step's `done-<step>` record keeps: its error, and for the send the count sent. */
+type StepOutcome = { error?: string; sent?: number };
 
 export async function processAutomationJob(job: Job<AutomationJob>): Promise<CycleResult> {
   try {
     return await runCycle(job);
   } catch (err) {
-    // An unexpected failure (database, Redis) is retried; after the last attempt Auto stops visibly.
-    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (last) {
-      const p = job.data;
-      const s = await getState(p.operatorId).catch(() => null);
-      if (s?.autoChain === p.chain) {
-        await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null }).catch(() => {});
-        await addActivity(p.operatorId, "error", `Auto stopped: cycle ${p.run} failed (${err instanceof Error ? err.message : String(err)})`).catch(() => {});
-      }
-    }
+    // An unexpected failure (database, Redis, a password that cannot be decrypted) is retried
+    // with done steps skipped; after the last attempt Auto stops, said once.
+    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await autoStoppedByFailure(job, err).catch(() => {});
     throw err;
   }
 }
@@ -59,164 +111,270 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   const p = job.data;
   const t = collectionsTimings();
   const key = (step: string) => stepKey(job, step);
-  const live = async () => {
-    const s = await getState(p.operatorId);
-    return s.auto && s.autoChain === p.chain;
-  };
-  if (!(await live())) return { run: p.run, stopped: "auto off", sent: 0, next: null };
+  const changed = () => collectionsChanged(p.operatorId);
+  const off = async () => !(await autoChainLive(p.operatorId, p.chain));
+  const of = p.repeat === 0 ? "∞" : String(p.repeat);
+  const line = (text: string) => `Cycle ${p.run} of ${of}: ${text}`;
+
+  // A re-run first reads how far earlier runs got.
+  const [begun, stoppedBefore, failedBefore, completedBefore] = await Promise.all(
+    ["begin", "stopped", "failed", "complete"].map((s) => storedResult<unknown>(key(s))),
+  );
+  if (stoppedBefore || failedBefore) return { run: p.run, stopped: "earlier run", sent: 0, next: null };
+  if (!begun && (await off())) return { run: p.run, stopped: "auto off", sent: 0, next: null }; // never began: nothing to log
 
   const stored = await profileCredentials(p.profileId);
   if (!stored) {
-    await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null });
-    await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`);
+    await runStepOnce(key("no-profile"), async (tx) => {
+      if (await stopChain(tx, p.operatorId, p.chain)) await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`, tx);
+    });
+    changed();
     return { run: p.run, stopped: "no profile", sent: 0, next: null };
   }
   const creds: GalaxyCredentials = { userID: stored.userID, password: stored.password };
   const set = p.collectionId as CollectionSetId;
-  const of = p.repeat === 0 ? "∞" : String(p.repeat);
 
-  // The run counter and this cycle's in-progress entry (once per cycle, also across re-runs).
-  const entry = await runStepOnce(key("begin"), async (tx) => {
-    await tx.update(collectionsState).set({ runCount: p.run, autoStep: "mastic", updatedAt: new Date() }).where(eq(collectionsState.operatorId, p.operatorId));
-    const [row] = await tx
-      .insert(collectionsActivity)
-      .values({ operatorId: p.operatorId, status: "in-progress", message: `Cycle ${p.run} of ${of}: running mastic` })
-      .returning({ id: collectionsActivity.id });
-    return row!.id;
+  // The run counter and this cycle's one entry; checked against Auto off in the same
+  // transaction (the state row locked), so a cycle never begins after "Auto off".
+  const entry = await runStepOnce(key("begin"), async (tx): Promise<number | null> => {
+    const [s] = await tx.select().from(collectionsState).where(eq(collectionsState.operatorId, p.operatorId)).for("update");
+    if (!s?.auto || s.autoChain !== p.chain) return null;
+    await updateState(p.operatorId, { runCount: p.run }, tx);
+    return addActivity(p.operatorId, "in-progress", line(PROGRESS.mastic), tx);
   });
-  const progress = (text: string) => finishActivity(entry, "in-progress", `Cycle ${p.run} of ${of}: ${text}`);
-  const stopAfter = async (step: string): Promise<CycleResult | null> => {
-    if (await live()) return null;
-    await finishActivity(entry, "success", `Cycle ${p.run} stopped after ${step} (Auto off)`);
-    return { run: p.run, stopped: `after ${step}`, sent: 0, next: null };
-  };
-  const errors: string[] = [];
-  const attempt = async <R>(fn: () => Promise<R>): Promise<R | null> => {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof ClayError)) throw err; // unexpected: the job is retried, done steps are skipped
-      errors.push(err.message);
-      await addActivity(p.operatorId, "error", `Cycle ${p.run}: ${err.message}`);
-      return null;
-    }
-  };
+  changed();
+  if (entry === null) return { run: p.run, stopped: "auto off", sent: 0, next: null };
 
-  // 1. Mastic (an external effect: never repeated by a re-run).
-  const mastic = await beginExternalStep(key("mastic"));
-  if (mastic.state === "run") {
-    const out = await attempt(() => runMasticRequests(creds, set, COLLECTIONS_LIMITS.masticRequests));
-    await finishExternalStep(key("mastic"), out ? { succeeded: out.succeeded } : { failed: true });
-  } else if (mastic.state === "unknown") {
-    // The worker died during the run: some requests may have been made; do not repeat them.
-    await finishExternalStep(key("mastic"), { interrupted: true });
-  }
-  await sleep(t.stepWaitMs);
-  let stop = await stopAfter("mastic");
-  if (stop) return stop;
-
-  // 2. Status.
-  await updateState(p.operatorId, { autoStep: "status" });
-  await progress("reading collection status");
-  const first = await attempt(() => collectionStatus(creds, set, { skipCache: true }));
-  if (first) await storeItems(p.operatorId, set, first);
-  await sleep(t.stepWaitMs);
-  stop = await stopAfter("status");
-  if (stop) return stop;
-
-  // 3. Send the set's gifts in stock, if any: the list is fixed once per cycle.
-  await updateState(p.operatorId, { autoStep: "send" });
-  await progress("sending gifts");
-  // The platform read is made outside any transaction (the services client reads the database
-  // itself: a transaction held across it deadlocks the embedded one-connection database); the
-  // plan is then fixed once, and a re-run uses the stored one.
-  const planKey = key("send-plan");
-  const plan =
-    (await storedPlan(planKey)) ??
-    (await attempt(async () => {
-      const ids = await giftInventory(creds, set);
-      return runStepOnce(planKey, async () => ids);
-    }));
+  let lastDone: StepName | null = null;
   let sent = 0;
-  if (plan && plan.length) {
-    for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
-      const chunk = plan.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
-      const n = await attempt(() => sendChunkOnce(key(`send-${chunkNo}`), creds, p.recipientId, chunk, chunkNo > 0 ? t.sendChunkGapMs : 0));
-      if (n === null) break;
-      sent += n;
+  const failed: StepName[] = [];
+
+  /** "Cycle n stopped after <step> (Auto off)", once for the job; nothing is written after it. */
+  const stop = async (): Promise<CycleResult> => {
+    const after = await runStepOnce(key("stopped"), async (tx) => {
+      const text = lastDone ? `Cycle ${p.run} stopped after ${lastDone} (Auto off)` : `Cycle ${p.run} stopped before mastic (Auto off)`;
+      await finishActivity(entry, "success", text, tx);
+      return lastDone;
+    });
+    changed();
+    return { run: p.run, stopped: after ? `after ${after}` : "before mastic", sent, next: null };
+  };
+
+  /** The wait after a step; true as soon as Auto is off (checked at once, then every OFF_CHECK_MS). */
+  const waitUnlessOff = async (ms: number): Promise<boolean> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      if (await off()) return true;
+      const left = until - Date.now();
+      if (left <= 0) return false;
+      await sleep(Math.min(left, OFF_CHECK_MS));
     }
-    if (sent > 0) await addActivity(p.operatorId, "success", T.sent(sent, p.recipientId));
+  };
+
+  if (!completedBefore) {
+    for (const step of STEPS) {
+      const doneKey = key(`done-${slug(step)}`);
+      const done = await storedResult<StepOutcome>(doneKey);
+      if (done) {
+        // Done by an earlier run of this job: its lines are written; only the tally is needed.
+        lastDone = step;
+        if (done.result.error) failed.push(step);
+        sent += done.result.sent ?? 0;
+        continue;
+      }
+      if (await off()) return stop();
+
+      await runStepOnce(key(`start-${slug(step)}`), async (tx) => {
+        await updateState(p.operatorId, { autoStep: STATE_STEP[step] }, tx);
+        if (step !== "mastic") await finishActivity(entry, "in-progress", line(PROGRESS[step]), tx);
+      });
+      changed();
+
+      const outcome = await runStep(step, { job, creds, set, recipientId: p.recipientId });
+      // The step's lines and its outcome, in one transaction with its key.
+      await runStepOnce(doneKey, async (tx) => {
+        if (outcome.items) await storeItems(p.operatorId, set, outcome.items, tx);
+        if (outcome.giftIds) await updateState(p.operatorId, { giftIds: outcome.giftIds, giftsAt: new Date() }, tx);
+        if (outcome.sent) await addActivity(p.operatorId, "success", T.sent(outcome.sent, p.recipientId), tx);
+        if (outcome.error) await addActivity(p.operatorId, "error", `Cycle ${p.run} (${step}): ${outcome.error}`, tx);
+        return { ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.sent ? { sent: outcome.sent } : {}) } satisfies StepOutcome;
+      });
+      changed();
+      if (step === "send") crashPoint("after-send-log", p.accountId);
+      lastDone = step;
+      if (outcome.error) failed.push(step);
+      sent += outcome.sent ?? 0;
+
+      // After the last status read the cycle is complete: Auto off then only stops the next one.
+      if (step === "status again") break;
+      if (await waitUnlessOff(t.stepWaitMs)) return stop();
+    }
   }
-  await updateState(p.operatorId, { giftIds: (await attempt(() => giftInventory(creds, set))) ?? [], giftsAt: new Date() });
-  await sleep(t.stepWaitMs);
-  stop = await stopAfter("send");
-  if (stop) return { ...stop, sent };
 
-  // 4. Status again, then "cycle completed".
-  await updateState(p.operatorId, { autoStep: "status-again" });
-  await progress("reading collection status");
-  const second = await attempt(() => collectionStatus(creds, set, { skipCache: true }));
-  if (second) await storeItems(p.operatorId, set, second);
+  // "cycle completed" (an error entry naming the failed steps; their errors have entries of
+  // their own), and at the repeat count the end of the run, in one transaction.
+  const last = p.repeat !== 0 && p.run >= p.repeat;
+  const { live } = await runStepOnce(key("complete"), async (tx) => {
+    const status: ActivityStatus = failed.length ? "error" : "success";
+    await finishActivity(entry, status, line(failed.length ? `${T.cycleCompleted} (failed: ${failed.join(", ")})` : T.cycleCompleted), tx);
+    const [s] = await tx.select().from(collectionsState).where(eq(collectionsState.operatorId, p.operatorId)).for("update");
+    const stillOn = !!s?.auto && s.autoChain === p.chain;
+    if (stillOn && last) {
+      await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null }, tx);
+      await addActivity(p.operatorId, "success", `Auto finished: ${p.run} of ${p.repeat} cycles`, tx);
+    } else if (stillOn) {
+      await updateState(p.operatorId, { autoStep: "waiting" }, tx);
+    }
+    return { live: stillOn && !last };
+  });
+  changed();
+  crashPoint("after-complete", p.accountId);
 
-  await finishActivity(
-    entry,
-    errors.length ? "error" : "success",
-    `Cycle ${p.run} of ${of}: ${T.cycleCompleted}${errors.length ? ` (${errors.join("; ")})` : ""}`,
-  );
-
-  // 5. The next cycle, or the end of the run.
-  if (!(await live())) return { run: p.run, stopped: "auto off", sent, next: null };
-  if (p.repeat !== 0 && p.run >= p.repeat) {
-    await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null });
-    await addActivity(p.operatorId, "success", `Auto finished: ${p.run} of ${p.repeat} cycles`);
-    return { run: p.run, sent, next: null };
-  }
+  // The next cycle. Its id is idempotent, so a re-run of this cycle adds nothing; Auto off
+  // meanwhile removes it (or it finds its chain gone and ends without a line).
+  if (!live || (await off())) return { run: p.run, sent, next: null };
   const nextId = cycleJobId(p.chain, p.run + 1);
-  await updateState(p.operatorId, { autoStep: "waiting" });
-  // Idempotent job id: a re-run of this cycle adds nothing.
   await enqueue("automation", { ...p, run: p.run + 1 }, { jobId: nextId, delay: p.intervalSeconds * t.secondMs });
   return { run: p.run, sent, next: nextId };
 }
 
-/** The gift list a cycle fixed before (a re-run), or null. */
-async function storedPlan(key: string): Promise<string[] | null> {
+type StepRun = { job: Job<AutomationJob>; creds: GalaxyCredentials; set: CollectionSetId; recipientId: string };
+type StepResult = {
+  error?: string;
+  sent?: number;
+  items?: { firstRow: unknown[]; secondRow: unknown[] };
+  giftIds?: string[];
+};
+
+/**
+ * One step's platform work. A platform failure (ClayError) is the step's outcome, written
+ * once by the caller; anything else throws and the job is retried.
+ */
+async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
+  const accountId = r.creds.userID;
+  const clay = async (fn: () => Promise<StepResult>): Promise<StepResult> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ClayError) return { error: err.message };
+      throw err;
+    }
+  };
+  switch (step) {
+    case "mastic": {
+      // An external effect: never repeated by a re-run.
+      const k = stepKey(r.job, "mastic");
+      const begun = await beginExternalStep(k);
+      if (begun.state === "done") return (begun.result as StepResult | null) ?? {};
+      if (begun.state === "unknown") {
+        // The worker died during the run: some requests may have been made; do not repeat them.
+        await finishExternalStep(k, { interrupted: true });
+        return {};
+      }
+      crashPoint("before-mastic", accountId);
+      const out = await clay(async () => {
+        await runMasticRequests(r.creds, r.set, COLLECTIONS_LIMITS.masticRequests);
+        return {};
+      });
+      crashPoint("after-mastic", accountId);
+      await finishExternalStep(k, out);
+      return out;
+    }
+    case "status":
+    case "status again":
+      return clay(async () => ({ items: await collectionStatus(r.creds, r.set, { skipCache: true }) }));
+    case "send": {
+      // The gifts to send are fixed once per cycle. The platform read is made outside any
+      // transaction (the services client reads the database itself: a transaction held across
+      // it deadlocks the embedded one-connection database); a re-run uses the stored plan.
+      const planKey = stepKey(r.job, "send-plan");
+      let plan = (await storedResult<string[]>(planKey))?.result ?? null;
+      if (!plan) {
+        const read = await clay(async () => ({ giftIds: await giftInventory(r.creds, r.set) }));
+        if (read.error) return read;
+        const ids = read.giftIds!;
+        plan = await runStepOnce(planKey, async () => ids);
+      }
+      let sent = 0;
+      let error: string | undefined;
+      for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
+        const chunk = plan.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
+        const out = await clay(async () => ({
+          sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.creds, r.recipientId, chunk, chunkNo > 0 ? collectionsTimings().sendChunkGapMs : 0),
+        }));
+        if (out.error) {
+          error = out.error;
+          break;
+        }
+        sent += out.sent ?? 0;
+      }
+      // What is left in stock, for "Send (n)". A failed read keeps the last known list: the
+      // step's own outcome is what the log reports (its failure has a System Logs entry).
+      const left = await giftInventory(r.creds, r.set).catch(() => undefined);
+      return { sent, ...(error ? { error } : {}), ...(left ? { giftIds: left } : {}) };
+    }
+  }
+}
+
+/** The stored result of a step that is done, or null. */
+async function storedResult<T>(key: string): Promise<{ result: T } | null> {
   const db = await getDb();
   const [row] = await db.select({ state: jobSteps.state, result: jobSteps.result }).from(jobSteps).where(eq(jobSteps.key, key));
-  return row?.state === "done" && Array.isArray(row.result) ? (row.result as string[]) : null;
+  return row?.state === "done" ? { result: row.result as T } : null;
+}
+
+/** Clears the chain if it is still the live one (row locked); true if it was. */
+async function stopChain(tx: CollectionsWriter, operatorId: string, chain: string): Promise<boolean> {
+  const rows = await tx
+    .update(collectionsState)
+    .set({ auto: false, autoChain: null, autoStep: null, updatedAt: new Date() })
+    .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.autoChain, chain)))
+    .returning({ operatorId: collectionsState.operatorId });
+  return rows.length > 0;
+}
+
+/**
+ * After the last attempt: Auto off (if this chain is still the live one) and the failure said
+ * once, on the cycle's own entry when it has one ("Auto stopped: cycle n failed (<reason>)").
+ */
+async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
+  const p = job.data;
+  const entry = (await storedResult<number | null>(stepKey(job, "begin")))?.result ?? null;
+  const reason = errorText(err);
+  await runStepOnce(stepKey(job, "failed"), async (tx) => {
+    const wasLive = await stopChain(tx, p.operatorId, p.chain);
+    const text = wasLive ? `Auto stopped: cycle ${p.run} failed (${reason})` : `Cycle ${p.run} failed (${reason})`;
+    if (entry !== null) await finishActivity(entry, "error", text, tx);
+    else if (wasLive) await addActivity(p.operatorId, "error", text, tx);
+  });
+  collectionsChanged(p.operatorId);
 }
 
 /**
  * One send chunk, exactly once. A first run records the intent, sends, and marks it done. A
- * re-run finding the intent without "done" reconciles: ids no longer held were sent (never
- * sent again); the ids still held are sent now.
+ * re-run finding the intent without "done" reconciles: ids no longer held were sent by the run
+ * that died (never sent again); the ids still held are sent now.
  */
 async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, recipientId: string, ids: string[], gapMs: number): Promise<number> {
   const step = await beginExternalStep(stepKeyText);
   if (step.state === "done") return Number((step.result as { sent?: number } | null)?.sent ?? 0);
-  let toSend = ids;
-  if (step.state === "unknown") {
-    toSend = await heldOf(creds, ids);
-    if (!toSend.length) {
-      await finishExternalStep(stepKeyText, { sent: ids.length, reconciled: true });
-      return ids.length;
-    }
-  } else {
-    // Not held any more (e.g. sent by hand meanwhile): nothing to do for those.
-    toSend = await heldOf(creds, ids);
-  }
-  if (!toSend.length) {
-    await finishExternalStep(stepKeyText, { sent: 0 });
-    return 0;
+  const held = await heldOf(creds, ids);
+  // Unknown outcome: what left the inventory went with the earlier call. A first run: ids no
+  // longer held (sent by hand meanwhile) are not ours to count.
+  const sentBefore = step.state === "unknown" ? ids.length - held.length : 0;
+  if (!held.length) {
+    await finishExternalStep(stepKeyText, { sent: sentBefore, ...(step.state === "unknown" ? { reconciled: true } : {}) });
+    return sentBefore;
   }
   if (gapMs) await sleep(gapMs);
-  crashPoint("before-send");
+  crashPoint("before-send", creds.userID);
   try {
-    await getGalaxyServices().sendGifts(creds, recipientId, toSend);
+    await getGalaxyServices().sendGifts(creds, recipientId, held);
   } catch (err) {
     // Refused by the platform: nothing moved, but keep the intent so a re-run reconciles.
     throw new ClayError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  crashPoint("after-send");
-  await finishExternalStep(stepKeyText, { sent: toSend.length });
-  return toSend.length;
+  crashPoint("after-send", creds.userID);
+  await finishExternalStep(stepKeyText, { sent: sentBefore + held.length });
+  return sentBefore + held.length;
 }
