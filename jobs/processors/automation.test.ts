@@ -3,93 +3,38 @@
  * `automation` queue run by a real worker child process (`node --import tsx jobs/worker.ts`)
  * against the Galaxy simulator, with short timings (COLLECTIONS_TIME_SCALE). Checked in the
  * simulator's request log and per-account inventories: the order of the steps and the waits
- * between them, the run counter, the end at the repeat count, Auto off, and a worker SIGKILLed
- * around a send → no gift sent twice.
+ * between them, the run counter, the end at the repeat count, Auto off (also during a slow
+ * step), errors written once, the live events. Workers killed mid-cycle: automation.fault.test.ts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "#sim/server";
-import { inventoryOf, resetServicesFigures, servicesState, type RequestRecord } from "#sim/services-data";
-import { createTestOperator } from "#tests/kit/auth";
+import { describe, expect, it } from "vitest";
+import { servicesState } from "#sim/services-data";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { collectionsProfiles } from "~/db/schema";
 import { cycleJobId, startAuto, stopAuto } from "~/models/automation.server";
-import { getState, listActivity, saveProfile, updateState } from "~/models/collections.server";
-import { getEnv, resetEnv } from "~/utils/env.server";
+import { getState, listActivity } from "~/models/collections.server";
+import { onLive, type LiveMessage } from "../live.server";
 import { getQueue } from "../queues.server";
-import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
+import { waitFor } from "../test-helpers";
+import { SCALE, automationTestbed } from "./automation-test-kit";
 
-const SCALE = 0.05; // step wait 100 ms, first cycle 25 ms, interval 5 s → 250 ms
 const STEP_WAIT_MS = 2_000 * SCALE;
-const FAST_STALL = { JOB_LOCK_DURATION_MS: "2000", JOB_STALLED_INTERVAL_MS: "1000", WORKER_HEARTBEAT_MS: "500" };
 
-let sim: Simulator;
-const children: WorkerChild[] = [];
-function start(env: Record<string, string> = {}) {
-  const w = spawnWorker({ ...FAST_STALL, COLLECTIONS_TIME_SCALE: String(SCALE), GALAXY_SERVICES_URL: sim.servicesUrl, ...env });
-  children.push(w);
-  return w;
-}
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  process.env.GALAXY_SERVICES_URL = sim.servicesUrl;
-  process.env.COLLECTIONS_TIME_SCALE = String(SCALE);
-  resetEnv();
-});
-beforeEach(() => {
-  sim.world.reset();
-  resetServicesFigures(sim.world);
-});
-afterEach(() => {
-  for (const w of children.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
-});
-afterAll(async () => {
-  await sim.close();
-  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
-});
-
-const pieces = (id: string, set: number) =>
-  inventoryOf(sim.world, id)
-    .filter((i) => i.goodsId !== undefined && Math.floor(i.goodsId / 1000) === set)
-    .map((i) => i.goodId);
-const requestsOf = (id: string) => servicesState(sim.world).recent.filter((r) => r.userID === id);
-const sentIds = (records: RequestRecord[]) =>
-  records
-    .filter((r) => r.action === "present_make")
-    .flatMap((r) => Object.keys(r.params).flatMap((k) => /^checked_items\[(\d+)\]$/.exec(k)?.[1] ?? []))
-    .map(Number);
-
-/** An operator logged in to the Collections screen as `sender`, recipient set. */
-async function setup(senderIndex: number, recipientIndex: number) {
-  const sender = sim.world.accounts[senderIndex]!;
-  const recipient = sim.world.accounts[recipientIndex]!;
-  const op = await createTestOperator();
-  const profile = await saveProfile(op.id, { accountId: sender.id, nick: sender.nick, password: sender.password, loginMethod: "recovery" });
-  await updateState(op.id, { profileId: profile.id, collectionId: 178, recipientId: recipient.id });
-  return { op, sender, recipient };
-}
-
-async function finished(operatorId: string, output: () => string) {
-  await waitFor(
-    `Auto to finish\n${output()}`,
-    async () => {
-      const s = await getState(operatorId);
-      return !s.auto && s.autoChain === null;
-    },
-    60_000,
-    100,
-  );
-}
+const bed = automationTestbed();
+const { start, pieces, requestsOf, sentIds, setup, finished } = bed;
 
 describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
   it("runs mastic → 2 s → status → 2 s → send gifts in stock → 2 s → status → 'cycle completed', counts runs and stops at the repeat count", async () => {
     const { op, sender, recipient } = await setup(0, 1);
     const stock = pieces(sender.id, 178);
     const recipientBefore = pieces(recipient.id, 178);
+    // The live bus (issue 18 "Live pages"): what the worker process publishes, as a web process hears it.
+    const heard: Array<LiveMessage & { receivedAt: number }> = [];
+    const unsubscribe = onLive((m) => heard.push({ ...m, receivedAt: Date.now() }));
     const w = start();
     await startAuto(op.id, { repeat: 2, intervalSeconds: 5 });
     await finished(op.id, w.output);
+    unsubscribe();
 
     const state = await getState(op.id);
     expect(state.runCount).toBe(2);
@@ -128,6 +73,14 @@ describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
     expect(state.items).toHaveLength(16);
     expect(state.items!.every((i) => i.count === 0)).toBe(true);
 
+    // Every step of both cycles was published for this operator only, and the last line reached
+    // the bus within a second of its write.
+    const mine = heard.filter((m) => m.topic === "collections" && m.scope === op.id);
+    expect(mine.every((m) => m.operatorId === op.id)).toBe(true);
+    expect(mine.length).toBeGreaterThanOrEqual(2 * 10); // begin, start/done of 4 steps, complete
+    const finishedAt = Date.parse(log[0]!.at);
+    expect(mine.some((m) => m.receivedAt >= finishedAt && m.receivedAt - finishedAt < 1_000)).toBe(true);
+
     w.child.kill("SIGTERM");
     await w.exited;
   }, 90_000);
@@ -155,6 +108,90 @@ describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
     } finally {
       process.env.COLLECTIONS_TIME_SCALE = String(SCALE);
     }
+  }, 90_000);
+});
+
+describe("Auto off during a slow step (issue 18 item 6 'Cycle control')", () => {
+  it("lets the step under way finish, stops at the boundary right after it (its 2 s wait cut), says 'stopped' once and nothing after", async () => {
+    process.env.COLLECTIONS_TIME_SCALE = "1"; // the real 2 s waits and 250 ms mastic pacing
+    try {
+      const { op, sender } = await setup(9, 10);
+      // The simulator's latency lever: every platform call takes 100 ms, a mastic run about 5 s.
+      bed.sim.world.faults.latencyMs = 100;
+      const w = start({ COLLECTIONS_TIME_SCALE: "1" });
+      await startAuto(op.id, { repeat: 0, intervalSeconds: 5 });
+      const masticCalls = () => requestsOf(sender.id).filter((r) => r.action === "collection_mastic_ajax");
+      await waitFor(`the mastic run to be under way\n${w.output()}`, () => masticCalls().length >= 2, 30_000, 20);
+      await stopAuto(op.id);
+
+      const stopped = await waitFor(
+        `the cycle to stop\n${w.output()}`,
+        async () => (await listActivity(op.id, 20)).find((e) => e.message.includes("stopped")),
+        30_000,
+        20,
+      );
+      // The run under way was not cut: all 16 requests went.
+      expect(masticCalls()).toHaveLength(16);
+      const lastMastic = masticCalls().at(-1)!.at;
+      // Stopped at the boundary right after the step, not after the 2 s wait that follows it.
+      expect(Date.parse(stopped.at) - lastMastic).toBeLessThan(1_500);
+      expect(stopped).toMatchObject({ status: "success", message: "Cycle 1 stopped after mastic (Auto off)" });
+
+      // Nothing more: no further request, no further line.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(requestsOf(sender.id).map((r) => r.action).filter((a) => a !== "collection_mastic_ajax")).toEqual([]);
+      expect((await listActivity(op.id, 20)).map((e) => e.message)).toEqual(["Auto off", "Cycle 1 stopped after mastic (Auto off)", "Auto on: ∞ cycles every 5 s"]);
+      const s = await getState(op.id);
+      expect(s).toMatchObject({ auto: false, autoChain: null, runCount: 1 });
+      w.child.kill("SIGTERM");
+      await w.exited;
+    } finally {
+      process.env.COLLECTIONS_TIME_SCALE = String(SCALE);
+    }
+  }, 90_000);
+});
+
+describe("a failing step is logged once (issue 18 item 6)", () => {
+  it("send refused by the platform, and the worker killed right after the error was written: one error line, the cycle completes", async () => {
+    const { op, sender, recipient } = await setup(11, 12);
+    const stock = pieces(sender.id, 178);
+    servicesState(bed.sim.world).failActions.add("present_make");
+    const first = start({ COLLECTIONS_TEST_CRASH: "after-send-log" });
+    await startAuto(op.id, { repeat: 1, intervalSeconds: 5 });
+    const exit = await first.exited;
+    expect(exit.signal, first.output()).toBe("SIGKILL");
+    const second = start();
+    await finished(op.id, second.output);
+
+    const log = await listActivity(op.id, 20);
+    expect(log.map((e) => [e.status, e.message.replace(/: Failed to send gifts: .*$/, ": Failed to send gifts: …")])).toEqual([
+      ["success", "Auto finished: 1 of 1 cycles"],
+      ["error", "Cycle 1 (send): Failed to send gifts: …"],
+      ["error", "Cycle 1 of 1: cycle completed (failed: send)"],
+      ["success", "Auto on: 1 cycles every 5 s"],
+    ]);
+    // Nothing moved.
+    expect(pieces(sender.id, 178)).toHaveLength(stock.length + 16);
+    expect(pieces(recipient.id, 178).filter((id) => stock.includes(id))).toEqual([]);
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 90_000);
+
+  it("gift inventory unreadable: one error line (the send plan's read), not another for the stock refresh after it", async () => {
+    const { op } = await setup(13, 14);
+    servicesState(bed.sim.world).failActions.add("show_inventory");
+    const w = start();
+    await startAuto(op.id, { repeat: 1, intervalSeconds: 5 });
+    await finished(op.id, w.output);
+    const log = await listActivity(op.id, 20);
+    expect(log.map((e) => [e.status, e.message])).toEqual([
+      ["success", "Auto finished: 1 of 1 cycles"],
+      ["error", "Cycle 1 (send): Failed to fetch gift inventory"],
+      ["error", "Cycle 1 of 1: cycle completed (failed: send)"],
+      ["success", "Auto on: 1 cycles every 5 s"],
+    ]);
+    w.child.kill("SIGTERM");
+    await w.exited;
   }, 90_000);
 });
 
@@ -190,48 +227,4 @@ describe("a cycle that keeps failing for an unexpected reason (spec 2 §4 'Autom
     w.child.kill("SIGTERM");
     await w.exited;
   }, 90_000);
-});
-
-describe("a gift is never sent twice (issue 12: a worker SIGKILLed mid-cycle)", () => {
-  it.each([
-    ["after-send", "right after the platform accepted the send, before it was recorded"],
-    ["before-send", "after the intent was recorded, before the send call"],
-  ])(
-    "worker killed %s (%s): the next worker finishes the cycle, each gift moved exactly once",
-    async (crash) => {
-      const { op, sender, recipient } = await setup(crash === "after-send" ? 4 : 5, 6);
-      const stock = pieces(sender.id, 178);
-      const recipientBefore = pieces(recipient.id, 178);
-      const first = start({ COLLECTIONS_TEST_CRASH: crash });
-      await startAuto(op.id, { repeat: 1, intervalSeconds: 5 });
-      const exit = await first.exited;
-      expect(exit.signal, first.output()).toBe("SIGKILL");
-      const sentByFirst = sentIds(requestsOf(sender.id));
-      expect(sentByFirst).toHaveLength(crash === "after-send" ? Math.min(stock.length + 16, 50) : 0);
-
-      const second = start();
-      await finished(op.id, second.output);
-      const all = sentIds(requestsOf(sender.id));
-      expect(new Set(all).size).toBe(all.length); // no id in two sends
-      expect(requestsOf(sender.id).filter((r) => r.action === "present_make")).toHaveLength(Math.ceil((stock.length + 16) / 50));
-      expect(all).toHaveLength(stock.length + 16);
-      expect(pieces(sender.id, 178)).toEqual([]);
-      const got = pieces(recipient.id, 178);
-      expect(new Set(got).size).toBe(got.length);
-      expect(got.sort()).toEqual([...recipientBefore, ...all].sort());
-      // Mastic ran once: the re-run did not repeat it.
-      expect(requestsOf(sender.id).filter((r) => r.action === "collection_mastic_ajax")).toHaveLength(16);
-
-      const s = await getState(op.id);
-      expect(s.runCount).toBe(1);
-      expect((await listActivity(op.id, 20)).map((e) => e.message)).toContain("Cycle 1 of 1: cycle completed");
-      const jobs = await getQueue("automation").getJobs(["completed"]);
-      const job = jobs.find((j) => j.data.operatorId === op.id)!;
-      expect(job.attemptsStarted).toBe(2);
-      expect(job.stalledCounter).toBe(1);
-      second.child.kill("SIGTERM");
-      await second.exited;
-    },
-    90_000,
-  );
 });
