@@ -9,6 +9,8 @@ import { getProfile, getState, listActivity } from "./collections.server";
  */
 export type FloatingPanelData = {
   mode: Exclude<PanelMode, "hide">;
+  /** Names the panel's live events (`collections:<operatorId>`). */
+  operatorId: string;
   nick: string;
   accountId: string;
   state: string;
@@ -32,6 +34,7 @@ export async function floatingPanelData(request: Request, operatorId: string): P
   const [last] = await listActivity(operatorId, 1);
   return {
     mode,
+    operatorId,
     nick: profile.nick,
     accountId: profile.accountId,
     state: connection.state,

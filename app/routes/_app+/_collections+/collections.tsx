@@ -50,6 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const connection = profile ? await getConnection(profile.accountId) : null;
   const itemsFresh = state.items && state.itemsCollectionId === state.collectionId ? state.items : null;
   return {
+    /** Names the page's live events (`collections:<operatorId>`); only this operator's reach its stream anyway. */
+    operatorId: operator.id,
     profiles,
     profile,
     connection,

@@ -2,6 +2,7 @@ import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
+import { useLive } from "~/components/live/live";
 import { NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { RelativeTime } from "~/components/ui/relative-time";
@@ -399,11 +400,29 @@ function PanelToggle({ data }: { data: CollectionsData }) {
   );
 }
 
+/** While the live stream is down and Auto runs, the screen re-reads its data this often. */
+const AUTO_FALLBACK_MS = 2_000;
+
+/**
+ * The page's one live subscription (issue 18 "Live pages"): Auto cycles, the Activity Log and
+ * the screen's state (`collections:<operatorId>`, published by every write of them, from the
+ * web process or a worker) and the account's connection session (`session:collections:<id>`).
+ * Without JavaScript the page shows the state as of its render.
+ */
+function useCollectionsLive(data: CollectionsData) {
+  const patterns = [`collections:${data.operatorId}`];
+  if (data.profile) patterns.push(`session:collections:${data.profile.accountId}`);
+  useLive(patterns, { fallbackMs: data.auto.on ? AUTO_FALLBACK_MS : null });
+}
+
 export function CollectionsScreen({ data }: { data: CollectionsData }) {
   const state = data.connection?.state;
-  useBackgroundRefresh(data.auto.on || state === "connecting");
-  // While connected, a slower check: a drop (→ "Connecting", reconnecting) or a 950 shows without a reload.
-  useBackgroundRefresh(state === "connected" && !data.auto.on, 5_000);
+  useCollectionsLive(data);
+  // The live connection's state is not published on the bus yet (its session layer is being
+  // rebuilt): until it is, the screen re-reads it while connecting, and more slowly while
+  // connected, so a drop (→ "Connecting", reconnecting) or a 950 shows without a reload.
+  useBackgroundRefresh(state === "connecting");
+  useBackgroundRefresh(state === "connected", 5_000);
   return (
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />

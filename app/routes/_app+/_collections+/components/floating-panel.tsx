@@ -1,5 +1,6 @@
 import { Badge, Button, Flex, IconButton, Text } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
+import { useLive } from "~/components/live/live";
 import { Cross2Icon, ReloadIcon } from "~/components/ui/icons";
 import type { FloatingPanelData } from "~/models/collections-panel.server";
 import { IntentForm, useBackgroundRefresh } from "./intent-form";
@@ -11,8 +12,13 @@ import { IntentForm, useBackgroundRefresh } from "./intent-form";
  */
 export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }) {
   const location = useLocation();
-  useBackgroundRefresh(panel.auto || panel.state === "connecting", 3_000);
-  if (location.pathname === "/collections") return null; // the screen itself is there
+  const onScreen = location.pathname === "/collections"; // the screen itself is there, with its own subscription
+  // The panel is part of the shell, so it follows its own data on every section (issue 18
+  // "Live pages"): Auto cycles and the Activity Log live, polling only while the stream is down.
+  useLive([`collections:${panel.operatorId}`, `session:collections:${panel.accountId}`], { enabled: !onScreen, fallbackMs: panel.auto ? 3_000 : null });
+  // The connection's state is not on the bus yet (its session layer is being rebuilt).
+  useBackgroundRefresh(!onScreen && panel.state === "connecting", 3_000);
+  if (onScreen) return null;
   const minimized = panel.mode === "minimized";
   return (
     <aside className="gt-floating-panel" aria-label="Collections panel" data-mode={panel.mode}>

@@ -36,8 +36,9 @@ export function IntentForm({
 }
 
 /**
- * Keeps the screen current while something runs in the background (Auto, a connection being
- * made or held). Never while a form is being sent or a page loads: a revalidation racing an
+ * Re-reads the page's data every `everyMs` while `active`: for the live connection's state,
+ * which is not published on the live-events bus yet (Auto cycles and the Activity Log are:
+ * `useLive`). Never while a form is being sent or a page loads: a revalidation racing an
  * action could swallow the action's flash toast.
  */
 export function useBackgroundRefresh(active: boolean, everyMs = 2_000) {
