@@ -36,7 +36,13 @@ function supervise(env: Record<string, string>) {
   let deaths = 0;
   const startOne = () => {
     // A job in flight at every kill must not run out of stalls (JOB_MAX_STALLED_COUNT).
-    const w = spawnWorker({ ...FAST_STALL, JOB_MAX_STALLED_COUNT: "50", COLLECTIONS_TIME_SCALE: String(SCALE), GALAXY_SERVICES_URL: bed.sim.servicesUrl, ...env });
+    const w = spawnWorker({
+      ...FAST_STALL,
+      JOB_MAX_STALLED_COUNT: "50",
+      COLLECTIONS_TIME_SCALE: String(SCALE),
+      GALAXY_SERVICES_URL: bed.sim.servicesUrl,
+      ...env,
+    });
     bed.children.push(w);
     void w.exited.then((exit) => {
       if (exit.signal === "SIGKILL") deaths++;
@@ -99,17 +105,21 @@ describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
       const ids = sentIds(requestsOf(r.sender.id));
       allSent = allSent.concat(ids);
       // Exactly the lines of two cycles, newest first; a send line for each cycle that sent.
-      expect(texts.filter((m) => !m.startsWith("Sent ")), r.point).toEqual([
-        "Auto finished: 2 of 2 cycles",
-        "Cycle 2 of 2: cycle completed",
-        "Cycle 1 of 2: cycle completed",
-        "Auto on: 2 cycles every 5 s",
-      ]);
-      expect(log.every((e) => e.status === "success"), r.point).toBe(true);
+      expect(
+        texts.filter((m) => !m.startsWith("Sent ")),
+        r.point,
+      ).toEqual(["Auto finished: 2 of 2 cycles", "Cycle 2 of 2: cycle completed", "Cycle 1 of 2: cycle completed", "Auto on: 2 cycles every 5 s"]);
+      expect(
+        log.every((e) => e.status === "success"),
+        r.point,
+      ).toBe(true);
       expect(sends.length, r.point).toBeLessThanOrEqual(2);
       for (const m of sends) expect(m, r.point).toMatch(new RegExp(`^Sent \\d+ gifts to user ${recipient.id}$`));
       // The send lines add up to what moved: none missing, none written twice.
-      expect(sends.reduce((n, m) => n + Number(/^Sent (\d+)/.exec(m)![1]), 0), r.point).toBe(ids.length);
+      expect(
+        sends.reduce((n, m) => n + Number(/^Sent (\d+)/.exec(m)![1]), 0),
+        r.point,
+      ).toBe(ids.length);
       expect(new Set(ids).size, r.point).toBe(ids.length);
       expect(ids.length, r.point).toBeGreaterThanOrEqual(r.stock.length);
       expect(pieces(r.sender.id), r.point).toEqual([]);

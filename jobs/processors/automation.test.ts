@@ -139,8 +139,16 @@ describe("Auto off during a slow step (issue 18 item 6 'Cycle control')", () => 
 
       // Nothing more: no further request, no further line.
       await new Promise((r) => setTimeout(r, 2_500));
-      expect(requestsOf(sender.id).map((r) => r.action).filter((a) => a !== "collection_mastic_ajax")).toEqual([]);
-      expect((await listActivity(op.id, 20)).map((e) => e.message)).toEqual(["Auto off", "Cycle 1 stopped after mastic (Auto off)", "Auto on: ∞ cycles every 5 s"]);
+      expect(
+        requestsOf(sender.id)
+          .map((r) => r.action)
+          .filter((a) => a !== "collection_mastic_ajax"),
+      ).toEqual([]);
+      expect((await listActivity(op.id, 20)).map((e) => e.message)).toEqual([
+        "Auto off",
+        "Cycle 1 stopped after mastic (Auto off)",
+        "Auto on: ∞ cycles every 5 s",
+      ]);
       const s = await getState(op.id);
       expect(s).toMatchObject({ auto: false, autoChain: null, runCount: 1 });
       w.child.kill("SIGTERM");

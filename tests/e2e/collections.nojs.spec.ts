@@ -59,6 +59,28 @@ test("log in with a recovery code, Run, Status, inventory, Send, clear the log â
   await expect(page.getByText("No activity yet.")).toBeVisible();
 });
 
+test("Auto without JavaScript: each page shows the state as of its render, a reload the cycle's progress", async ({ page }) => {
+  await loggedIn(page, (await simAccounts("plain"))[4]!.recoveryCode);
+  await page.getByLabel("Repeat").selectOption("1");
+  await page.getByLabel("Interval").selectOption("5");
+  await page.getByRole("switch", { name: "Auto off" }).click();
+  await expect(toast(page, "Auto on")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Auto on" })).toBeVisible();
+  const log = page.getByRole("list", { name: "Activity Log" });
+  await expect(log).toContainText("Auto on: 1 cycles every 5 s");
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return log.textContent();
+      },
+      { timeout: 40_000, intervals: [1_000] },
+    )
+    .toContain("Cycle 1 of 1: cycle completed");
+  await expect(page.getByRole("switch", { name: "Auto off" })).toBeVisible();
+  await expect(page.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1/);
+});
+
 test("the floating panel is server-rendered on other sections while connected, and minimizes without JavaScript", async ({ page }) => {
   await loggedIn(page, (await simAccounts("plain"))[4]!.recoveryCode);
   // The worker connects in the background; without JS the page is reloaded by hand.

@@ -125,8 +125,13 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   await expect(page.getByText("No activity yet.")).toBeVisible();
 });
 
-test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns itself off", async ({ page }) => {
+test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns itself off; another open tab follows it live", async ({ page, context }) => {
   await loggedIn(page, (await simAccounts("plain"))[1]!.recoveryCode);
+  // A second tab, rendered with Auto off: only live events (issue 18 "Live pages") can bring the cycle to it
+  // within seconds (it polls nothing for Auto while the stream is up).
+  const other = await context.newPage();
+  await other.goto("/collections");
+  await expect(other.getByRole("switch", { name: "Auto off" })).toBeVisible();
   await page.getByLabel("Repeat").selectOption("1");
   await page.getByLabel("Interval").selectOption("5");
   const sw = page.getByRole("switch", { name: /Auto/ });
@@ -134,9 +139,14 @@ test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns i
   await sw.click();
   await expect(toast(page, "Auto on")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Auto on" })).toHaveAttribute("aria-checked", "true");
+  await expect(other.getByRole("switch", { name: "Auto on" })).toBeVisible({ timeout: 3_000 });
+  await expect(other.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1 · /, { timeout: 3_000 });
   await expect(page.getByRole("list", { name: "Activity Log" }).getByText("Cycle 1 of 1: cycle completed")).toBeVisible({ timeout: 40_000 });
   await expect(page.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1/);
   await expect(page.getByRole("switch", { name: "Auto off" })).toHaveAttribute("aria-checked", "false");
+  await expect(other.getByRole("list", { name: "Activity Log" }).getByText("Cycle 1 of 1: cycle completed")).toBeVisible({ timeout: 3_000 });
+  await expect(other.getByRole("switch", { name: "Auto off" })).toBeVisible({ timeout: 3_000 });
+  await other.close();
 });
 
 test("saved accounts: newest first, one click logs in again", async ({ page }) => {
