@@ -64,13 +64,25 @@ function supervise(env: Record<string, string>) {
 
 describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
   it("writes each Activity Log line once and moves each gift once, wherever the worker died", async () => {
-    const points: CrashPoint[] = ["before-mastic", "after-mastic", "before-send", "after-send", "after-send-log", "after-complete"];
+    // [point, sender index]; the second send chunk's points go to senders whose stock alone
+    // fills two chunks (a kill may interrupt anyone's mastic run, which is then not repeated).
+    const points: Array<[`${CrashPoint}${"" | ":1"}`, number]> = [
+      ["before-mastic", 0],
+      ["after-mastic", 1],
+      ["before-send", 2],
+      ["after-send", 3],
+      ["before-send:1", 8],
+      ["after-send:1", 9],
+      ["after-send-log", 4],
+      ["after-complete", 5],
+    ];
     const runs = await Promise.all(
-      points.map(async (point, i) => {
-        const { op, sender, recipient } = await setup(i, 11, `crash-${point}`);
+      points.map(async ([point, index]) => {
+        const { op, sender, recipient } = await setup(index, 11, `crash-${point}`);
         return { point, op, sender, recipient, stock: pieces(sender.id) };
       }),
     );
+    for (const r of runs.filter((x) => x.point.endsWith(":1"))) expect(r.stock.length).toBeGreaterThan(50);
     const recipient = runs[0]!.recipient;
     const recipientBefore = pieces(recipient.id);
     // Each point fires once, for its own account; the kill takes every cycle in flight with it.

@@ -54,21 +54,23 @@ const OFF_CHECK_MS = 250;
 
 /**
  * Test-only fault injection (NODE_ENV=test): the worker SIGKILLs itself at a point of the
- * cycle. `COLLECTIONS_TEST_CRASH` lists points, each optionally for one account
- * (`after-mastic@12345678,before-send`). With `COLLECTIONS_TEST_CRASH_DIR` each listed point
- * fires once across all worker processes (a marker file claims it), so a test can keep
- * replacing killed workers until the cycles end.
+ * cycle. `COLLECTIONS_TEST_CRASH` lists points, each optionally for one send chunk (0-based)
+ * and one account (`after-mastic@12345678,before-send:1`). With `COLLECTIONS_TEST_CRASH_DIR`
+ * each listed point fires once across all worker processes (a marker file claims it), so a
+ * test can keep replacing killed workers until the cycles end.
  */
 export type CrashPoint = "before-mastic" | "after-mastic" | "before-send" | "after-send" | "after-send-log" | "after-complete";
-function crashPoint(where: CrashPoint, accountId: string) {
+function crashPoint(where: CrashPoint, accountId: string, chunkNo?: number) {
   if (process.env.NODE_ENV !== "test" || !process.env.COLLECTIONS_TEST_CRASH) return;
-  for (const spec of process.env.COLLECTIONS_TEST_CRASH.split(",")) {
-    const [point, account] = spec.trim().split("@");
-    if (point !== where || (account && account !== accountId)) continue;
+  for (const raw of process.env.COLLECTIONS_TEST_CRASH.split(",")) {
+    const spec = raw.trim();
+    const [pointAndChunk = "", account] = spec.split("@");
+    const [point, chunk] = pointAndChunk.split(":");
+    if (point !== where || (account && account !== accountId) || (chunk !== undefined && Number(chunk) !== chunkNo)) continue;
     const dir = process.env.COLLECTIONS_TEST_CRASH_DIR;
     if (dir) {
       try {
-        fs.writeFileSync(path.join(dir, spec.trim()), String(process.pid), { flag: "wx" });
+        fs.writeFileSync(path.join(dir, spec), String(process.pid), { flag: "wx" });
       } catch {
         continue; // fired already
       }
@@ -300,7 +302,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
         const chunk = plan.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
         const out = await clay(async () => ({
-          sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.creds, r.recipientId, chunk, chunkNo > 0 ? collectionsTimings().sendChunkGapMs : 0),
+          sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.creds, r.recipientId, chunk, chunkNo),
         }));
         if (out.error) {
           error = out.error;
@@ -355,7 +357,7 @@ async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
  * re-run finding the intent without "done" reconciles: ids no longer held were sent by the run
  * that died (never sent again); the ids still held are sent now.
  */
-async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, recipientId: string, ids: string[], gapMs: number): Promise<number> {
+async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, recipientId: string, ids: string[], chunkNo: number): Promise<number> {
   const step = await beginExternalStep(stepKeyText);
   if (step.state === "done") return Number((step.result as { sent?: number } | null)?.sent ?? 0);
   const held = await heldOf(creds, ids);
@@ -366,15 +368,16 @@ async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, reci
     await finishExternalStep(stepKeyText, { sent: sentBefore, ...(step.state === "unknown" ? { reconciled: true } : {}) });
     return sentBefore;
   }
-  if (gapMs) await sleep(gapMs);
-  crashPoint("before-send", creds.userID);
+  // galaxy-runtime.md §3.3: chunks go 2 s apart.
+  if (chunkNo > 0) await sleep(collectionsTimings().sendChunkGapMs);
+  crashPoint("before-send", creds.userID, chunkNo);
   try {
     await getGalaxyServices().sendGifts(creds, recipientId, held);
   } catch (err) {
     // Refused by the platform: nothing moved, but keep the intent so a re-run reconciles.
     throw new ClayError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  crashPoint("after-send", creds.userID);
+  crashPoint("after-send", creds.userID, chunkNo);
   await finishExternalStep(stepKeyText, { sent: sentBefore + held.length });
   return sentBefore + held.length;
 }
