@@ -22,6 +22,8 @@ export const ACCOUNT_MESSAGES = {
   userDeleted: "User deleted successfully",
   stalkerStarted: "Stalker started successfully",
   stalkerStopped: "Stalker stopped successfully",
+  /** Ours: the start was taken, the login is still under way (the card follows live). */
+  stalkerConnecting: "Stalker is connecting",
 } as const;
 
 export const ACCOUNT_ERRORS = {
@@ -89,8 +91,12 @@ export const recoveryCodeSchema = z
       .regex(/^[A-Za-z0-9]{4,32}$/, { error: ACCOUNT_ERRORS.rcFormat }),
   );
 
+/** Take the account over from another purpose that holds it (docs/sessions.md "One account, one holder"). */
+export const takeoverSchema = z.boolean({ error: "takeover: must be true or false" }).optional();
+
 export const createCredsSchema = z.object({
   rc: recoveryCodeSchema,
+  takeover: takeoverSchema,
   type: z
     .string({ error: ACCOUNT_ERRORS.typeRequired })
     .transform((v) => v.trim())
@@ -102,6 +108,7 @@ export const stalkerBodySchema = z.object({
     .union([z.string(), z.number()], { error: ACCOUNT_ERRORS.accountIdRequired })
     .transform((v) => String(v).trim())
     .pipe(z.string().regex(/^\d{1,12}$/, { error: ACCOUNT_ERRORS.accountIdRequired })),
+  takeover: takeoverSchema,
 });
 
 /** Group key of a user (its type, or "unknown"). */

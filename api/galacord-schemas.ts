@@ -15,7 +15,9 @@ export const accountIdSchema = z.string().regex(/^-?\d{1,20}$/, RELAY_ERRORS.acc
 /** In a body: the id as the lists give it (a string), or as a plain JSON number (Galaxy ids are whole numbers). */
 const bodyAccountId = z.union([z.string(), z.number().int().safe()], { error: "accountId: a Galaxy account id" }).transform(String).pipe(accountIdSchema);
 
-export const connectSchema = z.object({ accountId: bodyAccountId, channelId });
+/** Take the account over from the stalker, the trading run or Collections when one holds it (docs/sessions.md). */
+const takeover = z.boolean({ error: "takeover: must be true or false" }).optional();
+export const connectSchema = z.object({ accountId: bodyAccountId, channelId, takeover });
 export const connectNewSchema = z.object({
   channelId,
   recoveryCode: z
@@ -23,6 +25,7 @@ export const connectNewSchema = z.object({
     .trim()
     .min(1, RELAY_ERRORS.recoveryCodeRequired)
     .max(64, "recoveryCode: at most 64 characters"),
+  takeover,
 });
 export const updateChannelSchema = z.object({ channelId });
 export const planetSchema = z.object({

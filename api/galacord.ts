@@ -9,17 +9,20 @@
  *   GET    /api/gala-cord-accounts               → SavedAccount[]            (error field on failure)
  *   POST   /api/bot/start | /api/bot/stop        → { success, message, status, ...status }   (no body, a blank one or {})
  *   POST   /api/bot/stop-connection/{accountId}  → { success, account }
- *   POST   /api/bot/connect {accountId, channelId}        → { success, account }
- *   POST   /api/bot/connect-new {channelId, recoveryCode} → { success, account }
+ *   POST   /api/bot/connect {accountId, channelId, takeover?}        → { success, account }
+ *   POST   /api/bot/connect-new {channelId, recoveryCode, takeover?} → { success, account }
+ *          (409 { error, holder } when another purpose holds the account; 409 when it is saved already)
  *   POST   /api/bot/update-channel/{accountId} {channelId} → { success, account }
  *   POST   /api/bot/planet/{accountId} {planet}  → { success, planet }  (409 "Not connected to Galaxy")
  *   DELETE /api/bot/connection/{accountId}       → { success }
  *
  * Errors `{ error, message }` (same text), the §8 defaults when nothing more precise is known.
  */
+import type { SessionView } from "./sessions";
 
 export type BotState = "stopped" | "starting" | "running" | "error";
 export type BotStatus = {
+  /** Spec 2 §7: running means the bot is wanted and logged in to Discord. */
   isRunning: boolean;
   /** The bot's own error (shown as "Bot Error" with this text), null when none. */
   error: string | null;
@@ -27,6 +30,8 @@ export type BotStatus = {
   connectedChannels: number;
   /** Finer state: starting = login under way or backing off. */
   state: BotState;
+  /** The bot's session (api/sessions.ts): reason, attempt, next retry, holder. */
+  session: SessionView;
 };
 
 export type AccountState = "offline" | "connecting" | "connected" | "error";
@@ -47,6 +52,8 @@ export type SavedAccount = {
   state: AccountState;
   desired: "connected" | "disconnected";
   error: string | null;
+  /** The relay connection's session (api/sessions.ts): reason, attempt, next retry, a takeover note. */
+  session: SessionView;
 };
 
 /** Spec 2 §3 "Channel". */
@@ -73,6 +80,7 @@ export const RELAY_ERRORS = {
   planetInvalid: "A planet name is one word (no spaces or colons), at most 64 characters",
   planetTimeout: "Failed to change planet: the relay did not answer in time",
   noToken: "DISCORD_TOKEN is not set: the bot cannot log in to Discord",
+  alreadySaved: (account: string, channel: string) => `Account ${account} is already saved, relaying to #${channel}: use Change Channel to move it`,
 } as const;
 
 export const RELAY_MESSAGES = {

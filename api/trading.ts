@@ -19,6 +19,7 @@
  * Errors: `{ error, message }` with the same text. The zod schemas are in api/trading-schemas.ts
  * (kept apart so the screen, which imports these texts, does not ship zod on first load).
  */
+import type { SessionView } from "./sessions";
 
 /** Spec 2 §8 "Trading planets": toasts. */
 export const TRADING_MESSAGES = {
@@ -123,15 +124,20 @@ export function defaultShuffle(planetType: string): boolean {
 // The trading run (issue 11 "The trading run"; galaxy-runtime.md §2.3 [D]; docs/trading-planets.md)
 //
 //   GET  /api/trader/status                → { traders: TraderStatus[] }  (every trading-type character)
-//   POST /api/trader/start {account_id}    → 202 { success, message: "Trader started successfully", trader }
+//   POST /api/trader/start {account_id, takeover?} → 202 { success, message: "Trader started successfully", trader }
+//                                          (409 { error, holder } when another purpose holds the account)
 //   POST /api/trader/stop  {account_id}    → 200 { success, message: "Trader stopped successfully", trader | null }
 //
 // Errors `{ error, message }`: 400 (bad account_id, or the user is not of type trading), 404
 // (unknown user), 503 (job engine offline: nothing changed), 500 "Failed to start trader" /
 // "Failed to stop trader".
 
-/** What the screen shows beside the sequences (issue 11): idle, flying, on planet X, posting, error. */
-export type TraderState = "idle" | "flying" | "on_planet" | "posting" | "error";
+/**
+ * What the screen shows beside the sequences (issue 11): idle, connecting (logging in, or
+ * reconnecting: the reason and the next try are in the session), flying, on planet X,
+ * posting, error (failed, or in prison while the run goes on).
+ */
+export type TraderState = "idle" | "connecting" | "flying" | "on_planet" | "posting" | "error";
 
 /** Where the run is: enough for a worker taking the session over to go on from there. */
 export type TraderPosition = {
@@ -154,15 +160,11 @@ export type TraderPosition = {
 
 export type TraderCounts = { visits: number; posts: number; replies: number; skipped: number; failures: number; rounds: number };
 
-export type TraderStatus = {
+/** A trading-type character's run: its session (api/sessions.ts) with the run's state and counts. */
+export type TraderStatus = SessionView & {
   accountId: string;
   nick: string;
-  desired: "started" | "stopped";
   state: TraderState;
-  planet: string | null;
-  error: string | null;
-  since: string | null;
-  worker: string | null;
   counts: TraderCounts;
 };
 
@@ -176,7 +178,7 @@ export const TRADER_MESSAGES = {
 } as const;
 
 /** The state line beside the sequences: "idle", "flying", "on planet X", "posting", "error". */
-export function traderStateLabel(s: Pick<TraderStatus, "state" | "planet" | "desired">): string {
+export function traderStateLabel(s: Pick<TraderStatus, "state" | "planet">): string {
   if (s.state === "on_planet") return s.planet ? `on planet ${s.planet}` : "on planet";
   if (s.state === "flying") return s.planet ? `flying to ${s.planet}` : "flying";
   if (s.state === "posting") return s.planet ? `posting on ${s.planet}` : "posting";

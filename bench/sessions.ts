@@ -100,7 +100,7 @@ async function main() {
       const t = Date.now();
       for (;;) {
         const s = await listStalkerStatuses();
-        const active = s.filter((x) => x.state === "active" && (holder === null || x.worker === holder)).length;
+        const active = s.filter((x) => x.state === "active" && (holder === null || x.holder === holder)).length;
         if (active >= N) return Date.now();
         if (Date.now() - t > timeoutMs) throw new Error(`only ${active} of ${N} active after ${timeoutMs} ms`);
         await sleep(50);

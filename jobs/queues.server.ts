@@ -46,17 +46,6 @@ export type AutomationCycleJob = {
 export type AutomationJob = AutomationCycleJob;
 
 /**
- * spec 2 §4 "Stalker": a background platform connection for one user of type stalker.
- * One job per account (job id `stalker-<accountId>`), alive while the stalker runs.
- */
-export type StalkerJob = {
-  kind: "session";
-  accountId: string;
-  /** Who asked: the operator starting it, or the boot-time restore of active stalkers. */
-  reason: "start" | "restore";
-};
-
-/**
  * spec 2 §4 "Stalker": "Statuses refresh every 5 minutes while a user is selected"
  * (spec 2 §9 "Status refresh for characters: every 5 minutes"). Game-service calls act
  * with the credentials of `actingAccountId` (spec 2 §6).
@@ -71,14 +60,15 @@ export type StatusRefreshJob = {
 };
 
 /**
- * A long-lived session of the session host (jobs/session-host.server.ts) for one account:
- * a trading run (issue 11, queue "trader"), a GalaCord relay (issue 13, queue "relay"; the
- * Discord bot itself is the session of the pseudo-account "bot") or a Collections
- * connection (issue 12, queue "collections"). Job id `<purpose>-<accountId>`.
+ * A long-lived session of the session host (jobs/session-host.server.ts, docs/sessions.md): the
+ * stalker (spec 2 §4), a trading run (issue 11, queue "trader"), the GalaCord bot (issue 13,
+ * queue "relay", key "bot") or a Collections connection (issue 12, queue "collections"). Job id
+ * `<purpose>-<key>`; `accountId` is the session's key.
  */
 export type SessionJob = {
   kind: "session";
   accountId: string;
+  /** Who asked: an operator's start, or the restore of sessions that should run. */
   reason: "start" | "restore";
 };
 
@@ -113,7 +103,7 @@ export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob;
 /** Queue name → payload type. Queue names are also the Redis key segment (no ':'). */
 export type QueuePayloads = {
   automation: AutomationJob;
-  stalker: StalkerJob;
+  stalker: SessionJob;
   trader: SessionJob;
   relay: SessionJob;
   collections: SessionJob;

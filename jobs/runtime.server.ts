@@ -16,6 +16,7 @@ import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAG
 import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
 import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
 import { restoreSessions } from "./session-host.server";
+import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";
 
 /** How long stopping the web process waits for the in-process worker's active jobs. */
@@ -79,7 +80,7 @@ export async function startJobRuntime(options: { runWorker: boolean; startRedis:
     }
     // Sessions that should run (desired = started) get their job back; idempotent job ids
     // make this harmless for running ones (jobs/session-host.server.ts).
-    await restoreSessions();
+    await restoreSessions(SESSIONS);
   };
   if (up && (await waitForReady(conn, 2_000))) await upsert();
   const onReady = () => void upsert();

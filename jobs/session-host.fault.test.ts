@@ -60,7 +60,7 @@ async function allActiveOn(ids: string[], workerId: string, timeoutMs = 30_000) 
     `all active on ${workerId}: ${JSON.stringify(await statuses(ids))}`,
     async () => {
       const s = await statuses(ids);
-      return s.every((x) => x.state === "active" && x.worker === workerId && sim.sockets.sessions(x.accountId).length === 1) ? s : false;
+      return s.every((x) => x.state === "active" && x.holder === workerId && sim.sockets.sessions(x.accountId).length === 1) ? s : false;
     },
     timeoutMs,
     100,
@@ -113,7 +113,7 @@ describe("session host failover (issue 9 Proof: fault tests)", () => {
     // Give the second worker time to take every orphaned job (the stalled check runs each second).
     await new Promise((r) => setTimeout(r, 4_000));
     for (const acc of [stoppedBefore, stoppedWhileDead]) {
-      expect(await getStalkerStatus(acc.id)).toMatchObject({ desired: "stopped", state: "inactive" });
+      expect(await getStalkerStatus(acc.id)).toMatchObject({ desired: "stop", state: "inactive" });
       expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
       expect(await getQueue("stalker").getJob(sessionJobId("stalker", acc.id))).toBeUndefined();
     }

@@ -1,60 +1,61 @@
 /**
- * The session host: long-lived Galaxy connections run by the job workers (issue 9 "The
- * session host"; docs/jobs.md "Session host"). Generic over the *purpose* (stalker now;
- * trading runs, the GalaCord relay and collections later): one session per (purpose,
- * accountId), held as one BullMQ job.
+ * The session host: long-lived Galaxy connections run by the job workers (docs/sessions.md,
+ * decision 0014). Generic over the *purpose*: the host is handed a registry — each purpose's
+ * runner and the store that reads and writes session state — and imports no model.
  *
- * - A session is a job on its purpose's queue with the idempotent id `<purpose>-<accountId>`,
- *   so starting a running session (or restoring one twice) adds nothing.
+ * - A session is a job on its purpose's queue with the idempotent id `<purpose>-<key>`, so
+ *   starting a running session (or restoring one twice) adds nothing.
  * - The job stays active for as long as the session runs; BullMQ renews its lock every
  *   `SESSION_LOCK_DURATION_MS / 2`. A worker that dies stops renewing; after at most
  *   lock + stalled interval another worker's stalled check puts the job back and it runs
- *   again there (the processor reconnects). Defaults 8 s + 4 s keep failover ≤ 15 s.
- * - What the operator asked for (`desired`) and what the UI shows (state, planet, since,
- *   worker) live in the database, written by the holder; never only in one process.
- * - Stop: the web process sets desired = stopped and publishes the job id on
- *   `<prefix>:sessions:stop`; whichever worker holds the job aborts it (the runner sends
- *   `QUIT :ds`), the job completes and is removed. Workers also poll `desired` of the
- *   sessions they hold (SESSION_POLL_MS), so a stop sent while Redis was away still lands.
- * - Restore: `restoreSessions()` enqueues every session whose desired = started; the web
- *   process and every worker call it at boot, workers again every SESSION_RECONCILE_MS and
- *   whenever their Redis connection comes back (an emptied Redis loses its jobs).
- * - A holder that loses its lock (Redis restarted or partitioned) aborts its session
- *   quietly, so two workers never keep the same account online.
+ *   again there (the runner reconnects). Defaults 5 s + 2 s keep failover under 10 s.
+ * - What the operator asked for (`desired`) and what is (actual, since, error, attempt, next
+ *   retry, holder) live in the database (the store); the host writes the transitions it owns
+ *   (taken → connecting, handed back → waiting, released), the runner the rest (ctx.report).
+ * - ONE control channel (`<prefix>:sessions:control`, jobs/session-control.server.ts) reaches
+ *   whichever process holds a session: "stop" ends it, "wake" runs its pending commands and
+ *   its wake handlers (a sub-session's messages go to the session hosting it). Every
+ *   SESSION_POLL_MS the host also reads `desired` and the commands of what it holds, so a
+ *   message lost while Redis was away still lands.
+ * - Restore: `restoreSessions()` enqueues every session whose desired = run; the web process
+ *   and every worker call it at boot, workers again every SESSION_RECONCILE_MS and whenever
+ *   their Redis connection comes back (an emptied Redis loses its jobs).
+ * - Spreading: each worker process announces itself (`<prefix>:sessions:hosts`, every second)
+ *   and takes at most its fair share of a purpose's wanted sessions (plus slack); a job beyond
+ *   it is handed back for a worker with room. Beyond SESSION_CONCURRENCY a job waits in the
+ *   queue, and its row says "waiting" (the header counts them).
+ * - A holder that loses its lock (Redis restarted or partitioned) aborts its session quietly,
+ *   so two workers never keep the same account online.
  */
 import os from "node:os";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import type { SessionPurpose } from "#api/sessions";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
-import { enqueue, getQueue, producerReady, type QueueName } from "./queues.server";
 import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
+import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "./session-control.server";
 
-/** What a session is for. Each purpose has its own queue and runner. */
-export type SessionPurpose = "stalker" | "trader" | "relay" | "collections";
+export { sessionJobId } from "./session-control.server";
 
-/** Session queues: each purpose's queue carries the same `{kind: "session", accountId, reason}` payload. */
-export const SESSION_QUEUES = ["stalker", "trader", "relay", "collections"] as const satisfies readonly QueueName[];
-const PURPOSE_QUEUE: Record<SessionPurpose, (typeof SESSION_QUEUES)[number]> = {
-  stalker: "stalker",
-  trader: "trader",
-  relay: "relay",
-  collections: "collections",
-};
+/** Session queues: each carries the same `{kind: "session", accountId, reason}` payload (accountId = the session key). */
+export const SESSION_QUEUES = ["stalker", "trader", "relay", "collections"] as const;
 
 /** Session-host tuning read from the environment (docs/jobs.md). */
 const settingsSchema = z.object({
   /** Lock of a session job; a dead holder's sessions are taken back after at most lock + stalled interval. */
-  SESSION_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(8_000),
+  SESSION_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(5_000),
   /** How often workers look for sessions whose holder died. */
-  SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(4_000),
-  /** Sessions one worker process holds at most. */
+  SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(2_000),
+  /** Sessions one worker process holds at most, per purpose. */
   SESSION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(500),
-  /** How often a worker re-reads `desired` of the sessions it holds (the stop signal's fallback). */
+  /** How often a worker re-reads `desired` and the commands of the sessions it holds (the control channel's fallback). */
   SESSION_POLL_MS: z.coerce.number().int().min(200).max(600_000).default(3_000),
   /** How often a worker re-enqueues sessions that should run (jobs lost with an emptied Redis). */
   SESSION_RECONCILE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
+  /** How often a worker announces itself to the others (fair shares); it counts as gone after 3 of these. */
+  SESSION_HOST_BEAT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
 });
 export type SessionSettings = z.infer<typeof settingsSchema>;
 
@@ -67,70 +68,66 @@ export function sessionSettings(): SessionSettings {
   return parsed.data;
 }
 
-export function sessionJobId(purpose: SessionPurpose, accountId: string): string {
-  return `${purpose}-${accountId}`;
-}
+export const hostsKey = () => `${queuePrefix()}:sessions:hosts`;
 
-export function sessionQueue(purpose: SessionPurpose): (typeof SESSION_QUEUES)[number] {
-  return PURPOSE_QUEUE[purpose];
-}
+// ---------------------------------------------------------------------------------------
+// The registry handed to the host
 
-export const stopChannel = () => `${queuePrefix()}:sessions:stop`;
+export type SessionPatch = Partial<{
+  actual: "waiting" | "connecting" | "active" | "reconnecting";
+  error: string | null;
+  attempt: number;
+  nextRetryAt: Date | null;
+  planet: string | null;
+  info: Record<string, unknown>;
+}>;
+export type SessionEnd = { actual: "failed" | "stopped"; error?: string | null; note?: string | null };
+export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
+export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; status: number; message: string };
 
-/** Is Redis reachable for producers right now? (start answers 503 when not). */
-export async function sessionEngineReady(): Promise<boolean> {
-  return producerReady(500);
-}
+/** Where session state lives (app/models/session.server.ts implements it; the host never imports it). */
+export type SessionStore = {
+  claim(purpose: SessionPurpose, key: string, holder: string): Promise<boolean>;
+  report(purpose: SessionPurpose, key: string, holder: string | null, patch: SessionPatch): Promise<boolean>;
+  end(purpose: SessionPurpose, key: string, holder: string | null, end: SessionEnd): Promise<void>;
+  release(purpose: SessionPurpose, key: string, holder: string, how: "stopped" | "handed-back" | "lock-lost"): Promise<void>;
+  /** Keys of a purpose whose desired = run. */
+  wanted(purpose: SessionPurpose): Promise<string[]>;
+  wantedCount(purposes: readonly SessionPurpose[]): Promise<number>;
+  desiredOf(purpose: SessionPurpose, keys: readonly string[]): Promise<Map<string, "run" | "stop">>;
+  claimCommands(purpose: SessionPurpose, keys: readonly string[]): Promise<SessionCommand[]>;
+  finishCommand(id: number, outcome: CommandOutcome): Promise<void>;
+};
 
-/** Adds the session's job (no-op when it exists). Throws the 503 Response while Redis is down. */
-export async function requestSession(purpose: SessionPurpose, accountId: string, reason: "start" | "restore"): Promise<void> {
-  await enqueue(sessionQueue(purpose), { kind: "session", accountId, reason }, { jobId: sessionJobId(purpose, accountId) });
-}
+export type PurposeSpec = {
+  runner: SessionRunner;
+  /** Sessions of this purpose one worker holds at most (default SESSION_CONCURRENCY). */
+  concurrency?: number;
+};
 
-/**
- * Tells whichever worker holds the session to end it (best effort: the holders also poll
- * `desired`). A job still waiting is removed at once.
- */
-export async function signalStop(purpose: SessionPurpose, accountId: string): Promise<void> {
-  const jobId = sessionJobId(purpose, accountId);
-  if (!(await producerReady(300))) return;
-  try {
-    await producerConnection().publish(stopChannel(), JSON.stringify({ purpose, jobId }));
-    const job = await getQueue(sessionQueue(purpose)).getJob(jobId);
-    if (job && ((await job.isWaiting()) || (await job.isDelayed()))) await job.remove().catch(() => {});
-  } catch {
-    // Redis went away in between: the holder's desired poll ends the session.
-  }
-}
+/** Adding a purpose is one entry here (plus its queue in queues.server.ts). */
+export type SessionRegistry = { store: SessionStore; purposes: Partial<Record<SessionPurpose, PurposeSpec>> };
 
 // ---------------------------------------------------------------------------------------
 // Restore
-
-type DesiredReader = () => Promise<string[]>;
-const readers = remember("session-readers", (): { map: Map<SessionPurpose, DesiredReader> } => ({ map: new Map() }));
-
-/** Each purpose tells the host which accounts should have a session (desired = started). */
-export function registerDesiredReader(purpose: SessionPurpose, read: DesiredReader) {
-  readers.map.set(purpose, read);
-}
 
 /**
  * Enqueues every session that should run (idempotent job ids: running ones are left alone).
  * Returns how many were asked for; never throws (Redis down → 0, tried again later).
  */
-export async function restoreSessions(): Promise<number> {
+export async function restoreSessions(registry: SessionRegistry): Promise<number> {
   let n = 0;
-  for (const [purpose, read] of readers.map) {
-    let ids: string[];
+  for (const purpose of Object.keys(registry.purposes) as SessionPurpose[]) {
+    let keys: string[];
     try {
-      ids = await read();
+      keys = await registry.store.wanted(purpose);
     } catch (err) {
       console.warn(`[sessions] could not read ${purpose} sessions to restore: ${errorText(err)}`);
       continue;
     }
-    for (const accountId of ids) {
+    for (const key of keys) {
       try {
-        await requestSession(purpose, accountId, "restore");
+        await requestSession(purpose, key, "restore");
         n++;
       } catch {
         return n; // Redis away: the next reconcile tries again
@@ -148,9 +145,12 @@ export type AbortReason = "stop" | "lock-lost" | "shutdown";
 
 export type SessionContext = {
   purpose: SessionPurpose;
+  /** The session's key: the account id (or "bot"). */
+  key: string;
+  /** Same as `key` (the account the session logs in, for the per-account purposes). */
   accountId: string;
   jobId: string;
-  /** This worker's id (host-pid), written into the state row. */
+  /** This worker's id (host-pid-…), written as the holder. */
   workerId: string;
   /** Aborted on stop, lock loss or worker shutdown; `reason()` says which. */
   signal: AbortSignal;
@@ -158,30 +158,49 @@ export type SessionContext = {
   /** Do we still hold the job's lock? (Checked before acting on "another device".) */
   holdsLock(): Promise<boolean>;
   job: Job;
+  /** Writes what is (only while still wanted and held by this worker); false: no longer wanted. */
+  report(patch: SessionPatch): Promise<boolean>;
+  /** Ends the session by itself (desired stop), e.g. after a refused login. */
+  end(end: SessionEnd): Promise<void>;
+  /** Called on a "wake" control message and on every poll (look at your rows now). Returns the unsubscribe. */
+  onWake(handler: () => void): () => void;
+  /**
+   * Runs the pending commands of this session (or, with `scope`, of the sub-sessions it hosts,
+   * e.g. GalaCord's relay connections). The handler's result is the caller's answer; a thrown
+   * error with `status` fails it with that status and message.
+   */
+  onCommand(handler: (cmd: SessionCommand) => Promise<unknown>, scope?: { purpose: SessionPurpose; keys: () => string[] }): void;
 };
 
 export type SessionRunner = (ctx: SessionContext) => Promise<void>;
 
-type Held = { purpose: SessionPurpose; accountId: string; controller: AbortController; reason: AbortReason | null };
+type CommandScope = { purpose: SessionPurpose; keys: () => string[]; handler: (cmd: SessionCommand) => Promise<unknown> };
+type Held = {
+  purpose: SessionPurpose;
+  key: string;
+  controller: AbortController;
+  reason: AbortReason | null;
+  wake: Set<() => void>;
+  commands: CommandScope[];
+};
 type HostState = {
   held: Map<string, Held>;
   subscriber?: Redis;
   timers: NodeJS.Timeout[];
   /** Session queue Workers attached in this process. */
   attached: number;
-  desired: Map<SessionPurpose, (accountIds: string[]) => Promise<Map<string, "started" | "stopped">>>;
   workerId: string;
+  registry?: SessionRegistry;
+  /** Fair share per purpose, recomputed every few seconds. */
+  share: Map<SessionPurpose, number>;
+  /** Commands being run (so a poll does not claim them twice). */
+  running: Set<number>;
 };
 const host = remember("session-host", (): { state?: HostState } => ({}));
 
 function hostState(): HostState {
-  host.state ??= { held: new Map(), timers: [], attached: 0, desired: new Map(), workerId: `${os.hostname()}-${process.pid}` };
+  host.state ??= { held: new Map(), timers: [], attached: 0, workerId: `${os.hostname()}-${process.pid}`, share: new Map(), running: new Set() };
   return host.state;
-}
-
-/** The holder's question for its sessions: what does the operator want for these accounts? */
-export function registerDesiredLookup(purpose: SessionPurpose, lookup: (accountIds: string[]) => Promise<Map<string, "started" | "stopped">>) {
-  hostState().desired.set(purpose, lookup);
 }
 
 /** The job ids of the sessions this process holds. */
@@ -196,27 +215,49 @@ function abortHeld(jobId: string, reason: AbortReason) {
   h.controller.abort(reason);
 }
 
+function heldCount(purpose: SessionPurpose): number {
+  let n = 0;
+  for (const h of hostState().held.values()) if (h.purpose === purpose) n++;
+  return n;
+}
+
 /**
- * The BullMQ processor of a session purpose. Runs the runner until it returns; a shutdown
- * gives the job back (delayed by 0) so another worker takes it at once.
+ * The BullMQ processor of a session purpose. Runs the purpose's runner until it returns; a
+ * shutdown gives the job back (delayed by 0) so another worker takes it at once; a worker
+ * above its fair share hands a new job back for a worker with room.
  */
-export function sessionProcessor(purpose: SessionPurpose, runner: SessionRunner) {
+export function sessionProcessor(registry: SessionRegistry, purpose: SessionPurpose) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
     const state = hostState();
-    const accountId = String((job.data as { accountId?: unknown }).accountId ?? "");
+    state.registry ??= registry;
+    const spec = registry.purposes[purpose];
+    if (!spec) throw new Error(`No runner for session purpose ${purpose}`);
+    const { store } = registry;
+    const key = String((job.data as { accountId?: unknown }).accountId ?? "");
     const jobId = String(job.id);
+
+    // Spreading: above the fair share (and another worker alive), let a worker with room take it.
+    const share = state.share.get(purpose);
+    if (token && share !== undefined && heldCount(purpose) >= share) {
+      await job.moveToDelayed(Date.now() + 250 + Math.floor(Math.random() * 250), token);
+      throw new DelayedError();
+    }
+
     const controller = new AbortController();
-    const held: Held = { purpose, accountId, controller, reason: null };
+    const held: Held = { purpose, key, controller, reason: null, wake: new Set(), commands: [] };
     state.held.set(jobId, held);
     // BullMQ's own cancel (worker.cancelJob) ends the session like a stop.
     signal?.addEventListener("abort", () => abortHeld(jobId, "stop"), { once: true });
     const settings = sessionSettings();
+    const workerId = state.workerId;
     try {
-      await runner({
+      if (!(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
+      await spec.runner({
         purpose,
-        accountId,
+        key,
+        accountId: key,
         jobId,
-        workerId: state.workerId,
+        workerId,
         signal: controller.signal,
         reason: () => held.reason,
         holdsLock: async () => {
@@ -228,9 +269,20 @@ export function sessionProcessor(purpose: SessionPurpose, runner: SessionRunner)
           }
         },
         job,
+        report: (patch) => store.report(purpose, key, workerId, patch),
+        end: (end) => store.end(purpose, key, workerId, end),
+        onWake: (handler) => {
+          held.wake.add(handler);
+          return () => void held.wake.delete(handler);
+        },
+        onCommand: (handler, scope) => {
+          held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
+        },
       });
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
+      const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";
+      await store.release(purpose, key, workerId, how).catch((err: unknown) => console.warn(`[sessions] could not release ${jobId}: ${errorText(err)}`));
     }
     if (held.reason === "shutdown" && token) {
       // Back to the queue at once: a live worker (or this one's successor) takes it over.
@@ -243,10 +295,10 @@ export function sessionProcessor(purpose: SessionPurpose, runner: SessionRunner)
 }
 
 /** Worker options of a session queue (configurable failover timing, high concurrency). */
-export function sessionWorkerOptions() {
+export function sessionWorkerOptions(concurrency?: number) {
   const s = sessionSettings();
   return {
-    concurrency: s.SESSION_CONCURRENCY,
+    concurrency: concurrency ?? s.SESSION_CONCURRENCY,
     lockDuration: s.SESSION_LOCK_DURATION_MS,
     stalledInterval: s.SESSION_STALLED_INTERVAL_MS,
     // Every worker death counts as one stall; sessions must survive any number of them.
@@ -255,23 +307,23 @@ export function sessionWorkerOptions() {
 }
 
 /**
- * Wires a session queue's Worker into the host: lock loss aborts the session, the stop
- * channel and the desired poll end stopped sessions, the reconciler restores lost ones.
- * Returns the detach function (called before the worker closes: it hands sessions back).
+ * Wires a session queue's Worker into the host: lock loss aborts the session, the control
+ * channel, the poll, the reconciler and the fair shares serve all of them and are torn down
+ * when the last one detaches. Returns the detach function (called before the worker closes:
+ * it hands sessions back).
  */
-export function attachSessionWorker(worker: Worker, poolId: string): () => Promise<void> {
+export function attachSessionWorker(registry: SessionRegistry, worker: Worker, poolId: string): () => Promise<void> {
   const state = hostState();
   state.workerId = poolId;
-  // Every session queue's Worker attaches; the stop channel, the desired poll and the
-  // reconciler are shared by all of them and torn down when the last one detaches.
+  state.registry = registry;
   const purpose = (SESSION_QUEUES as readonly string[]).includes(worker.name) ? (worker.name as SessionPurpose) : null;
   state.attached += 1;
   worker.on("lockRenewalFailed", (jobIds: string[]) => {
     for (const id of jobIds) abortHeld(id, "lock-lost");
   });
-  const onReady = () => void restoreSessions();
+  const onReady = () => void restoreSessions(registry);
   worker.on("ready", onReady);
-  if (state.attached === 1) startShared(state, sessionSettings());
+  if (state.attached === 1) startShared(state, registry, sessionSettings());
 
   return async () => {
     worker.off("ready", onReady);
@@ -281,49 +333,153 @@ export function attachSessionWorker(worker: Worker, poolId: string): () => Promi
     for (const t of state.timers.splice(0)) clearInterval(t);
     const sub = state.subscriber;
     state.subscriber = undefined;
+    const conn = producerConnection();
+    if (conn.status === "ready") await conn.zrem(hostsKey(), state.workerId).catch(() => {});
     // While Redis is away a QUIT would wait in the offline queue forever: just drop it.
     if (sub && sub.status === "ready") await sub.quit().catch(() => sub.disconnect());
     else sub?.disconnect();
   };
 }
 
-function startShared(state: HostState, settings: SessionSettings) {
-  // Stop channel.
-  const sub = createWorkerConnection();
-  sub.on("message", (_channel: string, message: string) => {
+/** Delivers a control message to the sessions this process holds. */
+function onControl(state: HostState, message: ControlMessage) {
+  const target = HOSTED_BY[message.purpose] ?? { purpose: message.purpose, key: message.key };
+  for (const [jobId, h] of state.held) {
+    if (h.purpose !== target.purpose || h.key !== target.key) continue;
+    if (message.kind === "stop" && target.purpose === message.purpose && target.key === message.key) abortHeld(jobId, "stop");
+    else wakeHeld(state, h);
+  }
+}
+
+function wakeHeld(state: HostState, h: Held) {
+  for (const w of h.wake) {
     try {
-      const { jobId } = JSON.parse(message) as { jobId?: string };
-      if (jobId) abortHeld(jobId, "stop");
-    } catch {
-      // not ours
+      w();
+    } catch (err) {
+      console.warn(`[sessions] wake handler of ${h.purpose}-${h.key} failed: ${errorText(err)}`);
     }
+  }
+  if (h.commands.length) void runCommands(state, [h]);
+}
+
+/** Claims and runs the pending commands of these held sessions (one query per purpose). */
+async function runCommands(state: HostState, helds: Held[]) {
+  const store = state.registry?.store;
+  if (!store) return;
+  const byPurpose = new Map<SessionPurpose, Map<string, CommandScope>>();
+  for (const h of helds) {
+    for (const scope of h.commands) {
+      const m = byPurpose.get(scope.purpose) ?? new Map<string, CommandScope>();
+      for (const k of scope.keys()) m.set(k, scope);
+      byPurpose.set(scope.purpose, m);
+    }
+  }
+  for (const [purpose, scopes] of byPurpose) {
+    if (!scopes.size) continue;
+    let cmds: SessionCommand[];
+    try {
+      cmds = await store.claimCommands(purpose, [...scopes.keys()]);
+    } catch {
+      continue; // database away: the next poll tries again
+    }
+    for (const cmd of cmds) {
+      const scope = scopes.get(cmd.key);
+      if (!scope || state.running.has(cmd.id)) continue;
+      state.running.add(cmd.id);
+      void (async () => {
+        let outcome: CommandOutcome;
+        try {
+          outcome = { ok: true, result: await scope.handler(cmd) };
+        } catch (err) {
+          const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 409;
+          outcome = { ok: false, status, message: errorText(err) };
+        }
+        await store.finishCommand(cmd.id, outcome).catch(() => {});
+        state.running.delete(cmd.id);
+      })();
+    }
+  }
+}
+
+function startShared(state: HostState, registry: SessionRegistry, settings: SessionSettings) {
+  const { store } = registry;
+  // The control channel.
+  const sub = createWorkerConnection();
+  sub.on("message", (_channel: string, raw: string) => {
+    let message: ControlMessage;
+    try {
+      message = JSON.parse(raw) as ControlMessage;
+    } catch {
+      return; // not ours
+    }
+    if (message && typeof message.purpose === "string" && typeof message.key === "string") onControl(state, message);
   });
-  void sub.subscribe(stopChannel()).catch(() => {});
+  void sub.subscribe(controlChannel()).catch(() => {});
   state.subscriber = sub;
 
-  // Desired poll (fallback for a missed stop message).
+  // The poll: desired (a missed stop) and commands (a missed wake) of what this process holds.
   const poll = setInterval(() => {
     void (async () => {
-      const byPurpose = new Map<SessionPurpose, string[]>();
-      for (const h of state.held.values()) byPurpose.set(h.purpose, [...(byPurpose.get(h.purpose) ?? []), h.accountId]);
-      for (const [purpose, ids] of byPurpose) {
-        const lookup = state.desired.get(purpose);
-        if (!lookup) continue;
+      const byPurpose = new Map<SessionPurpose, Held[]>();
+      for (const h of state.held.values()) byPurpose.set(h.purpose, [...(byPurpose.get(h.purpose) ?? []), h]);
+      for (const [purpose, helds] of byPurpose) {
         try {
-          const desired = await lookup(ids);
+          const desired = await store.desiredOf(
+            purpose,
+            helds.map((h) => h.key),
+          );
           for (const [jobId, h] of state.held) {
-            if (h.purpose === purpose && desired.get(h.accountId) !== "started") abortHeld(jobId, "stop");
+            if (h.purpose === purpose && desired.get(h.key) !== "run") abortHeld(jobId, "stop");
           }
         } catch {
           // database away: keep running, ask again next time
         }
       }
+      const withWork = [...state.held.values()].filter((h) => h.commands.length || h.wake.size);
+      for (const h of withWork) for (const w of h.wake) w();
+      await runCommands(
+        state,
+        withWork.filter((h) => h.commands.length),
+      );
     })();
   }, settings.SESSION_POLL_MS);
   poll.unref();
 
   // Reconcile: sessions that should run but have no job (Redis emptied, a lost race).
-  const reconcile = setInterval(() => void restoreSessions(), settings.SESSION_RECONCILE_MS);
+  const reconcile = setInterval(() => void restoreSessions(registry), settings.SESSION_RECONCILE_MS);
   reconcile.unref();
-  state.timers.push(poll, reconcile);
+
+  // Presence and fair shares.
+  const purposes = Object.keys(registry.purposes) as SessionPurpose[];
+  const beat = async () => {
+    const conn = producerConnection();
+    if (conn.status !== "ready") {
+      state.share.clear(); // alone as far as we know: take what comes
+      return;
+    }
+    try {
+      const now = Date.now();
+      const gone = now - settings.SESSION_HOST_BEAT_MS * 3;
+      const [, , [, hosts]] = (await conn.multi().zadd(hostsKey(), now, state.workerId).zremrangebyscore(hostsKey(), 0, gone).zcard(hostsKey()).exec()) as [
+        unknown,
+        unknown,
+        [Error | null, number],
+      ];
+      if (!hosts || hosts <= 1) {
+        state.share.clear();
+        return;
+      }
+      for (const purpose of purposes) {
+        const wanted = await store.wantedCount([purpose]);
+        const fair = Math.ceil(wanted / hosts);
+        state.share.set(purpose, fair + Math.max(2, Math.ceil(fair * 0.1)));
+      }
+    } catch {
+      state.share.clear();
+    }
+  };
+  void beat();
+  const beats = setInterval(() => void beat(), settings.SESSION_HOST_BEAT_MS);
+  beats.unref();
+  state.timers.push(poll, reconcile, beats);
 }

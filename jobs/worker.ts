@@ -21,6 +21,7 @@ import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
 import { restoreSessions } from "./session-host.server";
+import { SESSIONS } from "./processors/sessions";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
 
 export type WorkerPool = {
@@ -186,7 +187,7 @@ async function main() {
   }
   const pool = startWorkers({ mode: "standalone" });
   // Boot restore of sessions that should run (idempotent: the web process does it too).
-  void restoreSessions();
+  void restoreSessions(SESSIONS);
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {

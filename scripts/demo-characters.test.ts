@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { stalkerSessions, users } from "~/db/schema";
+import { sessions as sessionRows, users } from "~/db/schema";
 import { listUsers } from "~/models/user.server";
 import { DEMO_CHARACTERS, seedDemoCharacters } from "./demo-characters";
 
@@ -26,7 +26,7 @@ describe("npm start -- --demo seeds characters (issue 9: the demo shows a stalke
     const [row] = await (await getDb()).select().from(users).where(eq(users.accountId, stalker.id));
     expect(row.password).not.toBe(stalker.password);
     expect(row.password).toMatch(/^v1:/);
-    const sessions = await (await getDb()).select().from(stalkerSessions);
-    expect(sessions).toMatchObject([{ accountId: stalker.id, desired: "started" }]);
+    const sessions = await (await getDb()).select().from(sessionRows);
+    expect(sessions).toMatchObject([{ purpose: "stalker", key: stalker.id, desired: "run", actual: "waiting" }]);
   });
 });

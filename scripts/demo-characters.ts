@@ -1,14 +1,14 @@
 /**
  * Demo characters (`npm start -- --demo`, issue 9): some of the simulator's seeded accounts
  * become users of every default type (passwords stored encrypted by upsertUser), and the
- * first stalker is marked started, so the boot restore (jobs/session-host.server.ts) starts
+ * first stalker is marked wanted, so the boot restore (jobs/session-host.server.ts) starts
  * it and the All Characters screen shows it running. One trading character stands on the
  * stalker's planet (a sighting to show), and the simulator's scripted users start moving.
  */
 import type { Simulator } from "#sim/server";
 import type { AccountKind } from "#sim/world";
 import { getDb } from "~/db/client.server";
-import { stalkerSessions } from "~/db/schema";
+import { sessions } from "~/db/schema";
 import { upsertUser } from "~/models/user.server";
 
 /** Category → simulator account kind and how many of them. */
@@ -33,10 +33,11 @@ export async function seedDemoCharacters(sim: Pick<Simulator, "world" | "npcs">,
   const trader = world.accounts.find((a) => a.kind === "trader")!;
   world.moveTo(trader.id, stalker.homePlanet);
   const db = await getDb();
+  // Wanted and waiting: the boot restore gives it to a worker (docs/sessions.md).
   await db
-    .insert(stalkerSessions)
-    .values({ accountId: stalker.id, desired: "started", state: "connecting" })
-    .onConflictDoUpdate({ target: stalkerSessions.accountId, set: { desired: "started", state: "connecting", error: null, since: new Date() } });
+    .insert(sessions)
+    .values({ purpose: "stalker", key: stalker.id, accountId: stalker.id, desired: "run", actual: "waiting" })
+    .onConflictDoUpdate({ target: [sessions.purpose, sessions.key], set: { desired: "run", actual: "waiting", error: null, since: new Date() } });
   const every = options.moveNpcsEveryMs === undefined ? 5_000 : options.moveNpcsEveryMs;
   if (every) sim.npcs.start(every);
   return `${n} characters from the simulator; stalker ${stalker.nick} (${stalker.id}) starts on ${stalker.homePlanet}`;

@@ -27,3 +27,29 @@ export function createGalaxyConnection(options: GalaxyConnectionOptions): Galaxy
     onLogin: options.onLogin === undefined ? postUserAgent : options.onLogin,
   });
 }
+
+export type SignInTuning = Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs">;
+
+/**
+ * Signs in once with a recovery code and logs out again (`QUIT :ds`): IDENT → HAAAPSI →
+ * RECOVER → REGISTER (id, password, nick) → USER → 999 → QUIT. The one sign-in of the app
+ * (create-creds, Collections login, GalaCord connect-new). `beforeLogin` sees the account
+ * after REGISTER and before USER, when a login would still kick nobody: a rejection ends the
+ * sign-in there, and that rejection is what this throws (docs/sessions.md "One account, one
+ * holder"). Other failures throw the connection's GalaxyError.
+ */
+export async function signInOnce(
+  recoveryCode: string,
+  opts: { tuning?: SignInTuning; beforeLogin?: (account: { id: string; nick: string }) => Promise<void> } = {},
+): Promise<{ id: string; password: string; nick: string }> {
+  const connection = createGalaxyConnection({ credentials: { recoveryCode }, joinOnConnect: false, beforeLogin: opts.beforeLogin, ...opts.tuning });
+  try {
+    return await connection.connect();
+  } catch (err) {
+    const cause = (err as { cause?: unknown } | null)?.cause;
+    throw cause !== undefined && opts.beforeLogin ? cause : err;
+  } finally {
+    // QUIT :ds; close() also waits for the user-agent post of onLogin.
+    await connection.close().catch(() => {});
+  }
+}

@@ -138,6 +138,17 @@ export type GalaxyConnectionOptions = {
   onLogin?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
   /** Where login failures and disconnects are reported (the app: System Logs). Default: nowhere. */
   log?: GalaxyLogger | null;
+  /**
+   * Keepalive: a bare PONG after this long without sending anything while online (SAB,
+   * reference §3.1; galaxy-runtime.md §1.3 item 2). Default 25 s; 0 turns it off.
+   */
+  keepaliveMs?: number;
+  /**
+   * Called after REGISTER with the account a recovery code belongs to, before USER logs it in
+   * (a login would take over any other session of the account). A rejection ends the login
+   * without it: connect() rejects with a GalaxyError whose `cause` is the rejection.
+   */
+  beforeLogin?: ((account: { id: string; nick: string }) => Promise<void>) | null;
   /** Replaces the auth-code function (tests use it to send a wrong code). */
   authCode?: (seed: string) => string;
 };
@@ -216,6 +227,8 @@ export class GalaxyConnection extends EventEmitter<Events> {
   #notices = new NoticeAssembler();
   #lastError: GalaxyError | null = null;
   #background = new Set<Promise<void>>();
+  /** Sends a bare PONG when nothing was sent for keepaliveMs (re-armed by every send). */
+  #keepalive: NodeJS.Timeout | null = null;
 
   constructor(options: GalaxyConnectionOptions) {
     super();
@@ -462,7 +475,23 @@ export class GalaxyConnection extends EventEmitter<Events> {
           this.#id = r.id;
           this.#password = r.password;
           this.#nick = r.nick;
-          this.#sendUser();
+          const check = this.#opts.beforeLogin;
+          if (!check) {
+            this.#sendUser();
+            return;
+          }
+          const ws = this.#ws;
+          check({ id: r.id, nick: r.nick }).then(
+            () => {
+              // Still the same attempt, still logging in: go on.
+              if (this.#ws === ws && this.#phase === "handshake") this.#sendUser();
+            },
+            (e: unknown) => {
+              const err = new GalaxyError(e instanceof Error ? e.message : String(e), "login");
+              (err as Error & { cause?: unknown }).cause = e;
+              fail(new AttemptError(false, err));
+            },
+          );
           return;
         }
         case "999":
@@ -536,6 +565,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
 
   #loggedIn(ok: (info: LoggedInInfo) => void) {
     this.#phase = "online";
+    this.#startKeepalive();
     // Reference §3.1 step 8: the client-info lines, then the JOIN.
     this.#sendNow(formatLine("FWLISTVER", [0]));
     this.#sendNow(formatLine("ADDONS", [0, 0]));
@@ -621,6 +651,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
    */
   async close(): Promise<void> {
     this.#closing = true;
+    this.#stopKeepalive();
     this.#abortWait?.();
     const ws = this.#ws;
     const pending = this.#connecting;
@@ -654,6 +685,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
   // ------------------------------------------------------------------------------------------
 
   #onClosed(code: number, reason: string) {
+    this.#stopKeepalive();
     const expected = this.#expectedClose;
     this.#expectedClose = null;
     this.#phase = "idle";
@@ -720,7 +752,27 @@ export class GalaxyConnection extends EventEmitter<Events> {
 
   #sendNow(text: string) {
     const ws = this.#ws;
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(text);
+      // Only while online: a re-armed timer is cheaper than a check per connection per second.
+      this.#keepalive?.refresh();
+    }
+  }
+
+  #startKeepalive() {
+    const ms = this.#opts.keepaliveMs ?? 25_000;
+    this.#stopKeepalive();
+    if (ms <= 0) return;
+    const timer = setInterval(() => {
+      if (this.#phase === "online" && this.#state === "connected") this.#sendNow("PONG\r\n");
+    }, ms);
+    timer.unref();
+    this.#keepalive = timer;
+  }
+
+  #stopKeepalive() {
+    if (this.#keepalive) clearInterval(this.#keepalive);
+    this.#keepalive = null;
   }
 
   #wait(ms: number): Promise<void> {

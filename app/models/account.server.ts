@@ -4,14 +4,14 @@ import { getDb } from "~/db/client.server";
 import { characterDetails } from "~/db/schema";
 import { forgetSelectionsOf } from "./character-details.server";
 import { syncStatusScheduler } from "./character-refresh.server";
-import { signalStop } from "#jobs/session-host.server";
+import { deleteSession } from "./session.server";
 import { deleteUser } from "./user.server";
 
 /**
  * Deleting a user with what hangs on it, in one transaction: its character_details row, the
- * user row (its stalker_sessions row cascades), and any operator's selection of it.
- * A live stalker session is told to stop (its row is gone, so its holder ends it anyway
- * at the next desired poll, with `QUIT :ds`).
+ * user row (its trader_sessions row cascades), and any operator's selection of it. Its
+ * stalker and trading-run sessions go too; a live one is told to stop (its holder sends
+ * `QUIT :ds`; without the row it would also end at the next desired poll).
  */
 export async function removeUser(id: string): Promise<PublicUser> {
   const db = await getDb();
@@ -20,7 +20,8 @@ export async function removeUser(id: string): Promise<PublicUser> {
     await tx.delete(characterDetails).where(eq(characterDetails.accountId, deleted.account_id));
     return deleted;
   });
-  await signalStop("stalker", user.account_id);
+  await deleteSession("stalker", user.account_id);
+  await deleteSession("trader", user.account_id);
   await forgetSelectionsOf(user.account_id);
   await syncStatusScheduler();
   return user;

@@ -1,12 +1,12 @@
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
-import type { GalaxyConnectionOptions } from "~/galaxy/connection.server";
+import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { stopAuto } from "./automation.server";
 import { ClayError, collectionsTimings } from "./clay.server";
 import { connectAccount, disconnectAccount } from "./collections-connection.server";
 import { getProfile, getState, profileCredentials, saveProfile, setProfilePic, touchProfile, updateState, type PublicProfile } from "./collections.server";
 import { toUserError } from "./create-creds.server";
+import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "./session.server";
 
 /**
  * Collections login (spec 2 §2 "Collections screen", §4 "Galaxy client connection"):
@@ -14,8 +14,6 @@ import { toUserError } from "./create-creds.server";
  * 999, then QUIT), the account becomes a saved profile of the operator (password encrypted,
  * the code itself is not kept) and the live connection is asked of the session host.
  */
-
-type Tuning = Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs">;
 
 async function pictureOf(userID: string, password: string): Promise<string | null> {
   try {
@@ -25,35 +23,40 @@ async function pictureOf(userID: string, password: string): Promise<string | nul
   }
 }
 
-/** Starts the live connection; a job engine that is down leaves the login in place (state "error"). */
-async function connectQuietly(accountId: string) {
+/**
+ * Starts the live connection; a job engine that is down leaves the login in place (the card
+ * says so). Another purpose holding the account is refused (AccountHeldError) unless `takeover`.
+ */
+async function connectQuietly(accountId: string, opts: { takeover?: boolean; accountName?: string }) {
   try {
-    await connectAccount(accountId);
+    await connectAccount(accountId, opts);
   } catch (err) {
     if (!(err instanceof Response)) throw err;
   }
 }
 
-export async function loginWithRecoveryCode(operatorId: string, rc: string, tuning: Tuning = {}): Promise<PublicProfile> {
+export type LoginOptions = {
+  /** Take the account over from the stalker, the trading run or GalaCord when one holds it. */
+  takeover?: boolean;
+  tuning?: SignInTuning;
+};
+
+export async function loginWithRecoveryCode(operatorId: string, rc: string, opts: LoginOptions = {}): Promise<PublicProfile> {
   const code = rc.trim();
   if (!code) throw new ClayError(400, T.noCode);
-  // Spec 2 §9: 2 retries, 2 s apart (scaled by COLLECTIONS_TIME_SCALE in tests).
-  const connection = createGalaxyConnection({
-    credentials: { recoveryCode: code },
-    joinOnConnect: false,
-    retries: 2,
-    retryDelayMs: collectionsTimings().stepWaitMs,
-    ...tuning,
-  });
   let info: { id: string; password: string; nick: string };
   try {
-    info = await connection.connect();
+    // Spec 2 §9: 2 retries, 2 s apart (scaled by COLLECTIONS_TIME_SCALE in tests). The guard
+    // refuses (or takes over) an account another purpose holds before USER would kick it.
+    info = await signInOnce(code, {
+      tuning: { retries: 2, retryDelayMs: collectionsTimings().stepWaitMs, ...opts.tuning },
+      beforeLogin: signInGuard({ purpose: "collections" }, { takeover: opts.takeover }),
+    });
   } catch (err) {
-    await connection.close().catch(() => {});
+    if (err instanceof AccountHeldError) throw err;
     const e = toUserError(err);
     throw new ClayError(e.status, e.message);
   }
-  await connection.close().catch(() => {});
   const previous = await getState(operatorId);
   const profile = await saveProfile(operatorId, {
     accountId: info.id,
@@ -63,14 +66,17 @@ export async function loginWithRecoveryCode(operatorId: string, rc: string, tuni
     loginMethod: "recovery",
   });
   await switchTo(operatorId, previous.profileId, profile.id);
-  await connectQuietly(profile.accountId);
+  await connectQuietly(profile.accountId, { takeover: opts.takeover, accountName: accountLabel(info.id, info.nick) });
   return profile;
 }
 
 /** One click on a saved account: logs in again with its stored credentials. */
-export async function loginWithProfile(operatorId: string, profileId: string): Promise<PublicProfile> {
+export async function loginWithProfile(operatorId: string, profileId: string, opts: { takeover?: boolean } = {}): Promise<PublicProfile> {
   const profile = await getProfile(operatorId, profileId);
   if (!profile) throw new ClayError(404, T.noProfile);
+  const name = accountLabel(profile.accountId, profile.nick);
+  // Refused before anything changes when another purpose holds the account (unless taking it over).
+  if (!opts.takeover) await assertFree(profile.accountId, name);
   const previous = await getState(operatorId);
   await touchProfile(profile.id, "saved");
   if (!profile.profilePic) {
@@ -78,8 +84,13 @@ export async function loginWithProfile(operatorId: string, profileId: string): P
     if (creds) await setProfilePic(profile.id, await pictureOf(creds.userID, creds.password));
   }
   await switchTo(operatorId, previous.profileId, profile.id);
-  await connectQuietly(profile.accountId);
+  await connectQuietly(profile.accountId, { takeover: opts.takeover, accountName: name });
   return (await getProfile(operatorId, profileId))!;
+}
+
+async function assertFree(accountId: string, name: string) {
+  const holder = await accountHolder(accountId, { purpose: "collections", key: accountId });
+  if (holder) throw new AccountHeldError(holder, name);
 }
 
 async function switchTo(operatorId: string, from: string | null, to: string) {

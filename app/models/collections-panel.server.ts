@@ -1,3 +1,4 @@
+import type { SessionView } from "#api/sessions";
 import { collectionsPanelCookie, type PanelMode } from "~/utils/collections-panel.server";
 import { getConnection } from "./collections-connection.server";
 import { getProfile, getState, listActivity } from "./collections.server";
@@ -5,7 +6,8 @@ import { getProfile, getState, listActivity } from "./collections.server";
 /**
  * What the shell's Collections floating panel shows (spec 2 "Main app shell": it floats over
  * other sections while connected; showCollections and minimized are remembered). Null when
- * the panel is off, nobody is logged in, or the connection is down.
+ * the panel is off, nobody is logged in, or the connection was disconnected. A connection that
+ * failed keeps the panel, with the reason (issue 18: the truth where the operator is looking).
  */
 export type FloatingPanelData = {
   mode: Exclude<PanelMode, "hide">;
@@ -14,6 +16,8 @@ export type FloatingPanelData = {
   nick: string;
   accountId: string;
   state: string;
+  /** The connection's session: the reason when it failed or reconnects. */
+  session: SessionView;
   auto: boolean;
   runCount: number;
   repeat: number;
@@ -30,7 +34,7 @@ export async function floatingPanelData(request: Request, operatorId: string): P
   const profile = await getProfile(operatorId, state.profileId);
   if (!profile) return null;
   const connection = await getConnection(profile.accountId);
-  if (connection.state !== "connected" && connection.state !== "connecting") return null;
+  if (connection.state === "disconnected") return null;
   const [last] = await listActivity(operatorId, 1);
   return {
     mode,
@@ -38,6 +42,7 @@ export async function floatingPanelData(request: Request, operatorId: string): P
     nick: profile.nick,
     accountId: profile.accountId,
     state: connection.state,
+    session: connection,
     auto: state.auto,
     runCount: state.runCount,
     repeat: state.repeat,

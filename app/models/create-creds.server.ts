@@ -1,7 +1,8 @@
 import type { PublicUser } from "#api/accounts";
-import { GalaxyError, type GalaxyConnectionOptions } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { GalaxyError } from "~/galaxy/connection.server";
+import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
+import { signInGuard } from "./session.server";
 import { upsertUser, UserError } from "./user.server";
 
 /**
@@ -14,25 +15,23 @@ import { upsertUser, UserError } from "./user.server";
  * is what every later login uses (USER id password); the 451 → recovery-code fallback of spec 2
  * §8 then has no code to fall back to, and the operator creates the user again with a fresh code.
  *
- * Failures store nothing and throw UserError:
+ * Failures store nothing and throw UserError (AccountHeldError 409 when another purpose holds the account):
  *   451 → 400 "Login failed: Invalid credentials"; 452 → 403; 950 → 409; 601 → 429 (the
  *   platform's texts); connection failure → 502 (spec 2 §4 text); login timeout → 504.
  */
 export async function createUserFromRecoveryCode(
-  { rc, type }: { rc: string; type: string },
+  { rc, type, takeover }: { rc: string; type: string; takeover?: boolean },
   /** Timeouts and retries (tests shorten them; the app uses the connection's defaults, spec 2 §9). */
-  tuning: Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs"> = {},
+  tuning: SignInTuning = {},
 ): Promise<PublicUser> {
-  const connection = createGalaxyConnection({ credentials: { recoveryCode: rc }, joinOnConnect: false, ...tuning });
   let info: { id: string; password: string; nick: string };
   try {
-    info = await connection.connect();
+    // Another purpose holding the account is refused (AccountHeldError, 409) before USER would
+    // kick it, unless the operator takes it over (docs/sessions.md "One account, one holder").
+    info = await signInOnce(rc, { tuning, beforeLogin: signInGuard(null, { takeover, byLabel: "a sign-in to add the user" }) });
   } catch (err) {
-    await connection.close().catch(() => {});
     throw toUserError(err);
   }
-  // QUIT :ds; close() also waits for the user-agent post of onLogin.
-  await connection.close().catch(() => {});
   return upsertUser({ accountId: info.id, nick: info.nick, password: info.password, type });
 }
 

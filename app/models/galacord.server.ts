@@ -1,41 +1,69 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import { RELAY_ERRORS, type BotStatus, type Channel, type Connection, type SavedAccount } from "#api/galacord";
-import { jobEngineOffline } from "#jobs/queues.server";
-import { producerConnection, queuePrefix } from "#jobs/redis.server";
-import { registerDesiredLookup, registerDesiredReader, requestSession, sessionEngineReady, signalStop } from "#jobs/session-host.server";
+import { asc, eq } from "drizzle-orm";
+import { RELAY_ERRORS, type AccountState, type BotState, type BotStatus, type Channel, type Connection, type SavedAccount } from "#api/galacord";
+import type { SessionView } from "#api/sessions";
+import { publishLive } from "#jobs/live.server";
+import { sendSessionControl } from "#jobs/session-control.server";
 import { getDb } from "~/db/client.server";
-import { galacordAccounts, galacordBot, galacordCommands } from "~/db/schema";
-import { GalaxyError, type GalaxyConnectionOptions } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { galacordAccounts, galacordBot } from "~/db/schema";
+import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { toUserError } from "./create-creds.server";
+import {
+  accountLabel,
+  AccountHeldError,
+  deleteSession,
+  getSession,
+  idleSession,
+  runSessionCommand,
+  sessionMap,
+  settleHostedSessions,
+  signInGuard,
+  startSession,
+  stopSession,
+} from "./session.server";
 import { UserError } from "./user.server";
 
 /**
- * GalaCord state as the UI and /api see it (spec 2 §3/§4/§7 "Relay bot"; docs/galacord.md).
- * ONE relay session on the session host (purpose `relay`, pseudo-account "bot", job
- * `relay-bot`) holds the discord.js Client and every Galaxy relay connection
- * (jobs/processors/relay.ts). The web process only writes what the operator wants
- * (`desired`, channel, commands) and nudges the holder over Redis; the holder writes back
- * what is (`state`, `error`, `planet`, command results).
+ * GalaCord as the UI and /api see it (spec 2 §3/§4/§7 "Relay bot"; docs/galacord.md). ONE
+ * session on the session host (purpose `relay`, key "bot") holds the discord.js Client and
+ * every Galaxy relay connection (jobs/processors/relay.ts); each saved account's relay
+ * connection is a session of its own (purpose `relay-link`) held inside it. What the operator
+ * wants and what is live in the sessions table (docs/sessions.md); this module keeps what
+ * GalaCord itself needs: the channels the bot sees, the saved accounts with their channel,
+ * saved planet and encrypted credentials. Changes reach the holder over the control channel.
  */
 
 export const RELAY_SESSION_ID = "bot";
-export const nudgeChannel = () => `${queuePrefix()}:relay:nudge`;
 
 type BotRow = typeof galacordBot.$inferSelect;
 type AccountRow = typeof galacordAccounts.$inferSelect;
 
-/** The bot row; a default (stopped, never started) when there is none yet. Reading never writes. */
+/** The bot row; a default (no channels) when there is none yet. Reading never writes. */
 async function botRow(): Promise<BotRow> {
   const db = await getDb();
   const [row] = await db.select().from(galacordBot).where(eq(galacordBot.id, 1)).limit(1);
-  if (row) return row;
-  const now = new Date(0);
-  return { id: 1, desired: "stopped", state: "stopped", error: null, channels: [], botUserId: null, worker: null, since: now, updatedAt: now };
+  return row ?? { id: 1, channels: [], botUserId: null, updatedAt: new Date(0) };
 }
 
-function toSaved(row: AccountRow): SavedAccount {
+async function botSession(): Promise<SessionView> {
+  return (await getSession("relay", RELAY_SESSION_ID)) ?? idleSession("relay", RELAY_SESSION_ID, null);
+}
+
+export function botState(s: Pick<SessionView, "desired" | "actual">): BotState {
+  if (s.actual === "failed") return "error";
+  if (s.desired !== "run" || s.actual === "stopped") return "stopped";
+  return s.actual === "active" ? "running" : "starting";
+}
+
+export function accountState(s: Pick<SessionView, "desired" | "actual">): AccountState {
+  if (s.actual === "failed") return "error";
+  if (s.desired !== "run" || s.actual === "stopped") return "offline";
+  return s.actual === "active" ? "connected" : "connecting";
+}
+
+function toSaved(row: AccountRow, session: SessionView | undefined): SavedAccount {
+  const s = session ?? idleSession("relay-link", row.accountId);
+  const state = accountState(s);
   return {
     accountId: row.accountId,
     nick: row.nick,
@@ -44,33 +72,38 @@ function toSaved(row: AccountRow): SavedAccount {
     channelName: row.channelName,
     guildName: row.guildName,
     guildId: row.guildId,
-    isConnected: row.state === "connected",
-    state: row.state,
-    desired: row.desired,
-    error: row.error,
+    isConnected: state === "connected",
+    state,
+    desired: s.desired === "run" ? "connected" : "disconnected",
+    error: s.actual === "failed" ? s.error : null,
+    session: s,
   };
 }
 
 export async function getBotStatus(): Promise<BotStatus> {
-  const row = await botRow();
-  const db = await getDb();
-  const [{ n }] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(galacordAccounts)
-    .where(and(eq(galacordAccounts.state, "connected"), eq(galacordAccounts.desired, "connected")));
-  const running = row.desired === "running" && row.state === "running";
-  return { isRunning: running, error: row.state === "error" ? row.error : null, connectedChannels: running ? n : 0, state: row.state };
+  const session = await botSession();
+  const state = botState(session);
+  const links = state === "running" ? [...(await sessionMap("relay-link")).values()] : [];
+  return {
+    isRunning: state === "running",
+    error: state === "error" ? session.error : null,
+    connectedChannels: links.filter((l) => accountState(l) === "connected").length,
+    state,
+    session,
+  };
 }
 
 export async function listSavedAccounts(): Promise<SavedAccount[]> {
   const db = await getDb();
-  return (await db.select().from(galacordAccounts).orderBy(asc(galacordAccounts.createdAt), asc(galacordAccounts.accountId))).map(toSaved);
+  const rows = await db.select().from(galacordAccounts).orderBy(asc(galacordAccounts.createdAt), asc(galacordAccounts.accountId));
+  const links = await sessionMap("relay-link");
+  return rows.map((r) => toSaved(r, links.get(r.accountId)));
 }
 
 export async function getSavedAccount(accountId: string): Promise<SavedAccount | null> {
   const db = await getDb();
   const [row] = await db.select().from(galacordAccounts).where(eq(galacordAccounts.accountId, accountId)).limit(1);
-  return row ? toSaved(row) : null;
+  return row ? toSaved(row, (await getSession("relay-link", accountId)) ?? undefined) : null;
 }
 
 /** GET /api/bot/connections: the accounts meant to be connected, with whether they are. */
@@ -98,155 +131,123 @@ async function requireAccount(accountId: string): Promise<AccountRow> {
   return row;
 }
 
-/** Tells the holder to look at the rows now (best effort: it also polls). */
-export async function nudgeRelay(): Promise<void> {
-  try {
-    await producerConnection().publish(nudgeChannel(), "1");
-  } catch {
-    // Redis away: the holder's poll picks the change up.
-  }
+/** Tells the bot's holder to look at its rows now (best effort: it also polls). */
+async function wakeRelay(accountId: string): Promise<void> {
+  await sendSessionControl("relay-link", accountId, "wake");
+}
+
+/** A saved account's relay connection should run: "connecting" while the bot runs, else waiting for it ("stopped"). */
+async function startLink(accountId: string, opts: { takeover?: boolean; accountName: string }) {
+  const running = botState(await botSession()) !== "stopped";
+  const result = await startSession("relay-link", accountId, {
+    accountName: opts.accountName,
+    takeover: opts.takeover,
+    hosted: false,
+    initial: running ? "connecting" : "stopped",
+    note: running ? null : "The GalaCord bot is stopped: Start it to connect",
+  });
+  await wakeRelay(accountId);
+  return result;
 }
 
 // --- operator actions -------------------------------------------------------------------
 
-/** POST /api/bot/start: desired running, a fresh start (clears the last error); the session host runs it. */
+/** POST /api/bot/start: the bot should run (a fresh start clears the last error); the session host runs it. */
 export async function startBot(): Promise<BotStatus> {
-  if (!(await sessionEngineReady())) throw jobEngineOffline();
-  const before = await botRow();
   const db = await getDb();
   await db.insert(galacordBot).values({ id: 1 }).onConflictDoNothing();
-  if (before.desired !== "running" || before.state === "error" || before.state === "stopped") {
-    await db
-      .update(galacordBot)
-      .set({ desired: "running", state: "starting", error: null, since: new Date(), updatedAt: new Date() })
-      .where(eq(galacordBot.id, 1));
-  }
-  try {
-    await requestSession("relay", RELAY_SESSION_ID, "start");
-  } catch (err) {
-    await db.update(galacordBot).set({ desired: before.desired, state: before.state, error: before.error, updatedAt: new Date() }).where(eq(galacordBot.id, 1));
-    throw err;
-  }
+  await startSession("relay", RELAY_SESSION_ID, { accountId: null });
   return getBotStatus();
 }
 
-/** POST /api/bot/stop: desired stopped, shown stopped at once; the holder logs out of Discord and Galaxy. */
+/** POST /api/bot/stop: stopped at once; the holder logs out of Discord and Galaxy (its relay connections show offline). */
 export async function stopBot(): Promise<BotStatus> {
-  await botRow();
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx
-      .update(galacordBot)
-      .set({
-        desired: "stopped",
-        state: sql`case when ${galacordBot.state} = 'error' then 'error' else 'stopped' end`,
-        since: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(galacordBot.id, 1));
-    await tx
-      .update(galacordAccounts)
-      .set({ state: "offline", updatedAt: new Date() })
-      .where(inArray(galacordAccounts.state, ["connecting", "connected"]));
-  });
-  await signalStop("relay", RELAY_SESSION_ID);
+  await stopSession("relay", RELAY_SESSION_ID);
+  await settleHostedSessions("relay-link", "The GalaCord bot is stopped");
   return getBotStatus();
 }
 
 /**
- * POST /api/bot/connect-new {channelId, recoveryCode}: logs in to Galaxy with the code (and
- * out again) to learn the account, then saves it (code and password encrypted) wanting to be
- * connected; the holder opens the relay connection. Login refusals answer the platform's text.
+ * POST /api/bot/connect-new {channelId, recoveryCode}: signs in to Galaxy with the code (and out
+ * again) to learn the account, then saves it (code and password encrypted) wanting to be
+ * connected; the holder opens the relay connection. Login refusals answer the platform's text;
+ * an account another purpose holds is refused (AccountHeldError 409) unless `takeover`; an
+ * account saved already is refused (409: Change Channel moves it).
  */
-export async function connectNew(
-  input: { channelId: string; recoveryCode: string },
-  tuning: Pick<GalaxyConnectionOptions, "loginTimeoutMs" | "connectTimeoutMs" | "retries" | "retryDelayMs"> = {},
-): Promise<SavedAccount> {
+export async function connectNew(input: { channelId: string; recoveryCode: string; takeover?: boolean }, tuning: SignInTuning = {}): Promise<SavedAccount> {
   const channel = await requireChannel(input.channelId);
-  const connection = createGalaxyConnection({ credentials: { recoveryCode: input.recoveryCode }, joinOnConnect: false, ...tuning });
   let info: { id: string; password: string; nick: string };
   try {
-    info = await connection.connect();
+    info = await signInOnce(input.recoveryCode, {
+      tuning,
+      beforeLogin: async (account) => {
+        const saved = await getSavedAccount(account.id);
+        if (saved) throw new UserError(409, RELAY_ERRORS.alreadySaved(accountLabel(account.id, account.nick), saved.channelName));
+        await signInGuard({ purpose: "relay-link" }, { takeover: input.takeover })(account);
+      },
+    });
   } catch (err) {
-    await connection.close().catch(() => {});
-    throw toUserError(err instanceof GalaxyError ? err : err);
+    throw toUserError(err);
   }
-  await connection.close().catch(() => {});
   const db = await getDb();
   const now = new Date();
-  const values = {
+  await db.insert(galacordAccounts).values({
+    accountId: info.id,
     nick: info.nick,
+    planet: null,
     channelId: channel.id,
     channelName: channel.name,
     guildName: channel.guildName,
     guildId: channel.guildId,
     recoveryCode: encryptSecret(input.recoveryCode),
     password: encryptSecret(info.password),
-    desired: "connected" as const,
-    state: "offline" as const,
-    error: null,
+    createdAt: now,
     updatedAt: now,
-  };
-  await db
-    .insert(galacordAccounts)
-    .values({ accountId: info.id, planet: null, createdAt: now, ...values })
-    .onConflictDoUpdate({ target: galacordAccounts.accountId, set: values });
-  await nudgeRelay();
+  });
+  try {
+    await startLink(info.id, { takeover: input.takeover, accountName: accountLabel(info.id, info.nick) });
+  } catch (err) {
+    // Taken by another purpose between the sign-in and now: nothing is kept.
+    if (err instanceof AccountHeldError) await db.delete(galacordAccounts).where(eq(galacordAccounts.accountId, info.id));
+    throw err;
+  }
+  publishLive("galacord");
   return (await getSavedAccount(info.id))!;
 }
 
-/** POST /api/bot/connect {accountId, channelId}: (re)connects a saved account to a channel. */
-export async function connectAccount(accountId: string, channelId: string): Promise<SavedAccount> {
-  await requireAccount(accountId);
+/** POST /api/bot/connect {accountId, channelId}: (re)connects a saved account to a channel. AccountHeldError 409 unless `takeover`. */
+export async function connectAccount(accountId: string, channelId: string, opts: { takeover?: boolean } = {}): Promise<SavedAccount> {
+  const row = await requireAccount(accountId);
   const channel = await requireChannel(channelId);
+  await startLink(accountId, { takeover: opts.takeover, accountName: accountLabel(accountId, row.nick) });
   const db = await getDb();
   await db
     .update(galacordAccounts)
-    .set({
-      channelId: channel.id,
-      channelName: channel.name,
-      guildName: channel.guildName,
-      guildId: channel.guildId,
-      desired: "connected",
-      state: sql`case when ${galacordAccounts.state} = 'error' then 'offline' else ${galacordAccounts.state} end`,
-      error: null,
-      updatedAt: new Date(),
-    })
+    .set({ channelId: channel.id, channelName: channel.name, guildName: channel.guildName, guildId: channel.guildId, updatedAt: new Date() })
     .where(eq(galacordAccounts.accountId, accountId));
-  await nudgeRelay();
+  await wakeRelay(accountId);
+  publishLive("galacord");
   return (await getSavedAccount(accountId))!;
 }
 
 /** POST /api/bot/stop-connection/{accountId}: disconnects (QUIT :ds by the holder); the account stays saved. */
 export async function stopConnection(accountId: string): Promise<SavedAccount> {
   await requireAccount(accountId);
-  const db = await getDb();
-  await db
-    .update(galacordAccounts)
-    .set({ desired: "disconnected", state: "offline", error: null, updatedAt: new Date() })
-    .where(eq(galacordAccounts.accountId, accountId));
-  await nudgeRelay();
+  await stopSession("relay-link", accountId);
   return (await getSavedAccount(accountId))!;
 }
 
 /** POST /api/bot/update-channel/{accountId} {channelId}: a connected account is disconnected and reconnected (spec 2 §4). */
 export async function updateChannel(accountId: string, channelId: string): Promise<SavedAccount> {
-  const row = await requireAccount(accountId);
+  await requireAccount(accountId);
   const channel = await requireChannel(channelId);
   const db = await getDb();
-  const reconnect = row.desired === "connected" && row.channelId !== channel.id;
   await db
     .update(galacordAccounts)
-    .set({
-      channelId: channel.id,
-      channelName: channel.name,
-      guildName: channel.guildName,
-      guildId: channel.guildId,
-      ...(reconnect && row.state === "connected" ? { state: "connecting" as const } : {}),
-      updatedAt: new Date(),
-    })
+    .set({ channelId: channel.id, channelName: channel.name, guildName: channel.guildName, guildId: channel.guildId, updatedAt: new Date() })
     .where(eq(galacordAccounts.accountId, accountId));
-  await nudgeRelay();
+  await wakeRelay(accountId);
+  publishLive("galacord");
   return (await getSavedAccount(accountId))!;
 }
 
@@ -254,43 +255,25 @@ export async function updateChannel(accountId: string, channelId: string): Promi
 export async function deleteAccount(accountId: string): Promise<void> {
   await requireAccount(accountId);
   const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.delete(galacordCommands).where(eq(galacordCommands.accountId, accountId));
-    await tx.delete(galacordAccounts).where(eq(galacordAccounts.accountId, accountId));
-  });
-  await nudgeRelay();
+  await db.delete(galacordAccounts).where(eq(galacordAccounts.accountId, accountId));
+  await deleteSession("relay-link", accountId);
+  await wakeRelay(accountId);
+  publishLive("galacord");
 }
 
 /**
- * POST /api/bot/planet/{accountId} {planet}: 409 "Not connected to Galaxy" unless the holder
- * reports the account connected (an unknown account included); else a command row the holder runs (JOIN), waited for up to
- * `waitMs`. Join failures come back with the platform's reason (UserError 409).
+ * POST /api/bot/planet/{accountId} {planet}: 409 "Not connected to Galaxy" unless the relay
+ * connection is up (an unknown account included); else a command its holder runs (JOIN),
+ * waited for up to `waitMs`. Join failures come back with the platform's reason (409).
  */
 export async function changePlanet(accountId: string, planet: string, waitMs = 20_000): Promise<string> {
-  const db = await getDb();
-  const [row] = await db.select().from(galacordAccounts).where(eq(galacordAccounts.accountId, accountId)).limit(1);
+  const account = await getSavedAccount(accountId);
   // An account we do not hold is not connected either (spec 2 §4: "Not connected to Galaxy").
-  if (!row) throw new UserError(409, RELAY_ERRORS.notConnected);
-  const bot = await botRow();
-  if (row.state !== "connected" || row.desired !== "connected" || bot.desired !== "running") throw new UserError(409, RELAY_ERRORS.notConnected);
-  const [cmd] = await db.insert(galacordCommands).values({ accountId, kind: "planet", arg: planet }).returning({ id: galacordCommands.id });
-  await nudgeRelay();
-  const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    const [now] = await db.select().from(galacordCommands).where(eq(galacordCommands.id, cmd.id)).limit(1);
-    if (!now) throw new UserError(404, RELAY_ERRORS.accountNotFound);
-    if (now.status === "done") return now.message ?? planet;
-    if (now.status === "failed") throw new UserError(409, now.message ?? RELAY_ERRORS.changePlanet);
-  }
-  await db
-    .update(galacordCommands)
-    .set({ status: "failed", message: RELAY_ERRORS.planetTimeout, doneAt: new Date() })
-    .where(and(eq(galacordCommands.id, cmd.id), eq(galacordCommands.status, "pending")));
-  throw new UserError(504, RELAY_ERRORS.planetTimeout);
+  if (!account || account.state !== "connected" || botState(await botSession()) !== "running") throw new UserError(409, RELAY_ERRORS.notConnected);
+  return String(await runSessionCommand("relay-link", accountId, "planet", planet, { waitMs, timeoutText: RELAY_ERRORS.planetTimeout }));
 }
 
-// --- written by the holder (jobs/processors/relay.ts) ---------------------------------------
+// --- read and written by the holder (jobs/processors/relay.ts) ------------------------------
 
 export type RelayAccountRow = AccountRow & { recoveryCodePlain: string; passwordPlain: string | null };
 
@@ -298,97 +281,35 @@ export async function readBotRow(): Promise<BotRow> {
   return botRow();
 }
 
-/** The accounts the holder should have a connection for, with their credentials (server side only). */
+/** The accounts the holder should have a relay connection for (wanted and not failed), with their credentials (server side only). */
 export async function accountsToRelay(): Promise<RelayAccountRow[]> {
   const db = await getDb();
-  const rows = await db.select().from(galacordAccounts).where(eq(galacordAccounts.desired, "connected"));
-  return rows.map((r) => ({ ...r, recoveryCodePlain: decryptSecret(r.recoveryCode), passwordPlain: r.password ? decryptSecret(r.password) : null }));
+  const links = await sessionMap("relay-link");
+  const rows = await db.select().from(galacordAccounts);
+  return rows
+    .filter((r) => {
+      const s = links.get(r.accountId);
+      return s?.desired === "run" && s.actual !== "failed";
+    })
+    .map((r) => ({ ...r, recoveryCodePlain: decryptSecret(r.recoveryCode), passwordPlain: r.password ? decryptSecret(r.password) : null }));
 }
 
-export async function reportBot(update: Partial<Pick<BotRow, "state" | "error" | "channels" | "botUserId" | "worker">>): Promise<void> {
-  const db = await getDb();
-  const set: Partial<typeof galacordBot.$inferInsert> = { ...update, updatedAt: new Date() };
-  if (update.state) set.since = sql`case when ${galacordBot.state} = ${update.state} then ${galacordBot.since} else now() end` as unknown as Date;
-  // A stopping holder may not overwrite a new Start, nor a running holder a Stop.
-  const where =
-    update.state === "stopped"
-      ? and(eq(galacordBot.id, 1), eq(galacordBot.desired, "stopped"))
-      : update.state && update.state !== "error"
-        ? and(eq(galacordBot.id, 1), eq(galacordBot.desired, "running"))
-        : eq(galacordBot.id, 1);
-  await db.update(galacordBot).set(set).where(where);
-}
-
-/** A fatal bot error (token refused, disallowed intents): desired stopped, "Bot Error" with the text. */
-export async function failBot(error: string): Promise<void> {
+/** What the bot learnt at clientReady: the channels it sees and its own user id. */
+export async function saveBotInfo(update: Partial<Pick<BotRow, "channels" | "botUserId">>): Promise<void> {
   const db = await getDb();
   await db
-    .update(galacordBot)
-    .set({ desired: "stopped", state: "error", error, worker: null, since: new Date(), updatedAt: new Date() })
-    .where(eq(galacordBot.id, 1));
+    .insert(galacordBot)
+    .values({ id: 1, ...update, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: galacordBot.id, set: { ...update, updatedAt: new Date() } });
+  publishLive("galacord");
 }
 
-/** The holder reports one account (only while it is still wanted connected). */
-export async function reportAccount(
-  accountId: string,
-  update: Partial<Pick<AccountRow, "state" | "error" | "planet" | "nick">> & { password?: string },
-): Promise<void> {
+/** A relay connection's new password (REGISTER after a 451 fallback) or its planet once joined: kept across errors and restarts. */
+export async function saveLinkAccount(accountId: string, update: { password?: string; planet?: string }): Promise<void> {
   const db = await getDb();
-  const { password, ...rest } = update;
-  const set: Partial<typeof galacordAccounts.$inferInsert> = { ...rest, updatedAt: new Date() };
-  if (password !== undefined) set.password = encryptSecret(password);
-  await db
-    .update(galacordAccounts)
-    .set(set)
-    .where(and(eq(galacordAccounts.accountId, accountId), eq(galacordAccounts.desired, "connected")));
+  const set: Partial<typeof galacordAccounts.$inferInsert> = { updatedAt: new Date() };
+  if (update.password !== undefined) set.password = encryptSecret(update.password);
+  if (update.planet !== undefined) set.planet = update.planet;
+  await db.update(galacordAccounts).set(set).where(eq(galacordAccounts.accountId, accountId));
+  if (update.planet !== undefined) publishLive("galacord");
 }
-
-/** Every account shown offline (the holder ends: stop, fatal error). */
-export async function markAllOffline(): Promise<void> {
-  const db = await getDb();
-  await db
-    .update(galacordAccounts)
-    .set({ state: "offline", updatedAt: new Date() })
-    .where(inArray(galacordAccounts.state, ["connecting", "connected"]));
-}
-
-export async function pendingCommands() {
-  const db = await getDb();
-  // Commands older than a minute were given up by their caller.
-  await db
-    .update(galacordCommands)
-    .set({ status: "failed", message: RELAY_ERRORS.planetTimeout, doneAt: new Date() })
-    .where(and(eq(galacordCommands.status, "pending"), lt(galacordCommands.createdAt, new Date(Date.now() - 60_000))));
-  return db.select().from(galacordCommands).where(eq(galacordCommands.status, "pending")).orderBy(asc(galacordCommands.id));
-}
-
-/** Claims a pending command (so two passes never run it twice). */
-export async function claimCommand(id: number): Promise<boolean> {
-  const db = await getDb();
-  const rows = await db
-    .update(galacordCommands)
-    .set({ status: "pending", message: "running" })
-    .where(and(eq(galacordCommands.id, id), eq(galacordCommands.status, "pending"), sql`${galacordCommands.message} is null`))
-    .returning({ id: galacordCommands.id });
-  return rows.length > 0;
-}
-
-export async function finishCommand(id: number, ok: boolean, message: string): Promise<void> {
-  const db = await getDb();
-  await db
-    .update(galacordCommands)
-    .set({ status: ok ? "done" : "failed", message, doneAt: new Date() })
-    .where(eq(galacordCommands.id, id));
-}
-
-async function relaySessionIds(): Promise<string[]> {
-  return (await botRow()).desired === "running" ? [RELAY_SESSION_ID] : [];
-}
-
-async function relayDesired(ids: string[]): Promise<Map<string, "started" | "stopped">> {
-  const running = (await botRow()).desired === "running";
-  return new Map(ids.map((id) => [id, id === RELAY_SESSION_ID && running ? "started" : "stopped"]));
-}
-
-registerDesiredReader("relay", relaySessionIds);
-registerDesiredLookup("relay", relayDesired);

@@ -1,3 +1,4 @@
+import { AccountHeldError } from "~/models/session.server";
 import { UserError } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
 import { z } from "zod";
@@ -22,7 +23,17 @@ export async function readAccountBody<S extends z.ZodType>(request: Request, sch
  */
 export function accountFailure(err: unknown, fallback: string): Response {
   if (err instanceof Response) return err;
+  if (err instanceof AccountHeldError) return heldError(err);
   if (err instanceof UserError) return jsonError(err.status, err.message);
   console.warn(`[api/accounts] ${fallback}:`, errorText(err));
   return jsonError(500, fallback);
+}
+
+/** 409 with who holds the account (docs/sessions.md): send `takeover: true` to take it over. */
+export function heldError(err: AccountHeldError): Response {
+  const { purpose, key, accountId, actual, since } = err.holder;
+  return Response.json(
+    { error: err.message, message: err.message, holder: { purpose, key, accountId, actual, since } },
+    { status: 409, headers: { "Cache-Control": "no-store" } },
+  );
 }

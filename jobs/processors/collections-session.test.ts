@@ -86,7 +86,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     const w = start();
     await connectAccount(a.id);
     await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
-    expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", error: GALAXY_MESSAGES.invalidCredentials });
+    expect(await getConnection(a.id)).toMatchObject({ desired: "stop", actual: "failed", error: GALAXY_MESSAGES.invalidCredentials });
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
@@ -121,15 +121,20 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
     // Held in "connecting" while the platform refuses the socket, past the 2 quick retries.
     await simPost("faults", { refuseConnections: true });
-    const refused = sim.sockets.refused;
-    await waitFor(`connecting after the drop\n${w.output()}`, async () => (await getConnection(a.id)).state === "connecting", 10_000, 20);
-    await waitFor("4 refused reconnects", () => sim.sockets.refused - refused >= 4, 15_000, 20);
-    const c = await getConnection(a.id);
-    expect(c).toMatchObject({ desired: "connected", state: "connecting", planet: null });
-    expect(c.error).toMatch(/reconnecting in \d+ s$/);
-    await simPost("faults", { refuseConnections: false });
+    try {
+      const refused = sim.sockets.refused;
+      await waitFor(`connecting after the drop\n${w.output()}`, async () => (await getConnection(a.id)).state === "connecting", 10_000, 20);
+      await waitFor("4 refused reconnects", () => sim.sockets.refused - refused >= 4, 15_000, 20);
+      // The truth while it cannot reconnect: the reason, the attempt, when the next try is.
+      const c = await getConnection(a.id);
+      expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: null, error: GALAXY_MESSAGES.connectionFailed });
+      expect(c.attempt).toBeGreaterThanOrEqual(4);
+      expect(c.nextRetryAt).not.toBeNull();
+    } finally {
+      await simPost("faults", { refuseConnections: false });
+    }
     await waitFor(`connected again\n${w.output()}`, async () => (await getConnection(a.id)).state === "connected", 30_000);
-    expect(await getConnection(a.id)).toMatchObject({ desired: "connected", error: null });
+    expect(await getConnection(a.id)).toMatchObject({ desired: "run", actual: "active", error: null, attempt: 0 });
     expect(sim.sockets.sessions(a.id)).toHaveLength(1);
     expect(sim.sockets.total).toBeGreaterThan(before);
 
@@ -160,7 +165,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     await simPost("faults", { refuseConnections: false });
     await new Promise((r) => setTimeout(r, 1_500)); // several (scaled) reconnect delays
     expect(sim.sockets.sessions(a.id)).toHaveLength(0);
-    expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", state: "disconnected" });
+    expect(await getConnection(a.id)).toMatchObject({ desired: "stop", state: "disconnected" });
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
@@ -170,7 +175,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     const total = sim.sockets.total;
     expect((await simPost("another-device", { accountId: a.id })).sent).toBe(1);
     await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 15_000);
-    expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", state: "error", error: GALAXY_MESSAGES.anotherDevice });
+    expect(await getConnection(a.id)).toMatchObject({ desired: "stop", state: "error", error: GALAXY_MESSAGES.anotherDevice });
     await new Promise((r) => setTimeout(r, 1_000)); // several (scaled) reconnect delays
     expect(sim.sockets.total).toBe(total);
     expect(sim.sockets.sessions(a.id)).toHaveLength(0);
@@ -187,7 +192,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
       await waitFor(`a 452 retry\n${w.output()}`, async () => /retry \d of 3$/.test((await getConnection(a.id)).error ?? ""), 15_000, 20);
       expect((await getConnection(a.id)).state).toBe("connecting");
       await waitFor(`error\n${w.output()}`, async () => (await getConnection(a.id)).state === "error", 30_000);
-      expect(await getConnection(a.id)).toMatchObject({ desired: "disconnected", error: GALAXY_MESSAGES.onlineOrBanned });
+      expect(await getConnection(a.id)).toMatchObject({ desired: "stop", error: GALAXY_MESSAGES.onlineOrBanned });
       expect(sim.sockets.total - total).toBe(4); // the reconnect and 3 retries
     } finally {
       await simPost("faults", { loginCode: null, loginCodeAccounts: null });

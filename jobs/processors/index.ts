@@ -6,13 +6,10 @@
 import type { Job, Worker } from "bullmq";
 import type { QueueName, QueuePayloads } from "../queues.server";
 import { processAutomationJob } from "./automation";
-import { processCollectionsSession } from "./collections";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
-import { attachSessionWorker, sessionWorkerOptions } from "../session-host.server";
-import { processRelayJob } from "./relay";
-import { processStalkerJob } from "./stalker";
+import { attachSessionWorker, sessionProcessor, sessionWorkerOptions } from "../session-host.server";
+import { SESSIONS } from "./sessions";
 import { processSystemJob } from "./system";
-import { processTraderJob } from "./trader";
 
 export type ProcessorSpec<Q extends QueueName> = {
   /** BullMQ passes the lock token and (for processors declaring it) an abort signal. */
@@ -25,18 +22,28 @@ export type ProcessorSpec<Q extends QueueName> = {
   attach?: (worker: Worker, poolId: string) => () => Promise<void>;
 };
 
+/** A session purpose's queue: the host's processor, its worker options, its attachment. */
+function session<Q extends "stalker" | "trader" | "collections" | "relay">(purpose: Q): ProcessorSpec<Q> {
+  const concurrency = SESSIONS.purposes[purpose]?.concurrency;
+  return {
+    process: sessionProcessor(SESSIONS, purpose),
+    concurrency: concurrency ?? 500,
+    workerOptions: () => sessionWorkerOptions(concurrency),
+    attach: (worker, poolId) => attachSessionWorker(SESSIONS, worker, poolId),
+  };
+}
+
 export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   system: { process: processSystemJob, concurrency: 2 },
   // One refresh at a time per worker: each already runs its calls in parallel (services client limits).
   "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
-  // Long-lived sessions (jobs/session-host.server.ts): one job per started stalker.
   automation: { process: processAutomationJob, concurrency: 20 },
-  collections: { process: processCollectionsSession, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
-  stalker: { process: processStalkerJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
-  trader: { process: processTraderJob, concurrency: 500, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
-  // GalaCord (docs/galacord.md): one session, job `relay-bot`, holding the Discord client and every relay connection.
-  relay: { process: processRelayJob, concurrency: 10, workerOptions: sessionWorkerOptions, attach: attachSessionWorker },
+  // Long-lived sessions (jobs/session-host.server.ts, registry jobs/processors/sessions.ts): one job per session.
+  collections: session("collections"),
+  stalker: session("stalker"),
+  trader: session("trader"),
+  relay: session("relay"),
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

@@ -4,12 +4,13 @@
  * session; the Galaxy and Discord simulators run in this process. Short session locks so the
  * takeover happens within seconds (the production timing lives in docs/jobs.md).
  */
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDiscordSimulator, type DiscordSimulator } from "#sim/discord/server";
 import { SEED } from "#sim/discord/state";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { galacordBot } from "~/db/schema";
+import { sessions } from "~/db/schema";
 import { GalaxyConnection } from "~/galaxy/connection.server";
 import { connectNew, getBotStatus, getSavedAccount, startBot, stopBot } from "~/models/galacord.server";
 import { getEnv } from "~/utils/env.server";
@@ -60,8 +61,13 @@ async function botOn(workerId: string) {
   return waitFor(
     `bot running on ${workerId}`,
     async () => {
-      const [row] = await (await getDb()).select().from(galacordBot);
-      return row?.state === "running" && row.worker === workerId ? row : false;
+      const [row] = await (
+        await getDb()
+      )
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.purpose, "relay"), eq(sessions.key, "bot")));
+      return row?.actual === "active" && row.holder === workerId ? row : false;
     },
     40_000,
   );

@@ -12,7 +12,7 @@ import { SEED } from "#sim/discord/state";
 import { startSimulator, type Simulator } from "#sim/server";
 import type { SimAccount } from "#sim/world";
 import { getDb } from "~/db/client.server";
-import { galacordAccounts, galacordBot, galacordCommands } from "~/db/schema";
+import { galacordAccounts, galacordBot, sessionCommands, sessions } from "~/db/schema";
 import { GalaxyConnection } from "~/galaxy/connection.server";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import {
@@ -62,7 +62,8 @@ beforeAll(async () => {
   });
   resetEnv();
   const db = await getDb();
-  await db.delete(galacordCommands);
+  await db.delete(sessionCommands);
+  await db.delete(sessions);
   await db.delete(galacordAccounts);
   await db.delete(galacordBot);
   pool = startWorkers({ mode: "in-process" });
@@ -327,10 +328,11 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
     await startBot();
     const retrying = await waitFor("login timed out, retrying", async () => {
       const s = await getBotStatus();
-      const row = (await (await getDb()).select().from(galacordBot))[0];
-      return s.state === "starting" && row.error?.startsWith("Discord login timed out; retrying in") ? row : false;
+      return s.state === "starting" && s.session.error === "Discord login timed out" ? s.session : false;
     });
-    expect(retrying.desired).toBe("running");
+    // The truth while it retries: the reason, the attempt, when the next try is.
+    expect(retrying).toMatchObject({ desired: "run", actual: "reconnecting", attempt: 1 });
+    expect(retrying.nextRetryAt).not.toBeNull();
     await control("faults", { deadGateway: false });
     await waitFor("running after the gateway came back", async () => (await getBotStatus()).isRunning, 20_000);
   });
@@ -357,7 +359,9 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
       // More than the connect helper's 2 retries: the relay keeps trying (2 × the retry delay,
       // then doubling up to RELAY_BACKOFF_MAX_MS) and stays "connecting", never "error".
       await waitFor("four refused reconnects", () => galaxy.sockets.refused - refusedBefore >= 4);
-      expect(await getSavedAccount(acc.id)).toMatchObject({ state: "connecting", desired: "connected", error: expect.stringMatching(/Galaxy/) });
+      const trying = await getSavedAccount(acc.id);
+      expect(trying).toMatchObject({ state: "connecting", desired: "connected", session: { actual: "reconnecting", error: expect.stringMatching(/Galaxy/) } });
+      expect(trying!.session.attempt).toBeGreaterThanOrEqual(3);
     } finally {
       await sim("faults", { refuseConnections: false });
     }
@@ -375,7 +379,8 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
       const a = await getSavedAccount(acc.id);
       return a?.state === "error" ? a : false;
     });
-    expect(failed).toMatchObject({ error: "You login from another device", isConnected: false, desired: "connected" });
+    // It ended by itself: desired stop, failed with the platform's words; the saved planet is kept.
+    expect(failed).toMatchObject({ error: "You login from another device", isConnected: false, desired: "disconnected", planet: back.planet });
     // Several poll rounds and retry delays later (RELAY_POLL_MS 300, RELAY_GALAXY_RETRY_MS 200) nothing tried again.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(galaxy.sockets.total).toBe(totalBefore);

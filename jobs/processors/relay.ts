@@ -1,39 +1,26 @@
 /**
  * The GalaCord relay session (spec 2 §4 "Relay bot"; docs/galacord.md): ONE session on the
- * session host (purpose `relay`, pseudo-account "bot", job `relay-bot`) owns the discord.js
- * Client and every Galaxy relay connection, so the Discord client lives in exactly one
- * process. If its worker dies, another worker takes the job (stalled recovery) and this
- * runner starts everything again (new Client, new logins) with backoff.
+ * session host (purpose `relay`, key "bot", job `relay-bot`) owns the discord.js Client and
+ * every Galaxy relay connection, so the Discord client lives in exactly one process. If its
+ * worker dies, another worker takes the job (stalled recovery) and this runner starts
+ * everything again (new Client, new logins) with backoff.
  *
- * The holder reconciles the database rows with what it runs: at start, every RELAY_POLL_MS,
- * and at once on a Redis nudge from the web process (`<prefix>:relay:nudge`): accounts wanted
- * connected get a GalaxyLink (a channel change restarts it), the others are closed; pending
- * planet commands run on their link and the result is written back.
+ * Each saved account's relay connection is a session of its own (purpose `relay-link`,
+ * docs/sessions.md) held inside this one: this runner claims it, and its GalaxyLink writes
+ * its state through the same supervisor as every other session. The holder reconciles the
+ * rows with what it runs at start, on every wake over the control channel (a change made by
+ * the operator) and on the session host's poll: accounts wanted get a GalaxyLink (a channel
+ * change restarts it), the others are closed; planet changes arrive as commands.
  */
-import type { Job } from "bullmq";
-import type { Redis } from "ioredis";
-import {
-  accountsToRelay,
-  claimCommand,
-  failBot,
-  finishCommand,
-  markAllOffline,
-  nudgeChannel,
-  pendingCommands,
-  readBotRow,
-  reportAccount,
-  reportBot,
-  type RelayAccountRow,
-} from "~/models/galacord.server";
+import { accountsToRelay, saveBotInfo, saveLinkAccount, type RelayAccountRow } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
+import { claimSession, endSession, releaseSession, reportSession, settleHostedSessions } from "~/models/session.server";
 import { errorText } from "~/utils/errors";
-import type { SessionJob } from "../queues.server";
-import { createWorkerConnection } from "../redis.server";
+import type { SessionContext } from "../session-host.server";
 import { DiscordBot } from "../relay/discord-bot";
 import { discordToGalaxy, galaxyToDiscord, webhookUsername } from "../relay/format";
 import { GalaxyLink } from "../relay/galaxy-link";
 import { relaySettings } from "../relay/settings";
-import { sessionProcessor, type SessionContext } from "../session-host.server";
 
 type Held = { link: GalaxyLink; running: Promise<void>; row: RelayAccountRow };
 
@@ -56,21 +43,26 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   const writes = serial();
   const links = new Map<string, Held>();
   let fatal = false;
+  const stopAll = new AbortController();
+  signal.addEventListener("abort", () => stopAll.abort(), { once: true });
 
   const bot = new DiscordBot(
     settings,
     {
       onReady: ({ channels, botUserId }) => {
-        writes(() => reportBot({ state: "running", error: null, channels, botUserId, worker: ctx.workerId }));
+        writes(async () => {
+          await saveBotInfo({ channels, botUserId });
+          await ctx.report({ actual: "active", error: null, attempt: 0, nextRetryAt: null, info: { channels: channels.length } });
+        });
         // Know our webhooks before any message arrives (loop prevention after a takeover).
         for (const h of links.values()) bot.prepare(h.row.channelId);
         void log("info", `GalaCord bot logged in to Discord (${channels.length} channels)`, ctx);
       },
-      onStarting: (error) => writes(() => reportBot({ state: "starting", error, worker: ctx.workerId })),
+      onStarting: (error, attempt, nextRetryAt) => writes(() => ctx.report({ actual: "reconnecting", error, attempt, nextRetryAt })),
       onFatal: (error) => {
         if (fatal) return;
         fatal = true;
-        writes(() => failBot(error));
+        writes(() => ctx.end({ actual: "failed", error }));
         void log("error", `GalaCord bot stopped: ${error}`, ctx);
         stopAll.abort();
       },
@@ -83,8 +75,13 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     },
     signal,
   );
-  const stopAll = new AbortController();
-  signal.addEventListener("abort", () => stopAll.abort(), { once: true });
+
+  const linkSession = (accountId: string) => ({
+    holdsLock: ctx.holdsLock,
+    report: (patch: Parameters<SessionContext["report"]>[0]) => reportSession("relay-link", accountId, ctx.workerId, patch),
+    end: (end: Parameters<SessionContext["end"]>[0]) => endSession("relay-link", accountId, ctx.workerId, end),
+    log: (type: "error" | "disconnect" | "info", message: string, details: Record<string, unknown>) => log(type, message, ctx, { accountId, ...details }),
+  });
 
   const startLink = (row: RelayAccountRow) => {
     const link = new GalaxyLink(
@@ -93,17 +90,11 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
       row.planet,
       settings,
       {
-        onState: (state, info) => {
-          if (links.get(row.accountId)?.link !== link) return;
-          writes(() =>
-            reportAccount(row.accountId, {
-              state,
-              ...(info.planet !== undefined ? { planet: info.planet } : {}),
-              ...(info.error !== undefined ? { error: info.error } : {}),
-            }),
-          );
+        // The planet it joined is the account's saved planet from now on (kept through errors).
+        onPlanet: async (planet) => {
+          if (planet && links.get(row.accountId)?.link === link) await saveLinkAccount(row.accountId, { planet });
         },
-        onPassword: (password) => writes(() => reportAccount(row.accountId, { password })),
+        onPassword: (password) => writes(() => saveLinkAccount(row.accountId, { password })),
         onChat: (chat) => {
           if (links.get(row.accountId)?.link !== link) return;
           // Loop prevention: never lines said by our own relay accounts.
@@ -117,8 +108,15 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
           void bot.post(row.channelId, chat.nick, (mode) => galaxyToDiscord(chat, mode), username);
         },
       },
+      linkSession(row.accountId),
     );
-    const running = link.run().catch((err: unknown) => console.warn(`[relay] link ${row.accountId} ended: ${errorText(err)}`));
+    const running = link
+      .run()
+      .catch((err: unknown) => console.warn(`[relay] link ${row.accountId} ended: ${errorText(err)}`))
+      .finally(() => {
+        // Ended by itself (451, 950): forget it, so a Connect starts it again.
+        if (links.get(row.accountId)?.link === link) links.delete(row.accountId);
+      });
     links.set(row.accountId, { link, running, row });
     if (bot.ready) bot.prepare(row.channelId);
   };
@@ -129,6 +127,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     links.delete(accountId);
     await h.link.close();
     await h.running;
+    await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});
   };
 
   let busy: Promise<void> | null = null;
@@ -139,27 +138,16 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     const wanted = new Map(rows.map((r) => [r.accountId, r]));
     for (const [id, h] of links) {
       const row = wanted.get(id);
-      if (!row || row.channelId !== h.row.channelId || row.state === "error") {
-        // Gone, disconnected, or moved to another channel (disconnect, then connect again).
+      if (!row || row.channelId !== h.row.channelId) {
+        // Gone, disconnected, failed, or moved to another channel (disconnect, then connect again).
         await stopLink(id);
       } else h.row = row;
     }
     for (const row of rows) {
-      if (links.has(row.accountId) || row.state === "error" || stopAll.signal.aborted) continue;
+      if (links.has(row.accountId) || stopAll.signal.aborted) continue;
+      // This holder takes the relay connection over (after a failover its row still names the dead one).
+      if (!(await claimSession("relay-link", row.accountId, ctx.workerId))) continue;
       startLink(row);
-    }
-    for (const cmd of await pendingCommands()) {
-      const h = links.get(cmd.accountId);
-      if (!h || !(await claimCommand(cmd.id))) continue;
-      void (async () => {
-        try {
-          const planet = await h.link.changePlanet(cmd.arg);
-          await reportAccount(cmd.accountId, { planet });
-          await finishCommand(cmd.id, true, planet);
-        } catch (err) {
-          await finishCommand(cmd.id, false, errorText(err)).catch(() => {});
-        }
-      })();
     }
   };
   const kick = () => {
@@ -180,15 +168,22 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     })();
   };
 
-  let sub: Redis | null = null;
+  // Operators' changes arrive as wakes; planet changes as commands on the relay connections.
+  ctx.onWake(kick);
+  ctx.onCommand(
+    async (cmd) => {
+      const h = links.get(cmd.key);
+      if (cmd.kind !== "planet") throw Object.assign(new Error(`Unknown command ${cmd.kind}`), { status: 400 });
+      if (!h) throw Object.assign(new Error("Not connected to Galaxy"), { status: 409 });
+      const planet = await h.link.changePlanet(String(cmd.arg));
+      await saveLinkAccount(cmd.key, { planet });
+      await reportSession("relay-link", cmd.key, ctx.workerId, { planet });
+      return planet;
+    },
+    { purpose: "relay-link", keys: () => [...links.keys()] },
+  );
   const poll = setInterval(kick, settings.RELAY_POLL_MS);
   try {
-    const row = await readBotRow();
-    if (row.desired !== "running") return;
-    await reportBot({ state: "starting", worker: ctx.workerId });
-    sub = createWorkerConnection();
-    sub.on("message", () => kick());
-    void sub.subscribe(nudgeChannel()).catch(() => {});
     kick();
     const botRun = bot.run();
     await new Promise<void>((resolve) => {
@@ -198,24 +193,19 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     await botRun;
   } finally {
     clearInterval(poll);
-    if (sub) sub.disconnect();
     await busy;
     await Promise.all([...links.keys()].map((id) => stopLink(id)));
     await bot.stop();
-    const reason = ctx.reason();
-    if (reason === "stop" || fatal) {
-      await markAllOffline().catch(() => {});
-      if (!fatal) await reportBot({ state: "stopped", worker: null }).catch(() => {});
-    } else if (reason === "shutdown") {
-      await reportBot({ state: "starting", worker: null }).catch(() => {});
-    }
     await writes.idle();
-    if (fatal) await markAllOffline().catch(() => {});
+    // The relay connections show offline while the bot does not run (still wanted: they come back with it).
+    const reason = ctx.reason();
+    await settleHostedSessions(
+      "relay-link",
+      reason === "shutdown" ? "Waiting for a worker to take the GalaCord bot over" : "The GalaCord bot is stopped",
+    ).catch(() => {});
   }
 }
 
-async function log(type: "info" | "error", message: string, ctx: SessionContext) {
-  await logEvent({ type, source: "bot", message, details: { worker: ctx.workerId, purpose: "relay" } }).catch(() => {});
+async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown> = {}) {
+  await logEvent({ type, source: "bot", message, details: { worker: ctx.workerId, purpose: "relay", ...details } }).catch(() => {});
 }
-
-export const processRelayJob: (job: Job<SessionJob>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor("relay", runRelay);

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiArgs } from "#tests/kit/api";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { characterDetails, logs, stalkerSessions, stalkerSightings, users } from "~/db/schema";
+import { characterDetails, logs, sessions, sightings, users } from "~/db/schema";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import { sightingsRecorder } from "~/models/sighting.server";
 import { activeStalkerIds, getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
@@ -19,6 +20,7 @@ import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.st
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
 import { closeQueues, getQueue } from "../queues.server";
 import { restoreSessions, sessionJobId } from "../session-host.server";
+import { SESSIONS } from "./sessions";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { reconnectDelay, stalkerTimings } from "./stalker";
@@ -31,7 +33,13 @@ const SCALE = 0.1;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
-  Object.assign(process.env, { GALAXY_WS_URL: sim.wsUrl, STALKER_TIME_SCALE: String(SCALE), SESSION_POLL_MS: "300", SESSION_RECONCILE_MS: "1000" });
+  Object.assign(process.env, {
+    GALAXY_WS_URL: sim.wsUrl,
+    STALKER_TIME_SCALE: String(SCALE),
+    SESSION_POLL_MS: "300",
+    SESSION_RECONCILE_MS: "1000",
+    SIGHTINGS_FLUSH_MS: "50",
+  });
   resetEnv();
   pool = startWorkers({ mode: "in-process" });
   await Promise.all(pool.workers.map((w) => w.waitUntilReady()));
@@ -75,27 +83,31 @@ async function stopAndSettle(id: string) {
 }
 
 beforeEach(async () => {
-  for (const s of await (await getDb()).select().from(stalkerSessions)) await stopAndSettle(s.accountId);
+  for (const s of await (await getDb()).select().from(sessions).where(eq(sessions.purpose, "stalker"))) await stopAndSettle(s.key);
   await post("reset", {});
   const db = await getDb();
-  await db.delete(stalkerSessions);
-  await db.delete(stalkerSightings);
+  await db.delete(sessions);
+  await db.delete(sightings);
+  sightingsRecorder().reset();
   await db.delete(characterDetails);
   await db.delete(logs);
 });
 
 describe("spec 2 §7 /api/stalker/start, /active, /stop with §4 states", () => {
-  it("start answers 202 connecting, becomes active on its home planet after 900, listed by /active; stop sends QUIT :ds and clears it", async () => {
+  it("start answers once it is up (200 'Stalker started successfully', active on its home planet after 900), listed by /active; stop sends QUIT :ds and clears it", async () => {
     const acc = await stalkerUser();
     const res = (await startAction(await apiArgs(jsonRequest("http://localhost/api/stalker/start", { account_id: acc.id })))) as Response;
-    expect(res.status).toBe(202);
+    expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, message: "Stalker started successfully", stalker: { accountId: acc.id, desired: "started" } });
-    expect(["connecting", "active"]).toContain(body.stalker.state);
+    expect(body).toMatchObject({
+      success: true,
+      message: "Stalker started successfully",
+      stalker: { accountId: acc.id, desired: "run", actual: "active", state: "active" },
+    });
 
     const active = await waitState(acc.id, "active");
-    expect(active).toMatchObject({ planet: acc.homePlanet, error: null });
-    expect(active!.worker).toBe(pool.id);
+    expect(active).toMatchObject({ planet: acc.homePlanet, error: null, attempt: 0 });
+    expect(active!.holder).toBe(pool.id);
     const listed = (await activeLoader(await apiArgs(new Request("http://localhost/api/stalker/active")))) as Response;
     expect(await listed.json()).toEqual({ connections: [acc.id] });
     // USER with the stored id/password, 4 fields (web), then a bare JOIN.
@@ -109,13 +121,13 @@ describe("spec 2 §7 /api/stalker/start, /active, /stop with §4 states", () => 
     expect(await stop.json()).toMatchObject({
       success: true,
       message: "Stalker stopped successfully",
-      stalker: { desired: "stopped", state: "inactive", planet: null },
+      stalker: { desired: "stop", state: "inactive", actual: "stopped" },
     });
     expect(await activeStalkerIds()).toEqual([]);
     await waitFor("QUIT :ds at the simulator", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"));
     await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
     expect(sim.world.whereIs(acc.id).online).toBe(false);
-    expect(await status(acc.id)).toMatchObject({ desired: "stopped", state: "inactive", worker: null });
+    expect(await status(acc.id)).toMatchObject({ desired: "stop", state: "inactive", holder: null, planet: null });
   });
 
   it("starting a running stalker is a no-op: same session, same since, one socket", async () => {
@@ -164,13 +176,10 @@ describe("galaxy-runtime.md §1.3 observation and inbox", () => {
       return row?.statusSource === "stalker" ? row : false;
     });
     expect(details).toMatchObject({ isOnline: true, room: acc.homePlanet, statusSource: "stalker" });
-    const [sighting] = await db
-      .select()
-      .from(stalkerSightings)
-      .where(and(eq(stalkerSightings.stalkerId, acc.id), eq(stalkerSightings.userId, friend.id)));
-    expect(sighting).toMatchObject({ nick: friend.nick, planet: acc.homePlanet, leftAt: null });
+    const [sighting] = await db.select().from(sightings).where(eq(sightings.userId, friend.id));
+    expect(sighting).toMatchObject({ nick: friend.nick, planet: acc.homePlanet, leftAt: null, seenBy: acc.id });
     // Unmanaged users are sighted too, but get no character_details.
-    const others = await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id));
+    const others = await db.select().from(sightings).where(eq(sightings.planet, acc.homePlanet));
     expect(others.length).toBeGreaterThan(1);
 
     await post("presence", { id: friend.id, planet: null, how: "sleep" });
@@ -178,11 +187,14 @@ describe("galaxy-runtime.md §1.3 observation and inbox", () => {
       const [row] = await db.select().from(characterDetails).where(eq(characterDetails.accountId, friend.id));
       return row?.isOnline === false;
     });
-    const [left] = await db
-      .select()
-      .from(stalkerSightings)
-      .where(and(eq(stalkerSightings.stalkerId, acc.id), eq(stalkerSightings.userId, friend.id)));
-    expect(left.leftAt).not.toBeNull();
+    const [left] = await waitFor("the visit closed", async () => {
+      const rows = await db
+        .select()
+        .from(sightings)
+        .where(and(eq(sightings.userId, friend.id), eq(sightings.planet, acc.homePlanet)));
+      return rows[0]?.leftAt ? rows : false;
+    });
+    expect(left!.leftAt).not.toBeNull();
   });
 
   it("moving scripted users (sim NPCs) arrive and leave: sightings follow them", async () => {
@@ -190,12 +202,12 @@ describe("galaxy-runtime.md §1.3 observation and inbox", () => {
     await startStalker(acc.id);
     await waitState(acc.id, "active");
     const db = await getDb();
-    const before = (await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id))).length;
+    const before = (await db.select().from(sightings).where(eq(sightings.planet, acc.homePlanet))).length;
     // Step the seeded schedule until someone arrives on our planet.
     await waitFor("an NPC arrives on the stalker's planet", async () => {
       const moves = (await post("npcs", { action: "step", steps: 20 })).moves as { to: string | null }[];
       void moves;
-      const rows = await db.select().from(stalkerSightings).where(eq(stalkerSightings.stalkerId, acc.id));
+      const rows = await db.select().from(sightings).where(eq(sightings.planet, acc.homePlanet));
       return rows.length > before;
     });
   });
@@ -247,13 +259,19 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     expect(rows.map((r) => r.message).join("\n")).toMatch(/imprisoned/);
   });
 
-  it("451: stops with error 'Login failed: Invalid credentials' and does not retry", async () => {
+  it("451: stops with error 'Login failed: Invalid credentials' and does not retry; the start call answers the failure", async () => {
     const acc = await stalkerUser();
     await post("faults", { loginCode: 451, loginCodeAccounts: [acc.id] });
     const before = sim.sockets.total;
-    await startStalker(acc.id);
+    const res = (await startAction(await apiArgs(jsonRequest("http://localhost/api/stalker/start", { account_id: acc.id })))) as Response;
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      error: "Login failed: Invalid credentials",
+      message: "Login failed: Invalid credentials",
+      stalker: { actual: "failed", state: "error" },
+    });
     const s = await waitState(acc.id, "error");
-    expect(s).toMatchObject({ desired: "stopped", error: "Login failed: Invalid credentials" });
+    expect(s).toMatchObject({ desired: "stop", actual: "failed", error: "Login failed: Invalid credentials" });
     await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
     await new Promise((r) => setTimeout(r, 500));
     expect(sim.sockets.total - before).toBe(1);
@@ -273,8 +291,8 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await waitState(acc.id, "active");
     const before = sim.sockets.total;
     expect((await post("another-device", { accountId: acc.id })).sent).toBe(1);
-    const s = await waitFor("stopped by 950", async () => ((await status(acc.id))?.desired === "stopped" ? await status(acc.id) : false));
-    expect(s).toMatchObject({ state: "inactive", error: M.anotherDevice });
+    const s = await waitFor("stopped by 950", async () => ((await status(acc.id))?.desired === "stop" ? await status(acc.id) : false));
+    expect(s).toMatchObject({ actual: "failed", state: "error", error: M.anotherDevice });
     await new Promise((r) => setTimeout(r, 600));
     expect(sim.sockets.total).toBe(before);
   });
@@ -285,8 +303,15 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     const before = sim.sockets.total;
     const started = Date.now();
     await startStalker(acc.id);
+    // Meanwhile it says why, which retry this is and when the next one is.
+    const retrying = await waitFor("retrying after 452", async () => {
+      const x = await status(acc.id);
+      return x?.actual === "reconnecting" && x.attempt >= 1 ? x : false;
+    });
+    expect(retrying.error).toBe(`${M.onlineOrBanned}; retry ${retrying.attempt} of 3`);
+    expect(retrying.nextRetryAt).not.toBeNull();
     const s = await waitState(acc.id, "error", 15_000);
-    expect(s).toMatchObject({ desired: "stopped", error: M.onlineOrBanned });
+    expect(s).toMatchObject({ desired: "stop", actual: "failed", error: M.onlineOrBanned });
     expect(sim.sockets.total - before).toBe(4); // the first try and 3 retries
     expect(Date.now() - started).toBeGreaterThanOrEqual(3 * stalkerTimings().busyRetryMs);
   });
@@ -308,7 +333,16 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await startStalker(acc.id);
     await waitState(acc.id, "active");
     expect((await post("drop", { accountId: acc.id })).dropped).toBe(1);
-    await waitFor("connecting after the drop", async () => (await status(acc.id))?.state === "connecting", 3_000, 20);
+    const dropped = await waitFor(
+      "reconnecting after the drop",
+      async () => {
+        const x = await status(acc.id);
+        return x?.actual === "reconnecting" ? x : false;
+      },
+      3_000,
+      20,
+    );
+    expect(dropped).toMatchObject({ state: "connecting", attempt: 1, error: M.connectionLost });
     await waitState(acc.id, "active");
     expect(sim.sockets.sessions(acc.id)).toHaveLength(1);
 
@@ -321,7 +355,10 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await post("faults", { refuseConnections: true });
     await startStalker(acc.id);
     await waitFor("three refused attempts", () => sim.sockets.refused >= 3, 5_000, 20);
-    expect(await status(acc.id)).toMatchObject({ desired: "started", state: "connecting" });
+    // The truth while it cannot connect: the reason, the attempt, when the next try is.
+    const s = await status(acc.id);
+    expect(s).toMatchObject({ desired: "run", state: "connecting", actual: "reconnecting", error: M.connectionFailed });
+    expect(s!.attempt).toBeGreaterThanOrEqual(2);
     await post("faults", { refuseConnections: false });
     await waitState(acc.id, "active", 10_000);
   });
@@ -336,7 +373,7 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await post("faults", { refuseConnections: false });
     await new Promise((r) => setTimeout(r, 600));
     expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
-    expect(await status(acc.id)).toMatchObject({ desired: "stopped", state: "inactive" });
+    expect(await status(acc.id)).toMatchObject({ desired: "stop", state: "inactive" });
   });
 
   it("an Android account (sek) logs in with 5 USER fields", async () => {
@@ -349,16 +386,16 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
 });
 
 describe("session host: restore and the stop fallback (issue 9 'Boot restores sessions that should run')", () => {
-  it("restoreSessions() starts sessions whose desired = started, twice is harmless, stopped ones stay stopped", async () => {
+  it("restoreSessions() starts sessions whose desired = run, twice is harmless, stopped ones stay stopped", async () => {
     const wanted = await stalkerUser();
     const stopped = await stalkerUser();
     const db = await getDb();
-    await db.insert(stalkerSessions).values([
-      { accountId: wanted.id, desired: "started", state: "active" }, // as left by a crashed deployment
-      { accountId: stopped.id, desired: "stopped", state: "inactive" },
+    await db.insert(sessions).values([
+      { purpose: "stalker", key: wanted.id, accountId: wanted.id, desired: "run", actual: "active", holder: "gone-1" }, // as left by a crashed deployment
+      { purpose: "stalker", key: stopped.id, accountId: stopped.id, desired: "stop", actual: "stopped" },
     ]);
-    expect(await restoreSessions()).toBe(1);
-    expect(await restoreSessions()).toBe(1);
+    expect(await restoreSessions(SESSIONS)).toBe(1);
+    expect(await restoreSessions(SESSIONS)).toBe(1);
     await waitFor("restored session online", () => sim.sockets.sessions(wanted.id).length === 1);
     await waitState(wanted.id, "active");
     await new Promise((r) => setTimeout(r, 500));
@@ -371,7 +408,12 @@ describe("session host: restore and the stop fallback (issue 9 'Boot restores se
     const acc = await stalkerUser();
     await startStalker(acc.id);
     await waitState(acc.id, "active");
-    await (await getDb()).update(stalkerSessions).set({ desired: "stopped", state: "inactive" }).where(eq(stalkerSessions.accountId, acc.id));
+    await (
+      await getDb()
+    )
+      .update(sessions)
+      .set({ desired: "stop", actual: "stopped" })
+      .where(and(eq(sessions.purpose, "stalker"), eq(sessions.key, acc.id)));
     await waitFor("QUIT :ds after the poll", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"), 5_000);
     await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
   });

@@ -5,31 +5,31 @@
  *
  * - Signs in with the stored id and password (USER, 4 fields; 5 with the account's sek); the
  *   stored recovery code is only the connection's 451 fallback.
- * - Joins its home planet (a bare JOIN), answers PING (the connection does) and sends a bare
- *   PONG every 25 s as keepalive.
- * - State: "connecting" from socket open until 900, "active" after 900 (planet shown).
- * - Observes: the roster of its planet becomes sightings (app/models/sighting.server.ts); our
- *   own characters seen there become online in `character_details` (source "stalker").
+ * - Joins its home planet (a bare JOIN); the connection answers PING and keeps alive.
+ * - State (the `stalker` session, docs/sessions.md): connecting from socket open until 900,
+ *   active after 900 (planet shown), reconnecting with the reason and the next try, failed
+ *   with the platform's words.
+ * - Observes: the roster of its planet goes to this worker's sightings recorder
+ *   (app/models/sighting.server.ts), which writes each arrival once however many stalkers
+ *   share the planet; our own characters seen there become online in `character_details`.
  * - Inbox: PRIVMSG addressed to it and NOTE lines go to System Logs (info, source bot).
  * - Recovery: KICK aimed at itself → wait ≥ 4 s → JOIN again; PRISON → logged, stays;
  *   471/403 → retry after 2.5–3.5 s up to 3 times, then a bare JOIN; 451 → stop with
  *   "Login failed: Invalid credentials"; 950 → stop, inactive, "You login from another
  *   device"; 452 → retry after 12 s up to 3 times; an unexpected close → reconnect after 2 s
- *   twice, then exponential backoff capped at 5 minutes while the stalker stays started.
- * - Stop: `QUIT :ds` (GalaxyConnection.close()), sightings closed, holder fields cleared.
+ *   twice, then exponential backoff capped at 5 minutes while the stalker stays started
+ *   (jobs/processors/supervise.ts).
+ * - Stop: `QUIT :ds` (GalaxyConnection.close()); the host clears the holder.
  */
-import type { Job } from "bullmq";
 import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import type { GalaxyLine, PlanetUser } from "~/galaxy/protocol";
 import { logEvent } from "~/models/log.server";
-import { closeSightings, recordDeparture, recordSightings } from "~/models/sighting.server";
-import { clearStalkerHolder, endStalker, reportStalkerState } from "~/models/stalker.server";
+import { sightingsRecorder } from "~/models/sighting.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
-import { sessionProcessor, type SessionContext } from "../session-host.server";
-import type { StalkerJob } from "../queues.server";
+import type { SessionContext } from "../session-host.server";
 import { reconnectDelay, superviseConnection, type ConnectionOutcome } from "./supervise";
 
 /** Every pause of §1.3, in ms. `STALKER_TIME_SCALE` (tests, benches) multiplies them all. */
@@ -68,47 +68,48 @@ type Outcome = ConnectionOutcome;
 export async function runStalker(ctx: SessionContext): Promise<void> {
   const { accountId } = ctx;
   const t = stalkerTimings();
+  let nick = accountId;
   try {
-    await superviseConnection(ctx, t, {
-      label: "Stalker",
-      begin: async () => {
+    await superviseConnection(
+      {
+        signal: ctx.signal,
+        get label() {
+          return `Stalker ${nick}`;
+        },
+        holdsLock: ctx.holdsLock,
+        report: ctx.report,
+        end: ctx.end,
+        log: (type, message, details) => log(type, message, ctx, details),
+      },
+      { ...t, firstConnect: "persist", busyOnFirst: "retry" },
+      async () => {
         const creds = await getUserCredentials(accountId);
         if (!creds) {
           // The user was deleted (its session row goes with it): nothing to run.
-          await endStalker(accountId, { state: "inactive", error: null });
-          return null;
+          await ctx.end({ actual: "stopped", note: "The user was deleted" });
+          return { kind: "ended" };
         }
-        if (!(await reportStalkerState(accountId, { state: "connecting", planet: null, worker: ctx.workerId }))) return null; // stopped meanwhile
-        return creds;
+        nick = creds.nick;
+        return runConnection(ctx, creds, t);
       },
-      connect: (creds) => runConnection(ctx, creds, t),
-      end: (code, error) => endStalker(accountId, { state: code === "another_device" ? "inactive" : "error", error }),
-      waiting: async (error) => {
-        await reportStalkerState(accountId, { state: "connecting", planet: null, error });
-      },
-      log: (type, message, details) => log(type, message, ctx, details),
-    });
+    );
   } finally {
-    if (ctx.reason() === "stop") {
-      await clearStalkerHolder(accountId).catch(() => {});
-    } else if (ctx.reason() === "shutdown") {
-      // Handed back to the queue: nobody holds it until the next worker takes it.
-      await reportStalkerState(accountId, { state: "connecting", planet: null, worker: null, error: null }).catch(() => {});
-    }
-    await closeSightings(accountId).catch(() => {});
+    sightingsRecorder().observe(accountId, null);
   }
 }
 
 /** One socket connection, from open to close. Resolves how it ended. */
 async function runConnection(ctx: SessionContext, creds: UserCredentials, t: StalkerTimings): Promise<Outcome> {
   const { accountId, signal } = ctx;
+  const recorder = sightingsRecorder();
   const conn = createGalaxyConnection({
     credentials: { id: creds.accountId, password: creds.password, nick: creds.nick, recoveryCode: creds.recoveryCode },
     sek: creds.sek,
     headers: creds.headers,
     planet: null,
-    // Reconnects are this runner's (2 × 2 s, then backoff), not the connection's.
+    // Reconnects are the supervisor's (2 × 2 s, then backoff), not the connection's.
     retries: 0,
+    keepaliveMs: t.keepaliveMs,
   });
   const writes = serial();
   const timers = new Set<NodeJS.Timeout>();
@@ -153,29 +154,22 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
       } else {
         later(t.joinIdleRetryMs, rejoin);
       }
-      writes(() => reportStalkerState(accountId, { state: active ? "active" : "connecting", error: `${err.message} (${err.numeric})` }));
+      writes(() => ctx.report({ error: `${err.message} (${err.numeric})` }));
     }
   });
 
   conn.on("planet", (planet) => {
     planetName = planet?.name ?? null;
+    recorder.observe(accountId, planetName);
+    present = new Map();
     if (!planet) {
-      writes(async () => {
-        await closeSightings(accountId);
-        await reportStalkerState(accountId, { state: active ? "active" : "connecting", planet: null });
-      });
-      present = new Map();
+      writes(() => ctx.report({ planet: null }));
       return;
     }
     joinFailures = 0;
     active = true;
-    // A new planet: its 366 list is everyone there (the old planet's visits were closed).
-    present = new Map();
     const name = planet.name;
-    writes(async () => {
-      await closeSightings(accountId);
-      await reportStalkerState(accountId, { state: "active", planet: name, error: null, worker: ctx.workerId });
-    });
+    writes(() => ctx.report({ actual: "active", planet: name, error: null }));
     if (/^prison/i.test(name)) void log("info", `Stalker ${creds.nick} is in prison (${name}); staying there`, ctx, { planet: name });
   });
 
@@ -190,12 +184,16 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
     const left = [...present.keys()].filter((id) => !next.has(id));
     const firstList = present.size === 0;
     present = next;
-    const seen = (firstList ? list : arrived).map((u) => ({ id: u.id, nick: u.nick }));
-    writes(async () => {
-      await recordSightings(accountId, planet, seen);
-      for (const id of left) await recordDeparture(accountId, planet, id, leaving.get(id) ?? "leave");
-      for (const id of left) leaving.delete(id);
-    });
+    // A new planet's 366 list is everyone there; later lists bring arrivals and departures.
+    recorder.arrived(
+      accountId,
+      planet,
+      (firstList ? list : arrived).map((u) => ({ id: u.id, nick: u.nick })),
+    );
+    for (const id of left) {
+      recorder.left(planet, id, leaving.get(id) ?? "leave");
+      leaving.delete(id);
+    }
   });
 
   // A 451 with stored credentials falls back to the stored recovery code (the connection does
@@ -248,18 +246,15 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
     end({ kind: "dropped", wasOnline: active, why: info.expected ? info.reason : M.connectionLost });
   });
 
-  const keepalive = setInterval(() => {
-    try {
-      if (conn.state === "connected") conn.send("PONG");
-    } catch {
-      // closing
-    }
-  }, t.keepaliveMs);
+  // Everyone present is re-confirmed now and then (status freshness is 5 min); the recorder
+  // writes it once per planet whichever stalker asks first.
   const refresh = setInterval(() => {
     const planet = planetName;
     if (!planet || !present.size) return;
-    const seen = [...present.values()].map((u) => ({ id: u.id, nick: u.nick }));
-    writes(() => recordSightings(accountId, planet, seen));
+    recorder.confirm(
+      planet,
+      [...present.values()].map((u) => ({ id: u.id, nick: u.nick })),
+    );
   }, t.sightingRefreshMs);
 
   try {
@@ -270,22 +265,22 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
       if (signal.aborted) end({ kind: "aborted" });
       else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device") {
         end({ kind: "refused", code: e.code, message: e.message });
-      } else end({ kind: "dropped", wasOnline: false, why: e.message });
+      } else end({ kind: "dropped", wasOnline: false, why: e.code === "connection" ? M.connectionFailed : e.message });
     }
     return await ended;
   } finally {
     signal.removeEventListener("abort", onAbort);
-    clearInterval(keepalive);
     clearInterval(refresh);
     for (const timer of timers) clearTimeout(timer);
     conn.removeAllListeners("closed");
+    recorder.observe(accountId, null);
     // QUIT :ds on a stop (and on every other end: the socket must not linger).
     await conn.close().catch(() => {});
     await writes.idle();
   }
 }
 
-/** Runs async writes one after another (roster changes must land in order). */
+/** Runs async writes one after another (state changes must land in order). */
 function serial() {
   let chain: Promise<void> = Promise.resolve();
   const run = (fn: () => Promise<unknown>) => {
@@ -299,7 +294,5 @@ function serial() {
 }
 
 async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, worker: ctx.workerId, ...details } }).catch(() => {});
+  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "stalker", worker: ctx.workerId, ...details } }).catch(() => {});
 }
-
-export const processStalkerJob: (job: Job<StalkerJob>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor("stalker", runStalker);

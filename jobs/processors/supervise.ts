@@ -1,92 +1,117 @@
 /**
- * The reconnect loop shared by the session runners that hold one platform connection per
- * account (stalker, trader): load the credentials, connect, and act on how the connection
- * ended (galaxy-runtime.md §1.3 as built, docs/stalker.md "Recovery"):
+ * The ONE reconnect supervisor of every session that holds a platform connection (stalker,
+ * trading run, Collections connection, each GalaCord relay connection): connect, and act on
+ * how the connection ended (galaxy-runtime.md §1.3 as built, docs/sessions.md "Recovery"),
+ * writing the truth as it goes — `connecting`, `reconnecting` with the attempt number, the
+ * reason in the platform's words and when the next try is due, `failed` with the text:
  *
  * | ending | what happens |
  * |---|---|
- * | 451 | ends with "Login failed: Invalid credentials" |
- * | 950 | ends with "You login from another device" (only while this worker holds the session) |
- * | 452 | `busyRetries` retries `busyRetryMs` apart, then ends with "Login failed: User is online or banned" |
+ * | 451 | ends `failed` with "Login failed: Invalid credentials" |
+ * | 950 | ends `failed` with "You login from another device" (only while this worker still holds the session) |
+ * | 452 | `busyRetries` retries `busyRetryMs` apart, then ends `failed` with "Login failed: User is online or banned" (`busyOnFirst: "fail"`: at once when it never was up) |
  * | a drop | `dropRetries` reconnects `dropRetryMs` apart, then doubling to `backoffMaxMs`; the count restarts after a connection that was up |
- *
- * Each runner keeps its own state names and texts through the hooks.
+ * | the first connection fails | `firstConnect: "persist"` retries like a drop; `"give-up"` ends `failed` with the spec's connection-failed text |
  */
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
-import type { UserCredentials } from "~/models/user.server";
 import { pause } from "~/utils/pause";
-import type { SessionContext } from "../session-host.server";
+import type { SessionEnd, SessionPatch } from "../session-host.server";
 
 export type ConnectionOutcome =
   | { kind: "aborted" }
+  /** The runner ended the session itself (no longer wanted, the account is gone). */
+  | { kind: "ended" }
   | { kind: "dropped"; wasOnline: boolean; why: string }
   | { kind: "refused"; code: "invalid_credentials" | "online_or_banned" | "another_device"; message: string };
 
-export type RetryTimings = { dropRetryMs: number; dropRetries: number; backoffMaxMs: number; busyRetryMs: number; busyRetries: number };
+export type RetryPolicy = {
+  dropRetryMs: number;
+  dropRetries: number;
+  backoffMaxMs: number;
+  busyRetryMs: number;
+  busyRetries: number;
+  /** The first connection: retried like a drop ("persist"), or the session ends failed ("give-up"). */
+  firstConnect?: "persist" | "give-up";
+  /** 452 before the connection was ever up: retried ("retry") or the session ends failed ("fail"). */
+  busyOnFirst?: "retry" | "fail";
+};
 
 /** Backoff before reconnect number `n` (1-based) after unexpected closes. */
-export function reconnectDelay(n: number, t: Pick<RetryTimings, "dropRetryMs" | "dropRetries" | "backoffMaxMs">): number {
+export function reconnectDelay(n: number, t: Pick<RetryPolicy, "dropRetryMs" | "dropRetries" | "backoffMaxMs">): number {
   if (n <= t.dropRetries) return t.dropRetryMs;
   return Math.min(t.dropRetryMs * 2 ** (n - t.dropRetries), t.backoffMaxMs);
 }
 
-type LogType = "error" | "disconnect";
-
-export type SuperviseHooks = {
-  /** "Stalker", "Trader": the start of every log line. */
+/** What the supervisor needs of a session (a host session's context, or a sub-session's). */
+export type Supervised = {
+  signal: AbortSignal;
+  /** "Stalker Nick", "GalaCord Nick": the start of every log line. */
   label: string;
-  /** Before each attempt: the credentials, having reported the attempt; null ends the session (user deleted, stopped meanwhile). */
-  begin(): Promise<UserCredentials | null>;
-  connect(creds: UserCredentials): Promise<ConnectionOutcome>;
-  /** The session ends after a refused login, with the spec's text. */
-  end(code: "invalid_credentials" | "another_device" | "online_or_banned", error: string): Promise<void>;
-  /** Shown while waiting before the next attempt. */
-  waiting(error: string): Promise<void>;
-  log(type: LogType, message: string, details: Record<string, unknown>): Promise<void>;
-  /** Also log every drop (the trader does; the stalker only shows it). */
+  holdsLock(): Promise<boolean>;
+  report(patch: SessionPatch): Promise<boolean>;
+  end(end: SessionEnd): Promise<void>;
+  log(type: "error" | "disconnect" | "info", message: string, details: Record<string, unknown>): Promise<void>;
+  /** Also log every drop (the trader does; the others only show it). */
   logDrops?: boolean;
 };
 
-export async function superviseConnection(ctx: SessionContext, t: RetryTimings, hooks: SuperviseHooks): Promise<void> {
-  const { signal } = ctx;
+/**
+ * Runs `connect` (one connection, from open to close; it reports `active` itself once up)
+ * until the session is aborted, ended, or fails for good.
+ */
+export async function superviseConnection(s: Supervised, policy: RetryPolicy, connect: (attempt: number) => Promise<ConnectionOutcome>): Promise<void> {
+  const { signal } = s;
   let drops = 0;
   let busy = 0;
+  let everUp = false;
+  let attempt = 0;
   while (!signal.aborted) {
-    const creds = await hooks.begin();
-    if (!creds) return;
-    const outcome = await hooks.connect(creds);
-    if (signal.aborted || outcome.kind === "aborted") return;
+    if (!(await s.report(attempt === 0 ? { actual: "connecting", attempt: 0, nextRetryAt: null } : { actual: "reconnecting", attempt, nextRetryAt: null })))
+      return; // no longer wanted
+    const outcome = await connect(attempt);
+    if (signal.aborted || outcome.kind === "aborted" || outcome.kind === "ended") return;
     if (outcome.kind === "refused") {
       if (outcome.code === "invalid_credentials") {
-        await hooks.end("invalid_credentials", M.invalidCredentials);
-        await hooks.log("error", `${hooks.label} ${creds.nick} stopped: ${M.invalidCredentials}`, { code: 451 });
+        await s.end({ actual: "failed", error: M.invalidCredentials });
+        await s.log("error", `${s.label} stopped: ${M.invalidCredentials}`, { code: 451 });
         return;
       }
       if (outcome.code === "another_device") {
         // Only the holder of the session may act on it: a worker that lost its lock was
         // taken over by the new holder's own login, which is not "another device".
-        if (!(await ctx.holdsLock())) return;
-        await hooks.end("another_device", M.anotherDevice);
-        await hooks.log("disconnect", `${hooks.label} ${creds.nick} stopped: ${M.anotherDevice}`, { code: 950 });
+        if (!(await s.holdsLock())) return;
+        await s.end({ actual: "failed", error: M.anotherDevice });
+        await s.log("disconnect", `${s.label} stopped: ${M.anotherDevice}`, { code: 950 });
         return;
       }
       busy++;
-      if (busy > t.busyRetries) {
-        await hooks.end("online_or_banned", M.onlineOrBanned);
-        await hooks.log("error", `${hooks.label} ${creds.nick} stopped: ${M.onlineOrBanned} (after ${t.busyRetries} retries)`, { code: 452 });
+      if (busy > policy.busyRetries || (!everUp && policy.busyOnFirst === "fail")) {
+        await s.end({ actual: "failed", error: M.onlineOrBanned });
+        await s.log("error", `${s.label} stopped: ${M.onlineOrBanned}${busy > 1 ? ` (after ${busy - 1} retries)` : ""}`, { code: 452 });
         return;
       }
-      await hooks.waiting(`${M.onlineOrBanned}; retry ${busy} of ${t.busyRetries}`);
-      await pause(t.busyRetryMs, signal);
+      attempt++;
+      const error = `${M.onlineOrBanned}; retry ${busy} of ${policy.busyRetries}`;
+      if (!(await s.report({ actual: "reconnecting", error, attempt, nextRetryAt: new Date(Date.now() + policy.busyRetryMs) }))) return;
+      await pause(policy.busyRetryMs, signal);
       continue;
     }
     busy = 0;
-    if (outcome.wasOnline) drops = 0;
+    if (outcome.wasOnline) {
+      drops = 0;
+      everUp = true;
+    }
+    if (!everUp && policy.firstConnect === "give-up") {
+      await s.end({ actual: "failed", error: outcome.why || M.connectionFailed });
+      await s.log("error", `${s.label} could not connect: ${outcome.why || M.connectionFailed}`, {});
+      return;
+    }
     drops++;
-    const delay = reconnectDelay(drops, t);
-    const text = `${outcome.why}; reconnecting in ${Math.round(delay / 1000)} s`;
-    await hooks.waiting(text);
-    if (hooks.logDrops) await hooks.log("disconnect", `${hooks.label} ${creds.nick}: ${text}`, {});
+    attempt++;
+    const delay = reconnectDelay(drops, policy);
+    const text = `${outcome.why}; reconnecting in ${Math.max(1, Math.round(delay / 1000))} s`;
+    if (!(await s.report({ actual: "reconnecting", error: outcome.why, attempt, nextRetryAt: new Date(Date.now() + delay) }))) return;
+    if (s.logDrops) await s.log("disconnect", `${s.label}: ${text}`, { attempt });
     await pause(delay, signal);
   }
 }

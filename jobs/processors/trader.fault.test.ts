@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PLANET_CATALOGUE } from "#api/planets";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
+import { ads, customPlanets, planetSequences, sessions, traderSessions } from "~/db/schema";
 import { createAd } from "~/models/ad.server";
 import { createCustomPlanet } from "~/models/custom-planet.server";
 import { createSequence } from "~/models/planet-sequence.server";
@@ -52,6 +52,7 @@ afterAll(async () => {
 let next = 0;
 beforeEach(async () => {
   const db = await getDb();
+  await db.delete(sessions);
   await db.delete(traderSessions);
   await db.delete(planetSequences);
   await db.delete(customPlanets);
@@ -100,14 +101,14 @@ describe("trader failover (issue 11 Proof: a killed worker resumes the run)", ()
       },
       30_000,
     );
-    expect((await getTraderStatus(acc.id))!.worker).toBe(a.id);
+    expect((await getTraderStatus(acc.id))!.holder).toBe(a.id);
     a.child.kill("SIGKILL");
     expect((await a.exited).signal).toBe("SIGKILL");
 
     const b = await worker();
     await waitFor(`the round finished on ${b.id}: ${postedOn(acc.id).join(", ")}`, () => postedOn(acc.id).length >= 6, 40_000);
     expectListOrder(postedOn(acc.id));
-    expect((await getTraderStatus(acc.id))!.worker).toBe(b.id);
+    expect((await getTraderStatus(acc.id))!.holder).toBe(b.id);
     await stopTrader(acc.id);
     await waitFor("QUIT :ds", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"), 10_000);
   }, 120_000);
@@ -117,7 +118,7 @@ describe("trader failover (issue 11 Proof: a killed worker resumes the run)", ()
     const a = await worker();
     const b = await worker();
     await startTrader(acc.id);
-    const first = await waitFor("a worker holds it", async () => (await getTraderStatus(acc.id))?.worker ?? false, 30_000);
+    const first = await waitFor("a worker holds it", async () => (await getTraderStatus(acc.id))?.holder ?? false, 30_000);
     const [holder, other] = first === a.id ? [a, b] : [b, a];
     await waitFor(
       "posted on Paradise",
@@ -133,7 +134,7 @@ describe("trader failover (issue 11 Proof: a killed worker resumes the run)", ()
     const before = postedOn(acc.id).length;
     await waitFor(`two more posts by ${other.id}: ${postedOn(acc.id).join(", ")}`, () => postedOn(acc.id).length >= before + 2, 40_000);
     expectListOrder(postedOn(acc.id));
-    expect((await getTraderStatus(acc.id))!.worker).toBe(other.id);
+    expect((await getTraderStatus(acc.id))!.holder).toBe(other.id);
     await stopTrader(acc.id);
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import type { TraderPosition } from "#api/trading";
 import { apiArgs } from "#tests/kit/api";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, logs, planetSequences, traderSessions } from "~/db/schema";
+import { ads, customPlanets, logs, planetSequences, sessions, traderSessions } from "~/db/schema";
 import { createAd } from "~/models/ad.server";
 import { createCustomPlanet } from "~/models/custom-planet.server";
 import { createSequence } from "~/models/planet-sequence.server";
@@ -96,12 +96,13 @@ async function botLogs() {
 
 beforeEach(async () => {
   const db = await getDb();
-  for (const s of await db.select().from(traderSessions)) {
-    await stopTrader(s.accountId).catch(() => {});
-    await waitFor(`job of ${s.accountId} gone`, async () => (await jobState(s.accountId)) === "missing", 10_000);
+  for (const s of await db.select().from(sessions).where(eq(sessions.purpose, "trader"))) {
+    await stopTrader(s.key).catch(() => {});
+    await waitFor(`job of ${s.key} gone`, async () => (await jobState(s.key)) === "missing", 10_000);
   }
   sim.sockets.dropAll();
   sim.world.reset();
+  await db.delete(sessions);
   await db.delete(traderSessions);
   await db.delete(planetSequences);
   await db.delete(customPlanets);
@@ -365,7 +366,7 @@ describe("issue 11 'The trading run' against the simulator", () => {
     await sequence("Any", [{ planetType: "english" }]);
     await startTrader(acc.id);
     const s = await waitFor("error", async () => ((await getTraderStatus(acc.id))?.state === "error" ? getTraderStatus(acc.id) : false));
-    expect(s).toMatchObject({ desired: "stopped", error: "Login failed: Invalid credentials", worker: null });
+    expect(s).toMatchObject({ desired: "stop", actual: "failed", error: "Login failed: Invalid credentials", holder: null });
     await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
     expect(await stopTrader(acc.id)).toMatchObject({ state: "error", error: "Login failed: Invalid credentials" });
   });
@@ -426,16 +427,17 @@ describe("issue 11 'The trading run' against the simulator", () => {
     const malformed = (await startAction(await apiArgs(json("http://localhost/api/trader/start", { account_id: "x y" })))) as Response;
     expect(malformed.status).toBe(400);
     expect(await (await getDb()).select().from(traderSessions)).toEqual([]);
+    expect(await (await getDb()).select().from(sessions)).toEqual([]);
 
     const res = (await startAction(await apiArgs(json("http://localhost/api/trader/start", { account_id: acc.id })))) as Response;
     expect(res.status).toBe(202);
-    expect(await res.json()).toMatchObject({ success: true, message: "Trader started successfully", trader: { accountId: acc.id, desired: "started" } });
+    expect(await res.json()).toMatchObject({ success: true, message: "Trader started successfully", trader: { accountId: acc.id, desired: "run" } });
     await waitFor("on planet", async () => (await getTraderStatus(acc.id))?.state === "on_planet");
     const listed = (await statusLoader(await apiArgs(new Request("http://localhost/api/trader/status")))) as Response;
     const body = (await listed.json()) as { traders: { accountId: string; state: string; planet: string; desired: string }[] };
-    expect(body.traders.filter((t) => t.desired === "started").map((t) => t.accountId)).toEqual([acc.id]);
+    expect(body.traders.filter((t) => t.desired === "run").map((t) => t.accountId)).toEqual([acc.id]);
     expect(body.traders.filter((t) => t.accountId === acc.id)).toEqual([
-      expect.objectContaining({ accountId: acc.id, nick: acc.nick, state: "on_planet", planet: "Galaxy", desired: "started" }),
+      expect.objectContaining({ accountId: acc.id, nick: acc.nick, state: "on_planet", planet: "Galaxy", desired: "run", actual: "active" }),
     ]);
 
     const stop = (await stopAction(await apiArgs(json("http://localhost/api/trader/stop", { account_id: acc.id })))) as Response;
@@ -443,10 +445,10 @@ describe("issue 11 'The trading run' against the simulator", () => {
     expect(await stop.json()).toMatchObject({
       success: true,
       message: "Trader stopped successfully",
-      trader: { desired: "stopped", state: "idle", planet: null },
+      trader: { desired: "stop", actual: "stopped", state: "idle" },
     });
     await waitFor("QUIT :ds", () => sim.sockets.closed.some((c) => c.accountId === acc.id && c.quit === "ds"));
     await waitFor("job ended", async () => (await jobState(acc.id)) === "missing");
-    expect(await getTraderStatus(acc.id)).toMatchObject({ desired: "stopped", state: "idle", worker: null });
+    expect(await getTraderStatus(acc.id)).toMatchObject({ desired: "stop", state: "idle", holder: null, planet: null });
   });
 });

@@ -26,7 +26,6 @@
  * - Changes to sequences, ads and custom planets are read at every step boundary (ads and
  *   msgs at every visit).
  */
-import type { Job } from "bullmq";
 import { planetEntries } from "#api/planets";
 import type { Ad, CustomPlanet, PlanetSequence, TraderCounts, TraderPosition, TraderState } from "#api/trading";
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
@@ -37,11 +36,10 @@ import { listAds } from "~/models/ad.server";
 import { listCustomPlanets } from "~/models/custom-planet.server";
 import { logEvent } from "~/models/log.server";
 import { listSequences } from "~/models/planet-sequence.server";
-import { clearTraderHolder, endTrader, getTraderPosition, getTraderStatus, reportTraderState, type TraderHolderUpdate } from "~/models/trader.server";
+import { getTraderPosition, getTraderStatus, saveTraderRun } from "~/models/trader.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
-import { sessionProcessor, type SessionContext } from "../session-host.server";
-import type { QueuePayloads } from "../queues.server";
+import type { SessionContext } from "../session-host.server";
 import { pause } from "~/utils/pause";
 import { reconnectDelay, superviseConnection, type ConnectionOutcome } from "./supervise";
 
@@ -199,34 +197,30 @@ export { reconnectDelay };
 export async function runTrader(ctx: SessionContext): Promise<void> {
   const { accountId } = ctx;
   const t = traderTimings();
-  try {
-    await superviseConnection(ctx, t, {
-      label: "Trader",
-      begin: async () => {
-        const creds = await getUserCredentials(accountId);
-        if (!creds) {
-          await endTrader(accountId, { state: "idle", error: null });
-          return null;
-        }
-        if (!(await reportTraderState(accountId, { state: "idle", planet: null, worker: ctx.workerId }))) return null; // stopped meanwhile
-        return creds;
+  let nick = accountId;
+  await superviseConnection(
+    {
+      signal: ctx.signal,
+      get label() {
+        return `Trader ${nick}`;
       },
-      connect: (creds) => runConnection(ctx, creds, t),
-      end: (_code, error) => endTrader(accountId, { state: "error", error }),
-      waiting: async (error) => {
-        await reportTraderState(accountId, { state: "error", planet: null, error });
-      },
+      holdsLock: ctx.holdsLock,
+      report: ctx.report,
+      end: ctx.end,
       log: (type, message, details) => log(type, message, ctx, details),
       logDrops: true,
-    });
-  } finally {
-    if (ctx.reason() === "stop") {
-      await clearTraderHolder(accountId).catch(() => {});
-    } else if (ctx.reason() === "shutdown") {
-      // Handed back to the queue; the position stays for whoever takes it.
-      await reportTraderState(accountId, { state: "idle", planet: null, worker: null }).catch(() => {});
-    }
-  }
+    },
+    { ...t, firstConnect: "persist", busyOnFirst: "retry" },
+    async () => {
+      const creds = await getUserCredentials(accountId);
+      if (!creds) {
+        await ctx.end({ actual: "stopped", note: "The user was deleted" });
+        return { kind: "ended" };
+      }
+      nick = creds.nick;
+      return runConnection(ctx, creds, t);
+    },
+  );
 }
 
 /** One socket connection: log in, then walk the run until the connection ends or the session stops. */
@@ -239,6 +233,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
     joinOnConnect: false,
     retries: 0,
     joinTimeoutMs: t.joinTimeoutMs,
+    keepaliveMs: t.keepaliveMs,
   });
   // Ends with the session or the connection: every wait of the walk listens to it.
   const local = new AbortController();
@@ -260,13 +255,6 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
     if (info.expected && conn.lastError?.code === "another_device") end({ kind: "refused", code: "another_device", message: M.anotherDevice });
     else end({ kind: "dropped", wasOnline: online, why: info.expected ? info.reason : M.connectionLost });
   });
-  const keepalive = setInterval(() => {
-    try {
-      if (conn.state === "connected") conn.send("PONG");
-    } catch {
-      // closing
-    }
-  }, t.keepaliveMs);
 
   try {
     try {
@@ -280,7 +268,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
       if (signal.aborted) end({ kind: "aborted" });
       else if (e.code === "invalid_credentials" || e.code === "online_or_banned" || e.code === "another_device")
         end({ kind: "refused", code: e.code, message: e.message });
-      else end({ kind: "dropped", wasOnline: false, why: e.message });
+      else end({ kind: "dropped", wasOnline: false, why: e.code === "connection" ? M.connectionFailed : e.message });
       return outcome!;
     }
     await new Walker(ctx, conn, creds, t, local.signal).run();
@@ -291,7 +279,6 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
     return outcome!;
   } finally {
     signal.removeEventListener("abort", onAbort);
-    clearInterval(keepalive);
     conn.removeAllListeners("closed");
     await conn.close().catch(() => {});
   }
@@ -329,9 +316,16 @@ class Walker {
     return this.conn.nick ?? this.creds.nick;
   }
 
-  async #report(update: TraderHolderUpdate): Promise<void> {
+  /** The run's step on its session (active), then its position and counts; a stop meanwhile ends the walk. */
+  async #report(update: RunUpdate): Promise<void> {
     await this.#writes;
-    const ok = await reportTraderState(this.ctx.accountId, update);
+    const ok = await this.ctx.report({
+      actual: "active",
+      info: { step: update.state },
+      ...(update.planet !== undefined ? { planet: update.planet } : {}),
+      ...(update.error !== undefined ? { error: update.error } : {}),
+    });
+    if (ok && (update.position !== undefined || update.add)) await saveTraderRun(this.ctx.accountId, { position: update.position, add: update.add });
     if (!ok && !this.signal.aborted) throw new StoppedError();
   }
 
@@ -550,7 +544,7 @@ class Walker {
     const saved = this.#pos;
     this.#writes = this.#writes
       .then(async () => {
-        await reportTraderState(this.ctx.accountId, { state: "on_planet", position: saved, add: { replies: 1 } });
+        await saveTraderRun(this.ctx.accountId, { position: saved, add: { replies: 1 } });
         await log("info", `Trader ${nick} answered ${sender} on ${visit.planet}`, this.ctx, { planet: visit.planet, to: from, msgId: msg._id });
       })
       .catch((err: unknown) => console.warn(`[trader] could not store a reply: ${errorText(err)}`));
@@ -559,16 +553,20 @@ class Walker {
 
 class StoppedError extends Error {}
 
+type RunUpdate = {
+  state: TraderState;
+  planet?: string | null;
+  error?: string | null;
+  position?: TraderPosition | null;
+  /** Added to the run's counts. */
+  add?: Partial<TraderCounts>;
+};
+
 function splitAds(all: Ad[]): [Ad[], Ad[]] {
   const active = all.filter((a) => a.isActive);
   return [active.filter((a) => a.category === "ads"), active.filter((a) => a.category === "msg")];
 }
 
 async function log(type: "info" | "error" | "disconnect" | "debug", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, worker: ctx.workerId, ...details } }).catch(() => {});
+  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "trader", worker: ctx.workerId, ...details } }).catch(() => {});
 }
-
-export const processTraderJob: (job: Job<QueuePayloads["trader"]>, token?: string, signal?: AbortSignal) => Promise<unknown> = sessionProcessor(
-  "trader",
-  runTrader,
-);

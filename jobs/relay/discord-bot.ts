@@ -28,7 +28,8 @@ export type IncomingDiscord = { channelId: string; author: string; content: stri
 
 export type DiscordBotEvents = {
   onReady(info: { channels: Channel[]; botUserId: string }): void;
-  onStarting(error: string | null): void;
+  /** Login failed for now: the reason, the attempt number and when the next try is. */
+  onStarting(error: string, attempt: number, nextRetryAt: Date): void;
   onFatal(error: string): void;
   onMessage(msg: IncomingDiscord): void;
 };
@@ -71,7 +72,7 @@ export class DiscordBot {
           return;
         }
         const wait = backoff(attempt, this.settings.RELAY_BACKOFF_MS, this.settings.RELAY_BACKOFF_MAX_MS);
-        this.events.onStarting(`${text}; retrying in ${Math.max(1, Math.round(wait / 1000))} s`);
+        this.events.onStarting(text, attempt, new Date(Date.now() + wait));
         await pause(wait, this.signal);
       }
     }

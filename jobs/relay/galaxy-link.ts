@@ -1,26 +1,32 @@
 /**
  * One relay connection to Galaxy (spec 2 §4 "Galaxy client connection"; galaxy-runtime.md
  * §5.3 [D]; docs/galacord.md): logged in with the saved password (the recovery code is the
- * 451 fallback), joins the saved planet (else a bare JOIN), keeps alive with a bare PONG,
- * reconnects after a drop (2 × 2 s, then doubling up to the cap). Planet chat lines from
- * others come out as `onChat`; lines to say are queued and paced (a burst, then one line per
- * interval) so the platform's limits hold, and kept while reconnecting.
+ * 451 fallback), joins the saved planet (else a bare JOIN); the connection keeps alive; the
+ * one supervisor (jobs/processors/supervise.ts) reconnects after a drop (2 × 2 s, then
+ * doubling up to the cap) and ends it on 451/950 with the platform's words, all written to
+ * its `relay-link` session. Planet chat lines from others come out as `onChat`; lines to say
+ * are queued and paced (a burst, then one line per interval) so the platform's limits hold,
+ * and kept while reconnecting.
  */
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import { errorText } from "~/utils/errors";
-import { backoff, type RelaySettings } from "./settings";
+import { superviseConnection, type ConnectionOutcome, type Supervised } from "../processors/supervise";
+import type { RelaySettings } from "./settings";
 
 export type LinkCredentials = { accountId: string; nick: string; password: string | null; recoveryCode: string };
-export type LinkState = "connecting" | "connected" | "offline" | "error";
 
 export type LinkEvents = {
-  onState(state: LinkState, info: { planet?: string | null; error?: string | null }): void;
+  /** The planet it stands on (null while it is on none); awaited before the link reports itself up. */
+  onPlanet(planet: string | null): void | Promise<void>;
   onChat(chat: { fromId: string; nick: string; text: string; system: boolean; toId: string }): void;
   onPassword(password: string): void;
 };
+
+/** What the link's session needs (its row is written through these; jobs/processors/relay.ts binds them). */
+export type LinkSession = Omit<Supervised, "signal" | "label" | "logDrops">;
 
 export class GalaxyLink {
   conn: GalaxyConnection | null = null;
@@ -29,10 +35,8 @@ export class GalaxyLink {
   #tokens: number;
   #lastRefill = Date.now();
   #pump: NodeJS.Timeout | null = null;
-  #closed = false;
-  #drops = 0;
+  #closed = new AbortController();
   #lastJoinAt = 0;
-  #wake: (() => void) | null = null;
   dropped = 0;
   said = 0;
 
@@ -42,6 +46,7 @@ export class GalaxyLink {
     planet: string | null,
     private readonly settings: RelaySettings,
     private readonly events: LinkEvents,
+    private readonly session: LinkSession,
   ) {
     this.planet = planet;
     this.#tokens = settings.RELAY_LINE_BURST;
@@ -51,40 +56,37 @@ export class GalaxyLink {
     return this.conn?.state === "connected" && !!this.conn.planet;
   }
 
-  /** Runs until close(). */
+  /** Runs until close(), or until the platform refuses the account for good (451, 950, 452). */
   async run(): Promise<void> {
-    while (!this.#closed) {
-      const outcome = await this.#connectOnce();
-      if (this.#closed) return;
-      if (outcome === "fatal") return;
-      this.#drops++;
-      const wait =
-        this.#drops <= 2
-          ? this.settings.RELAY_GALAXY_RETRY_MS
-          : backoff(this.#drops - 1, this.settings.RELAY_GALAXY_RETRY_MS, this.settings.RELAY_BACKOFF_MAX_MS);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, wait);
-        this.#wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      this.#wake = null;
-    }
+    const s = this.settings;
+    await superviseConnection(
+      { ...this.session, signal: this.#closed.signal, label: `GalaCord ${this.creds.nick}` },
+      {
+        dropRetryMs: s.RELAY_GALAXY_RETRY_MS,
+        dropRetries: 2,
+        backoffMaxMs: s.RELAY_BACKOFF_MAX_MS,
+        busyRetryMs: s.RELAY_GALAXY_RETRY_MS * 6,
+        busyRetries: 3,
+        firstConnect: "persist",
+        busyOnFirst: "retry",
+      },
+      () => this.#connectOnce(),
+    );
   }
 
-  async #connectOnce(): Promise<"dropped" | "fatal"> {
+  async #connectOnce(): Promise<ConnectionOutcome> {
     const { creds } = this;
-    this.events.onState("connecting", {});
     const conn = createGalaxyConnection({
       credentials: { id: creds.password ? creds.accountId : null, password: creds.password, nick: creds.nick, recoveryCode: creds.recoveryCode },
       planet: this.planet,
       retries: 0,
+      keepaliveMs: this.settings.RELAY_KEEPALIVE_MS,
     });
     this.conn = conn;
-    let fatal: string | null = null;
+    let online = false;
+    let refused: ConnectionOutcome | null = null;
     conn.on("error", (err: GalaxyError) => {
-      if (err.code === "another_device") fatal = err.message;
+      if (err.code === "another_device") refused = { kind: "refused", code: "another_device", message: err.message };
     });
     conn.on("loggedIn", (info) => {
       if (info.password !== creds.password) {
@@ -94,49 +96,41 @@ export class GalaxyLink {
     });
     conn.on("planet", (planet) => {
       if (planet) {
+        online = true;
         this.planet = planet.name;
-        this.#drops = 0;
-        this.events.onState("connected", { planet: planet.name, error: null });
+        // The saved planet first, then "connected": a screen that sees it up sees where it is.
+        const name = planet.name;
+        void Promise.resolve(this.events.onPlanet(name))
+          .catch(() => {})
+          .then(() => this.session.report({ actual: "active", planet: name, error: null }));
         this.#schedulePump(0);
-      } else this.events.onState("connecting", {});
+      } else {
+        void Promise.resolve(this.events.onPlanet(null)).catch(() => {});
+        void this.session.report({ planet: null });
+      }
     });
     conn.on("line", (line: GalaxyLine) => this.#line(conn, line));
     const closed = new Promise<void>((resolve) => conn.once("closed", () => resolve()));
-    const keepalive = setInterval(() => {
-      try {
-        if (conn.state === "connected") conn.send("PONG");
-      } catch {
-        // closing
-      }
-    }, this.settings.RELAY_KEEPALIVE_MS);
+    const aborted = new Promise<void>((resolve) => this.#closed.signal.addEventListener("abort", () => resolve(), { once: true }));
     try {
       try {
         await conn.connect();
         this.#lastJoinAt = Date.now();
       } catch (err) {
+        if (this.#closed.signal.aborted) return { kind: "aborted" };
         const e = err instanceof GalaxyError ? err : new GalaxyError(errorText(err), "login");
-        if (e.code === "invalid_credentials" || e.code === "another_device") {
-          this.events.onState("error", { error: e.message, planet: null });
-          return "fatal";
+        if (e.code === "invalid_credentials" || e.code === "another_device" || e.code === "online_or_banned") {
+          return { kind: "refused", code: e.code, message: e.message };
         }
-        if (e.code === "join") {
-          // The saved planet refused us: stay logged in and land on the default planet.
-          this.planet = null;
-        } else {
-          this.events.onState("connecting", { error: `${e.message}; reconnecting` });
-          return "dropped";
-        }
+        if (e.code !== "join") return { kind: "dropped", wasOnline: false, why: e.code === "connection" ? M.connectionFailed : e.message };
+        // The saved planet refused us: stay logged in and land on the default planet (the saved one is kept).
       }
       if (conn.state === "connected" && !conn.planet) conn.joinPlanet(null).catch(() => {});
-      await closed;
-      if (fatal) {
-        this.events.onState("error", { error: fatal, planet: null });
-        return "fatal";
-      }
-      if (!this.#closed) this.events.onState("connecting", { error: M.connectionLost });
-      return "dropped";
+      await Promise.race([closed, aborted]);
+      if (this.#closed.signal.aborted) return { kind: "aborted" };
+      if (refused) return refused;
+      return { kind: "dropped", wasOnline: online, why: M.connectionLost };
     } finally {
-      clearInterval(keepalive);
       if (this.conn === conn) this.conn = null;
       conn.removeAllListeners("closed");
       await conn.close().catch(() => {});
@@ -176,7 +170,7 @@ export class GalaxyLink {
   }
 
   #schedulePump(ms: number) {
-    if (this.#pump || this.#closed) return;
+    if (this.#pump || this.#closed.signal.aborted) return;
     this.#pump = setTimeout(() => {
       this.#pump = null;
       this.#drain();
@@ -232,10 +226,9 @@ export class GalaxyLink {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#closed.abort();
     if (this.#pump) clearTimeout(this.#pump);
     this.#pump = null;
-    this.#wake?.();
     await this.conn?.close().catch(() => {});
   }
 }

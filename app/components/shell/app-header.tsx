@@ -4,13 +4,14 @@ import { Form, Link, NavLink, useNavigation } from "@remix-run/react";
 import { JobsBadge, type JobsState } from "./jobs-badge";
 import { SectionMenu } from "./section-menu";
 import { ThemeToggle } from "./theme-toggle";
+import { WaitingBadge } from "./waiting-badge";
 
 /**
  * The app header: brand, job engine badge, System Logs, settings, dark mode toggle, the
  * operator and logout; below it the section menu. Labels stay in the accessibility tree
  * on phones, where only the icons show.
  */
-export function AppHeader({ operatorName, jobs }: { operatorName: string; jobs: JobsState }) {
+export function AppHeader({ operatorName, jobs, waiting = [] }: { operatorName: string; jobs: JobsState; waiting?: string[] }) {
   const navigation = useNavigation();
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
@@ -23,6 +24,7 @@ export function AppHeader({ operatorName, jobs }: { operatorName: string; jobs: 
           <span>Galaxy Toolbox</span>
         </Link>
         <JobsBadge jobs={jobs} />
+        <WaitingBadge waiting={waiting} />
         <Flex align="center" gap="1" ml="auto" className="gt-tools">
           <NavLink to="/logs" className="gt-tool-link">
             <ReaderIcon aria-hidden />

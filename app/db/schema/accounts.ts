@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The accounts layer (spec 2 §3 "Characters" User; spec 1 §3 "Bowling user" is the same
@@ -60,44 +60,23 @@ export const characterDetails = pgTable("character_details", {
 });
 
 /**
- * Stalker sessions (spec 2 §4 "Stalker"): one row per stalker-type account that was ever
- * started. `desired` is what the operator asked for (the session host restores "started"
- * rows at boot and after a worker dies); `state` is what the UI shows, written by the worker
- * that holds the connection: inactive, connecting (socket open until 900), active, error.
+ * Where stalkers saw each user last (galaxy-runtime.md §1.3 "Observation", our design;
+ * docs/stalker.md "Sightings"): ONE row per user, however many stalkers share the planet —
+ * the latest visit: nick, planet, when it began (`firstSeen`), when it was last confirmed
+ * (`lastSeen`), when the user left (`leftAt`, null while there) and which stalker reported it.
+ * Written in batches by each worker's sightings recorder (app/models/sighting.server.ts).
  */
-export const stalkerSessions = pgTable("stalker_sessions", {
-  accountId: text()
-    .primaryKey()
-    .references(() => users.accountId, { onDelete: "cascade" }),
-  desired: text().$type<"started" | "stopped">().notNull().default("stopped"),
-  state: text().$type<"inactive" | "connecting" | "active" | "error">().notNull().default("inactive"),
-  planet: text(),
-  error: text(),
-  /** When the current state began. */
-  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  /** Which worker process holds the connection (host:pid), for the queue board and failover tests. */
-  worker: text(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
-
-/**
- * What stalkers saw (galaxy-runtime.md §1.3 "Observation", our design): one row per stalker
- * and user it has seen, the latest visit — nick, planet, when the visit began (`firstSeen`),
- * when it was last confirmed (`lastSeen`) and when the user left (`leftAt`, null while there).
- * Managed characters seen here also update `character_details` (statusSource "stalker").
- */
-export const stalkerSightings = pgTable(
-  "stalker_sightings",
+export const sightings = pgTable(
+  "sightings",
   {
-    stalkerId: text()
-      .notNull()
-      .references(() => users.accountId, { onDelete: "cascade" }),
-    userId: text().notNull(),
+    userId: text().primaryKey(),
     nick: text().notNull(),
     planet: text().notNull(),
     firstSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
     leftAt: timestamp({ withTimezone: true }),
+    /** The stalker whose report this is. */
+    seenBy: text().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.stalkerId, t.userId] }), index().on(t.userId)],
+  (t) => [index().on(t.planet)],
 );

@@ -56,24 +56,6 @@ export const collectionsState = pgTable("collections_state", {
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-/**
- * The live platform connection of a logged-in account (spec 2 §4 "Galaxy client
- * connection"), held by the session host (`collections-<accountId>`): `desired` is what the
- * operator asked, `state` what the holder reports.
- */
-export const collectionsConnections = pgTable("collections_connections", {
-  accountId: text().primaryKey(),
-  desired: text().$type<"connected" | "disconnected">().notNull().default("disconnected"),
-  state: text().$type<"disconnected" | "connecting" | "connected" | "error">().notNull().default("disconnected"),
-  error: text(),
-  /** The planet the holder is on, and the one the operator asked for (Change planet). */
-  planet: text(),
-  wantedPlanet: text(),
-  worker: text(),
-  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
-
 /** Activity Log (spec 2 §2): entries in-progress, success or error; the screen shows the latest 5. */
 export const collectionsActivity = pgTable(
   "collections_activity",

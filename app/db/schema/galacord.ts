@@ -1,25 +1,21 @@
-import { integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * GalaCord, the Galaxy ↔ Discord relay (spec 2 §3 "Relay bot"; docs/galacord.md).
  * The Discord client and every relay connection are held by ONE session on the session host
- * (purpose `relay`, pseudo-account "bot"). These rows are what the operator asked for
- * (`desired`) and what the holder reports (`state`, `error`, `planet`), so any process renders them.
+ * (purpose `relay`, key "bot"). What the operator asked for and what is live in the `sessions`
+ * table (purpose `relay` for the bot, `relay-link` per saved account; docs/sessions.md); these
+ * rows keep what GalaCord itself needs: the channels the bot sees, the saved accounts with their
+ * channel, saved planet and encrypted credentials.
  */
 
 /** The single bot row (id 1). */
 export const galacordBot = pgTable("galacord_bot", {
   id: integer().primaryKey().default(1),
-  desired: text().$type<"running" | "stopped">().notNull().default("stopped"),
-  /** stopped; starting (login under way or backing off); running (clientReady); error (fatal, "Bot Error"). */
-  state: text().$type<"stopped" | "starting" | "running" | "error">().notNull().default("stopped"),
-  error: text(),
   /** The text channels the bot sees, written by the holder on clientReady: [{id, name, guildId, guildName}]. */
   channels: jsonb().$type<{ id: string; name: string; guildId: string; guildName: string }[]>().notNull().default([]),
   /** The bot's Discord user id (loop prevention needs it; shown nowhere). */
   botUserId: text(),
-  worker: text(),
-  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -27,6 +23,7 @@ export const galacordBot = pgTable("galacord_bot", {
 export const galacordAccounts = pgTable("galacord_accounts", {
   accountId: text().primaryKey(),
   nick: text().notNull(),
+  /** The saved planet: joined on every (re)connect; kept through errors (a 950 does not forget it). */
   planet: text(),
   channelId: text().notNull(),
   channelName: text().notNull(),
@@ -36,22 +33,6 @@ export const galacordAccounts = pgTable("galacord_accounts", {
   recoveryCode: text().notNull(),
   /** encryptSecret: the password REGISTER handed out (later logins use it; 451 falls back to the code). */
   password: text(),
-  desired: text().$type<"connected" | "disconnected">().notNull().default("connected"),
-  /** offline; connecting (spinner); connected (after 900); error (login refused: the text in `error`). */
-  state: text().$type<"offline" | "connecting" | "connected" | "error">().notNull().default("offline"),
-  error: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
-
-/** Commands the holder must run on a live connection (planet changes); the result is written back. */
-export const galacordCommands = pgTable("galacord_commands", {
-  id: serial().primaryKey(),
-  accountId: text().notNull(),
-  kind: text().$type<"planet">().notNull(),
-  arg: text().notNull(),
-  status: text().$type<"pending" | "done" | "failed">().notNull().default("pending"),
-  message: text(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  doneAt: timestamp({ withTimezone: true }),
 });

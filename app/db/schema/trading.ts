@@ -52,9 +52,8 @@ export const ads = pgTable(
 
 /**
  * Trader sessions (issue 11 "The trading run", galaxy-runtime.md §2.3 [D], docs/trading-planets.md):
- * one row per trading-type account ever started. `desired` is what the operator asked for (the
- * session host restores "started" rows); `state` is what the UI shows, written by the worker
- * holding the run: idle, flying, on_planet, posting, error. `position` is where the run is, so a
+ * one row per trading-type account ever started: what the run itself keeps (its state as every
+ * session's lives in `sessions`, purpose `trader`; docs/sessions.md). `position` is where the run is, so a
  * worker that takes the session over after a crash resumes at the same sequence, step and
  * planet (with the same shuffled order, ad rotation and the visit's reply memory).
  */
@@ -62,12 +61,6 @@ export const traderSessions = pgTable("trader_sessions", {
   accountId: text()
     .primaryKey()
     .references(() => users.accountId, { onDelete: "cascade" }),
-  desired: text().$type<"started" | "stopped">().notNull().default("stopped"),
-  state: text().$type<"idle" | "flying" | "on_planet" | "posting" | "error">().notNull().default("idle"),
-  planet: text(),
-  error: text(),
-  since: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  worker: text(),
   position: jsonb().$type<TraderPosition | null>(),
   /** Counts of the run since it was started (posts, replies, visits, skips, failures). */
   counts: jsonb().$type<TraderCounts>().notNull().default({ visits: 0, posts: 0, replies: 0, skipped: 0, failures: 0, rounds: 0 }),

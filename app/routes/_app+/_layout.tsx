@@ -5,6 +5,7 @@ import { jobEngineStatus } from "#jobs/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";
+import { waitingSessions } from "~/models/session.server";
 import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
 import { LiveProvider } from "~/components/live/live";
 import { lazyComponent } from "~/components/ui/lazy-component";
@@ -48,8 +49,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const jobs = await jobsState();
   const setCookie = rememberSectionHeader(request);
   // The Collections floating panel (spec 2 "Main app shell"; issue 12); never holds up the shell.
-  const collectionsPanel = await floatingPanelData(request, operator.id).catch(() => null);
-  return data({ operator: { name: operator.name }, jobs, collectionsPanel }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  const [collectionsPanel, waiting] = await Promise.all([
+    floatingPanelData(request, operator.id).catch(() => null),
+    // Sessions no worker holds (the header's "waiting for a worker"); never holds up the shell.
+    jobs.redis === "up" ? waitingSessions().catch(() => []) : Promise.resolve([] as string[]),
+  ]);
+  return data({ operator: { name: operator.name }, jobs, collectionsPanel, waiting }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
 /**
@@ -67,14 +72,14 @@ export const clientLoader = keepDataWhenUnreachable(ROUTE_ID);
 export default function AppLayout() {
   const loaded = useLoaderData<typeof loader>();
   rememberLoaderData(ROUTE_ID, loaded);
-  const { operator, jobs, collectionsPanel } = loaded;
+  const { operator, jobs, collectionsPanel, waiting } = loaded;
   return (
     <LiveProvider>
       <Box className="gt-shell">
         <a href="#main" className="gt-skip-link">
           Skip to content
         </a>
-        <AppHeader operatorName={operator.name} jobs={jobs} />
+        <AppHeader operatorName={operator.name} jobs={jobs} waiting={waiting} />
         <main id="main" tabIndex={-1} className="gt-main">
           <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
             <Outlet />

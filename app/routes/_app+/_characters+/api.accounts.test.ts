@@ -4,7 +4,7 @@ import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, DEFAULT_CATEGORIES } from "#api/accou
 import { startSimulator, type Simulator } from "#sim/server";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { categories, characterDetails, stalkerSessions, users } from "~/db/schema";
+import { categories, characterDetails, sessions, users } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { getUserAgent, resetUserAgentMemory } from "~/galaxy/user-agent.server";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
@@ -101,12 +101,12 @@ describe("DELETE /api/users/{id} (spec 2 §7; §8 'User deleted successfully')",
     expect(await db.select().from(characterDetails)).toEqual([]);
   });
 
-  it("deleting a stalker user removes its stalker_sessions row (cascade)", async () => {
+  it("deleting a stalker user removes its stalker session (and tells a running one to stop)", async () => {
     await upsertUser({ accountId: "2004", nick: "S", password: "x", type: "stalker" });
     const db = await getDb();
-    await db.insert(stalkerSessions).values({ accountId: "2004", desired: "started", state: "active" });
+    await db.insert(sessions).values({ purpose: "stalker", key: "2004", accountId: "2004", desired: "run", actual: "active" });
     expect((await call(userAction as Fn, "DELETE", "/api/users/2004", undefined, { id: "2004" })).status).toBe(200);
-    expect(await db.select().from(stalkerSessions)).toEqual([]);
+    expect(await db.select().from(sessions)).toEqual([]);
   });
 
   it.each(["9999", "00000000-0000-4000-8000-000000000000", "not-an-id", "' or 1=1 --"])("404 'User not found' for %j, nothing changed", async (id) => {

@@ -1,30 +1,36 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStartResponse } from "#api/stalker";
-import { startStalker } from "~/models/stalker.server";
-import { UserError } from "~/models/user.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { startStalker, startWaitMs } from "~/models/stalker.server";
+import { accountFailure } from "~/utils/accounts-api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
- * POST /api/stalker/start {account_id} (spec 2 §7, §4 "Stalker"): 202 with the session's
- * status (state "connecting" until the holder sees 900). Starting a running stalker is a
- * no-op that answers its status. 400 not a stalker-type user, 404 unknown user, 503 job
- * engine offline, else "Failed to start stalker" (spec 2 §8).
+ * POST /api/stalker/start {account_id, takeover?} (spec 2 §7, §4 "Stalker"). The answer says what
+ * is known a few seconds after the start (api/stalker.ts): 200 "Stalker started successfully"
+ * once it is up, 202 "Stalker is connecting" while the login still runs, 502 with the platform's
+ * words when it was refused. Starting a running stalker answers its status. 400 not a
+ * stalker-type user, 404 unknown user, 409 another purpose holds the account (`holder`; send
+ * `takeover: true`), 503 job engine offline, else "Failed to start stalker" (spec 2 §8).
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { account_id } = await readJson(request, stalkerBodySchema);
+  const { account_id, takeover } = await readJson(request, stalkerBodySchema);
   try {
-    const stalker = await startStalker(account_id);
-    const body: StalkerStartResponse = { success: true, message: ACCOUNT_MESSAGES.stalkerStarted, stalker };
-    return Response.json(body, { status: 202 });
+    const { tookOver: _took, ...stalker } = await startStalker(account_id, { takeover, waitMs: startWaitMs() });
+    if (stalker.state === "error") return Response.json({ ...jsonBody(stalker.error ?? ACCOUNT_ERRORS.startStalker), stalker }, { status: 502 });
+    const active = stalker.state === "active";
+    const body: StalkerStartResponse = { success: true, message: active ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting, stalker };
+    return Response.json(body, { status: active ? 200 : 202 });
   } catch (err) {
     if (err instanceof Response) throw err;
-    if (err instanceof UserError) return jsonError(err.status, err.message);
-    console.warn("[api/stalker] start failed:", (err as Error).message);
-    return jsonError(500, ACCOUNT_ERRORS.startStalker);
+    return accountFailure(err, ACCOUNT_ERRORS.startStalker);
   }
 });
+
+function jsonBody(text: string) {
+  return { error: text, message: text };
+}
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

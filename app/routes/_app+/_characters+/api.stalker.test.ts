@@ -4,15 +4,16 @@
  * a started stalker's job waits in the queue (the session itself is tested against the
  * simulator in jobs/processors/stalker.test.ts).
  */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { getQueue } from "#jobs/queues.server";
 import { sessionJobId } from "#jobs/session-host.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { stalkerSessions, users } from "~/db/schema";
-import { reportStalkerState } from "~/models/stalker.server";
+import { sessions, users } from "~/db/schema";
+import { reportSession } from "~/models/session.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
 import { loader as activeLoader, action as activeAction } from "./api.stalker.active";
@@ -40,12 +41,19 @@ async function active() {
   return { status: res.status, body: await res.json() };
 }
 async function rows() {
-  return (await getDb()).select().from(stalkerSessions);
+  return (await getDb()).select().from(sessions).where(eq(sessions.purpose, "stalker"));
 }
+/** A holder reporting the session as a worker does (jobs/session-host.server.ts → the store). */
+const reportStalkerState = (id: string, patch: Parameters<typeof reportSession>[3], holder = "w1") => reportSession("stalker", id, holder, patch);
+
+beforeAll(() => {
+  // No worker runs here: a start answers at once what it knows (waiting for a worker).
+  process.env.SESSION_START_WAIT_MS = "0";
+});
 
 beforeEach(async () => {
   const db = await getDb();
-  await db.delete(stalkerSessions);
+  await db.delete(sessions);
   await db.delete(users);
   await upsertUser({ accountId: STALKER, nick: "Watcher", password: "a".repeat(32), type: "stalker" });
   await upsertUser({ accountId: TRADER, nick: "Seller", password: "b".repeat(32), type: "trading" });
@@ -61,10 +69,10 @@ describe("GET /api/stalker/active (spec 2 §7: {connections: account ids})", () 
     const db = await getDb();
     await upsertUser({ accountId: "51234569", nick: "Other", password: "c".repeat(32), type: "stalker" });
     await upsertUser({ accountId: "51234570", nick: "Failed", password: "d".repeat(32), type: "stalker" });
-    await db.insert(stalkerSessions).values([
-      { accountId: STALKER, desired: "started", state: "active" },
-      { accountId: "51234569", desired: "started", state: "connecting" },
-      { accountId: "51234570", desired: "stopped", state: "error", error: "Login failed: Invalid credentials" },
+    await db.insert(sessions).values([
+      { purpose: "stalker", key: STALKER, accountId: STALKER, desired: "run", actual: "active" },
+      { purpose: "stalker", key: "51234569", accountId: "51234569", desired: "run", actual: "reconnecting" },
+      { purpose: "stalker", key: "51234570", accountId: "51234570", desired: "stop", actual: "failed", error: "Login failed: Invalid credentials" },
     ]);
     expect((await active()).body).toEqual({ connections: [STALKER, "51234569"] });
     const post = (await activeAction(await apiArgs(new Request("http://localhost/api/stalker/active", { method: "POST" })))) as Response;
@@ -73,13 +81,13 @@ describe("GET /api/stalker/active (spec 2 §7: {connections: account ids})", () 
 });
 
 describe("POST /api/stalker/start {account_id} (spec 2 §7, §4 Stalker)", () => {
-  it("202 'Stalker started successfully' with state connecting; the session job stalker-<id> waits for a worker; a second start is a no-op", async () => {
+  it("202 'Stalker is connecting' while no worker took it (waiting); the session job stalker-<id> waits for a worker; a second start is a no-op", async () => {
     const first = await call(startAction, { account_id: STALKER });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({
       success: true,
-      message: "Stalker started successfully",
-      stalker: { accountId: STALKER, desired: "started", state: "connecting", planet: null, error: null },
+      message: "Stalker is connecting",
+      stalker: { accountId: STALKER, desired: "run", actual: "waiting", state: "connecting", planet: null, error: null, holder: null },
     });
     const job = await getQueue("stalker").getJob(sessionJobId("stalker", STALKER));
     expect(job?.data).toEqual({ kind: "session", accountId: STALKER, reason: "start" });
@@ -113,22 +121,22 @@ describe("POST /api/stalker/start {account_id} (spec 2 §7, §4 Stalker)", () =>
 describe("POST /api/stalker/stop {account_id} (spec 2 §7, §4 Stalker)", () => {
   it("200 'Stalker stopped successfully': stopped and inactive at once, off /active, the waiting job removed; a second stop is a no-op", async () => {
     await call(startAction, { account_id: STALKER });
-    await reportStalkerState(STALKER, { state: "active", planet: "Orion", worker: "w1" });
+    expect(await reportStalkerState(STALKER, { actual: "active", planet: "Orion" })).toBe(true);
     const res = await call(stopAction, { account_id: STALKER });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       success: true,
       message: "Stalker stopped successfully",
-      stalker: { desired: "stopped", state: "inactive", planet: null },
+      stalker: { desired: "stop", actual: "stopped", state: "inactive" },
     });
     expect((await active()).body).toEqual({ connections: [] });
     expect(await getQueue("stalker").getJob(sessionJobId("stalker", STALKER))).toBeUndefined();
     // A holder that still reports after the stop changes nothing (the stop wins).
-    expect(await reportStalkerState(STALKER, { state: "active", planet: "Orion" })).toBe(false);
-    expect((await rows())[0]).toMatchObject({ desired: "stopped", state: "inactive" });
+    expect(await reportStalkerState(STALKER, { actual: "active", planet: "Orion" })).toBe(false);
+    expect((await rows())[0]).toMatchObject({ desired: "stop", actual: "stopped" });
     const again = await call(stopAction, { account_id: STALKER });
     expect(again.status).toBe(200);
-    expect(again.body.stalker).toMatchObject({ desired: "stopped", state: "inactive" });
+    expect(again.body.stalker).toMatchObject({ desired: "stop", state: "inactive" });
   });
 
   it("a stalker that never ran: 200 with stalker null; unknown 404; a non-stalker without a session 400", async () => {
@@ -146,9 +154,11 @@ describe("POST /api/stalker/stop {account_id} (spec 2 §7, §4 Stalker)", () => 
     await (
       await getDb()
     )
-      .insert(stalkerSessions)
-      .values({ accountId: STALKER, desired: "stopped", state: "error", error: "Login failed: Invalid credentials" });
+      .insert(sessions)
+      .values({ purpose: "stalker", key: STALKER, accountId: STALKER, desired: "stop", actual: "failed", error: "Login failed: Invalid credentials" });
     expect((await call(stopAction, { account_id: STALKER })).body.stalker).toMatchObject({ state: "error", error: "Login failed: Invalid credentials" });
-    expect((await call(startAction, { account_id: STALKER })).body.stalker).toMatchObject({ desired: "started", state: "connecting", error: null });
+    expect((await call(startAction, { account_id: STALKER })).body.stalker).toMatchObject({ desired: "run", state: "connecting", error: null });
+    expect(await rows()).toHaveLength(1);
+    expect((await rows())[0]).toMatchObject({ actual: "waiting" });
   });
 });

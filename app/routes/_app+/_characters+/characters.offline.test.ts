@@ -8,7 +8,7 @@ import { OFFLINE_MESSAGE } from "#jobs/queues.server";
 import { freePort } from "#jobs/test-helpers";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
-import { stalkerSessions, users } from "~/db/schema";
+import { sessions, users } from "~/db/schema";
 import { getSelectedCharacter } from "~/models/character-details.server";
 import { upsertUser } from "~/models/user.server";
 import { resetEnv } from "~/utils/env.server";
@@ -27,11 +27,11 @@ beforeAll(async () => {
   cookie = op.cookie;
   operatorId = op.id;
   const db = await getDb();
-  await db.delete(stalkerSessions);
+  await db.delete(sessions);
   await db.delete(users);
   await upsertUser({ accountId: STALKER, nick: "watcher", password: "p".repeat(32), type: "stalker" });
   await upsertUser({ accountId: OTHER, nick: "other", password: "p".repeat(32), type: "stalker" });
-  await db.insert(stalkerSessions).values({ accountId: OTHER, desired: "started", state: "active" });
+  await db.insert(sessions).values({ purpose: "stalker", key: OTHER, accountId: OTHER, desired: "run", actual: "active" });
 });
 afterAll(() => {
   process.env.REDIS_URL = savedRedis;
@@ -52,8 +52,8 @@ describe("/characters with the job engine offline", () => {
     const res = await post({ intent: "start-stalker", accountId: STALKER, redirectTo: "/characters" });
     expect(res.status).toBe(302);
     expect(toastOf(res.headers)).toMatchObject({ type: "error", message: OFFLINE_MESSAGE });
-    const rows = await (await getDb()).select().from(stalkerSessions);
-    expect(rows.map((r) => r.accountId)).toEqual([OTHER]);
+    const rows = await (await getDb()).select().from(sessions);
+    expect(rows.map((r) => r.key)).toEqual([OTHER]);
     expect(await getSelectedCharacter(operatorId)).toBeNull();
   });
 
@@ -66,7 +66,7 @@ describe("/characters with the job engine offline", () => {
   it("stop-stalker still works (the holder polls the database)", async () => {
     const res = await post({ intent: "stop-stalker", accountId: OTHER });
     expect(res.data).toEqual({ ok: true, intent: "stop-stalker", message: ACCOUNT_MESSAGES.stalkerStopped });
-    const [row] = await (await getDb()).select().from(stalkerSessions);
-    expect(row).toMatchObject({ desired: "stopped", state: "inactive" });
+    const [row] = await (await getDb()).select().from(sessions);
+    expect(row).toMatchObject({ desired: "stop", actual: "stopped" });
   });
 });

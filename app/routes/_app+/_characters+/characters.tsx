@@ -24,7 +24,8 @@ import {
 } from "~/models/character-details.server";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
 import { logEvent } from "~/models/log.server";
-import { listStalkerStatuses, startStalker, stopStalker } from "~/models/stalker.server";
+import { AccountHeldError } from "~/models/session.server";
+import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
 import { listUsers, UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
@@ -32,6 +33,8 @@ import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
+import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { SESSION_TEXTS } from "#api/sessions";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
@@ -69,23 +72,22 @@ export type CharacterRow = {
   stalkerState: StalkerCardState;
 };
 
-function stalkerStateOf(s: { desired: string; state: string } | undefined): StalkerCardState {
-  if (!s || s.desired !== "started") return "inactive";
-  if (s.state === "active") return "active";
-  if (s.state === "connecting") return "connecting";
-  return "inactive";
+function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
+  if (!s || s.state === "error") return "inactive";
+  return s.state;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const url = new URL(request.url);
-  const [users, categories, details, statuses, progress, summary] = await Promise.all([
+  const [users, categories, details, statuses, progress, summary, takeover] = await Promise.all([
     listUsers(),
     listCategories(),
     getCharacterDetails(),
     listStalkerStatuses(),
     getCharactersRefreshProgress(),
     loadSummary(request),
+    takeoverNotice(request, ["start-stalker"]),
   ]);
   const statusOf = new Map(statuses.map((s) => [s.accountId, s]));
   let selected = await getSelectedCharacter(operator.id);
@@ -136,7 +138,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totals,
     giftFilter,
     selected,
-    stalker: cardUser ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState } : null,
+    stalker: cardUser
+      ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState, session: statusOf.get(cardUser.account_id) ?? null }
+      : null,
+    takeover,
     progress,
     summary,
   };
@@ -174,17 +179,36 @@ export async function action({ request }: ActionFunctionArgs) {
   const rawErrorRedirect = formData.get("errorRedirectTo");
   const errorRedirectTo = redirectTo && rawErrorRedirect ? safeRedirect(rawErrorRedirect, redirectTo) : redirectTo;
   const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo, errorRedirectTo)]),
+    INTENTS.map((intent) => [
+      intent,
+      async () => {
+        try {
+          return respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo, errorRedirectTo);
+        } catch (err) {
+          // Another purpose holds the account: back to the page with the take-over question.
+          const accountId = field(formData, "accountId");
+          const to = takeoverLocation(err, redirectTo ?? "/characters", {
+            intent,
+            accountId,
+            fields: { accountId, accountName: (err as AccountHeldError).account ?? accountId },
+          });
+          if (to) return redirectWithError(to, (err as AccountHeldError).message);
+          throw err;
+        }
+      },
+    ]),
   ) as Record<Intent, () => Promise<Response>>;
   return dispatchIntent(formData, handlers);
 }
 
 type Outcome = { ok: true; message: string } | { ok: false; message: string; status: number };
 
-async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> {
+async function run(intent: Intent, fn: () => Promise<string | Outcome>): Promise<Outcome> {
   try {
-    return { ok: true, message: await fn() };
+    const done = await fn();
+    return typeof done === "string" ? { ok: true, message: done } : done;
   } catch (err) {
+    if (err instanceof AccountHeldError && intent === "start-stalker") throw err; // the take-over question
     if (err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
     if (err instanceof Response) {
       const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
@@ -213,13 +237,15 @@ function accountIdOf(formData: FormData): string {
   return id;
 }
 
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string> {
+const checked = (formData: FormData, name: string) => ["1", "on", "true"].includes(field(formData, name));
+
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | Outcome> {
   switch (intent) {
     case "create-user": {
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
       const parsed = createCredsSchema.safeParse({ rc: field(formData, "rc"), type: field(formData, "type") });
       if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
-      await createUserFromRecoveryCode(parsed.data);
+      await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
       return ACCOUNT_MESSAGES.userCreated;
     }
     case "add-category":
@@ -235,12 +261,16 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     }
     case "start-stalker": {
       const accountId = accountIdOf(formData);
-      await startStalker(accountId);
+      // The answer waits a moment for the login's outcome: success only once it is up, the
+      // platform's words when it refused, "connecting" while it still tries (the card follows live).
+      const started = await startStalker(accountId, { takeover: checked(formData, "takeover"), waitMs: startWaitMs() });
+      if (started.state === "error") return { ok: false, message: started.error ?? ACCOUNT_ERRORS.startStalker, status: 502 };
       // Spec 2 §4: on a successful start that user becomes the selected user.
       await selectCharacter(operatorId, accountId).catch((err: unknown) => {
         if (!(err instanceof Response)) throw err;
       });
-      return ACCOUNT_MESSAGES.stalkerStarted;
+      const took = started.tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, started.tookOver.purpose)}` : "";
+      return `${started.state === "active" ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting}${took}`;
     }
     case "stop-stalker": {
       const accountId = accountIdOf(formData);

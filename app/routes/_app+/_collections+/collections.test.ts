@@ -12,13 +12,13 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
-import { collectionsActivity, collectionsConnections, collectionsProfiles, collectionsState } from "~/db/schema";
+import { collectionsActivity, collectionsProfiles, collectionsState, sessions } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { addActivity, getState } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { reportConnection } from "~/models/collections-connection.server";
+import { reportSession } from "~/models/session.server";
 import { loader as layoutLoader } from "../_layout";
 import { action, loader, type ActionResult, type CollectionsData } from "./collections";
 
@@ -50,7 +50,7 @@ beforeEach(async () => {
   await db.delete(collectionsState);
   await db.delete(collectionsProfiles);
   await db.delete(collectionsActivity);
-  await db.delete(collectionsConnections);
+  await db.delete(sessions);
   await getQueue("collections").obliterate({ force: true });
 });
 
@@ -102,7 +102,7 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     const d = (await page()).data;
     expect(d.profile).toMatchObject({ accountId: a.id, nick: a.nick, loginMethod: "recovery" });
     expect(d.profile!.profilePic === null || d.profile!.profilePic.includes(`/avatar/${a.id}`)).toBe(true);
-    expect(d.connection).toMatchObject({ desired: "connected", state: "connecting" });
+    expect(d.connection).toMatchObject({ desired: "run", state: "connecting" });
     expect(await getQueue("collections").getJob(`collections-${a.id}`)).toBeTruthy();
     // Nothing secret in the page data or the table's clear text.
     const text = JSON.stringify(d);
@@ -126,8 +126,8 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     expect(d.profile!.id).toBe(third.id);
     // The previous account's connection was let go.
     const db = await getDb();
-    const conns = await db.select().from(collectionsConnections);
-    expect(conns.find((c) => c.accountId === account(5).id)).toMatchObject({ desired: "disconnected", state: "disconnected" });
+    const conns = await db.select().from(sessions);
+    expect(conns.find((c) => c.purpose === "collections" && c.key === account(5).id)).toMatchObject({ desired: "stop", actual: "stopped" });
     expect(await post({ intent: "remove-saved", profileId: d.profiles[1]!.id })).toMatchObject({ status: 200 });
     expect((await page()).data.profiles).toHaveLength(4);
   });
@@ -278,7 +278,8 @@ describe("Auto and the floating panel", () => {
       return res.data.collectionsPanel;
     };
     await login(0);
-    await reportConnection(account(0).id, { state: "connected" });
+    // As its holder would once logged in.
+    expect(await reportSession("collections", account(0).id, "w1", { actual: "active" })).toBe(true);
     expect(await shell("show")).toMatchObject({ mode: "show", nick: account(0).nick, state: "connected" });
     expect(await shell("minimized")).toMatchObject({ mode: "minimized" });
     expect(await shell("hide")).toBeNull();

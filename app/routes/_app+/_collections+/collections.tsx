@@ -18,7 +18,10 @@ import {
   withActivity,
 } from "~/models/collections.server";
 import { logEvent } from "~/models/log.server";
-import { listUsers } from "~/models/user.server";
+import { AccountHeldError } from "~/models/session.server";
+import { listUsers, UserError } from "~/models/user.server";
+import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { SESSION_TEXTS } from "#api/sessions";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { collectionsPanelCookie, type PanelMode } from "~/utils/collections-panel.server";
 import { readFormData } from "~/utils/forms.server";
@@ -45,7 +48,13 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
-  const [state, profiles, activity, users] = await Promise.all([getState(operator.id), listProfiles(operator.id), listActivity(operator.id), listUsers()]);
+  const [state, profiles, activity, users, takeover] = await Promise.all([
+    getState(operator.id),
+    listProfiles(operator.id),
+    listActivity(operator.id),
+    listUsers(),
+    takeoverNotice(request, ["login-saved", "connect"]),
+  ]);
   const profile = state.profileId ? await getProfile(operator.id, state.profileId) : null;
   const connection = profile ? await getConnection(profile.accountId) : null;
   const itemsFresh = state.items && state.itemsCollectionId === state.collectionId ? state.items : null;
@@ -63,6 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     activity,
     characters: users.map((u) => ({ accountId: u.account_id, nick: u.nick })),
     panel: collectionsPanelCookie.read(request) ?? "hide",
+    takeover,
   };
 }
 
@@ -122,6 +132,15 @@ export async function action({ request }: ActionFunctionArgs) {
           const done = await handle(intent, formData, operator.id);
           outcome = typeof done === "string" ? { ok: true, message: done } : { ok: true, ...done };
         } catch (err) {
+          // Another purpose holds the account: back to the page with the take-over question
+          // (the recovery-code login asks up front instead: its code never goes in a URL).
+          if (err instanceof AccountHeldError && intent !== "login") {
+            const accountId = err.holder.accountId ?? "";
+            const fields: Record<string, string> = { accountName: err.account };
+            if (intent === "login-saved") fields.profileId = field(formData, "profileId");
+            const to = takeoverLocation(err, redirectTo ?? "/collections", { intent, accountId, fields });
+            if (to) return redirectWithError(to, err.message);
+          }
           outcome = await failureOf(intent, err);
         }
         return respond(intent, outcome, redirectTo);
@@ -132,7 +151,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 async function failureOf(intent: Intent, err: unknown): Promise<Outcome> {
-  if (err instanceof ClayError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
+  if (err instanceof ClayError || err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
   if (err instanceof Response) {
     const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
     return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
@@ -154,6 +173,8 @@ const field = (formData: FormData, name: string) => {
   const v = formData.get(name);
   return typeof v === "string" ? v : "";
 };
+
+const checked = (formData: FormData, name: string) => ["1", "on", "true"].includes(field(formData, name));
 
 /** The logged-in profile's credentials, else 409 "Log in to Galaxy first". */
 async function loggedIn(operatorId: string) {
@@ -184,11 +205,11 @@ async function savePickers(operatorId: string, formData: FormData) {
 async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | { message: string; headers?: HeadersInit }> {
   switch (intent) {
     case "login": {
-      const profile = await loginWithRecoveryCode(operatorId, field(formData, "rc"));
+      const profile = await loginWithRecoveryCode(operatorId, field(formData, "rc"), { takeover: checked(formData, "takeover") });
       return `Logged in as ${profile.nick}`;
     }
     case "login-saved": {
-      const profile = await loginWithProfile(operatorId, field(formData, "profileId"));
+      const profile = await loginWithProfile(operatorId, field(formData, "profileId"), { takeover: checked(formData, "takeover") });
       return `Logged in as ${profile.nick}`;
     }
     case "remove-saved": {
@@ -203,8 +224,8 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       return "Logged out";
     case "connect": {
       const { creds } = await loggedIn(operatorId);
-      await connectAccount(creds.userID);
-      return "Connecting to Galaxy";
+      const { tookOver } = await connectAccount(creds.userID, { takeover: checked(formData, "takeover") });
+      return `Connecting to Galaxy${tookOver ? ` · ${SESSION_TEXTS.tookOver(creds.userID, tookOver.purpose)}` : ""}`;
     }
     case "disconnect": {
       const { creds } = await loggedIn(operatorId);
@@ -215,8 +236,8 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       const { creds } = await loggedIn(operatorId).catch(() => {
         throw new ClayError(409, T.notConnected);
       });
-      await changePlanet(creds.userID, field(formData, "planet"));
-      return `Changing planet to ${field(formData, "planet").trim()}`;
+      const planet = await changePlanet(creds.userID, field(formData, "planet"));
+      return `Now on ${planet}`;
     }
     case "run": {
       await savePickers(operatorId, formData);

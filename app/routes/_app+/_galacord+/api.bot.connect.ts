@@ -4,12 +4,15 @@ import { connectAccount } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 import { relayFailure } from "~/utils/galacord-api.server";
 
-/** POST /api/bot/connect {accountId, channelId} → { success, message, account } (the holder connects it; badge polled). */
+/**
+ * POST /api/bot/connect {accountId, channelId, takeover?} → { success, message, account } (the holder connects it;
+ * the row follows live). 409 `{holder}` when another purpose holds the account: send `takeover: true`.
+ */
 export const action = apiRoute(async function action({ request }) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const { accountId, channelId } = await readJson(request, connectSchema);
+  const { accountId, channelId, takeover } = await readJson(request, connectSchema);
   try {
-    return Response.json({ success: true, message: RELAY_MESSAGES.reconnecting, account: await connectAccount(accountId, channelId) });
+    return Response.json({ success: true, message: RELAY_MESSAGES.reconnecting, account: await connectAccount(accountId, channelId, { takeover }) });
   } catch (err) {
     return relayFailure(err, RELAY_ERRORS.createConnection);
   }

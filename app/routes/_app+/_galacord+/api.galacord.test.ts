@@ -3,6 +3,7 @@
  * rules) through the real route modules, with a real worker holding the relay session and
  * both simulators. Bad input of every kind → 4xx `{error, message}`, nothing changed.
  */
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { closeQueues } from "#jobs/queues.server";
@@ -12,7 +13,7 @@ import { SEED } from "#sim/discord/state";
 import { startSimulator, type Simulator } from "#sim/server";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { galacordAccounts, galacordBot } from "~/db/schema";
+import { galacordAccounts, sessions } from "~/db/schema";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { loader as channelsLoader } from "./api.bot.channels";
 import { action as connectAction } from "./api.bot.connect";
@@ -75,7 +76,16 @@ const get = (path: string) => new Request(`${U}${path}`);
 function raw(path: string, body?: string, type?: string) {
   return new Request(`${U}${path}`, { method: "POST", headers: type ? { "content-type": type } : {}, body });
 }
-const botRowNow = async () => (await (await getDb()).select().from(galacordBot))[0] ?? null;
+/** The bot's session row (purpose relay, key "bot"; docs/sessions.md). */
+const botRowNow = async () =>
+  (
+    await (
+      await getDb()
+    )
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.purpose, "relay"), eq(sessions.key, "bot")))
+  )[0] ?? null;
 const rowCount = async () => (await (await getDb()).select().from(galacordAccounts)).length;
 
 describe("spec 2 §7 Relay bot /api", () => {
@@ -112,10 +122,12 @@ describe("spec 2 §7 Relay bot /api", () => {
       "isConnected",
       "nick",
       "planet",
+      "session",
       "state",
     ]);
+    expect(accounts.body[0].session).toMatchObject({ purpose: "relay-link", key: acc.id, desired: "run", actual: "active" });
     const status = await json(await statusLoader(await apiArgs(get("/api/bot/status"))));
-    expect(status.body).toEqual({ isRunning: true, error: null, connectedChannels: 1, state: "running" });
+    expect(status.body).toMatchObject({ isRunning: true, error: null, connectedChannels: 1, state: "running", session: { actual: "active" } });
     const conns = await json(await connectionsLoader(await apiArgs(get("/api/bot/connections"))));
     expect(conns.body.connections).toEqual([{ accountId: acc.id, nick: acc.nick, planet: accounts.body[0].planet, channelName: "relay", isConnected: true }]);
 
@@ -167,10 +179,10 @@ describe("spec 2 §7 Relay bot /api", () => {
         "boolean",
         expect.stringMatching(/^(starting|running)$/),
       ]);
-      expect((await botRowNow())?.desired).toBe("running");
+      expect((await botRowNow())?.desired).toBe("run");
       const stop = await json(await stopAction(await apiArgs(raw("/api/bot/stop", body, type))));
       expect([stop.status, stop.body.success, stop.body.isRunning, stop.body.status?.state]).toEqual([200, true, false, "stopped"]);
-      expect((await botRowNow())?.desired).toBe("stopped");
+      expect((await botRowNow())?.desired).toBe("stop");
     }
   });
 
@@ -178,7 +190,7 @@ describe("spec 2 §7 Relay bot /api", () => {
     // What the web side writes (the holder may still be writing `worker`/`updatedAt` as it lets go).
     const wanted = async () => {
       const row = await botRowNow();
-      return row && { desired: row.desired, state: row.state, error: row.error };
+      return row && { desired: row.desired, actual: row.actual, error: row.error };
     };
     const before = await wanted();
     const cases: [string, string | undefined, number, string][] = [

@@ -1,9 +1,13 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, type Channel, type SavedAccount } from "#api/galacord";
 import { planetSchema } from "#api/galacord-schemas";
+import { sessionLogsUrl } from "#api/sessions";
+import { useLive } from "~/components/live/live";
+import { SessionDetail } from "~/components/session/session-detail";
+import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
 import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { ExclamationTriangleIcon, GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";
@@ -24,7 +28,9 @@ import {
   updateChannel,
 } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
+import type { AccountHeldError } from "~/models/session.server";
 import { UserError } from "~/models/user.server";
+import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { requireOperator } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
@@ -48,15 +54,21 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   try {
-    const [status, accounts, channels] = await Promise.all([getBotStatus(), listSavedAccounts(), listChannels()]);
-    return data({ status, accounts, channels, loadError: null as string | null });
+    const [status, accounts, channels, takeover] = await Promise.all([
+      getBotStatus(),
+      listSavedAccounts(),
+      listChannels(),
+      takeoverNotice(request, ["connect"]),
+    ]);
+    return data({ status, accounts, channels, takeover, loadError: null as string | null });
   } catch (err) {
     await logEvent({ type: "error", source: "system", message: `${RELAY_ERRORS.fetchStatus}: ${errorText(err)}` }).catch(() => {});
     return data(
       {
-        status: { isRunning: false, error: null, connectedChannels: 0, state: "stopped" as const },
+        status: { isRunning: false, error: null, connectedChannels: 0, state: "stopped" as const, session: null },
         accounts: [],
         channels: [],
+        takeover: null,
         loadError: RELAY_ERRORS.fetchStatus as string,
       },
       { status: 503 },
@@ -104,7 +116,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!channelId) return redirectWithError(back, RELAY_ERRORS.channelRequired);
       if (!recoveryCode) return redirectWithError(back, RELAY_ERRORS.recoveryCodeRequired);
       try {
-        await connectNew({ channelId, recoveryCode });
+        await connectNew({ channelId, recoveryCode, takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
         return redirectWithSuccess(home, RELAY_MESSAGES.connected);
       } catch (err) {
         return fail(err, RELAY_ERRORS.createConnection, back);
@@ -112,9 +124,16 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "connect":
       try {
-        await connectAccount(accountId, str(fd, "channelId"));
+        await connectAccount(accountId, str(fd, "channelId"), { takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
         return redirectWithSuccess(home, RELAY_MESSAGES.reconnecting);
       } catch (err) {
+        // Another purpose holds the account: back to the page with the take-over question.
+        const to = takeoverLocation(err, home, {
+          intent,
+          accountId,
+          fields: { accountId, channelId: str(fd, "channelId"), accountName: (err as AccountHeldError).account ?? accountId },
+        });
+        if (to) return redirectWithError(to, (err as AccountHeldError).message);
         return fail(err, RELAY_ERRORS.createConnection);
       }
     case "disconnect":
@@ -251,6 +270,7 @@ function ConnectNewPanel({ channels }: { channels: Channel[] }) {
             value={code}
             onChange={(e) => setCode(e.target.value)}
           />
+          <TakeOverCheckbox />
           <Flex justify="end">
             <Button type="submit" disabled={hydrated && (!channelId || !code.trim())} loading={busy}>
               Connect
@@ -414,11 +434,7 @@ function AccountRow({ account }: { account: SavedAccount }) {
               )}{" "}
               <Text color="gray">({account.guildName})</Text>
             </Text>
-            {account.error && account.state !== "connected" ? (
-              <Text size="1" color="red" role="status">
-                {account.error}
-              </Text>
-            ) : null}
+            <SessionDetail session={account.session} />
           </Flex>
           <Flex gap="2" wrap="wrap">
             <fetcher.Form method="post" action="/galacord" preventScrollReset>
@@ -446,29 +462,19 @@ function AccountRow({ account }: { account: SavedAccount }) {
 }
 
 export default function GalaCordRoute() {
-  const { status, accounts, channels, loadError } = useLoaderData<typeof loader>();
+  const { status, accounts, channels, takeover, loadError } = useLoaderData<typeof loader>();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const revalidator = useRevalidator();
   const botFetcher = useFetcher();
 
-  // Spec 2 §9: bot status polled every 5 s (the loader renders it without JavaScript). Never
-  // while a form is under way: a revalidation then could consume the redirect's flash toast.
-  const navigation = useNavigation();
-  const fetchers = useFetchers();
-  const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle" && !busyRef.current) revalidator.revalidate();
-    }, BOT_STATUS_POLL_MS);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  // The bot and every relay connection follow live (docs/live.md); spec 2 §9's 5 s status poll
+  // runs only while the live stream is down. The loader renders them without JavaScript.
+  useLive(["session:relay", "session:relay-link", "galacord"], { fallbackMs: BOT_STATUS_POLL_MS });
 
   const pendingBot = botFetcher.state !== "idle" ? str(botFetcher.formData ?? new FormData(), "intent") : "";
-  const running = pendingBot ? pendingBot === "bot-start" : status.isRunning || status.state === "starting";
-  const shownRunning = pendingBot ? pendingBot === "bot-start" : status.isRunning;
+  // Starting, from the click until Discord answers: never "Stopped" in between.
+  const shown = pendingBot === "bot-start" ? "starting" : pendingBot === "bot-stop" ? "stopped" : status.state;
+  const running = shown === "running" || shown === "starting";
   const account = (key: string) => accounts.find((a) => a.accountId === params.get(key));
   const changing = account("channel");
   const planetFor = account("planet");
@@ -484,9 +490,12 @@ export default function GalaCordRoute() {
         actions={
           <>
             <Flex align="center" gap="2" role="status" aria-live="polite" className="gt-bot-status">
-              <span className={`gt-status-dot ${shownRunning ? "gt-status-dot-on" : ""}`} aria-hidden />
-              <Text size="2" weight="medium">
-                {shownRunning ? "Running" : "Stopped"}
+              <span
+                className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" ? "gt-status-dot-starting" : ""}`}
+                aria-hidden
+              />
+              <Text size="2" weight="medium" data-testid="bot-state">
+                {shown === "running" ? "Running" : shown === "starting" ? "Starting" : shown === "error" ? RELAY_ERRORS.botError : "Stopped"}
               </Text>
               <Text size="2" color="gray">
                 · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
@@ -505,6 +514,7 @@ export default function GalaCordRoute() {
         }
       />
       {loadError ? <LoadFailurePanel title={loadError} message={RELAY_ERRORS.fetchAccounts} /> : null}
+      {takeover ? <TakeOverPanel notice={takeover} /> : null}
       {status.error ? (
         <Callout.Root color="red" mb="4" role="alert">
           <Callout.Icon>
@@ -512,12 +522,23 @@ export default function GalaCordRoute() {
           </Callout.Icon>
           <Callout.Text>
             <strong>{RELAY_ERRORS.botError}</strong>: {status.error}
+            {status.session ? (
+              <>
+                {" "}
+                · <Link to={sessionLogsUrl(status.session)}>System Logs</Link>
+              </>
+            ) : null}
           </Callout.Text>
         </Callout.Root>
-      ) : status.state === "starting" && !pendingBot ? (
-        <Text as="p" size="2" color="gray" mb="3">
-          <Spinner size="1" /> Logging in to Discord…
-        </Text>
+      ) : shown === "starting" ? (
+        <Flex as="div" direction="column" mb="3" gap="1" data-testid="bot-starting">
+          <Text as="p" size="2" color="gray">
+            <Spinner size="1" /> Logging in to Discord…
+          </Text>
+          {status.session && !pendingBot ? <SessionDetail session={status.session} size="2" /> : null}
+        </Flex>
+      ) : status.session && !pendingBot ? (
+        <SessionDetail session={status.session} size="2" />
       ) : null}
       {params.get("new") ? <ConnectNewPanel channels={channels} /> : null}
       {changing ? <ChangeChannelPanel account={changing} channels={channels} /> : null}

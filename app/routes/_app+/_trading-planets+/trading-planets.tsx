@@ -9,6 +9,7 @@ import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-pl
 import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
 import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
+import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
@@ -27,6 +28,9 @@ import {
   updateSequence,
 } from "~/models/planet-sequence.server";
 import { listTraderStatuses, startTrader, stopTrader } from "~/models/trader.server";
+import type { AccountHeldError } from "~/models/session.server";
+import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { SESSION_TEXTS } from "#api/sessions";
 import { UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
@@ -59,6 +63,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const [sequences, planets, ads, traders] = await Promise.allSettled([listSequences(), listCustomPlanets(), listAds(), listTraderStatuses()]);
+  const takeover = await takeoverNotice(request, ["trader-start"]).catch(() => null);
   const loadErrors: string[] = [];
   const failed = async (part: PromiseSettledResult<unknown>, text: string) => {
     if (part.status === "fulfilled") return;
@@ -76,6 +81,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       planets: value(planets),
       ads: value(ads),
       traders: value<TraderStatus>(traders),
+      takeover,
       loadError: (loadErrors[0] ?? null) as string | null,
       loadErrors,
     },
@@ -239,10 +245,20 @@ export async function action({ request }: ActionFunctionArgs) {
       const accountId = str(fd, "account_id").trim();
       if (!/^\d{1,12}$/.test(accountId)) return redirectWithError(home, fallback);
       try {
-        if (start) await startTrader(accountId);
-        else await stopTrader(accountId);
-        return redirectWithSuccess(home, start ? TRADER_MESSAGES.started : TRADER_MESSAGES.stopped);
+        if (start) {
+          const { tookOver } = await startTrader(accountId, { takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
+          return redirectWithSuccess(home, `${TRADER_MESSAGES.started}${tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, tookOver.purpose)}` : ""}`);
+        }
+        await stopTrader(accountId);
+        return redirectWithSuccess(home, TRADER_MESSAGES.stopped);
       } catch (err) {
+        // Another purpose holds the account: back to the page with the take-over question.
+        const to = takeoverLocation(err, home, {
+          intent,
+          accountId,
+          fields: { account_id: accountId, accountName: (err as AccountHeldError).account ?? accountId },
+        });
+        if (to) return redirectWithError(to, (err as AccountHeldError).message);
         if (err instanceof UserError) return redirectWithError(home, err.message || fallback);
         if (err instanceof Response) {
           const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
@@ -257,7 +273,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TradingPlanetsRoute() {
-  const { sequences, planets, ads, traders, loadError, loadErrors } = useLoaderData<typeof loader>();
+  const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = useLoaderData<typeof loader>();
   useLoadErrorToasts(loadErrors ?? (loadError ? [loadError] : []));
   const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
   const location = useLocation();
@@ -312,6 +328,7 @@ export default function TradingPlanetsRoute() {
           cancelTo={withParam("sequence", null)}
         />
       ) : null}
+      {takeover ? <TakeOverPanel notice={takeover} /> : null}
       <Flex direction="column" gap="5">
         <div className="gt-run-grid">
           <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} />

@@ -1,6 +1,9 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
+import { useLive } from "~/components/live/live";
+import { SessionDetail } from "~/components/session/session-detail";
+import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -41,6 +44,8 @@ function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]
   const start = useFetcher();
   const stop = useFetcher();
   const refresh = useFetcher();
+  // Every stalker's state, as it changes in any process (docs/live.md); polls only while the stream is down.
+  useLive(["session:stalker"], { fallbackMs: 5_000 });
   const pendingStart = start.state !== "idle";
   // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
   const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
@@ -55,8 +60,10 @@ function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]
           </Text>
           <Text as="div" size="1" color="gray">
             {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}
+            {stalker?.session?.planet && state === "active" ? ` · on ${stalker.session.planet}` : ""}
             {running ? ` · Refreshing ${progress?.done ?? 0} of ${progress?.total ?? 0}` : ""}
           </Text>
+          {stalker?.session && !pendingStart ? <SessionDetail session={stalker.session} /> : null}
         </Box>
         <Flex gap="2" wrap="wrap">
           <start.Form method="post" action="/characters">
@@ -176,6 +183,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
           }}
         />
       ) : null}
+      {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
       <StalkerCard stalker={data.stalker} progress={data.progress} />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
       {total === 0 ? (

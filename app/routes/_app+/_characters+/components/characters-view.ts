@@ -99,13 +99,12 @@ export const STALKER_TEXTS: Record<StalkerCardState, string> = {
   active: "Stalker Active",
 };
 
-/** While a refresh runs or a stalker is connecting, the page re-reads every 2 s (with JavaScript). */
+/** While a refresh runs, the page re-reads every 2 s (with JavaScript); stalkers follow live (the card's own subscription). */
 export const REFRESH_POLL_MS = 2000;
 /** Spec 2 §9: statuses refresh every 5 minutes while a user is selected; the page re-reads as often. */
 export const STATUS_POLL_MS = 5 * 60_000;
 
-export function pollInterval(data: Pick<CharactersData, "progress" | "stalker" | "groups" | "selected">): number | null {
-  const connecting = data.stalker?.state === "connecting" || data.groups.some((g) => g.rows.some((r) => r.stalkerState === "connecting"));
-  if (data.progress?.running || connecting) return REFRESH_POLL_MS;
+export function pollInterval(data: Pick<CharactersData, "progress" | "selected">): number | null {
+  if (data.progress?.running) return REFRESH_POLL_MS;
   return data.selected ? STATUS_POLL_MS : null;
 }

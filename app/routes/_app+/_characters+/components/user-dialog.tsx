@@ -2,6 +2,7 @@ import { Button, Flex, Select, Text, TextField } from "@radix-ui/themes";
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useRef, useState } from "react";
 import type { Category } from "#api/accounts";
+import { TakeOverCheckbox } from "~/components/session/take-over-panel";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
@@ -73,6 +74,7 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
               </select>
             )}
           </label>
+          <TakeOverCheckbox disabled={creating} />
         </Flex>
         <DialogButtons>
           <DialogCancel disabled={creating} />

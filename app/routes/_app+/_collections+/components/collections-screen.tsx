@@ -9,9 +9,11 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CollectionsData } from "../collections";
-import { COLLECTIONS_ACTION as ACTION, IntentForm, useBackgroundRefresh } from "./intent-form";
+import { SessionDetail } from "~/components/session/session-detail";
+import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
+import { COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
 
-export { IntentForm, useBackgroundRefresh };
+export { IntentForm };
 
 function initials(nick: string) {
   return (
@@ -75,6 +77,7 @@ function LoginCard() {
             <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
               Log in
             </Button>
+            <TakeOverCheckbox disabled={busy} />
           </Flex>
         )}
       </IntentForm>
@@ -147,13 +150,9 @@ function ProfileCard({ data }: { data: CollectionsData }) {
             <Badge color={STATE_COLOR[state]} data-testid="connection-state">
               {STATE_LABEL[state]}
             </Badge>
-            {c?.planet ? <Text size="1">on {c.planet}</Text> : null}
-            {c?.error ? (
-              <Text size="1" color="red" role="alert">
-                {c.error}
-              </Text>
-            ) : null}
+            {c?.planet && state === "connected" ? <Text size="1">on {c.planet}</Text> : null}
           </Flex>
+          {c ? <SessionDetail session={c} /> : null}
         </Box>
         <IntentForm intent="logout">
           {(busy) => (
@@ -416,16 +415,11 @@ function useCollectionsLive(data: CollectionsData) {
 }
 
 export function CollectionsScreen({ data }: { data: CollectionsData }) {
-  const state = data.connection?.state;
   useCollectionsLive(data);
-  // The live connection's state is not published on the bus yet (its session layer is being
-  // rebuilt): until it is, the screen re-reads it while connecting, and more slowly while
-  // connected, so a drop (→ "Connecting", reconnecting) or a 950 shows without a reload.
-  useBackgroundRefresh(state === "connecting");
-  useBackgroundRefresh(state === "connected", 5_000);
   return (
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />
+      {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
       <Grid columns={{ initial: "1", md: "2" }} gap="4" className="gt-collections">
         <Flex direction="column" gap="4">
           {data.profile ? <ProfileCard data={data} /> : <LoginCard />}

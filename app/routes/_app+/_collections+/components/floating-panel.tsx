@@ -1,9 +1,10 @@
 import { Badge, Button, Flex, IconButton, Text } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { useLive } from "~/components/live/live";
+import { SessionDetail } from "~/components/session/session-detail";
 import { Cross2Icon, ReloadIcon } from "~/components/ui/icons";
 import type { FloatingPanelData } from "~/models/collections-panel.server";
-import { IntentForm, useBackgroundRefresh } from "./intent-form";
+import { IntentForm } from "./intent-form";
 
 /**
  * The Collections panel floating over the other sections while connected (spec 2 "Main app
@@ -14,10 +15,11 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
   const location = useLocation();
   const onScreen = location.pathname === "/collections"; // the screen itself is there, with its own subscription
   // The panel is part of the shell, so it follows its own data on every section (issue 18
-  // "Live pages"): Auto cycles and the Activity Log live, polling only while the stream is down.
-  useLive([`collections:${panel.operatorId}`, `session:collections:${panel.accountId}`], { enabled: !onScreen, fallbackMs: panel.auto ? 3_000 : null });
-  // The connection's state is not on the bus yet (its session layer is being rebuilt).
-  useBackgroundRefresh(!onScreen && panel.state === "connecting", 3_000);
+  // "Live pages"): Auto cycles, the Activity Log and the connection live, polling only while the stream is down.
+  useLive([`collections:${panel.operatorId}`, `session:collections:${panel.accountId}`], {
+    enabled: !onScreen,
+    fallbackMs: panel.auto || panel.state === "connecting" ? 3_000 : null,
+  });
   if (onScreen) return null;
   const minimized = panel.mode === "minimized";
   return (
@@ -46,11 +48,14 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
       {minimized ? null : (
         <>
           <Flex gap="2" mt="2" align="center" wrap="wrap">
-            <Badge color={panel.state === "connected" ? "green" : "blue"}>{panel.state === "connected" ? "Connected" : "Connecting"}</Badge>
+            <Badge color={panel.state === "connected" ? "green" : panel.state === "error" ? "red" : "blue"} data-testid="panel-connection">
+              {panel.state === "connected" ? "Connected" : panel.state === "error" ? "Error" : "Connecting"}
+            </Badge>
             <Text size="1" data-testid="panel-runs">
               Auto {panel.auto ? "on" : "off"} · Runs: {panel.runCount} / {panel.repeat ? panel.repeat : "∞"}
             </Text>
           </Flex>
+          <SessionDetail session={panel.session} />
           <Flex gap="2" mt="2" wrap="wrap">
             <IntentForm intent="run">
               {(busy) => (

@@ -1,13 +1,15 @@
 import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
+import { useLive } from "~/components/live/live";
+import { SessionDetail } from "~/components/session/session-detail";
 
-/** How often the screen re-reads the traders' states while one runs (ours; the stalker uses 2 s too). */
+/** How often the screen re-reads the traders' states while one runs and the live stream is down. */
 export const TRADER_POLL_MS = 2_000;
 
 const COLOR: Record<TraderState, "gray" | "blue" | "green" | "amber" | "red"> = {
   idle: "gray",
+  connecting: "blue",
   flying: "blue",
   on_planet: "green",
   posting: "amber",
@@ -17,19 +19,12 @@ const COLOR: Record<TraderState, "gray" | "blue" | "green" | "amber" | "red"> = 
 /**
  * The trading run (issue 11): every character of type trading with its state (idle, flying,
  * on planet X, posting, error) and a Start/Stop form (plain POST: works without JavaScript;
- * with it the page re-reads the states every 2 s while a trader runs).
+ * with it the states follow live, docs/live.md), the reason when it reconnects or failed.
  */
 export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; redirectTo: string }) {
-  const revalidator = useRevalidator();
   const navigation = useNavigation();
-  const running = traders.some((t) => t.desired === "started");
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
-    }, TRADER_POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, revalidator]);
+  const running = traders.some((t) => t.desired === "run");
+  useLive(["session:trader"], { fallbackMs: running ? TRADER_POLL_MS : null });
   const pendingId = navigation.state !== "idle" ? navigation.formData?.get("account_id") : null;
 
   return (
@@ -45,7 +40,7 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
         ) : (
           <ul className="gt-trader-list" aria-label="Traders">
             {traders.map((t) => {
-              const started = t.desired === "started";
+              const started = t.desired === "run";
               const label = traderStateLabel(t);
               return (
                 <li key={t.accountId} data-testid={`trader-${t.accountId}`}>
@@ -65,11 +60,7 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
                             </Text>
                           ) : null}
                         </Flex>
-                        {t.error ? (
-                          <Text size="1" color="red" role="status">
-                            {t.error}
-                          </Text>
-                        ) : null}
+                        <SessionDetail session={t} />
                       </Flex>
                       <Form method="post" action="/trading-planets" preventScrollReset>
                         <input type="hidden" name="intent" value={started ? "trader-stop" : "trader-start"} />

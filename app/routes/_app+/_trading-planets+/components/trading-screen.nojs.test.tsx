@@ -1,3 +1,4 @@
+import type { SessionView } from "#api/sessions";
 import { Theme } from "@radix-ui/themes";
 import { createRemixStub } from "@remix-run/testing";
 import { renderToString } from "react-dom/server";
@@ -33,19 +34,32 @@ const planets: CustomPlanet[] = [{ _id: "33333333-3333-4333-8333-333333333333", 
 const ads: Ad[] = [{ _id: "55555555-5555-4555-8555-555555555555", adsMessage: "WTS ⭐ rings", category: "ads", isActive: true }];
 
 const counts = { visits: 4, posts: 3, replies: 1, skipped: 1, failures: 0, rounds: 0 };
+const session = (key: string, over: Partial<SessionView>): SessionView => ({
+  purpose: "trader",
+  key,
+  accountId: key,
+  desired: "stop",
+  actual: "stopped",
+  since: "2026-01-01T00:00:00.000Z",
+  error: null,
+  note: null,
+  attempt: 0,
+  nextRetryAt: null,
+  holder: null,
+  holderAlive: null,
+  planet: null,
+  info: {},
+  ...over,
+});
 const traders: TraderStatus[] = [
-  { accountId: "10000001", nick: "Seller", desired: "started", state: "on_planet", planet: "Cannon*4", error: null, since: null, worker: "w1", counts },
   {
-    accountId: "10000002",
-    nick: "Idler",
-    desired: "stopped",
-    state: "idle",
-    planet: null,
-    error: null,
-    since: null,
-    worker: null,
-    counts: { ...counts, visits: 0 },
+    ...session("10000001", { desired: "run", actual: "active", planet: "Cannon*4", holder: "w1", info: { step: "on_planet" } }),
+    accountId: "10000001",
+    nick: "Seller",
+    state: "on_planet",
+    counts,
   },
+  { ...session("10000002", {}), accountId: "10000002", nick: "Idler", state: "idle", counts: { ...counts, visits: 0 } },
 ];
 
 function html(url: string) {

@@ -1,0 +1,42 @@
+/**
+ * The session registry handed to the session host (docs/sessions.md): each purpose's runner and
+ * the store of session state. Adding a purpose is one entry here (and its queue in
+ * jobs/queues.server.ts, its row in jobs/session-control.server.ts SESSION_QUEUE).
+ */
+import {
+  claimCommands,
+  claimSession,
+  desiredOf,
+  endSession,
+  finishCommand,
+  releaseSession,
+  reportSession,
+  wantedCount,
+  wantedKeys,
+} from "~/models/session.server";
+import type { SessionRegistry } from "../session-host.server";
+import { runCollectionsSession } from "./collections";
+import { runRelay } from "./relay";
+import { runStalker } from "./stalker";
+import { runTrader } from "./trader";
+
+export const SESSIONS: SessionRegistry = {
+  store: {
+    claim: claimSession,
+    report: reportSession,
+    end: endSession,
+    release: releaseSession,
+    wanted: wantedKeys,
+    wantedCount,
+    desiredOf,
+    claimCommands,
+    finishCommand,
+  },
+  purposes: {
+    stalker: { runner: runStalker },
+    trader: { runner: runTrader },
+    collections: { runner: runCollectionsSession },
+    // GalaCord: one session, job `relay-bot`, holding the Discord client and every relay connection.
+    relay: { runner: runRelay, concurrency: 10 },
+  },
+};
