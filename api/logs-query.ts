@@ -12,6 +12,14 @@ const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v
 export const logsQuerySchema = z.object({
   type: z.preprocess(blankToUndefined, z.enum(LOG_TYPES, { error: LOG_ERRORS.badType }).optional()),
   source: z.preprocess(blankToUndefined, z.enum(LOG_SOURCES, { error: LOG_ERRORS.badSource }).optional()),
+  /** Entries about one Galaxy account (`details.accountId`): a session's "System Logs" link. */
+  account: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^-?\d{1,20}$/, { error: "account must be a Galaxy account id" })
+      .optional(),
+  ),
   cleared: z.preprocess(
     blankToUndefined,
     z

@@ -2,7 +2,7 @@
  * The /api contract of System Logs (spec 2 §7 "Logs"), shared by the resource routes and
  * the /logs page. Client-safe: no server imports.
  *
- *   GET    /api/logs?type&source&cleared  → { logs: LogDto[] }   newest first, at most 500
+ *   GET    /api/logs?type&source&cleared&account  → { logs: LogDto[] }   newest first, at most 500 (account: details.accountId)
  *   POST   /api/logs/clear/{id}            → { success: true, log } | 404 { error }
  *   DELETE /api/logs/cleanup               → { message: "Deleted N log entries", deletedCount: N }
  *

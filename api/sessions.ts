@@ -6,8 +6,16 @@
  * GalaCord bot and each GalaCord relay connection.
  */
 
+/**
+ * Purposes the session host runs, each as jobs of the queue of the same name (jobs/queues.server.ts
+ * and jobs/session-control.server.ts derive theirs from this list). Adding a purpose: its name
+ * here, its label and page below, its runner in jobs/processors/sessions.ts.
+ */
+export const HOSTED_PURPOSES = ["stalker", "trader", "collections", "relay"] as const;
+export type HostedPurpose = (typeof HOSTED_PURPOSES)[number];
+
 /** What a session is for. `relay-link` sessions live inside the `relay` (GalaCord bot) session. */
-export type SessionPurpose = "stalker" | "trader" | "collections" | "relay" | "relay-link";
+export type SessionPurpose = HostedPurpose | "relay-link";
 
 /** What the operator asked for. */
 export type SessionDesired = "run" | "stop";

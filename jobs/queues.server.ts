@@ -11,6 +11,7 @@
  */
 import { Queue, type JobsOptions } from "bullmq";
 import { JOB_ERRORS } from "#api/jobs";
+import { HOSTED_PURPOSES, PURPOSE_LABELS, type HostedPurpose } from "#api/sessions";
 import { closeProducerConnection, producerConnection, queuePrefix, redisUrl, waitForReady } from "./redis.server";
 import { remember } from "~/utils/remember.server";
 
@@ -100,13 +101,9 @@ export type LogsCleanupJob = { kind: "logs-cleanup" };
 export type DailyStatsPullJob = { kind: "daily-stats-pull" };
 export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob;
 
-/** Queue name → payload type. Queue names are also the Redis key segment (no ':'). */
-export type QueuePayloads = {
+/** Queue name → payload type. Queue names are also the Redis key segment (no ':'). Every session purpose has its queue (api/sessions.ts). */
+export type QueuePayloads = { [P in HostedPurpose]: SessionJob } & {
   automation: AutomationJob;
-  stalker: SessionJob;
-  trader: SessionJob;
-  relay: SessionJob;
-  collections: SessionJob;
   "status-refresh": StatusRefreshJob;
   "bulk-refresh": BulkRefreshJob;
   system: SystemJob;
@@ -114,24 +111,12 @@ export type QueuePayloads = {
 export type QueueName = keyof QueuePayloads;
 export type JobKind<Q extends QueueName> = QueuePayloads[Q]["kind"];
 
-export const QUEUE_NAMES = [
-  "automation",
-  "stalker",
-  "trader",
-  "relay",
-  "collections",
-  "status-refresh",
-  "bulk-refresh",
-  "system",
-] as const satisfies readonly QueueName[];
+export const QUEUE_NAMES = ["automation", ...HOSTED_PURPOSES, "status-refresh", "bulk-refresh", "system"] as const satisfies readonly QueueName[];
 
 /** Shown on the queue board beside each queue. */
 export const QUEUE_DESCRIPTIONS: Record<QueueName, string> = {
   automation: "Collections automation cycles (spec 2 §4 Automation)",
-  stalker: "Stalker sessions (spec 2 §4 Stalker)",
-  trader: "Trading runs over the planet sequences (spec 2 §4 Sequences and ads)",
-  relay: "GalaCord: the Discord bot and its Galaxy connections (spec 2 §4 Relay bot)",
-  collections: "Collections platform connections (spec 2 §4 Galaxy client connection)",
+  ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, `Sessions of ${PURPOSE_LABELS[p]} (docs/sessions.md)`])) as Record<HostedPurpose, string>),
   "status-refresh": "Characters status refreshes, every 5 minutes (spec 2 §4 Stalker)",
   "bulk-refresh": "Bulk refreshes of bowling users and characters (spec 1 §4 Refresh control)",
   system: "Probe jobs and the daily logs clean-up",
@@ -153,11 +138,8 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   automation: { attempts: 3, backoff: { type: "exponential", delay: 2_000 }, ...RETAIN },
   // A session job lives as long as its session (jobs/session-host.server.ts); the processor
   // reconnects by itself. Finished jobs are removed at once so the idempotent id
-  // `stalker-<accountId>` is free for the next start or restore.
-  stalker: { attempts: 1, removeOnComplete: true, removeOnFail: true },
-  trader: { attempts: 1, removeOnComplete: true, removeOnFail: true },
-  relay: { attempts: 1, removeOnComplete: true, removeOnFail: true },
-  collections: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+  // `<purpose>-<key>` is free for the next start or restore.
+  ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, { attempts: 1, removeOnComplete: true, removeOnFail: true }])) as Record<HostedPurpose, JobsOptions>),
   // A status refresh is superseded by the next one five minutes later: few retries.
   "status-refresh": {
     attempts: 2,

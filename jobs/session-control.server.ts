@@ -8,17 +8,14 @@
  *   `<prefix>:sessions:control`; the holder ends the session (stop) or looks at its commands
  *   and rows now (wake). Best effort: holders also poll the database.
  */
-import type { SessionPurpose } from "#api/sessions";
-import { enqueue, getQueue, producerReady, type QueueName } from "./queues.server";
+import { HOSTED_PURPOSES, type HostedPurpose, type SessionPurpose } from "#api/sessions";
+import { enqueue, getQueue, producerReady } from "./queues.server";
 import { producerConnection, queuePrefix } from "./redis.server";
 
-/** Purposes run as jobs of their own queue; `relay-link` sessions live inside the `relay` one. */
-export const SESSION_QUEUE: Partial<Record<SessionPurpose, QueueName>> = {
-  stalker: "stalker",
-  trader: "trader",
-  collections: "collections",
-  relay: "relay",
-};
+/** The queue of a purpose the host runs (the queue has the purpose's name); none for `relay-link`, held inside `relay`. */
+export function sessionQueue(purpose: SessionPurpose): HostedPurpose | null {
+  return (HOSTED_PURPOSES as readonly string[]).includes(purpose) ? (purpose as HostedPurpose) : null;
+}
 
 /** Which session holds the sub-sessions of a purpose (`relay-link` → the bot). */
 export const HOSTED_BY: Partial<Record<SessionPurpose, { purpose: SessionPurpose; key: string }>> = {
@@ -40,9 +37,9 @@ export async function sessionEngineReady(): Promise<boolean> {
 
 /** Adds the session's job (no-op when it exists). Throws the 503 Response while Redis is down. */
 export async function requestSession(purpose: SessionPurpose, key: string, reason: "start" | "restore" = "start"): Promise<void> {
-  const queue = SESSION_QUEUE[purpose];
+  const queue = sessionQueue(purpose);
   if (!queue) return;
-  await enqueue(queue as "stalker", { kind: "session", accountId: key, reason }, { jobId: sessionJobId(purpose, key) });
+  await enqueue(queue, { kind: "session", accountId: key, reason }, { jobId: sessionJobId(purpose, key) });
 }
 
 /**
@@ -54,7 +51,7 @@ export async function sendSessionControl(purpose: SessionPurpose, key: string, k
   try {
     const message: ControlMessage = { purpose, key, kind };
     await producerConnection().publish(controlChannel(), JSON.stringify(message));
-    const queue = SESSION_QUEUE[purpose];
+    const queue = sessionQueue(purpose);
     if (kind === "stop" && queue) {
       const job = await getQueue(queue).getJob(sessionJobId(purpose, key));
       if (job && ((await job.isWaiting()) || (await job.isDelayed()))) await job.remove().catch(() => {});

@@ -31,7 +31,7 @@ import os from "node:os";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import type { SessionPurpose } from "#api/sessions";
+import { HOSTED_PURPOSES, type HostedPurpose, type SessionPurpose } from "#api/sessions";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
 import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
@@ -39,8 +39,8 @@ import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "
 
 export { sessionJobId } from "./session-control.server";
 
-/** Session queues: each carries the same `{kind: "session", accountId, reason}` payload (accountId = the session key). */
-export const SESSION_QUEUES = ["stalker", "trader", "relay", "collections"] as const;
+/** Session queues (one per purpose the host runs, api/sessions.ts): each carries `{kind: "session", accountId, reason}` (accountId = the session key). */
+export const SESSION_QUEUES = HOSTED_PURPOSES;
 
 /** Session-host tuning read from the environment (docs/jobs.md). */
 const settingsSchema = z.object({
@@ -106,7 +106,7 @@ export type PurposeSpec = {
 };
 
 /** Adding a purpose is one entry here (plus its queue in queues.server.ts). */
-export type SessionRegistry = { store: SessionStore; purposes: Partial<Record<SessionPurpose, PurposeSpec>> };
+export type SessionRegistry = { store: SessionStore; purposes: Record<HostedPurpose, PurposeSpec> };
 
 // ---------------------------------------------------------------------------------------
 // Restore
@@ -117,7 +117,7 @@ export type SessionRegistry = { store: SessionStore; purposes: Partial<Record<Se
  */
 export async function restoreSessions(registry: SessionRegistry): Promise<number> {
   let n = 0;
-  for (const purpose of Object.keys(registry.purposes) as SessionPurpose[]) {
+  for (const purpose of HOSTED_PURPOSES) {
     let keys: string[];
     try {
       keys = await registry.store.wanted(purpose);
@@ -226,12 +226,11 @@ function heldCount(purpose: SessionPurpose): number {
  * shutdown gives the job back (delayed by 0) so another worker takes it at once; a worker
  * above its fair share hands a new job back for a worker with room.
  */
-export function sessionProcessor(registry: SessionRegistry, purpose: SessionPurpose) {
+export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpose) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
     const state = hostState();
     state.registry ??= registry;
     const spec = registry.purposes[purpose];
-    if (!spec) throw new Error(`No runner for session purpose ${purpose}`);
     const { store } = registry;
     const key = String((job.data as { accountId?: unknown }).accountId ?? "");
     const jobId = String(job.id);
@@ -450,7 +449,7 @@ function startShared(state: HostState, registry: SessionRegistry, settings: Sess
   reconcile.unref();
 
   // Presence and fair shares.
-  const purposes = Object.keys(registry.purposes) as SessionPurpose[];
+  const purposes = HOSTED_PURPOSES;
   const beat = async () => {
     const conn = producerConnection();
     if (conn.status !== "ready") {

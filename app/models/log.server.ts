@@ -84,13 +84,14 @@ export async function logSummaryEvent(id: string, entry: LogInput & { details: {
   }
 }
 
-export type LogFilter = { type?: LogType; source?: LogSource; cleared?: boolean; limit?: number };
+export type LogFilter = { type?: LogType; source?: LogSource; cleared?: boolean; limit?: number; /** entries about one Galaxy account (`details.accountId`) */ account?: string };
 
 function whereOf(filter: LogFilter): SQL | undefined {
   const where: SQL[] = [];
   if (filter.type) where.push(eq(logs.type, filter.type));
   if (filter.source) where.push(eq(logs.source, filter.source));
   if (filter.cleared !== undefined) where.push(eq(logs.cleared, filter.cleared));
+  if (filter.account) where.push(sql`(${logs.details} ->> 'accountId') = ${filter.account}`);
   return where.length ? and(...where) : undefined;
 }
 

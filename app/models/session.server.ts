@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, ne, notInArray as notIn, or, sql, type SQL } from "drizzle-orm";
-import { PURPOSE_LABELS, SESSION_TEXTS, type SessionActual, type SessionPurpose, type SessionView } from "#api/sessions";
+import { HOSTED_PURPOSES, PURPOSE_LABELS, SESSION_TEXTS, type SessionActual, type SessionPurpose, type SessionView } from "#api/sessions";
 import { publishLive } from "#jobs/live.server";
 import { jobEngineOffline } from "#jobs/queues.server";
 import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/session-control.server";
@@ -25,8 +25,6 @@ import { UserError } from "./user.server";
 type Row = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
 
-/** Purposes the session host runs as jobs; `relay-link` sessions are held inside the `relay` one. */
-export const HOSTED_PURPOSES: readonly SessionPurpose[] = ["stalker", "trader", "collections", "relay"];
 
 function toView(row: Row, live: Set<string> | null = null): SessionView {
   return {
@@ -249,7 +247,7 @@ export type StartResult = { session: SessionView; tookOver: SessionView | null; 
  */
 export async function startSession(purpose: SessionPurpose, key: string, opts: StartOptions = {}): Promise<StartResult> {
   const accountId = opts.accountId === undefined ? key : opts.accountId;
-  const hosted = opts.hosted ?? HOSTED_PURPOSES.includes(purpose);
+  const hosted = opts.hosted ?? (HOSTED_PURPOSES as readonly string[]).includes(purpose);
   if (hosted && !(await sessionEngineReady())) throw jobEngineOffline();
   const db = await getDb();
   const me = { purpose, key };

@@ -4,6 +4,7 @@
  * its jobs simply wait (and show as waiting on the queue board).
  */
 import type { Job, Worker } from "bullmq";
+import { HOSTED_PURPOSES, type HostedPurpose } from "#api/sessions";
 import type { QueueName, QueuePayloads } from "../queues.server";
 import { processAutomationJob } from "./automation";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
@@ -23,8 +24,8 @@ export type ProcessorSpec<Q extends QueueName> = {
 };
 
 /** A session purpose's queue: the host's processor, its worker options, its attachment. */
-function session<Q extends "stalker" | "trader" | "collections" | "relay">(purpose: Q): ProcessorSpec<Q> {
-  const concurrency = SESSIONS.purposes[purpose]?.concurrency;
+function session<Q extends HostedPurpose>(purpose: Q): ProcessorSpec<Q> {
+  const concurrency = SESSIONS.purposes[purpose].concurrency;
   return {
     process: sessionProcessor(SESSIONS, purpose),
     concurrency: concurrency ?? 500,
@@ -40,10 +41,7 @@ export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
   automation: { process: processAutomationJob, concurrency: 20 },
   // Long-lived sessions (jobs/session-host.server.ts, registry jobs/processors/sessions.ts): one job per session.
-  collections: session("collections"),
-  stalker: session("stalker"),
-  trader: session("trader"),
-  relay: session("relay"),
+  ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, session(p)])) as { [P in HostedPurpose]: ProcessorSpec<P> }),
 };
 
 export const PROCESSED_QUEUES = Object.keys(PROCESSORS) as QueueName[];

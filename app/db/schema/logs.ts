@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 // The lists live in the client-safe /api contract; the table only types its columns by them.
@@ -17,5 +18,10 @@ export const logs = pgTable(
     cleared: boolean().notNull().default(false),
     timestamp: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.timestamp), index().on(t.type, t.source)],
+  (t) => [
+    index().on(t.timestamp),
+    index().on(t.type, t.source),
+    // A session's "System Logs" link (/logs?account=…, issue 18): entries about one account, newest first.
+    index("logs_account_timestamp_index").on(sql`(${t.details} ->> 'accountId')`, t.timestamp),
+  ],
 );

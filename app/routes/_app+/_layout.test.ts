@@ -29,7 +29,7 @@ describe("_app layout loader", () => {
 
   it("gives the operator's name and the job engine state", async () => {
     const res = await load("/gifts");
-    expect(res.data).toEqual({ operator: { name: "shelly" }, jobs: { redis: "up", worker: "running" }, collectionsPanel: null });
+    expect(res.data).toEqual({ operator: { name: "shelly" }, jobs: { redis: "up", worker: "running" }, collectionsPanel: null, waiting: [] });
   });
 
   it("remembers a visited section in gt_section, and only when it changes", async () => {

@@ -27,7 +27,7 @@ export const handle = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const params = parseLogsPageParams(new URL(request.url).searchParams);
-  const filter = { type: params.type, source: params.source, cleared: params.showCleared ? undefined : false };
+  const filter = { type: params.type, source: params.source, account: params.account, cleared: params.showCleared ? undefined : false };
   const [rows, matching, total] = await Promise.all([listLogs({ ...filter, limit: LOG_LIST_LIMIT }), countLogs(filter), countLogs()]);
   return data({
     params,
@@ -100,7 +100,7 @@ export default function LogsRoute() {
 
   const here = logsPageUrl({ ...params, confirmCleanup: false });
   const cleaning = navigation.state !== "idle" && navigation.formData?.get("intent") === "cleanup";
-  const filtered = !!(params.type || params.source);
+  const filtered = !!(params.type || params.source || params.account);
   // Dim the list while new filters load (after a short delay in CSS, so quick loads never flash).
   const loadingList = navigation.state === "loading" && navigation.location.pathname === "/logs";
 
@@ -159,6 +159,14 @@ export default function LogsRoute() {
       ) : null}
 
       <LogFilters params={params} />
+      {params.account ? (
+        <Text as="p" size="2" mb="2" data-testid="logs-account">
+          Entries about account {params.account} ·{" "}
+          <Link to={logsPageUrl({ ...params, account: undefined, confirmCleanup: false })} preventScrollReset>
+            All accounts
+          </Link>
+        </Text>
+      ) : null}
 
       {logs.length === 0 ? (
         total === 0 ? (

@@ -1,6 +1,6 @@
 import { LOG_SOURCES, LOG_TYPES } from "#api/logs";
 import type { LogSource, LogType } from "~/db/schema/logs";
-import { buildSearchParams, flag, oneOf, parseSearchParams, searchString } from "~/utils/search-params";
+import { buildSearchParams, flag, oneOf, parseSearchParams, searchString, type Field } from "~/utils/search-params";
 
 /** Spec 2 §9 "Logs auto-refresh: every 5 s". */
 export const LOGS_AUTO_REFRESH_SECONDS = 5;
@@ -10,12 +10,19 @@ export const LOGS_AUTO_REFRESH_SECONDS = 5;
  *   type, source   one of the spec's values, absent = all
  *   showCleared=1  include entries already cleared (hidden by default)
  *   auto=1         auto-refresh every 5 s
+ *   account=<id>   entries about one Galaxy account (`details.accountId`): a session's "System Logs" link
  *   confirm=cleanup  the no-JavaScript "Clean Old Logs" confirmation
  * Unknown values are ignored rather than refused: a stale bookmark still opens the page.
  */
+/** An account id (1-20 digits, or "-" for an object), undefined otherwise. */
+function accountId(): Field<string | undefined> {
+  return { read: (v) => (v.length === 1 && /^-?\d{1,20}$/.test(v[0]!) ? v[0] : undefined), write: (v) => (v ? [v] : []) };
+}
+
 const LOGS_PARAMS = {
   type: oneOf(LOG_TYPES),
   source: oneOf(LOG_SOURCES),
+  account: accountId(),
   showCleared: flag(),
   auto: flag(),
   confirm: oneOf(["cleanup"] as const),
@@ -24,6 +31,7 @@ const LOGS_PARAMS = {
 export type LogsPageParams = {
   type?: LogType;
   source?: LogSource;
+  account?: string;
   showCleared: boolean;
   auto: boolean;
   confirmCleanup: boolean;

@@ -1,0 +1,1 @@
+CREATE INDEX "logs_account_timestamp_index" ON "logs" USING btree (("details" ->> 'accountId'),"timestamp");
