@@ -165,6 +165,9 @@ describe("every /api route survives bad input: no 5xx, {error, message}, nothing
               if (parsed && (typeof parsed.error !== "string" || parsed.message !== parsed.error)) {
                 failures.push(`${method} ${url} [${label}]: ${res.status} body ${text.slice(0, 100)}`);
               }
+            } else if (/^text\/event-stream/.test(res.headers.get("Content-Type") ?? "")) {
+              // GET /api/events streams for as long as the tab is open (docs/live.md): hang up.
+              await res.body?.cancel();
             } else await res.arrayBuffer();
           }
         }
