@@ -36,7 +36,8 @@ export function defaultRateLimits(): RateLimitConfig {
 
 export type RateLimitHit = { at: number; route: string; major: string; scope: "user" | "global" | "shared"; injected: boolean };
 
-type Window = { remaining: number; resetAt: number };
+/** A bucket's current window: requests counted so far (so a changed rule applies at once) and when it ends. */
+type Window = { used: number; resetAt: number };
 
 export type Verdict = { ok: true; headers: Record<string, string> } | { ok: false; status: 429; headers: Record<string, string>; body: RateLimitBody };
 export type RateLimitBody = { message: string; retry_after: number; global: boolean; code?: number };
@@ -78,7 +79,7 @@ export class RateLimiter {
   #routeHeaders(route: string, w: Window, rule: BucketRule, now: number): Record<string, string> {
     return {
       "x-ratelimit-limit": String(rule.limit),
-      "x-ratelimit-remaining": String(Math.max(0, w.remaining)),
+      "x-ratelimit-remaining": String(Math.max(0, rule.limit - w.used)),
       "x-ratelimit-reset": seconds(w.resetAt).toFixed(3),
       "x-ratelimit-reset-after": seconds(w.resetAt - now).toFixed(3),
       "x-ratelimit-bucket": bucketHash(route),
@@ -89,18 +90,18 @@ export class RateLimiter {
   take(route: string, major: string, caller: string, now = Date.now()): Verdict {
     if (this.config.globalPerSecond > 0) {
       let g = this.#global.get(caller);
-      if (!g || now >= g.resetAt) this.#global.set(caller, (g = { remaining: this.config.globalPerSecond, resetAt: now + 1000 }));
-      if (g.remaining <= 0) {
+      if (!g || now >= g.resetAt) this.#global.set(caller, (g = { used: 0, resetAt: now + 1000 }));
+      if (g.used >= this.config.globalPerSecond) {
         this.#record({ route, major, scope: "global", injected: false });
         return globalLimited(g.resetAt - now);
       }
-      g.remaining--;
+      g.used++;
     }
     const rule = this.rule(route);
     const key = `${route}|${major}`;
     let w = this.#routes.get(key);
-    if (!w || now >= w.resetAt) this.#routes.set(key, (w = { remaining: rule.limit, resetAt: now + rule.windowMs }));
-    if (w.remaining <= 0) {
+    if (!w || now >= w.resetAt) this.#routes.set(key, (w = { used: 0, resetAt: now + rule.windowMs }));
+    if (w.used >= rule.limit) {
       this.#record({ route, major, scope: "user", injected: false });
       const wait = w.resetAt - now;
       return {
@@ -110,7 +111,7 @@ export class RateLimiter {
         body: { message: "You are being rate limited.", retry_after: Number(seconds(wait).toFixed(3)), global: false },
       };
     }
-    w.remaining--;
+    w.used++;
     return { ok: true, headers: this.#routeHeaders(route, w, rule, now) };
   }
 
@@ -119,7 +120,7 @@ export class RateLimiter {
     this.#record({ route, major, scope, injected: true });
     if (scope === "global") return globalLimited(retryAfterMs);
     const rule = this.rule(route);
-    const w: Window = { remaining: 0, resetAt: now + retryAfterMs };
+    const w: Window = { used: rule.limit, resetAt: now + retryAfterMs };
     return {
       ok: false,
       status: 429,
