@@ -28,7 +28,6 @@ export function defaultRateLimits(): RateLimitConfig {
       "PATCH /channels/:channel/messages/:message": { limit: 5, windowMs: 5000 },
       "DELETE /channels/:channel/messages/:message": { limit: 5, windowMs: 1000 },
       "POST /webhooks/:webhook/:token": { limit: 5, windowMs: 2000 },
-      "POST /channels/:channel/webhooks": { limit: 5, windowMs: 5000 },
     },
     defaultBucket: { limit: 50, windowMs: 1000 },
   };
