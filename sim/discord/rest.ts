@@ -628,14 +628,17 @@ export async function handleRest(
   }
 
   const auth = String(req.headers.authorization ?? "");
-  if (route.auth === "bot" && auth !== `Bot ${state.token}`) {
-    await drain();
-    return write(res, fail(401, "401: Unauthorized"), {});
-  }
-
+  const authorized = auth === `Bot ${state.token}`;
   const routeId = `${route.method} ${route.path}`;
   const major = majorOf(params);
-  const caller = route.auth === "bot" ? auth : String(req.socket.remoteAddress ?? "anonymous");
+  // Rate Limits › Global Rate Limit: per bot token; "if no authorization header is provided, … the IP address".
+  const caller = authorized ? auth : String(req.socket.remoteAddress ?? "anonymous");
+  if (route.auth === "bot" && !authorized) {
+    await drain();
+    const counted = limiter.take(routeId, major, caller);
+    return write(res, counted.ok ? fail(401, "401: Unauthorized") : { status: 429, body: counted.body }, counted.headers);
+  }
+
   const f = state.faults.rest429;
   let verdict;
   if (f.count > 0) {

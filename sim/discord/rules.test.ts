@@ -403,6 +403,10 @@ describe("REST rules", () => {
     expect(Number(a.headers.get("x-ratelimit-reset"))).toBeCloseTo(Date.now() / 1000 + Number(a.headers.get("x-ratelimit-reset-after")), 0);
     const gateway = await api("/v10/gateway", { auth: false });
     expect(gateway.headers.get("x-ratelimit-bucket")).not.toBe(a.headers.get("x-ratelimit-bucket"));
+    // A refused request is counted and told too.
+    const refused = await api("/v10/users/@me", { auth: false });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("x-ratelimit-remaining")).not.toBeNull();
   });
 
   it("a full bucket answers 429 with Retry-After, X-RateLimit-Scope and {message, retry_after, global}; the global limit says so", async () => {
