@@ -11,7 +11,13 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import type { GatewayGuildMembersChunkDispatchData, GatewayHelloData, GatewayMessageCreateDispatchData, GatewayReadyDispatchData } from "discord-api-types/v10";
+import type {
+  GatewayGuildMembersChunkDispatchData,
+  GatewayHelloData,
+  GatewayMessageCreateDispatchData,
+  GatewayMessageDeleteBulkDispatchData,
+  GatewayReadyDispatchData,
+} from "discord-api-types/v10";
 import { WebSocketServer, type WebSocket } from "ws";
 import {
   guildCreatePayload,
@@ -355,6 +361,16 @@ export class DiscordGateway {
       if (!(s.intents & INTENTS.GuildMessages)) continue;
       if (guild && !onShard(guild, s.shard)) continue;
       this.#dispatch(s, "MESSAGE_DELETE", messageDeletePayload(d));
+    }
+  }
+
+  /** MESSAGE_DELETE_BULK to every session with the GuildMessages intent. */
+  dispatchDeleteBulk(d: GatewayMessageDeleteBulkDispatchData & { guild_id: string }) {
+    const guild = this.state.guild(d.guild_id);
+    for (const s of this.sessions.values()) {
+      if (!(s.intents & INTENTS.GuildMessages)) continue;
+      if (guild && !onShard(guild, s.shard)) continue;
+      this.#dispatch(s, "MESSAGE_DELETE_BULK", d);
     }
   }
 

@@ -127,6 +127,20 @@ describe("Discord simulator with oceanic.js (only URLs changed)", () => {
     expect(errors).toEqual([]);
   });
 
+  it("replies carry the referenced message; a bulk delete arrives as one event", async () => {
+    const { client } = await connected();
+    const first = await client.rest.channels.createMessage(RELAY, { content: "first" });
+    const reply = await client.rest.channels.createMessage(RELAY, { content: "a reply", messageReference: { messageID: first.id } });
+    expect(reply.referencedMessage?.id).toBe(first.id);
+    expect(reply.messageReference?.messageID).toBe(first.id);
+    await expect(client.rest.channels.createMessage(RELAY, { content: "x", messageReference: { messageID: "1180000000000009999" } })).rejects.toMatchObject({
+      code: 50035,
+    });
+    const bulk = new Promise<string[]>((resolve) => client.once("messageDeleteBulk", (ms) => resolve(ms.map((m) => m.id))));
+    await client.rest.channels.deleteMessages(RELAY, [first.id, reply.id]);
+    expect((await bulk).sort()).toEqual([first.id, reply.id].sort());
+  });
+
   it("receives a user's MESSAGE_CREATE with author, member and content", async () => {
     const { client } = await connected();
     const got = nextMessage(client, (m) => !m.author.bot);

@@ -11,6 +11,7 @@
  *   GET  /channels/{id}, /channels/{id}/messages[?limit,before,after], /channels/{id}/messages/{m}
  *   POST /channels/{id}/messages               JSON, form or multipart (payload_json) → MESSAGE_CREATE
  *   PATCH|DELETE /channels/{id}/messages/{m}  → MESSAGE_UPDATE / MESSAGE_DELETE
+ *   POST /channels/{id}/messages/bulk-delete   → MESSAGE_DELETE_BULK
  *   POST /channels/{id}/typing                 204
  *   POST|GET /channels/{id}/webhooks, GET|DELETE /webhooks/{id}
  *   GET|DELETE /webhooks/{id}/{token}; POST /webhooks/{id}/{token}[?wait=true] (no Authorization)
@@ -203,6 +204,8 @@ async function createMessage(ctx: Ctx): Promise<Answer> {
   const hasOther = (Array.isArray(body.embeds) && body.embeds.length > 0) || (Array.isArray(body.attachments) && body.attachments.length > 0);
   if (!c.content && !hasOther) return fail(400, "Cannot send an empty message", 50006);
   const { state } = ctx;
+  const reference = replyTo(state, channel, body.message_reference);
+  if (isAnswer(reference)) return reference;
   const msg: SimMessage = {
     id: snowflake(),
     channel_id: channel.id,
@@ -211,9 +214,7 @@ async function createMessage(ctx: Ctx): Promise<Answer> {
     content: c.content,
     timestamp: new Date().toISOString(),
     ...(typeof body.nonce === "string" || typeof body.nonce === "number" ? { nonce: body.nonce } : {}),
-    ...(body.message_reference && typeof body.message_reference === "object"
-      ? { message_reference: body.message_reference as SimMessage["message_reference"] }
-      : {}),
+    ...(reference ? { message_reference: reference } : {}),
   };
   state.addMessage(msg);
   state.sent.push({
@@ -230,6 +231,22 @@ async function createMessage(ctx: Ctx): Promise<Answer> {
   });
   ctx.gateway.dispatchMessage("MESSAGE_CREATE", msg);
   return ok(messagePayload(state, msg));
+}
+
+/**
+ * Message resource › Message Reference: a reply names a message (its channel defaults to this one);
+ * an unknown one is refused unless `fail_if_not_exists` is false, in which case no reference is kept.
+ */
+function replyTo(state: DiscordState, channel: SimChannel, raw: unknown): SimMessage["message_reference"] | null | Answer {
+  if (!raw || typeof raw !== "object") return null;
+  const r = raw as { message_id?: unknown; channel_id?: unknown; fail_if_not_exists?: unknown; type?: unknown };
+  if (r.type !== undefined && r.type !== 0) return null; // forwards are not simulated
+  const channelId = typeof r.channel_id === "string" ? r.channel_id : channel.id;
+  const messageId = typeof r.message_id === "string" ? r.message_id : "";
+  if (channelId === channel.id && state.findMessage(channelId, messageId))
+    return { type: 0, message_id: messageId, channel_id: channelId, guild_id: channel.guildId };
+  if (r.fail_if_not_exists === false) return null;
+  return fieldError("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message");
 }
 
 async function editMessage(ctx: Ctx, channelId: string, messageId: string, by: string): Promise<Answer> {
@@ -421,6 +438,26 @@ const ROUTES: Route[] = [
     },
   },
   { method: "POST", path: "/channels/:channel/messages", auth: "bot", handler: createMessage },
+  {
+    // Message resource › Bulk Delete Messages: 2–100 ids → 204 and one MESSAGE_DELETE_BULK.
+    method: "POST",
+    path: "/channels/:channel/messages/bulk-delete",
+    auth: "bot",
+    handler: async (c) => {
+      const ch = channelOf(c);
+      if (isAnswer(ch)) return ch;
+      const body = await readBody(c.req);
+      const ids = Array.isArray(body.messages) ? body.messages.filter((x): x is string => typeof x === "string") : [];
+      if (ids.length < 2 || ids.length > 100) return fieldError("messages", "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 100 in length.");
+      const found = ids.filter((id) => c.state.findMessage(ch.id, id));
+      for (const id of found) {
+        c.state.removeMessage(ch.id, id);
+        c.state.deletes.push({ channelId: ch.id, id, at: Date.now() });
+      }
+      if (found.length) c.gateway.dispatchDeleteBulk({ ids: found, channel_id: ch.id, guild_id: ch.guildId });
+      return noContent;
+    },
+  },
   {
     method: "PATCH",
     path: "/channels/:channel/messages/:message",

@@ -175,6 +175,10 @@ async function collect(): Promise<Sample[]> {
     method: "PATCH",
     body: JSON.stringify({ content: "hello again" }),
   });
+  const reply = await rest("POST /channels/{id}/messages (a reply)", "V10.RESTPostAPIChannelMessageResult", `/v10/channels/${RELAY}/messages`, {
+    ...post({ content: "a reply", message_reference: { message_id: sent.id } }),
+  });
+  await frame("MESSAGE_CREATE (a reply)", "V10.GatewayMessageCreateDispatch", (f) => f.t === "MESSAGE_CREATE" && (f.d as { id: string }).id === reply.id);
   await rest("GET /channels/{id}/messages", "V10.RESTGetAPIChannelMessagesResult", `/v10/channels/${RELAY}/messages?limit=10`);
   await rest("GET /channels/{id}/messages/{m}", "V10.RESTGetAPIChannelMessageResult", `/v10/channels/${RELAY}/messages/${String(sent.id)}`);
   const hook = await rest("POST /channels/{id}/webhooks", "V10.RESTPostAPIChannelWebhookResult", `/v10/channels/${RELAY}/webhooks`, post({ name: "relay" }));
@@ -196,6 +200,14 @@ async function collect(): Promise<Sample[]> {
     body: JSON.stringify({ content: "fixed" }),
     auth: false,
   });
+
+  const doomed = await Promise.all(["one", "two"].map((content) => control("messages", { channelId: GENERAL, username: "carol", content })));
+  await fetch(`${sim.url}/api/v10/channels/${GENERAL}/messages/bulk-delete`, {
+    method: "POST",
+    headers: { authorization: `Bot ${sim.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ messages: doomed.map((m) => m.id) }),
+  });
+  await frame("MESSAGE_DELETE_BULK", "V10.GatewayMessageDeleteBulkDispatch", (f) => f.t === "MESSAGE_DELETE_BULK");
 
   // Errors and rate limits.
   await rest("401", "V10.RESTError", "/v10/users/@me", { auth: false, status: 401 });

@@ -354,11 +354,14 @@ export function partialGuildsPayload(state: DiscordState): RESTGetAPICurrentUser
 const MENTION = /<@!?(\d{17,20})>/g;
 const ROLE_MENTION = /<@&(\d{17,20})>/g;
 
-export function messagePayload(state: DiscordState, m: SimMessage): APIMessage {
+export function messagePayload(state: DiscordState, m: SimMessage, depth = 0): APIMessage {
   const mentioned = [...new Set([...m.content.matchAll(MENTION)].map((x) => x[1]))].map((id) => state.user(id)).filter((u) => u !== undefined);
+  // Message resource › Message Types: a reply is type 19 and carries `referenced_message` (null once deleted).
+  const ref = m.message_reference?.message_id;
+  const referenced = ref ? state.findMessage(m.message_reference!.channel_id, ref) : undefined;
   return {
     id: m.id,
-    type: 0,
+    type: ref ? 19 : 0,
     channel_id: m.channel_id,
     author: m.author,
     content: m.content,
@@ -376,6 +379,7 @@ export function messagePayload(state: DiscordState, m: SimMessage): APIMessage {
     ...(m.webhook_id ? { webhook_id: m.webhook_id } : {}),
     ...(m.nonce !== undefined ? { nonce: m.nonce } : {}),
     ...(m.message_reference ? { message_reference: m.message_reference } : {}),
+    ...(ref && depth === 0 ? { referenced_message: referenced ? messagePayload(state, referenced, 1) : null } : {}),
   };
 }
 
