@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import zlib from "node:zlib";
 import type {
   GatewayGuildMembersChunkDispatchData,
   GatewayHelloData,
@@ -59,6 +60,8 @@ type Conn = {
   path: string;
   version: number;
   session: Session | null;
+  /** zlib-stream transport compression: one deflate context for the whole connection. */
+  zlib: { deflate: zlib.Deflate; out: Buffer[]; chain: Promise<void> } | null;
   beatTimer: NodeJS.Timeout | null;
   /** Times of the events this socket sent in the last minute (heartbeats not counted, see docs). */
   sent: number[];
@@ -82,6 +85,7 @@ export type GatewayEvent = {
   sessionId?: string;
   path?: string;
   version?: number;
+  compress?: string;
 };
 
 const onShard = (g: SimGuild, [id, count]: [number, number]) => Number((BigInt(g.id) >> 22n) % BigInt(count)) === id;
@@ -121,7 +125,24 @@ export class DiscordGateway {
   }
 
   #send(conn: Conn, payload: unknown) {
-    if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(JSON.stringify(payload));
+    if (conn.ws.readyState !== conn.ws.OPEN) return;
+    const text = JSON.stringify(payload);
+    const z = conn.zlib;
+    if (!z) return conn.ws.send(text);
+    // Frames stay in order: each waits for the previous flush.
+    z.chain = z.chain.then(
+      () =>
+        new Promise<void>((resolve) => {
+          if (z.deflate.destroyed) return resolve();
+          z.deflate.write(text);
+          z.deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+            const frame = Buffer.concat(z.out);
+            z.out = [];
+            if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(frame);
+            resolve();
+          });
+        }),
+    );
   }
 
   #close(conn: Conn, code: number, reason: string) {
@@ -141,12 +162,13 @@ export class DiscordGateway {
   #accept(ws: WebSocket, url: URL) {
     const path = url.pathname;
     const version = Number(url.searchParams.get("v"));
-    const conn: Conn = { ws, path, version, session: null, beatTimer: null, sent: [] };
+    const conn: Conn = { ws, path, version, session: null, zlib: null, beatTimer: null, sent: [] };
     this.#conns.add(conn);
-    this.#log({ kind: "open", path, version });
+    this.#log({ kind: "open", path, version, ...(url.searchParams.has("compress") ? { compress: url.searchParams.get("compress")! } : {}) });
     ws.on("close", (code) => {
       this.#conns.delete(conn);
       if (conn.beatTimer) clearTimeout(conn.beatTimer);
+      conn.zlib?.deflate.destroy();
       const session = conn.session;
       if (session && session.conn === conn) {
         session.conn = null;
@@ -164,6 +186,17 @@ export class DiscordGateway {
     if (!VERSIONS.has(version)) return this.#close(conn, 4012, "Invalid API version.");
     const encoding = url.searchParams.get("encoding") ?? "json";
     if (encoding !== "json") return this.#close(conn, 4002, `encoding=${encoding.slice(0, 20)} is not supported by the simulator (json only).`);
+    // Gateway › Transport Compression: zlib-stream is one zlib context per connection, each payload
+    // flushed with Z_SYNC_FLUSH (so every binary frame ends in 00 00 ff ff). zstd-stream is not spoken.
+    const compress = url.searchParams.get("compress");
+    if (compress === "zlib-stream") {
+      const z = { deflate: zlib.createDeflate(), out: [] as Buffer[], chain: Promise.resolve() };
+      z.deflate.on("data", (chunk: Buffer) => z.out.push(chunk));
+      z.deflate.on("error", () => ws.terminate());
+      conn.zlib = z;
+    } else if (compress !== null) {
+      return this.#close(conn, 4000, `compress=${compress.slice(0, 20)} is not supported by the simulator (zlib-stream only).`);
+    }
 
     this.#send(conn, { op: 10, d: { heartbeat_interval: this.#heartbeatMs } satisfies GatewayHelloData, s: null, t: null });
     this.#armHeartbeat(conn);

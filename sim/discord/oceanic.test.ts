@@ -269,6 +269,26 @@ describe("Discord simulator with oceanic.js (only URLs changed)", () => {
     expect(sent.map((s) => s.content)).toEqual(["after the limit"]);
   });
 
+  it("with its zlib-stream transport compression switched on (node's zlib) it connects and receives as before", async () => {
+    const client = new Client({
+      auth: `Bot ${sim.token}`,
+      rest: { baseURL: sim.restUrl },
+      gateway: { intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], compress: "zlib-stream" },
+    });
+    const errors: unknown[] = [];
+    client.on("error", (e) => errors.push(e));
+    clients.push(client);
+    const ready = new Promise<void>((resolve) => client.once("ready", () => resolve()));
+    await client.connect();
+    await ready;
+    expect(client.guilds.size).toBe(2);
+    const got = nextMessage(client, (m) => m.content === "compressed hello");
+    await control("messages", { channelId: GENERAL, username: "alice", content: "compressed hello" });
+    await got;
+    expect(errors).toEqual([]);
+    expect((await get<{ events: { kind: string; compress?: string }[] }>("gateway")).events.find((e) => e.kind === "open")?.compress).toBe("zlib-stream");
+  });
+
   it("REST on API v9 works the same (only the base URL differs)", async () => {
     const { client } = await connected(`${sim.url}/api/v9`);
     const got = await client.rest.channels.createMessage(RELAY, { content: "on v9" });

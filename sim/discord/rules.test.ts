@@ -3,6 +3,7 @@
  * library in between, so each rule is seen exactly as Discord states it). docs/discord-simulator.md
  * names the Discord developer docs section behind each one.
  */
+import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startDiscordSimulator, type DiscordSimulator } from "./server";
@@ -96,6 +97,31 @@ describe("gateway rules", () => {
       expect((await gw(query).closed).code).toBe(4012);
     }
     expect((await gw("?v=10&encoding=etf").closed).code).toBe(4002);
+  });
+
+  it("compress=zlib-stream: binary frames from one zlib context, each ending in the Z_SYNC_FLUSH suffix; zstd-stream is refused", async () => {
+    const ws = new WebSocket(`${sim.gatewayUrl}?v=10&encoding=json&compress=zlib-stream`);
+    const chunks: Buffer[] = [];
+    const texts: string[] = [];
+    let inflated = 0;
+    ws.on("message", (data, isBinary) => {
+      expect(isBinary).toBe(true);
+      const buf = data as Buffer;
+      expect([...buf.subarray(-4)]).toEqual([0x00, 0x00, 0xff, 0xff]);
+      chunks.push(buf);
+      // The whole stream so far, inflated with a sync flush; the new tail is this frame's payload.
+      const all = zlib.inflateSync(Buffer.concat(chunks), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      texts.push(all.subarray(inflated).toString("utf8"));
+      inflated = all.length;
+    });
+    await new Promise((r) => ws.once("open", r));
+    for (let i = 0; i < 100 && texts.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(texts[0])).toEqual({ op: 10, d: { heartbeat_interval: 1000 }, s: null, t: null });
+    ws.send(JSON.stringify({ op: 2, d: { token: sim.token, intents: INTENTS, properties: {} } }));
+    for (let i = 0; i < 100 && texts.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(texts.slice(1).map((t) => (JSON.parse(t) as Frame).t)).toEqual(["READY", "GUILD_CREATE", "GUILD_CREATE"]);
+    ws.close(1000);
+    expect((await gw("?v=10&encoding=json&compress=zstd-stream").closed).code).toBe(4000);
   });
 
   it("4001 unknown opcode, 4002 undecodable or over 4096 bytes, 4003 before identifying, 4005 a second identify", async () => {
