@@ -414,6 +414,12 @@ const ROUTES: Route[] = [
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) return fieldError("limit", "NUMBER_TYPE_MAX", "Int value should be between 1 and 100.");
       const before = q.get("before");
       const after = q.get("after");
+      for (const [field, v] of [
+        ["before", before],
+        ["after", after],
+      ] as const) {
+        if (v !== null && !isSnowflake(v)) return fieldError(field, "NUMBER_TYPE_COERCE", `Value "${v}" is not snowflake.`);
+      }
       let list = c.state.messages.get(ch.id) ?? [];
       if (before) list = list.filter((m) => BigInt(m.id) < BigInt(before));
       if (after) list = list.filter((m) => BigInt(m.id) > BigInt(after)).slice(0, limit);
