@@ -11,17 +11,24 @@
  *                                               webhook executions (with username), oldest first;
  *                                               also `edits` and `deletes` the bot made over REST
  *   GET  /__discord/faults                      current faults
- *   POST /__discord/faults { rest429: { count, retryAfterMs?, global? }, deadGateway, identifyCloseCode }
+ *   POST /__discord/faults { rest429: { count, retryAfterMs?, global?, scope? }, deadGateway, identifyCloseCode }
  *                                               (partial merge)
  *   POST /__discord/gateway { action: "close", code, forget? } | { action: "reconnect" }
- *                                               close every gateway socket with a code / send op 7
+ *                           | { action: "invalidate", resumable } | { action: "heartbeat" }
+ *                                               close every gateway socket with a code / send op 7 / op 9 / op 1
  *   GET  /__discord/gateway                     open sockets, sessions, connection history
- *   POST /__discord/reset                       no messages, webhooks, records or faults; sockets closed
+ *   GET|POST /__discord/application { privilegedIntents: { guildMembers?, guildPresences?, messageContent? } }
+ *                                               the Developer Portal's privileged intent switches (off → 4014)
+ *   GET|POST /__discord/ratelimits { globalPerSecond?, buckets?: { "<METHOD> <template>": { limit, windowMs } }, defaultBucket? }
+ *                                               REST rate-limit rules (partial merge) and every 429 answered
+ *   POST /__discord/reset                       no messages, webhooks, records, faults, buckets or 429s;
+ *                                               default intents and rate limits; sockets closed
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { BadRequest, parseJsonBody as parse, sendJson as send } from "../http";
 import type { DiscordGateway } from "./gateway";
+import type { RateLimiter } from "./ratelimit";
 import { channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
 
 const closeCode = z
@@ -32,7 +39,12 @@ const closeCode = z
 const faultsSchema = z
   .object({
     rest429: z
-      .object({ count: z.number().int().min(0).max(10_000), retryAfterMs: z.number().int().min(0).max(60_000).optional(), global: z.boolean().optional() })
+      .object({
+        count: z.number().int().min(0).max(10_000),
+        retryAfterMs: z.number().int().min(0).max(60_000).optional(),
+        global: z.boolean().optional(),
+        scope: z.enum(["user", "shared"]).optional(),
+      })
       .strict(),
     deadGateway: z.boolean(),
     identifyCloseCode: closeCode.nullable(),
@@ -52,9 +64,32 @@ const deleteSchema = z.object({ channelId: z.string().min(1), messageId: z.strin
 const gatewaySchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("close"), code: closeCode, forget: z.boolean().optional() }).strict(),
   z.object({ action: z.literal("reconnect") }).strict(),
+  z.object({ action: z.literal("invalidate"), resumable: z.boolean() }).strict(),
+  z.object({ action: z.literal("heartbeat") }).strict(),
 ]);
+const applicationSchema = z
+  .object({
+    privilegedIntents: z.object({ guildMembers: z.boolean(), guildPresences: z.boolean(), messageContent: z.boolean() }).partial().strict(),
+  })
+  .partial()
+  .strict();
+const bucketRule = z.object({ limit: z.number().int().min(1).max(10_000), windowMs: z.number().int().min(1).max(3_600_000) }).strict();
+const rateLimitsSchema = z
+  .object({
+    globalPerSecond: z.number().int().min(0).max(100_000),
+    buckets: z.record(z.string().regex(/^(GET|POST|PATCH|PUT|DELETE) \/\S*$/, "a bucket is named '<METHOD> <template>'"), bucketRule),
+    defaultBucket: bucketRule,
+  })
+  .partial()
+  .strict();
 
-export async function handleDiscordControl(state: DiscordState, gateway: DiscordGateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleDiscordControl(
+  state: DiscordState,
+  gateway: DiscordGateway,
+  limiter: RateLimiter,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sim.local");
   const path = url.pathname.replace(/\/+$/, "");
   const method = req.method ?? "GET";
@@ -84,12 +119,8 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
         timestamp: new Date().toISOString(),
       };
       state.addMessage(msg);
-      const payload = messagePayload(msg);
-      gateway.dispatchMessage("MESSAGE_CREATE", {
-        ...payload,
-        member: { nick: null, roles: [], joined_at: msg.timestamp, deaf: false, mute: false, flags: 0 },
-      });
-      return send(res, 200, payload);
+      gateway.dispatchMessage("MESSAGE_CREATE", msg);
+      return send(res, 200, messagePayload(state, msg));
     }
     if (method === "POST" && path === "/__discord/messages/edit") {
       const body = await parse(req, editSchema);
@@ -97,9 +128,8 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
       if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
       msg.content = body.content;
       msg.edited_timestamp = new Date().toISOString();
-      const payload = messagePayload(msg);
-      gateway.dispatchMessage("MESSAGE_UPDATE", payload);
-      return send(res, 200, payload);
+      gateway.dispatchMessage("MESSAGE_UPDATE", msg);
+      return send(res, 200, messagePayload(state, msg));
     }
     if (method === "POST" && path === "/__discord/messages/delete") {
       const body = await parse(req, deleteSchema);
@@ -112,7 +142,7 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
     if (method === "GET" && path === "/__discord/messages") {
       const channelId = url.searchParams.get("channelId") ?? "";
       if (!state.channel(channelId)) return send(res, 404, { error: "not_found", message: `No channel ${channelId}` });
-      return send(res, 200, { messages: (state.messages.get(channelId) ?? []).map(messagePayload) });
+      return send(res, 200, { messages: (state.messages.get(channelId) ?? []).map((m) => messagePayload(state, m)) });
     }
     if (method === "GET" && path === "/__discord/sent") {
       const channelId = url.searchParams.get("channelId");
@@ -132,18 +162,47 @@ export async function handleDiscordControl(state: DiscordState, gateway: Discord
       if (method === "GET") {
         return send(res, 200, {
           open: gateway.openCount(),
-          sessions: [...gateway.sessions.values()].map((s) => ({ sessionId: s.sessionId, intents: s.intents, seq: s.seq, connected: !!s.ws })),
+          sessions: [...gateway.sessions.values()].map((s) => ({
+            sessionId: s.sessionId,
+            intents: s.intents,
+            shard: s.shard,
+            seq: s.seq,
+            connected: !!s.conn,
+          })),
           events: gateway.events,
         });
       }
       if (method === "POST") {
         const body = await parse(req, gatewaySchema);
-        const sockets = body.action === "close" ? gateway.closeAll(body.code, "Simulated close", body.forget) : gateway.reconnectAll();
+        const sockets =
+          body.action === "close"
+            ? gateway.closeAll(body.code, "Simulated close", body.forget)
+            : body.action === "reconnect"
+              ? gateway.reconnectAll()
+              : body.action === "invalidate"
+                ? gateway.invalidateAll(body.resumable)
+                : gateway.requestHeartbeats();
         return send(res, 200, { sockets });
       }
     }
+    if (path === "/__discord/application") {
+      if (method === "POST") {
+        const body = await parse(req, applicationSchema);
+        if (body.privilegedIntents) state.privilegedIntents = { ...state.privilegedIntents, ...body.privilegedIntents };
+      }
+      if (method === "GET" || method === "POST") return send(res, 200, { privilegedIntents: state.privilegedIntents, flags: state.applicationFlags() });
+    }
+    if (path === "/__discord/ratelimits") {
+      if (method === "POST") {
+        const body = await parse(req, rateLimitsSchema);
+        const c = limiter.config;
+        limiter.config = { ...c, ...body, buckets: { ...c.buckets, ...body.buckets } };
+      }
+      if (method === "GET" || method === "POST") return send(res, 200, { config: limiter.config, hits: limiter.hits });
+    }
     if (method === "POST" && path === "/__discord/reset") {
       state.reset();
+      limiter.reset();
       gateway.closeAll(1000, "Simulator reset", true);
       gateway.events.length = 0;
       return send(res, 200, { ok: true });

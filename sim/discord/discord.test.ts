@@ -145,6 +145,19 @@ describe("Discord simulator with a real discord.js Client", () => {
     expect(sent.map((s) => s.content)).toEqual(["after the limit"]);
   });
 
+  it("discord.js paces a burst by the X-RateLimit headers: six sends on a 2-per-second bucket, no 429 answered, order kept", async () => {
+    const client = await loggedIn();
+    const relay = client.channels.cache.get(RELAY) as TextChannel;
+    await post("ratelimits", { buckets: { "POST /channels/:channel/messages": { limit: 2, windowMs: 1000 } } });
+    const t0 = Date.now();
+    const texts = Array.from({ length: 6 }, (_, i) => `burst ${i}`);
+    await Promise.all(texts.map((t) => relay.send(t)));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+    const { sent } = await get<{ sent: Sent[] }>(`sent?channelId=${RELAY}`);
+    expect(sent.map((s) => s.content)).toEqual(texts);
+    expect((await get<{ hits: unknown[] }>("ratelimits")).hits).toEqual([]);
+  });
+
   it("gateway closed with 4000 → discord.js resumes (op 6 → RESUMED) and missed events are replayed", async () => {
     const client = await loggedIn();
     const resumed = new Promise<void>((resolve) => client.once(Events.ShardResume, () => resolve()));

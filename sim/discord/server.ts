@@ -2,6 +2,7 @@
  * The Discord simulator as one loopback HTTP server that unmodified discord.js 14 talks to:
  *   http://127.0.0.1:<port>/api/v10/…     REST (sim/discord/rest.ts)
  *   ws://127.0.0.1:<port>/gateway         the gateway (sim/discord/gateway.ts); resumes on /gateway-resume
+ *                                         (a trailing slash is fine: libraries append `/` before `?v=`)
  *   http://127.0.0.1:<port>/__discord/…   the control endpoint (sim/discord/control.ts)
  *
  *   const discord = await startDiscordSimulator({ port: 0 });
@@ -12,6 +13,7 @@
 import http from "node:http";
 import { handleDiscordControl } from "./control";
 import { DiscordGateway, type GatewayOptions } from "./gateway";
+import { RateLimiter, type RateLimitConfig } from "./ratelimit";
 import { handleRest } from "./rest";
 import { createDiscordState, type DiscordState } from "./state";
 import { listen } from "../http";
@@ -24,6 +26,8 @@ export type DiscordSimulatorOptions = GatewayOptions & {
   /** The bot token the simulator accepts (default SEED.token, "sim-bot-token"). */
   token?: string;
   botUsername?: string;
+  /** REST rate limits (sim/discord/ratelimit.ts defaults: Discord-like per-route buckets, 50/s global). */
+  rateLimits?: Partial<RateLimitConfig>;
 };
 
 export type DiscordSimulator = {
@@ -40,6 +44,7 @@ export type DiscordSimulator = {
   token: string;
   state: DiscordState;
   gateway: DiscordGateway;
+  limiter: RateLimiter;
   close(): Promise<void>;
 };
 
@@ -52,6 +57,7 @@ export async function startDiscordSimulator(options: DiscordSimulatorOptions = {
   let base = "";
   const gatewayUrl = () => `ws://${base}/gateway`;
   const gateway = new DiscordGateway(state, () => `ws://${base}`, options);
+  const limiter = new RateLimiter(options.rateLimits);
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -60,13 +66,15 @@ export async function startDiscordSimulator(options: DiscordSimulatorOptions = {
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ message: `Simulator error: ${err.message}`, code: 0 }));
       });
-    if (path.startsWith("/api/")) return void done(handleRest(state, gateway, gatewayUrl, req, res));
-    if (path === "/__discord" || path.startsWith("/__discord/")) return void done(handleDiscordControl(state, gateway, req, res));
+    if (path.startsWith("/api/")) return void done(handleRest(state, gateway, limiter, gatewayUrl, req, res));
+    if (path === "/__discord" || path.startsWith("/__discord/")) return void done(handleDiscordControl(state, gateway, limiter, req, res));
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
     res.end("Discord simulator: REST at /api/v10/, the gateway at /gateway, control at /__discord/\n");
   });
   server.on("upgrade", (req, socket, head) => {
-    const path = (req.url ?? "/").split("?")[0];
+    // Discord's gateway URL has no path and libraries append "/" before the query (oceanic.js does), so
+    // "/gateway/" is the same place as "/gateway".
+    const path = (req.url ?? "/").split("?")[0].replace(/(.)\/+$/, "$1");
     if (path !== "/gateway" && path !== "/gateway-resume") {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
@@ -89,6 +97,7 @@ export async function startDiscordSimulator(options: DiscordSimulatorOptions = {
     token: state.token,
     state,
     gateway,
+    limiter,
     close() {
       closing ??= (async () => {
         await gateway.close();
