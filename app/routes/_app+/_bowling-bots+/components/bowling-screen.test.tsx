@@ -24,7 +24,7 @@ const progress = (p: Partial<NonNullable<Progress>>): Progress => ({
 
 describe("spec 1 §2 refresh control", () => {
   it("'???' when unknown; the ghost button with the tooltip 'Click to refresh data'", async () => {
-    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={null} /> }]);
+    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={null} notice={null} /> }]);
     expect((await screen.findByTestId("last-fetched")).textContent).toBe("???");
     const button = screen.getByRole("button", { name: "Click to refresh data" });
     expect((button as HTMLButtonElement).disabled).toBe(false);
@@ -35,7 +35,7 @@ describe("spec 1 §2 refresh control", () => {
 
   it("relative time with the absolute time on hover", async () => {
     const at = new Date(Date.now() - 5 * 60_000).toISOString();
-    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={at} progress={progress({ outcome: "success" })} /> }]);
+    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={at} progress={progress({ outcome: "success" })} notice={null} /> }]);
     const time = (await screen.findByTestId("last-fetched")).querySelector("time")!;
     await waitFor(() => expect(time.textContent).toBe("5m ago"));
     expect(time.getAttribute("dateTime")).toBe(at);
@@ -46,7 +46,7 @@ describe("spec 1 §2 refresh control", () => {
     renderRemixStub([
       {
         path: "/gifts",
-        Component: () => <RefreshControl lastFetched="2026-11-23T12:00:00.000Z" progress={progress({ running: true, total: 4, done: 1 })} />,
+        Component: () => <RefreshControl lastFetched="2026-11-23T12:00:00.000Z" progress={progress({ running: true, total: 4, done: 1 })} notice={null} />,
         action: () => {
           throw new Error("no post while refreshing");
         },
@@ -69,6 +69,7 @@ const row: BowlingRow = {
   room: null,
   gifts: null,
   giftsFailed: false,
+  stale: null,
   collection: null,
   companion: null,
 };

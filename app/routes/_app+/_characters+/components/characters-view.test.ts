@@ -95,11 +95,10 @@ describe("no-JavaScript dialogs from the URL", () => {
 });
 
 describe("re-reading the page (with JavaScript)", () => {
-  const base = { progress: null, stalker: null, groups: [], selected: null };
-  it("every 2 s while a refresh runs or a stalker connects, every 5 minutes while a user is selected (spec 2 §9), else never", () => {
+  const base = { stalker: null, groups: [], selected: null };
+  it("every 2 s while a stalker connects, every 5 minutes while a user is selected (spec 2 §9), else never (a refresh arrives as live events)", () => {
     expect(pollInterval(base)).toBeNull();
     expect(pollInterval({ ...base, selected: "1" })).toBe(STATUS_POLL_MS);
-    expect(pollInterval({ ...base, selected: "1", progress: { running: true, done: 1, total: 3, failed: 0, finishedAt: null } })).toBe(REFRESH_POLL_MS);
     expect(pollInterval({ ...base, stalker: { accountId: "1", nick: "a", state: "connecting" } })).toBe(REFRESH_POLL_MS);
     expect(pollInterval({ ...base, stalker: { accountId: "1", nick: "a", state: "active" } })).toBeNull();
   });

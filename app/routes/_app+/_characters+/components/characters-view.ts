@@ -16,6 +16,8 @@ export const GIFT_PARAM = "gift";
 export const DIALOG_PARAM = "dialog";
 export const DIALOGS = ["user", "category"] as const;
 export type CharactersDialog = (typeof DIALOGS)[number];
+/** Set by a Refresh posted without JavaScript: the page reloads itself until the job ends. */
+export const REFRESHING_PARAM = "refreshing";
 /** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
 export const CONFIRM_PARAM = "confirm";
 /** Parameters only the screen reads (the loader's data does not depend on them). */
@@ -99,13 +101,20 @@ export const STALKER_TEXTS: Record<StalkerCardState, string> = {
   active: "Stalker Active",
 };
 
-/** While a refresh runs or a stalker is connecting, the page re-reads every 2 s (with JavaScript). */
+/** While a stalker is connecting, the page re-reads every 2 s (with JavaScript). */
 export const REFRESH_POLL_MS = 2000;
 /** Spec 2 §9: statuses refresh every 5 minutes while a user is selected; the page re-reads as often. */
 export const STATUS_POLL_MS = 5 * 60_000;
+/**
+ * What the page follows on the live-events bus (one useLive per page): both bulk refreshes
+ * write character details (a Bowling Bots refresh changes the bowling rows here), and the
+ * 5-minute status refresh publishes as `refresh:characters` too.
+ */
+export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling"] as const;
 
-export function pollInterval(data: Pick<CharactersData, "progress" | "stalker" | "groups" | "selected">): number | null {
+/** A refresh is followed through live events; this polling is for the stalker card only. */
+export function pollInterval(data: Pick<CharactersData, "stalker" | "groups" | "selected">): number | null {
   const connecting = data.stalker?.state === "connecting" || data.groups.some((g) => g.rows.some((r) => r.stalkerState === "connecting"));
-  if (data.progress?.running || connecting) return REFRESH_POLL_MS;
+  if (connecting) return REFRESH_POLL_MS;
   return data.selected ? STATUS_POLL_MS : null;
 }
