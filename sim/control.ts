@@ -8,7 +8,10 @@
  *   GET  /__sim/faults                    current faults
  *   POST /__sim/faults                    { latencyMs, dropConnections, refuseConnections,
  *                                           loginCode: 451|452|950|601|null, loginCodeAccounts,
- *                                           fullPlanets: [...], flyIntervalMs } (partial merge)
+ *                                           fullPlanets: [...], flyIntervalMs,
+ *                                           failAccounts: [ids], failActions: [actions] } (partial merge;
+ *                                           the last two are the HTTP services' switches: every call
+ *                                           about those accounts / of those actions answers 500)
  *   POST /__sim/reset                     seeded presence, no faults, connections closed
  *   GET  /__sim/connections               open and recently closed socket sessions
  *   POST /__sim/ping   { accountId? }     PING now (sessions must answer PONG)
@@ -28,6 +31,7 @@ import { z } from "zod";
 import { BadRequest, parseJsonBody as parse, readJsonBody as readBody, sendJson as send } from "./http";
 import type { NpcMover } from "./npcs";
 import type { SimSocketServer } from "./socket";
+import { servicesState } from "./services-data";
 import { handleTradingControl } from "./trading";
 import type { SimFaults, World } from "./world";
 
@@ -41,6 +45,8 @@ const faultsSchema = z
     fullPlanets: z.array(z.string()),
     flyIntervalMs: z.number().int().min(0).max(600_000),
     flyPenalty: z.enum(["notice", "kick"]),
+    failAccounts: z.array(z.string().regex(/^\d{1,12}$/)).max(10_000),
+    failActions: z.array(z.string().min(1).max(100)).max(100),
   })
   .partial()
   .strict();
@@ -121,12 +127,22 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
     const where = /^\/__sim\/whereis\/(\d+)$/.exec(path);
     if (method === "GET" && where) return send(res, 200, world.whereIs(where[1]));
     if (path === "/__sim/faults") {
-      if (method === "GET") return send(res, 200, { faults: world.faults });
+      const services = servicesState(world);
+      const all = () => ({ ...world.faults, failAccounts: [...services.failAccounts], failActions: [...services.failActions] });
+      if (method === "GET") return send(res, 200, { faults: all() });
       if (method === "POST") {
-        const { dropConnections, ...rest } = await parse(req, faultsSchema);
+        const { dropConnections, failAccounts, failActions, ...rest } = await parse(req, faultsSchema);
         world.faults = { ...world.faults, ...(rest as Partial<SimFaults>) };
+        for (const [set, ids] of [
+          [services.failAccounts, failAccounts],
+          [services.failActions, failActions],
+        ] as const) {
+          if (!ids) continue;
+          set.clear();
+          for (const id of ids) set.add(id);
+        }
         const dropped = dropConnections ? sockets.dropAll() : 0;
-        return send(res, 200, { faults: world.faults, dropped });
+        return send(res, 200, { faults: all(), dropped });
       }
     }
     if (method === "POST" && path === "/__sim/reset") {

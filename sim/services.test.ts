@@ -61,6 +61,24 @@ describe("simulated services: access and faults", () => {
     expect((await fetch(url({ a: "gift_stats_ajax" }))).status).toBe(500);
   });
 
+  it("POST /__sim/faults {failAccounts, failActions}: every call about those accounts / of those actions answers 500 with the platform's error text; [] clears", async () => {
+    const faults = (body: unknown) =>
+      fetch(`${sim.controlUrl}faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const r = await faults({ failAccounts: [account(1).id], failActions: ["pay_get_balance"] });
+    expect(((await r.json()) as { faults: unknown }).faults).toMatchObject({ failAccounts: [account(1).id], failActions: ["pay_get_balance"] });
+    const about1 = url({ a: "gift_stats_ajax", usercur: account(1).id });
+    expect((await fetch(about1)).status).toBe(500);
+    expect(await (await fetch(url({ a: "gift_stats_ajax" }, 1))).json()).toEqual({ error: "Simulated service failure" });
+    expect((await fetch(url({ a: "gift_stats_ajax", usercur: account(2).id }))).status).toBe(200);
+    expect((await fetch(url({ a: "pay_get_balance" }))).status).toBe(500);
+    await faults({ failAccounts: [] });
+    expect((await fetch(about1)).status).toBe(200);
+    expect((await (await fetch(`${sim.controlUrl}faults`)).json()) as { faults: unknown }).toMatchObject({
+      faults: { failAccounts: [], failActions: ["pay_get_balance"] },
+    });
+    expect((await faults({ failAccounts: ["not-an-id"] })).status).toBe(400);
+  });
+
   it("counts requests per action and the peak of concurrent requests", async () => {
     sim.world.faults.latencyMs = 300;
     await Promise.all(Array.from({ length: 5 }, () => fetch(url({ a: "user_status_ajax" }))));

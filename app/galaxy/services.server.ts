@@ -351,11 +351,13 @@ export class GalaxyServices {
           if (settled) return;
           const status = res.statusCode ?? 0;
           const text = Buffer.concat(chunks).toString("utf8");
+          // The platform's own words, when its answer has them, travel with the error (CONVENTIONS rule 17).
+          const words = platformWords(text);
           if (status === 401 || status === 403) {
-            return fail(new GalaxyServiceError(`The platform refused the account (${status})`, "auth", spec.action, status), false);
+            return fail(new GalaxyServiceError(`The platform refused the account (${status})${words}`, "auth", spec.action, status), false);
           }
           if (status < 200 || status >= 300) {
-            return fail(new GalaxyServiceError(`The platform answered ${status} to ${spec.action}`, "http", spec.action, status), false);
+            return fail(new GalaxyServiceError(`The platform answered ${status} to ${spec.action}${words}`, "http", spec.action, status), false);
           }
           settled = true;
           clearTimeout(timer);
@@ -399,4 +401,19 @@ export function getGalaxyServices(): GalaxyServices {
 export function resetGalaxyServices() {
   recall<GalaxyServices>(SERVICES)?.close();
   forget(SERVICES);
+}
+
+/** ": <text>" from a refusal's JSON `error` (else `message`) field (spec 1 §8), at most 200 characters; "" without one. */
+function platformWords(body: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return "";
+  }
+  if (!json || typeof json !== "object") return "";
+  const { error, message } = json as { error?: unknown; message?: unknown };
+  const text = typeof error === "string" && error.trim() ? error : typeof message === "string" ? message : "";
+  const clean = text.replace(/\s+/g, " ").trim().slice(0, 200);
+  return clean ? `: ${clean}` : "";
 }

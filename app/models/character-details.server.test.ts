@@ -36,7 +36,7 @@ import { upsertUser } from "./user.server";
 let sim: Simulator;
 const N = 6;
 const accounts = () => sim.world.accounts.slice(0, N);
-const fakeJob = <T>(name: string, data: T) => ({ name, data, id: "test" }) as unknown as Job<T>;
+const fakeJob = <T>(name: string, data: T) => ({ name, data, id: "test", attemptsMade: 0, opts: { attempts: 1 } }) as unknown as Job<T>;
 const counts = (action: string) => servicesState(sim.world).counts.get(action) ?? 0;
 
 beforeAll(async () => {

@@ -21,19 +21,31 @@ import { getUserCredentials, type UserCredentials } from "./user.server";
  * and is re-exported here so the screen imports one module.
  */
 
+/** The parts a details refresh loads; each is stored with its fetch time and its last failure. */
+export const DETAIL_PARTS = ["pic", "status", "gifts", "collection"] as const;
+export type DetailPart = (typeof DETAIL_PARTS)[number];
+export type PartError = { reason: string; at: string };
+
 export type CharacterDetails = {
   accountId: string;
   picUrl: string | null;
   isOnline: boolean | null;
   room: string | null;
   gifts: GiftStatDto[] | null;
+  /** The last gift stats call failed (the gifts above, if any, are the last known ones). */
   giftsFailed: boolean;
   /** Collection stats (Bowling Bots: collection 151 'Capybara'); null until loaded. */
   collection: CollectionStats | null;
+  /** When each part's stored value was fetched (null: never, or unknown). */
+  fetchedAt: Record<DetailPart, string | null>;
+  /** The last failed call of each part since its last success, in the platform's words. */
+  lastErrors: Partial<Record<DetailPart, PartError>>;
   updatedAt: string;
 };
 
 type Row = typeof characterDetails.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toDetails(row: Row): CharacterDetails {
   return {
@@ -44,8 +56,45 @@ function toDetails(row: Row): CharacterDetails {
     gifts: row.gifts ?? null,
     giftsFailed: row.giftsFailed,
     collection: (row.collection as CollectionStats | null) ?? null,
+    fetchedAt: { pic: iso(row.picAt), status: iso(row.statusAt), gifts: iso(row.giftsAt), collection: iso(row.collectionAt) },
+    lastErrors: row.lastErrors ?? {},
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** What a row shows about stale data: the oldest fetch time of the parts whose refresh failed, and why. */
+export type Staleness = { since: string | null; reason: string; parts: DetailPart[] };
+
+/** Spec 1 §8 default of a failed gift stats call (rows failed before the reason was stored). */
+const GIFTS_FAILED_DEFAULT = "Failed to fetch gift stats";
+
+/**
+ * CONVENTIONS rule 17: a part whose last refresh failed keeps its last known value, marked
+ * stale with its age. Only parts with a value count (no value: the row shows the failure
+ * itself, e.g. "Failed to load gifts"). A status a stalker saw after the failed call is fresh.
+ */
+export function stalenessOf(d: CharacterDetails | undefined, parts: readonly DetailPart[]): Staleness | null {
+  if (!d) return null;
+  const hasValue: Record<DetailPart, boolean> = {
+    pic: d.fetchedAt.pic !== null,
+    status: d.isOnline !== null,
+    gifts: d.gifts !== null,
+    collection: d.collection !== null,
+  };
+  const stale: DetailPart[] = [];
+  const reasons: string[] = [];
+  for (const part of parts) {
+    const err = d.lastErrors[part] ?? (part === "gifts" && d.giftsFailed ? { reason: GIFTS_FAILED_DEFAULT, at: d.updatedAt } : undefined);
+    if (!err || !hasValue[part]) continue;
+    const at = d.fetchedAt[part];
+    if (at && Date.parse(at) > Date.parse(err.at)) continue; // fetched again since (a stalker sighting)
+    stale.push(part);
+    reasons.push(err.reason);
+  }
+  if (!stale.length) return null;
+  const times = stale.map((p) => d.fetchedAt[p]).filter((t): t is string => t !== null);
+  const since = times.length ? times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b)) : null;
+  return { since, reason: reasons[0]!, parts: stale };
 }
 
 /** Every stored details row, keyed by account id. */
@@ -131,8 +180,13 @@ export async function actingCredentials(preferred?: string | null): Promise<User
 export type DetailsPatch = {
   picUrl?: string | null;
   status?: { isOnline: boolean; room: string | null; source: "service" | "stalker" };
-  gifts?: GiftStatDto[] | "failed";
+  gifts?: GiftStatDto[];
   collection?: CollectionStats;
+  /**
+   * Parts whose call failed this time, with the platform's reason. Their stored values and
+   * fetch times stay (shown stale); a failed gift stats call also sets giftsFailed.
+   */
+  failed?: Partial<Record<DetailPart, string>>;
 };
 
 /** Writes what one refresh (or a stalker sighting) learned about one character. */
@@ -140,15 +194,36 @@ export async function saveCharacterDetails(accountId: string, patch: DetailsPatc
   const db = await getDb();
   const now = new Date();
   const set: Partial<typeof characterDetails.$inferInsert> = { updatedAt: now };
-  if (patch.picUrl !== undefined) Object.assign(set, { picUrl: patch.picUrl, picAt: now });
-  if (patch.status) Object.assign(set, { isOnline: patch.status.isOnline, room: patch.status.room, statusSource: patch.status.source, statusAt: now });
-  if (patch.gifts === "failed") Object.assign(set, { giftsFailed: true, giftsAt: now });
-  else if (patch.gifts) Object.assign(set, { gifts: patch.gifts, giftsFailed: false, giftsAt: now });
-  if (patch.collection) Object.assign(set, { collection: patch.collection, collectionAt: now });
-  await db
-    .insert(characterDetails)
-    .values({ accountId, ...set })
-    .onConflictDoUpdate({ target: characterDetails.accountId, set });
+  const succeeded: DetailPart[] = [];
+  if (patch.picUrl !== undefined) {
+    Object.assign(set, { picUrl: patch.picUrl, picAt: now });
+    succeeded.push("pic");
+  }
+  if (patch.status) {
+    Object.assign(set, { isOnline: patch.status.isOnline, room: patch.status.room, statusSource: patch.status.source, statusAt: now });
+    succeeded.push("status");
+  }
+  if (patch.gifts) {
+    Object.assign(set, { gifts: patch.gifts, giftsFailed: false, giftsAt: now });
+    succeeded.push("gifts");
+  }
+  if (patch.collection) {
+    Object.assign(set, { collection: patch.collection, collectionAt: now });
+    succeeded.push("collection");
+  }
+  const failed: Partial<Record<DetailPart, PartError>> = {};
+  for (const part of DETAIL_PARTS) {
+    const reason = patch.failed?.[part];
+    if (reason !== undefined && !succeeded.includes(part)) failed[part] = { reason, at: now.toISOString() };
+  }
+  if (failed.gifts) set.giftsFailed = true;
+  const insert = { accountId, ...set, lastErrors: failed };
+  // Successes drop their part's error, failures add theirs; other parts' entries stay.
+  if (succeeded.length || Object.keys(failed).length) {
+    const dropped = succeeded.reduce((expr, part) => sql`${expr} - ${part}::text`, sql`coalesce(${characterDetails.lastErrors}, '{}'::jsonb)`);
+    Object.assign(set, { lastErrors: sql`(${dropped}) || ${JSON.stringify(failed)}::jsonb` });
+  }
+  await db.insert(characterDetails).values(insert).onConflictDoUpdate({ target: characterDetails.accountId, set });
 }
 
 /** Statuses a stalker saw less than `maxAgeMs` ago (galaxy-runtime.md §1.3 item 3), by account id. */
@@ -166,4 +241,10 @@ export async function deleteCharacterDetails(accountId: string): Promise<void> {
   await db.delete(characterDetails).where(eq(characterDetails.accountId, accountId));
 }
 
-export { getCharactersRefreshProgress, requestCharactersRefresh, selectCharacter } from "./character-refresh.server";
+export {
+  charactersRefreshNotice,
+  currentCharactersRefreshProgress,
+  getCharactersRefreshProgress,
+  requestCharactersRefresh,
+  selectCharacter,
+} from "./character-refresh.server";

@@ -1,26 +1,36 @@
-import { eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { appSettings } from "~/db/schema";
 import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queues.server";
+import { refreshNotice, type RefreshNotice, type RefreshProgress, type RefreshTexts } from "~/utils/refresh-outcome";
 // A cycle with character-details.server.ts (which re-exports this module): only functions
 // cross it, called after both modules are evaluated.
 import { anySelection, getSelectedCharacter, storeSelection } from "./character-details.server";
+import { currentRefreshProgress, readRefreshProgress, REFRESH_JOB_IDS, startingProgress, storeRefreshProgress } from "./refresh-progress.server";
 
 /**
  * The job side of the characters details (spec 2 §4 "Stalker", §9 "Status refresh for
  * characters: every 5 minutes"): the status scheduler that runs while a user is selected,
  * the manual Refresh (one idempotent bulk-refresh job), and its progress, stored in
- * app_settings so any process can render it.
+ * app_settings so any process can render it (shared with Bowling Bots: ./refresh-progress.server.ts).
  */
 
 /** BullMQ job scheduler id of the 5-minute status refresh. */
 export const STATUS_SCHEDULER_ID = "characters-statuses";
 export const STATUS_EVERY_MS = 5 * 60_000;
 /** Idempotent job id of the characters bulk refresh (two clicks start one job). */
-export const CHARACTERS_REFRESH_JOB_ID = "characters-refresh";
-const PROGRESS_KEY = "characters.refresh-progress";
+export const CHARACTERS_REFRESH_JOB_ID = REFRESH_JOB_IDS.characters;
 
-export type RefreshProgress = { running: boolean; done: number; total: number; failed: number; finishedAt: string | null };
+/**
+ * The outcome texts: spec 2 §8's "Failed to fetch user details" when every user failed; the
+ * success and the warning naming failed users are ours (spec 2 names no Refresh success toast).
+ */
+export const CHARACTERS_REFRESH_TEXTS: RefreshTexts = {
+  success: "User details refreshed",
+  failure: "Failed to fetch user details",
+  noun: "users",
+  partial: ({ ok, total, failed, names }) => `User details refreshed for ${ok} of ${total} users; ${failed} failed: ${names}`,
+  partialShared: "User details refreshed; pictures could not be loaded",
+};
+
+export type { RefreshProgress };
 
 /**
  * Remembers the selection; selecting upserts the status scheduler and starts a first load of
@@ -68,10 +78,11 @@ async function startRefreshJob(actingAccountId: string | undefined, force: boole
     if (state === "completed" || state === "failed") await existing.remove().catch(() => {});
     else return CHARACTERS_REFRESH_JOB_ID;
   }
-  await setRefreshProgress({ running: true, done: 0, total: 0, failed: 0, finishedAt: null });
+  const requestedAt = new Date().toISOString();
+  await setRefreshProgress(startingProgress(requestedAt));
   const job = await enqueue(
     "bulk-refresh",
-    { kind: "refresh", section: "characters", ...(actingAccountId ? { actingAccountId } : {}), skipCache: force, requestedAt: new Date().toISOString() },
+    { kind: "refresh", section: "characters", ...(actingAccountId ? { actingAccountId } : {}), skipCache: force, requestedAt },
     { jobId: CHARACTERS_REFRESH_JOB_ID },
   );
   return job.id ?? CHARACTERS_REFRESH_JOB_ID;
@@ -83,16 +94,20 @@ export async function requestCharactersRefresh({ operatorId, force }: { operator
   return { jobId: await startRefreshJob(selected ?? undefined, force) };
 }
 
-export async function setRefreshProgress(p: RefreshProgress): Promise<void> {
-  const db = await getDb();
-  await db
-    .insert(appSettings)
-    .values({ key: PROGRESS_KEY, value: p })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: p, updatedAt: new Date() } });
+export function setRefreshProgress(p: RefreshProgress): Promise<void> {
+  return storeRefreshProgress("characters", p);
 }
 
-export async function getCharactersRefreshProgress(): Promise<RefreshProgress | null> {
-  const db = await getDb();
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, PROGRESS_KEY)).limit(1);
-  return (row?.value as RefreshProgress | undefined) ?? null;
+export function getCharactersRefreshProgress(): Promise<RefreshProgress | null> {
+  return readRefreshProgress("characters");
+}
+
+/** The progress as the page shows it: a lost job ends as a failure (refresh-progress.server.ts). */
+export function currentCharactersRefreshProgress(): Promise<RefreshProgress | null> {
+  return currentRefreshProgress("characters");
+}
+
+/** The notice of the last finished refresh (toast, progress line, no-JS flash). */
+export function charactersRefreshNotice(p: RefreshProgress | null): RefreshNotice | null {
+  return refreshNotice(p, CHARACTERS_REFRESH_TEXTS);
 }

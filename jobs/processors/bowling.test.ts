@@ -6,20 +6,25 @@
  */
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
 import { closeQueues, getQueue } from "#jobs/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
+import { refreshProgressWriter } from "#jobs/processors/refresh-progress";
+import { startingProgress } from "~/models/refresh-progress.server";
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, giftStatsOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, galaxyUserAgents, logs, users } from "~/db/schema";
 import { getGalaxyServices, resetGalaxyServices } from "~/galaxy/services.server";
 import { resetUserAgentMemory } from "~/galaxy/user-agent.server";
-import { BOWLING_REFRESH_JOB_ID, getBowlingRefreshProgress, requestBowlingRefresh } from "~/models/bowling-refresh.server";
+import { BOWLING_REFRESH_JOB_ID, bowlingRefreshNotice, getBowlingRefreshProgress, requestBowlingRefresh } from "~/models/bowling-refresh.server";
 import { getLastFetched } from "~/models/bowling-user.server";
 import { getCharacterDetails } from "~/models/character-details.server";
 import { dailyTotals } from "~/models/daily-totals.server";
 import { upsertUser } from "~/models/user.server";
+import { callRoute, createTestOperator, makeRequest } from "#tests/kit";
+import { loader as giftsLoader, type BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
 import { getEnv, resetEnv } from "~/utils/env.server";
 
 let sim: Simulator;
@@ -35,6 +40,7 @@ beforeAll(async () => {
   resetGalaxyServices();
 });
 afterAll(async () => {
+  await closeLive();
   await closeQueues();
   await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
   resetGalaxyServices();
@@ -138,20 +144,104 @@ describe("bowling refresh job (spec 1 §4 Refresh control flow)", () => {
     expect(await refreshedLogRows()).toHaveLength(2);
   });
 
-  it("failures for some accounts: their rows show 'Failed to load gifts' (giftsFailed), the rest refresh, the refresh succeeds", async () => {
-    const failing = [bowling()[2]!.id, bowling()[4]!.id];
-    for (const id of failing) servicesState(sim.world).failAccounts.add(id);
+  it("failures for some accounts: a warning naming them, last-fetched updated; never-loaded rows say 'Failed to load gifts'", async () => {
+    const failing = [bowling()[2]!, bowling()[4]!];
+    for (const a of failing) servicesState(sim.world).failAccounts.add(a.id);
     const progress = await runInProcess();
-    expect(progress).toMatchObject({ running: false, done: N, total: N, failed: 2, outcome: "success" });
+    expect(progress).toMatchObject({
+      running: false,
+      done: N,
+      total: N,
+      failed: 2,
+      outcome: "partial",
+      reason: expect.stringContaining("Simulated service failure"),
+    });
+    expect(progress.failedAccounts!.map((a) => `${a.accountId} ${a.nick}`).sort()).toEqual(
+      [`${failing[0]!.id} B2 ${failing[0]!.nick}`, `${failing[1]!.id} B4 ${failing[1]!.nick}`].sort(),
+    );
+    expect(bowlingRefreshNotice(progress)).toEqual({
+      type: "warning",
+      message: expect.stringMatching(new RegExp(`^Data refreshed for 3 of ${N} accounts; 2 failed: B[24] .+, B[24] .+$`)),
+      description: expect.stringContaining("Simulated service failure"),
+    });
     const details = await getCharacterDetails();
     for (const a of bowling()) {
-      if (failing.includes(a.id)) expect(details.get(a.id)).toMatchObject({ giftsFailed: true, gifts: null, collection: null });
+      if (failing.some((f) => f.id === a.id)) expect(details.get(a.id)).toMatchObject({ giftsFailed: true, gifts: null, collection: null });
       else expect(details.get(a.id)).toMatchObject({ giftsFailed: false, gifts: expect.any(Array) });
     }
     const db = await getDb();
     const [entry] = await db.select().from(logs).where(like(logs.message, "Bowling refresh: calls failed for%"));
     expect(entry!.message).toBe(`Bowling refresh: calls failed for 2 of ${N} accounts`);
     expect(await getLastFetched()).not.toBeNull();
+  });
+
+  it("issue 18 item 5: every account fails → 'Failed to refresh data' with the platform's reason, last-fetched unchanged, rows keep their last known figures marked stale, totals agree with the rows", async () => {
+    const first = await runInProcess();
+    expect(first.outcome).toBe("success");
+    const lastFetched = await getLastFetched();
+    const before = await getCharacterDetails();
+
+    // Some fail first: the warning names them and last-fetched moves on.
+    servicesState(sim.world).failAccounts.add(bowling()[0]!.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const partial = await runInProcess();
+    expect(partial).toMatchObject({ outcome: "partial", failed: 1, failedAccounts: [{ accountId: bowling()[0]!.id, nick: `B0 ${bowling()[0]!.nick}` }] });
+    const afterPartial = await getLastFetched();
+    expect(Date.parse(afterPartial!)).toBeGreaterThan(Date.parse(lastFetched!));
+
+    // Then all of them.
+    for (const a of bowling()) servicesState(sim.world).failAccounts.add(a.id);
+    const progress = await runInProcess();
+    expect(progress).toMatchObject({
+      running: false,
+      done: N,
+      total: N,
+      failed: N,
+      outcome: "failure",
+      reason: expect.stringContaining("Simulated service failure"),
+    });
+    expect(progress.failedAccounts).toHaveLength(N);
+    expect(bowlingRefreshNotice(progress)).toEqual({
+      type: "error",
+      message: "Failed to refresh data",
+      description: expect.stringMatching(new RegExp(`^All ${N} accounts failed: .*Simulated service failure`)),
+    });
+    expect(await getLastFetched()).toBe(afterPartial);
+    const db = await getDb();
+    expect(await db.select().from(logs).where(like(logs.message, "Bowling refresh failed: all 5 accounts failed%"))).toHaveLength(1);
+
+    // The rows keep what they had (gifts, status, picture, collection), each part marked with its failure.
+    const after = await getCharacterDetails();
+    for (const a of bowling()) {
+      const was = before.get(a.id)!;
+      const now = after.get(a.id)!;
+      expect(now).toMatchObject({ gifts: was.gifts, isOnline: was.isOnline, picUrl: was.picUrl, collection: was.collection, giftsFailed: true });
+      // The age shown is that of the last success: account 0 also failed in the partial run.
+      if (a.id === bowling()[0]!.id) expect(now.fetchedAt.gifts).toBe(was.fetchedAt.gifts);
+      else expect(Date.parse(now.fetchedAt.gifts!)).toBeGreaterThan(Date.parse(was.fetchedAt.gifts!));
+      expect(Object.keys(now.lastErrors).sort()).toEqual(["collection", "gifts", "pic", "status"]);
+      expect(now.lastErrors.gifts!.reason).toContain("Simulated service failure");
+    }
+
+    // The page: every row shows its last known gifts with a stale mark and its age; totals are the rows' sums.
+    const op = await createTestOperator({ name: `bowl-${Date.now()}` });
+    const page = await callRoute<{ rows: BowlingRow[]; totals: { gifts: Array<{ type: number; amount: number }> } }>(
+      giftsLoader,
+      makeRequest("/gifts", { cookie: op.cookie }),
+    );
+    for (const row of page.data.rows) {
+      expect(row.gifts).not.toBeNull();
+      expect(row.stale).toMatchObject({ since: expect.any(String), reason: expect.stringContaining("Simulated service failure") });
+      expect(row.stale!.parts.sort()).toEqual(["collection", "gifts", "pic", "status"]);
+    }
+    const summed = new Map<number, number>();
+    for (const row of page.data.rows) for (const g of row.gifts!) summed.set(g.type, (summed.get(g.type) ?? 0) + g.amount);
+    expect(new Map(page.data.totals.gifts.map((g) => [g.type, g.amount]))).toEqual(summed);
+
+    // A later success clears the stale marks.
+    servicesState(sim.world).failAccounts.clear();
+    expect((await runInProcess()).outcome).toBe("success");
+    expect([...(await getCharacterDetails()).values()].every((d) => Object.keys(d.lastErrors).length === 0 && !d.giftsFailed)).toBe(true);
   });
 
   it("with simulated latency the progress is stored while running (n of N), then finished", async () => {
@@ -253,4 +343,56 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
     second.child.kill("SIGTERM");
     expect((await second.exited).code).toBe(0);
   }, 120_000);
+});
+
+describe("live events of the refresh (issue 18 'Live pages')", () => {
+  const children: WorkerChild[] = [];
+  afterEach(() => {
+    for (const w of children.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
+  });
+
+  it("a refresh run by a worker process publishes its progress and its end: onLive listeners here get `refresh:bowling`, the last one after the outcome is stored", async () => {
+    const events: Array<{ message: LiveMessage; progress: Awaited<ReturnType<typeof getBowlingRefreshProgress>> }> = [];
+    const off = onLive((message) => {
+      if (message.topic !== "refresh" || message.scope !== "bowling") return;
+      // What a page re-reading on this event would see.
+      void getBowlingRefreshProgress().then((progress) => events.push({ message, progress }));
+    });
+    try {
+      await waitFor("the live subscriber", () => liveBusUp(), 5_000, 20);
+      sim.world.faults.latencyMs = 300;
+      servicesState(sim.world).failAccounts.add(bowling()[1]!.id);
+      const worker = spawnWorker({ GALAXY_SERVICES_URL: sim.servicesUrl });
+      children.push(worker);
+      await requestBowlingRefresh();
+      const last = await waitFor(`the end's event\n${worker.output()}`, () => events.find((e) => e.progress && !e.progress.running), 60_000, 50);
+      expect(last.progress).toMatchObject({ outcome: "partial", failed: 1, done: N });
+      // The click (web side), running figures and the end: several events, each after its write.
+      expect(events.length).toBeGreaterThanOrEqual(3);
+      expect(events.some((e) => e.progress?.running && e.progress.total === N)).toBe(true);
+      worker.child.kill("SIGTERM");
+      expect((await worker.exited).code).toBe(0);
+    } finally {
+      off();
+    }
+  }, 90_000);
+
+  it("the progress writer throttles: 200 accounts finishing at once make a few writes and events, the last figures always stored", async () => {
+    let count = 0;
+    const off = onLive((m) => void (m.topic === "refresh" && m.scope === "bowling" && count++));
+    try {
+      await waitFor("the live subscriber", () => liveBusUp(), 5_000, 20);
+      const writer = refreshProgressWriter("bowling", startingProgress(new Date().toISOString()));
+      for (let done = 1; done <= 200; done++) writer.update({ done, total: 200 });
+      await new Promise((r) => setTimeout(r, 400));
+      // The trailing write stored the latest figures without an end.
+      expect(await getBowlingRefreshProgress()).toMatchObject({ running: true, done: 200, total: 200 });
+      await writer.end({ running: false, outcome: "success", finishedAt: new Date().toISOString() });
+      await waitFor("the end's event", () => count >= 3, 2_000, 10);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(count).toBe(3); // the first, the trailing one, the end
+    } finally {
+      off();
+    }
+  });
 });

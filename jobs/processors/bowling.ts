@@ -10,14 +10,18 @@
  *     (registerUserAgents, what POST /api/user-agent does);
  *  3. per bowling user, acting as itself: pic, status, gift stats, collection stats (151) in
  *     parallel with X-Skip-Cache; each answer is written to the account's character_details row
- *     as soon as the four calls settle, so the page shows results as they arrive. A failed gift
- *     stats call marks the row ("Failed to load gifts"); other failures keep the old value.
- *     Concurrency is bounded by the services client (semaphore, per-account token bucket);
- *  4. last-fetched, once per job (runStepOnce, keyed by the job: a re-run after a killed
- *     worker does not set it again), then the daily totals pull for the Summary.
+ *     as soon as the four calls settle, so the page shows results as they arrive. A failed call
+ *     keeps the stored value and records the platform's reason (the row shows it stale);
+ *     concurrency is bounded by the services client (semaphore, per-account token bucket);
+ *  4. the outcome, once per job (runStepOnce, keyed by the job: a re-run after a killed worker
+ *     does not do it again): last-fetched is set unless every account failed (issue 18 item 5:
+ *     "All failed … last-fetched unchanged"), with the System Logs entry; then the daily totals
+ *     pull for the Summary (skipped when every account failed).
  *
- * A per-user failure never fails the job; a failure of 1, 2 or 4 does (BullMQ retries it; the
- * last attempt's failure becomes "Failed to refresh data").
+ * The progress row says how it ended: "success", "partial" (which accounts failed, and why)
+ * or "failure" (every account failed, or the job failed for good). A per-user failure never
+ * fails the job; a failure of 1, 2 or 4 does (BullMQ retries it; the last attempt's failure
+ * becomes "Failed to refresh data" with its reason).
  */
 import { inArray } from "drizzle-orm";
 import type { Job } from "bullmq";
@@ -27,19 +31,30 @@ import { users } from "~/db/schema";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
 import { setLastFetched } from "~/models/bowling-user.server";
-import { saveCharacterDetails, type DetailsPatch } from "~/models/character-details.server";
-import { setBowlingRefreshProgress, type BowlingRefreshProgress } from "~/models/bowling-refresh.server";
+import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
 import { pullDailyStats } from "~/models/daily-totals.server";
 import { logEvent } from "~/models/log.server";
+import { startingProgress } from "~/models/refresh-progress.server";
 import { errorText } from "~/utils/errors";
+import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "~/utils/refresh-outcome";
 import { decryptSecret } from "~/utils/secrets.server";
 import { runStepOnce, stepKey } from "../once.server";
 import type { BulkRefreshJob } from "../queues.server";
+import { refreshProgressWriter } from "./refresh-progress";
 
 /** Spec 1 §7 / §9: collection stats use collection 151 ('Capybara'). */
 export const CAPYBARA_COLLECTION_ID = 151;
 
-export type BowlingRefreshResult = { total: number; done: number; failed: number; skippedUserAgents: number };
+export type BowlingRefreshResult = {
+  total: number;
+  done: number;
+  failed: number;
+  skippedUserAgents: number;
+  /** The accounts with a failed call (at most MAX_FAILED_STORED), by nick. */
+  failedAccounts: FailedAccount[];
+  /** The most common failure text, in the platform's words. */
+  reason: string | null;
+};
 
 type BowlingAccount = { accountId: string; nick: string; password: string; sek: string | null; iHeaders: string | null };
 
@@ -88,43 +103,44 @@ async function sendUserAgentMap(accounts: BowlingAccount[]): Promise<number> {
  */
 export async function refreshBowlingUsers(options: {
   skipCache: boolean;
-  onProgress?: (p: { done: number; total: number; failed: number }) => void;
+  onProgress?: (p: { done: number; total: number; failed: number; failedAccounts: FailedAccount[] }) => void;
 }): Promise<BowlingRefreshResult> {
   const accounts = await loadBowlingAccounts();
   const total = accounts.length;
-  const result: BowlingRefreshResult = { total, done: 0, failed: 0, skippedUserAgents: 0 };
-  options.onProgress?.({ done: 0, total, failed: 0 });
+  const result: BowlingRefreshResult = { total, done: 0, failed: 0, skippedUserAgents: 0, failedAccounts: [], reason: null };
+  options.onProgress?.({ done: 0, total, failed: 0, failedAccounts: [] });
   result.skippedUserAgents = await sendUserAgentMap(accounts);
   const services = getGalaxyServices();
   const opts = { skipCache: options.skipCache };
   const failures: Array<{ accountId: string; errors: string[] }> = [];
+  const reasons: string[] = [];
   await Promise.all(
     accounts.map(async (a) => {
       const creds = { userID: a.accountId, password: a.password };
       const patch: DetailsPatch = {};
-      const errors: string[] = [];
-      const fail = (what: string) => (err: unknown) => void errors.push(`${what}: ${errorText(err)}`);
+      const failed: Partial<Record<DetailPart, string>> = {};
+      // The stored value stays; the row shows it stale with this reason (CONVENTIONS rule 17).
+      const fail = (part: DetailPart) => (err: unknown) => void (failed[part] = errorText(err));
       await Promise.all([
         services.userPic(creds, a.accountId, opts).then((pic) => void (patch.picUrl = pic), fail("pic")),
         services.status(creds, a.accountId, opts).then((s) => void (patch.status = { isOnline: s.isOnline, room: s.room, source: "service" }), fail("status")),
-        services.giftStats(creds, a.accountId, opts).then(
-          (g) => void (patch.gifts = g),
-          (err: unknown) => {
-            patch.gifts = "failed";
-            fail("gift stats")(err);
-          },
-        ),
+        services.giftStats(creds, a.accountId, opts).then((g) => void (patch.gifts = g), fail("gifts")),
         services.collectionStats(creds, a.accountId, CAPYBARA_COLLECTION_ID, opts).then((c) => void (patch.collection = c), fail("collection")),
       ]);
+      const errors = Object.entries(failed);
+      if (errors.length) patch.failed = failed;
       await saveCharacterDetails(a.accountId, patch);
       result.done++;
       if (errors.length) {
         result.failed++;
-        failures.push({ accountId: a.accountId, errors });
+        if (result.failedAccounts.length < MAX_FAILED_STORED) result.failedAccounts.push({ accountId: a.accountId, nick: a.nick });
+        failures.push({ accountId: a.accountId, errors: errors.map(([part, text]) => `${part}: ${text}`) });
+        reasons.push(...errors.map(([, text]) => text));
       }
-      options.onProgress?.({ done: result.done, total, failed: result.failed });
+      options.onProgress?.({ done: result.done, total, failed: result.failed, failedAccounts: [...result.failedAccounts] });
     }),
   );
+  result.reason = commonReason(reasons);
   if (failures.length) {
     // One entry per refresh, not one per account (200 accounts × a platform outage).
     await logEvent({
@@ -138,50 +154,38 @@ export async function refreshBowlingUsers(options: {
 }
 
 /** The bulk-refresh job of section "bowling": steps 1–4 with progress written for the screen. */
-export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promise<BowlingRefreshResult & { lastFetched: string }> {
-  const startedAt = job.data.requestedAt;
-  let latest: BowlingRefreshProgress = { running: true, done: 0, total: 0, failed: 0, startedAt, finishedAt: null, outcome: null };
-  let writing: Promise<void> = Promise.resolve();
-  let lastWrite = 0;
-  const write = (p: BowlingRefreshProgress) => {
-    latest = p;
-    writing = writing.then(() => setBowlingRefreshProgress(latest)).catch(() => {});
-  };
-  write(latest);
+export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promise<BowlingRefreshResult & { lastFetched: string | null }> {
+  const progress = refreshProgressWriter("bowling", startingProgress(job.data.requestedAt));
   try {
-    const result = await refreshBowlingUsers({
-      skipCache: job.data.skipCache,
-      onProgress: (p) => {
-        // At most 4 writes a second, and always the first and the last (the page polls every 1 s).
-        const next = { ...latest, ...p };
-        if (p.done !== 0 && p.done !== p.total && Date.now() - lastWrite < 250) {
-          latest = next;
-          return;
-        }
-        lastWrite = Date.now();
-        write(next);
-      },
-    });
-    // Step 4, once per job: the new last-fetched time is this run's finish time.
+    const result = await refreshBowlingUsers({ skipCache: job.data.skipCache, onProgress: (p) => progress.update(p) });
+    const outcome = outcomeOf(result);
+    // Step 4, once per job: the new last-fetched time is this run's finish time, unless nothing was fetched.
     const lastFetched = await runStepOnce(stepKey(job, "last-fetched"), async (tx) => {
-      const at = new Date().toISOString();
-      await setLastFetched(at, tx);
+      const at = outcome === "failure" ? null : new Date().toISOString();
+      if (at) await setLastFetched(at, tx);
       await logEvent(
         {
-          type: "info",
+          type: outcome === "failure" ? "error" : "info",
           source: "system",
-          message: `Bowling data refreshed: ${result.done} of ${result.total} accounts, ${result.failed} with failures`,
+          message:
+            outcome === "failure"
+              ? `Bowling refresh failed: all ${result.total} accounts failed${result.reason ? `: ${result.reason}` : ""}`
+              : `Bowling data refreshed: ${result.done} of ${result.total} accounts, ${result.failed} with failures`,
           details: { jobId: job.id, lastFetched: at, ...result },
         },
         tx,
       );
       return at;
     });
-    // The Summary's daily totals (spec 1 §2 "Summary panel"); its failures are per account and logged.
-    const pulled = await pullDailyStats({ skipCache: job.data.skipCache }).catch(async (err: unknown) => {
-      await logEvent({ type: "error", source: "system", message: `Bowling refresh: daily totals pull failed: ${errorText(err)}` });
-      return null;
-    });
+    // The Summary's daily totals (spec 1 §2 "Summary panel"); its failures are per account and
+    // logged. Not when every account just failed: the platform is refusing us.
+    const pulled =
+      outcome === "failure"
+        ? null
+        : await pullDailyStats({ skipCache: job.data.skipCache }).catch(async (err: unknown) => {
+            await logEvent({ type: "error", source: "system", message: `Bowling refresh: daily totals pull failed: ${errorText(err)}` });
+            return null;
+          });
     if (pulled?.failed.length) {
       await logEvent({
         type: "error",
@@ -190,24 +194,24 @@ export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promis
         details: { failed: pulled.failed },
       });
     }
-    write({
-      ...latest,
+    await progress.end({
+      running: false,
       done: result.done,
       total: result.total,
       failed: result.failed,
-      running: false,
+      failedAccounts: result.failedAccounts,
+      reason: result.reason,
       finishedAt: new Date().toISOString(),
-      outcome: "success",
+      outcome,
     });
-    await writing;
     return { ...result, lastFetched };
   } catch (err) {
     const attempts = job.opts?.attempts ?? 1;
     const final = job.attemptsMade + 1 >= attempts;
     await logEvent({ type: "error", source: "system", message: `Bowling refresh failed${final ? "" : " (will retry)"}: ${errorText(err)}` }).catch(() => {});
     // Until the last attempt the refresh still counts as running (BullMQ retries it).
-    if (final) write({ ...latest, running: false, finishedAt: new Date().toISOString(), outcome: "failure" });
-    await writing;
+    if (final) await progress.end({ running: false, finishedAt: new Date().toISOString(), outcome: "failure", reason: errorText(err) });
+    else await progress.end({});
     throw err;
   }
 }

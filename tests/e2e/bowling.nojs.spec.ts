@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
-import { simFaults } from "./characters-fixtures";
+import { simAccounts, simFaults } from "./characters-fixtures";
 
 /**
  * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts with JavaScript
@@ -14,7 +14,7 @@ test.beforeAll(async ({ baseURL }) => {
   seeded = await seedBowling(baseURL!, 3);
 });
 test.afterEach(async () => {
-  await simFaults({ latencyMs: 0 });
+  await simFaults({ latencyMs: 0, failAccounts: [] });
 });
 
 const flash = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
@@ -39,6 +39,32 @@ test("refresh with progress: the page follows the job, then 'Data refreshed succ
       .getByRole("list", { name: /^Gifts of / })
       .locator("li"),
   ).toHaveCount(7);
+});
+
+test("issue 18 item 5: every account fails → the flash 'Failed to refresh data' with the reason, last-fetched unchanged, rows keep their gifts marked stale", async ({
+  page,
+}) => {
+  const [b0] = seeded.bowlers;
+  const refresh = async () => {
+    await page.getByRole("button", { name: "Click to refresh data" }).click();
+    await expect(page).toHaveURL(/\/gifts$/, { timeout: 30_000 });
+  };
+  await page.goto("/gifts");
+  await refresh();
+  await expect(flash(page, "Data refreshed successfully")).toBeVisible();
+  const lastFetched = await page.getByTestId("last-fetched").locator("time").getAttribute("dateTime");
+
+  await simFaults({ failAccounts: (await simAccounts("bowling")).map((a) => a.id) });
+  await refresh();
+  const toast = page.locator(".gt-toaster");
+  await expect(toast.getByText("Failed to refresh data", { exact: true })).toBeVisible();
+  await expect(toast).toContainText(/All \d+ accounts failed: .*Simulated service failure/);
+  await expect(page.getByTestId("last-fetched").locator("time")).toHaveAttribute("dateTime", lastFetched!);
+  await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
+  const row = bowlingRow(page, b0!.id);
+  await expect(row.getByRole("list", { name: /^Gifts of / }).locator("li")).toHaveCount(7);
+  await expect(row.getByTestId("gifts-failed")).toHaveCount(0);
+  await expect(row.getByTestId("stale")).toContainText(/^stale · /);
 });
 
 test("Capybara popup opens from the URL and closes with a link", async ({ page }) => {

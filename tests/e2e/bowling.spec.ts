@@ -1,12 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
-import { simFaults, toast } from "./characters-fixtures";
+import { simAccounts, simFaults, toast } from "./characters-fixtures";
 
 /**
  * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts, with JavaScript:
  * the refresh job run by the app's worker against the simulator (latency on), progress and
- * results as they arrive, companion assign/update, the Capybara popup, delete, summary expand,
- * and the same journey at 375 px.
+ * results as they arrive, refreshes in which some or all accounts fail (issue 18 item 5: the
+ * simulator's per-account failure switch), companion assign/update, the Capybara popup,
+ * delete, summary expand, and the same journey at 375 px.
  */
 
 let seeded: Awaited<ReturnType<typeof seedBowling>>;
@@ -15,7 +16,7 @@ test.beforeAll(async ({ baseURL }) => {
   seeded = await seedBowling(baseURL!, 0);
 });
 test.afterEach(async () => {
-  await simFaults({ latencyMs: 0 });
+  await simFaults({ latencyMs: 0, failAccounts: [] });
 });
 
 test("refresh with progress: 'Loading...' and a spinning disabled button, rows fill in, 'Data refreshed successfully', 'just now'", async ({ page }) => {
@@ -73,6 +74,71 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   await page.reload();
   await expect(bowlingRow(page, b0!.id).getByTestId("status-badge")).toBeVisible();
   await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("just now");
+});
+
+test("issue 18 item 5: some accounts fail → a warning naming them; all fail → 'Failed to refresh data', last-fetched unchanged, rows keep their gifts marked stale, totals agree, another tab follows live", async ({
+  page,
+  context,
+}) => {
+  const [b0, b1] = seeded.bowlers;
+  await page.goto("/gifts");
+  const control = page.getByTestId("refresh-control");
+  const button = control.getByRole("button", { name: "Click to refresh data" });
+  // Start from a successful refresh (the rows have gifts, last-fetched is set).
+  await button.click();
+  await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
+  await expect(bowlingRow(page, b0!.id).getByTestId("stale")).toHaveCount(0);
+
+  // Some fail: the warning says how many and which.
+  await simFaults({ failAccounts: [b1!.id] });
+  await button.click();
+  const nick = b1!.nick.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  await expect(toast(page, new RegExp(`^Data refreshed for \\d+ of \\d+ accounts; 1 failed: ${nick}$`))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("refresh-outcome")).toContainText(`1 failed: ${b1!.nick}`);
+  await expect(page.getByTestId("refresh-outcome")).toContainText("Simulated service failure");
+  await expect(bowlingRow(page, b1!.id).getByTestId("stale")).toContainText(/^stale · /);
+  await expect(
+    bowlingRow(page, b1!.id)
+      .getByRole("list", { name: /^Gifts of / })
+      .locator("li"),
+  ).toHaveCount(7);
+  await expect(control.getByTestId("last-fetched")).toHaveText("just now");
+  const lastFetched = await control.getByTestId("last-fetched").locator("time").getAttribute("dateTime");
+
+  // A second tab, open before the next refresh: it follows without a reload.
+  const other = await context.newPage();
+  await other.goto("/gifts");
+  await expect(other.getByTestId("refresh-outcome")).toContainText("1 failed");
+
+  // All fail: the spec's failure text with the platform's reason, last-fetched unchanged.
+  await simFaults({ failAccounts: (await simAccounts("bowling")).map((a) => a.id) });
+  await button.click();
+  const failed = toast(page, "Failed to refresh data");
+  await expect(failed).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator(".gt-toaster")).toContainText(/All \d+ accounts failed: .*Simulated service failure/);
+  await expect(control.getByTestId("last-fetched").locator("time")).toHaveAttribute("dateTime", lastFetched!);
+  await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
+  await expect(other.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
+
+  // Rows keep their last known gifts, marked stale with the age (absolute time on hover); no 'Failed to load gifts'.
+  const row = bowlingRow(page, b0!.id);
+  await expect(row.getByRole("list", { name: /^Gifts of / }).locator("li")).toHaveCount(7);
+  await expect(row.getByTestId("gifts-failed")).toHaveCount(0);
+  const stale = row.getByTestId("stale");
+  await expect(stale).toContainText(/^stale · (just now|\d+m ago)/);
+  await expect(stale.locator("time")).toHaveAttribute("title", /\d/);
+  await expect(stale).toHaveAttribute("title", /Simulated service failure/);
+
+  // The totals bar sums exactly what the rows show (type 11 as the sample).
+  let sum = 0;
+  for (const chip of await page.locator('[data-testid="bowling-row"] li[data-type="11"]').all()) sum += Number(await chip.locator("span").last().textContent());
+  await expect(page.getByTestId("totals-bar").locator('li[data-type="11"] span').last()).toHaveText(String(sum));
+
+  // A reload shows the same: the outcome is stored.
+  await page.reload();
+  await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
+  await expect(bowlingRow(page, b0!.id).getByTestId("stale")).toBeVisible();
+  await other.close();
 });
 
 test("Capybara popup: 'N items', a 4-column grid with counts, red badge at 0", async ({ page }) => {

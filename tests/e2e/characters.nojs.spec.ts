@@ -37,8 +37,11 @@ test("create a user, add and delete a category, start/stop a stalker, filter, de
   await expect(toast(page, "Stalker started successfully")).toBeVisible();
   await expect(row.getByTestId("active-badge")).toBeVisible();
   // Starting selected the user, which loads pictures, statuses and gifts; Refresh asks again.
+  // The page follows the job (?refreshing=1 reloads itself), then tells its outcome.
   await page.getByTestId("stalker-card").getByRole("button", { name: "Refresh" }).click();
-  await expect(toast(page, "Refreshing pictures, statuses and gift stats")).toBeVisible();
+  await expect(page).toHaveURL(/\/characters$/, { timeout: 30_000 });
+  await expect(toast(page, /^User details refreshed/)).toBeVisible();
+  await expect(page.getByTestId("refresh-outcome")).toContainText("User details refreshed");
   const filter = page.getByRole("list", { name: "Filter by gift" });
   await expect(async () => {
     await page.goto("/characters");

@@ -1,9 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createAccounts } from "./bowling-fixtures";
 import { characterRow, group, simAccounts, simFaults, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters" with JavaScript: dialogs,
- * fetcher forms with flash toasts, the stalker held by the app's worker against the simulator.
+ * fetcher forms with flash toasts, the stalker held by the app's worker against the simulator,
+ * the Refresh's progress and outcome (issue 18 item 5).
  */
 
 async function createUser(page: Page, rc: string, category: string) {
@@ -91,6 +93,45 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(row).toHaveCount(0);
+});
+
+test("issue 18 item 5: Refresh shows progress to the end and 'User details refreshed'; every user failing → 'Failed to fetch user details', rows keep their gifts marked stale", async ({
+  page,
+  baseURL,
+}) => {
+  const plain = (await simAccounts("plain")).slice(60, 62);
+  await createAccounts(
+    baseURL!,
+    plain.map((account) => ({ account, type: "trading" })),
+  );
+  await page.goto("/characters");
+  const refresh = page.getByTestId("stalker-card").getByRole("button", { name: "Refresh" });
+  try {
+    await simFaults({ latencyMs: 1500 });
+    await refresh.click();
+    await expect(page.getByTestId("refresh-progress")).toContainText(/^Refreshing \d+ of \d+ users/);
+    await expect(refresh).toBeDisabled();
+    // The completion message (a warning naming users only if some of the run's accounts fail).
+    await expect(toast(page, /^User details refreshed/)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId("refresh-outcome")).toContainText("User details refreshed");
+    await expect(refresh).toBeEnabled();
+    const row = characterRow(page, plain[0]!.id);
+    await expect(row.getByRole("list", { name: /^Gifts of / })).toBeVisible();
+    await expect(row.getByTestId("stale")).toHaveCount(0);
+
+    await simFaults({ latencyMs: 0, failAccounts: (await simAccounts("")).map((a) => a.id) });
+    await refresh.click();
+    await expect(toast(page, "Failed to fetch user details")).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator(".gt-toaster")).toContainText(/All \d+ users failed: .*Simulated service failure/);
+    await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to fetch user details");
+    await expect(row.getByRole("list", { name: /^Gifts of / })).toBeVisible();
+    await expect(row.getByTestId("gifts-failed")).toHaveCount(0);
+    await expect(row.getByTestId("stale")).toContainText(/^stale · /);
+    // The totals grid sums what the rows show: the filter is still there.
+    await expect(page.getByRole("list", { name: "Filter by gift" }).getByRole("link").first()).toBeVisible();
+  } finally {
+    await simFaults({ latencyMs: 0, failAccounts: [] });
+  }
 });
 
 test("at 375 px wide the screen fits without sideways scrolling", async ({ page }) => {

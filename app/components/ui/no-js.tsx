@@ -26,3 +26,11 @@ export function HiddenFields({ fields }: { fields: Record<string, string> }) {
     </>
   );
 }
+
+/**
+ * Without JavaScript a page that follows a job reloads itself every `seconds` (a refresh
+ * meta inside <noscript>: with JavaScript the page follows live events instead).
+ */
+export function NoJsReload({ seconds }: { seconds: number }) {
+  return <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${Math.max(1, Math.round(seconds))}">` }} />;
+}

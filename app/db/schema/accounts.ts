@@ -51,11 +51,21 @@ export const characterDetails = pgTable("character_details", {
   statusSource: text(),
   statusAt: timestamp({ withTimezone: true }),
   gifts: jsonb().$type<Array<{ type: number; name: string; img: string; amount: number }>>(),
-  /** The last gift stats call failed ("Failed to load gifts" on the row). */
+  /**
+   * The last gift stats call failed. The gifts stored before stay (shown stale); a row with
+   * no gifts at all says "Failed to load gifts".
+   */
   giftsFailed: boolean().notNull().default(false),
+  /** When the stored gifts were fetched (a failed call leaves it, so the age of stale gifts shows). */
   giftsAt: timestamp({ withTimezone: true }),
   collection: jsonb().$type<unknown>(),
   collectionAt: timestamp({ withTimezone: true }),
+  /**
+   * The last failed call of each part (pic, status, gifts, collection) with the platform's
+   * reason and when it failed; a successful call of that part removes its entry. A part with
+   * an entry shows its last known value marked stale (CONVENTIONS rule 17).
+   */
+  lastErrors: jsonb().$type<Partial<Record<"pic" | "status" | "gifts" | "collection", { reason: string; at: string }>>>().notNull().default({}),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

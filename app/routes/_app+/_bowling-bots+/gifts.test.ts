@@ -31,6 +31,7 @@ type PageData = {
   totals: { gifts: Array<{ type: number; amount: number }>; collection: number } | null;
   lastFetched: string | null;
   progress: { running: boolean; done: number; total: number; failed: number; outcome: string | null } | null;
+  notice: { type: string; message: string; description?: string } | null;
   refreshingNoJs: boolean;
 };
 
@@ -109,7 +110,7 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
         secondRow: [{ imageUrl: "http://img/2.png", count: "0", goodsID: 2, index: 1 }],
       },
     });
-    await saveCharacterDetails(B2, { status: { isOnline: false, room: null, source: "service" }, gifts: "failed" });
+    await saveCharacterDetails(B2, { status: { isOnline: false, room: null, source: "service" }, failed: { gifts: "Simulated service failure" } });
     await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
     await setLastFetched("2026-11-23T15:00:00.000Z");
     const { data } = await page();
@@ -188,6 +189,50 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     const failed = await page("?refreshing=1");
     expect(failed.headers.get("Location")).toBe("/gifts");
     expect(toastOf(failed.headers)).toMatchObject({ type: "error", message: REFRESH_TEXTS.failure });
+  });
+
+  it("issue 18 item 5: the stored outcome worded for the JS toast (`notice`) and the no-JS flash: all failed, some failed (how many and which), none failed", async () => {
+    const base = { startedAt: new Date().toISOString(), running: false, finishedAt: new Date().toISOString(), done: 3, total: 3 };
+    const reason = "The platform answered 500 to gift_stats_ajax: Simulated service failure";
+    const failedAccounts = [
+      { accountId: B1, nick: "Ann Bowler" },
+      { accountId: B2, nick: "bob" },
+    ];
+
+    await setBowlingRefreshProgress({ ...base, failed: 3, outcome: "failure", failedAccounts: [...failedAccounts, { accountId: "3", nick: "cy" }], reason });
+    const all = { type: "error", message: "Failed to refresh data", description: `All 3 accounts failed: ${reason}` };
+    expect((await page()).data.notice).toEqual(all);
+    const allNoJs = await page("?refreshing=1");
+    expect(allNoJs.headers.get("Location")).toBe("/gifts");
+    expect(toastOf(allNoJs.headers)).toMatchObject(all);
+
+    await setBowlingRefreshProgress({ ...base, failed: 2, outcome: "partial", failedAccounts, reason });
+    const some = { type: "warning", message: "Data refreshed for 1 of 3 accounts; 2 failed: Ann Bowler, bob", description: reason };
+    expect((await page()).data.notice).toEqual(some);
+    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject(some);
+
+    await setBowlingRefreshProgress({ ...base, failed: 0, outcome: "success", failedAccounts: [], reason: null });
+    expect((await page()).data.notice).toEqual({ type: "success", message: "Data refreshed successfully" });
+    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject({ type: "success", message: "Data refreshed successfully" });
+
+    // Before any refresh, and while one runs: no notice.
+    await setBowlingRefreshProgress({ ...base, running: true, finishedAt: null, failed: 0, outcome: null });
+    expect((await page()).data.notice).toBeNull();
+  });
+
+  it("a failed refresh keeps the last known gifts on the row, marked stale with their age; 'Failed to load gifts' only without any; totals are the rows' sums", async () => {
+    await saveCharacterDetails(B1, { gifts: [{ type: 11, name: "Red Bowling Ball", img: "", amount: 40 }] });
+    await saveCharacterDetails(B1, { failed: { gifts: "Simulated service failure", status: "Simulated service failure" } });
+    await saveCharacterDetails(B2, { failed: { gifts: "Simulated service failure" } });
+    const { data } = await page();
+    expect(row(data, B1)).toMatchObject({
+      gifts: [{ type: 11, amount: 40 }],
+      giftsFailed: true,
+      // no status was ever stored: only the gifts are stale
+      stale: { since: expect.any(String), reason: "Simulated service failure", parts: ["gifts"] },
+    });
+    expect(row(data, B2)).toMatchObject({ gifts: null, giftsFailed: true, stale: null });
+    expect(data.totals!.gifts).toEqual([{ type: 11, name: "Red Bowling Ball", img: "", amount: 40 }]);
   });
 });
 

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { redirect, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
-import { currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
+import { bowlingRefreshNotice, currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
 import { getLastFetched, listBowlingUsers, removeBowlingUser } from "~/models/bowling-user.server";
-import { getCharacterDetails, type CharacterDetails } from "~/models/character-details.server";
+import { getCharacterDetails, stalenessOf, type CharacterDetails, type Staleness } from "~/models/character-details.server";
 import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
 import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
@@ -23,6 +23,7 @@ import {
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
+import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
@@ -32,9 +33,10 @@ import { keepDataForUrlOnlyParams } from "~/utils/search-params";
  *
  * loader  bowling users with what the refresh stored (character_details: picture, status,
  *         gift stats, collection 151), companions with supplier/consumer nicks, the candidates,
- *         last-fetched, the refresh progress and the Summary panel. A page posted a refresh
- *         without JavaScript carries `?refreshing=1`: it reloads itself until the job ends and
- *         is then redirected with the §8 toast.
+ *         last-fetched, the refresh progress with the last refresh's outcome (`notice`) and
+ *         the Summary panel. A page posted a refresh without JavaScript carries
+ *         `?refreshing=1`: it reloads itself until the job ends and is then redirected with
+ *         the outcome's toast (§8's texts; the warning naming failed accounts is ours).
  * action  intents refresh, delete-user, assign-companion, update-companion, delete-companions.
  *         Fetchers get `{ok, intent, message}` with a flash toast; plain posts (`redirectTo`)
  *         are redirected with it.
@@ -52,9 +54,12 @@ export type BowlingRow = {
   picUrl: string | null;
   isOnline: boolean | null;
   room: string | null;
-  /** null: never loaded (skeleton). */
+  /** null: never loaded (skeleton, or 'Failed to load gifts' when `giftsFailed`). The last known gifts otherwise. */
   gifts: GiftCell[] | null;
+  /** The last gift stats call failed. */
   giftsFailed: boolean;
+  /** Parts shown from an older refresh because the last one failed for them: their age and why. */
+  stale: Staleness | null;
   /** null: never loaded. */
   collection: CollectionItemView[] | null;
   companion: (Companion & { supplierNick: string | null; consumerNick: string | null }) | null;
@@ -71,12 +76,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [progress, lastFetched, summary] = await Promise.all([currentBowlingRefreshProgress(), getLastFetched().catch(() => null), loadSummary(request)]);
 
   // A refresh posted without JavaScript: once it ended, come back to the plain page with its toast.
+  const notice = bowlingRefreshNotice(progress);
   if (url.searchParams.has(REFRESHING_PARAM) && !progress?.running) {
     url.searchParams.delete(REFRESHING_PARAM);
-    const to = `${url.pathname}${url.search}`;
-    if (progress?.outcome === "failure") return redirectWithError(to, REFRESH_TEXTS.failure);
-    if (progress?.outcome === "success") return redirectWithSuccess(to, REFRESH_TEXTS.success);
-    throw redirect(to);
+    return redirectWithNotice(`${url.pathname}${url.search}`, notice);
   }
 
   let list: Awaited<ReturnType<typeof listBowlingUsers>> | null = null;
@@ -114,6 +117,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           room: d?.room ?? null,
           gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
           giftsFailed: detailsFailed || (d?.giftsFailed ?? false),
+          stale: stalenessOf(d, ["pic", "status", "gifts", "collection"]),
           collection: collectionItems(d),
           companion: c ? { ...c, supplierNick: nickOf.get(c.supplier) ?? null, consumerNick: nickOf.get(c.consumer) ?? null } : null,
         };
@@ -125,9 +129,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     suppliers: list?.suppliers ?? [],
     recipients: list?.recipients ?? [],
     companionCount: companions.length,
+    // Spec 1 §2 totals, summed from exactly what the rows show (last known gifts included).
     totals: rows ? { gifts: giftTotals(rows.map((r) => r.gifts)), collection: rows.reduce((n, r) => n + collectionTotal(r.collection), 0) } : null,
     lastFetched,
     progress,
+    notice,
     refreshingNoJs: url.searchParams.has(REFRESHING_PARAM),
     summary,
   };

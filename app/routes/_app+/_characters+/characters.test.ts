@@ -14,6 +14,7 @@ import { getDb } from "~/db/client.server";
 import { appSettings, categories, characterDetails, sessions, users } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { getSelectedCharacter, saveCharacterDetails } from "~/models/character-details.server";
+import { setRefreshProgress } from "~/models/character-refresh.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { action, loader, REFRESH_STARTED, type ActionResult, type CharacterRow } from "./characters";
@@ -27,6 +28,8 @@ type PageData = {
   selected: string | null;
   stalker: { accountId: string; nick: string; state: string } | null;
   progress: { running: boolean; done: number; total: number } | null;
+  notice: { type: string; message: string; description?: string } | null;
+  refreshingNoJs: boolean;
   summary: unknown;
 };
 
@@ -106,7 +109,7 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
         { type: 4, name: "Silver Ring", img: "r.png", amount: 1 },
       ],
     });
-    await saveCharacterDetails(BOWLER, { status: { isOnline: false, room: null, source: "service" }, gifts: "failed" });
+    await saveCharacterDetails(BOWLER, { status: { isOnline: false, room: null, source: "service" }, failed: { gifts: "Simulated service failure" } });
     const { data } = await page();
     expect(row(data, TRADER)).toMatchObject({ picUrl: "https://img.example/p.png", isOnline: true, room: "Lobby", giftsFailed: false });
     expect(row(data, TRADER)!.gifts).toHaveLength(2);
@@ -232,6 +235,51 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect((await page()).data.progress).toMatchObject({ running: true, done: 0 });
     const job = await getQueue("bulk-refresh").getJob("characters-refresh");
     expect(job?.data).toMatchObject({ kind: "refresh", section: "characters", skipCache: true });
+  });
+
+  it("refresh without JavaScript: to ?refreshing=1 (reloading itself while the job runs), then back with the outcome's flash toast", async () => {
+    const res = await post({ intent: "refresh", redirectTo: "/characters?gift=11" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/characters?gift=11&refreshing=1");
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: REFRESH_STARTED });
+    const running = await page("?gift=11&refreshing=1");
+    expect(running.status).toBe(200);
+    expect(running.data).toMatchObject({ refreshingNoJs: true, progress: { running: true }, notice: null });
+
+    const base = { running: false, startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(), done: 3, total: 3 };
+    const reason = "The platform answered 500 to gift_stats_ajax: Simulated service failure";
+    await setRefreshProgress({ ...base, failed: 3, outcome: "failure", reason, failedAccounts: [] });
+    const all = await page("?gift=11&refreshing=1");
+    expect(all.headers.get("Location")).toBe("/characters?gift=11");
+    expect(toastOf(all.headers)).toMatchObject({ type: "error", message: "Failed to fetch user details", description: `All 3 users failed: ${reason}` });
+
+    await setRefreshProgress({ ...base, failed: 1, outcome: "partial", reason, failedAccounts: [{ accountId: BOWLER, nick: "bowler" }] });
+    const some = { type: "warning", message: "User details refreshed for 2 of 3 users; 1 failed: bowler", description: reason };
+    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject(some);
+    // With JavaScript the same words come with the page data (the screen toasts them when the job it watched ends).
+    expect((await page()).data.notice).toEqual(some);
+
+    await setRefreshProgress({ ...base, failed: 0, outcome: "success", reason: null, failedAccounts: [] });
+    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject({ type: "success", message: "User details refreshed" });
+  });
+
+  it("a failed gift stats call keeps the last known gifts (stale, with the reason); 'Failed to load gifts' only without any; totals from the rows", async () => {
+    await saveCharacterDetails(TRADER, {
+      gifts: [{ type: 11, name: "Clay", img: "", amount: 7 }],
+      status: { isOnline: true, room: "Moon", source: "service" },
+    });
+    await saveCharacterDetails(TRADER, { failed: { gifts: "Simulated service failure", status: "Simulated service failure" } });
+    await saveCharacterDetails(BOWLER, { failed: { gifts: "Simulated service failure" } });
+    const { data } = await page();
+    expect(row(data, TRADER)).toMatchObject({
+      gifts: [{ type: 11, amount: 7 }],
+      isOnline: true,
+      room: "Moon",
+      stale: { reason: "Simulated service failure", since: expect.any(String) },
+    });
+    expect(row(data, TRADER)!.stale!.parts.sort()).toEqual(["gifts", "status"]);
+    expect(row(data, BOWLER)).toMatchObject({ gifts: null, giftsFailed: true, stale: null });
+    expect(data.totals).toEqual([{ type: 11, name: "Clay", img: "", amount: 7 }]);
   });
 
   it("an unknown intent is a 400", async () => {

@@ -4,6 +4,7 @@ import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Cate
 import styles from "~/routes/_app+/_characters+/components/characters.css?url";
 import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
 import {
+  REFRESHING_PARAM,
   URL_ONLY_PARAMS,
   giftSelection,
   giftTotals,
@@ -16,11 +17,14 @@ import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
 import { removeUser } from "~/models/account.server";
 import { createCategory, deleteCategory, listCategories } from "~/models/category.server";
 import {
+  charactersRefreshNotice,
+  currentCharactersRefreshProgress,
   getCharacterDetails,
-  getCharactersRefreshProgress,
   getSelectedCharacter,
   requestCharactersRefresh,
   selectCharacter,
+  stalenessOf,
+  type Staleness,
 } from "~/models/character-details.server";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
 import { logEvent } from "~/models/log.server";
@@ -31,6 +35,7 @@ import { listUsers, UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
+import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
@@ -41,8 +46,11 @@ import { SESSION_TEXTS } from "#api/sessions";
  *
  * loader  users grouped "{group} Characters" with their stored details (picture, status,
  *         gifts; written by the refresh jobs), stalker sessions, categories, the gift totals
- *         filter (`?gift=<type>` repeated), the refresh progress and the Summary panel. No
- *         secret leaves the server (users go through toPublicUser).
+ *         filter (`?gift=<type>` repeated), the refresh progress with the last refresh's
+ *         outcome (`notice`) and the Summary panel. No secret leaves the server (users go
+ *         through toPublicUser). A Refresh posted without JavaScript lands on
+ *         `?refreshing=1`: the page reloads itself until the job ends, then redirects with the
+ *         outcome's toast.
  * action  intents create-user, add-category, delete-category, delete-user, start-stalker,
  *         stop-stalker, refresh. Fetchers get `{ok, intent, message}` with a flash toast;
  *         plain posts (no JavaScript, `redirectTo`, optional `errorRedirectTo` for failures) are
@@ -63,9 +71,12 @@ export type CharacterRow = {
   picUrl: string | null;
   isOnline: boolean | null;
   room: string | null;
-  /** null: never loaded (skeleton). */
+  /** null: never loaded (skeleton, or "Failed to load gifts" when `giftsFailed`). The last known gifts otherwise. */
   gifts: GiftCell[] | null;
+  /** The last gift stats call failed. */
   giftsFailed: boolean;
+  /** Parts shown from an older refresh because the last one failed for them: their age and why. */
+  stale: Staleness | null;
   isStalker: boolean;
   /** The stalker runs for this user (connecting or active). */
   active: boolean;
@@ -85,10 +96,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listCategories(),
     getCharacterDetails(),
     listStalkerStatuses(),
-    getCharactersRefreshProgress(),
+    currentCharactersRefreshProgress(),
     loadSummary(request),
     takeoverNotice(request, ["start-stalker"]),
   ]);
+  const notice = charactersRefreshNotice(progress);
+  if (url.searchParams.has(REFRESHING_PARAM) && !progress?.running) {
+    url.searchParams.delete(REFRESHING_PARAM);
+    return redirectWithNotice(`${url.pathname}${url.search}`, notice);
+  }
   const statusOf = new Map(statuses.map((s) => [s.accountId, s]));
   let selected = await getSelectedCharacter(operator.id);
   // Spec 2 §4: on load, if a connection is active, its user is selected.
@@ -118,6 +134,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       room: d?.room ?? null,
       gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
       giftsFailed: d?.giftsFailed ?? false,
+      stale: stalenessOf(d, ["pic", "status", "gifts"]),
       isStalker: groupOf(u.type) === "stalker",
       active: stalkerState !== "inactive",
       stalkerState,
@@ -126,6 +143,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const giftFilter = giftSelection(url.searchParams);
   const groups = groupRows(rows).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
+  // Summed from exactly what the rows show (last known gifts included).
   const totals = giftTotals(rows.map((r) => r.gifts));
 
   // The card follows the selected stalker user, else a running one, else the first stalker user.
@@ -143,6 +161,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null,
     takeover,
     progress,
+    notice,
+    refreshingNoJs: url.searchParams.has(REFRESHING_PARAM),
     summary,
   };
 }
@@ -221,6 +241,12 @@ async function run(intent: Intent, fn: () => Promise<string | Outcome>): Promise
 
 function respond(intent: Intent, outcome: Outcome, redirectTo: string | null, errorRedirectTo: string | null) {
   const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
+  // A Refresh posted without JavaScript: the page follows the job (REFRESHING_PARAM) and tells its outcome at the end.
+  if (redirectTo && intent === "refresh" && outcome.ok) {
+    const to = new URL(redirectTo, "http://x");
+    to.searchParams.set(REFRESHING_PARAM, "1");
+    return redirectWithSuccess(`${to.pathname}${to.search}`, outcome.message);
+  }
   if (redirectTo) return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message) : redirectWithError(errorRedirectTo ?? redirectTo, outcome.message);
   if (outcome.ok) return jsonWithSuccess(result, outcome.message);
   return jsonWithError(result, outcome.message, { status: outcome.status });

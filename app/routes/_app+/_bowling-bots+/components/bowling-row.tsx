@@ -3,6 +3,7 @@ import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { TrashIcon } from "~/components/ui/icons";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
 import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips, statusText } from "./bowling-view";
@@ -12,9 +13,13 @@ export function deleteUserQuestion(row: Pick<BowlingRow, "nick" | "account_id">)
   return `Are you sure you want to delete ${row.nick} (${row.account_id})? Its companion is removed too. This action cannot be undone.`;
 }
 
-/** Spec 1 §2 gift chips; 'Failed to load gifts' when the row's stats failed; a skeleton until loaded. */
+/**
+ * Spec 1 §2 gift chips: a skeleton until loaded; the last known chips when the latest gift
+ * stats call failed (the row carries the stale mark); 'Failed to load gifts' (spec 1 §8) only
+ * when there are none to show.
+ */
 export function GiftChips({ row }: { row: BowlingRow }) {
-  if (row.giftsFailed) {
+  if (!row.gifts && row.giftsFailed) {
     return (
       <Text size="1" color="red" data-testid="gifts-failed">
         Failed to load gifts
@@ -100,6 +105,7 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
             <Text as="div" size="1" color="gray">
               {row.account_id}
             </Text>
+            {row.stale ? <StaleMark stale={row.stale} /> : null}
           </div>
         </div>
       </td>

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { renderRemixStub } from "../../../../../tests/kit/component";
 import type { BowlingRow } from "../gifts";
 import { BowlingRowView } from "./bowling-row";
@@ -24,7 +25,7 @@ const progress = (p: Partial<NonNullable<Progress>>): Progress => ({
 
 describe("spec 1 §2 refresh control", () => {
   it("'???' when unknown; the ghost button with the tooltip 'Click to refresh data'", async () => {
-    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={null} /> }]);
+    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={null} notice={null} /> }]);
     expect((await screen.findByTestId("last-fetched")).textContent).toBe("???");
     const button = screen.getByRole("button", { name: "Click to refresh data" });
     expect((button as HTMLButtonElement).disabled).toBe(false);
@@ -35,7 +36,7 @@ describe("spec 1 §2 refresh control", () => {
 
   it("relative time with the absolute time on hover", async () => {
     const at = new Date(Date.now() - 5 * 60_000).toISOString();
-    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={at} progress={progress({ outcome: "success" })} /> }]);
+    renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={at} progress={progress({ outcome: "success" })} notice={null} /> }]);
     const time = (await screen.findByTestId("last-fetched")).querySelector("time")!;
     await waitFor(() => expect(time.textContent).toBe("5m ago"));
     expect(time.getAttribute("dateTime")).toBe(at);
@@ -46,7 +47,7 @@ describe("spec 1 §2 refresh control", () => {
     renderRemixStub([
       {
         path: "/gifts",
-        Component: () => <RefreshControl lastFetched="2026-11-23T12:00:00.000Z" progress={progress({ running: true, total: 4, done: 1 })} />,
+        Component: () => <RefreshControl lastFetched="2026-11-23T12:00:00.000Z" progress={progress({ running: true, total: 4, done: 1 })} notice={null} />,
         action: () => {
           throw new Error("no post while refreshing");
         },
@@ -69,6 +70,7 @@ const row: BowlingRow = {
   room: null,
   gifts: null,
   giftsFailed: false,
+  stale: null,
   collection: null,
   companion: null,
 };
@@ -152,6 +154,28 @@ describe("spec 1 §2 row", () => {
     expect(screen.getByTestId("status-badge").textContent).toBe("Bowling*2");
   });
 
+  it("issue 18 item 5: a failed refresh keeps the last known chips, marked 'stale · 2h ago' with the absolute time and the reason on hover", async () => {
+    const since = new Date(Date.now() - 2 * 3600_000 - 60_000).toISOString();
+    renderRow({
+      ...row,
+      isOnline: true,
+      room: "Bowling*2",
+      gifts: [{ type: 11, name: "RBB", img: "", amount: 60 }],
+      giftsFailed: true,
+      stale: { since, reason: "The platform answered 500 to gift_stats_ajax: Simulated service failure", parts: ["gifts", "status"] },
+    });
+    const chips = await screen.findByRole("list", { name: "Gifts of Bowler" });
+    expect(chips.querySelector('[data-type="11"]')!.textContent).toBe("60");
+    expect(screen.queryByTestId("gifts-failed")).toBeNull();
+    const mark = screen.getByTestId("stale");
+    await waitFor(() => expect(mark.textContent).toMatch(/^stale · 2h ago/));
+    expect(mark.getAttribute("title")).toBe("Last refresh failed: The platform answered 500 to gift_stats_ajax: Simulated service failure");
+    const time = mark.querySelector("time")!;
+    expect(time.getAttribute("dateTime")).toBe(since);
+    expect(time.getAttribute("title")).toMatch(/\d/);
+    expect(screen.getByTestId("status-badge").textContent).toBe("Bowling*2");
+  });
+
   it("chips coloured by the thresholds, companion nicks, 'N items' of Capybara", async () => {
     renderRow({
       ...row,
@@ -173,5 +197,43 @@ describe("spec 1 §2 row", () => {
     expect(screen.getByTestId("companion").textContent).toBe("Supplier: Sup · Consumer: Rec");
     expect(screen.getByRole("link", { name: "Capybara of Bowler: 3 items" })).toBeTruthy();
     expect(screen.getByRole("link", { name: "Update Companion for Bowler" })).toBeTruthy();
+  });
+});
+
+describe("issue 18 item 5: the refresh's progress and outcome line", () => {
+  const renderStatus = (props: Parameters<typeof RefreshStatus>[0]) => renderRemixStub([{ path: "/", Component: () => <RefreshStatus {...props} /> }]);
+
+  it("'Refreshing n of N accounts, f failed' with a progress bar while running", async () => {
+    renderStatus({ progress: progress({ running: true, done: 2, total: 5, failed: 1 }), notice: null, noun: "accounts" });
+    const line = await screen.findByTestId("refresh-progress");
+    expect(line.textContent).toBe("Refreshing 2 of 5 accounts, 1 failed");
+    expect(screen.getByRole("progressbar", { name: "Refresh progress" }).getAttribute("value")).toBe("2");
+  });
+
+  it("after the end: the warning naming the failed accounts with the reason; the failure; no line for a success unless asked", async () => {
+    const finishedAt = new Date().toISOString();
+    const warning = { type: "warning" as const, message: "Data refreshed for 3 of 5 accounts; 2 failed: Ann, bob", description: "Simulated service failure" };
+    const view = renderStatus({ progress: progress({ done: 5, total: 5, failed: 2, outcome: "partial", finishedAt }), notice: warning, noun: "accounts" });
+    const line = await screen.findByTestId("refresh-outcome");
+    expect(line.textContent).toMatch(/^Last refresh: Data refreshed for 3 of 5 accounts; 2 failed: Ann, bob \(Simulated service failure\) · just now$/);
+    expect(line.getAttribute("data-accent-color")).toBe("amber");
+    view.unmount();
+
+    renderStatus({
+      progress: progress({ done: 5, total: 5, failed: 5, outcome: "failure", finishedAt }),
+      notice: { type: "error", message: "Failed to refresh data", description: "All 5 accounts failed: Simulated service failure" },
+      noun: "accounts",
+    });
+    expect((await screen.findByTestId("refresh-outcome")).textContent).toMatch(
+      /^Last refresh: Failed to refresh data \(All 5 accounts failed: Simulated service failure\)/,
+    );
+    cleanup();
+
+    const success = { type: "success" as const, message: "Data refreshed successfully" };
+    renderStatus({ progress: progress({ done: 5, total: 5, outcome: "success", finishedAt }), notice: success, noun: "accounts" });
+    await waitFor(() => expect(screen.queryByTestId("refresh-outcome")).toBeNull());
+    cleanup();
+    renderStatus({ progress: progress({ done: 5, total: 5, outcome: "success", finishedAt }), notice: success, noun: "users", showSuccess: true });
+    expect((await screen.findByTestId("refresh-outcome")).textContent).toMatch(/^Last refresh: Data refreshed successfully · just now$/);
   });
 });

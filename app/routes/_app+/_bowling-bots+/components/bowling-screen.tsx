@@ -1,15 +1,28 @@
 import { Box, Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useLive } from "~/components/live/live";
 import { SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { NoJsReload } from "~/components/ui/no-js";
+import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
 import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
-import { COLLECTION_TITLE, CONFIRM_ALL_COMPANIONS, CONFIRM_PARAM, dialogOf, hrefWith, DIALOG_PARAM, ACCOUNT_PARAM } from "./bowling-view";
+import {
+  ACCOUNT_PARAM,
+  COLLECTION_TITLE,
+  CONFIRM_ALL_COMPANIONS,
+  CONFIRM_PARAM,
+  DIALOG_PARAM,
+  LIVE_PATTERNS,
+  REFRESH_POLL_MS,
+  dialogOf,
+  hrefWith,
+} from "./bowling-view";
 import { CollectionDialog, CompanionDialog } from "./lazy-dialogs";
 import { RefreshControl } from "./refresh-control";
 import { RemoteImage } from "./remote-image";
@@ -19,33 +32,6 @@ const DELETE_ALL = {
   title: "Delete all companions",
   description: "Are you sure you want to delete all companions? This action cannot be undone.",
 } as const;
-
-function Progress({ progress }: { progress: BowlingData["progress"] }) {
-  if (!progress) return null;
-  if (progress.running) {
-    return (
-      <Box mb="3" data-testid="refresh-progress" role="status">
-        <Text size="2">
-          Refreshing {progress.done} of {progress.total} accounts{progress.failed ? `, ${progress.failed} failed` : ""}
-        </Text>
-        <progress
-          max={Math.max(progress.total, 1)}
-          value={progress.done}
-          style={{ display: "block", width: "100%", maxWidth: 360 }}
-          aria-label="Refresh progress"
-        />
-      </Box>
-    );
-  }
-  if (progress.outcome === "success" && progress.failed > 0) {
-    return (
-      <Text as="p" size="1" color="red" mb="3" data-testid="refresh-progress">
-        Last refresh: {progress.failed} of {progress.total} accounts failed
-      </Text>
-    );
-  }
-  return null;
-}
 
 /** Totals bar (spec 1 §2): summed gift amounts by type plus the collection total. */
 function TotalsBar({ totals }: { totals: NonNullable<BowlingData["totals"]> }) {
@@ -111,6 +97,9 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
   const confirmRow = confirm && confirm !== CONFIRM_ALL_COMPANIONS ? (rows.find((r) => r.account_id === confirm) ?? null) : null;
   const cancelConfirm = hrefWith(location.search, { [CONFIRM_PARAM]: null });
   const reloading = navigation.state === "loading" && navigation.location.pathname === "/gifts";
+  const refreshing = !!data.progress?.running;
+  // Progress and results arrive as live events (refresh:bowling); polling only while the stream is down.
+  useLive(LIVE_PATTERNS, { fallbackMs: refreshing ? REFRESH_POLL_MS : null });
 
   // Spec 1 §8 'Failed to load bowling users' as a toast too (with JavaScript).
   const failed = data.rows === null;
@@ -120,11 +109,9 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
 
   return (
     <>
-      {data.refreshingNoJs && data.progress?.running ? (
-        // Without JavaScript the page follows the job by reloading itself every 2 s.
-        <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} />
-      ) : null}
-      <SectionHeader title="Bowling Bots" actions={<RefreshControl lastFetched={data.lastFetched} progress={data.progress} />} />
+      {/* Without JavaScript the page follows the job by reloading itself every 2 s. */}
+      {data.refreshingNoJs && refreshing ? <NoJsReload seconds={2} /> : null}
+      <SectionHeader title="Bowling Bots" actions={<RefreshControl lastFetched={data.lastFetched} progress={data.progress} notice={data.notice} />} />
       {confirmRow ? (
         <ConfirmPanel
           title="Delete bowling user"
@@ -152,7 +139,7 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
         recipients={data.recipients}
       />
       <CollectionDialog open={open?.dialog === "collection"} onClose={close} closeHref={closeHref} row={open?.dialog === "collection" ? dialogRow : null} />
-      <Progress progress={data.progress} />
+      <RefreshStatus progress={data.progress} notice={data.notice} noun="accounts" />
       <Box mb="4" style={{ maxWidth: 640 }}>
         <SummaryPanel summary={data.summary} />
       </Box>

@@ -104,8 +104,13 @@ export function hrefWith(search: string, set: Record<string, string | null>): st
   return `/gifts${s ? `?${s}` : ""}`;
 }
 
-/** While a refresh runs the page re-reads every second (with JavaScript). */
+/** While a refresh runs and the live-events stream is down, the page re-reads every second (with JavaScript). */
 export const REFRESH_POLL_MS = 1000;
+/**
+ * What the page follows on the live-events bus (one useLive per page): its own refresh, and
+ * the All Characters refreshes, which write the same details rows (bowling users included).
+ */
+export const LIVE_PATTERNS = ["refresh:bowling", "refresh:characters"] as const;
 
 /** The header text of spec 1 §2: "Loading..." while loading, "???" when unknown, else relative. */
 export const LAST_FETCHED_TEXTS = { loading: "Loading...", unknown: "???" } as const;

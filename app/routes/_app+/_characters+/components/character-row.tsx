@@ -4,13 +4,18 @@ import { useState } from "react";
 import { GlobeIcon, MobileIcon, TrashIcon } from "~/components/ui/icons";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
 import { CONFIRM_PARAM, GIFT_COLUMNS, type GiftCell } from "./characters-view";
 
-/** The 8-column gift grid of one row (spec 2 §2): skeleton until loaded, or "Failed to load gifts". */
+/**
+ * The 8-column gift grid of one row (spec 2 §2): skeleton until loaded; the last known gifts
+ * when the latest call failed (the row carries the stale mark); "Failed to load gifts" only
+ * when there are none to show.
+ */
 export function GiftGrid({ gifts, failed, label }: { gifts: GiftCell[] | null; failed: boolean; label: string }) {
-  if (failed) {
+  if (!gifts && failed) {
     return (
       <Text size="1" color="red" data-testid="gifts-failed">
         Failed to load gifts
@@ -114,6 +119,7 @@ export function CharacterRowView({ row }: { row: Row }) {
               <Text size="1" color="gray">
                 {row.account_id}
               </Text>
+              {row.stale ? <StaleMark stale={row.stale} /> : null}
             </Flex>
             <Box mt="2">
               <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} />

@@ -1,31 +1,20 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
-import { PlusIcon, ReloadIcon } from "~/components/ui/icons";
-import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { PlusIcon } from "~/components/ui/icons";
+import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
+import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
-import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, pollInterval, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
-
-function usePoll(every: number | null) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (every === null) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, every);
-    return () => clearInterval(timer);
-  }, [every, revalidator]);
-}
+import { CharactersRefreshButton } from "./refresh-button";
 
 function withoutParams(search: string, names: string[]): string {
   const params = new URLSearchParams(search);
@@ -40,17 +29,13 @@ function withParam(search: string, name: string, value: string): string {
   return `/characters?${params}`;
 }
 
-function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]; progress: CharactersData["progress"] }) {
+function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalker" | "progress" | "notice">) {
   const start = useFetcher();
   const stop = useFetcher();
-  const refresh = useFetcher();
-  // Every stalker's state, as it changes in any process (docs/live.md); polls only while the stream is down.
-  useLive(["session:stalker"], { fallbackMs: 5_000 });
   const pendingStart = start.state !== "idle";
   // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
   const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
   const color = state === "active" ? "green" : state === "connecting" ? "blue" : "gray";
-  const running = progress?.running ?? false;
   return (
     <Card mb="4" data-testid="stalker-card">
       <Flex gap="3" align="center" justify="between" wrap="wrap">
@@ -61,7 +46,6 @@ function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]
           <Text as="div" size="1" color="gray">
             {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}
             {stalker?.session?.planet && state === "active" ? ` · on ${stalker.session.planet}` : ""}
-            {running ? ` · Refreshing ${progress?.done ?? 0} of ${progress?.total ?? 0}` : ""}
           </Text>
           {stalker?.session && !pendingStart ? <SessionDetail session={stalker.session} /> : null}
         </Box>
@@ -80,20 +64,9 @@ function StalkerCard({ stalker, progress }: { stalker: CharactersData["stalker"]
               Stop
             </Button>
           </stop.Form>
-          <refresh.Form method="post" action="/characters">
-            <HiddenFields fields={{ intent: "refresh" }} />
-            <NoJsRedirect />
-            <Button type="submit" variant="soft" loading={refresh.state !== "idle"}>
-              <ReloadIcon /> Refresh
-            </Button>
-          </refresh.Form>
+          <CharactersRefreshButton progress={progress} notice={notice} />
         </Flex>
       </Flex>
-      {running ? (
-        <Text as="p" size="1" color="gray" mt="2" data-testid="refresh-progress">
-          {progress?.done ?? 0} of {progress?.total ?? 0}
-        </Text>
-      ) : null}
     </Card>
   );
 }
@@ -140,8 +113,9 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
 export function CharactersScreen({ data }: { data: CharactersData }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const hydrated = useHydrated();
-  usePoll(hydrated ? pollInterval(data) : null);
+  // Stalkers, refresh progress and results (and the 5-minute status refresh) arrive as live
+  // events (docs/live.md); polling only while the stream is down.
+  useLive([...LIVE_PATTERNS, "session:stalker"], { fallbackMs: data.progress?.running ? REFRESH_POLL_MS : 5_000 });
   const closeHref = withoutParams(location.search, [DIALOG_PARAM]);
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
   const total = data.groups.reduce((n, g) => n + g.rows.length, 0);
@@ -152,6 +126,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
 
   return (
     <>
+      {/* Without JavaScript a Refresh's page follows the job by reloading itself every 2 s. */}
+      {data.refreshingNoJs && data.progress?.running ? <NoJsReload seconds={2} /> : null}
       <SectionHeader
         title="All Characters"
         actions={
@@ -184,7 +160,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
         />
       ) : null}
       {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
-      <StalkerCard stalker={data.stalker} progress={data.progress} />
+      <StalkerCard stalker={data.stalker} progress={data.progress} notice={data.notice} />
+      <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
       {total === 0 ? (
         <EmptyState title="No characters yet" description="Add a user with a recovery code." />

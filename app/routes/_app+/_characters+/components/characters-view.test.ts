@@ -1,16 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  dialogOf,
-  giftSelection,
-  pollInterval,
-  REFRESH_POLL_MS,
-  STATUS_POLL_MS,
-  giftTotals,
-  initialsOf,
-  sortByGiftFilter,
-  toggleGiftSearch,
-  type GiftCell,
-} from "./characters-view";
+import { dialogOf, giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
 import { groupRows } from "./group-rows";
 
 const g = (type: number, amount: number): GiftCell => ({ type, name: `G${type}`, img: "", amount });
@@ -91,14 +80,5 @@ describe("no-JavaScript dialogs from the URL", () => {
     expect(dialogOf(new URLSearchParams("dialog=category&gift=4"))).toBe("category");
     expect(dialogOf(new URLSearchParams("dialog=gift-rates"))).toBeNull();
     expect(dialogOf(new URLSearchParams(""))).toBeNull();
-  });
-});
-
-describe("re-reading the page (with JavaScript)", () => {
-  const base = { progress: null, stalker: null, groups: [], selected: null };
-  it("every 2 s while a refresh runs, every 5 minutes while a user is selected (spec 2 §9), else never (stalkers follow live)", () => {
-    expect(pollInterval(base)).toBeNull();
-    expect(pollInterval({ ...base, selected: "1" })).toBe(STATUS_POLL_MS);
-    expect(pollInterval({ ...base, selected: "1", progress: { running: true, done: 1, total: 3, failed: 0, finishedAt: null } })).toBe(REFRESH_POLL_MS);
   });
 });

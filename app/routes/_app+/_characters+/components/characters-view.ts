@@ -4,7 +4,6 @@
  * Client-safe, no server imports, and no zod (api/accounts.ts is zod; grouping lives in group-rows.ts,
  * which only the loader imports, so the first load stays without it).
  */
-import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 
 export type GiftCell = { type: number; name: string; img: string; amount: number };
 
@@ -16,6 +15,8 @@ export const GIFT_PARAM = "gift";
 export const DIALOG_PARAM = "dialog";
 export const DIALOGS = ["user", "category"] as const;
 export type CharactersDialog = (typeof DIALOGS)[number];
+/** Set by a Refresh posted without JavaScript: the page reloads itself until the job ends. */
+export const REFRESHING_PARAM = "refreshing";
 /** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
 export const CONFIRM_PARAM = "confirm";
 /** Parameters only the screen reads (the loader's data does not depend on them). */
@@ -99,12 +100,11 @@ export const STALKER_TEXTS: Record<StalkerCardState, string> = {
   active: "Stalker Active",
 };
 
-/** While a refresh runs, the page re-reads every 2 s (with JavaScript); stalkers follow live (the card's own subscription). */
+/** While a refresh runs and the live stream is down, the page re-reads every 2 s (with JavaScript). */
 export const REFRESH_POLL_MS = 2000;
-/** Spec 2 §9: statuses refresh every 5 minutes while a user is selected; the page re-reads as often. */
-export const STATUS_POLL_MS = 5 * 60_000;
-
-export function pollInterval(data: Pick<CharactersData, "progress" | "selected">): number | null {
-  if (data.progress?.running) return REFRESH_POLL_MS;
-  return data.selected ? STATUS_POLL_MS : null;
-}
+/**
+ * What the page follows on the live-events bus (one useLive per page): both bulk refreshes
+ * write character details (a Bowling Bots refresh changes the bowling rows here), and the
+ * 5-minute status refresh publishes as `refresh:characters` too.
+ */
+export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling"] as const;

@@ -1,0 +1,1 @@
+ALTER TABLE "character_details" ADD COLUMN "last_errors" jsonb DEFAULT '{}'::jsonb NOT NULL;
