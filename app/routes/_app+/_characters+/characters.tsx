@@ -81,6 +81,8 @@ export type CharacterRow = {
   /** The stalker runs for this user (connecting or active). */
   active: boolean;
   stalkerState: StalkerCardState;
+  /** Its stalker ended by itself: the platform's words (the row says so; the card has the details). */
+  stalkerError: string | null;
 };
 
 function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
@@ -138,6 +140,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       isStalker: groupOf(u.type) === "stalker",
       active: stalkerState !== "inactive",
       stalkerState,
+      stalkerError: statusOf.get(u.account_id)?.state === "error" ? (statusOf.get(u.account_id)?.error ?? "Stopped after an error") : null,
     };
   });
 

@@ -108,6 +108,13 @@ export function CharacterRowView({ row }: { row: Row }) {
                 <Badge color={row.stalkerState === "active" ? "green" : "blue"} data-testid="active-badge">
                   Active
                 </Badge>
+              ) : row.stalkerError ? (
+                <Badge color="red" variant="soft" title={row.stalkerError} data-testid="stalker-failed-badge">
+                  Stalker stopped: {row.stalkerError} ·{" "}
+                  <Link to={`/logs?account=${row.account_id}`} aria-label={`System Logs of ${row.nick}`}>
+                    Logs
+                  </Link>
+                </Badge>
               ) : null}
               {status ? (
                 <Badge color={status === "online" ? "green" : "gray"} variant="soft">

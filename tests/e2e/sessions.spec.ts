@@ -1,0 +1,128 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { characterRow, simAccounts, simFaults, toast, type SimAccount } from "./characters-fixtures";
+
+/**
+ * Issue 18 with JavaScript, on the app's own worker and the run's simulator: a background
+ * session tells the truth where the operator looks (the platform's words on failure, the
+ * reason, attempt and next try while it cannot connect, a link to its System Logs entries),
+ * follows changes made anywhere without a reload, and one account has one holder (the
+ * take-over question, the note on the other screen).
+ */
+
+const card = (page: Page) => page.getByTestId("stalker-card");
+
+/** A stalker-type user made from a seeded simulator account, through the app. */
+async function stalkerUser(request: APIRequestContext, index: number): Promise<SimAccount> {
+  const acc = (await simAccounts("stalker"))[index]!;
+  const res = await request.post("/api/create-creds", { data: { rc: acc.recoveryCode, type: "stalker", takeover: true } });
+  expect(res.status(), await res.text()).toBe(200);
+  return acc;
+}
+async function remove(request: APIRequestContext, acc: SimAccount) {
+  await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
+  await request.delete(`/api/users/${acc.id}`);
+}
+
+test.afterEach(async () => {
+  await simFaults({ loginCode: null, loginCodeAccounts: null, refuseConnections: false, latencyMs: 0 });
+});
+
+test("a refused login (451): the start answers the platform's words; the row says so and links to the session's System Logs entries", async ({
+  page,
+  request,
+}) => {
+  const acc = await stalkerUser(request, 5);
+  await simFaults({ loginCode: 451, loginCodeAccounts: [acc.id] });
+  await page.goto("/characters");
+  const row = characterRow(page, acc.id);
+  await row.getByRole("button", { name: `Start stalker for ${acc.nick}` }).click();
+  await expect(toast(page, "Login failed: Invalid credentials")).toBeVisible();
+  await expect(page.locator(".gt-toaster").getByText("Stalker started successfully")).toHaveCount(0);
+  const failed = row.getByTestId("stalker-failed-badge");
+  await expect(failed).toContainText("Stalker stopped: Login failed: Invalid credentials");
+  await failed.getByRole("link", { name: `System Logs of ${acc.nick}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/logs\\?account=${acc.id}`));
+  await expect(page.getByTestId("logs-account")).toContainText(`Entries about account ${acc.id}`);
+  await expect(page.getByRole("list", { name: "Log entries" })).toContainText("Login failed: Invalid credentials");
+  await remove(request, acc);
+});
+
+test("the platform unreachable: 'Connecting Stalker' with the reason, the attempt and the next try; it comes up by itself, live", async ({ page, request }) => {
+  const acc = await stalkerUser(request, 6);
+  await page.goto("/characters");
+  await simFaults({ refuseConnections: true });
+  await characterRow(page, acc.id)
+    .getByRole("button", { name: `Start stalker for ${acc.nick}` })
+    .click();
+  // It did not come up within the start's wait: the answer says what it knows.
+  await expect(toast(page, "Stalker is connecting")).toBeVisible({ timeout: 15_000 });
+  await expect(card(page).getByRole("status").first()).toHaveText("Connecting Stalker");
+  const detail = card(page).getByTestId("session-detail");
+  await expect(detail).toHaveAttribute("data-actual", "reconnecting", { timeout: 15_000 });
+  await expect(detail).toContainText(/Could not connect/);
+  await expect(detail).toContainText(/attempt \d+/);
+  await expect(detail).toContainText(/next try (in \d+ s|now)/);
+  // A marker the page would lose on a reload: what follows must arrive live.
+  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  await simFaults({ refuseConnections: false });
+  await expect(card(page).getByRole("status").first()).toHaveText("Stalker Active", { timeout: 30_000 });
+  await expect(card(page).getByTestId("session-detail")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  await remove(request, acc);
+});
+
+test("a stop made elsewhere (another tab, a script) shows on the open page within seconds, without a reload", async ({ page, request }) => {
+  const acc = await stalkerUser(request, 7);
+  await page.goto("/characters");
+  await characterRow(page, acc.id)
+    .getByRole("button", { name: `Start stalker for ${acc.nick}` })
+    .click();
+  await expect(toast(page, "Stalker started successfully")).toBeVisible();
+  await expect(card(page).getByRole("status").first()).toHaveText("Stalker Active");
+  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  for (const [call, text] of [
+    ["stop", "Stalker Inactive"],
+    ["start", "Stalker Active"],
+    ["stop", "Stalker Inactive"],
+  ] as const) {
+    const t = Date.now();
+    const res = await request.post(`/api/stalker/${call}`, { data: { account_id: acc.id } });
+    expect(res.ok()).toBe(true);
+    await expect(card(page).getByRole("status").first()).toHaveText(text, { timeout: 5_000 });
+    expect(Date.now() - t).toBeLessThan(5_000);
+  }
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  await remove(request, acc);
+});
+
+test("one account, one holder: Start on an account Collections holds asks first; Take over starts it and Collections says it was taken over", async ({
+  page,
+  request,
+}) => {
+  const acc = await stalkerUser(request, 8);
+  // Collections logs the same account in (its live connection holds it).
+  await page.goto("/collections");
+  const out = page.getByTestId("profile-card").getByRole("button", { name: "Log out" });
+  if (await out.count()) await out.click();
+  await page.getByLabel("Recovery code").fill(acc.recoveryCode);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+
+  await page.goto("/characters");
+  await characterRow(page, acc.id)
+    .getByRole("button", { name: `Start stalker for ${acc.nick}` })
+    .click();
+  const panel = page.getByTestId("takeover-panel");
+  await expect(panel).toContainText(`Account ${acc.nick} (${acc.id}) is in use by Collections. Take it over to use it here.`);
+  await expect(page).toHaveURL(/takeover=/);
+  await panel.getByRole("button", { name: "Take over" }).click();
+  await expect(toast(page, `Stalker started successfully · Took account ${acc.id} over from Collections`)).toBeVisible({ timeout: 15_000 });
+  await expect(panel).toHaveCount(0);
+  await expect(card(page).getByRole("status").first()).toHaveText("Stalker Active");
+
+  await page.goto("/collections");
+  await expect(page.getByTestId("connection-state")).toHaveText("Disconnected");
+  await expect(page.getByTestId("profile-card").getByTestId("session-detail")).toContainText("Taken over by the stalker");
+  await page.getByTestId("profile-card").getByRole("button", { name: "Log out" }).click();
+  await remove(request, acc);
+});
