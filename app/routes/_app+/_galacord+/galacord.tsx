@@ -495,7 +495,7 @@ export default function GalaCordRoute() {
                 aria-hidden
               />
               <Text size="2" weight="medium" data-testid="bot-state">
-                {shown === "running" ? "Running" : shown === "starting" ? "Starting" : shown === "error" ? RELAY_ERRORS.botError : "Stopped"}
+                {shown === "running" ? "Running" : shown === "starting" ? "Starting" : "Stopped"}
               </Text>
               <Text size="2" color="gray">
                 · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
