@@ -288,6 +288,15 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
+    if (held.reason === "stop" && token) {
+      // Started again while it was stopping (its job still active, so the start added none):
+      // run it again now rather than at the next reconcile.
+      const again = await store.desiredOf(purpose, [key]).catch(() => null);
+      if (again?.get(key) === "run") {
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+    }
     if (held.reason === "lock-lost") throw new Error("Session lock lost; another worker holds it now");
     return { ended: held.reason ?? "done" };
   };

@@ -84,7 +84,13 @@ export async function logSummaryEvent(id: string, entry: LogInput & { details: {
   }
 }
 
-export type LogFilter = { type?: LogType; source?: LogSource; cleared?: boolean; limit?: number; /** entries about one Galaxy account (`details.accountId`) */ account?: string };
+export type LogFilter = {
+  type?: LogType;
+  source?: LogSource;
+  cleared?: boolean;
+  limit?: number;
+  /** entries about one Galaxy account (`details.accountId`) */ account?: string;
+};
 
 function whereOf(filter: LogFilter): SQL | undefined {
   const where: SQL[] = [];

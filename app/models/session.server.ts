@@ -25,7 +25,6 @@ import { UserError } from "./user.server";
 type Row = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
 
-
 function toView(row: Row, live: Set<string> | null = null): SessionView {
   return {
     purpose: row.purpose,

@@ -1,6 +1,6 @@
 import { Text } from "@radix-ui/themes";
 import { Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { SESSION_TEXTS, sessionLogsUrl, type SessionView } from "#api/sessions";
 import { RelativeTime } from "~/components/ui/relative-time";
 
@@ -26,40 +26,53 @@ function Countdown({ at }: { at: string }) {
  * The truth of one background session under its spec state (issue 18, docs/sessions.md): why it
  * is not up (the platform's words), the attempt and when the next try is, that it waits for a
  * worker (or its worker died), who took it over, and a link to its System Logs entries when it
- * failed. Renders nothing for a session that is simply up or simply stopped.
+ * failed or reconnects. Renders nothing for a session that is simply up or simply stopped.
+ *
+ * The main words (the error, the note) carry `role` on their own, apart from the time and the
+ * link beside them: where a screen already has its state as its one status (the stalker card),
+ * pass `role={null}`.
  */
-export function SessionDetail({ session, size = "1" }: { session: SessionView; size?: "1" | "2" }) {
+export function SessionDetail({ session, size = "1", role = "status" }: { session: SessionView; size?: "1" | "2"; role?: "status" | "alert" | null }) {
   const s = session;
+  const r = role ?? undefined;
   const logs = (
     <Link to={sessionLogsUrl(s)} className="gt-session-logs">
       System Logs
     </Link>
   );
+  const line = (actual: string, color: "red" | "amber" | "gray", main: ReactNode, meta: ReactNode) => (
+    <Text as="p" size={size} color={color} data-testid="session-detail" data-actual={actual} className="gt-session-detail">
+      <span role={r}>{main}</span>
+      {meta ? <span className="gt-session-meta"> · {meta}</span> : null}
+    </Text>
+  );
   if (s.actual === "failed") {
-    return (
-      <Text as="p" size={size} color="red" role="status" data-testid="session-detail" data-actual={s.actual}>
-        {s.error ?? "Stopped after an error"} · <RelativeTime value={s.since} /> · {logs}
-      </Text>
+    return line(
+      s.actual,
+      "red",
+      s.error ?? "Stopped after an error",
+      <>
+        <RelativeTime value={s.since} /> · {logs}
+      </>,
     );
   }
-  if (s.desired === "run" && s.holder && s.holderAlive === false) {
-    return (
-      <Text as="p" size={size} color="amber" role="status" data-testid="session-detail" data-actual="holder-gone">
-        {SESSION_TEXTS.holderGone}
-      </Text>
-    );
-  }
+  if (s.desired === "run" && s.holder && s.holderAlive === false) return line("holder-gone", "amber", SESSION_TEXTS.holderGone, null);
   if (s.actual === "waiting" && s.desired === "run") {
-    return (
-      <Text as="p" size={size} color="amber" role="status" data-testid="session-detail" data-actual={s.actual}>
-        {SESSION_TEXTS.waiting} (since <RelativeTime value={s.since} />)
-      </Text>
+    return line(
+      s.actual,
+      "amber",
+      SESSION_TEXTS.waiting,
+      <>
+        since <RelativeTime value={s.since} />
+      </>,
     );
   }
   if (s.actual === "reconnecting" && s.desired === "run") {
-    return (
-      <Text as="p" size={size} color="amber" role="status" data-testid="session-detail" data-actual={s.actual}>
-        {s.error ? `${s.error} · ` : ""}
+    return line(
+      s.actual,
+      "amber",
+      s.error ?? "Reconnecting",
+      <>
         {s.attempt ? `attempt ${s.attempt}` : "retrying"}
         {s.nextRetryAt ? (
           <>
@@ -70,23 +83,11 @@ export function SessionDetail({ session, size = "1" }: { session: SessionView; s
           " · trying now"
         )}{" "}
         · {logs}
-      </Text>
+      </>,
     );
   }
-  if (s.actual === "stopped" && s.note) {
-    return (
-      <Text as="p" size={size} color="gray" role="status" data-testid="session-detail" data-actual={s.actual}>
-        {s.note} · <RelativeTime value={s.since} />
-      </Text>
-    );
-  }
-  if (s.actual === "active" && s.error) {
-    // Up, with a passing trouble worth knowing (a planet that refused the join, prison).
-    return (
-      <Text as="p" size={size} color="amber" role="status" data-testid="session-detail" data-actual={s.actual}>
-        {s.error}
-      </Text>
-    );
-  }
+  if (s.actual === "stopped" && s.note) return line(s.actual, "gray", s.note, <RelativeTime value={s.since} />);
+  // Up, with a passing trouble worth knowing (a planet that refused the join, prison).
+  if (s.actual === "active" && s.error) return line(s.actual, "amber", s.error, null);
   return null;
 }
