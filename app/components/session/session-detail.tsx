@@ -28,13 +28,22 @@ function Countdown({ at }: { at: string }) {
  * worker (or its worker died), who took it over, and a link to its System Logs entries when it
  * failed or reconnects. Renders nothing for a session that is simply up or simply stopped.
  *
- * The main words (the error, the note) carry `role` on their own, apart from the time and the
- * link beside them: where a screen already has its state as its one status (the stalker card),
- * pass `role={null}`.
+ * The main words (the error, the note) carry the role (`announce`) on their own, apart from the
+ * time and the link beside them: where a screen already has its state as its one status (the
+ * stalker card), pass `announce="none"`.
  */
-export function SessionDetail({ session, size = "1", role = "status" }: { session: SessionView; size?: "1" | "2"; role?: "status" | "alert" | null }) {
+export function SessionDetail({
+  session,
+  size = "1",
+  announce = "status",
+}: {
+  session: SessionView;
+  size?: "1" | "2";
+  /** The ARIA role of the main words; "none" where the screen already has its one status. */
+  announce?: "status" | "alert" | "none";
+}) {
   const s = session;
-  const r = role ?? undefined;
+  const r = announce === "none" ? undefined : announce;
   const logs = (
     <Link to={sessionLogsUrl(s)} className="gt-session-logs">
       System Logs

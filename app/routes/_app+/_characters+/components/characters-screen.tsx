@@ -47,7 +47,7 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
             {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}
             {stalker?.session?.planet && state === "active" ? ` · on ${stalker.session.planet}` : ""}
           </Text>
-          {stalker?.session && !pendingStart ? <SessionDetail session={stalker.session} role={null} /> : null}
+          {stalker?.session && !pendingStart ? <SessionDetail session={stalker.session} announce="none" /> : null}
         </Box>
         <Flex gap="2" wrap="wrap">
           <start.Form method="post" action="/characters">

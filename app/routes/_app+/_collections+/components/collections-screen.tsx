@@ -152,7 +152,7 @@ function ProfileCard({ data }: { data: CollectionsData }) {
             </Badge>
             {c?.planet && state === "connected" ? <Text size="1">on {c.planet}</Text> : null}
           </Flex>
-          {c ? <SessionDetail session={c} role={c.actual === "failed" ? "alert" : "status"} /> : null}
+          {c ? <SessionDetail session={c} announce={c.actual === "failed" ? "alert" : "status"} /> : null}
         </Box>
         <IntentForm intent="logout">
           {(busy) => (
