@@ -532,9 +532,12 @@ export default function GalaCordRoute() {
         </Callout.Root>
       ) : shown === "starting" ? (
         <Flex as="div" direction="column" mb="3" gap="1" data-testid="bot-starting">
-          <Text as="p" size="2" color="gray">
-            <Spinner size="1" /> Logging in to Discord…
-          </Text>
+          <Flex align="center" gap="2">
+            <Spinner size="1" />
+            <Text size="2" color="gray">
+              Logging in to Discord…
+            </Text>
+          </Flex>
           {status.session && !pendingBot ? <SessionDetail session={status.session} size="2" /> : null}
         </Flex>
       ) : status.session && !pendingBot ? (

@@ -109,7 +109,7 @@ export function CharacterRowView({ row }: { row: Row }) {
                   Active
                 </Badge>
               ) : row.stalkerError ? (
-                <Badge color="red" variant="soft" title={row.stalkerError} data-testid="stalker-failed-badge">
+                <Badge color="red" variant="soft" title={row.stalkerError} data-testid="stalker-failed-badge" className="gt-badge-wrap">
                   Stalker stopped: {row.stalkerError} ·{" "}
                   <Link to={`/logs?account=${row.account_id}`} aria-label={`System Logs of ${row.nick}`}>
                     Logs
