@@ -69,7 +69,7 @@ describe("operators", () => {
     const session = await createSession(op.id);
     expect(await deleteOperator("alice")).toBe(true);
     expect(await deleteOperator("alice")).toBe(false);
-    expect(await findSession(session.id)).toBeNull();
+    expect(await findSession(session.token)).toBeNull();
     expect(await findOperatorByName("alice")).toBeNull();
     expect(await operatorExists()).toBe(false);
   });
@@ -81,10 +81,10 @@ describe("sessions", () => {
     const t0 = new Date("2026-01-01T00:00:00Z");
     const session = await createSession(op.id, t0);
     expect(session.expiresAt.getTime() - t0.getTime()).toBe(SESSION_TTL_MS);
-    const found = await findSession(session.id, new Date(t0.getTime() + 1000));
-    expect(found?.operator).toEqual({ id: op.id, name: "alice" });
+    const found = await findSession(session.token, new Date(t0.getTime() + 1000));
+    expect(found?.operator).toEqual({ id: op.id, name: "alice", role: "admin" });
     expect(found?.refreshed).toBe(false);
-    expect(await findSession(session.id, new Date(t0.getTime() + SESSION_TTL_MS + 1))).toBeNull();
+    expect(await findSession(session.token, new Date(t0.getTime() + SESSION_TTL_MS + 1))).toBeNull();
   });
 
   it("rolls: used after more than a day, it is pushed to a full 30 days again (one UPDATE a day)", async () => {
@@ -92,23 +92,23 @@ describe("sessions", () => {
     const t0 = new Date("2026-01-01T00:00:00Z");
     const session = await createSession(op.id, t0);
     const t1 = new Date(t0.getTime() + SESSION_REFRESH_AFTER_MS + 60_000);
-    const found = await findSession(session.id, t1);
+    const found = await findSession(session.token, t1);
     expect(found?.refreshed).toBe(true);
     expect(found?.session.expiresAt.getTime()).toBe(t1.getTime() + SESSION_TTL_MS);
     const db = await getDb();
     const [row] = await db.select().from(operatorSessions).where(eq(operatorSessions.id, session.id));
     expect(row!.expiresAt.getTime()).toBe(t1.getTime() + SESSION_TTL_MS);
     // Just refreshed: the next use does not write again.
-    expect((await findSession(session.id, new Date(t1.getTime() + 5000)))?.refreshed).toBe(false);
+    expect((await findSession(session.token, new Date(t1.getTime() + 5000)))?.refreshed).toBe(false);
     // Beyond the original 30 days it is still alive thanks to the refresh.
-    expect(await findSession(session.id, new Date(t0.getTime() + SESSION_TTL_MS + 1000))).not.toBeNull();
+    expect(await findSession(session.token, new Date(t0.getTime() + SESSION_TTL_MS + 1000))).not.toBeNull();
   });
 
   it("logout (deleteSession) revokes it for good", async () => {
     const op = await createOperator("alice", "correct horse");
     const session = await createSession(op.id);
     await deleteSession(session.id);
-    expect(await findSession(session.id)).toBeNull();
+    expect(await findSession(session.token)).toBeNull();
   });
 
   it("a password change keeps the current session and ends all others", async () => {
@@ -116,8 +116,8 @@ describe("sessions", () => {
     const here = await createSession(op.id);
     const elsewhere = await createSession(op.id);
     await setOperatorPassword(op.id, "new password!", here.id);
-    expect(await findSession(here.id)).not.toBeNull();
-    expect(await findSession(elsewhere.id)).toBeNull();
+    expect(await findSession(here.token)).not.toBeNull();
+    expect(await findSession(elsewhere.token)).toBeNull();
     expect(await verifyOperatorPassword("alice", "correct horse")).toBeNull();
     expect(await verifyOperatorPassword("alice", "new password!")).not.toBeNull();
     await expect(setOperatorPassword(op.id, "short")).rejects.toThrow("at least 8");

@@ -45,7 +45,7 @@ const get = (path: string, init: RequestInit = {}) => fetch(base + path, { redir
 
 async function sessionCookieFor(operatorId: string, now?: Date) {
   const session = await createSession(operatorId, now);
-  const setCookie = await sessionCookie().serialize(session.id);
+  const setCookie = await sessionCookie().serialize(session.token);
   return { session, cookie: setCookie.split(";")[0]! };
 }
 
@@ -164,7 +164,7 @@ describe("with an operator", () => {
   it("refuses forged, tampered and revoked session cookies", async () => {
     const { session, cookie } = await sessionCookieFor(op.id);
     const [name, value] = cookie.split("=");
-    const forged = `${name}=${Buffer.from(JSON.stringify(session.id)).toString("base64")}`; // unsigned
+    const forged = `${name}=${Buffer.from(JSON.stringify(session.token)).toString("base64")}`; // unsigned
     const tampered = `${name}=${value!.slice(0, -2)}${value!.endsWith("AA") ? "BB" : "AA"}`;
     for (const c of [forged, tampered]) {
       const res = await get("/api/rates", { headers: { cookie: c } });

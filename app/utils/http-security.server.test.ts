@@ -26,7 +26,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(staticDir, "assets"));
   fs.writeFileSync(path.join(staticDir, "assets", "app.js"), "console.log(1)");
   const operator = await createOperator("sec-tests", "sec-tests-password");
-  cookie = (await sessionCookie().serialize((await createSession(operator.id)).id)).split(";")[0]!;
+  cookie = (await sessionCookie().serialize((await createSession(operator.id)).token)).split(";")[0]!;
   token = (await createApiToken(operator.id, "sec-tests")).token;
 
   const app = express();

@@ -11,3 +11,4 @@ export * from "./trading";
 export * from "./bowling";
 export * from "./collections";
 export * from "./galacord";
+export * from "./audit";

@@ -21,11 +21,11 @@ type LoaderData = {
 type FormAnswer = { intent: string; result: { error: Record<string, string[]> } };
 
 let cookie: string;
-let sessionId: string;
+let sessionToken: string;
 let operatorId: string;
 
 beforeAll(async () => {
-  ({ id: operatorId, sessionId, cookie } = await createTestOperator({ name: "settler", password: "correct horse" }));
+  ({ id: operatorId, sessionToken, cookie } = await createTestOperator({ name: "settler", password: "correct horse" }));
 });
 beforeEach(() => clearLoginLimits());
 
@@ -111,7 +111,7 @@ describe("change password on /settings", () => {
     const ok = await post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "brand new pw" });
     expect(ok.status).toBe(302);
     expect(await verifyOperatorPassword("settler", "brand new pw")).not.toBeNull();
-    expect(await findSession(sessionId)).not.toBeNull();
-    expect(await findSession(other.id)).toBeNull();
+    expect(await findSession(sessionToken)).not.toBeNull();
+    expect(await findSession(other.token)).toBeNull();
   });
 });
