@@ -41,7 +41,9 @@ async function main() {
     const { header, tables } = await restoreBackupFile(file, passphrase, { force });
     const rows = Object.values(tables).reduce((a, b) => a + b, 0);
     await recordAudit(CLI_ACTOR, { action: "backup.restore", target: path.basename(file), details: { backupMadeAt: header.createdAt, rows, force } });
-    console.log(`Restored ${rows} rows in ${Object.keys(tables).length} tables from the backup of ${header.createdAt}. Operators log in with their own passwords.`);
+    console.log(
+      `Restored ${rows} rows in ${Object.keys(tables).length} tables from the backup of ${header.createdAt}. Operators log in with their own passwords.`,
+    );
   } catch (err) {
     console.error(`Error: ${(err as Error).message}`);
     code = 1;

@@ -67,11 +67,7 @@ export function duplicateTokenNameMessage(name: string): string {
 
 export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> {
   const db = await getDb();
-  return db
-    .select(rowColumns)
-    .from(apiTokens)
-    .where(eq(apiTokens.operatorId, operatorId))
-    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  return db.select(rowColumns).from(apiTokens).where(eq(apiTokens.operatorId, operatorId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
 /**

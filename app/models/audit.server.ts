@@ -158,5 +158,3 @@ export async function cleanupAudit(now = new Date()): Promise<number> {
   const rows = await db.delete(auditLog).where(lt(auditLog.at, cutoff)).returning({ id: auditLog.id });
   return rows.length;
 }
-
-

@@ -91,7 +91,8 @@ async function deriveKeys(passphrase: string, kdf: KdfParams): Promise<{ key: Bu
 }
 
 const checkOf = (checkKey: Buffer) => crypto.createHmac("sha256", checkKey).update("galaxy-toolbox backup passphrase check").digest("base64");
-const aadOf = (h: Pick<BackupHeader, "format" | "version" | "createdAt" | "schema">) => Buffer.from(JSON.stringify([h.format, h.version, h.createdAt, h.schema]));
+const aadOf = (h: Pick<BackupHeader, "format" | "version" | "createdAt" | "schema">) =>
+  Buffer.from(JSON.stringify([h.format, h.version, h.createdAt, h.schema]));
 
 export function checkPassphrase(passphrase: string) {
   if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new BackupError(BACKUP_ERRORS.shortPassphrase);

@@ -32,14 +32,24 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
       const jobSteps = await pruneJobSteps();
       // The audit trail keeps AUDIT_RETENTION_DAYS (docs/decisions/0016).
       const audit = await cleanupAudit();
-      await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed, jobSteps, audit } });
+      await logEvent({
+        type: "info",
+        source: "system",
+        message: `Logs clean-up removed ${removed} entries`,
+        details: { jobId: job.id, removed, jobSteps, audit },
+      });
       return { removed, jobSteps, audit };
     }
     case "backup": {
       try {
         const result = await runAutomaticBackup();
         if (result.file) {
-          await logEvent({ type: "info", source: "system", message: `Daily backup written: ${result.file}`, details: { jobId: job.id, removed: result.removed } });
+          await logEvent({
+            type: "info",
+            source: "system",
+            message: `Daily backup written: ${result.file}`,
+            details: { jobId: job.id, removed: result.removed },
+          });
         }
         return result;
       } catch (err) {

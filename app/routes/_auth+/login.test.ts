@@ -50,7 +50,10 @@ describe("login action", () => {
     const token = await readSessionToken(cookiesOf(res.headers));
     const db = await getDb();
     // Issue 21: the row holds the token's hash, never the token (nor is the token the row's id).
-    const [row] = await db.select().from(operatorSessions).where(eq(operatorSessions.tokenHash, hashSessionToken(token!)));
+    const [row] = await db
+      .select()
+      .from(operatorSessions)
+      .where(eq(operatorSessions.tokenHash, hashSessionToken(token!)));
     expect(row).toBeDefined();
     expect(JSON.stringify(await db.select().from(operatorSessions))).not.toContain(token!);
     const me = await getOperator(makeRequest("/", { cookie: cookiesOf(res.headers) }));
@@ -168,7 +171,12 @@ describe("logout", () => {
     expect(res.headers.get("location")).toBe("/login");
     expect(res.headers.get("set-cookie")).toMatch(/gt_session=;.*Max-Age=0/);
     const db = await getDb();
-    expect(await db.select().from(operatorSessions).where(eq(operatorSessions.tokenHash, hashSessionToken(token!)))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(operatorSessions)
+        .where(eq(operatorSessions.tokenHash, hashSessionToken(token!))),
+    ).toHaveLength(0);
     expect(await getOperator(makeRequest("/", { cookie }))).toBeNull();
   });
 
