@@ -136,11 +136,11 @@ async function tablesInOrder(db: Executor): Promise<string[]> {
 }
 
 async function columnsOf(db: Executor, table: string): Promise<Array<{ name: string; serial: boolean }>> {
-  return rowsOf<{ name: string; def: string | null }>(
+  return rowsOf<{ name: string; def: string | null; identity: string }>(
     await db.execute(
-      sql`select column_name as name, column_default as def from information_schema.columns where table_schema = 'public' and table_name = ${table} order by ordinal_position`,
+      sql`select column_name as name, column_default as def, is_identity as identity from information_schema.columns where table_schema = 'public' and table_name = ${table} order by ordinal_position`,
     ),
-  ).map((c) => ({ name: c.name, serial: !!c.def?.startsWith("nextval(") }));
+  ).map((c) => ({ name: c.name, serial: !!c.def?.startsWith("nextval(") || c.identity === "YES" }));
 }
 
 async function schemaLevel(db: Executor): Promise<{ migrations: number; latest: number }> {
@@ -315,7 +315,8 @@ export async function restoreBackup(text: string, passphrase: string, opts: { fo
       const saved = payload.tables[table];
       if (!saved || !saved.rows.length) continue;
       const columns = await columnsOf(tx, table);
-      // Columns added since the backup was made take their defaults.
+      // Columns added since the backup was made take their defaults; identity columns keep the
+      // backup's values (OVERRIDING SYSTEM VALUE below), their sequences follow after.
       const shared = columns.filter((c) => saved.columns.includes(c.name)).map((c) => ident(c.name));
       for (let i = 0; i < saved.rows.length; i += INSERT_CHUNK) {
         const chunk = saved.rows.slice(i, i + INSERT_CHUNK).map((row) => {
@@ -324,7 +325,7 @@ export async function restoreBackup(text: string, passphrase: string, opts: { fo
           return out;
         });
         await tx.execute(
-          sql`${sql.raw(`insert into ${ident(table)} (${shared.join(", ")}) select ${shared.join(", ")} from json_populate_recordset(null::${ident(table)}, `)}${JSON.stringify(chunk)}${sql.raw("::json)")}`,
+          sql`${sql.raw(`insert into ${ident(table)} (${shared.join(", ")}) overriding system value select ${shared.join(", ")} from json_populate_recordset(null::${ident(table)}, `)}${JSON.stringify(chunk)}${sql.raw("::json)")}`,
         );
       }
       for (const c of columns.filter((c) => c.serial)) {
