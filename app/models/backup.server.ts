@@ -32,6 +32,10 @@ export const MIN_PASSPHRASE_LENGTH = 8;
 const NOT_SAVED = new Set(["operator_sessions"]);
 /** Tables the app writes by itself on a fresh database (a start logs a line): they do not make it "not empty". */
 const IGNORED_FOR_EMPTY = new Set(["logs", "audit_log", "job_steps", "operator_sessions"]);
+/** Rows the migrations seed (drizzle/0003_accounts.sql): a fresh database has them and is still empty. */
+const SEEDED: Record<string, string> = {
+  categories: `where value not in ('stalker', 'trading', 'bowling', 'recipients', 'suppliers')`,
+};
 
 /** The marker a decrypted credential carries inside the payload. */
 const SECRET_MARK = "$gtSecret";
@@ -284,7 +288,7 @@ export async function nonEmptyTables(db?: Executor): Promise<string[]> {
   const out: string[] = [];
   for (const table of await tablesInOrder(exec)) {
     if (IGNORED_FOR_EMPTY.has(table)) continue;
-    const [row] = rowsOf<{ any: boolean }>(await exec.execute(sql.raw(`select exists (select 1 from ${ident(table)}) as any`)));
+    const [row] = rowsOf<{ any: boolean }>(await exec.execute(sql.raw(`select exists (select 1 from ${ident(table)} ${SEEDED[table] ?? ""}) as any`)));
     if (row?.any) out.push(table);
   }
   return out;
