@@ -20,7 +20,7 @@ import { getDb } from "~/db/client.server";
 import { collectionsActivity, collectionsState, jobSteps } from "~/db/schema";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type CollectionSetId } from "#api/collections";
 import { ClayError, collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
-import { addActivity, finishActivity, getState, profileCredentials, storeItems, updateState } from "~/models/collections.server";
+import { addActivity, finishActivity, getState, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { cycleJobId } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { beginExternalStep, finishExternalStep, runStepOnce, stepKey } from "../once.server";
@@ -65,7 +65,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   };
   if (!(await live())) return { run: p.run, stopped: "auto off", sent: 0, next: null };
 
-  const stored = await profileCredentials(p.profileId);
+  const stored = await credentialsOfJob(p);
   if (!stored) {
     await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null });
     await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`);
@@ -176,6 +176,15 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   // Idempotent job id: a re-run of this cycle adds nothing.
   await enqueue("automation", { ...p, run: p.run + 1 }, { jobId: nextId, delay: p.intervalSeconds * t.secondMs });
   return { run: p.run, sent, next: nextId };
+}
+
+/**
+ * Whose credentials act (issue 21 item 4; docs/decisions/0018): a cycle acts only with a saved
+ * profile of the operator it runs for. A job naming another operator's profile (added by hand
+ * on the queue board, or a stale chain) finds none and stops like a deleted profile would.
+ */
+function credentialsOfJob(p: AutomationJob) {
+  return ownedProfileCredentials(p.operatorId, p.profileId);
 }
 
 /** The gift list a cycle fixed before (a re-run), or null. */
