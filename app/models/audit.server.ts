@@ -43,7 +43,7 @@ export function auditSummary(value: unknown, depth = 0): unknown {
         // Not JSON after all: a plain text.
       }
     }
-    const clean = scrubLogText(value);
+    const clean = storable(scrubLogText(value));
     return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT)}… (${clean.length} characters)` : clean;
   }
   if (value === null || typeof value !== "object") return value;
@@ -56,9 +56,18 @@ export function auditSummary(value: unknown, depth = 0): unknown {
   }
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value);
-  for (const [k, v] of entries.slice(0, MAX_KEYS)) out[k] = isSecretKey(k) ? "[redacted]" : auditSummary(v, depth + 1);
+  for (const [k, v] of entries.slice(0, MAX_KEYS)) out[storable(k)] = isSecretKey(k) ? "[redacted]" : auditSummary(v, depth + 1);
   if (entries.length > MAX_KEYS) out["…"] = `${entries.length - MAX_KEYS} more fields`;
   return out;
+}
+
+/**
+ * Text jsonb can store: a NUL or a lone surrogate (bad input a route ignored, e.g. the body of
+ * a DELETE) is written out as its escape, so the entry is recorded rather than refused.
+ */
+function storable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL is what this rewrites.
+  return text.replace(/\u0000|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function boundedDetails(details: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
@@ -84,8 +93,8 @@ export async function recordAudit(actor: AuditActor, input: AuditInput, at = new
       operatorId: actor.operatorId,
       operator: actor.operator,
       token: actor.token,
-      action: scrubLogText(input.action).slice(0, 200),
-      target: scrubLogText(input.target ?? "").slice(0, 300),
+      action: storable(scrubLogText(input.action)).slice(0, 200),
+      target: storable(scrubLogText(input.target ?? "")).slice(0, 300),
       details: boundedDetails(input.details),
     });
   } catch (err) {

@@ -12,7 +12,9 @@ import { bodyLimitFor } from "./body-limits";
  * 1. **Roles**, the second guard behind the Express gate: a write by a viewer or with a
  *    read-only token is a 403 `{ error, message }` before the action runs (the gate refuses
  *    it first in production; this covers any way in the gate did not foresee).
- * 2. **The audit trail**: after the action, one entry — who (operator, and token name), the
+ * 2. **The body, once**: read up to the route's limit (body-limits.ts; a longer one is a 413
+ *    before the action runs) and handed to the action as a fresh Request.
+ * 3. **The audit trail**: after the action, one entry — who (operator, and token name), the
  *    action (method + route pattern, + the form's `intent` for pages), its target (the URL
  *    parameters, else an id from the body), and a summary of the request body with secrets
  *    blanked — and one entry per job the action started (`enqueue()` reports them). Only
@@ -66,26 +68,37 @@ function guardAction(pattern: string, action: Action): Action {
     if (!WRITES.has(method)) return action(args);
     const auth = await getAuth(request).catch(() => null);
     if (!auth) return action(args); // the route's own check answers (401 / redirect to the login)
-    const path = new URL(request.url).pathname;
-    const refusal = writeAccessRefusal(method, path, auth);
+    const refusal = writeAccessRefusal(method, new URL(request.url).pathname, auth);
     if (refusal) {
       if (isApiPattern(pattern)) throw Response.json({ error: refusal, message: refusal }, { status: 403, headers: { "Cache-Control": "no-store" } });
       throw data({ error: refusal, message: refusal }, { status: 403 });
     }
-    const copy = request.body ? request.clone() : null;
+    // The body is read once, up to the route's limit, and handed on: the action reads the
+    // same bytes, the audit summary reads them afterwards. (A tee'd clone would stall: a
+    // cancelled branch of a tee waits for the other one.)
+    const limit = bodyLimitFor(new URL(request.url).pathname);
+    let bytes: Buffer<ArrayBuffer> | null = null;
+    if (request.body) {
+      bytes = await readCapped(request.body, limit);
+      if (!bytes) {
+        const text = `Request body too large (limit ${limit} bytes)`;
+        if (isApiPattern(pattern)) return Response.json({ error: text, message: text }, { status: 413, headers: { "Cache-Control": "no-store" } });
+        throw data({ error: text, message: text }, { status: 413 });
+      }
+    }
+    const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
     const scope = newAuditScope();
     let result: unknown;
     let thrown: unknown;
     let failed = false;
     try {
-      result = await runInAuditScope(scope, () => action(args));
+      result = await runInAuditScope(scope, () => action({ ...args, request: forwarded }));
     } catch (err) {
       failed = true;
       thrown = err;
     }
     const status = statusOf(failed ? thrown : result, failed);
-    if (status < 400 && !scope.skip) await recordRequest(auth, method, pattern, args, copy, scope, status);
-    else await copy?.body?.cancel().catch(() => {});
+    if (status < 400 && !scope.skip) await recordRequest(auth, method, pattern, args, bytes, request.headers.get("content-type") ?? "", scope, status);
     if (failed) throw thrown;
     return result as Awaited<ReturnType<Action>>;
   };
@@ -108,12 +121,13 @@ async function recordRequest(
   method: string,
   pattern: string,
   args: ActionFunctionArgs,
-  copy: Request | null,
+  bytes: Buffer<ArrayBuffer> | null,
+  contentType: string,
   scope: AuditScope,
   status: number,
 ) {
   const actor = actorOf(auth);
-  const body = await readBody(copy, bodyLimitFor(new URL(args.request.url).pathname));
+  const body = await parseBody(bytes, contentType);
   const api = isApiPattern(pattern);
   const fields: Record<string, unknown> = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
   const intent = !api && typeof fields.intent === "string" ? fields.intent : undefined;
@@ -147,26 +161,28 @@ function targetFromBody(fields: Record<string, unknown>): string {
   return "";
 }
 
-/** The request body as a value (JSON parsed, a form as an object), read no further than the route's limit. */
-async function readBody(copy: Request | null, limit: number): Promise<unknown> {
-  if (!copy?.body) return undefined;
-  try {
-    const reader = copy.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        return `[${total}+ bytes]`;
-      }
-      chunks.push(value);
+/** The whole body, or null when it is longer than `limit` (reading stops there). */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer<ArrayBuffer> | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      void reader.cancel().catch(() => {});
+      return null;
     }
-    const bytes = Buffer.concat(chunks);
-    if (!bytes.length) return undefined;
-    const type = copy.headers.get("content-type") ?? "";
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The request body as a value for the summary: JSON parsed, a form as an object. */
+async function parseBody(bytes: Buffer<ArrayBuffer> | null, type: string): Promise<unknown> {
+  if (!bytes?.length) return undefined;
+  try {
     if (/json/i.test(type)) return JSON.parse(bytes.toString("utf8"));
     if (/form/i.test(type)) {
       const form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();

@@ -167,7 +167,7 @@ describe("no secret in plain text anywhere", () => {
     try {
       let cursor = "0";
       do {
-        const [next, batch] = await redis.scan(cursor, "MATCH", `${QUEUE_PREFIX}*`, "COUNT", 500);
+        const [next, batch] = await redis.scan(cursor, "MATCH", `${QUEUE_PREFIX}*`, "COUNT", "500");
         cursor = next;
         for (const key of batch) {
           keys++;
@@ -182,7 +182,7 @@ describe("no secret in plain text anywhere", () => {
                   : type === "set"
                     ? JSON.stringify(await redis.smembers(key))
                     : type === "zset"
-                      ? JSON.stringify(await redis.zrange(key, 0, -1))
+                      ? JSON.stringify(await redis.zrange(key, "0", "-1"))
                       : type === "stream"
                         ? JSON.stringify(await redis.xrange(key, "-", "+"))
                         : "";
