@@ -103,6 +103,19 @@ describe("finding 1: every layer decides on the path the router runs", () => {
     expect(res.body).not.toMatch(/"ran"/);
   });
 
+  it("refusals of /api paths answer the contract's JSON {error, message} (issue 21), pages plain text", async () => {
+    for (const target of ["/api//logs", "/api/logs/.", "/api/%00logs", "/api/rates/%", "/API/../logs", "/api\\logs"]) {
+      const res = await raw("GET", target);
+      expect(res.status, target).toBe(400);
+      expect(res.headers["content-type"], target).toMatch(/application\/json/);
+      const body = JSON.parse(res.body) as { error: string; message: string };
+      expect(body.error).toMatch(/^Bad request: /);
+      expect(body.message).toBe(body.error);
+    }
+    const page = await raw("GET", "/assets/%2e%2e/logs");
+    expect(page.headers["content-type"]).toMatch(/text\/plain/);
+  });
+
   it("a POST through /assets/../api never reaches a handler", async () => {
     const res = await raw("POST", "/assets/../api/rates/update", { "Content-Type": "application/json" }, "{}");
     expect(res.status).toBe(400);
