@@ -7,6 +7,8 @@ import { sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { dataPath, getEnv } from "~/utils/env.server";
 import { decryptSecret, encryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
+import { clearTokenCache } from "./api-token.server";
+import { resetOperatorExistsCache } from "./operator.server";
 
 /**
  * Backup and restore of all the data (issue 21; docs/decisions/0017).
@@ -348,8 +350,6 @@ export async function restoreBackup(text: string, passphrase: string, opts: { fo
         and id = (select id from operators order by created_at, id limit 1)`);
   });
   // This process's caches of operators and tokens describe the old data.
-  const { resetOperatorExistsCache } = await import("./operator.server");
-  const { clearTokenCache } = await import("./api-token.server");
   resetOperatorExistsCache();
   clearTokenCache();
   return { header, tables: restored };
