@@ -29,3 +29,13 @@ describe("handleError", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 });
+
+describe("handleError and the router's own 4xx", () => {
+  it("logs nothing for a 405 the router answered (OPTIONS on a page)", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    // The shape of the router's ErrorResponse (what isRouteErrorResponse recognises).
+    const routerAnswer = { status: 405, statusText: "Method Not Allowed", internal: true, data: null };
+    handleError(routerAnswer, { request: new Request("http://localhost/login", { method: "OPTIONS" }), params: {}, context: {} });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});

@@ -8,7 +8,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
@@ -24,6 +24,9 @@ export { expressErrorHandler, guardBuild, mountRequestHygiene, mountServerRoutes
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  // A 4xx the router answered itself (a method a route does not serve, an unknown route's
+  // data): the caller's mistake, already answered; nothing to log.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const url = new URL(request.url);
   const message = error instanceof Error ? error.message.split("\n", 1)[0]!.slice(0, 200) : String(error).slice(0, 200);
   // Remix's own notices ("Warning: Single fetch-enabled apps should not be making ?_data

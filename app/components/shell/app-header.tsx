@@ -30,7 +30,7 @@ export function AppHeader({ operatorName, role = "operator", jobs }: { operatorN
             <ReaderIcon aria-hidden />
             <span className="gt-label">System Logs</span>
           </NavLink>
-          <NavLink to="/audit" className="gt-tool-link">
+          <NavLink to="/audit" className="gt-tool-link gt-wide-only">
             <ClockIcon aria-hidden />
             <span className="gt-label">Audit</span>
           </NavLink>

@@ -289,11 +289,16 @@ export default function SettingsPage() {
                   {ROLE_LABELS[operator.role]}
                 </Badge>
               </Text>
-              <Form method="post" action="/logout">
-                <Button type="submit" variant="soft" color="gray">
-                  Log out
+              <Flex gap="2" wrap="wrap">
+                <Button asChild variant="soft" color="gray">
+                  <Link to="/audit">Audit trail</Link>
                 </Button>
-              </Form>
+                <Form method="post" action="/logout">
+                  <Button type="submit" variant="soft" color="gray">
+                    Log out
+                  </Button>
+                </Form>
+              </Flex>
             </Flex>
           </Flex>
         </Card>
