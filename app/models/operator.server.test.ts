@@ -16,6 +16,7 @@ import {
   SESSION_REFRESH_AFTER_MS,
   SESSION_TTL_MS,
   setOperatorPassword,
+  setOperatorRole,
   verifyOperatorPassword,
 } from "./operator.server";
 
@@ -40,7 +41,7 @@ describe("operators", () => {
 
   it("verifies the right password and rejects a wrong one or an unknown name", async () => {
     const op = await createOperator("alice", "correct horse");
-    expect(await verifyOperatorPassword("alice", "correct horse")).toEqual({ id: op.id, name: "alice" });
+    expect(await verifyOperatorPassword("alice", "correct horse")).toEqual({ id: op.id, name: "alice", role: "admin" });
     expect(await verifyOperatorPassword("alice", "wrong horse")).toBeNull();
     expect(await verifyOperatorPassword("bob", "correct horse")).toBeNull();
   });
@@ -131,5 +132,41 @@ describe("sessions", () => {
     const rows = await db.select().from(operatorSessions).where(eq(operatorSessions.operatorId, op.id));
     expect(rows.map((r) => r.id)).not.toContain(old.id);
     expect(rows).toHaveLength(1);
+  });
+});
+
+/** Issue 21 item 1: roles (docs/decisions/0016). */
+describe("roles", () => {
+  it("the first operator is an admin whatever was asked; then the role asked, operator by default", async () => {
+    expect((await createOperator("first", "password 1", { role: "viewer" })).role).toBe("admin");
+    expect((await createOperator("second", "password 2")).role).toBe("operator");
+    expect((await createOperator("third", "password 3", { role: "viewer" })).role).toBe("viewer");
+    await expect(createOperator("fourth", "password 4", { role: "owner" as never })).rejects.toThrow("Role must be admin, operator or viewer");
+    expect((await listOperators()).map((o) => [o.name, o.role])).toEqual([
+      ["first", "admin"],
+      ["second", "operator"],
+      ["third", "viewer"],
+    ]);
+  });
+
+  it("the last admin can be neither demoted nor deleted while others remain; the only operator can be deleted", async () => {
+    const boss = await createOperator("boss", "password 1");
+    const helper = await createOperator("helper", "password 2");
+    await expect(setOperatorRole(boss.id, "operator")).rejects.toThrow("boss is the last admin");
+    await expect(deleteOperator("boss")).rejects.toThrow("boss is the last admin and cannot be deleted");
+    await setOperatorRole(helper.id, "admin");
+    expect((await setOperatorRole(boss.id, "viewer")).role).toBe("viewer");
+    expect(await deleteOperator("boss")).toBe(true);
+    expect(await deleteOperator("helper")).toBe(true);
+    expect(await operatorExists()).toBe(false);
+  });
+
+  it("a session's lookup carries the current role (a demotion applies at the next request)", async () => {
+    await createOperator("root", "password 1");
+    const op = await createOperator("worker", "password 2", { role: "operator" });
+    const session = await createSession(op.id);
+    expect((await findSession(session.token))?.operator.role).toBe("operator");
+    await setOperatorRole(op.id, "viewer");
+    expect((await findSession(session.token))?.operator.role).toBe("viewer");
   });
 });
