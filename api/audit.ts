@@ -5,9 +5,9 @@
  *   GET /api/audit?operator&action&from&to&page&limit
  *     → { entries: AuditEntryDto[], page, limit, hasMore }   newest first
  *
- * operator: an operator's name (exact, any case; "(command line)" for CLI commands);
- * action: part of the action's name; from / to: ISO times or dates (YYYY-MM-DD: from the
- * day's start, to its end, UTC); page: 1-based; limit: 1–200 (default 50).
+ * operator: an operator's name (exact, any case; "(command line)" for CLI commands) or id;
+ * action: part of the action's name; from / to (also since / until): ISO times or dates
+ * (YYYY-MM-DD: from the day's start, to its end, UTC); page: 1-based; limit: 1–200 (default 50).
  */
 export type AuditEntryDto = {
   _id: string;
@@ -25,7 +25,9 @@ export type AuditListDto = { entries: AuditEntryDto[]; page: number; limit: numb
 
 export type AuditQuery = { operator?: string; action?: string; from?: Date; to?: Date; page: number; limit: number };
 
-export const AUDIT_QUERY_KEYS = ["operator", "action", "from", "to", "page", "limit"] as const;
+export const AUDIT_QUERY_KEYS = ["operator", "action", "from", "to", "since", "until", "page", "limit"] as const;
+/** Other names scripts reach for. */
+const ALIASES: Record<"from" | "to", string[]> = { from: ["from", "since"], to: ["to", "until"] };
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -56,7 +58,7 @@ export function parseAuditQuery(params: URLSearchParams): { query: AuditQuery } 
   query.operator = text("operator");
   query.action = text("action");
   for (const key of ["from", "to"] as const) {
-    const v = text(key);
+    const v = ALIASES[key].map(text).find((x) => x !== undefined);
     if (!v) continue;
     const d = parseTime(v, key === "to");
     if (!d) return { error: `Invalid ${key}: use an ISO time or a date (YYYY-MM-DD)` };

@@ -103,7 +103,7 @@ export async function recordAudit(actor: AuditActor, input: AuditInput, at = new
 }
 
 export type AuditFilter = {
-  /** An operator's name (exact, any case). */
+  /** An operator's name (exact, any case) or id. */
   operator?: string;
   /** Part of the action's name ("/api/rates", "create-user", "operator."). */
   action?: string;
@@ -119,7 +119,14 @@ export const AUDIT_MAX_PAGE_SIZE = 200;
 
 function whereOf(f: AuditFilter): SQL | undefined {
   const where: SQL[] = [];
-  if (f.operator) where.push(sql`lower(${auditLog.operator}) = lower(${f.operator})`);
+  if (f.operator) {
+    // A name (any case), or an operator's id.
+    where.push(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(f.operator)
+        ? sql`(${auditLog.operatorId} = ${f.operator}::uuid or lower(${auditLog.operator}) = lower(${f.operator}))`
+        : sql`lower(${auditLog.operator}) = lower(${f.operator})`,
+    );
+  }
   if (f.action) where.push(ilike(auditLog.action, `%${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   if (f.from) where.push(gte(auditLog.at, f.from));
   if (f.to) where.push(lte(auditLog.at, f.to));

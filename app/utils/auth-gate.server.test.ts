@@ -260,8 +260,14 @@ describe("roles, public writes, body limits", () => {
     expect((await get("/api/categories", { headers: { authorization: `Bearer ${readOnly}` } })).status).toBe(200);
   });
 
-  it("a viewer's plain form post: a 403 page with the reason and a way back (no JavaScript)", async () => {
-    const res = await get("/characters", form(viewer.cookie, { referer: `${base}/characters?dialog=category` }));
+  it("a viewer's plain form post: a 403 page with the reason and a way back (no JavaScript); a script gets {error, message}", async () => {
+    const script = await get("/characters", form(viewer.cookie));
+    expect(script.status).toBe(403);
+    expect((await script.json()).error).toMatch(/Viewers/);
+    const res = await get(
+      "/characters",
+      form(viewer.cookie, { referer: `${base}/characters?dialog=category`, accept: "text/html,application/xhtml+xml,*/*;q=0.8" }),
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     const html = await res.text();

@@ -148,8 +148,9 @@ function sendDataRedirect(res: ExpressResponse, method: string, location: string
  * A write this operator's role (or read-only token) may not make, answered where the
  * operator is looking: /api and the board's API get 403 `{ error, message }`; a page's
  * fetch (`.data`) gets 403 carrying "go back to the page" plus a flash toast with the
- * reason, which Remix's client follows; a plain form post (no JavaScript) gets a 403 page
- * with the reason and a link back.
+ * reason, which Remix's client follows; a plain form post from a browser (no JavaScript;
+ * it accepts text/html) gets a 403 page with the reason and a link back; a script posting to
+ * a page gets the usual `{ error, message }`.
  */
 async function sendRoleRefusal(req: Parameters<RequestHandler>[0], res: ExpressResponse, text: string) {
   res.set("Cache-Control", "no-store");
@@ -160,6 +161,7 @@ async function sendRoleRefusal(req: Parameters<RequestHandler>[0], res: ExpressR
     if (toast) res.append("Set-Cookie", toast);
     return sendDataRedirect(res, req.method, back, { status: 403, reload: false, error: text });
   }
+  if (!/text\/html/i.test(req.headers.accept ?? "")) return void res.status(403).json({ error: text, message: text });
   res.status(403).type("html").send(refusalPage(text, back));
 }
 

@@ -153,6 +153,8 @@ describe("GET /api/audit", () => {
 
   it("filters by operator, action and time, and pages", async () => {
     expect((await audit("?operator=ALICE")).entries).toHaveLength(5);
+    expect((await audit(`?operator=${alice.id}`)).entries).toHaveLength(5);
+    expect((await audit("?since=2026-03-04T12:00:00Z&until=2026-03-05")).entries.map((e) => e.target)).toEqual(["r4", "r3"]);
     expect((await audit("?operator=boss")).entries.map((e) => e.action)).toEqual(["operator.create"]);
     expect((await audit("?action=operator.")).entries).toHaveLength(1);
     expect((await audit("?action=%2Fapi%2Frates")).entries).toHaveLength(5);
