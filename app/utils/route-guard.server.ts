@@ -4,6 +4,7 @@ import { writeAccessRefusal } from "./access.server";
 import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context.server";
 import { getAuth, type AuthResult } from "./auth.server";
 import { bodyLimitFor } from "./body-limits";
+import { getToast } from "remix-toast";
 
 /**
  * Every route action of the Remix build, wrapped once (issue 21; docs/decisions/0016), so
@@ -18,8 +19,8 @@ import { bodyLimitFor } from "./body-limits";
  *    action (method + route pattern, + the form's `intent` for pages), its target (the URL
  *    parameters, else an id from the body), and a summary of the request body with secrets
  *    blanked — and one entry per job the action started (`enqueue()` reports them). Only
- *    writes that were not refused (status < 400) are recorded: a refused request changed
- *    nothing. The entry is written before the answer leaves, so a client that reads
+ *    writes that were not refused (status < 400, and no error toast) are recorded: a refused
+ *    request changed nothing. The entry is written before the answer leaves, so a client that reads
  *    GET /api/audit right after its change finds it.
  *
  * server.ts hands Remix `guardBuild(build)`; the test kit's remixHandler does the same.
@@ -98,7 +99,8 @@ function guardAction(pattern: string, action: Action): Action {
       thrown = err;
     }
     const status = statusOf(failed ? thrown : result, failed);
-    if (status < 400 && !scope.skip) await recordRequest(auth, method, pattern, args, bytes, request.headers.get("content-type") ?? "", scope, status);
+    if (status < 400 && !scope.skip && !(await failedWithToast(failed ? thrown : result)))
+      await recordRequest(auth, method, pattern, args, bytes, request.headers.get("content-type") ?? "", scope, status);
     if (failed) throw thrown;
     return result as Awaited<ReturnType<Action>>;
   };
@@ -110,6 +112,23 @@ function statusOf(outcome: unknown, thrown: boolean): number {
   const init = (outcome as { type?: string; init?: { status?: number } | null } | null)?.init;
   if (outcome && typeof outcome === "object" && (outcome as { type?: string }).type === "DataWithResponseInit") return init?.status ?? 200;
   return thrown ? 500 : 200;
+}
+
+/**
+ * A page action that failed tells the operator with an error toast and still redirects (302):
+ * it changed nothing, so it is no entry of the trail.
+ */
+async function failedWithToast(outcome: unknown): Promise<boolean> {
+  const headers =
+    outcome instanceof Response
+      ? outcome.headers
+      : outcome && typeof outcome === "object" && (outcome as { type?: string }).type === "DataWithResponseInit"
+        ? new Headers((outcome as { init?: ResponseInit | null }).init?.headers)
+        : null;
+  const flash = headers?.getSetCookie().find((c) => c.startsWith("toast-session="));
+  if (!flash) return false;
+  const { toast } = await getToast(new Request("http://local.invalid/", { headers: { Cookie: flash.split(";")[0]! } })).catch(() => ({ toast: undefined }));
+  return toast?.type === "error";
 }
 
 export function actorOf(auth: AuthResult): AuditActor {

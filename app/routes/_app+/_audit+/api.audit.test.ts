@@ -184,3 +184,18 @@ describe("GET /api/audit", () => {
     expect((await audit()).entries.map((e) => e.target)).toEqual(["r4", "r3", "r2"]);
   });
 });
+
+describe("page actions that fail with an error toast", () => {
+  it("are not recorded: they changed nothing", async () => {
+    const db = await getDb();
+    await db.delete(auditLog);
+    // Deleting a category that does not exist: a redirect back with an error toast.
+    const res = await call("/characters.data", {
+      cookie: alice.cookie,
+      form: { intent: "delete-category", id: "00000000-0000-0000-0000-000000000000", redirectTo: "/characters" },
+    });
+    expect(res.headers.get("set-cookie")).toMatch(/toast-session=/);
+    await res.arrayBuffer();
+    expect((await audit()).entries).toEqual([]);
+  });
+});
