@@ -12,12 +12,13 @@ import { ADMIN_ONLY } from "./roles";
  * - "personal": the operator's own things — logging out, the theme cookie, their own
  *   password and API tokens on /settings (whose admin intents check the role themselves).
  *   Every role may make these.
- * - "admin": the queue board's writes (retry, add, clean, pause, remove jobs) and backups.
+ * - "admin": the queue board's writes (retry, add, clean, pause, remove jobs) and backups
+ *   (/settings/backup, POST /api/backup).
  */
 export type WriteRule = "team" | "personal" | "admin";
 
 const PERSONAL = new Set(["/logout", "/resources/theme", "/settings"]);
-const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/backup$/];
+const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/backup$/, /^\/api\/backup$/];
 
 /** The path a rule is looked up by: lower case, no `.data` suffix (Remix's fetch form of a page), no trailing slash. */
 export function rulePath(path: string): string {

@@ -112,6 +112,7 @@ const CASES: Record<string, Case> = {
   "POST /api/ads": { method: "POST", path: "/api/ads", body: () => ({ adsMessage: "Buying clay", category: "ads", isActive: true }) },
   "PUT /api/ads/:id": { method: "PUT", path: "/api/ads/:ad", body: () => ({ adsMessage: "Selling clay", category: "msg", isActive: false }) },
   "POST /api/jobs/probe": { method: "POST", path: "/api/jobs/probe", body: () => ({ ms: 0 }) },
+  "POST /api/backup": { method: "POST", path: "/api/backup", body: () => ({ passphrase: "fuzzing passphrase" }) },
 };
 
 /** Routes that read a body but take no field (any other body is refused; tests/security/api-fuzz.test.ts sends them every kind). */

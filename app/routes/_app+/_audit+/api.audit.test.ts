@@ -3,6 +3,7 @@ import type { AuditListDto } from "#api/audit";
 import { getDb } from "~/db/client.server";
 import { auditLog, categories } from "~/db/schema";
 import { cleanupAudit, recordAudit } from "~/models/audit.server";
+import { openBackup } from "~/models/backup.server";
 import { createTestApiToken, createTestOperator, makeRequest, remixHandler, type TestOperator } from "#tests/kit";
 
 /**
@@ -197,5 +198,25 @@ describe("page actions that fail with an error toast", () => {
     expect(res.headers.get("set-cookie")).toMatch(/toast-session=/);
     await res.arrayBuffer();
     expect((await audit()).entries).toEqual([]);
+  });
+});
+
+describe("POST /api/backup (admins' scripts)", () => {
+  it("answers the encrypted file to an admin, on the trail; 403 to others and to a read-only token", async () => {
+    const adminToken = await createTestApiToken(admin.id, "backups");
+    const res = await call("/api/backup", { token: adminToken, json: { passphrase: "api backup pass" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="galaxy-toolbox-.*\.gtbackup"$/);
+    const { header } = await openBackup(await res.text(), "api backup pass");
+    expect(header.tables.operators).toBeGreaterThanOrEqual(3);
+    expect((await audit()).entries[0]).toMatchObject({ operator: "boss", token: "backups", action: "backup.download" });
+
+    for (const token of [aliceToken, viewerToken, await createTestApiToken(admin.id, "ro backups", { readOnly: true })]) {
+      const refused = await call("/api/backup", { token, json: { passphrase: "api backup pass" } });
+      expect(refused.status).toBe(403);
+      await refused.arrayBuffer();
+    }
+    const short = await call("/api/backup", { token: adminToken, json: { passphrase: "short" } });
+    expect(short.status).toBe(400);
   });
 });
