@@ -58,10 +58,11 @@ async function main() {
   // After static files, before Remix: the auth gate, the queue board, the hot path.
   await appEntry.mountServerRoutes(app);
 
+  // Every route action wrapped once: roles and the audit trail (app/utils/route-guard.server.ts).
   app.all(
     "*",
     createRequestHandler({
-      build: viteDevServer ? loadBuild : build,
+      build: viteDevServer ? async () => appEntry.guardBuild(await loadBuild()) : appEntry.guardBuild(build),
       getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? "") }),
     }),
   );

@@ -13,6 +13,7 @@ import { ratesExpressHandler } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
+export { guardBuild } from "~/utils/route-guard.server";
 export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {

@@ -6,14 +6,34 @@
  * every module — one database pool, one Redis registry, one auth context.
  */
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
 
-export { expressErrorHandler, mountRequestHygiene, mountServerRoutes, onListening, startServices } from "./boot.server";
+export { expressErrorHandler, guardBuild, mountRequestHygiene, mountServerRoutes, onListening, startServices } from "./boot.server";
+
+/**
+ * Errors Remix reports (a loader or action threw something that is not a Response, a
+ * request it cannot serve). Its default prints the whole stack for each one: an
+ * unauthenticated `?_data=` flood wrote ~960 bytes of stack trace per request to stdout
+ * (issue 21). One line each, without the stack; aborted requests (the browser went away)
+ * are not errors.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  // A 4xx the router answered itself (a method a route does not serve, an unknown route's
+  // data): the caller's mistake, already answered; nothing to log.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  const url = new URL(request.url);
+  const message = error instanceof Error ? error.message.split("\n", 1)[0]!.slice(0, 200) : String(error).slice(0, 200);
+  // Remix's own notices ("Warning: Single fetch-enabled apps should not be making ?_data
+  // requests") are about the caller, not a fault of ours.
+  if (message.startsWith("Warning:")) return void console.warn(`[remix] ${request.method} ${url.pathname}: ${message}`);
+  console.error(`[remix] ${request.method} ${url.pathname}: ${error instanceof Error ? `${error.name}: ` : ""}${message}`);
+};
 
 const ABORT_DELAY = 5_000;
 

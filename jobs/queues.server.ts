@@ -13,6 +13,7 @@ import { Queue, type JobsOptions } from "bullmq";
 import { JOB_ERRORS } from "#api/jobs";
 import { HOSTED_PURPOSES, PURPOSE_LABELS, type HostedPurpose } from "#api/sessions";
 import { closeProducerConnection, producerConnection, queuePrefix, redisUrl, waitForReady } from "./redis.server";
+import { noteJobStarted } from "~/utils/audit-context.server";
 import { remember } from "~/utils/remember.server";
 
 /** Collection sets of spec 2 §3 "Collections": 161 Dragon Collection Set 1, 178 Dragon Collection Set 2. */
@@ -95,11 +96,13 @@ export type ProbeJob = {
   kind: "probe";
   ms: number;
 };
-/** Daily System Logs clean-up (`cleanupLogs()`), run by the "logs-cleanup" scheduler. */
+/** Daily System Logs clean-up (`cleanupLogs()`, and the audit trail's retention), run by the "logs-cleanup" scheduler. */
 export type LogsCleanupJob = { kind: "logs-cleanup" };
+/** Daily backup into DATA_DIR/backups, the newest BACKUP_KEEP kept (docs/decisions/0017); a no-op when BACKUP_DAILY is off. */
+export type BackupJob = { kind: "backup" };
 /** Pulls the daily awards/spending of every bowling account into daily_awards (docs/summary.md). */
 export type DailyStatsPullJob = { kind: "daily-stats-pull" };
-export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob;
+export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob | BackupJob;
 
 /** Queue name → payload type. Queue names are also the Redis key segment (no ':'). Every session purpose has its queue (api/sessions.ts). */
 export type QueuePayloads = { [P in HostedPurpose]: SessionJob } & {
@@ -119,7 +122,7 @@ export const QUEUE_DESCRIPTIONS: Record<QueueName, string> = {
   ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, `Sessions of ${PURPOSE_LABELS[p]} (docs/sessions.md)`])) as Record<HostedPurpose, string>),
   "status-refresh": "Characters status refreshes, every 5 minutes (spec 2 §4 Stalker)",
   "bulk-refresh": "Bulk refreshes of bowling users and characters (spec 1 §4 Refresh control)",
-  system: "Probe jobs and the daily logs clean-up",
+  system: "Probe jobs, the daily logs clean-up and the daily backup",
 };
 
 const DAY = 24 * 3600;
@@ -243,6 +246,8 @@ export async function enqueue<Q extends QueueName>(queueName: Q, payload: QueueP
       ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
       ...(options.priority !== undefined ? { priority: options.priority } : {}),
     });
+    // A job a page action or /api call starts is on the audit trail (docs/decisions/0016).
+    noteJobStarted(queueName, added.id, payload.kind);
     // When the id already existed, add() changed nothing but answers with a Job built from
     // *this* call's payload; read the stored job so callers see what will actually run.
     if (options.jobId === undefined) return added;
@@ -278,6 +283,13 @@ export const SCHEDULERS = [
     // Every day at 03:30 server time.
     repeat: { pattern: "30 3 * * *" },
     payload: { kind: "logs-cleanup" },
+  },
+  {
+    id: "backup-daily",
+    queue: "system",
+    // Every day at 04:10 server time (after the clean-up).
+    repeat: { pattern: "10 4 * * *" },
+    payload: { kind: "backup" },
   },
   {
     id: "daily-stats-pull-hourly",

@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { operators } from "~/db/schema";
+import { apiTokens, auditLog, operators } from "~/db/schema";
 import { findOperatorByToken, TOKEN_CACHE_MS } from "~/models/api-token.server";
 import { verifyOperatorPassword } from "~/models/operator.server";
 
@@ -42,7 +42,8 @@ describe("npm run operator", { timeout: 120_000 }, () => {
   it("create <name> takes the password from OPERATOR_PASSWORD and stores an argon2 hash", async () => {
     const res = await cli(["create", "scripted"], { env: { OPERATOR_PASSWORD: "from the env 1" } });
     expect(res.stderr).toBe("");
-    expect(res).toMatchObject({ code: 0, stdout: 'Created operator "scripted".\n' });
+    // The first operator is always an admin (issue 21).
+    expect(res).toMatchObject({ code: 0, stdout: 'Created operator "scripted" (admin).\n' });
     const r = await row("scripted");
     expect(r?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyOperatorPassword("scripted", "from the env 1")).not.toBeNull();
@@ -83,11 +84,18 @@ describe("npm run operator", { timeout: 120_000 }, () => {
 
     const list = await cli(["list"]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^piped\tcreated .*\nscripted\tcreated /);
+    expect(list.stdout).toMatch(/^piped\toperator\tcreated .*\nscripted\tadmin\tcreated /);
 
     const set = await cli(["set-password", "scripted"], { stdin: "a brand new one\n" });
     expect(set.code).toBe(0);
     expect(await verifyOperatorPassword("scripted", "a brand new one")).not.toBeNull();
+
+    // The last admin stays while others remain; another admin first.
+    const lastAdmin = await cli(["delete", "scripted"]);
+    expect(lastAdmin.code).toBe(1);
+    expect(lastAdmin.stderr).toContain("last admin");
+    const promote = await cli(["set-role", "piped", "admin"]);
+    expect(promote).toMatchObject({ code: 0, stdout: '"piped" is now admin.\n' });
 
     const del = await cli(["delete", "scripted"]);
     expect(del.code).toBe(0);
@@ -98,5 +106,30 @@ describe("npm run operator", { timeout: 120_000 }, () => {
     const again = await cli(["delete", "scripted"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe('Error: No operator named "scripted"\n');
+  });
+
+  it("create --role viewer, token --read-only, set-role: roles from the command line, on the audit trail", async () => {
+    const res = await cli(["create", "watcher", "--role", "viewer"], { env: { OPERATOR_PASSWORD: "watching you 1" } });
+    expect(res).toMatchObject({ code: 0, stdout: 'Created operator "watcher" (viewer).\n' });
+    expect((await row("watcher"))?.role).toBe("viewer");
+    const bad = await cli(["create", "x", "--role", "owner"], { env: { OPERATOR_PASSWORD: "watching you 1" } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Role must be one of admin, operator, viewer");
+
+    const tok = await cli(["token", "watcher", "dash", "--read-only"]);
+    expect(tok.code).toBe(0);
+    expect(tok.stderr).toContain("(read-only)");
+    const db = await getDb();
+    const [t] = await db.select().from(apiTokens).where(eq(apiTokens.name, "dash"));
+    expect(t?.readOnly).toBe(true);
+
+    expect((await cli(["set-role", "watcher", "operator"])).code).toBe(0);
+    expect((await row("watcher"))?.role).toBe("operator");
+
+    const trail = await db.select().from(auditLog).where(eq(auditLog.target, "watcher"));
+    expect(trail.map((e) => [e.operator, e.action, e.details])).toEqual([
+      ["(command line)", "operator.create", { role: "viewer" }],
+      ["(command line)", "operator.role", { from: "viewer", to: "operator" }],
+    ]);
   });
 });

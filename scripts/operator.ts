@@ -4,27 +4,41 @@
  * (DATABASE_URL, else the embedded PGlite under DATA_DIR: through the running app when
  * there is one, else the files directly; docs/decisions/0011).
  *
- *   npm run operator -- create <name>               password: $OPERATOR_PASSWORD or first line of stdin
+ *   npm run operator -- create <name> [--role admin|operator|viewer]   password: $OPERATOR_PASSWORD or first line of stdin
  *   npm run operator -- set-password <name>         password as for create; ends their sessions
+ *   npm run operator -- set-role <name> <role>
  *   npm run operator -- list
  *   npm run operator -- delete <name>
- *   npm run operator -- token <name> <tokenName>    prints a new API token (shown once)
+ *   npm run operator -- token <name> <tokenName> [--read-only]   prints a new API token (shown once)
  *
+ * Every change is on the audit trail as "(command line)" (docs/decisions/0016).
  * Exit codes: 0 done, 1 failed (message on stderr), 2 wrong usage.
  */
-import readline from "node:readline";
 import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { createApiToken } from "~/models/api-token.server";
+import { CLI_ACTOR, recordAudit } from "~/models/audit.server";
 import { logEvent } from "~/models/log.server";
-import { createOperator, deleteOperator, findOperatorByName, listOperators, OperatorError, setOperatorPassword } from "~/models/operator.server";
+import {
+  createOperator,
+  deleteOperator,
+  findOperatorByName,
+  listOperators,
+  OperatorError,
+  setOperatorPassword,
+  setOperatorRole,
+} from "~/models/operator.server";
+import { isRole, ROLES, type Role } from "~/utils/roles";
+import { readSecretLine } from "./cli-input";
 
 const USAGE = `Usage: npm run operator -- <command>
 
-  create <name>              create an operator
-  set-password <name>        set an operator's password (their sessions end)
-  list                       list operators
-  delete <name>              delete an operator with their sessions and API tokens
-  token <name> <tokenName>   create an API token for the operator and print it
+  create <name> [--role <role>]          create an operator (role: admin, operator or viewer;
+                                         default operator; the first operator is always admin)
+  set-password <name>                    set an operator's password (their sessions end)
+  set-role <name> <role>                 change an operator's role
+  list                                   list operators with their roles
+  delete <name>                          delete an operator with their sessions and API tokens
+  token <name> <tokenName> [--read-only] create an API token for the operator and print it
 
 The password comes from OPERATOR_PASSWORD, else from the first line of stdin
 (typed without echo on a terminal). At least 8 characters.`;
@@ -34,32 +48,30 @@ class UsageError extends Error {}
 async function readPassword(): Promise<string> {
   const fromEnv = process.env.OPERATOR_PASSWORD;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  const tty = process.stdin.isTTY;
-  const rl = readline.createInterface({ input: process.stdin, output: tty ? process.stderr : undefined, terminal: !!tty });
-  if (tty) {
-    process.stderr.write("Password: ");
-    // Keep the typed password off the screen.
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
+  const line = await readSecretLine("Password: ");
+  if (!line) throw new OperatorError("No password given: set OPERATOR_PASSWORD or pass it on stdin");
+  return line;
+}
+
+function parseRole(value: string | undefined): Role {
+  if (!isRole(value)) throw new UsageError(`Role must be one of ${ROLES.join(", ")}`);
+  return value;
+}
+
+/** `--role viewer`, `--role=viewer`, `--read-only`: flags out, positional arguments in order. */
+function splitArgs(args: string[]): { positional: string[]; role?: Role; readOnly: boolean } {
+  const positional: string[] = [];
+  let role: Role | undefined;
+  let readOnly = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--role") role = parseRole(args[++i]);
+    else if (a.startsWith("--role=")) role = parseRole(a.slice("--role=".length));
+    else if (a === "--read-only") readOnly = true;
+    else if (a.startsWith("--")) throw new UsageError(`Unknown option ${a}`);
+    else positional.push(a);
   }
-  try {
-    const line = await new Promise<string | undefined>((resolve) => {
-      let answered = false;
-      rl.once("line", (l) => {
-        answered = true;
-        resolve(l);
-      });
-      rl.once("close", () => {
-        if (!answered) resolve(undefined);
-      });
-    });
-    if (tty) process.stderr.write("\n");
-    if (line === undefined || line.replace(/\r$/, "") === "") {
-      throw new OperatorError("No password given: set OPERATOR_PASSWORD or pass it on stdin");
-    }
-    return line.replace(/\r$/, "");
-  } finally {
-    rl.close();
-  }
+  return { positional, role, readOnly };
 }
 
 function arg(args: string[], i: number, what: string): string {
@@ -75,42 +87,57 @@ async function requireOperatorNamed(name: string) {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const [command, ...args] = argv;
+  const [command, ...rest] = argv;
+  const { positional: args, role, readOnly } = splitArgs(rest);
+  if (role && command !== "create") throw new UsageError("--role goes with create (use set-role to change one)");
+  if (readOnly && command !== "token") throw new UsageError("--read-only goes with token");
   switch (command) {
     case "create": {
       const name = arg(args, 0, "<name>");
-      const op = await createOperator(name, await readPassword());
-      await logEvent({ type: "info", source: "system", message: `Operator ${op.name} created (command line)` });
-      console.log(`Created operator "${op.name}".`);
+      const op = await createOperator(name, await readPassword(), { role });
+      await logEvent({ type: "info", source: "system", message: `Operator ${op.name} (${op.role}) created (command line)` });
+      await recordAudit(CLI_ACTOR, { action: "operator.create", target: op.name, details: { role: op.role } });
+      console.log(`Created operator "${op.name}" (${op.role}).`);
       return 0;
     }
     case "set-password": {
       const op = await requireOperatorNamed(arg(args, 0, "<name>"));
       await setOperatorPassword(op.id, await readPassword());
       await logEvent({ type: "info", source: "system", message: `Password of operator ${op.name} set (command line)` });
+      await recordAudit(CLI_ACTOR, { action: "operator.reset-password", target: op.name });
       console.log(`Password of "${op.name}" changed; their sessions were ended.`);
+      return 0;
+    }
+    case "set-role": {
+      const op = await requireOperatorNamed(arg(args, 0, "<name>"));
+      const newRole = parseRole(arg(args, 1, "<role>"));
+      const updated = await setOperatorRole(op.id, newRole);
+      await recordAudit(CLI_ACTOR, { action: "operator.role", target: op.name, details: { from: op.role, to: updated.role } });
+      console.log(`"${op.name}" is now ${updated.role}.`);
       return 0;
     }
     case "list": {
       const rows = await listOperators();
       if (!rows.length) console.log("No operators yet.");
-      for (const r of rows) console.log(`${r.name}\tcreated ${r.createdAt.toISOString()}`);
+      for (const r of rows) console.log(`${r.name}\t${r.role}\tcreated ${r.createdAt.toISOString()}`);
       return 0;
     }
     case "delete": {
       const name = arg(args, 0, "<name>");
       if (!(await deleteOperator(name))) throw new OperatorError(`No operator named "${name}"`);
       await logEvent({ type: "info", source: "system", message: `Operator ${name} deleted (command line)` });
+      await recordAudit(CLI_ACTOR, { action: "operator.delete", target: name });
       console.log(`Deleted operator "${name}".`);
       return 0;
     }
     case "token": {
       const op = await requireOperatorNamed(arg(args, 0, "<name>"));
-      const { token, row } = await createApiToken(op.id, arg(args, 1, "<tokenName>"));
+      const { token, row } = await createApiToken(op.id, arg(args, 1, "<tokenName>"), { readOnly });
       await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created for ${op.name} (command line)` });
+      await recordAudit(CLI_ACTOR, { action: "token.create", target: `${op.name}: ${row.name}`, details: { readOnly: row.readOnly } });
       // The token alone on stdout, so `TOKEN=$(npm run -s operator -- token …)` works.
       console.log(token);
-      console.error(`API token "${row.name}" for "${op.name}". It is not stored in clear: keep it now.`);
+      console.error(`API token "${row.name}" for "${op.name}"${row.readOnly ? " (read-only)" : ""}. It is not stored in clear: keep it now.`);
       return 0;
     }
     case "help":

@@ -40,7 +40,7 @@ describe("API tokens", () => {
 
   it("authenticate as their operator; unknown or malformed tokens do not", async () => {
     const { token } = await createApiToken(bob.id, "cron");
-    expect(await findOperatorByToken(token)).toEqual({ id: bob.id, name: "bob" });
+    expect(await findOperatorByToken(token)).toEqual({ id: bob.id, name: "bob", role: "operator" });
     expect(await findOperatorByToken(token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).toBeNull();
     expect(await findOperatorByToken("not-a-token")).toBeNull();
     expect(await findOperatorByToken("")).toBeNull();
@@ -72,7 +72,7 @@ describe("API tokens", () => {
   it("are listed per operator, newest first, without hashes", async () => {
     const list = await listApiTokens(alice.id);
     expect(list.length).toBeGreaterThan(0);
-    for (const t of list) expect(Object.keys(t).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "prefix"]);
+    for (const t of list) expect(Object.keys(t).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "prefix", "readOnly"]);
     expect(list.map((t) => t.createdAt.getTime())).toEqual([...list.map((t) => t.createdAt.getTime())].sort((a, b) => b - a));
     expect((await listApiTokens(bob.id)).every((t) => t.name === "cron")).toBe(true);
   });

@@ -19,9 +19,23 @@ export type ApiTokenRow = {
   id: string;
   name: string;
   prefix: string;
+  /** May only read (GET/HEAD), whatever the operator's role (docs/decisions/0016). */
+  readOnly: boolean;
   createdAt: Date;
   lastUsedAt: Date | null;
 };
+
+const rowColumns = {
+  id: apiTokens.id,
+  name: apiTokens.name,
+  prefix: apiTokens.prefix,
+  readOnly: apiTokens.readOnly,
+  createdAt: apiTokens.createdAt,
+  lastUsedAt: apiTokens.lastUsedAt,
+};
+
+/** What a verified token is: its operator (with the role it acts with) and the token's own name and flag. */
+export type TokenAuth = { operator: Operator; token: { id: string; name: string; readOnly: boolean } };
 
 export function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token, "utf8").digest("hex");
@@ -32,7 +46,7 @@ export function generateToken(): string {
 }
 
 /** Creates a token for an operator. The plaintext is returned here and never again. */
-export async function createApiToken(operatorId: string, name: string): Promise<{ token: string; row: ApiTokenRow }> {
+export async function createApiToken(operatorId: string, name: string, opts: { readOnly?: boolean } = {}): Promise<{ token: string; row: ApiTokenRow }> {
   const parsed = tokenNameSchema.safeParse(name);
   if (!parsed.success) throw new OperatorError(parsed.error.issues[0]!.message);
   const token = generateToken();
@@ -40,15 +54,9 @@ export async function createApiToken(operatorId: string, name: string): Promise<
   // The unique index (operator, name) decides; a clash is the operator's to fix.
   const [row] = await db
     .insert(apiTokens)
-    .values({ operatorId, name: parsed.data, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token) })
+    .values({ operatorId, name: parsed.data, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token), readOnly: !!opts.readOnly })
     .onConflictDoNothing({ target: [apiTokens.operatorId, apiTokens.name] })
-    .returning({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-    });
+    .returning(rowColumns);
   if (!row) throw new OperatorError(duplicateTokenNameMessage(parsed.data));
   return { token, row };
 }
@@ -59,17 +67,7 @@ export function duplicateTokenNameMessage(name: string): string {
 
 export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> {
   const db = await getDb();
-  return db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-    })
-    .from(apiTokens)
-    .where(eq(apiTokens.operatorId, operatorId))
-    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  return db.select(rowColumns).from(apiTokens).where(eq(apiTokens.operatorId, operatorId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
 /**
@@ -79,7 +77,7 @@ export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> 
  * deleted by another process (the CLI) stops working within TOKEN_CACHE_MS.
  */
 export const TOKEN_CACHE_MS = 5_000;
-type CachedToken = { tokenId: string; operator: Operator; lastUsedAt: Date | null; at: number };
+type CachedToken = TokenAuth & { lastUsedAt: Date | null; at: number };
 const g = remember("api-tokens", (): { tokenCache?: Map<string, CachedToken> } => ({}));
 const tokenCache = (g.tokenCache ??= new Map());
 
@@ -94,19 +92,18 @@ export async function revokeApiToken(operatorId: string, tokenId: string): Promi
   const [row] = await db
     .delete(apiTokens)
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.operatorId, operatorId)))
-    .returning({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-    });
+    .returning(rowColumns);
   clearTokenCache();
   return row ?? null;
 }
 
-/** The operator a bearer token belongs to, or null. Touches last_used_at at most once a minute. */
+/** The operator a bearer token belongs to, or null. */
 export async function findOperatorByToken(token: string, now = new Date()): Promise<Operator | null> {
+  return (await findToken(token, now))?.operator ?? null;
+}
+
+/** A bearer token's operator and the token's name and read-only flag, or null. Touches last_used_at at most once a minute. */
+export async function findToken(token: string, now = new Date()): Promise<TokenAuth | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const hash = hashToken(token);
   const cached = tokenCache.get(hash);
@@ -114,7 +111,15 @@ export async function findOperatorByToken(token: string, now = new Date()): Prom
   if (!found) {
     const db = await getDb();
     const [row] = await db
-      .select({ tokenId: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt, id: operators.id, name: operators.name })
+      .select({
+        tokenId: apiTokens.id,
+        tokenName: apiTokens.name,
+        readOnly: apiTokens.readOnly,
+        lastUsedAt: apiTokens.lastUsedAt,
+        id: operators.id,
+        name: operators.name,
+        role: operators.role,
+      })
       .from(apiTokens)
       .innerJoin(operators, eq(operators.id, apiTokens.operatorId))
       .where(eq(apiTokens.tokenHash, hash));
@@ -122,14 +127,19 @@ export async function findOperatorByToken(token: string, now = new Date()): Prom
       tokenCache.delete(hash);
       return null;
     }
-    found = { tokenId: row.tokenId, operator: { id: row.id, name: row.name }, lastUsedAt: row.lastUsedAt, at: now.getTime() };
+    found = {
+      operator: { id: row.id, name: row.name, role: row.role },
+      token: { id: row.tokenId, name: row.tokenName, readOnly: row.readOnly },
+      lastUsedAt: row.lastUsedAt,
+      at: now.getTime(),
+    };
     if (tokenCache.size > 1000) tokenCache.clear();
     tokenCache.set(hash, found);
   }
   if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     found.lastUsedAt = now;
     const db = await getDb();
-    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, found.tokenId));
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, found.token.id));
   }
-  return found.operator;
+  return { operator: found.operator, token: found.token };
 }

@@ -5,7 +5,7 @@ import { enqueue, getQueue } from "#jobs/queues.server";
 import { getDb } from "~/db/client.server";
 import { collectionsState } from "~/db/schema";
 import { ClayError, collectionsTimings } from "./clay.server";
-import { addActivity, collectionsChanged, getState, profileCredentials, updateState } from "./collections.server";
+import { addActivity, collectionsChanged, getState, ownedProfileCredentials, updateState } from "./collections.server";
 
 /**
  * Auto mode (spec 2 §4 "Automation"): the cycles run as jobs on the `automation` queue
@@ -33,7 +33,8 @@ export async function startAuto(operatorId: string, settings: AutoSettings) {
   if (!state.profileId) throw new ClayError(409, T.notLoggedIn);
   if (!isCollectionSetId(state.collectionId)) throw new ClayError(400, T.noSet);
   if (!/^\d{1,12}$/.test(state.recipientId)) throw new ClayError(400, T.noRecipient);
-  const creds = await profileCredentials(state.profileId);
+  // The operator's own profile only (docs/decisions/0018).
+  const creds = await ownedProfileCredentials(operatorId, state.profileId);
   if (!creds) throw new ClayError(409, T.notLoggedIn);
   const chain = crypto.randomBytes(6).toString("hex");
   await updateState(operatorId, { auto: true, autoChain: chain, autoStep: "waiting", runCount: 0, ...settings });

@@ -74,7 +74,19 @@ export async function getProfile(operatorId: string, profileId: string): Promise
   return row ? toProfile(row) : null;
 }
 
-/** The stored credentials of a profile (server only). */
+/**
+ * The stored credentials of a profile, only for the operator who saved it (docs/decisions/0018:
+ * a saved Collections account is personal; no other operator's request or job acts with it).
+ */
+export async function ownedProfileCredentials(
+  operatorId: string,
+  profileId: string,
+): Promise<(GalaxyCredentials & { nick: string; operatorId: string }) | null> {
+  const stored = /^[0-9a-f-]{36}$/i.test(profileId) ? await profileCredentials(profileId) : null;
+  return stored && stored.operatorId === operatorId ? stored : null;
+}
+
+/** The stored credentials of a profile (server only), whoever saved it: callers check the owner (`ownedProfileCredentials`). */
 export async function profileCredentials(profileId: string): Promise<(GalaxyCredentials & { nick: string; operatorId: string }) | null> {
   const db = await getDb();
   const [row] = await db.select().from(collectionsProfiles).where(eq(collectionsProfiles.id, profileId));
@@ -147,8 +159,9 @@ export async function removeProfile(operatorId: string, profileId: string): Prom
 }
 
 /**
- * The credentials an /api/clay call acts with: the body's password, or for `{userID}` alone the
- * operator's saved Collections profile of that account, else a stored character; else 400.
+ * The credentials an /api/clay call acts with (docs/decisions/0018): the body's password, or
+ * for `{userID}` alone the calling operator's own saved Collections profile of that account
+ * (never another operator's), else the team's stored character; else 400.
  */
 export async function resolveClayCredentials(operatorId: string | null, body: { userID: string; password?: string | undefined }): Promise<GalaxyCredentials> {
   if (body.password) return { userID: body.userID, password: body.password };

@@ -17,6 +17,11 @@ export type LogInput = {
 /** Keys whose values never reach the log table, whatever the caller passes. */
 const SECRET_KEYS = /pass(word)?|secret|token|rc$|recovery|authorization|cookie|sek/i;
 
+/** Does a field of this name hold a secret (its value never reaches System Logs or the audit trail)? */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.test(key);
+}
+
 /**
  * A copy of `value` fit for the log table: secret-looking keys blanked, errors reduced to
  * safe text (`errorText`: no SQL, no query parameters), "Failed query: …" scrubbed from strings.

@@ -1,8 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
-import { requireApiAuth } from "./auth.server";
+import { writeAccessRefusal } from "./access.server";
+import { getAuth, requireApiAuth } from "./auth.server";
+import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
 
-/** Largest JSON body any /api route accepts (import of a few thousand rates fits easily). */
+/** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
 
 /**
@@ -21,12 +23,15 @@ export const INTERNAL_ERROR = "Internal server error";
 export const SERVICE_UNAVAILABLE = "Service unavailable: the database cannot be reached";
 // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** In a `u` regex a paired surrogate is one code point, so \p{Cs} matches only lone ones. */
+export const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Every /api resource route's loader and action go through this wrapper (issue 7, the
  * second guard behind the Express gate, docs/decisions/0006):
  * - it requires an operator (session cookie or API token) itself, so a request that
- *   reaches the route by any path the gate did not foresee still gets a 401;
+ *   reaches the route by any path the gate did not foresee still gets a 401; and a write
+ *   (POST/PUT/PATCH/DELETE) by a viewer or a read-only token is a 403 (docs/decisions/0016);
  * - URL parameters with NUL or control characters are a 400 before any query sees them;
  * - a thrown Response is answered as is; anything else thrown is a 500 in the contract's
  *   shape, never a stack trace (the error is logged to the console);
@@ -46,7 +51,10 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
         if (err instanceof Response) throw err;
         throw jsonError(503, SERVICE_UNAVAILABLE, { "Retry-After": "5" });
       }
-      const bad = Object.values(args.params ?? {}).some((v) => v !== undefined && CONTROL_CHARS.test(v));
+      const auth = await getAuth(args.request);
+      const refusal = auth && writeAccessRefusal(args.request.method, new URL(args.request.url).pathname, auth);
+      if (refusal) throw jsonError(403, refusal);
+      const bad = Object.values(args.params ?? {}).some((v) => v !== undefined && (CONTROL_CHARS.test(v) || LONE_SURROGATE.test(v)));
       response = bad ? jsonError(400, "The URL contains invalid characters") : await handler(args);
     } catch (err) {
       if (err instanceof Response) response = err;
@@ -87,10 +95,11 @@ export function zodMessage(error: z.ZodError): string {
 }
 
 /**
- * Reads a JSON body with a size cap and parses it with a zod schema.
- * Throws 413 (too large), 415 (not JSON), 400 (malformed or invalid) as `{ error }`.
+ * Reads a JSON body with a size cap (the route's, from body-limits.ts, unless given) and
+ * parses it with a zod schema. Throws 413 (too large), 415 (not JSON), 400 (malformed, nested
+ * too deeply, NUL or lone surrogates, invalid) as `{ error }`.
  */
-export async function readJson<S extends z.ZodType>(request: Request, schema: S, maxBytes = MAX_JSON_BYTES): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, maxBytes = bodyLimitFor(new URL(request.url).pathname)): Promise<z.output<S>> {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > maxBytes) apiError(413, `Request body too large (limit ${maxBytes} bytes)`);
   const type = request.headers.get("content-type") ?? "";
@@ -102,13 +111,16 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
     if (err instanceof Response) throw err;
     apiError(400, "Could not read request body");
   }
+  // Refused before JSON.parse spends time on it.
+  if (jsonDepthExceeds(text)) apiError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = text.trim() === "" ? undefined : JSON.parse(text);
   } catch {
     apiError(400, "Malformed JSON body");
   }
-  if (hasNul(body)) apiError(400, "The request contains a NUL character");
+  const badText = findBadText(body);
+  if (badText) apiError(400, badText);
   const parsed = schema.safeParse(body);
   if (!parsed.success) apiError(400, zodMessage(parsed.error));
   return parsed.data;
@@ -116,10 +128,32 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
 
 /** True when any string (key or value) in a parsed JSON value holds a NUL: PostgreSQL text cannot store one. */
 export function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (depth > 64 || value === null || typeof value !== "object") return false;
-  for (const [k, v] of Object.entries(value)) if (k.includes("\u0000") || hasNul(v, depth + 1)) return true;
-  return false;
+  return findBadText(value, depth) === NUL_TEXT;
+}
+
+const NUL_TEXT = "The request contains a NUL character";
+export const LONE_SURROGATE_TEXT = "The request contains an invalid character (a lone UTF-16 surrogate such as \\ud800)";
+
+/**
+ * Text PostgreSQL cannot store as sent, in any string (key or value) of a parsed JSON value:
+ * a NUL, or a lone UTF-16 surrogate ("\ud800" is valid JSON but no character: jsonb refuses it
+ * with a 500, text columns silently store U+FFFD). The refusal's text, or null.
+ */
+export function findBadText(value: unknown, depth = 0): string | null {
+  if (typeof value === "string") return textProblem(value);
+  if (depth > 64 || value === null || typeof value !== "object") return null;
+  for (const [k, v] of Object.entries(value)) {
+    const problem = textProblem(k) ?? findBadText(v, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** The refusal's text for one string, or null when PostgreSQL can store it as is. */
+export function textProblem(text: string): string | null {
+  if (text.includes("\u0000")) return NUL_TEXT;
+  if (LONE_SURROGATE.test(text)) return LONE_SURROGATE_TEXT;
+  return null;
 }
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {

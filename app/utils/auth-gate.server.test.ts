@@ -45,7 +45,7 @@ const get = (path: string, init: RequestInit = {}) => fetch(base + path, { redir
 
 async function sessionCookieFor(operatorId: string, now?: Date) {
   const session = await createSession(operatorId, now);
-  const setCookie = await sessionCookie().serialize(session.id);
+  const setCookie = await sessionCookie().serialize(session.token);
   return { session, cookie: setCookie.split(";")[0]! };
 }
 
@@ -164,7 +164,7 @@ describe("with an operator", () => {
   it("refuses forged, tampered and revoked session cookies", async () => {
     const { session, cookie } = await sessionCookieFor(op.id);
     const [name, value] = cookie.split("=");
-    const forged = `${name}=${Buffer.from(JSON.stringify(session.id)).toString("base64")}`; // unsigned
+    const forged = `${name}=${Buffer.from(JSON.stringify(session.token)).toString("base64")}`; // unsigned
     const tampered = `${name}=${value!.slice(0, -2)}${value!.endsWith("AA") ? "BB" : "AA"}`;
     for (const c of [forged, tampered]) {
       const res = await get("/api/rates", { headers: { cookie: c } });
@@ -213,5 +213,140 @@ describe("with an operator", () => {
     expect((await res.json()).ip).toMatch(/127\.0\.0\.1/);
     const proxied = await get("/login", { headers: { "x-forwarded-for": "203.0.113.9" } });
     expect((await proxied.json()).ip).toBe("203.0.113.9");
+  });
+});
+
+/**
+ * Issue 21: roles in the gate (every present and future route), the public writes' CSRF
+ * check, body limits per route, and the queue board's own API.
+ */
+describe("roles, public writes, body limits", () => {
+  let viewer: { cookie: string };
+  let operator: { cookie: string };
+  let admin: { cookie: string };
+  let readOnly: string;
+  beforeAll(async () => {
+    const db = await getDb();
+    const [first] = await db.select().from(operators).orderBy(operators.createdAt).limit(1);
+    admin = await sessionCookieFor(first!.id);
+    const o = await createOperator("gate-operator", "correct horse", { role: "operator" });
+    operator = await sessionCookieFor(o.id);
+    viewer = await sessionCookieFor((await createOperator("gate-viewer", "correct horse", { role: "viewer" })).id);
+    readOnly = (await createApiToken(o.id, "ro", { readOnly: true })).token;
+  });
+  const form = (cookie: string, extra: Record<string, string> = {}) => ({
+    method: "POST",
+    headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded", ...extra },
+    body: "intent=add-category&value=x",
+  });
+
+  it("a viewer's /api write: 403 {error, message}; reads pass", async () => {
+    const res = await get("/api/categories", {
+      method: "POST",
+      headers: { cookie: viewer.cookie, origin: base, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body.error).toMatch(/Viewers/);
+    expect(body.message).toBe(body.error);
+    expect((await get("/api/categories", { headers: { cookie: viewer.cookie } })).status).toBe(200);
+  });
+
+  it("a read-only token's write: 403; its reads pass", async () => {
+    const res = await get("/api/categories", { method: "DELETE", headers: { authorization: `Bearer ${readOnly}` } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual(errorBody("This API token is read-only"));
+    expect((await get("/api/categories", { headers: { authorization: `Bearer ${readOnly}` } })).status).toBe(200);
+  });
+
+  it("a viewer's plain form post: a 403 page with the reason and a way back (no JavaScript); a script gets {error, message}", async () => {
+    const script = await get("/characters", form(viewer.cookie));
+    expect(script.status).toBe(403);
+    expect((await script.json()).error).toMatch(/Viewers/);
+    const res = await get(
+      "/characters",
+      form(viewer.cookie, { referer: `${base}/characters?dialog=category`, accept: "text/html,application/xhtml+xml,*/*;q=0.8" }),
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain("Viewers can look but not change anything");
+    expect(html).toContain('href="/characters?dialog=category"');
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it("a viewer's fetcher post (.data): 403 carrying 'back to the page' and a flash toast with the reason", async () => {
+    const res = await get("/characters.data", form(viewer.cookie, { referer: `${base}/characters` }));
+    expect(res.status).toBe(403);
+    expect(await decodeData(res)).toEqual({ redirect: "/characters", status: 302, revalidate: true, reload: false, replace: false });
+    expect(res.headers.get("set-cookie")).toMatch(/toast-session=/);
+  });
+
+  it("lets a viewer make their personal writes: password, tokens, theme, logout", async () => {
+    for (const path of ["/settings", "/resources/theme", "/logout"]) {
+      const res = await get(path, form(viewer.cookie));
+      expect(res.status, path).toBe(200); // the stand-in for Remix answered
+    }
+  });
+
+  it("operators write; the queue board's writes are for admins only, with JSON or no body", async () => {
+    expect((await get("/characters", form(operator.cookie))).status).toBe(200);
+    const board = (cookie: string) =>
+      get("/admin/queues/api/queues/system/add", {
+        method: "POST",
+        headers: { cookie, origin: base, "content-type": "application/json" },
+        body: JSON.stringify({ name: "probe", data: {} }),
+      });
+    const refused = await board(operator.cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual(errorBody("Only admins can do this"));
+    expect((await board(admin.cookie)).status).toBe(200);
+    const retry = await get("/admin/queues/api/queues/system/retry/failed", { method: "PUT", headers: { cookie: admin.cookie, origin: base } });
+    expect(retry.status).toBe(200);
+    // Reading the board is for everyone logged in.
+    expect((await get("/admin/queues/api/queues", { headers: { cookie: viewer.cookie } })).status).toBe(200);
+  });
+
+  it("/logout and /login refuse cross-site posts: a foreign Origin, and for logout no Origin at all", async () => {
+    const hostile = await get("/logout", form(operator.cookie, { origin: "https://evil.example" }));
+    expect(hostile.status).toBe(403);
+    const bare = await get("/logout", { method: "POST", headers: { cookie: operator.cookie, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(bare.status).toBe(403);
+    const crossSite = await get("/login", {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded" },
+      body: "name=a&password=b",
+    });
+    expect(crossSite.status).toBe(403);
+    const evilLogin = await get("/login", {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(evilLogin.status).toBe(403);
+    // Our own pages (and scripts that log in without an Origin) pass.
+    expect((await get("/logout", form(operator.cookie))).status).toBe(200);
+    expect((await get("/login", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "name=a&password=b" })).status).toBe(
+      200,
+    );
+  });
+
+  it("refuses a body larger than the route takes before reading it: 413", async () => {
+    const big = JSON.stringify({ value: "x".repeat(70 * 1024) });
+    const res = await get("/api/categories", {
+      method: "POST",
+      headers: { cookie: operator.cookie, origin: base, "content-type": "application/json" },
+      body: big,
+    });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatch(/too large/);
+    // The rates import takes up to 2 MB.
+    const batch = await get("/api/rates/batch", {
+      method: "POST",
+      headers: { cookie: operator.cookie, origin: base, "content-type": "application/json" },
+      body: big,
+    });
+    expect(batch.status).toBe(200);
   });
 });

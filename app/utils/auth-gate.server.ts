@@ -3,7 +3,10 @@ import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
 import { PUBLIC_PAGES } from "~/server-routes";
 import { SERVED_METHODS } from "./http-security.server";
+import { writeAccessRefusal } from "./access.server";
 import { AUTH_REQUIRED, authenticate, CLIENT_IP_HEADER, loginPath, runWithAuth, safeRedirect, sessionCookie } from "./auth.server";
+import { bodyLimitFor } from "./body-limits";
+import { redirectWithError } from "./toast.server";
 
 /**
  * The one door in front of Remix (docs/decisions/0003, docs/auth.md): every page, every
@@ -13,6 +16,10 @@ import { AUTH_REQUIRED, authenticate, CLIENT_IP_HEADER, loginPath, runWithAuth, 
  *   /api/**              → 401 JSON { error: "Authentication required" }
  *   *.data (Remix fetch) → 401, with a body Remix's client reads as "reload at /login?…"
  *   other pages          → 302 /login?redirectTo=<page>  (or /setup while no operator exists)
+ *
+ * With credentials it also decides, before any route runs: methods (405), cross-site writes
+ * (403, docs/decisions/0006), body size per route (413, body-limits.ts) and roles — a write
+ * by a viewer or with a read-only token is a 403 (docs/decisions/0016, access.server.ts).
  *
  * One indexed query per request at most; "an operator exists" is cached once true.
  */
@@ -35,6 +42,15 @@ function isPublic(rawPath: string): boolean {
 export function isApi(rawPath: string) {
   const path = rawPath.toLowerCase();
   return path === "/api" || path.startsWith("/api/") || path.startsWith("/api.");
+}
+
+/**
+ * Paths written to with JSON, not forms: /api, and the queue board's own API (bull-board's
+ * page retries, adds and cleans jobs with JSON/empty PUTs and POSTs). Both answer errors as
+ * JSON and get the /api rules: same origin proven, an exact application/json body.
+ */
+function takesJson(rawPath: string) {
+  return isApi(rawPath) || /^\/admin\/queues\/api\//i.test(rawPath);
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -65,12 +81,31 @@ export function csrfRefusal(req: Parameters<RequestHandler>[0], via: "session" |
   const sameOrigin = origin !== undefined ? origin === ownOrigin(req) : site === "same-origin";
   const crossSite = (origin !== undefined && origin !== ownOrigin(req)) || (site !== undefined && site !== "same-origin" && site !== "none");
   if (crossSite) return { status: 403, text: "Cross-site request refused" };
-  if (isApi(req.path)) {
+  if (takesJson(req.path)) {
     if (!sameOrigin) return { status: 403, text: "Cross-site request refused: send Origin, or use an API token" };
     if (hasBody(req) && !JSON_TYPE.test(req.headers["content-type"] ?? "")) {
       return { status: 415, text: "Content-Type must be application/json" };
     }
   }
+  return null;
+}
+
+/**
+ * Writes to the public pages — /login, /logout, /setup — carry no session to protect, but
+ * another site must not log the operator out, or in as someone else (login CSRF): a foreign
+ * Origin or a cross-site Sec-Fetch-Site is a 403 there too. Logging out must also prove it
+ * comes from our own page (browsers send Origin on every form POST); a POST with neither
+ * header is not ours.
+ */
+export function publicWriteRefusal(req: Parameters<RequestHandler>[0]): string | null {
+  if (!WRITE_METHODS.has(req.method)) return null;
+  const origin = req.headers.origin?.toLowerCase();
+  const site = req.headers["sec-fetch-site"]?.toString().toLowerCase();
+  if ((origin !== undefined && origin !== ownOrigin(req)) || (site !== undefined && site !== "same-origin" && site !== "none")) {
+    return "Cross-site request refused";
+  }
+  const logout = /^\/logout(\.data)?$/i.test(req.path);
+  if (logout && origin === undefined && site !== "same-origin") return "Cross-site request refused: log out from the app's own page";
   return null;
 }
 
@@ -92,20 +127,65 @@ export function pageOfDataRequest(path: string, search: URLSearchParams): string
  * login page, which then sends it back. Loader navigations expect the redirect under
  * Remix's SingleFetchRedirect plugin; actions expect a bare redirect object.
  */
-function sendDataRedirect(res: ExpressResponse, method: string, location: string) {
-  const redirect = { redirect: location, status: 302, revalidate: false, reload: true, replace: false };
+function sendDataRedirect(res: ExpressResponse, method: string, location: string, opts: { status?: number; reload?: boolean; error?: string } = {}) {
+  const reload = opts.reload ?? true;
+  const redirect = { redirect: location, status: 302, revalidate: !reload, reload, replace: false };
   const marker = {};
   const body =
     method === "GET" || method === "HEAD"
       ? encode(marker, { plugins: [(value) => (value === marker ? ["SingleFetchRedirect", redirect] : undefined)] })
       : encode(redirect);
-  res.status(401).set({
+  res.status(opts.status ?? 401).set({
     "Content-Type": "text/x-script",
     "Cache-Control": "no-store",
     "X-Remix-Response": "yes",
-    "X-Auth-Error": AUTH_REQUIRED,
+    "X-Auth-Error": opts.error ?? AUTH_REQUIRED,
   });
   void streamToResponse(body, res);
+}
+
+/**
+ * A write this operator's role (or read-only token) may not make, answered where the
+ * operator is looking: /api and the board's API get 403 `{ error, message }`; a page's
+ * fetch (`.data`) gets 403 carrying "go back to the page" plus a flash toast with the
+ * reason, which Remix's client follows; a plain form post from a browser (no JavaScript;
+ * it accepts text/html) gets a 403 page with the reason and a link back; a script posting to
+ * a page gets the usual `{ error, message }`.
+ */
+async function sendRoleRefusal(req: Parameters<RequestHandler>[0], res: ExpressResponse, text: string) {
+  res.set("Cache-Control", "no-store");
+  if (takesJson(req.path)) return void res.status(403).json({ error: text, message: text });
+  const back = refererPath(req) ?? (req.path.endsWith(".data") ? safeRedirect(pageOfDataRequest(req.path, new URLSearchParams())) : "/");
+  if (req.path.endsWith(".data")) {
+    const toast = (await redirectWithError(back, text)).headers.get("Set-Cookie");
+    if (toast) res.append("Set-Cookie", toast);
+    return sendDataRedirect(res, req.method, back, { status: 403, reload: false, error: text });
+  }
+  if (!/text\/html/i.test(req.headers.accept ?? "")) return void res.status(403).json({ error: text, message: text });
+  res.status(403).type("html").send(refusalPage(text, back));
+}
+
+/** The same-origin page that sent this request (Referer), as a safe local path. */
+function refererPath(req: Parameters<RequestHandler>[0]): string | null {
+  const referer = req.headers.referer;
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    if (url.origin.toLowerCase() !== ownOrigin(req)) return null;
+    const path = safeRedirect(url.pathname + url.search, "");
+    return path || null;
+  } catch {
+    return null;
+  }
+}
+
+const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain page (no scripts: the CSP allows none without a nonce) for a refused no-JavaScript form post. */
+function refusalPage(text: string, back: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not allowed · Galaxy Toolbox</title>
+<style>body{font-family:system-ui,sans-serif;background:#111113;color:#eeeef0;display:grid;place-items:center;min-height:100vh;margin:0}main{max-width:32rem;padding:2rem}a{color:#9eb1ff}</style></head>
+<body><main><h1>Not allowed</h1><p role="alert">${escapeHtml(text)}</p><p><a href="${escapeHtml(back)}">Back</a></p></main></body></html>`;
 }
 
 async function streamToResponse(body: ReadableStream<Uint8Array>, res: ExpressResponse) {
@@ -124,9 +204,20 @@ export function createAuthGate(): RequestHandler {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const path = req.path;
 
+    // Each route takes the body it needs (body-limits.ts): a larger declared body is refused
+    // before a byte of it is read (chunked bodies are cut at the same limit when read).
+    const limit = bodyLimitFor(path);
+    if (WRITE_METHODS.has(req.method) && Number(req.headers["content-length"] ?? 0) > limit) {
+      const text = `Request body too large (limit ${limit} bytes)`;
+      res.status(413).set({ "Cache-Control": "no-store", Connection: "close" });
+      if (takesJson(path)) res.json({ error: text, message: text });
+      else res.type("text/plain").send(text);
+      return;
+    }
+
     // Pages are written to by forms only; anything else (JSON, XML, text) posted to a
     // page, /login included, is refused before an action tries to parse it as a form.
-    if (WRITE_METHODS.has(req.method) && !isApi(path) && hasBody(req) && !FORM_TYPES.test(req.headers["content-type"] ?? "")) {
+    if (WRITE_METHODS.has(req.method) && !takesJson(path) && hasBody(req) && !FORM_TYPES.test(req.headers["content-type"] ?? "")) {
       res.status(415).set("Cache-Control", "no-store").type("text/plain").send("Forms only: application/x-www-form-urlencoded or multipart/form-data");
       return;
     }
@@ -139,17 +230,23 @@ export function createAuthGate(): RequestHandler {
           .set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" })
           .type("text/plain")
           .send("Method not allowed");
+      const refusal = publicWriteRefusal(req);
+      if (refusal) return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
       return runWithAuth(null, next);
     }
 
     void (async () => {
-      if (SETUP_PATHS.has(path) && !(await operatorExists())) return runWithAuth(null, next);
+      if (SETUP_PATHS.has(path) && !(await operatorExists())) {
+        const refusal = publicWriteRefusal(req);
+        if (refusal) return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
+        return runWithAuth(null, next);
+      }
 
       const result = await authenticate({ cookie: req.headers.cookie, authorization: req.headers.authorization });
       if (result) {
-        if (result.refreshed && result.sessionId) {
+        if (result.refreshed && result.sessionToken) {
           // Rolling expiry: the row was pushed 30 days ahead; so is the cookie.
-          res.append("Set-Cookie", await sessionCookie().serialize(result.sessionId));
+          res.append("Set-Cookie", await sessionCookie().serialize(result.sessionToken));
         }
         if (!SERVED_METHODS.has(req.method)) {
           res.status(405).set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" });
@@ -160,10 +257,13 @@ export function createAuthGate(): RequestHandler {
         const refusal = csrfRefusal(req, result.via);
         if (refusal) {
           res.status(refusal.status).set("Cache-Control", "no-store");
-          if (isApi(path)) res.json({ error: refusal.text, message: refusal.text });
+          if (takesJson(path)) res.json({ error: refusal.text, message: refusal.text });
           else res.type("text/plain").send(refusal.text);
           return;
         }
+        // Roles, for every route present and future (access.server.ts).
+        const denied = writeAccessRefusal(req.method, path, result);
+        if (denied) return sendRoleRefusal(req, res, denied);
         return runWithAuth(result, next);
       }
 

@@ -19,13 +19,14 @@ describe("requireApiAuth", () => {
   it("accepts the session cookie or a bearer token, else throws 401 JSON { error: 'Authentication required' }", async () => {
     const op = await createOperator("api-user", "correct horse");
     const session = await createSession(op.id);
-    const cookie = (await sessionCookie().serialize(session.id)).split(";")[0]!;
+    const cookie = (await sessionCookie().serialize(session.token)).split(";")[0]!;
     const { token } = await createApiToken(op.id, "t");
 
-    expect(await requireApiAuth(new Request("http://x/api/rates", { headers: { cookie } }))).toEqual({ id: op.id, name: "api-user" });
+    expect(await requireApiAuth(new Request("http://x/api/rates", { headers: { cookie } }))).toEqual({ id: op.id, name: "api-user", role: "admin" });
     expect(await requireApiAuth(new Request("http://x/api/rates", { headers: { authorization: `Bearer ${token}` } }))).toEqual({
       id: op.id,
       name: "api-user",
+      role: "admin",
     });
     expect(await getOperator(new Request("http://x/", { headers: { authorization: `bearer ${token}` } }))).not.toBeNull();
 
@@ -34,7 +35,7 @@ describe("requireApiAuth", () => {
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
     expect(await res.json()).toEqual(errorBody("Authentication required"));
 
-    const forged = await thrown(requireApiAuth(new Request("http://x/api/rates", { headers: { cookie: `gt_session=${session.id}` } })));
+    const forged = await thrown(requireApiAuth(new Request("http://x/api/rates", { headers: { cookie: `gt_session=${session.token}` } })));
     expect(forged.status).toBe(401);
   });
 });

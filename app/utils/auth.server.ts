@@ -1,15 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createCookie, redirect, type Cookie } from "@remix-run/node";
-import { findOperatorByToken } from "~/models/api-token.server";
-import { createSession, deleteSession, findSession, operatorExists, SESSION_TTL_MS, type Operator } from "~/models/operator.server";
-import { isUuid } from "./api.server";
+import { findToken } from "~/models/api-token.server";
+import { createSession, deleteSession, findSession, operatorExists, SESSION_TOKEN, SESSION_TTL_MS, type Operator } from "~/models/operator.server";
 import { getEnv } from "./env.server";
+import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, roleCanWrite, VIEWER_REFUSAL, type Role } from "./roles";
 import { deriveKey } from "./secrets.server";
 import { remember } from "~/utils/remember.server";
 
 /**
  * Operator authentication (docs/auth.md): a signed, httpOnly, SameSite=Lax cookie holding
- * only the id of an operator_sessions row, or `Authorization: Bearer gtk_…` for scripts.
+ * only a random session token (the operator_sessions row keeps its SHA-256), or
+ * `Authorization: Bearer gtk_…` for scripts. Roles (docs/decisions/0016) travel with the
+ * verdict: `canWrite(result)` is what the gate and the route guards ask.
  *
  * The Express gate (auth-gate.server.ts) authenticates every request before Remix runs and
  * leaves its answer in an AsyncLocalStorage context, so `requireOperator` in a loader costs
@@ -26,10 +28,27 @@ export const AUTH_REQUIRED = "Authentication required";
 export type AuthResult = {
   operator: AuthOperator;
   via: "session" | "token";
+  /** The session row's id (never sent anywhere; logout and password changes use it). */
   sessionId?: string;
+  /** The cookie's token, to re-send the cookie after a rolling refresh. */
+  sessionToken?: string;
   /** The session's expiry was pushed ahead; the cookie should be re-sent. */
   refreshed?: boolean;
+  /** The API token the request came with. */
+  token?: { id: string; name: string; readOnly: boolean };
 };
+
+/** May this request change anything? Viewers and read-only tokens may not. */
+export function canWrite(result: Pick<AuthResult, "operator" | "token">): boolean {
+  return roleCanWrite(result.operator.role) && !result.token?.readOnly;
+}
+
+/** Why this request may not change anything (the refusal's text), or null when it may. */
+export function writeRefusal(result: Pick<AuthResult, "operator" | "token">): string | null {
+  if (!roleCanWrite(result.operator.role)) return VIEWER_REFUSAL;
+  if (result.token?.readOnly) return READ_ONLY_TOKEN_REFUSAL;
+  return null;
+}
 
 type AuthContext = { result: AuthResult | null };
 
@@ -68,11 +87,11 @@ export function sessionCookie(): Cookie {
   return g.sessionCookie.cookie;
 }
 
-/** The session id from a Cookie header, when present and correctly signed. */
-export async function readSessionId(cookieHeader: string | null | undefined): Promise<string | null> {
+/** The session token from a Cookie header, when present and correctly signed. */
+export async function readSessionToken(cookieHeader: string | null | undefined): Promise<string | null> {
   if (!cookieHeader || !cookieHeader.includes(SESSION_COOKIE_NAME)) return null;
   const value: unknown = await sessionCookie().parse(cookieHeader);
-  return typeof value === "string" && isUuid(value) ? value : null;
+  return typeof value === "string" && SESSION_TOKEN.test(value) ? value : null;
 }
 
 function bearerToken(authorization: string | null | undefined): string | null | undefined {
@@ -89,17 +108,18 @@ export async function authenticate(headers: { cookie?: string | null; authorizat
   const bearer = bearerToken(headers.authorization);
   if (bearer !== undefined) {
     if (!bearer) return null;
-    const operator = await findOperatorByToken(bearer);
-    return operator ? { operator, via: "token" } : null;
+    const found = await findToken(bearer);
+    return found ? { operator: found.operator, via: "token", token: found.token } : null;
   }
-  const sessionId = await readSessionId(headers.cookie);
-  if (!sessionId) return null;
-  const found = await findSession(sessionId);
+  const token = await readSessionToken(headers.cookie);
+  if (!token) return null;
+  const found = await findSession(token);
   if (!found) return null;
-  return { operator: found.operator, via: "session", sessionId, refreshed: found.refreshed };
+  return { operator: found.operator, via: "session", sessionId: found.session.id, sessionToken: token, refreshed: found.refreshed };
 }
 
-async function authOf(request: Request): Promise<AuthResult | null> {
+/** Who is making this request and how (session or token), or null: the gate's verdict when it gave one. */
+export async function getAuth(request: Request): Promise<AuthResult | null> {
   const ctx = authContext.getStore();
   if (ctx?.result) return ctx.result;
   return authenticate({ cookie: request.headers.get("Cookie"), authorization: request.headers.get("Authorization") });
@@ -107,8 +127,8 @@ async function authOf(request: Request): Promise<AuthResult | null> {
 
 /** The logged-in operator (session or API token), or null. */
 export async function getOperator(request: Request): Promise<AuthOperator | null> {
-  const result = await authOf(request);
-  return result ? { id: result.operator.id, name: result.operator.name } : null;
+  const result = await getAuth(request);
+  return result ? { id: result.operator.id, name: result.operator.name, role: result.operator.role } : null;
 }
 
 /** Where the login should send the operator back to: the path and query of this request. */
@@ -135,6 +155,18 @@ export async function requireOperator(request: Request): Promise<AuthOperator> {
   throw redirect(loginPath(returnPath(request)));
 }
 
+/**
+ * For pages and actions only some roles may use (operator management, backups): the
+ * operator, else a redirect to the login, else 403 `{ error, message }` for another role.
+ */
+export async function requireRole(request: Request, roles: readonly Role[]): Promise<AuthOperator> {
+  const operator = await requireOperator(request);
+  if (!roles.includes(operator.role)) {
+    throw Response.json({ error: ADMIN_ONLY, message: ADMIN_ONLY }, { status: 403, headers: { "Cache-Control": "no-store" } });
+  }
+  return operator;
+}
+
 /** For /api resource routes: session cookie or bearer token, else a 401 JSON `{ error }`. */
 export async function requireApiAuth(request: Request): Promise<AuthOperator> {
   const operator = await getOperator(request);
@@ -145,17 +177,18 @@ export async function requireApiAuth(request: Request): Promise<AuthOperator> {
   );
 }
 
-/** The id of the session this request is made with (for logout and password changes). */
+/** The row id of the session this request is made with (for logout and password changes). */
 export async function getSessionId(request: Request): Promise<string | null> {
   const ctx = authContext.getStore();
   if (ctx?.result?.sessionId) return ctx.result.sessionId;
-  return readSessionId(request.headers.get("Cookie"));
+  const token = await readSessionToken(request.headers.get("Cookie"));
+  return token ? ((await findSession(token))?.session.id ?? null) : null;
 }
 
-/** Starts a session; returns the Set-Cookie header value. */
+/** Starts a session; returns the Set-Cookie header value (the cookie carries the token, the database its hash). */
 export async function logIn(operatorId: string): Promise<string> {
   const session = await createSession(operatorId);
-  return sessionCookie().serialize(session.id);
+  return sessionCookie().serialize(session.token);
 }
 
 /** Ends this request's session (row deleted, so the cookie is dead everywhere); returns the clearing Set-Cookie. */

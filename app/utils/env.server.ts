@@ -38,6 +38,22 @@ const schema = z.object({
   /** Cookies get the Secure flag (set it when serving over https). */
   SECURE_COOKIES: boolish.default(false),
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  /** How long audit trail entries are kept (docs/decisions/0016). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Encrypts backups (docs/decisions/0017); the CLI asks on the terminal without it. At least 8 characters. */
+  BACKUP_PASSPHRASE: z
+    .string()
+    .min(8, "must be at least 8 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** Daily automatic backups into DATA_DIR/backups; unset = on with the embedded database, off with DATABASE_URL. */
+  BACKUP_DAILY: z
+    .enum(["1", "0", "true", "false", "yes", "no"])
+    .transform((v) => v === "1" || v === "true" || v === "yes")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** How many automatic backups are kept. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   GALAXY_WS_URL: z.string().default("wss://cs.mobstudio.ru:6672"),
   GALAXY_SERVICES_URL: z.string().default("https://galaxy.mobstudio.ru/services/"),
   /** Where browsers load gift pictures from (`<base><slug>.png`); the demo points it at the simulator. */

@@ -26,7 +26,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(staticDir, "assets"));
   fs.writeFileSync(path.join(staticDir, "assets", "app.js"), "console.log(1)");
   const operator = await createOperator("sec-tests", "sec-tests-password");
-  cookie = (await sessionCookie().serialize((await createSession(operator.id)).id)).split(";")[0]!;
+  cookie = (await sessionCookie().serialize((await createSession(operator.id)).token)).split(";")[0]!;
   token = (await createApiToken(operator.id, "sec-tests")).token;
 
   const app = express();
@@ -101,6 +101,19 @@ describe("finding 1: every layer decides on the path the router runs", () => {
     const res = await raw("GET", target);
     expect([400, 404]).toContain(res.status);
     expect(res.body).not.toMatch(/"ran"/);
+  });
+
+  it("refusals of /api paths answer the contract's JSON {error, message} (issue 21), pages plain text", async () => {
+    for (const target of ["/api//logs", "/api/logs/.", "/api/%00logs", "/api/rates/%", "/API/../logs", "/api\\logs"]) {
+      const res = await raw("GET", target);
+      expect(res.status, target).toBe(400);
+      expect(res.headers["content-type"], target).toMatch(/application\/json/);
+      const body = JSON.parse(res.body) as { error: string; message: string };
+      expect(body.error).toMatch(/^Bad request: /);
+      expect(body.message).toBe(body.error);
+    }
+    const page = await raw("GET", "/assets/%2e%2e/logs");
+    expect(page.headers["content-type"]).toMatch(/text\/plain/);
   });
 
   it("a POST through /assets/../api never reaches a handler", async () => {

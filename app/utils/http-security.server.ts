@@ -59,6 +59,11 @@ export function refusePath(target: string): string | null {
   return null;
 }
 
+/** Would this (possibly malformed) request target be an /api call? Judged on the raw text: any case, leading slashes, "api" percent-encoded or not. */
+export function looksLikeApi(target: string): boolean {
+  return /^[/\\]+(a|%61)(p|%70)(i|%69)([/.\\?#%]|$)/i.test(target);
+}
+
 function permissionsPolicy() {
   const off = [
     "camera",
@@ -84,7 +89,11 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
   const refuseOddPaths: RequestHandler = (req, res, next) => {
     const why = refusePath(req.originalUrl);
     if (!why) return next();
-    res.status(400).set({ "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" }).send(`Bad request: ${why}`);
+    res.status(400).set("Cache-Control", "no-store");
+    // /api answers in the contract's shape, whatever went wrong (issue 21: 38 refusals were text/plain).
+    const text = `Bad request: ${why}`;
+    if (looksLikeApi(req.originalUrl)) res.json({ error: text, message: text });
+    else res.type("text/plain").send(text);
   };
   const perRequest: RequestHandler = (req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");

@@ -34,7 +34,7 @@ import {
   addActivity,
   collectionsChanged,
   finishActivity,
-  profileCredentials,
+  ownedProfileCredentials,
   storeItems,
   updateState,
   type CollectionsWriter,
@@ -125,7 +125,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   if (stoppedBefore || failedBefore) return { run: p.run, stopped: "earlier run", sent: 0, next: null };
   if (!begun && (await off())) return { run: p.run, stopped: "auto off", sent: 0, next: null }; // never began: nothing to log
 
-  const stored = await profileCredentials(p.profileId);
+  const stored = await credentialsOfJob(p);
   if (!stored) {
     await runStepOnce(key("no-profile"), async (tx) => {
       if (await stopChain(tx, p.operatorId, p.chain)) await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`, tx);
@@ -316,6 +316,15 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       return { sent, ...(error ? { error } : {}), ...(left ? { giftIds: left } : {}) };
     }
   }
+}
+
+/**
+ * Whose credentials act (issue 21 item 4; docs/decisions/0018): a cycle acts only with a saved
+ * profile of the operator it runs for. A job naming another operator's profile (added by hand
+ * on the queue board, or a stale chain) finds none and stops like a deleted profile would.
+ */
+function credentialsOfJob(p: AutomationJob) {
+  return ownedProfileCredentials(p.operatorId, p.profileId);
 }
 
 /** The stored result of a step that is done, or null. */

@@ -1,9 +1,13 @@
 /**
- * Processor of the `system` queue: the operators' probe and the daily logs clean-up.
+ * Processor of the `system` queue: the operators' probe, the daily logs clean-up (with the
+ * audit trail's retention) and the daily backup.
  */
 import { UnrecoverableError, type Job } from "bullmq";
 import { PROBE_LIMITS } from "#api/jobs";
+import { cleanupAudit } from "~/models/audit.server";
+import { runAutomaticBackup } from "~/models/backup.server";
 import { cleanupLogs, logEvent } from "~/models/log.server";
+import { errorText } from "~/utils/errors";
 import { pullDailyStats } from "~/models/daily-totals.server";
 import { pruneJobSteps, runStepOnce, stepKey } from "../once.server";
 import type { ProbeJob, SystemJob } from "../queues.server";
@@ -26,8 +30,32 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
       const removed = await cleanupLogs();
       // Step records outlive their jobs by weeks (JOB_STEP_RETENTION_DAYS); drop older ones with the logs.
       const jobSteps = await pruneJobSteps();
-      await logEvent({ type: "info", source: "system", message: `Logs clean-up removed ${removed} entries`, details: { jobId: job.id, removed, jobSteps } });
-      return { removed, jobSteps };
+      // The audit trail keeps AUDIT_RETENTION_DAYS (docs/decisions/0016).
+      const audit = await cleanupAudit();
+      await logEvent({
+        type: "info",
+        source: "system",
+        message: `Logs clean-up removed ${removed} entries`,
+        details: { jobId: job.id, removed, jobSteps, audit },
+      });
+      return { removed, jobSteps, audit };
+    }
+    case "backup": {
+      try {
+        const result = await runAutomaticBackup();
+        if (result.file) {
+          await logEvent({
+            type: "info",
+            source: "system",
+            message: `Daily backup written: ${result.file}`,
+            details: { jobId: job.id, removed: result.removed },
+          });
+        }
+        return result;
+      } catch (err) {
+        await logEvent({ type: "error", source: "system", message: `Daily backup failed: ${errorText(err)}`, details: { jobId: job.id } });
+        throw err;
+      }
     }
     case "daily-stats-pull":
       // Idempotent (an upsert per account and day), so a re-run after a crash is harmless.

@@ -26,7 +26,7 @@ describe("test kit", () => {
     const op = await createTestOperator();
     expect(op.cookie).toMatch(/^gt_session=/);
     const who = await requireOperator(makeRequest("/logs", { cookie: op.cookie }));
-    expect(who).toEqual({ id: op.id, name: op.name });
+    expect(who).toEqual({ id: op.id, name: op.name, role: op.role });
 
     const anonymous = await callRoute(({ request }) => requireOperator(request), makeRequest("/logs?type=error"));
     expect(anonymous.status).toBe(302);

@@ -2,12 +2,14 @@
  * A Remix request handler over the app's real route table (app/routes.manifest.ts, the
  * same function the Vite build uses), for tests that go through Remix's own URL decoding
  * and route ranking without a build. Only the chosen routes' modules are loaded; their
- * layouts are placeholders (a resource request runs only its own route's code).
+ * layouts are placeholders (a resource request runs only its own route's code). Actions are
+ * wrapped by the route guard (roles, audit trail) exactly as in production.
  */
 import path from "node:path";
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { appRoutes } from "~/routes.manifest";
+import { guardBuild } from "~/utils/route-guard.server";
 
 export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; file: string };
 
@@ -59,5 +61,6 @@ export async function remixHandler(wanted: (route: RouteEntry) => boolean): Prom
     isSpaMode: false,
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
   } as unknown as ServerBuild;
-  return createRequestHandler(build, "production");
+  // As server.ts does: every action behind the roles guard and the audit trail.
+  return createRequestHandler(guardBuild(build), "production");
 }

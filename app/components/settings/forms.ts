@@ -7,11 +7,19 @@
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
-import { loginPasswordSchema, newPasswordSchema, tokenNameSchema } from "~/utils/operator-rules";
+import { loginPasswordSchema, newPasswordSchema, operatorNameSchema, tokenNameSchema } from "~/utils/operator-rules";
 
 export { parseWithZod };
 
-export const CreateTokenSchema = z.object({ intent: z.literal("create-token"), name: tokenNameSchema });
+export const CreateTokenSchema = z.object({
+  intent: z.literal("create-token"),
+  name: tokenNameSchema,
+  // A checkbox: "on" when ticked, absent otherwise.
+  readOnly: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true" || v === "1"),
+});
 
 export const ChangePasswordSchema = z
   .object({
@@ -21,3 +29,31 @@ export const ChangePasswordSchema = z
     confirmPassword: z.string({ error: "Confirm the new password" }),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
+
+// ---- Operators and backups (admins; docs/decisions/0016, 0017) ----------------------------
+
+const roleSchema = z.enum(["admin", "operator", "viewer"], { error: "Choose admin, operator or viewer" });
+
+export const CreateOperatorSchema = z.object({
+  intent: z.literal("create-operator"),
+  name: operatorNameSchema,
+  password: newPasswordSchema,
+  role: roleSchema,
+});
+
+export const SetRoleSchema = z.object({ intent: z.literal("set-role"), operatorId: z.uuid({ error: "No such operator" }), role: roleSchema });
+
+export const ResetPasswordSchema = z.object({
+  intent: z.literal("reset-password"),
+  operatorId: z.uuid({ error: "No such operator" }),
+  newPassword: newPasswordSchema,
+});
+
+export const DeleteOperatorSchema = z.object({ intent: z.literal("delete-operator"), operatorId: z.uuid({ error: "No such operator" }) });
+
+export const BackupSchema = z
+  .object({
+    passphrase: z.string({ error: "Choose a passphrase" }).min(8, "The passphrase must be at least 8 characters").max(1024, "At most 1024 characters"),
+    confirmPassphrase: z.string({ error: "Repeat the passphrase" }),
+  })
+  .refine((v) => v.passphrase === v.confirmPassphrase, { message: "The passphrases do not match", path: ["confirmPassphrase"] });

@@ -1,5 +1,6 @@
-import { ExitIcon, GearIcon, ReaderIcon } from "~/components/ui/icons";
-import { Button, Flex, Text } from "@radix-ui/themes";
+import { ClockIcon, ExitIcon, GearIcon, ReaderIcon } from "~/components/ui/icons";
+import { Badge, Button, Flex, Text } from "@radix-ui/themes";
+import { ROLE_LABELS, type Role } from "~/utils/roles";
 import { Form, Link, NavLink, useNavigation } from "@remix-run/react";
 import { JobsBadge, type JobsState } from "./jobs-badge";
 import { SectionMenu } from "./section-menu";
@@ -7,11 +8,12 @@ import { ThemeToggle } from "./theme-toggle";
 import { WaitingBadge } from "./waiting-badge";
 
 /**
- * The app header: brand, job engine badge, System Logs, settings, dark mode toggle, the
- * operator and logout; below it the section menu. Labels stay in the accessibility tree
- * on phones, where only the icons show.
+ * The app header: brand, job engine badge, System Logs, the audit trail, settings, dark
+ * mode toggle, the operator (with their role when it is not "operator") and logout; below
+ * it the section menu. Labels stay in the accessibility tree on phones, where only the
+ * icons show.
  */
-export function AppHeader({ operatorName, jobs, waiting = [] }: { operatorName: string; jobs: JobsState; waiting?: string[] }) {
+export function AppHeader({ operatorName, role = "operator", jobs, waiting = [] }: { operatorName: string; role?: Role; jobs: JobsState; waiting?: string[] }) {
   const navigation = useNavigation();
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
@@ -30,14 +32,23 @@ export function AppHeader({ operatorName, jobs, waiting = [] }: { operatorName: 
             <ReaderIcon aria-hidden />
             <span className="gt-label">System Logs</span>
           </NavLink>
+          <NavLink to="/audit" className="gt-tool-link gt-wide-only">
+            <ClockIcon aria-hidden />
+            <span className="gt-label">Audit</span>
+          </NavLink>
           <NavLink to="/settings" className="gt-tool-link">
             <GearIcon aria-hidden />
             <span className="gt-label">Settings</span>
           </NavLink>
           <ThemeToggle />
-          <Text size="2" color="gray" className="gt-operator" title={`Signed in as ${operatorName}`}>
+          <Text size="2" color="gray" className="gt-operator" title={`Signed in as ${operatorName} (${ROLE_LABELS[role]})`}>
             {operatorName}
           </Text>
+          {role !== "operator" ? (
+            <Badge color={role === "admin" ? "amber" : "gray"} variant="soft" className="gt-role-badge">
+              {ROLE_LABELS[role]}
+            </Badge>
+          ) : null}
           <Form method="post" action="/logout" className="gt-inline-form">
             <Button type="submit" variant="ghost" color="gray" size="2" loading={loggingOut} className="gt-tool-link gt-touch">
               <ExitIcon aria-hidden />

@@ -12,3 +12,4 @@ export * from "./bowling";
 export * from "./collections";
 export * from "./galacord";
 export * from "./sessions";
+export * from "./audit";

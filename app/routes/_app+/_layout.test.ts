@@ -11,7 +11,7 @@ vi.mock("#jobs/status.server", () => ({ jobEngineStatus: () => status.impl() }))
 
 const { loader } = await import("./_layout");
 
-type ShellData = { operator: { name: string }; jobs: { redis: string; worker: string } };
+type ShellData = { operator: { name: string; role: string; canWrite: boolean }; jobs: { redis: string; worker: string } };
 
 let cookie: string;
 beforeAll(async () => {
@@ -29,7 +29,19 @@ describe("_app layout loader", () => {
 
   it("gives the operator's name and the job engine state", async () => {
     const res = await load("/gifts");
-    expect(res.data).toEqual({ operator: { name: "shelly" }, jobs: { redis: "up", worker: "running" }, collectionsPanel: null, waiting: [] });
+    // The file's first operator is an admin (issue 21), who may change things.
+    expect(res.data).toEqual({
+      operator: { name: "shelly", role: "admin", canWrite: true },
+      jobs: { redis: "up", worker: "running" },
+      collectionsPanel: null,
+      waiting: [],
+    });
+  });
+
+  it("tells screens a viewer may not write (useCanWrite, data-can-write)", async () => {
+    const viewer = await createTestOperator({ name: "peeky", role: "viewer" });
+    const res = await callRoute<ShellData>(loader, makeRequest("/gifts", { cookie: viewer.cookie }));
+    expect(res.data.operator).toEqual({ name: "peeky", role: "viewer", canWrite: false });
   });
 
   it("remembers a visited section in gt_section, and only when it changes", async () => {

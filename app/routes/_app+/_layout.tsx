@@ -9,7 +9,7 @@ import { waitingSessions } from "~/models/session.server";
 import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
 import { LiveProvider } from "~/components/live/live";
 import { lazyComponent } from "~/components/ui/lazy-component";
-import { requireOperator } from "~/utils/auth.server";
+import { canWrite, getAuth, requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 
@@ -46,6 +46,9 @@ async function jobsState(): Promise<JobsState> {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
+  // What this operator may do (docs/decisions/0016): screens read it through useCanWrite().
+  const auth = await getAuth(request);
+  const writer = auth ? canWrite(auth) : false;
   const jobs = await jobsState();
   const setCookie = rememberSectionHeader(request);
   // The Collections floating panel (spec 2 "Main app shell"; issue 12); never holds up the shell.
@@ -54,7 +57,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Sessions no worker holds (the header's "waiting for a worker"); never holds up the shell.
     jobs.redis === "up" ? waitingSessions().catch(() => []) : Promise.resolve([] as string[]),
   ]);
-  return data({ operator: { name: operator.name }, jobs, collectionsPanel, waiting }, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  return data(
+    { operator: { name: operator.name, role: operator.role, canWrite: writer }, jobs, collectionsPanel, waiting },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
 }
 
 /**
@@ -75,11 +81,11 @@ export default function AppLayout() {
   const { operator, jobs, collectionsPanel, waiting } = loaded;
   return (
     <LiveProvider>
-      <Box className="gt-shell">
+      <Box className="gt-shell" data-role={operator.role} data-can-write={String(operator.canWrite)}>
         <a href="#main" className="gt-skip-link">
           Skip to content
         </a>
-        <AppHeader operatorName={operator.name} jobs={jobs} waiting={waiting} />
+        <AppHeader operatorName={operator.name} role={operator.role} jobs={jobs} waiting={waiting} />
         <main id="main" tabIndex={-1} className="gt-main">
           <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
             <Outlet />

@@ -8,6 +8,8 @@ import { CLIENT_IP_HEADER } from "~/utils/auth.server";
 import { clearLoginLimits } from "~/utils/rate-limit.server";
 import { callRoute, cookiesOf, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, loader } from "./settings";
+import { action as backupAction } from "./settings_.backup";
+import { openBackup } from "~/models/backup.server";
 
 /**
  * Operator settings (/settings): "API token … created and revoked by an operator, stored
@@ -21,11 +23,11 @@ type LoaderData = {
 type FormAnswer = { intent: string; result: { error: Record<string, string[]> } };
 
 let cookie: string;
-let sessionId: string;
+let sessionToken: string;
 let operatorId: string;
 
 beforeAll(async () => {
-  ({ id: operatorId, sessionId, cookie } = await createTestOperator({ name: "settler", password: "correct horse" }));
+  ({ id: operatorId, sessionToken, cookie } = await createTestOperator({ name: "settler", password: "correct horse" }));
 });
 beforeEach(() => clearLoginLimits());
 
@@ -111,7 +113,90 @@ describe("change password on /settings", () => {
     const ok = await post({ intent: "change-password", currentPassword: "correct horse", newPassword: "brand new pw", confirmPassword: "brand new pw" });
     expect(ok.status).toBe(302);
     expect(await verifyOperatorPassword("settler", "brand new pw")).not.toBeNull();
-    expect(await findSession(sessionId)).not.toBeNull();
-    expect(await findSession(other.id)).toBeNull();
+    expect(await findSession(sessionToken)).not.toBeNull();
+    expect(await findSession(other.token)).toBeNull();
+  });
+});
+
+/** Issue 21 item 1: admins manage operators and download backups from /settings. */
+describe("operators and backups on /settings (admins)", () => {
+  const postAs = (who: string, fields: Record<string, string>) =>
+    callRoute<FormAnswer>(action, makeRequest("/settings", { cookie: who, form: fields, headers: { [CLIENT_IP_HEADER]: "192.0.2.51" } }));
+
+  it("only admins see the operators and the backups", async () => {
+    const page = await callRoute<{ admin: { operators: { name: string; role: string }[]; backups: { daily: boolean } } | null }>(
+      loader,
+      makeRequest("/settings", { cookie }),
+    );
+    expect(page.data.admin?.operators.find((o) => o.name === "settler")?.role).toBe("admin");
+    expect(page.data.admin?.backups.daily).toBe(false); // PostgreSQL in tests: off by default
+    const op = await createTestOperator({ name: "plain-op", role: "operator" });
+    const theirs = await callRoute<{ admin: unknown }>(loader, makeRequest("/settings", { cookie: op.cookie }));
+    expect(theirs.data.admin).toBeNull();
+  });
+
+  it("creates an operator with a role; a duplicate name is refused inline; a non-admin gets 403", async () => {
+    const res = await post({ intent: "create-operator", name: "newbie", password: "newbie password", role: "viewer" });
+    expect(res.status).toBe(302);
+    expect(toastOf(res.headers)).toEqual({ type: "success", message: 'Operator "newbie" created (Viewer)' });
+    expect(await verifyOperatorPassword("newbie", "newbie password")).toMatchObject({ role: "viewer" });
+    const dupe = await post({ intent: "create-operator", name: "newbie", password: "newbie password", role: "viewer" });
+    expect(dupe.status).toBe(400);
+    expect(dupe.data.result.error.name).toEqual(['An operator named "newbie" already exists']);
+    const op = await createTestOperator({ name: "not-admin", role: "operator" });
+    const refused = await postAs(op.cookie, { intent: "create-operator", name: "sneak", password: "sneak password", role: "admin" });
+    expect(refused.status).toBe(403);
+    expect(await verifyOperatorPassword("sneak", "sneak password")).toBeNull();
+  });
+
+  it("changes roles (never the last admin's), resets a password (their sessions end), deletes (not oneself)", async () => {
+    const bob = await createTestOperator({ name: "bobby", role: "operator", password: "bobby password" });
+    const promoted = await post({ intent: "set-role", operatorId: bob.id, role: "admin" });
+    expect(toastOf(promoted.headers)).toEqual({ type: "success", message: "bobby is now Admin" });
+    // Two admins: settler may step down, but bobby then cannot (last admin).
+    await post({ intent: "set-role", operatorId: operatorId, role: "operator" });
+    const last = await postAs(bob.cookie, { intent: "set-role", operatorId: bob.id, role: "viewer" });
+    expect(toastOf(last.headers)?.message).toMatch(/bobby is the last admin/);
+    await postAs(bob.cookie, { intent: "set-role", operatorId: operatorId, role: "admin" });
+
+    const reset = await post({ intent: "reset-password", operatorId: bob.id, newPassword: "fresh password 1" });
+    expect(toastOf(reset.headers)?.type).toBe("success");
+    expect(await verifyOperatorPassword("bobby", "fresh password 1")).not.toBeNull();
+    expect(await findSession(bob.sessionToken)).toBeNull();
+
+    const self = await post({ intent: "delete-operator", operatorId });
+    expect(toastOf(self.headers)?.message).toMatch(/cannot delete yourself/);
+    const del = await post({ intent: "delete-operator", operatorId: bob.id });
+    expect(toastOf(del.headers)).toEqual({ type: "success", message: 'Operator "bobby" deleted' });
+    expect(await verifyOperatorPassword("bobby", "fresh password 1")).toBeNull();
+  });
+
+  it("creates a read-only token from the checkbox", async () => {
+    await post({ intent: "create-token", name: "reader", readOnly: "on" });
+    const listed = (await getPage()).data.tokens.find((t) => t.name === "reader") as { readOnly?: boolean } | undefined;
+    expect(listed?.readOnly).toBe(true);
+  });
+
+  it("downloads a backup encrypted with the passphrase; a mismatch goes back with the reason; non-admins 403", async () => {
+    const res = await callRoute(
+      backupAction,
+      makeRequest("/settings/backup", { cookie, form: { passphrase: "download pass 1", confirmPassphrase: "download pass 1" } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="galaxy-toolbox-.*\.gtbackup"$/);
+    const { header } = await openBackup(await res.response!.text(), "download pass 1");
+    expect(header.tables.operators).toBeGreaterThan(0);
+
+    const mismatch = await callRoute(
+      backupAction,
+      makeRequest("/settings/backup", { cookie, form: { passphrase: "download pass 1", confirmPassphrase: "other" } }),
+    );
+    expect(toastOf(mismatch.headers)).toEqual({ type: "error", message: "The passphrases do not match" });
+    const op = await createTestOperator({ name: "no-backups", role: "operator" });
+    const refused = await callRoute(
+      backupAction,
+      makeRequest("/settings/backup", { cookie: op.cookie, form: { passphrase: "download pass 1", confirmPassphrase: "download pass 1" } }),
+    );
+    expect(refused.status).toBe(403);
   });
 });

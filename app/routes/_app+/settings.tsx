@@ -1,12 +1,20 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { CopyIcon, LockClosedIcon } from "~/components/ui/icons";
-import { Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { createCookie, data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
-import { ChangePasswordSchema, CreateTokenSchema } from "~/components/settings/forms";
+import {
+  ChangePasswordSchema,
+  CreateOperatorSchema,
+  CreateTokenSchema,
+  DeleteOperatorSchema,
+  ResetPasswordSchema,
+  SetRoleSchema,
+} from "~/components/settings/forms";
+import { BackupPanel, OperatorsPanel } from "~/components/settings/admin-panels";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { LazyConfirmDialog as ConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -16,10 +24,22 @@ import { toast } from "~/components/ui/toast";
 import { lazyValidation } from "~/components/ui/lazy-validation";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
+import { automaticPassphrase, backupDir, dailyBackupsEnabled, generatedPassphraseFile, listAutomaticBackups } from "~/models/backup.server";
 import { logEvent } from "~/models/log.server";
-import { OperatorError, setOperatorPassword, verifyOperatorPassword } from "~/models/operator.server";
+import {
+  createOperator,
+  deleteOperator,
+  findOperatorById,
+  listOperators,
+  OperatorError,
+  setOperatorPassword,
+  setOperatorRole,
+  verifyOperatorPassword,
+} from "~/models/operator.server";
 import { isUuid } from "~/utils/api.server";
-import { clientIp, getSessionId, requireOperator } from "~/utils/auth.server";
+import { auditNote } from "~/utils/audit-context.server";
+import { canWrite, clientIp, getAuth, getSessionId, requireOperator, type AuthOperator } from "~/utils/auth.server";
+import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, ROLE_LABELS } from "~/utils/roles";
 import { getEnv } from "~/utils/env.server";
 import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
 import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
@@ -27,8 +47,10 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
 
 /**
- * Operator settings (docs/auth.md): API tokens for scripts — created (shown once),
- * listed, revoked — and the operator's own password.
+ * Operator settings (docs/auth.md): API tokens for scripts — created (shown once, read-only
+ * if asked), listed, revoked — and the operator's own password; every role may use these.
+ * Admins also manage operators (create, role, reset password, delete) and backups
+ * (download one; the daily ones) — docs/decisions/0016, 0017.
  */
 
 /**
@@ -82,21 +104,59 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   return data(
     {
-      operator: { name: operator.name },
+      operator: { id: operator.id, name: operator.name, role: operator.role },
       newToken,
       // The forms' HTML constraints, from the schemas, without zod in the browser.
-      constraints: { createToken: getZodConstraint(CreateTokenSchema), changePassword: getZodConstraint(ChangePasswordSchema) },
+      constraints: {
+        createToken: getZodConstraint(CreateTokenSchema),
+        changePassword: getZodConstraint(ChangePasswordSchema),
+        createOperator: getZodConstraint(CreateOperatorSchema),
+        resetPassword: getZodConstraint(ResetPasswordSchema),
+      },
       confirmRevoke: confirmRevoke ? { id: confirmRevoke.id, name: confirmRevoke.name } : null,
       tokens: tokens.map((t) => ({
         id: t.id,
         name: t.name,
         prefix: t.prefix,
+        readOnly: t.readOnly,
         createdAt: t.createdAt.toISOString(),
         lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
       })),
+      admin: operator.role === "admin" ? await adminData(url) : null,
     },
     { headers },
   );
+}
+
+/** What only admins see: the operators, and the backups. */
+async function adminData(url: URL) {
+  const operators = await listOperators();
+  const deleteId = url.searchParams.get("deleteOperator");
+  const confirmDelete = deleteId ? (operators.find((o) => o.id === deleteId) ?? null) : null;
+  const daily = dailyBackupsEnabled();
+  return {
+    operators: operators.map((o) => ({ id: o.id, name: o.name, role: o.role, createdAt: o.createdAt.toISOString() })),
+    confirmDelete: confirmDelete ? { id: confirmDelete.id, name: confirmDelete.name } : null,
+    backups: {
+      daily,
+      dir: backupDir(),
+      // Where the daily backups' passphrase comes from (never the passphrase itself).
+      passphrase: daily ? (automaticPassphrase().source === "env" ? "BACKUP_PASSPHRASE" : generatedPassphraseFile()) : null,
+      files: daily ? listAutomaticBackups().slice(0, 10) : [],
+    },
+  };
+}
+
+/**
+ * The admin intents' guard: an admin, with a session or a token that may write. (The gate
+ * lets every role post to /settings: their own password and tokens are theirs to change.)
+ */
+async function requireAdminWriter(request: Request): Promise<AuthOperator> {
+  const operator = await requireOperator(request);
+  const auth = await getAuth(request);
+  const refusal = operator.role !== "admin" ? ADMIN_ONLY : auth && !canWrite(auth) ? READ_ONLY_TOKEN_REFUSAL : null;
+  if (refusal) throw data({ error: refusal, message: refusal }, { status: 403 });
+  return operator;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -109,13 +169,14 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
     let created: Awaited<ReturnType<typeof createApiToken>>;
     try {
-      created = await createApiToken(operator.id, submission.value.name);
+      created = await createApiToken(operator.id, submission.value.name, { readOnly: submission.value.readOnly });
     } catch (err) {
       if (!(err instanceof OperatorError)) throw err;
       return data({ intent, result: submission.reply({ fieldErrors: { name: [err.message] } }) }, { status: 400 });
     }
     const { token, row } = created;
     await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created by ${operator.name}` });
+    auditNote({ action: "token.create", target: `${operator.name}: ${row.name}`, details: { readOnly: row.readOnly } });
     const sealed = await newTokenCookie().serialize(encryptSecret(token));
     return redirectWithSuccess("/settings", `API token "${row.name}" created`, { headers: { "Set-Cookie": sealed } });
   }
@@ -125,6 +186,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const revoked = isUuid(tokenId) ? await revokeApiToken(operator.id, tokenId) : null;
     if (!revoked) return redirectWithError("/settings", "That API token does not exist (already revoked?)");
     await logEvent({ type: "info", source: "system", message: `API token "${revoked.name}" revoked by ${operator.name}` });
+    auditNote({ action: "token.revoke", target: `${operator.name}: ${revoked.name}`, details: {} });
     return redirectWithSuccess("/settings", `API token "${revoked.name}" revoked`);
   }
 
@@ -148,14 +210,65 @@ export async function action({ request }: ActionFunctionArgs) {
     await recordLoginSuccess(who, operator.name);
     await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
     await logEvent({ type: "info", source: "system", message: `Operator ${operator.name} changed their password` });
+    auditNote({ action: "password.change", target: operator.name, details: {} });
     return redirectWithSuccess("/settings", "Password changed. Your other sessions were logged out.");
+  }
+
+  if (intent === "create-operator") {
+    const admin = await requireAdminWriter(request);
+    const submission = parseWithZod(formData, { schema: CreateOperatorSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    let created;
+    try {
+      created = await createOperator(submission.value.name, submission.value.password, { role: submission.value.role });
+    } catch (err) {
+      if (!(err instanceof OperatorError)) throw err;
+      return data({ intent, result: submission.reply({ fieldErrors: { name: [err.message] }, hideFields: ["password"] }) }, { status: 400 });
+    }
+    await logEvent({ type: "info", source: "system", message: `Operator ${created.name} (${created.role}) created by ${admin.name}` });
+    auditNote({ action: "operator.create", target: created.name, details: { role: created.role } });
+    return redirectWithSuccess("/settings", `Operator "${created.name}" created (${ROLE_LABELS[created.role]})`);
+  }
+
+  if (intent === "set-role" || intent === "reset-password" || intent === "delete-operator") {
+    const admin = await requireAdminWriter(request);
+    const schema = intent === "set-role" ? SetRoleSchema : intent === "reset-password" ? ResetPasswordSchema : DeleteOperatorSchema;
+    const submission = parseWithZod(formData, { schema });
+    if (submission.status !== "success") {
+      const first = Object.values(submission.error ?? {}).flat()[0] ?? "Invalid request";
+      return redirectWithError("/settings", first);
+    }
+    const target = await findOperatorById(submission.value.operatorId);
+    if (!target) return redirectWithError("/settings", "That operator does not exist (deleted meanwhile?)");
+    try {
+      if ("role" in submission.value) {
+        const updated = await setOperatorRole(target.id, submission.value.role);
+        auditNote({ action: "operator.role", target: target.name, details: { from: target.role, to: updated.role } });
+        await logEvent({ type: "info", source: "system", message: `Operator ${target.name} is now ${updated.role} (by ${admin.name})` });
+        return redirectWithSuccess("/settings", `${target.name} is now ${ROLE_LABELS[updated.role]}`);
+      }
+      if ("newPassword" in submission.value) {
+        await setOperatorPassword(target.id, submission.value.newPassword);
+        auditNote({ action: "operator.reset-password", target: target.name, details: {} });
+        await logEvent({ type: "info", source: "system", message: `Password of operator ${target.name} reset by ${admin.name}` });
+        return redirectWithSuccess("/settings", `Password of ${target.name} reset; their sessions were logged out`);
+      }
+      if (target.id === admin.id) return redirectWithError("/settings", "You cannot delete yourself: ask another admin");
+      if (!(await deleteOperator(target.name))) return redirectWithError("/settings", "That operator does not exist (deleted meanwhile?)");
+      auditNote({ action: "operator.delete", target: target.name, details: { role: target.role } });
+      await logEvent({ type: "info", source: "system", message: `Operator ${target.name} deleted by ${admin.name}` });
+      return redirectWithSuccess("/settings", `Operator "${target.name}" deleted`);
+    } catch (err) {
+      if (err instanceof OperatorError) return redirectWithError("/settings", err.message);
+      throw err;
+    }
   }
 
   throw data({ error: `Unknown intent: ${String(intent)}` }, { status: 400 });
 }
 
 export default function SettingsPage() {
-  const { operator, tokens, newToken, confirmRevoke } = useLoaderData<typeof loader>();
+  const { operator, tokens, newToken, confirmRevoke, admin, constraints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
@@ -171,13 +284,21 @@ export default function SettingsPage() {
             </Heading>
             <Flex align="center" justify="between" gap="3" wrap="wrap">
               <Text size="2">
-                Logged in as <Text weight="bold">{operator.name}</Text>
+                Logged in as <Text weight="bold">{operator.name}</Text>{" "}
+                <Badge color={operator.role === "admin" ? "amber" : "gray"} variant="soft">
+                  {ROLE_LABELS[operator.role]}
+                </Badge>
               </Text>
-              <Form method="post" action="/logout">
-                <Button type="submit" variant="soft" color="gray">
-                  Log out
+              <Flex gap="2" wrap="wrap">
+                <Button asChild variant="soft" color="gray">
+                  <Link to="/audit">Audit trail</Link>
                 </Button>
-              </Form>
+                <Form method="post" action="/logout">
+                  <Button type="submit" variant="soft" color="gray">
+                    Log out
+                  </Button>
+                </Form>
+              </Flex>
             </Flex>
           </Flex>
         </Card>
@@ -190,8 +311,8 @@ export default function SettingsPage() {
                   API tokens
                 </Heading>
                 <Text as="p" size="2" color="gray" mt="1">
-                  Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts as you; revoking it locks its
-                  scripts out at once.
+                  Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts as you, with your role; a
+                  read-only token can only read. Revoking a token locks its scripts out at once.
                 </Text>
               </Box>
 
@@ -226,7 +347,12 @@ export default function SettingsPage() {
                       <Flex align="center" justify="between" gap="3" wrap="wrap" py="3" style={{ borderTop: "1px solid var(--gray-a5)" }}>
                         <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
                           <Text weight="bold" style={{ overflowWrap: "anywhere" }}>
-                            {t.name}
+                            {t.name}{" "}
+                            {t.readOnly ? (
+                              <Badge color="gray" variant="soft">
+                                read-only
+                              </Badge>
+                            ) : null}
                           </Text>
                           <Text size="1" color="gray">
                             <Code variant="ghost">{t.prefix}…</Code> · created <RelativeTime value={t.createdAt} /> · last used{" "}
@@ -281,6 +407,19 @@ export default function SettingsPage() {
             </Flex>
           </section>
         </Card>
+
+        {admin ? (
+          <>
+            <OperatorsPanel
+              me={operator.id}
+              operators={admin.operators}
+              confirmDelete={admin.confirmDelete}
+              constraints={{ createOperator: constraints.createOperator, resetPassword: constraints.resetPassword }}
+              lastResult={actionData && "intent" in actionData && actionData.intent === "create-operator" ? actionData.result : undefined}
+            />
+            <BackupPanel backups={admin.backups} />
+          </>
+        ) : null}
       </Flex>
     </Box>
   );
@@ -342,6 +481,10 @@ function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]
         <Box style={{ flex: "1 1 220px" }}>
           <TextInputField label="Token name" field={fields.name} />
         </Box>
+        <label className="gt-check">
+          <input type="checkbox" name="readOnly" value="on" />
+          <Text size="2">Read-only</Text>
+        </label>
         <Button type="submit" size="3" loading={busy}>
           Create token
         </Button>

@@ -2,8 +2,8 @@ import { eq, like } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs, operatorSessions } from "~/db/schema";
-import { createOperator } from "~/models/operator.server";
-import { CLIENT_IP_HEADER, getOperator, readSessionId } from "~/utils/auth.server";
+import { createOperator, hashSessionToken } from "~/models/operator.server";
+import { CLIENT_IP_HEADER, getOperator, readSessionToken } from "~/utils/auth.server";
 import { clearFailedLoginWindows } from "~/models/failed-login.server";
 import { clearLoginLimits } from "~/utils/rate-limit.server";
 import { callRoute, cookiesOf, makeRequest } from "#tests/kit";
@@ -47,10 +47,15 @@ describe("login action", () => {
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).toMatch(/Path=\//);
     expect(setCookie).not.toMatch(/Secure/); // SECURE_COOKIES is off in tests
-    const sessionId = await readSessionId(cookiesOf(res.headers));
+    const token = await readSessionToken(cookiesOf(res.headers));
     const db = await getDb();
-    const [row] = await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!));
+    // Issue 21: the row holds the token's hash, never the token (nor is the token the row's id).
+    const [row] = await db
+      .select()
+      .from(operatorSessions)
+      .where(eq(operatorSessions.tokenHash, hashSessionToken(token!)));
     expect(row).toBeDefined();
+    expect(JSON.stringify(await db.select().from(operatorSessions))).not.toContain(token!);
     const me = await getOperator(makeRequest("/", { cookie: cookiesOf(res.headers) }));
     expect(me?.name).toBe("alice");
   });
@@ -160,13 +165,18 @@ describe("logout", () => {
   it("POST deletes the session row and clears the cookie; the old cookie no longer works", async () => {
     const loggedIn = await login({ name: "alice", password: "correct horse" });
     const cookie = cookiesOf(loggedIn.headers);
-    const sessionId = await readSessionId(cookie);
+    const token = await readSessionToken(cookie);
     const res = await callRoute(logoutAction, makeRequest("/logout", { method: "POST", cookie }));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login");
     expect(res.headers.get("set-cookie")).toMatch(/gt_session=;.*Max-Age=0/);
     const db = await getDb();
-    expect(await db.select().from(operatorSessions).where(eq(operatorSessions.id, sessionId!))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(operatorSessions)
+        .where(eq(operatorSessions.tokenHash, hashSessionToken(token!))),
+    ).toHaveLength(0);
     expect(await getOperator(makeRequest("/", { cookie }))).toBeNull();
   });
 

@@ -1,0 +1,219 @@
+import { data, type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
+import { recordAudit, type AuditActor } from "~/models/audit.server";
+import { writeAccessRefusal } from "./access.server";
+import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context.server";
+import { getAuth, type AuthResult } from "./auth.server";
+import { bodyLimitFor } from "./body-limits";
+import { getToast } from "remix-toast";
+
+/**
+ * Every route action of the Remix build, wrapped once (issue 21; docs/decisions/0016), so
+ * that every present and future page action and /api write gets, without editing it:
+ *
+ * 1. **Roles**, the second guard behind the Express gate: a write by a viewer or with a
+ *    read-only token is a 403 `{ error, message }` before the action runs (the gate refuses
+ *    it first in production; this covers any way in the gate did not foresee).
+ * 2. **The body, once**: read up to the route's limit (body-limits.ts; a longer one is a 413
+ *    before the action runs) and handed to the action as a fresh Request.
+ * 3. **The audit trail**: after the action, one entry — who (operator, and token name), the
+ *    action (method + route pattern, + the form's `intent` for pages), its target (the URL
+ *    parameters, else an id from the body), and a summary of the request body with secrets
+ *    blanked — and one entry per job the action started (`enqueue()` reports them). Only
+ *    writes that were not refused (status < 400, and no error toast) are recorded: a refused
+ *    request changed nothing. The entry is written before the answer leaves, so a client that reads
+ *    GET /api/audit right after its change finds it.
+ *
+ * server.ts hands Remix `guardBuild(build)`; the test kit's remixHandler does the same.
+ */
+const guarded = new WeakMap<ServerBuild, ServerBuild>();
+
+export function guardBuild(build: ServerBuild): ServerBuild {
+  const known = guarded.get(build);
+  if (known) return known;
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    const action = route?.module.action;
+    if (!route || !action) {
+      routes[id] = route;
+      continue;
+    }
+    const pattern = routePattern(build.routes, id);
+    routes[id] = { ...route, module: { ...route.module, action: guardAction(pattern, action) } };
+  }
+  const result = { ...build, routes };
+  guarded.set(build, result);
+  guarded.set(result, result);
+  return result;
+}
+
+/** "/api/rates/:id" for a route id, from the parents' path segments (pathless layouts add nothing). */
+export function routePattern(routes: ServerBuild["routes"], id: string): string {
+  const parts: string[] = [];
+  let r: ServerBuild["routes"][string] | undefined = routes[id];
+  while (r) {
+    if (r.path) parts.unshift(r.path);
+    r = r.parentId ? routes[r.parentId] : undefined;
+  }
+  return "/" + parts.join("/");
+}
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const isApiPattern = (pattern: string) => pattern === "/api" || pattern.startsWith("/api/");
+
+type Action = NonNullable<ServerBuild["routes"][string]["module"]["action"]>;
+
+function guardAction(pattern: string, action: Action): Action {
+  return async (args) => {
+    const { request } = args;
+    const method = request.method.toUpperCase();
+    if (!WRITES.has(method)) return action(args);
+    const auth = await getAuth(request).catch(() => null);
+    if (!auth) return action(args); // the route's own check answers (401 / redirect to the login)
+    const refusal = writeAccessRefusal(method, new URL(request.url).pathname, auth);
+    if (refusal) {
+      if (isApiPattern(pattern)) throw Response.json({ error: refusal, message: refusal }, { status: 403, headers: { "Cache-Control": "no-store" } });
+      throw data({ error: refusal, message: refusal }, { status: 403 });
+    }
+    // The body is read once, up to the route's limit, and handed on: the action reads the
+    // same bytes, the audit summary reads them afterwards. (A tee'd clone would stall: a
+    // cancelled branch of a tee waits for the other one.)
+    const limit = bodyLimitFor(new URL(request.url).pathname);
+    let bytes: Buffer<ArrayBuffer> | null = null;
+    if (request.body) {
+      bytes = await readCapped(request.body, limit);
+      if (!bytes) {
+        const text = `Request body too large (limit ${limit} bytes)`;
+        if (isApiPattern(pattern)) return Response.json({ error: text, message: text }, { status: 413, headers: { "Cache-Control": "no-store" } });
+        throw data({ error: text, message: text }, { status: 413 });
+      }
+    }
+    const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
+    const scope = newAuditScope();
+    let result: unknown;
+    let thrown: unknown;
+    let failed = false;
+    try {
+      result = await runInAuditScope(scope, () => action({ ...args, request: forwarded }));
+    } catch (err) {
+      failed = true;
+      thrown = err;
+    }
+    const status = statusOf(failed ? thrown : result, failed);
+    if (status < 400 && !scope.skip && !(await failedWithToast(failed ? thrown : result)))
+      await recordRequest(auth, method, pattern, args, bytes, request.headers.get("content-type") ?? "", scope, status);
+    if (failed) throw thrown;
+    return result as Awaited<ReturnType<Action>>;
+  };
+}
+
+/** The HTTP status an action's outcome becomes: a Response's, data()'s, 200 for plain data, 500 for a thrown error. */
+function statusOf(outcome: unknown, thrown: boolean): number {
+  if (outcome instanceof Response) return outcome.status;
+  const init = (outcome as { type?: string; init?: { status?: number } | null } | null)?.init;
+  if (outcome && typeof outcome === "object" && (outcome as { type?: string }).type === "DataWithResponseInit") return init?.status ?? 200;
+  return thrown ? 500 : 200;
+}
+
+/**
+ * A page action that failed tells the operator with an error toast and still redirects (302):
+ * it changed nothing, so it is no entry of the trail.
+ */
+async function failedWithToast(outcome: unknown): Promise<boolean> {
+  const headers =
+    outcome instanceof Response
+      ? outcome.headers
+      : outcome && typeof outcome === "object" && (outcome as { type?: string }).type === "DataWithResponseInit"
+        ? new Headers((outcome as { init?: ResponseInit | null }).init?.headers)
+        : null;
+  const flash = headers?.getSetCookie().find((c) => c.startsWith("toast-session="));
+  if (!flash) return false;
+  const { toast } = await getToast(new Request("http://local.invalid/", { headers: { Cookie: flash.split(";")[0]! } })).catch(() => ({ toast: undefined }));
+  return toast?.type === "error";
+}
+
+export function actorOf(auth: AuthResult): AuditActor {
+  return { operatorId: auth.operator.id, operator: auth.operator.name, token: auth.token?.name ?? null };
+}
+
+async function recordRequest(
+  auth: AuthResult,
+  method: string,
+  pattern: string,
+  args: ActionFunctionArgs,
+  bytes: Buffer<ArrayBuffer> | null,
+  contentType: string,
+  scope: AuditScope,
+  status: number,
+) {
+  const actor = actorOf(auth);
+  const body = await parseBody(bytes, contentType);
+  const api = isApiPattern(pattern);
+  const fields: Record<string, unknown> = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+  const intent = !api && typeof fields.intent === "string" ? fields.intent : undefined;
+  delete fields.intent;
+  // Where the page goes afterwards tells nothing about the change.
+  delete fields.redirectTo;
+  delete fields.errorRedirectTo;
+  const params = Object.values(args.params ?? {}).filter((v): v is string => typeof v === "string");
+  const action = scope.note.action ?? (api ? `${method} ${pattern}` : `${method} ${pattern}${intent ? ` ${intent}` : ""}`);
+  const target = scope.note.target ?? (params.length ? params.join("/") : targetFromBody(fields));
+  const details: Record<string, unknown> = {
+    ...(body === undefined ? {} : Array.isArray(body) || typeof body !== "object" || body === null ? { body } : fields),
+    ...scope.note.details,
+    status,
+  };
+  if (actor.token) details.via = `API token "${actor.token}"`;
+  await recordAudit(actor, { action, target, details });
+  for (const job of scope.jobs) {
+    await recordAudit(actor, { action: `job ${job.queue} ${job.kind}`, target: job.jobId, details: { startedBy: action } });
+  }
+}
+
+const ID_FIELDS = ["_id", "id", "accountId", "account_id", "userID", "userId", "profileId", "tokenId", "operatorId", "name", "inputItem"];
+
+function targetFromBody(fields: Record<string, unknown>): string {
+  for (const key of ID_FIELDS) {
+    const v = fields[key];
+    if (typeof v === "string" && v.trim()) return v.trim().slice(0, 120);
+    if (typeof v === "number") return String(v);
+  }
+  return "";
+}
+
+/** The whole body, or null when it is longer than `limit` (reading stops there). */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer<ArrayBuffer> | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      void reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The request body as a value for the summary: JSON parsed, a form as an object. */
+async function parseBody(bytes: Buffer<ArrayBuffer> | null, type: string): Promise<unknown> {
+  if (!bytes?.length) return undefined;
+  try {
+    if (/json/i.test(type)) return JSON.parse(bytes.toString("utf8"));
+    if (/form/i.test(type)) {
+      const form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of form) {
+        const value = typeof v === "string" ? v : `[file ${v.name}, ${v.size} bytes]`;
+        out[k] = k in out ? ([] as unknown[]).concat(out[k], value) : value;
+      }
+      return out;
+    }
+    return `[${bytes.length} bytes of ${type || "unknown type"}]`;
+  } catch {
+    return "[unreadable body]";
+  }
+}
