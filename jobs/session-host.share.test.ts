@@ -96,4 +96,21 @@ describe("session host at capacity and with several workers (issue 18 Scale)", (
     expect(onA).toBeLessThanOrEqual(14);
     expect(onB).toBeLessThanOrEqual(14);
   }, 90_000);
+
+  it("a start made while the session is still stopping runs it again at once, not at the next reconcile", async () => {
+    const [acc] = await stalkers(1);
+    // No reconcile within the test: only the host's own re-run can bring the session back.
+    await worker({ SESSION_RECONCILE_MS: "3600000" });
+    await startStalker(acc!.id);
+    await waitFor("active", async () => (await getStalkerStatus(acc!.id))?.state === "active", 20_000);
+    for (let i = 0; i < 8; i++) {
+      await stopStalker(acc!.id);
+      // Stop and start again a little later each time, so some starts land while the runner
+      // is winding down and some after its last look at `desired`.
+      await new Promise((r) => setTimeout(r, i * 40));
+      await startStalker(acc!.id);
+      await waitFor(`active again (round ${i})`, async () => (await getStalkerStatus(acc!.id))?.state === "active", 15_000);
+    }
+    expect(sim.sockets.sessions(acc!.id)).toHaveLength(1);
+  }, 180_000);
 });

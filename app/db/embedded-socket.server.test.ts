@@ -174,7 +174,7 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
       run("scripts/operator.ts", ["create", "beside-the-app"], { ...childEnv, OPERATOR_PASSWORD: "long enough 1" }),
       run("scripts/seed.ts", ["rates"], childEnv),
     ]);
-    expect(created).toMatchObject({ code: 0, stderr: "", stdout: 'Created operator "beside-the-app".\n' });
+    expect(created).toMatchObject({ code: 0, stderr: "", stdout: 'Created operator "beside-the-app" (admin).\n' });
     expect(seeded.stderr).toBe("");
     expect(seeded.code).toBe(0);
     expect(seeded.stdout).toMatch(/^Seeding the pglite database \(through the running app\)…\nseed rates: \d+ exchange rates\n$/);
@@ -186,7 +186,7 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
     expect(n).toBe(Number(seeded.stdout.match(/seed rates: (\d+)/)![1]));
     // The app keeps working while nobody is connected any more.
     const list = await run("scripts/operator.ts", ["list"], childEnv);
-    expect(list.stdout).toMatch(/^beside-the-app\tcreated /);
+    expect(list.stdout).toMatch(/^beside-the-app\tadmin\tcreated /);
     await db.insert(logs).values({ type: "info", source: "system", message: "owner still writes" });
   });
 
@@ -232,7 +232,7 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
     fs.writeFileSync(socketInfoPath(dir), JSON.stringify(stale), { mode: 0o600 });
     const list = await run("scripts/operator.ts", ["list"], childEnv);
     expect(list).toMatchObject({ code: 0, stderr: "" });
-    expect(list.stdout).toMatch(/^beside-the-app\tcreated /);
+    expect(list.stdout).toMatch(/^beside-the-app\tadmin\tcreated /);
 
     // The next owner replaces the stale file with its own.
     await getDb();

@@ -27,7 +27,7 @@ test.describe("job engine", () => {
       await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await nav.getByRole("link", { name: "system", exact: true }).click();
-    await expect(page.getByText("Probe jobs and the daily logs clean-up")).toBeVisible();
+    await expect(page.getByText("Probe jobs, the daily logs clean-up and the daily backup")).toBeVisible();
     await page.getByRole("link", { name: /^completed/i }).click();
     await expect(page).toHaveURL(/status=completed/);
     await expect(page.getByRole("heading", { name: jobId })).toBeVisible();
