@@ -404,7 +404,8 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     const panel = page.locator(".gt-rates-panel");
     await expect(panel).toHaveAttribute("data-busy", "true");
     await expect(panel).toHaveAttribute("inert", "");
-    expect(Number(await panel.evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(1);
+    // The dimming is a CSS transition: read the opacity until it has started.
+    await expect.poll(async () => Number(await panel.evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(1);
     release();
     await expect(panel).not.toHaveAttribute("data-busy");
     await expect(group(page, "Gold Ring")).toHaveCount(0);
