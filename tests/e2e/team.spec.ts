@@ -85,6 +85,6 @@ test("every section shows a viewer its data without the write controls an operat
   await expect(viewer.getByRole("textbox", { name: /name/i })).toHaveCount(0);
   // Trading Planets: the sequence's and the ad's state read as badges.
   await expect(viewer.getByTestId("sequence").getByText("Active", { exact: true })).toBeVisible();
-  await expect(viewer.getByRole("switch")).toHaveCount(0);
+  await expect(viewer.getByRole("main").getByRole("switch")).toHaveCount(0);
   await viewer.context().close();
 });
