@@ -77,7 +77,7 @@ export function sectionChecks(bowler: { id: string; nick: string }): SectionChec
       writes: (p) => [
         control(p, "Click to refresh data"),
         control(p, "Delete all companions"),
-        control(p, new RegExp(`^(Assign|Update) Companion for ${bowler.nick}$`)),
+        control(p, new RegExp(`^(Assign|Update) Companion for ${bowler.nick.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)),
         control(p, `Delete ${bowler.nick}`),
         control(p, "Gift Rates"),
       ],
