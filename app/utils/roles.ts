@@ -21,5 +21,8 @@ export function roleCanWrite(role: Role): boolean {
 }
 
 export const VIEWER_REFUSAL = "Viewers can look but not change anything: ask an admin for the operator role";
+/** The header's hint beside a viewer's name (the screens hide what they cannot do). */
+export const READ_ONLY_HINT = (role: Role) =>
+  role === "viewer" ? "Your role is viewer: you can look at everything but not change anything" : "You can look but not change anything";
 export const READ_ONLY_TOKEN_REFUSAL = "This API token is read-only";
 export const ADMIN_ONLY = "Only admins can do this";

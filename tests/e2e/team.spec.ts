@@ -1,54 +1,90 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { addOperator, checkSections, logInAs, sectionChecks, seedSections } from "./team-fixtures";
 
 /**
- * Issue 21, team use (docs/decisions/0016), JavaScript on: an admin adds a viewer in
- * Settings; the viewer logs in, is shown as a viewer, cannot manage operators, and a write
- * they try comes back as a flash toast with the reason; the admin finds the change on the
- * audit trail.
+ * Issue 21, team use (docs/decisions/0016), JavaScript on: an admin adds operators in Settings;
+ * a viewer is shown as a read-only viewer and cannot manage operators; a page loaded before an
+ * operator became a viewer still posts, and the write comes back as a flash toast with the
+ * reason; the admin finds the change on the audit trail. Issue 21 item 1: "Viewers read
+ * everything an operator reads and change nothing ... the UI hides or disables what they
+ * cannot do" — every section, as a viewer and as an operator.
  */
-const loggedOut = { cookies: [], origins: [] };
-
-async function logInAs(browser: Browser, baseURL: string, name: string, password: string) {
-  const context = await browser.newContext({ storageState: loggedOut, baseURL });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-  return page;
-}
-
 test("an admin adds a viewer, who reads but cannot write; the audit trail shows who did what", async ({ page, browser, baseURL }, testInfo) => {
   const name = `viewer-${testInfo.project.name}-${Date.now().toString(36)}`;
   const password = "viewer password 1";
 
-  await page.goto("/settings");
-  const operators = page.getByRole("region", { name: "Operators" });
-  await operators.getByLabel("Name", { exact: true }).fill(name);
-  await operators.getByLabel("Password", { exact: true }).fill(password);
-  await operators.getByRole("combobox", { name: "Role", exact: true }).selectOption("viewer");
-  await operators.getByRole("button", { name: "Add operator" }).click();
-  await expect(page.getByText(`Operator "${name}" created (Viewer)`)).toBeVisible();
+  // Added as an operator: the page it opens offers the writes.
+  const operators = await addOperator(page, name, password, "operator");
+  await expect(page.getByText(`Operator "${name}" created (Operator)`)).toBeVisible();
+  const demoted = await logInAs(browser, baseURL!, name, password);
+  await expect(demoted.locator(".gt-shell")).toHaveAttribute("data-can-write", "true");
+  await expect(demoted.getByRole("banner").getByText("Read-only")).toHaveCount(0);
+  await demoted.goto("/logs");
+  await demoted.getByRole("link", { name: "Clean Old Logs" }).click();
+
+  // The admin makes them a viewer while that page is open.
+  await operators.getByRole("combobox", { name: `Role of ${name}` }).selectOption("viewer");
+  await operators.getByRole("button", { name: `Change the role of ${name}` }).click();
   await expect(operators.getByRole("listitem", { name })).toContainText("Viewer");
 
-  const viewer = await logInAs(browser, baseURL!, name, password);
-  await expect(viewer.locator(".gt-shell")).toHaveAttribute("data-can-write", "false");
-  await expect(viewer.getByRole("banner").getByText("Viewer", { exact: true })).toBeVisible();
-  await viewer.goto("/settings");
-  await expect(viewer.getByRole("heading", { name: "API tokens", exact: true })).toBeVisible();
-  await expect(viewer.getByRole("heading", { name: "Operators" })).toHaveCount(0);
-
-  // A write from the page: refused, the reason in a toast, the page stays.
-  await viewer.goto("/logs");
-  await viewer.getByRole("link", { name: "Clean Old Logs" }).click();
-  await viewer.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" }).click();
-  await expect(viewer.getByText("Viewers can look but not change anything")).toBeVisible();
-  await expect(viewer).toHaveURL(/\/logs/);
-  await viewer.context().close();
+  // The write from the page loaded before: refused, the reason in a toast, the page stays.
+  await demoted.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" }).click();
+  await expect(demoted.getByText("Viewers can look but not change anything")).toBeVisible();
+  await expect(demoted).toHaveURL(/\/logs/);
+  // Reloaded, the page knows: read-only, and no Clean Old Logs to press.
+  await demoted.reload();
+  await expect(demoted.locator(".gt-shell")).toHaveAttribute("data-can-write", "false");
+  await expect(demoted.getByRole("banner").getByText("Viewer", { exact: true })).toBeVisible();
+  await expect(demoted.getByRole("banner").getByText("Read-only")).toBeVisible();
+  await expect(demoted.getByRole("heading", { name: "System Logs" })).toBeVisible();
+  await expect(demoted.getByRole("link", { name: "Clean Old Logs" })).toHaveCount(0);
+  await demoted.goto("/settings");
+  await expect(demoted.getByRole("heading", { name: "API tokens", exact: true })).toBeVisible();
+  await expect(demoted.getByRole("heading", { name: "Operators" })).toHaveCount(0);
+  await demoted.context().close();
 
   await page.goto(`/audit?action=operator.`);
   const row = page.getByRole("row").filter({ hasText: name });
-  await expect(row).toContainText("operator.create");
-  await expect(row).toContainText("operator");
+  await expect(row.first()).toContainText("operator.");
+  await expect(page.getByRole("row").filter({ hasText: "operator.create" }).filter({ hasText: name })).toHaveCount(1);
+});
+
+test("every section shows a viewer its data without the write controls an operator gets", async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const { bowler } = await seedSections(page.request, baseURL!, 10);
+  const checks = sectionChecks(bowler);
+  const stamp = Date.now().toString(36);
+
+  await addOperator(page, `op-${stamp}`, "operator password 1", "operator");
+  const operator = await logInAs(browser, baseURL!, `op-${stamp}`, "operator password 1");
+  await checkSections(operator, checks, true);
+  // An operator's expanded rate row is the tier editor.
+  await operator.goto("/exchange-rates");
+  await operator.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+  await expect(operator.getByRole("button", { name: "Save" })).toBeVisible();
+  await operator.context().close();
+
+  await addOperator(page, `view-${stamp}`, "viewer password 3", "viewer");
+  const viewer = await logInAs(browser, baseURL!, `view-${stamp}`, "viewer password 3");
+  await checkSections(viewer, checks, false);
+  // A viewer's expanded rate row shows the tiers as text: no fields, no Save.
+  await viewer.goto("/exchange-rates");
+  await viewer.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+  const tiers = viewer.getByRole("list", { name: "Tiers of Gold Ring → Silver Ring" });
+  await expect(tiers.getByRole("listitem")).toHaveCount(2);
+  await expect(tiers.getByRole("listitem").nth(0)).toContainText("≥ 0");
+  await expect(tiers.getByRole("listitem").nth(0)).toContainText("1/3");
+  await expect(tiers.getByRole("listitem").nth(1)).toContainText("≥ 10");
+  await expect(tiers.getByRole("listitem").nth(1)).toContainText("1/2");
+  await expect(viewer.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(viewer.getByRole("textbox", { name: "T1 rate" })).toHaveCount(0);
+  // The URL of a dialog does not open it for a viewer either.
+  await viewer.goto("/exchange-rates?dialog=add");
+  await expect(viewer.getByRole("dialog")).toHaveCount(0);
+  await viewer.goto("/trading-planets?sequence=new");
+  await expect(viewer.getByRole("textbox", { name: /name/i })).toHaveCount(0);
+  // Trading Planets: the sequence's and the ad's state read as badges.
+  await expect(viewer.getByTestId("sequence").getByText("Active", { exact: true })).toBeVisible();
+  await expect(viewer.getByRole("main").getByRole("switch")).toHaveCount(0);
+  await viewer.context().close();
 });

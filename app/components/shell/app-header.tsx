@@ -1,6 +1,6 @@
 import { ClockIcon, ExitIcon, GearIcon, ReaderIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, Text } from "@radix-ui/themes";
-import { ROLE_LABELS, type Role } from "~/utils/roles";
+import { READ_ONLY_HINT, ROLE_LABELS, type Role } from "~/utils/roles";
 import { Form, Link, NavLink, useNavigation } from "@remix-run/react";
 import { JobsBadge, type JobsState } from "./jobs-badge";
 import { SectionMenu } from "./section-menu";
@@ -9,11 +9,25 @@ import { WaitingBadge } from "./waiting-badge";
 
 /**
  * The app header: brand, job engine badge, System Logs, the audit trail, settings, dark
- * mode toggle, the operator (with their role when it is not "operator") and logout; below
+ * mode toggle, the operator (with their role when it is not "operator", and "Read-only"
+ * when they may change nothing) and logout; below
  * it the section menu. Labels stay in the accessibility tree on phones, where only the
  * icons show.
  */
-export function AppHeader({ operatorName, role = "operator", jobs, waiting = [] }: { operatorName: string; role?: Role; jobs: JobsState; waiting?: string[] }) {
+export function AppHeader({
+  operatorName,
+  role = "operator",
+  canWrite = true,
+  jobs,
+  waiting = [],
+}: {
+  operatorName: string;
+  role?: Role;
+  /** False for viewers (and read-only tokens): the header says the screens are read-only. */
+  canWrite?: boolean;
+  jobs: JobsState;
+  waiting?: string[];
+}) {
   const navigation = useNavigation();
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
@@ -47,6 +61,12 @@ export function AppHeader({ operatorName, role = "operator", jobs, waiting = [] 
           {role !== "operator" ? (
             <Badge color={role === "admin" ? "amber" : "gray"} variant="soft" className="gt-role-badge">
               {ROLE_LABELS[role]}
+            </Badge>
+          ) : null}
+          {!canWrite ? (
+            <Badge color="gray" variant="outline" className="gt-readonly-badge" title={READ_ONLY_HINT(role)}>
+              Read-only
+              <span className="gt-visually-hidden">: {READ_ONLY_HINT(role)}</span>
             </Badge>
           ) : null}
           <Form method="post" action="/logout" className="gt-inline-form">

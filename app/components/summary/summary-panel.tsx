@@ -15,6 +15,7 @@ import {
 import { GiftImage } from "~/components/gift-image";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import { GiftRatesDialog as GiftRatesDialogNow } from "./gift-rates-dialog";
 import { NetChart, type NetPoint } from "./net-chart";
 
@@ -123,7 +124,9 @@ export function SummaryPanel({ summary }: { summary: SummaryPanelData | undefine
   const [expanded, setExpanded] = useState(expandedInUrl);
   const dialogInUrl = params.get("dialog") === GIFT_RATES_DIALOG;
   const [dialogOpen, setDialogOpen] = useState(false);
-  const open = hydrated ? dialogOpen || dialogInUrl : dialogInUrl;
+  // Gift rates are edited in the dialog: not offered to a viewer (issue 21).
+  const canWrite = useCanWrite();
+  const open = canWrite && (hydrated ? dialogOpen || dialogInUrl : dialogInUrl);
 
   const totals = summary?.dailyTotals ?? [];
   const rows = expanded || expandedInUrl ? totals : totals.slice(0, SUMMARY_COLLAPSED_ROWS);
@@ -149,11 +152,13 @@ export function SummaryPanel({ summary }: { summary: SummaryPanelData | undefine
           <Heading as="h2" size="4" id="gt-summary-title">
             {SUMMARY_TEXTS.title}
           </Heading>
-          <Button asChild size="1" variant="soft">
-            <Link to={hrefWith(location.pathname, params, "dialog", GIFT_RATES_DIALOG)} onClick={openDialog} preventScrollReset>
-              {SUMMARY_TEXTS.giftRates}
-            </Link>
-          </Button>
+          {canWrite ? (
+            <Button asChild size="1" variant="soft">
+              <Link to={hrefWith(location.pathname, params, "dialog", GIFT_RATES_DIALOG)} onClick={openDialog} preventScrollReset>
+                {SUMMARY_TEXTS.giftRates}
+              </Link>
+            </Button>
+          ) : null}
         </Flex>
         {open ? (
           <GiftRatesDialogLazy

@@ -85,7 +85,7 @@ export default function AppLayout() {
         <a href="#main" className="gt-skip-link">
           Skip to content
         </a>
-        <AppHeader operatorName={operator.name} role={operator.role} jobs={jobs} waiting={waiting} />
+        <AppHeader operatorName={operator.name} role={operator.role} canWrite={operator.canWrite} jobs={jobs} waiting={waiting} />
         <main id="main" tabIndex={-1} className="gt-main">
           <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
             <Outlet />

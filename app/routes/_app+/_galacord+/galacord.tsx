@@ -13,6 +13,7 @@ import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { ExclamationTriangleIcon, GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
+import { useCanWrite } from "~/components/ui/write-only";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import {
   changePlanet,
@@ -412,6 +413,7 @@ function AccountRow({ account }: { account: SavedAccount }) {
   // An account in error (a login failure: 451, 950) is not retried until the operator presses Connect.
   const wantsConnected = pending ? pending === "connect" : account.desired === "connected" && account.state !== "error";
   const href = channelLink(account);
+  const canWrite = useCanWrite();
   return (
     <Card asChild>
       <li className="gt-galacord-account" aria-label={account.nick}>
@@ -436,25 +438,27 @@ function AccountRow({ account }: { account: SavedAccount }) {
             </Text>
             <SessionDetail session={account.session} />
           </Flex>
-          <Flex gap="2" wrap="wrap">
-            <fetcher.Form method="post" action="/galacord" preventScrollReset>
-              <input type="hidden" name="accountId" value={account.accountId} />
-              <input type="hidden" name="channelId" value={account.channelId} />
-              <input type="hidden" name="intent" value={wantsConnected ? "disconnect" : "connect"} />
-              <Button type="submit" variant="soft" color={wantsConnected ? "gray" : "green"}>
-                {wantsConnected ? "Disconnect" : "Connect"}
-              </Button>
-            </fetcher.Form>
-            <OpenDialog param="channel" value={account.accountId}>
-              Change Channel
-            </OpenDialog>
-            <OpenDialog param="planet" value={account.accountId}>
-              Change Planet
-            </OpenDialog>
-            <OpenDialog param="confirm" value={account.accountId} color="red" label={`Delete ${account.nick}`}>
-              <TrashIcon /> Delete
-            </OpenDialog>
-          </Flex>
+          {canWrite ? (
+            <Flex gap="2" wrap="wrap">
+              <fetcher.Form method="post" action="/galacord" preventScrollReset>
+                <input type="hidden" name="accountId" value={account.accountId} />
+                <input type="hidden" name="channelId" value={account.channelId} />
+                <input type="hidden" name="intent" value={wantsConnected ? "disconnect" : "connect"} />
+                <Button type="submit" variant="soft" color={wantsConnected ? "gray" : "green"}>
+                  {wantsConnected ? "Disconnect" : "Connect"}
+                </Button>
+              </fetcher.Form>
+              <OpenDialog param="channel" value={account.accountId}>
+                Change Channel
+              </OpenDialog>
+              <OpenDialog param="planet" value={account.accountId}>
+                Change Planet
+              </OpenDialog>
+              <OpenDialog param="confirm" value={account.accountId} color="red" label={`Delete ${account.nick}`}>
+                <TrashIcon /> Delete
+              </OpenDialog>
+            </Flex>
+          ) : null}
         </Flex>
       </li>
     </Card>
@@ -475,13 +479,16 @@ export default function GalaCordRoute() {
   // Starting, from the click until Discord answers: never "Stopped" in between.
   const shown = pendingBot === "bot-start" ? "starting" : pendingBot === "bot-stop" ? "stopped" : status.state;
   const running = shown === "running" || shown === "starting";
-  const account = (key: string) => accounts.find((a) => a.accountId === params.get(key));
+  // A viewer (issue 21) follows the bot and the connections; starting, connecting and editing are not offered.
+  const canWrite = useCanWrite();
+  const account = (key: string) => (canWrite ? accounts.find((a) => a.accountId === params.get(key)) : undefined);
   const changing = account("channel");
   const planetFor = account("planet");
   const deleting = account("confirm");
   // A dialog is open: the saved accounts behind it are out of reach (as behind a modal), so
   // the dialog's own Connect / Change Channel / Change Planet / Delete are the only ones.
-  const dialogOpen = Boolean(params.get("new") || changing || planetFor || deleting);
+  const connectingNew = canWrite && Boolean(params.get("new"));
+  const dialogOpen = Boolean(connectingNew || changing || planetFor || deleting);
 
   return (
     <Box>
@@ -501,15 +508,19 @@ export default function GalaCordRoute() {
                 · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
               </Text>
             </Flex>
-            <botFetcher.Form method="post" action="/galacord" preventScrollReset>
-              <input type="hidden" name="intent" value={running ? "bot-stop" : "bot-start"} />
-              <Button type="submit" color={running ? "red" : "green"} variant="soft">
-                {running ? "Stop" : "Start"}
-              </Button>
-            </botFetcher.Form>
-            <OpenDialog param="new" value="1" variant="solid">
-              ID
-            </OpenDialog>
+            {canWrite ? (
+              <>
+                <botFetcher.Form method="post" action="/galacord" preventScrollReset>
+                  <input type="hidden" name="intent" value={running ? "bot-stop" : "bot-start"} />
+                  <Button type="submit" color={running ? "red" : "green"} variant="soft">
+                    {running ? "Stop" : "Start"}
+                  </Button>
+                </botFetcher.Form>
+                <OpenDialog param="new" value="1" variant="solid">
+                  ID
+                </OpenDialog>
+              </>
+            ) : null}
           </>
         }
       />
@@ -543,7 +554,7 @@ export default function GalaCordRoute() {
       ) : status.session && !pendingBot ? (
         <SessionDetail session={status.session} size="2" />
       ) : null}
-      {params.get("new") ? <ConnectNewPanel channels={channels} /> : null}
+      {connectingNew ? <ConnectNewPanel channels={channels} /> : null}
       {changing ? <ChangeChannelPanel account={changing} channels={channels} /> : null}
       {planetFor ? <ChangePlanetPanel account={planetFor} /> : null}
       {deleting ? (
@@ -561,7 +572,7 @@ export default function GalaCordRoute() {
         </Heading>
         {accounts.length === 0 ? (
           <Text as="p" size="2" color="gray">
-            No saved accounts yet. Use the ID button to connect one.
+            {canWrite ? "No saved accounts yet. Use the ID button to connect one." : "No saved accounts yet."}
           </Text>
         ) : (
           <Flex asChild direction="column" gap="2">

@@ -10,6 +10,7 @@ import { LOGS_AUTO_REFRESH_SECONDS, logsPageUrl, parseLogsPageParams, type LogsP
 import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionHeader } from "~/components/ui/section-header";
+import { useCanWrite } from "~/components/ui/write-only";
 import { cleanupLogs, clearLog, countLogs, listLogs, logRetentionDays, toLogDto } from "~/models/log.server";
 import { isUuid } from "~/utils/api.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
@@ -92,6 +93,8 @@ export default function LogsRoute() {
   const revalidator = useRevalidator();
   const [manualRefresh, setManualRefresh] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  // Reading, filtering and refreshing are everyone's; cleaning is not a viewer's (issue 21).
+  const canWrite = useCanWrite();
   useAutoRefresh(params.auto);
 
   useEffect(() => {
@@ -123,24 +126,26 @@ export default function LogsRoute() {
                 <ReloadIcon aria-hidden /> Refresh
               </Link>
             </Button>
-            <Button asChild color="red" variant="soft" loading={cleaning} className="gt-touch">
-              <Link
-                to={logsPageUrl({ ...params, confirmCleanup: true })}
-                preventScrollReset
-                onClick={(event) => {
-                  event.preventDefault();
-                  setConfirmOpen(true);
-                }}
-              >
-                <TrashIcon aria-hidden /> Clean Old Logs
-              </Link>
-            </Button>
+            {canWrite ? (
+              <Button asChild color="red" variant="soft" loading={cleaning} className="gt-touch">
+                <Link
+                  to={logsPageUrl({ ...params, confirmCleanup: true })}
+                  preventScrollReset
+                  onClick={(event) => {
+                    event.preventDefault();
+                    setConfirmOpen(true);
+                  }}
+                >
+                  <TrashIcon aria-hidden /> Clean Old Logs
+                </Link>
+              </Button>
+            ) : null}
           </>
         }
       />
 
       <ConfirmDialog
-        open={confirmOpen}
+        open={canWrite && confirmOpen}
         onOpenChange={setConfirmOpen}
         title="Clean old logs?"
         description={cleanupDescription(retentionDays)}
@@ -148,7 +153,7 @@ export default function LogsRoute() {
         pending={cleaning}
         form={{ action: here, fields: { intent: "cleanup" } }}
       />
-      {params.confirmCleanup ? (
+      {params.confirmCleanup && canWrite ? (
         <ConfirmPanel
           title="Clean old logs?"
           description={cleanupDescription(retentionDays)}

@@ -13,6 +13,7 @@ import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
+import { useCanWrite } from "~/components/ui/write-only";
 import { toast } from "~/components/ui/toast";
 import { createAd, deleteAd, deleteAds, listAds, updateAd } from "~/models/ad.server";
 import { createCustomPlanet, deleteCustomPlanet, listCustomPlanets, updateCustomPlanet } from "~/models/custom-planet.server";
@@ -285,7 +286,9 @@ export default function TradingPlanetsRoute() {
     const s = next.toString();
     return `${location.pathname}${s ? `?${s}` : ""}`;
   };
-  const editing = params.get("sequence");
+  // A viewer (issue 21) reads sequences, planets, traders and ads, without the controls that change them.
+  const canWrite = useCanWrite();
+  const editing = canWrite ? params.get("sequence") : null;
   const draft = actionData && "draft" in actionData ? actionData : null;
   const editingSequence = editing && editing !== "new" ? sequences.find((s) => s._id === editing) : undefined;
   const planetsTab = params.get("planets");
@@ -296,11 +299,13 @@ export default function TradingPlanetsRoute() {
         title="Trading Planets"
         actions={
           <>
-            <Button asChild>
-              <Link to={withParam("sequence", "new")} preventScrollReset>
-                <PlusIcon /> New Sequence
-              </Link>
-            </Button>
+            {canWrite ? (
+              <Button asChild>
+                <Link to={withParam("sequence", "new")} preventScrollReset>
+                  <PlusIcon /> New Sequence
+                </Link>
+              </Button>
+            ) : null}
             <Button asChild variant="soft">
               <Link to={withParam("planets", "blacklisted")} preventScrollReset>
                 <GlobeIcon /> Custom Planets

@@ -5,6 +5,7 @@ import { TrashIcon } from "~/components/ui/icons";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
 import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips, statusText } from "./bowling-view";
 import { RemoteImage } from "./remote-image";
@@ -91,6 +92,7 @@ function DeleteButton({ row }: { row: BowlingRow }) {
 
 export function BowlingRowView({ row }: { row: BowlingRow }) {
   const location = useLocation();
+  const canWrite = useCanWrite();
   const c = row.companion;
   const total = collectionTotal(row.collection);
   return (
@@ -122,12 +124,14 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
             <Text color="gray">No companion</Text>
           )}
         </Text>
-        <Button asChild size="1" variant="soft" mt="1">
-          <Link to={hrefWith(location.search, { [DIALOG_PARAM]: "companion", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })} preventScrollReset>
-            {c ? "Update Companion" : "Assign Companion"}
-            <span className="gt-visually-hidden"> for {row.nick}</span>
-          </Link>
-        </Button>
+        {canWrite ? (
+          <Button asChild size="1" variant="soft" mt="1">
+            <Link to={hrefWith(location.search, { [DIALOG_PARAM]: "companion", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })} preventScrollReset>
+              {c ? "Update Companion" : "Assign Companion"}
+              <span className="gt-visually-hidden"> for {row.nick}</span>
+            </Link>
+          </Button>
+        ) : null}
       </td>
       <td>
         <GiftChips row={row} />
@@ -151,9 +155,11 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
           <Skeleton width="48px" height="18px" />
         )}
       </td>
-      <td>
-        <DeleteButton row={row} />
-      </td>
+      {canWrite ? (
+        <td>
+          <DeleteButton row={row} />
+        </td>
+      ) : null}
     </tr>
   );
 }

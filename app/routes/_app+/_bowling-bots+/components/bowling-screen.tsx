@@ -10,6 +10,7 @@ import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
 import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
 import {
@@ -88,12 +89,14 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
   const navigate = useNavigate();
   const navigation = useNavigation();
   const params = new URLSearchParams(location.search);
+  // A viewer (issue 21) sees the users, gifts and collections, not refresh, companions or delete.
+  const canWrite = useCanWrite();
   const open = dialogOf(params);
   const rows = data.rows ?? [];
   const dialogRow = open ? (rows.find((r) => r.account_id === open.account) ?? null) : null;
   const closeHref = hrefWith(location.search, { [DIALOG_PARAM]: null, [ACCOUNT_PARAM]: null });
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
-  const confirm = params.get(CONFIRM_PARAM);
+  const confirm = canWrite ? params.get(CONFIRM_PARAM) : null;
   const confirmRow = confirm && confirm !== CONFIRM_ALL_COMPANIONS ? (rows.find((r) => r.account_id === confirm) ?? null) : null;
   const cancelConfirm = hrefWith(location.search, { [CONFIRM_PARAM]: null });
   const reloading = navigation.state === "loading" && navigation.location.pathname === "/gifts";
@@ -131,10 +134,10 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
         />
       ) : null}
       <CompanionDialog
-        open={open?.dialog === "companion"}
+        open={canWrite && open?.dialog === "companion"}
         onClose={close}
         closeHref={closeHref}
-        row={open?.dialog === "companion" ? dialogRow : null}
+        row={canWrite && open?.dialog === "companion" ? dialogRow : null}
         suppliers={data.suppliers}
         recipients={data.recipients}
       />
@@ -149,7 +152,7 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
             <Heading as="h2" size="4" id="gt-bowling-users">
               Bowling users
             </Heading>
-            {data.rows ? <DeleteAllCompanions count={data.companionCount} /> : null}
+            {data.rows && canWrite ? <DeleteAllCompanions count={data.companionCount} /> : null}
           </Flex>
           {data.totals && rows.length ? <TotalsBar totals={data.totals} /> : null}
           {data.rows === null ? (
@@ -178,9 +181,11 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
                   <th scope="col">Companion</th>
                   <th scope="col">Gifts</th>
                   <th scope="col">{COLLECTION_TITLE}</th>
-                  <th scope="col">
-                    <span className="gt-visually-hidden">Actions</span>
-                  </th>
+                  {canWrite ? (
+                    <th scope="col">
+                      <span className="gt-visually-hidden">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>

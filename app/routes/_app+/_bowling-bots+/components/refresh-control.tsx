@@ -5,6 +5,7 @@ import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useRefreshOutcomeToast } from "~/components/ui/refresh-outcome";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
 import { LAST_FETCHED_TEXTS } from "./bowling-view";
 
@@ -22,6 +23,8 @@ import { LAST_FETCHED_TEXTS } from "./bowling-view";
 export function RefreshControl({ lastFetched, progress, notice }: Pick<BowlingData, "lastFetched" | "progress" | "notice">) {
   const fetcher = useFetcher({ key: "bowling-refresh" });
   const hydrated = useHydrated();
+  // Refreshing writes the fetched data: not a viewer's (issue 21); the time since the last fetch stays.
+  const canWrite = useCanWrite();
   const refreshing = !!progress?.running || fetcher.state !== "idle";
   useRefreshOutcomeToast(refreshing, progress?.finishedAt, notice);
 
@@ -47,17 +50,19 @@ export function RefreshControl({ lastFetched, progress, notice }: Pick<BowlingDa
   return (
     <Flex align="center" gap="3" data-testid="refresh-control" data-refreshing={refreshing}>
       {label}
-      <fetcher.Form
-        method="post"
-        action="/gifts"
-        onSubmit={(e) => {
-          if (refreshing) e.preventDefault();
-        }}
-      >
-        <HiddenFields fields={{ intent: "refresh" }} />
-        <NoJsRedirect />
-        {hydrated ? <Tooltip content="Click to refresh data">{button}</Tooltip> : button}
-      </fetcher.Form>
+      {canWrite ? (
+        <fetcher.Form
+          method="post"
+          action="/gifts"
+          onSubmit={(e) => {
+            if (refreshing) e.preventDefault();
+          }}
+        >
+          <HiddenFields fields={{ intent: "refresh" }} />
+          <NoJsRedirect />
+          {hydrated ? <Tooltip content="Click to refresh data">{button}</Tooltip> : button}
+        </fetcher.Form>
+      ) : null}
     </Flex>
   );
 }

@@ -6,6 +6,7 @@ import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
 import { CONFIRM_PARAM, GIFT_COLUMNS, type GiftCell } from "./characters-view";
 
@@ -93,6 +94,7 @@ function DeleteButton({ row }: { row: Row }) {
 }
 
 export function CharacterRowView({ row }: { row: Row }) {
+  const canWrite = useCanWrite();
   const status = row.isOnline === null ? null : row.isOnline ? "online" : "offline";
   return (
     <Card asChild size="1">
@@ -132,10 +134,12 @@ export function CharacterRowView({ row }: { row: Row }) {
               <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} />
             </Box>
           </Box>
-          <Flex gap="2" align="center" ml="auto">
-            {row.isStalker ? <StalkerButton row={row} /> : null}
-            <DeleteButton row={row} />
-          </Flex>
+          {canWrite ? (
+            <Flex gap="2" align="center" ml="auto">
+              {row.isStalker ? <StalkerButton row={row} /> : null}
+              <DeleteButton row={row} />
+            </Flex>
+          ) : null}
         </Flex>
       </li>
     </Card>

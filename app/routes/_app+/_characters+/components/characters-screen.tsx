@@ -10,6 +10,7 @@ import { PlusIcon } from "~/components/ui/icons";
 import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
+import { useCanWrite } from "~/components/ui/write-only";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
 import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
@@ -30,6 +31,7 @@ function withParam(search: string, name: string, value: string): string {
 }
 
 function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalker" | "progress" | "notice">) {
+  const canWrite = useCanWrite();
   const start = useFetcher();
   const stop = useFetcher();
   const pendingStart = start.state !== "idle";
@@ -49,23 +51,25 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
           </Text>
           {stalker?.session && !pendingStart ? <SessionDetail session={stalker.session} announce="none" /> : null}
         </Box>
-        <Flex gap="2" wrap="wrap">
-          <start.Form method="post" action="/characters">
-            <HiddenFields fields={{ intent: "start-stalker", accountId: stalker?.accountId ?? "" }} />
-            <NoJsRedirect />
-            <Button type="submit" color="green" variant="soft" disabled={!stalker || state !== "inactive"} loading={pendingStart}>
-              Start
-            </Button>
-          </start.Form>
-          <stop.Form method="post" action="/characters">
-            <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
-            <NoJsRedirect />
-            <Button type="submit" color="orange" variant="soft" disabled={!stalker || state === "inactive"} loading={stop.state !== "idle"}>
-              Stop
-            </Button>
-          </stop.Form>
-          <CharactersRefreshButton progress={progress} notice={notice} />
-        </Flex>
+        {canWrite ? (
+          <Flex gap="2" wrap="wrap">
+            <start.Form method="post" action="/characters">
+              <HiddenFields fields={{ intent: "start-stalker", accountId: stalker?.accountId ?? "" }} />
+              <NoJsRedirect />
+              <Button type="submit" color="green" variant="soft" disabled={!stalker || state !== "inactive"} loading={pendingStart}>
+                Start
+              </Button>
+            </start.Form>
+            <stop.Form method="post" action="/characters">
+              <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
+              <NoJsRedirect />
+              <Button type="submit" color="orange" variant="soft" disabled={!stalker || state === "inactive"} loading={stop.state !== "idle"}>
+                Stop
+              </Button>
+            </stop.Form>
+            <CharactersRefreshButton progress={progress} notice={notice} />
+          </Flex>
+        ) : null}
       </Flex>
     </Card>
   );
@@ -113,6 +117,8 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
 export function CharactersScreen({ data }: { data: CharactersData }) {
   const location = useLocation();
   const navigate = useNavigate();
+  // A viewer (issue 21) reads the characters and the stalker, without the buttons that change them.
+  const canWrite = useCanWrite();
   // Stalkers, refresh progress and results (and the 5-minute status refresh) arrive as live
   // events (docs/live.md); polling only while the stream is down.
   useLive([...LIVE_PATTERNS, "session:stalker"], { fallbackMs: data.progress?.running ? REFRESH_POLL_MS : 5_000 });
@@ -120,8 +126,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
   const total = data.groups.reduce((n, g) => n + g.rows.length, 0);
   const params = new URLSearchParams(location.search);
-  const dialog = dialogOf(params);
-  const confirmId = params.get(CONFIRM_PARAM);
+  const dialog = canWrite ? dialogOf(params) : null;
+  const confirmId = canWrite ? params.get(CONFIRM_PARAM) : null;
   const confirm = confirmId ? (data.groups.flatMap((g) => g.rows).find((r) => r.account_id === confirmId) ?? null) : null;
 
   return (
@@ -131,18 +137,20 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       <SectionHeader
         title="All Characters"
         actions={
-          <>
-            <Button asChild variant="soft">
-              <Link to={withParam(location.search, DIALOG_PARAM, "user")} aria-label="Add User" preventScrollReset>
-                <PlusIcon /> User
-              </Link>
-            </Button>
-            <Button asChild variant="soft">
-              <Link to={withParam(location.search, DIALOG_PARAM, "category")} aria-label="Add Category" preventScrollReset>
-                <PlusIcon /> Category
-              </Link>
-            </Button>
-          </>
+          canWrite && (
+            <>
+              <Button asChild variant="soft">
+                <Link to={withParam(location.search, DIALOG_PARAM, "user")} aria-label="Add User" preventScrollReset>
+                  <PlusIcon /> User
+                </Link>
+              </Button>
+              <Button asChild variant="soft">
+                <Link to={withParam(location.search, DIALOG_PARAM, "category")} aria-label="Add Category" preventScrollReset>
+                  <PlusIcon /> Category
+                </Link>
+              </Button>
+            </>
+          )
         }
       />
       <UserDialog open={dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
@@ -164,7 +172,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
       {total === 0 ? (
-        <EmptyState title="No characters yet" description="Add a user with a recovery code." />
+        <EmptyState title="No characters yet" description={canWrite ? "Add a user with a recovery code." : undefined} />
       ) : (
         data.groups.map((g) => (
           <Box key={g.group} mb="4" asChild>

@@ -11,6 +11,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CollectionsData } from "../collections";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
+import { useCanWrite } from "~/components/ui/write-only";
 import { COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
 
 export { IntentForm };
@@ -25,6 +26,9 @@ function initials(nick: string) {
 }
 
 const STATE_LABEL: Record<string, string> = { disconnected: "Disconnected", connecting: "Connecting", connected: "Connected", error: "Error" };
+/** What a viewer finds instead of the login form (issue 21: viewers change nothing). */
+export const VIEWER_NOTE = "Viewers can look but not log in, collect or send gifts.";
+
 const STATE_COLOR = { disconnected: "gray", connecting: "blue", connected: "green", error: "red" } as const;
 
 /** Header: the connect/disconnect icon (spec 2 "Main app shell"). */
@@ -55,6 +59,18 @@ export function ConnectIcon({ data }: { data: CollectionsData }) {
 function LoginCard() {
   const hydrated = useHydrated();
   const [code, setCode] = useState("");
+  if (!useCanWrite()) {
+    return (
+      <Card size="2">
+        <Heading as="h2" size="3" mb="2">
+          Recovery-code login
+        </Heading>
+        <Text as="p" size="2" color="gray">
+          {VIEWER_NOTE}
+        </Text>
+      </Card>
+    );
+  }
   return (
     <Card size="2">
       <Heading as="h2" size="3" mb="2">
@@ -191,6 +207,7 @@ function recipientOptions(data: CollectionsData) {
 
 function Controls({ data }: { data: CollectionsData }) {
   const hydrated = useHydrated();
+  const canWrite = useCanWrite();
   const [recipient, setRecipient] = useState(data.recipientId);
   const [other, setOther] = useState("");
   useEffect(() => {
@@ -200,6 +217,7 @@ function Controls({ data }: { data: CollectionsData }) {
   const n = data.giftIds?.length ?? 0;
   const fetcher = useFetcher();
   const busy = fetcher.state !== "idle" ? String(fetcher.formData?.get("intent") ?? "") : "";
+  if (!canWrite) return null;
   return (
     <Card size="2">
       <fetcher.Form method="post" action={ACTION} aria-label="Collection controls">
@@ -314,6 +332,17 @@ function ItemsGrid({ data }: { data: CollectionsData }) {
 
 function AutoCard({ data }: { data: CollectionsData }) {
   const a = data.auto;
+  if (!useCanWrite()) {
+    return (
+      <Card size="2">
+        <Text size="2" data-testid="run-counter">
+          Auto {a.on ? "on" : "off"} · Runs: {a.runCount}
+          {a.repeat ? ` / ${a.repeat}` : " / ∞"}
+          {a.on && a.step ? ` · ${a.step}` : ""}
+        </Text>
+      </Card>
+    );
+  }
   return (
     <Card size="2">
       <IntentForm intent={a.on ? "auto-off" : "auto-on"} label="Auto mode">

@@ -6,11 +6,15 @@
 import { useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useCanWrite } from "~/components/ui/write-only";
 
 export const COLLECTIONS_ACTION = "/collections";
 const ACTION = COLLECTIONS_ACTION;
 
-/** A form posting one intent to the Collections action: a fetcher with JS, a plain POST + redirect without. */
+/**
+ * A form posting one intent to the Collections action: a fetcher with JS, a plain POST + redirect
+ * without. Every intent changes something, so a viewer gets nothing here (issue 21).
+ */
 export function IntentForm({
   intent,
   fields = {},
@@ -25,7 +29,9 @@ export function IntentForm({
   label?: string;
 }) {
   const fetcher = useFetcher();
+  const canWrite = useCanWrite();
   const busy = fetcher.state !== "idle";
+  if (!canWrite) return null;
   return (
     <fetcher.Form method="post" action={ACTION} className={className} aria-label={label}>
       <HiddenFields fields={intent ? { intent, ...fields } : fields} />

@@ -4,6 +4,7 @@ import { Badge, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { GiftImage } from "~/components/gift-image";
 import { findGift } from "~/data/gifts";
 import { ViewButton } from "~/components/ui/view-button";
+import { useCanWrite } from "~/components/ui/write-only";
 import { rowFormId } from "./form-helpers";
 import { RateRow } from "./rate-row";
 import { pairKey, viewToParams, type RateGroup, type RatesView } from "./rates-view";
@@ -33,6 +34,7 @@ export function RateGroupCard({
   const addView: RatesView = { ...view, dialog: { type: "add-output", input } };
   const deleteView: RatesView = { ...view, dialog: { type: "delete-input", input } };
   const count = group.total;
+  const canWrite = useCanWrite();
 
   return (
     <Card asChild className="gt-rate-group">
@@ -52,29 +54,31 @@ export function RateGroupCard({
           <Badge variant="soft" color="gray" radius="full" aria-label={`${count} ${count === 1 ? "output" : "outputs"}`}>
             {count} {count === 1 ? "output" : "outputs"}
           </Badge>
-          <Flex gap="2" ml="auto" className="gt-rate-group-actions">
-            <ViewButton
-              params={(base) => viewToParams(addView, base)}
-              onActivate={() => onView(addView)}
-              size="1"
-              variant="soft"
-              className="gt-touch"
-              aria-label={`Add output gift to ${input}`}
-            >
-              <PlusIcon /> <span className="gt-hide-narrow">Add output</span>
-            </ViewButton>
-            <ViewButton
-              params={(base) => viewToParams(deleteView, base)}
-              onActivate={() => onView(deleteView)}
-              size="1"
-              variant="soft"
-              color="red"
-              className="gt-touch"
-              aria-label={`Delete all exchange rates for ${input}`}
-            >
-              <TrashIcon /> <span className="gt-hide-narrow">Delete all</span>
-            </ViewButton>
-          </Flex>
+          {canWrite ? (
+            <Flex gap="2" ml="auto" className="gt-rate-group-actions">
+              <ViewButton
+                params={(base) => viewToParams(addView, base)}
+                onActivate={() => onView(addView)}
+                size="1"
+                variant="soft"
+                className="gt-touch"
+                aria-label={`Add output gift to ${input}`}
+              >
+                <PlusIcon /> <span className="gt-hide-narrow">Add output</span>
+              </ViewButton>
+              <ViewButton
+                params={(base) => viewToParams(deleteView, base)}
+                onActivate={() => onView(deleteView)}
+                size="1"
+                variant="soft"
+                color="red"
+                className="gt-touch"
+                aria-label={`Delete all exchange rates for ${input}`}
+              >
+                <TrashIcon /> <span className="gt-hide-narrow">Delete all</span>
+              </ViewButton>
+            </Flex>
+          ) : null}
         </Flex>
         <ul className="gt-rate-rows">
           {group.outputs.map(({ output, data }) => {

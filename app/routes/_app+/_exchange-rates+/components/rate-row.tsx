@@ -2,13 +2,14 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Button } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
-import type { RateData } from "#api/rates";
+import { rateDataToTiers, type RateData } from "#api/rates";
 import { GiftImage } from "~/components/gift-image";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { findGift } from "~/data/gifts";
 import { useOptimisticUpdates } from "~/utils/preferences";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { ViewButton } from "~/components/ui/view-button";
+import { useCanWrite } from "~/components/ui/write-only";
 import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFetcherKey, rowFormId, type ActionResult } from "./form-helpers";
 import { RowEditor as RowEditorNow, type EditorState } from "./row-editor";
 import { rateKindLabel, rateSummary, viewToParams, type RatesView } from "./rates-view";
@@ -38,6 +39,8 @@ export type RowProps = {
  */
 export function RateRow(props: RowProps) {
   const { input, output, data } = props;
+  // Viewers (issue 21): no enable/disable/delete, no swipe, and the tiers read-only.
+  const canWrite = useCanWrite();
   const status = useFetcher<ActionResult>({ key: rowFetcherKey("status", input, output) });
   const remove = useFetcher<ActionResult>({ key: rowFetcherKey("delete", input, output) });
   useFetcherOutcome(status);
@@ -62,7 +65,7 @@ export function RateRow(props: RowProps) {
   const wantEditor = props.expanded || !!props.lastResult;
   const [keepEditor, setKeepEditor] = useState(wantEditor);
   if (wantEditor && !keepEditor) setKeepEditor(true);
-  const mountEditor = wantEditor || keepEditor;
+  const mountEditor = canWrite && (wantEditor || keepEditor);
 
   const renderRow = (editor: EditorState) => (
     <>
@@ -109,48 +112,50 @@ export function RateRow(props: RowProps) {
             {editor.invalid ? "Invalid" : "Edited"}
           </RowBadge>
         ) : null}
-        <RowFlex className="gt-rate-actions">
-          {/* No form per row: without JavaScript each button submits one of the panel's
+        {canWrite ? (
+          <RowFlex className="gt-rate-actions">
+            {/* No form per row: without JavaScript each button submits one of the panel's
               shared forms (RowActionForms) naming its pair; with JavaScript it goes
               through the row's fetcher. */}
-          <Button
-            type="submit"
-            form={ROW_ACTION_FORMS[data.status ? "disable" : "enable"]}
-            name={PAIR_FIELD}
-            value={pairValue}
-            onClick={(event) => {
-              event.preventDefault();
-              submitStatus();
-            }}
-            size="1"
-            variant="soft"
-            color={data.status ? "gray" : "green"}
-            className="gt-touch"
-            loading={toggling}
-            aria-label={`${toggleLabel} ${input} → ${output}`}
-          >
-            {toggleLabel}
-          </Button>
-          <Button
-            type="submit"
-            form={ROW_ACTION_FORMS.delete}
-            name={PAIR_FIELD}
-            value={pairValue}
-            onClick={(event) => {
-              event.preventDefault();
-              submitDelete();
-            }}
-            size="1"
-            variant="soft"
-            color="red"
-            className="gt-touch"
-            loading={deleting}
-            aria-label={`Delete ${input} → ${output}`}
-          >
-            <RowIcon name="trash" />
-            <span className="gt-hide-narrow">Delete</span>
-          </Button>
-        </RowFlex>
+            <Button
+              type="submit"
+              form={ROW_ACTION_FORMS[data.status ? "disable" : "enable"]}
+              name={PAIR_FIELD}
+              value={pairValue}
+              onClick={(event) => {
+                event.preventDefault();
+                submitStatus();
+              }}
+              size="1"
+              variant="soft"
+              color={data.status ? "gray" : "green"}
+              className="gt-touch"
+              loading={toggling}
+              aria-label={`${toggleLabel} ${input} → ${output}`}
+            >
+              {toggleLabel}
+            </Button>
+            <Button
+              type="submit"
+              form={ROW_ACTION_FORMS.delete}
+              name={PAIR_FIELD}
+              value={pairValue}
+              onClick={(event) => {
+                event.preventDefault();
+                submitDelete();
+              }}
+              size="1"
+              variant="soft"
+              color="red"
+              className="gt-touch"
+              loading={deleting}
+              aria-label={`Delete ${input} → ${output}`}
+            >
+              <RowIcon name="trash" />
+              <span className="gt-hide-narrow">Delete</span>
+            </Button>
+          </RowFlex>
+        ) : null}
       </div>
       {editor.body}
     </>
@@ -158,13 +163,19 @@ export function RateRow(props: RowProps) {
 
   return (
     <li className="gt-rate-row" data-status={data.status ? "enabled" : "disabled"} data-deleting={deleting || undefined}>
-      <SwipeRow enabled={data.status} toggleLabel={toggleLabel} disabled={deleting} onDelete={submitDelete} onToggle={submitStatus}>
+      <SwipeRow enabled={data.status} toggleLabel={toggleLabel} disabled={deleting || !canWrite} onDelete={submitDelete} onToggle={submitStatus}>
         {mountEditor ? (
           <RowEditor key={editorKey(props.saved)} {...props} editorId={editorId}>
             {renderRow}
           </RowEditor>
         ) : (
-          <div className="gt-rate-body">{renderRow(IDLE_EDITOR)}</div>
+          <div className="gt-rate-body">
+            {renderRow(
+              canWrite || !props.expanded
+                ? IDLE_EDITOR
+                : { ...IDLE_EDITOR, body: <ReadOnlyTiers input={input} output={output} data={props.saved} id={editorId} /> },
+            )}
+          </div>
         )}
       </SwipeRow>
     </li>
@@ -177,6 +188,27 @@ function editorKey(saved: RateData): string {
 }
 
 const IDLE_EDITOR: EditorState = { edited: false, invalid: false, body: null };
+
+/** A viewer's expanded row: the tiers as text, no editor (issue 21: viewers change nothing). */
+function ReadOnlyTiers({ input, output, data, id }: { input: string; output: string; data: RateData; id: string }) {
+  return (
+    <div id={id} className="gt-tier-editor">
+      <ol className="gt-tiers" aria-label={`Tiers of ${input} → ${output}`}>
+        {rateDataToTiers(data).map((tier, index) => (
+          <li key={index} className="gt-tier">
+            <RowBadge color="gray" variant="outline" className="gt-tier-label">
+              T{index + 1}
+            </RowBadge>
+            <RowText size="2" color="gray">
+              ≥ {tier.quantity}
+            </RowText>
+            <RowText size="2">{String(tier.rate)}</RowText>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
 
 /**
  * The tier editor (row-editor.tsx, with conform's form code) loads when a row is first

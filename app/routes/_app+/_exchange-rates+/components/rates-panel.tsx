@@ -7,6 +7,7 @@ import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import { useOptimisticUpdates } from "~/utils/preferences";
 import { ExportButton } from "./export-button";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
@@ -42,6 +43,9 @@ type Props = {
  */
 export function RatesPanel({ loaded, actionData }: Props) {
   const hydrated = useHydrated();
+  // A viewer reads the rates and filters them; adding, importing, deleting and editing are
+  // not offered (issue 21; the server refuses them anyway).
+  const canWrite = useCanWrite();
   const { view, update } = useViewState();
   const [optimistic] = useOptimisticUpdates();
   const fetchers = useFetchers();
@@ -74,7 +78,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
   const closed: RatesView = { ...view, dialog: null };
   const closeHref = viewHref(closed);
   const closeDialog = () => update({ dialog: null });
-  const dialog = view.dialog;
+  const dialog = canWrite ? view.dialog : null;
   const lastFor = (formId: string) => (actionData?.formId === formId ? actionData.result : undefined);
 
   const groups = rates ? filterGroups(rates, view) : [];
@@ -95,16 +99,18 @@ export function RatesPanel({ loaded, actionData }: Props) {
     content = (
       <EmptyState
         title="No exchange rates yet"
-        description="Add rates one input gift at a time, or import a JSON export."
+        description={canWrite ? "Add rates one input gift at a time, or import a JSON export." : undefined}
         action={
-          <>
-            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })}>
-              <PlusIcon /> Add exchange rates
-            </ViewButton>
-            <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
-              <UploadIcon /> Import JSON
-            </ViewButton>
-          </>
+          canWrite && (
+            <>
+              <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })}>
+                <PlusIcon /> Add exchange rates
+              </ViewButton>
+              <ViewButton params={(base) => viewToParams(importView, base)} onActivate={() => update({ dialog: { type: "import" } })} variant="soft">
+                <UploadIcon /> Import JSON
+              </ViewButton>
+            </>
+          )
         }
       />
     );
@@ -124,7 +130,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
     content = (
       <Flex direction="column" gap="3">
         <RowIconSprite />
-        <RowActionForms action={SECTION_PATH} />
+        {canWrite ? <RowActionForms action={SECTION_PATH} /> : null}
         {groups.map((group) => (
           <RateGroupCard key={group.input} group={group} saved={saved ?? {}} view={view} onView={(next) => update(next)} lastResult={actionData} />
         ))}
@@ -141,18 +147,22 @@ export function RatesPanel({ loaded, actionData }: Props) {
         title="Exchange Rates"
         actions={
           <>
-            <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
-              <PlusIcon /> Add
-            </ViewButton>
+            {canWrite ? (
+              <ViewButton params={(base) => viewToParams(addView, base)} onActivate={() => update({ dialog: { type: "add" } })} className="gt-touch">
+                <PlusIcon /> Add
+              </ViewButton>
+            ) : null}
             <ExportButton rates={rates} disabled={!rates} />
-            <ViewButton
-              params={(base) => viewToParams(importView, base)}
-              onActivate={() => update({ dialog: { type: "import" } })}
-              variant="soft"
-              className="gt-touch"
-            >
-              <UploadIcon /> Import
-            </ViewButton>
+            {canWrite ? (
+              <ViewButton
+                params={(base) => viewToParams(importView, base)}
+                onActivate={() => update({ dialog: { type: "import" } })}
+                variant="soft"
+                className="gt-touch"
+              >
+                <UploadIcon /> Import
+              </ViewButton>
+            ) : null}
             <ViewSettings />
           </>
         }
@@ -225,7 +235,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
             <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError} onRetry={retry} />
           </div>
         ) : null}
-        {loaded.undo && rates ? (
+        {loaded.undo && rates && canWrite ? (
           <UndoBar
             key={loaded.undo.id}
             message={RATE_MESSAGES.undoOffer(loaded.undo.label)}

@@ -3,6 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import type { LogDto } from "#api/logs";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import { LogSourceBadge, LogTypeBadge } from "./log-badges";
 
 /** Details as formatted data: JSON, two-space indented. */
@@ -24,6 +25,7 @@ export function formatDetails(details: unknown): string | null {
 export function LogEntryCard({ log, action, returnTo, showCleared }: { log: LogDto; action: string; returnTo: string; showCleared: boolean }) {
   const fetcher = useFetcher({ key: `clear-log-${log._id}` });
   const hydrated = useHydrated();
+  const canWrite = useCanWrite();
   const clearing = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "clear";
   const cleared = log.cleared || clearing;
   if (clearing && !showCleared) return null;
@@ -44,7 +46,7 @@ export function LogEntryCard({ log, action, returnTo, showCleared }: { log: LogD
             <Text size="1" color="gray" className="gt-log-time">
               <RelativeTime value={log.timestamp} />
             </Text>
-            {cleared ? null : (
+            {cleared || !canWrite ? null : (
               <fetcher.Form method="post" action={action} className="gt-inline-form gt-log-clear">
                 <input type="hidden" name="intent" value="clear" />
                 <input type="hidden" name="id" value={log._id} />

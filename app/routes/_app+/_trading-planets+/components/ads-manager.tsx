@@ -1,4 +1,4 @@
-import { Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
@@ -6,6 +6,7 @@ import { FieldError } from "~/components/ui/field-error";
 import { TrashIcon } from "~/components/ui/icons";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 import { FormSwitch } from "./form-switch";
 
 /** Quick-insert symbols of the large editor (spec 2 §2: emoji and short text tokens). Ours. */
@@ -28,6 +29,8 @@ export function insertAt(value: string, token: string, start: number, end: numbe
 export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSearchParams; linkWith: (name: string, value: string | null) => string }) {
   const location = useLocation();
   const hydrated = useHydrated();
+  // A viewer reads (and copies) the ads; new, edit, active, delete and multi-select are not offered (issue 21).
+  const canWrite = useCanWrite();
   const [selecting, setSelecting] = useState(params.get("select") === "1");
   const [selected, setSelected] = useState<string[]>(params.getAll("ids"));
   const [confirming, setConfirming] = useState(params.getAll("ids").length > 0 && params.get("select") === "1");
@@ -37,7 +40,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
     setConfirming(params.getAll("ids").length > 0 && params.get("select") === "1");
     // eslint-disable-next-line react-hooks/exhaustive-deps -- follow the URL
   }, [location.search]);
-  const editing = params.get("ad");
+  const editing = canWrite ? params.get("ad") : null;
   const here = `${location.pathname}${location.search}`;
   const home = linkWith("select", null);
   const startSelect = (id: string) => {
@@ -55,7 +58,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
         <Heading as="h2" size="4" mb="2" id="gt-ads-title">
           Ads and Messages
         </Heading>
-        <NewAdForm here={here} ads={ads} />
+        {canWrite ? <NewAdForm here={here} ads={ads} /> : null}
         <Form
           method="get"
           preventScrollReset
@@ -70,7 +73,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
           <input type="hidden" name="select" value="1" />
         </Form>
         <Flex gap="2" my="2" wrap="wrap" align="center">
-          {selecting ? (
+          {!canWrite ? null : selecting ? (
             <>
               <Button type="submit" form="gt-ads-select" color="red" size="1" disabled={hydrated && !selected.length}>
                 <TrashIcon /> Delete Selected
@@ -98,7 +101,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
             </noscript>
           )}
         </Flex>
-        {confirming && selected.length ? (
+        {confirming && selected.length && canWrite ? (
           <Card role="alertdialog" aria-labelledby="gt-ads-confirm-title" mb="3">
             <Flex direction="column" gap="2">
               <Heading as="h3" size="3" id="gt-ads-confirm-title">
@@ -145,7 +148,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
                         ad={ad}
                         here={here}
                         editTo={linkWith("ad", ad._id)}
-                        selecting={selecting}
+                        selecting={canWrite && selecting}
                         selected={selected.includes(ad._id)}
                         onSelect={(on) => toggle(ad._id, on)}
                         onLongPress={() => startSelect(ad._id)}
@@ -279,6 +282,7 @@ function AdRow({
   onLongPress: () => void;
 }) {
   const hydrated = useHydrated();
+  const canWrite = useCanWrite();
   const active = useFetcher<{ ok?: boolean }>();
   const revalidator = useRevalidator();
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
@@ -313,6 +317,24 @@ function AdRow({
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
+  if (!canWrite) {
+    return (
+      <li className="gt-ad" data-testid="ad">
+        <Card size="1">
+          <Flex gap="2" align="center">
+            <Box flexGrow="1" minWidth="0">
+              <button type="button" className="gt-ad-text" onClick={copy} title="Click to copy" disabled={!hydrated}>
+                {ad.adsMessage}
+              </button>
+            </Box>
+            <Badge color={isActive ? "green" : "gray"} variant="soft">
+              {isActive ? "Active" : "Inactive"}
+            </Badge>
+          </Flex>
+        </Card>
+      </li>
+    );
+  }
   return (
     <li className="gt-ad" data-testid="ad">
       <Card size="1">

@@ -6,6 +6,7 @@ import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { FieldError } from "~/components/ui/field-error";
 import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useCanWrite } from "~/components/ui/write-only";
 
 /**
  * The Custom Planets dialog (spec 2 §2): add by name and type (blacklisted or english); tabs
@@ -27,6 +28,8 @@ export function CustomPlanetsPanel({
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const hydrated = useHydrated();
+  // A viewer reads both lists; adding, renaming and deleting are not offered (issue 21).
+  const canWrite = useCanWrite();
   const [name, setName] = useState("");
   const [type, setType] = useState<CustomPlanetType>(tab);
   // The name posted and the planets known then: once the list holds it, the input is cleared (kept after a failure).
@@ -46,7 +49,7 @@ export function CustomPlanetsPanel({
     p.delete("confirm");
     return `${location.pathname}?${p}`;
   };
-  const confirming = confirm?.startsWith("planet:") ? planets.find((p) => p._id === confirm.slice("planet:".length)) : undefined;
+  const confirming = canWrite && confirm?.startsWith("planet:") ? planets.find((p) => p._id === confirm.slice("planet:".length)) : undefined;
   const onAdd = (e: FormEvent) => {
     if (!name.trim()) {
       e.preventDefault();
@@ -70,36 +73,38 @@ export function CustomPlanetsPanel({
               </Link>
             </IconButton>
           </Flex>
-          <Form method="post" action="/trading-planets" onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
-            <input type="hidden" name="intent" value="planet-create" />
-            <input type="hidden" name="redirectTo" value={here} />
-            <Flex gap="2" wrap="wrap" align="start">
-              <TextField.Root
-                name="name"
-                placeholder="Planet name"
-                aria-label="Planet name"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                aria-invalid={!!error}
-              />
-              {hydrated ? (
-                <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
-                  <Select.Trigger aria-label="Planet type" />
-                  <Select.Content>
-                    <Select.Item value="blacklisted">blacklisted</Select.Item>
-                    <Select.Item value="english">english</Select.Item>
-                  </Select.Content>
-                </Select.Root>
-              ) : (
-                <select name="type" defaultValue={tab} aria-label="Planet type">
-                  <option value="blacklisted">blacklisted</option>
-                  <option value="english">english</option>
-                </select>
-              )}
-              <Button type="submit">Add</Button>
-            </Flex>
-            <FieldError errors={error ? [error] : null} />
-          </Form>
+          {canWrite ? (
+            <Form method="post" action="/trading-planets" onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
+              <input type="hidden" name="intent" value="planet-create" />
+              <input type="hidden" name="redirectTo" value={here} />
+              <Flex gap="2" wrap="wrap" align="start">
+                <TextField.Root
+                  name="name"
+                  placeholder="Planet name"
+                  aria-label="Planet name"
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  aria-invalid={!!error}
+                />
+                {hydrated ? (
+                  <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
+                    <Select.Trigger aria-label="Planet type" />
+                    <Select.Content>
+                      <Select.Item value="blacklisted">blacklisted</Select.Item>
+                      <Select.Item value="english">english</Select.Item>
+                    </Select.Content>
+                  </Select.Root>
+                ) : (
+                  <select name="type" defaultValue={tab} aria-label="Planet type">
+                    <option value="blacklisted">blacklisted</option>
+                    <option value="english">english</option>
+                  </select>
+                )}
+                <Button type="submit">Add</Button>
+              </Flex>
+              <FieldError errors={error ? [error] : null} />
+            </Form>
+          ) : null}
           {confirming ? (
             <ConfirmPanel
               title="Delete Planet"
@@ -125,9 +130,17 @@ export function CustomPlanetsPanel({
             <ul className="gt-chips" aria-label={tab === "english" ? "English planets" : "Blacklisted planets"}>
               {planets
                 .filter((p) => p.type === tab)
-                .map((p) => (
-                  <PlanetChip key={p._id} planet={p} here={here} deleteTo={`${tabUrl(tab)}&confirm=planet:${p._id}`} />
-                ))}
+                .map((p) =>
+                  canWrite ? (
+                    <PlanetChip key={p._id} planet={p} here={here} deleteTo={`${tabUrl(tab)}&confirm=planet:${p._id}`} />
+                  ) : (
+                    <li key={p._id}>
+                      <Badge size="2" variant="soft" color={p.type === "blacklisted" ? "red" : "blue"}>
+                        {p.name}
+                      </Badge>
+                    </li>
+                  ),
+                )}
               {planets.every((p) => p.type !== tab) ? (
                 <Text size="2" color="gray" as="span">
                   No {tab} planets yet.

@@ -3,6 +3,7 @@ import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import type { CSSProperties, HTMLAttributes, ReactNode } from "react";
 import type { PlanetSequence } from "#api/trading";
 import { TrashIcon } from "~/components/ui/icons";
+import { useCanWrite } from "~/components/ui/write-only";
 import { FormSwitch } from "./form-switch";
 
 /**
@@ -32,6 +33,7 @@ export function SequenceCard({
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const fetcher = useFetcher();
+  const canWrite = useCanWrite();
   const pendingActive = fetcher.formData?.get("isActive");
   const active = pendingActive ? pendingActive === "true" : sequence.isActive;
   return (
@@ -69,37 +71,43 @@ export function SequenceCard({
               ))}
             </ol>
           </Flex>
-          <Flex align="center" gap="2" wrap="wrap" justify="between">
-            <fetcher.Form method="post" action="/trading-planets" className="gt-inline-form">
-              <input type="hidden" name="intent" value="sequence-active" />
-              <input type="hidden" name="id" value={sequence._id} />
-              <input type="hidden" name="redirectTo" value={here} />
-              <ActiveSwitch
-                active={active}
-                label={`Active: ${sequence.name}`}
-                onChange={(v) =>
-                  fetcher.submit(
-                    { intent: "sequence-active", id: sequence._id, isActive: String(v), redirectTo: here },
-                    { method: "post", action: "/trading-planets" },
-                  )
-                }
-              />
-            </fetcher.Form>
-            <Flex gap="1" wrap="wrap">
-              <MoveButton id={sequence._id} direction="up" disabled={index === 0} here={here} name={sequence.name} />
-              <MoveButton id={sequence._id} direction="down" disabled={index === count - 1} here={here} name={sequence.name} />
-              <Button asChild size="1" variant="soft">
-                <Link to={linkWith("sequence", sequence._id)} preventScrollReset aria-label={`Edit ${sequence.name}`}>
-                  Edit
-                </Link>
-              </Button>
-              <IconButton asChild size="1" variant="soft" color="red">
-                <Link to={linkWith("confirm", `sequence:${sequence._id}`)} preventScrollReset aria-label={`Delete ${sequence.name}`}>
-                  <TrashIcon />
-                </Link>
-              </IconButton>
+          {canWrite ? (
+            <Flex align="center" gap="2" wrap="wrap" justify="between">
+              <fetcher.Form method="post" action="/trading-planets" className="gt-inline-form">
+                <input type="hidden" name="intent" value="sequence-active" />
+                <input type="hidden" name="id" value={sequence._id} />
+                <input type="hidden" name="redirectTo" value={here} />
+                <ActiveSwitch
+                  active={active}
+                  label={`Active: ${sequence.name}`}
+                  onChange={(v) =>
+                    fetcher.submit(
+                      { intent: "sequence-active", id: sequence._id, isActive: String(v), redirectTo: here },
+                      { method: "post", action: "/trading-planets" },
+                    )
+                  }
+                />
+              </fetcher.Form>
+              <Flex gap="1" wrap="wrap">
+                <MoveButton id={sequence._id} direction="up" disabled={index === 0} here={here} name={sequence.name} />
+                <MoveButton id={sequence._id} direction="down" disabled={index === count - 1} here={here} name={sequence.name} />
+                <Button asChild size="1" variant="soft">
+                  <Link to={linkWith("sequence", sequence._id)} preventScrollReset aria-label={`Edit ${sequence.name}`}>
+                    Edit
+                  </Link>
+                </Button>
+                <IconButton asChild size="1" variant="soft" color="red">
+                  <Link to={linkWith("confirm", `sequence:${sequence._id}`)} preventScrollReset aria-label={`Delete ${sequence.name}`}>
+                    <TrashIcon />
+                  </Link>
+                </IconButton>
+              </Flex>
             </Flex>
-          </Flex>
+          ) : (
+            <Badge color={active ? "green" : "gray"} variant="soft" className="gt-sequence-state">
+              {active ? "Active" : "Inactive"}
+            </Badge>
+          )}
         </Flex>
       </Card>
     </li>

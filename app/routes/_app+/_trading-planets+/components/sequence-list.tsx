@@ -2,6 +2,7 @@ import { Box, Heading, Text } from "@radix-ui/themes";
 import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
+import { useCanWrite } from "~/components/ui/write-only";
 import { SequenceCard } from "./sequence-card";
 
 export type SequenceListProps = { sequences: PlanetSequence[]; linkWith: (name: string, value: string | null) => string };
@@ -33,7 +34,9 @@ const SortableSequences = lazyComponent<SequenceListProps>(
 
 /** Spec 2 §2: the sequences in a scrollable box of 400 px (§9). */
 export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps & { confirm: string | null }) {
-  const confirming = confirm?.startsWith("sequence:") ? sequences.find((s) => s._id === confirm.slice("sequence:".length)) : undefined;
+  // A viewer gets the list without drag, switches, moves, edit or delete (issue 21).
+  const canWrite = useCanWrite();
+  const confirming = canWrite && confirm?.startsWith("sequence:") ? sequences.find((s) => s._id === confirm.slice("sequence:".length)) : undefined;
   return (
     <Box asChild>
       <section aria-labelledby="gt-sequences-title">
@@ -51,10 +54,14 @@ export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps
         ) : null}
         <Box className="gt-sequence-box" style={{ maxHeight: TRADING_LIMITS.listHeightPx, overflowY: "auto" }} data-testid="sequence-box">
           {sequences.length ? (
-            <SortableSequences sequences={sequences} linkWith={linkWith} />
+            canWrite ? (
+              <SortableSequences sequences={sequences} linkWith={linkWith} />
+            ) : (
+              <StaticSequences sequences={sequences} linkWith={linkWith} />
+            )
           ) : (
             <Text as="p" color="gray" size="2">
-              No sequences yet. Use New Sequence to add one.
+              {canWrite ? "No sequences yet. Use New Sequence to add one." : "No sequences yet."}
             </Text>
           )}
         </Box>

@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
+import { useCanWrite } from "~/components/ui/write-only";
 
 /** How often the screen re-reads the traders' states while one runs and the live stream is down. */
 export const TRADER_POLL_MS = 2_000;
@@ -25,6 +26,7 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
   const navigation = useNavigation();
   const running = traders.some((t) => t.desired === "run");
   useLive(["session:trader"], { fallbackMs: running ? TRADER_POLL_MS : null });
+  const canWrite = useCanWrite();
   const pendingId = navigation.state !== "idle" ? navigation.formData?.get("account_id") : null;
 
   return (
@@ -62,21 +64,23 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
                         </Flex>
                         <SessionDetail session={t} />
                       </Flex>
-                      <Form method="post" action="/trading-planets" preventScrollReset>
-                        <input type="hidden" name="intent" value={started ? "trader-stop" : "trader-start"} />
-                        <input type="hidden" name="account_id" value={t.accountId} />
-                        <input type="hidden" name="redirectTo" value={redirectTo} />
-                        <Button
-                          type="submit"
-                          size="1"
-                          color={started ? "red" : undefined}
-                          variant={started ? "soft" : "solid"}
-                          disabled={pendingId === t.accountId}
-                        >
-                          {started ? "Stop" : "Start"}
-                          <span className="gt-visually-hidden">{` ${t.nick}`}</span>
-                        </Button>
-                      </Form>
+                      {canWrite ? (
+                        <Form method="post" action="/trading-planets" preventScrollReset>
+                          <input type="hidden" name="intent" value={started ? "trader-stop" : "trader-start"} />
+                          <input type="hidden" name="account_id" value={t.accountId} />
+                          <input type="hidden" name="redirectTo" value={redirectTo} />
+                          <Button
+                            type="submit"
+                            size="1"
+                            color={started ? "red" : undefined}
+                            variant={started ? "soft" : "solid"}
+                            disabled={pendingId === t.accountId}
+                          >
+                            {started ? "Stop" : "Start"}
+                            <span className="gt-visually-hidden">{` ${t.nick}`}</span>
+                          </Button>
+                        </Form>
+                      ) : null}
                     </Flex>
                   </Card>
                 </li>
