@@ -389,7 +389,8 @@ async function main() {
       const { chromium } = await import("@playwright/test");
       const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium" });
       cleanups.unshift(() => browser.close());
-      const page = await browser.newPage({ baseURL: `http://127.0.0.1:${port}` });
+      // bypassCSP: waitForFunction with a string evaluates it in the page (the app's CSP has no unsafe-eval).
+      const page = await browser.newPage({ baseURL: `http://127.0.0.1:${port}`, bypassCSP: true });
       await page.goto("/login");
       await page.getByLabel("Name").fill("bench");
       await page.getByLabel("Password").fill(password);
@@ -402,15 +403,17 @@ async function main() {
         .waitFor();
       // Every change of a row's state, with the time the DOM showed it (a MutationObserver
       // runs before the next paint). "on": the row has the Active badge (connecting or active).
-      await page.evaluate((watched) => {
-        const state = (id: string) => {
-          const row = document.querySelector(`[data-testid="character-row"][data-account="${id}"]`);
+      // (A string, not a function: tsx's esbuild wraps named functions in a `__name` helper
+      // that does not exist in the page.)
+      await page.evaluate(`(() => {
+        const watched = ${JSON.stringify(ids)};
+        const state = (id) => {
+          const row = document.querySelector('[data-testid="character-row"][data-account="' + id + '"]');
           if (!row) return "missing";
           return row.querySelector('[data-testid="active-badge"]') ? "on" : "off";
         };
         const last = new Map(watched.map((id) => [id, state(id)]));
-        const seen: { id: string; state: string; at: number }[] = [];
-        (window as unknown as { __benchSeen: typeof seen }).__benchSeen = seen;
+        const seen = (window.__benchSeen = []);
         new MutationObserver(() => {
           const at = Date.now();
           for (const id of watched) {
@@ -421,18 +424,17 @@ async function main() {
             }
           }
         }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      }, ids);
+      })()`);
       const seenAfter = async (id: string, state: "on" | "off", after: number, timeoutMs = 10_000) => {
         const handle = await page
-          .waitForFunction(
-            ([i, s, t]) =>
-              (window as unknown as { __benchSeen: { id: string; state: string; at: number }[] }).__benchSeen.find(
-                (x) => x.id === i && x.state === s && x.at >= t,
-              )?.at,
-            [id, state, after] as const,
-            { timeout: timeoutMs, polling: 20 },
-          )
-          .catch(() => null);
+          .waitForFunction(`window.__benchSeen.find((x) => x.id === "${id}" && x.state === "${state}" && x.at >= ${after})?.at`, undefined, {
+            timeout: timeoutMs,
+            polling: 20,
+          })
+          .catch((err: Error) => {
+            if (process.env.BENCH_DEBUG) console.warn(`not seen: ${id} ${state}: ${err.message.split("\n")[0]}`);
+            return null;
+          });
         return handle ? ((await handle.jsonValue()) as number) : null;
       };
 
