@@ -22,7 +22,7 @@
  * Knobs (environment): BENCH_PARTS (scale,failover,live), BENCH_SESSIONS (1000),
  * BENCH_IDLE_S (65), BENCH_ARRIVALS (24), BENCH_FAILOVER_SESSIONS (200), BENCH_LIVE_CHANGES
  * (50), BENCH_LIVE_USERS (20), BENCH_BUILD_DIR (reuse a production build instead of building
- * into build-bench), BENCH_CPU_PROF_DIR (V8 CPU profiles of the scale part's workers),
+ * into build-bench), BENCH_CPU_PROF_DIR (V8 CPU profiles of the scale part's workers and of the failover's worker B),
  * BENCH_DATABASE_URL (see bench/db.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -332,7 +332,7 @@ async function main() {
       await sleep(2_000);
       for (const acc of accounts) await startStalker(acc.id);
       await untilActive(ids, a.id, 300_000);
-      const b = await startWorker("B");
+      const b = await startWorker("B", CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : []);
       await sleep(3_000); // B announced and polling its queue
       console.log(`## failover: ${FAILOVER_N} sessions held by worker A, worker B running (load average ${loadavg()})`);
       console.log(`- before:\n${await spread([a, b], ids)}`);
@@ -340,7 +340,26 @@ async function main() {
       a.child.kill("SIGKILL");
       await a.exited;
       workers.splice(workers.indexOf(a), 1);
-      const tBack = await untilActive(ids, b.id, 120_000);
+      // When B took each one (holder B, any state) and when it was active, polled every 100 ms.
+      const taken = new Map<string, number>();
+      const seenStates = new Map<string, number>();
+      let tBack = 0;
+      for (;;) {
+        const now = Date.now();
+        const s = (await listStalkerStatuses()).filter((x) => ids.has(x.key) && x.holder === b.id);
+        for (const x of s) if (!taken.has(x.key)) taken.set(x.key, now - kill);
+        for (const x of s) {
+          const what = `${x.actual}${x.error ? `: ${x.error}` : ""}`;
+          seenStates.set(what, (seenStates.get(what) ?? 0) + 1);
+        }
+        if (s.filter((x) => x.actual === "active").length >= ids.size) {
+          tBack = Date.now();
+          break;
+        }
+        if (now - kill > 120_000) throw new Error(`only ${s.filter((x) => x.actual === "active").length} of ${ids.size} active on B after 120 s`);
+        await sleep(100);
+      }
+      const takenMs = [...taken.values()].sort((x, y) => x - y);
       const since = (await listStalkerStatuses())
         .filter((s) => ids.has(s.key))
         .map((s) => new Date(s.since).getTime() - kill)
@@ -350,6 +369,10 @@ async function main() {
       );
       console.log(`- SIGKILL → all ${FAILOVER_N} active again on worker B: ${secs(tBack - kill)}`);
       console.log(`- per session (its 'active' since): first ${secs(since[0])}, median ${secs(quantile(since, 0.5))}, last ${secs(since[since.length - 1])}`);
+      console.log(
+        `- taken by worker B (holder B, before its login): first ${secs(takenMs[0])}, median ${secs(quantile(takenMs, 0.5))}, last ${secs(takenMs[takenMs.length - 1])}`,
+      );
+      console.log(`- states of B's rows while it took them over (row × poll counts): ${[...seenStates].map(([k, v]) => `${k} ×${v}`).join("; ")}`);
       console.log(`- after:\n${await spread([b], ids)}`);
       console.log(`- worker B RSS with all ${FAILOVER_N}: ${mb(rssMb(b.child.pid))} (load average ${loadavg()})\n`);
       await stopAll();
