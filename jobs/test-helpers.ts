@@ -57,9 +57,9 @@ export async function waitFor<T>(
 
 export type WorkerChild = { child: ChildProcess; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
-/** `node --import tsx jobs/worker.ts` with this process's environment plus `env`. */
-export function spawnWorker(env: Record<string, string> = {}): WorkerChild {
-  const child = spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], {
+/** `node [nodeArgs] --import tsx jobs/worker.ts` with this process's environment plus `env` (nodeArgs: e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+export function spawnWorker(env: Record<string, string> = {}, nodeArgs: string[] = []): WorkerChild {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "jobs/worker.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

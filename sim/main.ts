@@ -5,6 +5,8 @@
  *   GALAXY_SIM_SEED  (default 1)      GALAXY_SIM_PING_MS (server PING interval, default 30000)
  *   GALAXY_SIM_TLS_KEY / GALAXY_SIM_TLS_CERT  PEM files: serve wss/https instead
  *   GALAXY_SIM_NPC_MS (default 0 = still)  the scripted users move this often (sim/npcs.ts)
+ *   GALAXY_SIM_EXTRA_ACCOUNTS (default 0)  N more generated stalker accounts, home planets
+ *                                          round-robin over the 8 general planets (scale runs)
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -29,6 +31,7 @@ export function simOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Simulat
     port: num("GALAXY_SIM_PORT", 6680),
     host,
     seed: num("GALAXY_SIM_SEED", 1),
+    extraAccounts: num("GALAXY_SIM_EXTRA_ACCOUNTS", 0),
     pingIntervalMs: num("GALAXY_SIM_PING_MS", 30_000),
     tls: key && cert ? { key: fs.readFileSync(key), cert: fs.readFileSync(cert) } : undefined,
   };
@@ -48,7 +51,7 @@ async function main() {
     "Point the app at it:",
     `  GALAXY_WS_URL=${sim.wsUrl} GALAXY_SERVICES_URL=${sim.servicesUrl} npm start`,
     "",
-    `${sim.world.accounts.length} seeded accounts, for example:`,
+    `${sim.world.accounts.length} accounts, for example:`,
     ...["bowling", "stalker", "trader", "plain"]
       .flatMap(sample)
       .map((a) => `  ${a.kind?.padEnd(9)} id ${a.id.padEnd(9)} nick ${a.nick.padEnd(14)} recovery code ${a.recoveryCode}`),

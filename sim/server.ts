@@ -23,6 +23,8 @@ export type SimulatorOptions = SocketOptions & {
   /** Loopback only: the simulator hands out credentials to anyone who asks. */
   host?: "127.0.0.1" | "::1" | "localhost";
   seed?: number;
+  /** N more generated stalker accounts for scale runs (World's `extraAccounts`; default 0). */
+  extraAccounts?: number;
   /** Serve wss/https with this certificate (for clients that insist on TLS). */
   tls?: { key: string | Buffer; cert: string | Buffer };
 };
@@ -45,7 +47,7 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? "127.0.0.1";
   if (!LOOPBACK.has(host)) throw new Error(`The Galaxy simulator listens on loopback only, not ${host}`);
-  const world = createWorld(options.seed ?? 1);
+  const world = createWorld(options.seed ?? 1, { extraAccounts: options.extraAccounts ?? 0 });
   const sockets = new SimSocketServer(world, options);
   const npcs = new NpcMover(world, (id) => sockets.sessions(id).length > 0);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_COUNT, createWorld, prng } from "./world";
+import { ACCOUNT_COUNT, createWorld, GENERAL_PLANETS, prng } from "./world";
 
 describe("seeded world (issue: seeded, deterministic world)", () => {
   it("is the same for the same seed and different for another", () => {
@@ -88,5 +88,36 @@ describe("seeded world (issue: seeded, deterministic world)", () => {
     const a = prng(42);
     const b = prng(42);
     expect([a.next(), a.int(1, 6), a.chars("ab", 5)]).toEqual([b.next(), b.int(1, 6), b.chars("ab", 5)]);
+  });
+});
+
+describe("extra generated accounts (scale runs: bench/sessions.ts, GALAXY_SIM_EXTRA_ACCOUNTS)", () => {
+  it("adds N stalker accounts spread evenly over the 8 general planets and leaves the seeded world as it was", () => {
+    const plain = createWorld(3);
+    const big = createWorld(3, { extraAccounts: 1_000 });
+    expect(big.accounts.length).toBe(ACCOUNT_COUNT + 1_000);
+    expect(JSON.stringify(big.accounts.slice(0, ACCOUNT_COUNT))).toBe(JSON.stringify(plain.accounts));
+    expect(big.planets.map((p) => [p.name, big.occupants(p.name)])).toEqual(plain.planets.map((p) => [p.name, plain.occupants(p.name)]));
+    const extra = big.accounts.slice(ACCOUNT_COUNT);
+    expect(new Set(big.accounts.map((a) => a.id)).size).toBe(big.accounts.length);
+    expect(new Set(big.accounts.map((a) => a.nick.toLowerCase())).size).toBe(big.accounts.length);
+    expect(new Set(big.accounts.map((a) => a.recoveryCode)).size).toBe(big.accounts.length);
+    const perHome = new Map<string, number>();
+    for (const a of extra) {
+      expect(a.kind).toBe("stalker");
+      expect(a.id).toMatch(/^\d{8}$/);
+      expect(a.password).toMatch(/^[0-9a-f]{32}$/);
+      expect(big.findByRecoveryCode(a.recoveryCode)).toBe(a);
+      expect(big.whereIs(a.id)).toEqual({ online: false, planet: null });
+      perHome.set(a.homePlanet, (perHome.get(a.homePlanet) ?? 0) + 1);
+    }
+    expect([...perHome.keys()].sort()).toEqual([...GENERAL_PLANETS].sort());
+    expect(new Set(perHome.values())).toEqual(new Set([125]));
+    expect(JSON.stringify(createWorld(3, { extraAccounts: 1_000 }).accounts)).toBe(JSON.stringify(big.accounts));
+  });
+
+  it("refuses a count that is not a whole number in range", () => {
+    expect(() => createWorld(1, { extraAccounts: -1 })).toThrow(/extraAccounts/);
+    expect(() => createWorld(1, { extraAccounts: 1.5 })).toThrow(/extraAccounts/);
   });
 });

@@ -145,6 +145,18 @@ const KIND_PATTERN: AccountKind[] = [
   "plain",
 ];
 export const ACCOUNT_COUNT = 260;
+/** Upper bound of `extraAccounts` (scale runs need about a thousand). */
+export const MAX_EXTRA_ACCOUNTS = 20_000;
+
+export type WorldOptions = {
+  /**
+   * This many more accounts after the seeded ones (scale benchmarks: bench/sessions.ts runs
+   * 1,000 stalkers): kind "stalker", home planets round-robin over the 8 general planets (so
+   * 1,000 of them make 125 per planet), offline until a client logs them in. Drawn from their
+   * own generator: the seeded accounts, planets and presence are the same with or without them.
+   */
+  extraAccounts?: number;
+};
 
 export class World extends EventEmitter<WorldEvents> {
   readonly seed: number;
@@ -154,6 +166,8 @@ export class World extends EventEmitter<WorldEvents> {
   faults: SimFaults = structuredClone(DEFAULT_FAULTS);
 
   #byId = new Map<string, SimAccount>();
+  #ids = new Set<string>();
+  #nicks = new Set<string>();
   #byRc = new Map<string, SimAccount>();
   #planetByName = new Map<string, SimPlanet>();
   #planetByLower = new Map<string, SimPlanet>();
@@ -164,7 +178,7 @@ export class World extends EventEmitter<WorldEvents> {
   /** Per-connection seeds come from here, so the HAAAPSI sequence is deterministic too. */
   #seedRng: Prng;
 
-  constructor(seed = 1) {
+  constructor(seed = 1, options: WorldOptions = {}) {
     super();
     this.setMaxListeners(0);
     this.seed = seed;
@@ -174,6 +188,7 @@ export class World extends EventEmitter<WorldEvents> {
     this.#buildAccounts(rng);
     this.#buildBots(rng);
     this.#seedPresence(rng);
+    this.#buildExtraAccounts(options.extraAccounts ?? 0);
   }
 
   // --- lookups (contract with sim/services.ts) ---------------------------------------------
@@ -348,8 +363,8 @@ export class World extends EventEmitter<WorldEvents> {
   }
 
   #buildAccounts(rng: Prng) {
-    const ids = new Set<string>();
-    const nicks = new Set<string>();
+    const ids = this.#ids;
+    const nicks = this.#nicks;
     for (let i = 0; i < ACCOUNT_COUNT; i++) {
       let id: string;
       do id = String(rng.next() < 0.7 ? rng.int(10_000_000, 99_999_999) : rng.int(1_000_000, 9_999_999));
@@ -372,6 +387,42 @@ export class World extends EventEmitter<WorldEvents> {
         recoveryCode: rc,
         kind: KIND_PATTERN[i % KIND_PATTERN.length],
         homePlanet: rng.pick(GENERAL_PLANETS),
+        gender,
+      };
+      this.accounts.push(account);
+      this.#byId.set(id, account);
+      this.#byRc.set(rc, account);
+      this.people.set(id, this.#person(rng, id, nick, gender, false));
+    }
+  }
+
+  #buildExtraAccounts(count: number) {
+    if (!Number.isInteger(count) || count < 0 || count > MAX_EXTRA_ACCOUNTS) {
+      throw new Error(`extraAccounts must be a whole number from 0 to ${MAX_EXTRA_ACCOUNTS}, got ${count}`);
+    }
+    const rng = prng(this.seed ^ 0xe7a0);
+    for (let i = 0; i < count; i++) {
+      let id: string;
+      do id = String(rng.int(10_000_000, 99_999_999));
+      while (this.#ids.has(id));
+      this.#ids.add(id);
+      let nick: string;
+      do {
+        const base = rng.pick(SYLLABLES) + rng.pick(SYLLABLES) + rng.pick(SYLLABLES);
+        nick = base[0].toUpperCase() + base.slice(1) + rng.int(1, 999);
+      } while (this.#nicks.has(nick.toLowerCase()));
+      this.#nicks.add(nick.toLowerCase());
+      let rc: string;
+      do rc = rng.chars(RC_ALPHABET, 10);
+      while (this.#byRc.has(rc));
+      const gender = rng.next() < 0.5 ? 0 : 1;
+      const account: SimAccount = {
+        id,
+        password: rng.chars(HEX, 32),
+        nick,
+        recoveryCode: rc,
+        kind: "stalker",
+        homePlanet: GENERAL_PLANETS[i % GENERAL_PLANETS.length],
         gender,
       };
       this.accounts.push(account);
@@ -416,6 +467,6 @@ export class World extends EventEmitter<WorldEvents> {
 }
 
 /** The world for a seed; same seed, same world. */
-export function createWorld(seed = 1): World {
-  return new World(seed);
+export function createWorld(seed = 1, options: WorldOptions = {}): World {
+  return new World(seed, options);
 }

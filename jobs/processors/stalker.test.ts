@@ -5,6 +5,7 @@
  * (2 s → 200 ms, 4 s → 400 ms, 12 s → 1.2 s); what is checked is the rule, not the clock.
  */
 import { and, eq } from "drizzle-orm";
+import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiArgs } from "#tests/kit/api";
 import { startSimulator, type Simulator } from "#sim/server";
@@ -19,11 +20,11 @@ import { action as startAction } from "~/routes/_app+/_characters+/api.stalker.s
 import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.stop";
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
 import { closeQueues, getQueue } from "../queues.server";
-import { restoreSessions, sessionJobId } from "../session-host.server";
+import { restoreSessions, sessionJobId, type SessionContext } from "../session-host.server";
 import { SESSIONS } from "./sessions";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
-import { reconnectDelay, stalkerTimings } from "./stalker";
+import { reconnectDelay, runStalker, stalkerTimings } from "./stalker";
 
 let sim: Simulator;
 const jsonRequest = (url: string, body: unknown) =>
@@ -374,6 +375,42 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
     expect(await status(acc.id)).toMatchObject({ desired: "stop", state: "inactive" });
+  });
+
+  it("a stop that lands while it is still writing 'connecting' (before the socket exists) ends it without a socket", async () => {
+    const acc = await stalkerUser();
+    const controller = new AbortController();
+    const reports: string[] = [];
+    const ctx = {
+      purpose: "stalker",
+      key: acc.id,
+      accountId: acc.id,
+      jobId: sessionJobId("stalker", acc.id),
+      workerId: "test-worker",
+      signal: controller.signal,
+      reason: () => (controller.signal.aborted ? "stop" : null),
+      holdsLock: async () => true,
+      job: {} as Job,
+      // The stop arrives while the supervisor's first write is in flight (the window before
+      // runConnection listens to the signal).
+      report: async (patch: { actual?: string }) => {
+        if (patch.actual) reports.push(patch.actual);
+        if (patch.actual === "connecting") controller.abort("stop");
+        return true;
+      },
+      end: async () => {},
+      onWake: () => () => {},
+      onCommand: () => {},
+    } satisfies SessionContext;
+    const t0 = Date.now();
+    const ran = runStalker(ctx);
+    const outcome = await Promise.race([ran.then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
+    expect(outcome).toBe("returned");
+    expect(reports).not.toContain("active");
+    expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
+    // No login reached the platform at all (a closed socket of this account would be in the history).
+    const { open, closed } = sim.sockets.snapshot();
+    expect([...open, ...closed].filter((c) => c.accountId === acc.id && Date.parse(c.openedAt) >= t0)).toHaveLength(0);
   });
 
   it("an Android account (sek) logs in with 5 USER fields", async () => {

@@ -137,6 +137,10 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
 
   const onAbort = () => end({ kind: "aborted" });
   signal.addEventListener("abort", onAbort, { once: true });
+  // A stop that landed while the supervisor was still writing "connecting" or reading the
+  // credentials aborted the signal before this listener existed: it would never fire, and the
+  // host does not abort twice, so the stalker would log in and ignore the stop for good.
+  if (signal.aborted) onAbort();
 
   const rejoin = () => {
     if (settled || conn.state !== "connected") return;
