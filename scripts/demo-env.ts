@@ -65,7 +65,9 @@ export async function startDemoEnvironment(options: DemoOptions = {}): Promise<D
   resetEnv();
   const closeGalaxy = sim.close.bind(sim);
   let chatter: Promise<unknown> = Promise.resolve();
+  const closing = new AbortController();
   sim.close = async () => {
+    closing.abort();
     await discord.close().catch(() => {});
     await closeGalaxy();
     await chatter.catch(() => {});
@@ -99,7 +101,7 @@ export async function startDemoEnvironment(options: DemoOptions = {}): Promise<D
     }
     if (plan !== "none" && plan !== "custom") {
       const { demoChannelChatter } = await import("./demo-seed");
-      chatter = demoChannelChatter({ sim, discord }).catch(() => 0);
+      chatter = demoChannelChatter({ sim, discord }, { signal: closing.signal }).catch(() => 0);
     }
     const { DEMO_OPERATOR, demoRelayChannel } = await import("./demo-seed");
     const channel = demoRelayChannel(discord);

@@ -25,7 +25,6 @@ import { count, eq, getTableName } from "drizzle-orm";
 import type { DiscordSimulator } from "#sim/discord/server";
 import type { Simulator } from "#sim/server";
 import { GIFT_RATE_NAMES } from "#api/summary";
-import { PLANET_CATALOGUE } from "#api/planets";
 import { getDb } from "~/db/client.server";
 import {
   ads,
@@ -66,14 +65,14 @@ const OWN_TABLES = [
 
 /** Gift rates (prize units per Fire Cannon Ball, docs/summary.md) for the Summary's valuation. */
 export const DEMO_GIFT_RATES: Record<(typeof GIFT_RATE_NAMES)[number], number> = {
-  Clay: 4,
+  Clay: 0.5,
   "Fire Cannon Ball": 1,
-  "Skeleton Key": 2,
+  "Skeleton Key": 0.25,
   "Silver Ring": 0.5,
-  "Electric Bowling Ball": 1.5,
+  "Electric Bowling Ball": 2,
   "Red Bowling Ball": 3,
-  "Green Bowling Ball": 2.5,
-  "Collection Capybara": 8,
+  "Green Bowling Ball": 3,
+  "Collection Capybara": 0.5,
 };
 
 /** Custom planets: two busy general planets join the english step; one cannon planet is blacklisted. */
@@ -240,6 +239,8 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
 export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
   const { connectNew, getSavedAccount, saveBotInfo, saveLinkAccount, startBot } = await import("~/models/galacord.server");
   const { loginWithRecoveryCode } = await import("~/models/collections-login.server");
+  const { collectionStatus, giftInventory } = await import("~/models/clay.server");
+  const { getState, profileCredentials, storeItems, updateState, withActivity } = await import("~/models/collections.server");
   const { findOperatorByName } = await import("~/models/operator.server");
   const { relay, collections } = demoAccounts(sim.world);
   const channel = demoRelayChannel(discord);
@@ -256,6 +257,20 @@ export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
   if (operator) {
     const p = await loginWithRecoveryCode(operator.id, collections.recoveryCode);
     profile = `Collections profile ${p.nick} (${p.accountId})`;
+    // What Status and the inventory refresh would do: the set's pieces and the gifts in stock, in the Activity Log.
+    const creds = (await profileCredentials(p.id))!;
+    const state = await getState(operator.id);
+    const set = state.collectionId as Parameters<typeof giftInventory>[1];
+    const pair = { userID: creds.userID, password: creds.password };
+    await withActivity(operator.id, "Reading collection status", async () => {
+      await storeItems(operator.id, set, await collectionStatus(pair, set, { skipCache: true }));
+      return { result: null, message: "Collection status updated" };
+    });
+    const ids = await withActivity(operator.id, "Fetching gift inventory", async () => {
+      const giftIds = await giftInventory(pair, set);
+      return { result: giftIds, message: `${giftIds.length} gifts in stock` };
+    });
+    await updateState(operator.id, { giftIds: ids, giftsAt: new Date() });
   }
   await setPhase("done");
   return `GalaCord bot started, ${relay.nick} (${relay.id}) relays ${relay.homePlanet} to #${channel.name}; ${profile}`;
@@ -277,14 +292,14 @@ export async function demoRelayTarget(sim: Pick<Simulator, "world">): Promise<{ 
  */
 export async function demoChannelChatter(
   { sim, discord }: { sim: Pick<Simulator, "world" | "sockets">; discord: Pick<DiscordSimulator, "state" | "gateway"> },
-  options: { waitMs?: number; pollMs?: number } = {},
+  options: { waitMs?: number; pollMs?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
   const target = await demoRelayTarget(sim);
   if (!target) return 0;
   const deadline = Date.now() + (options.waitMs ?? 60_000);
   const onPlanet = () => sim.sockets.sessions(target.accountId).some((c) => c.planet === target.planet);
   while (!onPlanet()) {
-    if (Date.now() > deadline) return 0;
+    if (Date.now() > deadline || options.signal?.aborted) return 0;
     await new Promise((r) => setTimeout(r, options.pollMs ?? 500));
   }
   const { snowflake } = await import("#sim/discord/state");
