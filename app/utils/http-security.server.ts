@@ -65,6 +65,8 @@ export function looksLikeApi(target: string): boolean {
 }
 
 function permissionsPolicy() {
+  // No "bluetooth": Chromium does not know it as a policy feature and says so on every page's
+  // console (the demo tour's only console message); its Web Bluetooth is gated by a prompt anyway.
   const off = [
     "camera",
     "microphone",
@@ -72,7 +74,6 @@ function permissionsPolicy() {
     "payment",
     "usb",
     "serial",
-    "bluetooth",
     "midi",
     "magnetometer",
     "gyroscope",
