@@ -162,6 +162,8 @@ describe("the demo seed (issue 19 C item 1)", () => {
     const state = await getState(operator!.id);
     expect(state.profileId).toBe(profiles[0]!.id);
     expect(state.items).not.toBeNull();
+    expect(state.giftIds?.length).toBeGreaterThan(0);
+    expect(world.accounts.some((a) => a.id === state.recipientId && a.id !== profiles[0]!.accountId)).toBe(true);
 
     const [marker] = await db.select().from(schema.appSettings).where(eq(schema.appSettings.key, DEMO_SEED_KEY));
     expect(marker?.value).toMatchObject({ phase: "done" });

@@ -122,10 +122,14 @@ export const DEMO_ADS = [
   { adsMessage: "Thanks for the message, I'll be back on this planet soon.", category: "msg", isActive: true },
 ] as const;
 
-/** Simulator accounts the demo uses, by role (plain accounts other than the first one, which the start-up log offers for trying GalaCord). */
+/**
+ * Simulator accounts the demo uses, by role: plain accounts other than the first one, which the
+ * start-up log offers for trying GalaCord. `recipient` receives the Collections sends (the
+ * spec's default recipient 10000001 is no account of the simulator).
+ */
 export function demoAccounts(world: Simulator["world"]) {
   const plain = world.accounts.filter((a) => a.kind === "plain");
-  return { relay: plain[1]!, collections: plain[2]! };
+  return { relay: plain[1]!, collections: plain[2]!, recipient: plain[3]! };
 }
 
 /** The relay channel of the Discord simulator (guild "Galaxy Fans", #relay). */
@@ -242,7 +246,7 @@ export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
   const { collectionStatus, giftInventory } = await import("~/models/clay.server");
   const { getState, profileCredentials, storeItems, updateState, withActivity } = await import("~/models/collections.server");
   const { findOperatorByName } = await import("~/models/operator.server");
-  const { relay, collections } = demoAccounts(sim.world);
+  const { relay, collections, recipient } = demoAccounts(sim.world);
   const channel = demoRelayChannel(discord);
 
   // The channels the bot will see (it writes the same list when it logs in), then the bot and
@@ -270,7 +274,7 @@ export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
       const giftIds = await giftInventory(pair, set);
       return { result: giftIds, message: `${giftIds.length} gifts in stock` };
     });
-    await updateState(operator.id, { giftIds: ids, giftsAt: new Date() });
+    await updateState(operator.id, { giftIds: ids, giftsAt: new Date(), recipientId: recipient.id });
   }
   await setPhase("done");
   return `GalaCord bot started, ${relay.nick} (${relay.id}) relays ${relay.homePlanet} to #${channel.name}; ${profile}`;
