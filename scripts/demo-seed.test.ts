@@ -165,6 +165,15 @@ describe("the demo seed (issue 19 C item 1)", () => {
     expect(state.giftIds?.length).toBeGreaterThan(0);
     expect(world.accounts.some((a) => a.id === state.recipientId && a.id !== profiles[0]!.accountId)).toBe(true);
 
+    // The Audit Trail says who wrote it: the command line.
+    const audit = await db.select().from(schema.auditLog);
+    expect(audit.map((a) => [a.operator, a.action, a.target])).toEqual(
+      expect.arrayContaining([
+        ["(command line)", "operator.create", DEMO_OPERATOR.name],
+        ["(command line)", "demo.seed", "demo data"],
+      ]),
+    );
+
     const [marker] = await db.select().from(schema.appSettings).where(eq(schema.appSettings.key, DEMO_SEED_KEY));
     expect(marker?.value).toMatchObject({ phase: "done" });
 

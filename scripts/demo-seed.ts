@@ -231,7 +231,11 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
   for (const a of DEMO_ADS) await createAd({ ...a });
   parts.push(`${DEMO_SEQUENCES.length} sequences, ${DEMO_CUSTOM_PLANETS.length} custom planets, ${DEMO_ADS.length} ads and messages`);
 
-  await createOperator(DEMO_OPERATOR.name, DEMO_OPERATOR.password, { role: "admin" });
+  const { CLI_ACTOR, recordAudit } = await import("~/models/audit.server");
+  const op = await createOperator(DEMO_OPERATOR.name, DEMO_OPERATOR.password, { role: "admin" });
+  // As `npm run operator -- create` records it; the seed itself is one entry (what it wrote).
+  await recordAudit(CLI_ACTOR, { action: "operator.create", target: op.name, details: { role: op.role } });
+  await recordAudit(CLI_ACTOR, { action: "demo.seed", target: "demo data", details: { wrote: parts.join(", ") } });
   await setPhase("data");
   return parts.join(", ");
 }
