@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 describe("npm start -- --demo: the first minutes (issue 19 C items 1 and 3)", () => {
   it("builds and starts quietly, then ends with the URL, the demo operator and where the demo accounts are", { timeout: 360_000 }, async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
+    const env: Record<string, string | undefined> = {
       ...process.env,
       PORT: String(port),
       BUILD_DIR: buildDir,
@@ -57,7 +57,12 @@ describe("npm start -- --demo: the first minutes (issue 19 C items 1 and 3)", ()
     delete env.NODE_ENV;
     // Vitest's own variables would make vite.config.ts leave the Remix plugin out.
     for (const key of Object.keys(env)) if (key.startsWith("VITEST") || key === "TEST") delete env[key];
-    child = spawn("npm", ["start", "--silent", "--", "--demo"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    child = spawn("npm", ["start", "--silent", "--", "--demo"], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let out = "";
     child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
     child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
