@@ -17,6 +17,25 @@ const alias = [
   { find: /^#tests\//, replacement: fileURLToPath(new URL("./tests/", import.meta.url)) },
 ];
 
+/**
+ * Build warnings that say nothing about our code, dropped so `npm start` prints only real ones
+ * (issue 19: the start-up log is quiet):
+ * - EMPTY_BUNDLE: Remix makes a client chunk for every route, and resource routes (every
+ *   `/api` route, exports) have no client code;
+ * - INVALID_ANNOTATION in node_modules: zod 4's comments next to `@__PURE__` that Rollup cannot
+ *   place (it drops the comment, nothing else);
+ * - "dynamic import will not move module into another chunk": our lazy parts
+ *   (`lazyComponent`) import a component statically for the server render and dynamically for
+ *   the browser, on purpose; the client build splits them as intended, the server bundle is
+ *   one file anyway.
+ */
+export function harmlessBuildWarning(warning: { code?: string; id?: string; message: string; plugin?: string }): boolean {
+  if (warning.code === "EMPTY_BUNDLE") return true;
+  if (warning.code === "INVALID_ANNOTATION" && /[\\/]node_modules[\\/]/.test(warning.id ?? warning.message)) return true;
+  if (warning.plugin === "vite:reporter" && /dynamic import will not move module into another chunk/.test(warning.message)) return true;
+  return false;
+}
+
 export default defineConfig({
   resolve: { alias },
   // Never serve the data dir (embedded database, master key) or env files through the dev server.
@@ -33,6 +52,9 @@ export default defineConfig({
       // (lazyComponent's `import.meta.env.SSR ? Component : undefined`, e.g. the sequence
       // form), so they load with the lazy part, not with the page (bench/first-load.ts).
       treeshake: { moduleSideEffects: (id) => !/[\\/]node_modules[\\/]@dnd-kit[\\/]/.test(id) },
+      onwarn: (warning, warn) => {
+        if (!harmlessBuildWarning(warning)) warn(warning);
+      },
     },
   },
   plugins: process.env.VITEST

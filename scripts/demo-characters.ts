@@ -29,16 +29,27 @@ export async function seedDemoCharacters(sim: Pick<Simulator, "world" | "npcs">,
       n++;
     }
   }
-  const stalker = world.accounts.find((a) => a.kind === "stalker")!;
-  const trader = world.accounts.find((a) => a.kind === "trader")!;
-  world.moveTo(trader.id, stalker.homePlanet);
+  const stalker = startDemoWorld(sim, { moveNpcsEveryMs: options.moveNpcsEveryMs });
   const db = await getDb();
   // Wanted and waiting: the boot restore gives it to a worker (docs/sessions.md).
   await db
     .insert(sessions)
     .values({ purpose: "stalker", key: stalker.id, accountId: stalker.id, desired: "run", actual: "waiting" })
     .onConflictDoUpdate({ target: [sessions.purpose, sessions.key], set: { desired: "run", actual: "waiting", error: null, since: new Date() } });
+  return `${n} characters from the simulator; stalker ${stalker.nick} (${stalker.id}) starts on ${stalker.homePlanet}`;
+}
+
+/**
+ * What the simulator needs on every demo start (it keeps nothing): a trading character on the
+ * first stalker's planet and, unless `moveNpcsEveryMs` is null, the scripted users moving.
+ * Returns the stalker's account.
+ */
+export function startDemoWorld(sim: Pick<Simulator, "world" | "npcs">, options: { moveNpcsEveryMs?: number | null } = {}) {
+  const { world } = sim;
+  const stalker = world.accounts.find((a) => a.kind === "stalker")!;
+  const trader = world.accounts.find((a) => a.kind === "trader")!;
+  world.moveTo(trader.id, stalker.homePlanet);
   const every = options.moveNpcsEveryMs === undefined ? 5_000 : options.moveNpcsEveryMs;
   if (every) sim.npcs.start(every);
-  return `${n} characters from the simulator; stalker ${stalker.nick} (${stalker.id}) starts on ${stalker.homePlanet}`;
+  return stalker;
 }

@@ -11,10 +11,12 @@
  * relay works end to end offline. It closes with the Galaxy simulator (`sim.close()`).
  */
 import { discordSimOptionsFromEnv } from "#sim/discord/main";
-import { startDiscordSimulator } from "#sim/discord/server";
+import { startDiscordSimulator, type DiscordSimulator } from "#sim/discord/server";
 import { simOptionsFromEnv } from "#sim/main";
 import { startSimulator, type Simulator } from "#sim/server";
 import { resetEnv } from "~/utils/env.server";
+import { startDemoWorld } from "./demo-characters";
+import type { DemoPlan } from "./demo-seed";
 
 /** The Galaxy endpoint variables that point the app at a simulator. */
 export function demoEnv(sim: Pick<Simulator, "wsUrl" | "servicesUrl" | "url">): Record<string, string> {
@@ -28,23 +30,31 @@ export function demoEnv(sim: Pick<Simulator, "wsUrl" | "servicesUrl" | "url">): 
 }
 
 export type DemoOptions = {
-  /** Seed the database (default: every seeder of scripts/seed.ts); false skips it. */
+  /**
+   * Seed the database (default: the demo seed of scripts/demo-seed.ts, into an empty database
+   * only); a function replaces it; false skips it.
+   */
   seed?: boolean | ((log: (line: string) => void) => Promise<void>);
   log?: (line: string) => void;
 };
 
-export async function startDemoEnvironment(options: DemoOptions = {}): Promise<Simulator> {
+export type DemoEnvironment = Simulator & {
+  discord: DiscordSimulator;
+  /** What the start did with the database: seeded it, found it seeded, or left someone's data alone. */
+  plan: DemoPlan | "custom" | "none";
+  /**
+   * Call once the server answers at `url`: finishes the seed (GalaCord, Collections), sends a few
+   * messages through the relay channel (in the background) and prints where everything is.
+   */
+  afterListening(url: string): Promise<void>;
+};
+
+export async function startDemoEnvironment(options: DemoOptions = {}): Promise<DemoEnvironment> {
   const log = options.log ?? ((line: string) => console.log(line));
   const sim = await startSimulator(simOptionsFromEnv(process.env));
   Object.assign(process.env, demoEnv(sim));
   resetEnv(); // getEnv() may have been read already; the app must see the simulator's URLs
-  log(`Galaxy simulator: socket ${sim.wsUrl}  services ${sim.servicesUrl}  control ${sim.controlUrl}`);
-  for (const kind of ["bowling", "stalker", "trader", "plain"] as const) {
-    const a = sim.world.accounts.find((x) => x.kind === kind)!;
-    log(`  ${kind.padEnd(8)} account ${a.id} (${a.nick}), recovery code ${a.recoveryCode}`);
-  }
-  log(`  all ${sim.world.accounts.length} accounts: GET ${sim.controlUrl}accounts`);
-  let discord;
+  let discord: DiscordSimulator;
   try {
     discord = await startDiscordSimulator(discordSimOptionsFromEnv(process.env));
   } catch (err) {
@@ -54,24 +64,58 @@ export async function startDemoEnvironment(options: DemoOptions = {}): Promise<S
   Object.assign(process.env, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiBase });
   resetEnv();
   const closeGalaxy = sim.close.bind(sim);
+  let chatter: Promise<unknown> = Promise.resolve();
+  const closing = new AbortController();
   sim.close = async () => {
+    closing.abort();
     await discord.close().catch(() => {});
     await closeGalaxy();
+    await chatter.catch(() => {});
   };
-  log(`Discord simulator: REST ${discord.restUrl}  control ${discord.controlUrl}  (GalaCord: press Start, then ID with a plain account's recovery code)`);
+  log(`Demo: Galaxy simulator at ${sim.url}, Discord simulator at ${discord.url}`);
 
   const seed = options.seed ?? true;
+  let plan: DemoEnvironment["plan"] = "none";
   try {
-    if (typeof seed === "function") await seed(log);
-    else if (seed) {
-      const { runSeeders } = await import("./seed");
-      await runSeeders([], log);
-      const { seedDemoCharacters } = await import("./demo-characters");
-      log(`seed characters: ${await seedDemoCharacters(sim)}`);
+    if (typeof seed === "function") {
+      plan = "custom";
+      await seed(log);
+    } else if (seed) {
+      const { demoPlan, seedDemoData } = await import("./demo-seed");
+      const found = await demoPlan();
+      plan = found.plan;
+      if (plan === "seed") log(`Demo data: seeding an empty database… ${await seedDemoData({ sim, discord })}`);
+      else if (plan === "not-empty") log(`Demo data: not seeded, the database already holds data (${found.tables.join(", ")})`);
+      else if (plan === "seeded") log("Demo data: seeded on an earlier start, kept as it is");
     }
+    if (seed) startDemoWorld(sim);
   } catch (err) {
     await sim.close();
     throw err;
   }
-  return sim;
+
+  const afterListening = async (url: string) => {
+    if (plan === "seed" || plan === "finish") {
+      const { seedDemoLive } = await import("./demo-seed");
+      log(`Demo data: ${await seedDemoLive({ sim, discord })}`);
+    }
+    if (plan !== "none" && plan !== "custom") {
+      const { demoChannelChatter } = await import("./demo-seed");
+      chatter = demoChannelChatter({ sim, discord }, { signal: closing.signal }).catch(() => 0);
+    }
+    const { DEMO_OPERATOR, demoRelayChannel } = await import("./demo-seed");
+    const channel = demoRelayChannel(discord);
+    const tryIt = sim.world.accounts.find((a) => a.kind === "plain")!;
+    const lines = [
+      `Galaxy Toolbox (demo) on ${url}`,
+      plan === "seed" || plan === "finish" || plan === "seeded"
+        ? `  sign in as ${DEMO_OPERATOR.name} / ${DEMO_OPERATOR.password}`
+        : "  sign in with your operator (the demo operator is created only in an empty database)",
+      `  demo accounts (ids, nicks, recovery codes): ${sim.controlUrl}accounts`,
+      `  to try GalaCord (Connect) or Collections: ${tryIt.nick}'s recovery code ${tryIt.recoveryCode}`,
+      `  GalaCord channel #${channel.name}: ${discord.controlUrl}messages?channelId=${channel.id}`,
+    ];
+    log(lines.join("\n"));
+  };
+  return Object.assign(sim, { discord, plan, afterListening });
 }

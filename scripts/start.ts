@@ -1,10 +1,10 @@
 /**
  * `npm start`: builds the app, then serves it on http://localhost:3000 with the embedded
  * defaults (PGlite in ./data, private Redis when none answers, in-process worker).
- * `npm start -- --demo`: also starts the Galaxy simulator, points the app at it and seeds
- * demo data (rates and the other sections' demo rows).
+ * `npm start -- --demo`: also starts the Galaxy and Discord simulators, points the app at them
+ * and, into an empty database, seeds the demo data (scripts/demo-seed.ts).
  */
-import { spawnSync } from "node:child_process";
+import { buildApp, waitForServer } from "./build-app";
 
 const demo = process.argv.includes("--demo") || process.env.DEMO === "1";
 const skipBuild = process.argv.includes("--no-build");
@@ -12,14 +12,17 @@ const skipBuild = process.argv.includes("--no-build");
 process.env.NODE_ENV = "production";
 
 if (!skipBuild) {
-  console.log("Building the app…");
-  const built = spawnSync("npx", ["remix", "vite:build"], { stdio: ["ignore", "inherit", "inherit"], env: process.env });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+  buildApp();
 }
 
-if (demo) {
-  const { startDemoEnvironment } = await import("./demo-env");
-  await startDemoEnvironment();
-}
+const env = demo ? await (await import("./demo-env")).startDemoEnvironment() : null;
 
 await import("../server");
+
+if (env) {
+  const port = Number(process.env.PORT ?? 3000);
+  await waitForServer(port);
+  await env.afterListening(`http://localhost:${port}`).catch((err: Error) => {
+    console.error(`Demo data: ${err.message}`);
+  });
+}

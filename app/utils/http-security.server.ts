@@ -65,6 +65,8 @@ export function looksLikeApi(target: string): boolean {
 }
 
 function permissionsPolicy() {
+  // No "bluetooth": Chromium does not know it as a policy feature and says so on every page's
+  // console (the demo tour's only console message); its Web Bluetooth is gated by a prompt anyway.
   const off = [
     "camera",
     "microphone",
@@ -72,7 +74,6 @@ function permissionsPolicy() {
     "payment",
     "usb",
     "serial",
-    "bluetooth",
     "midi",
     "magnetometer",
     "gyroscope",
@@ -84,8 +85,28 @@ function permissionsPolicy() {
   return [...off.map((f) => `${f}=()`), "clipboard-write=(self)", "fullscreen=(self)"].join(", ");
 }
 
+/**
+ * The origins of the configured picture hosts (GIFT_IMAGE_BASE_URL, GALAXY_SERVICES_URL): the
+ * browser fetches their pictures into Cache Storage (~/components/image-cache), so they belong
+ * in `connect-src` as well as `img-src` (issue 19: the demo's simulator serves them over http
+ * from 127.0.0.1, which `https:` does not cover).
+ */
+export function pictureOrigins(env: Pick<ReturnType<typeof getEnv>, "GIFT_IMAGE_BASE_URL" | "GALAXY_SERVICES_URL">): string[] {
+  const origins = new Set<string>();
+  for (const url of [env.GIFT_IMAGE_BASE_URL, env.GALAXY_SERVICES_URL]) {
+    try {
+      const u = new URL(url);
+      if (u.protocol === "http:" || u.protocol === "https:") origins.add(u.origin);
+    } catch {
+      // Not a URL (the env schema checks GIFT_IMAGE_BASE_URL; the services URL is free text): nothing to allow.
+    }
+  }
+  return [...origins];
+}
+
 export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
   const env = getEnv();
+  const pictures = pictureOrigins(env);
   const refuseOddPaths: RequestHandler = (req, res, next) => {
     const why = refusePath(req.originalUrl);
     if (!why) return next();
@@ -120,9 +141,10 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
           "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
           // Radix Themes sets inline style attributes; styles cannot run code.
           "style-src": ["'self'", "'unsafe-inline'"],
-          // Gift pictures and avatars come from the platform's hosts (or the simulator).
-          "img-src": ["'self'", "data:", "blob:", "https:", "http:"],
-          "connect-src": options.dev ? ["'self'", "ws:", "wss:", "https:"] : ["'self'", "https:"],
+          // Gift pictures and avatars come from the platform's hosts (or the simulator); the
+          // configured hosts are named so the picture cache may fetch them over http too.
+          "img-src": ["'self'", "data:", "blob:", "https:", "http:", ...pictures],
+          "connect-src": [...(options.dev ? ["'self'", "ws:", "wss:", "https:"] : ["'self'", "https:"]), ...pictures],
           "form-action": ["'self'"],
           "frame-ancestors": ["'none'"],
           "upgrade-insecure-requests": null,
