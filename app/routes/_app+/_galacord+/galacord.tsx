@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useState } from "react";
 import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, type Channel, type SavedAccount } from "#api/galacord";
 import { planetSchema } from "#api/galacord-schemas";
@@ -80,6 +81,10 @@ const str = (fd: FormData, name: string) => {
   const v = fd.get(name);
   return typeof v === "string" ? v : "";
 };
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
+export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);

@@ -3,6 +3,7 @@ import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
+import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { TrashIcon } from "~/components/ui/icons";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -113,7 +114,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
                     Cancel
                   </Link>
                 </Button>
-                <Form method="post" action="/trading-planets" preventScrollReset>
+                <Form method="post" action={here} preventScrollReset>
                   <input type="hidden" name="intent" value="ads-delete-selected" />
                   <input type="hidden" name="redirectTo" value={home} />
                   {selected.map((id) => (
@@ -209,7 +210,7 @@ function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
   };
   const large = expanded || !hydrated;
   return (
-    <Form method="post" action="/trading-planets" onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
+    <Form method="post" action={here} onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
       <input type="hidden" name="intent" value="ad-create" />
       <input type="hidden" name="redirectTo" value={here} />
       <Flex gap="2" wrap="wrap" align="start">
@@ -289,7 +290,8 @@ function AdRow({
     // Reloaded on failure (spec 2 §4): the toast comes with the redirect, the list from the server.
     if (active.data !== undefined || optimistic !== null) {
       setOptimistic(null);
-      revalidator.revalidate();
+      // A post that never reached the app changed nothing (the kit toasted it): no reload.
+      if (!isSubmitFailure(active.data)) revalidator.revalidate();
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when a toggle finishes
   }, [active.state]);
@@ -389,6 +391,7 @@ function AdRow({
 }
 
 function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
+  const location = useLocation();
   const [text, setText] = useState(ad.adsMessage);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -396,7 +399,8 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
       <Card size="1">
         <Form
           method="post"
-          action="/trading-planets"
+          // Posted to this URL (`ad=<id>` kept), so a failed post leaves the row in edit with its text (the form kit).
+          action={`${location.pathname}${location.search}`}
           preventScrollReset
           noValidate
           onSubmit={(e) => {

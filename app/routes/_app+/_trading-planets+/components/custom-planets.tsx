@@ -70,7 +70,7 @@ export function CustomPlanetsPanel({
               </Link>
             </IconButton>
           </Flex>
-          <Form method="post" action="/trading-planets" onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
+          <Form method="post" action={here} onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
             <input type="hidden" name="intent" value="planet-create" />
             <input type="hidden" name="redirectTo" value={here} />
             <Flex gap="2" wrap="wrap" align="start">
@@ -150,7 +150,7 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
       <Badge size="2" variant="soft" color={planet.type === "blacklisted" ? "red" : "blue"}>
         <Form
           method="post"
-          action="/trading-planets"
+          action={here}
           preventScrollReset
           className="gt-inline-form"
           onSubmit={(e) => {
