@@ -235,6 +235,14 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
   const left = (await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string }[] };
   expect(left.ads.map((a) => a.adsMessage)).toEqual(["Sell 🚀 now"]);
+  // Issue 19: multi-select ends with the deletion — no toolbar, no count, no checkboxes —
+  // and a short click on another delete deletes that ad instead of selecting it.
+  await expect(page.getByRole("button", { name: "Delete Selected" })).toHaveCount(0);
+  await expect(page.getByText(/^\d+ selected$/)).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: "Select Sell 🚀 now" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Delete Sell 🚀 now" }).click();
+  await expect(toast(page, "Ad deleted successfully")).toBeVisible();
+  expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toEqual([]);
 });
 
 test("375 px: the screen fits without sideways scrolling and the sequence box is at most 400 px high", async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
-import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
@@ -30,7 +30,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
   const location = useLocation();
   const hydrated = useHydrated();
   const [selecting, setSelecting] = useState(params.get("select") === "1");
-  const [selected, setSelected] = useState<string[]>(params.getAll("ids"));
+  const [chosen, setSelected] = useState<string[]>(params.getAll("ids"));
   const [confirming, setConfirming] = useState(params.getAll("ids").length > 0 && params.get("select") === "1");
   useEffect(() => {
     setSelecting(params.get("select") === "1");
@@ -38,6 +38,26 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
     setConfirming(params.getAll("ids").length > 0 && params.get("select") === "1");
     // eslint-disable-next-line react-hooks/exhaustive-deps -- follow the URL
   }, [location.search]);
+  // "Delete Selected" ends multi-select once its post is answered. With JavaScript the
+  // selection is not in the URL and the answer redirects to the very same URL, so following
+  // the URL alone left the toolbar up, counting the deleted ads (issue 19). A post that
+  // never reached the app (the form kit's failure) keeps the selection for another try.
+  const navigation = useNavigation();
+  const actionData = useActionData();
+  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "ads-delete-selected";
+  const wasDeleting = useRef(false);
+  useEffect(() => {
+    if (deleting) wasDeleting.current = true;
+    else if (wasDeleting.current && navigation.state === "idle") {
+      wasDeleting.current = false;
+      if (isSubmitFailure(actionData)) return;
+      setSelecting(false);
+      setSelected([]);
+      setConfirming(false);
+    }
+  }, [deleting, navigation.state, actionData]);
+  // Only ads that are still listed count (one deleted elsewhere, or by a live update, drops out).
+  const selected = chosen.filter((id) => ads.some((a) => a._id === id));
   const editing = params.get("ad");
   const here = `${location.pathname}${location.search}`;
   const home = linkWith("select", null);
