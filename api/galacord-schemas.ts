@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { RELAY_ERRORS } from "./galacord";
+import { PLANET_NAME_PATTERN } from "./planet-name";
 
 const snowflake = z
   .string()
@@ -33,5 +34,5 @@ export const planetSchema = z.object({
     .string({ error: RELAY_ERRORS.planetRequired })
     .trim()
     .min(1, RELAY_ERRORS.planetRequired)
-    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+    .regex(PLANET_NAME_PATTERN, RELAY_ERRORS.planetInvalid),
 });

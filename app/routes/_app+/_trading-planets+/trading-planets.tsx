@@ -181,6 +181,11 @@ export async function action({ request }: ActionFunctionArgs) {
         await createSequence(parsed.value);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
       } catch (err) {
+        // A rule the model refused (levels, a taken name) is shown in the form, which keeps what was posted.
+        if (err instanceof TradingError && (err.status === 400 || err.status === 409)) {
+          const field = err.message === TRADING_ERRORS.sequenceExists ? "name" : "form";
+          return data<TradingActionData>({ draft: parsed.draft, errors: { [field]: err.message } }, { status: err.status });
+        }
         return failFixed(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
       }
     }
@@ -228,7 +233,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "planet-rename": {
       const parsed = createCustomPlanetSchema.shape.name.safeParse(str(fd, "name"));
-      if (!parsed.success) return redirectWithError(back, TRADING_ERRORS.planetName);
+      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName);
       try {
         await updateCustomPlanet(str(fd, "id"), { name: parsed.data });
         return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetUpdated);
