@@ -40,11 +40,11 @@ test("custom planet: add to English, blank name refused", async ({ page }) => {
   const dialog = page.getByRole("dialog", { name: "Custom Planets" });
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Please enter a planet name")).toBeVisible();
-  await dialog.getByLabel("Planet name").fill("Trade Hall");
+  await dialog.getByLabel("Planet name").fill("TradeHall");
   await dialog.getByLabel("Planet type").selectOption("english");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Custom planet created successfully")).toBeVisible();
-  await expect(dialog.getByLabel("Rename Trade Hall")).toBeVisible();
+  await expect(dialog.getByLabel("Rename TradeHall")).toBeVisible();
 });
 
 test("ads: add, then checkboxes + Delete Selected + confirmation", async ({ page, request }) => {
