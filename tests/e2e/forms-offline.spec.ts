@@ -17,7 +17,8 @@ import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames } from 
  *     Active switch, ad delete, Delete Selected confirmation.
  *   Exchange Rates: a row's tier editor (Save).
  *   All Characters: Add Category dialog.
- *   Bowling Bots: the Summary panel's Gift Rates dialog (Save).
+ *   Bowling Bots: the Summary panel's Gift Rates dialog (Save; its own fetch, a failure only
+ *   logged as spec 2 §8 says, so no toast is asked of it).
  *   GalaCord: New connection (channel + recovery code).
  *   Collections: recovery-code login.
  *   Every page's header: the dark mode toggle.
@@ -51,7 +52,12 @@ const toaster = (page: Page) => page.locator(".gt-toaster");
 async function failedInPlace(page: Page, heading: string, how: Failure, title?: string) {
   if (title) await expect(toaster(page).getByText(title, { exact: true }).first()).toBeVisible();
   await expect(toaster(page).getByText(REASON[how], { exact: true }).first()).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  await stillTheSection(page, heading);
+}
+
+/** The section's own heading (attached: a modal dialog hides it from the accessibility tree), not the error boundary's. */
+async function stillTheSection(page: Page, heading: string) {
+  await expect(page.locator("h1").filter({ hasText: heading })).toBeAttached();
   await expect(page.getByText("Something went wrong")).toHaveCount(0);
 }
 
@@ -304,7 +310,8 @@ test.describe("one form per section keeps its input when the post fails", () => 
     );
   });
 
-  test("Bowling Bots: the Gift Rates dialog keeps prize and fireballs", async ({ page }) => {
+  // Spec 2 §8 "Characters": "Gift rate load and save failures … are only logged" — no toast here.
+  test("Bowling Bots: the Gift Rates dialog keeps prize and fireballs (a failed save is only logged, spec 2 §8)", async ({ page }) => {
     await page.goto("/gifts");
     await page.waitForLoadState("networkidle");
     await page.getByTestId("summary-panel").getByRole("link", { name: "Gift Rates" }).click();
@@ -314,9 +321,8 @@ test.describe("one form per section keeps its input when the post fails", () => 
     for (const how of FAILURES) {
       await refuseWrites(page, how);
       await dialog.getByRole("button", { name: "Save" }).click();
-      await expect(toaster(page).locator("[role=alert]").first()).toBeVisible();
-      await expect(page.getByRole("heading", { level: 1, name: "Bowling Bots" })).toBeVisible();
-      await expect(page.getByText("Something went wrong")).toHaveCount(0);
+      await expect(dialog.getByRole("button", { name: "Save" })).toBeEnabled();
+      await stillTheSection(page, "Bowling Bots");
       await expect(dialog.getByLabel("Clay prize")).toHaveValue("7");
       await expect(dialog.getByLabel("Clay fireballs")).toHaveValue("3");
       await allowWrites(page);
@@ -371,7 +377,7 @@ test.describe("one form per section keeps its input when the post fails", () => 
   test("the header's dark mode toggle: a failed post is a toast, not the error page", async ({ page }) => {
     await page.goto("/trading-planets");
     await page.waitForLoadState("networkidle");
-    const toggle = page.getByRole("button", { name: /Switch to (light|dark) mode/ });
+    const toggle = page.getByRole("switch", { name: "Dark mode" });
     await walk(
       page,
       "Trading Planets",

@@ -258,3 +258,16 @@ test("375 px: the screen fits without sideways scrolling and the sequence box is
   expect(box.height).toBeLessThanOrEqual(400);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
+
+test("issue 19: a tooltip is the size of its text, not a window-high slab over the buttons", async ({ page }) => {
+  await open(page);
+  await page.getByRole("switch", { name: "Dark mode" }).hover();
+  const tip = page.locator(".rt-TooltipContent");
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText(/Switch to (light|dark) mode/);
+  const box = (await tip.boundingBox())!;
+  expect(box.height).toBeLessThan(60);
+  // The portalled Theme wrapper around it does not fill the window either.
+  const wrapper = await tip.evaluate((el) => el.closest(".radix-themes")!.getBoundingClientRect().height);
+  expect(wrapper).toBeLessThan(100);
+});

@@ -251,7 +251,8 @@ function ConnectNewPanel({ channels }: { channels: Channel[] }) {
           No channels yet: start the bot, it lists the channels of its servers.
         </Text>
       ) : null}
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="connect-new" />
         <Flex direction="column" gap="3">
           <label htmlFor="gt-galacord-channel">
@@ -295,7 +296,8 @@ function ChangeChannelPanel({ account, channels }: { account: SavedAccount; chan
       <Text size="2">
         {account.nick} relays to #{account.channelName} ({account.guildName}).{account.isConnected ? " It is disconnected and connected again." : ""}
       </Text>
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="update-channel" />
         <input type="hidden" name="accountId" value={account.accountId} />
         <Flex direction="column" gap="3">
@@ -332,7 +334,8 @@ function ChangePlanetPanel({ account }: { account: SavedAccount }) {
           <Callout.Text>{RELAY_ERRORS.notConnected}</Callout.Text>
         </Callout.Root>
       ) : null}
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="planet" />
         <input type="hidden" name="accountId" value={account.accountId} />
         <Flex direction="column" gap="3">

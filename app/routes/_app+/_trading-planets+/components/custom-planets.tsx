@@ -112,7 +112,7 @@ export function CustomPlanetsPanel({
               description={`Are you sure you want to delete “${confirming.name}”?`}
               confirmLabel="Delete"
               cancelTo={tabUrl(tab)}
-              form={{ action: "/trading-planets", fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
+              form={{ action: here, fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
             />
           ) : null}
           <TabNav.Root aria-label="Custom planet lists">
