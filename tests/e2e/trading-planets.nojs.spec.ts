@@ -96,7 +96,10 @@ test("edit a sequence: a taken name and a closed level below the open level come
   await sequenceCard(page, "Beta").getByRole("button", { name: "Deactivate" }).click();
   await expect(toast(page, "Sequence updated successfully")).toBeVisible();
   const active = async () =>
-    ((await (await request.get("/api/planet-sequences")).json()) as { sequences: { name: string; isActive: boolean }[] }).sequences.map((s) => [s.name, s.isActive]);
+    ((await (await request.get("/api/planet-sequences")).json()) as { sequences: { name: string; isActive: boolean }[] }).sequences.map((s) => [
+      s.name,
+      s.isActive,
+    ]);
   expect(await active()).toEqual([
     ["Alpha 2", true],
     ["Beta", false],
@@ -160,7 +163,11 @@ test("ads: edit with Save (blank refused), Deactivate/Activate, a single delete"
   await expect(toast(page, "Please enter an ad message")).toBeVisible();
   await page.getByRole("link", { name: "Edit first ad" }).click();
   await page.getByLabel("Edit message").fill("first ad 🚀 edited");
-  await page.getByRole("listitem").filter({ has: page.getByLabel("Edit message") }).getByLabel("Category").selectOption("msg");
+  await page
+    .getByRole("listitem")
+    .filter({ has: page.getByLabel("Edit message") })
+    .getByLabel("Category")
+    .selectOption("msg");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
   await expect(page.getByRole("list", { name: "Messages" })).toContainText("first ad 🚀 edited");

@@ -49,7 +49,10 @@ export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps
             confirmLabel="Delete"
             cancelTo={linkWith("confirm", null)}
             // Posted to this URL (`confirm` kept): a post that fails leaves the question open (the form kit).
-            form={{ action: `${location.pathname}${location.search}`, fields: { intent: "sequence-delete", id: confirming._id, redirectTo: linkWith("confirm", null) } }}
+            form={{
+              action: `${location.pathname}${location.search}`,
+              fields: { intent: "sequence-delete", id: confirming._id, redirectTo: linkWith("confirm", null) },
+            }}
           />
         ) : null}
         <Box className="gt-sequence-box" style={{ maxHeight: TRADING_LIMITS.listHeightPx, overflowY: "auto" }} data-testid="sequence-box">
