@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames } from "./trading-fixtures";
+import { adRow, resetTrading, seedSequences, seedTrader, sequenceCard, sequenceNames, traderCard } from "./trading-fixtures";
 
 /**
  * Issue 19 item 1, the standing test of the form kit (app/components/ui/submit-failure.ts):
@@ -9,12 +9,12 @@ import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames } from 
  * wrong") is not shown — and the same form then posts fine once the server answers again.
  *
  * Forms walked (each with both failures):
- *   Trading Planets (spec 2 §2 "Trading Planets screen"), all of its forms but the trader's
- *   Start/Stop (same route action and kit; it needs a logged-in trading character):
+ *   Trading Planets (spec 2 §2 "Trading Planets screen"), all of its forms:
  *     New Sequence (Create), Edit Sequence (Update), sequence Active switch, sequence drag
  *     reorder (keyboard), Delete Sequence confirmation, Custom Planets add, inline rename,
  *     Delete Planet confirmation, new ad (2,000 characters, the large editor), Edit ad, ad
- *     Active switch, ad delete, Delete Selected confirmation.
+ *     Active switch, ad delete, Delete Selected confirmation, the trader's Start (its Stop
+ *     is the same form with the other intent).
  *   Exchange Rates: a row's tier editor (Save).
  *   All Characters: Add Category dialog.
  *   Bowling Bots: the Summary panel's Gift Rates dialog (Save; its own fetch, a failure only
@@ -278,6 +278,17 @@ test.describe("Trading Planets: every form keeps its input when the post fails",
     const ads = (await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string }[] };
     expect(ads.ads.map((a) => a.adsMessage).sort()).toEqual([long, "first ad, edited", "second ad"].sort());
   });
+});
+
+test("Trading Planets: the trader's Start keeps the page (a trading character of the simulator)", async ({ page, request }) => {
+  await resetTrading(request);
+  const acc = await seedTrader(request, 11);
+  await page.goto("/trading-planets");
+  await page.waitForLoadState("networkidle");
+  const start = traderCard(page, acc.id).getByRole("button", { name: `Start ${acc.nick}` });
+  await walk(page, "Trading Planets", () => start.click(), async () => await expect(start).toBeVisible(), "Failed to start trader");
+  const { traders } = (await (await request.get("/api/trader/status")).json()) as { traders: { accountId: string; state: string }[] };
+  expect(traders.find((t) => t.accountId === acc.id)?.state ?? "idle").toBe("idle");
 });
 
 test.describe("one form per section keeps its input when the post fails", () => {

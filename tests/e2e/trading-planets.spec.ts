@@ -50,6 +50,31 @@ test("New Sequence: §5 messages in the browser, §9 defaults, then the card sho
   expect(body.sequences[0]!.sequence.map((s) => s.shuffle)).toEqual([true, false]);
 });
 
+test("issue 19: a closed level below the open level is refused in the browser; a taken name comes back from the server, the form kept", async ({
+  page,
+  request,
+}) => {
+  await seedSequences(request, ["Alpha"]);
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  await page.getByLabel("Name").fill("ALPHA");
+  await page.getByRole("button", { name: "Add planet" }).click();
+  await page.getByLabel("Closed level").fill("10");
+  await page.getByLabel("Open level").fill("11");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("The closed level must be at least the open level")).toBeVisible();
+  await page.getByLabel("Open level").fill("10");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("A sequence with this name already exists")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("ALPHA");
+  await expect(page.getByLabel("Closed level")).toHaveValue("10");
+  expect(await sequenceNames(request)).toEqual(["Alpha"]);
+  await page.getByLabel("Name").fill("Beta");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(toast(page, "Sequence created successfully")).toBeVisible();
+  expect(await sequenceNames(request)).toEqual(["Alpha", "Beta"]);
+});
+
 test("edit, active switch and delete with confirmation", async ({ page, request }) => {
   await seedSequences(request, ["Alpha"]);
   await open(page);
@@ -172,6 +197,31 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   await dialog.getByLabel("Planet name").fill("spamhub");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  // Issue 19: the platform's planet-name rule is checked before posting (api/planet-name.ts).
+  await dialog.getByLabel("Planet name").fill("Trade Zone 🌍");
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(dialog.getByText("A planet name is one word (no spaces or colons), at most 64 characters")).toBeVisible();
+  await dialog.getByLabel("Planet name").fill("OtherHub");
+  await expect(dialog.getByText("A planet name is one word (no spaces or colons), at most 64 characters")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "Custom planet created successfully")).toBeVisible();
+  // A rename the server refuses (a taken name) does not linger as a second identical chip.
+  const other = dialog.getByLabel("Rename OtherHub");
+  await other.fill("spamhub");
+  await other.press("Enter");
+  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  await expect(other).toHaveValue("OtherHub");
+  // A blank name is refused in the browser; the message goes once the name is edited or Escape puts it back.
+  await other.fill("");
+  await other.press("Enter");
+  await expect(dialog.getByText("Please enter a planet name")).toBeVisible();
+  await other.press("Escape");
+  await expect(other).toHaveValue("OtherHub");
+  await expect(dialog.getByText("Please enter a planet name")).toHaveCount(0);
+  await dialog.getByRole("link", { name: "Delete OtherHub" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Custom planet deleted successfully")).toBeVisible();
+
   const rename = dialog.getByLabel("Rename SpamHub");
   await rename.fill("JunkHub");
   await rename.press("Enter");
