@@ -286,7 +286,13 @@ test("Trading Planets: the trader's Start keeps the page (a trading character of
   await page.goto("/trading-planets");
   await page.waitForLoadState("networkidle");
   const start = traderCard(page, acc.id).getByRole("button", { name: `Start ${acc.nick}` });
-  await walk(page, "Trading Planets", () => start.click(), async () => await expect(start).toBeVisible(), "Failed to start trader");
+  await walk(
+    page,
+    "Trading Planets",
+    () => start.click(),
+    async () => await expect(start).toBeVisible(),
+    "Failed to start trader",
+  );
   const { traders } = (await (await request.get("/api/trader/status")).json()) as { traders: { accountId: string; state: string }[] };
   expect(traders.find((t) => t.accountId === acc.id)?.state ?? "idle").toBe("idle");
 });
