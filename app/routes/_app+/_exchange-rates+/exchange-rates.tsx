@@ -27,7 +27,7 @@ import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-pan
 import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
-import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
+import { keepInputOnFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { logEvent } from "~/models/log.server";
 import {
@@ -119,7 +119,12 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 }
 
 /** Filters, expanded rows and dialogs are URL state the loader does not read: no refetch. */
-export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFailed(keepDataForUrlOnlyParams(VIEW_PARAMS));
+/**
+ * Unlike other sections, a post that failed to reach the app is followed by a reload here
+ * (no `reloadUnlessSubmitFailed`): the clientLoader above answers an unreachable server with
+ * the spec 1 §4 retry flow, so the reload is safe, and it tells the operator the truth.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(VIEW_PARAMS);
 
 // ---------------------------------------------------------------------------------------
 // Action
