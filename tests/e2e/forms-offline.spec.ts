@@ -331,8 +331,13 @@ test.describe("one form per section keeps its input when the post fails", () => 
   test("Bowling Bots: the Gift Rates dialog keeps prize and fireballs (a failed save is only logged, spec 2 §8)", async ({ page }) => {
     await page.goto("/gifts");
     await page.waitForLoadState("networkidle");
+    // The dialog loads the stored rates when it opens, and that answer replaces what is in
+    // the fields: type only after it has been applied.
+    const loaded = page.waitForResponse((r) => r.url().endsWith("/api/gift-rates") && r.request().method() === "GET");
     await page.getByTestId("summary-panel").getByRole("link", { name: "Gift Rates" }).click();
     const dialog = page.getByRole("dialog", { name: "Gift Rates" });
+    await (await loaded).finished();
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     await dialog.getByLabel("Clay prize").fill("7");
     await dialog.getByLabel("Clay fireballs").fill("3");
     for (const how of FAILURES) {
