@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { RELAY_ERRORS } from "./galacord";
+import { PLANET_NAME_PATTERN } from "./planet-name";
 
 const snowflake = z
   .string()
@@ -29,9 +30,5 @@ export const connectNewSchema = z.object({
 });
 export const updateChannelSchema = z.object({ channelId });
 export const planetSchema = z.object({
-  planet: z
-    .string({ error: RELAY_ERRORS.planetRequired })
-    .trim()
-    .min(1, RELAY_ERRORS.planetRequired)
-    .regex(/^[^\s:\0]{1,64}$/, RELAY_ERRORS.planetInvalid),
+  planet: z.string({ error: RELAY_ERRORS.planetRequired }).trim().min(1, RELAY_ERRORS.planetRequired).regex(PLANET_NAME_PATTERN, RELAY_ERRORS.planetInvalid),
 });

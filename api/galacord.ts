@@ -18,6 +18,7 @@
  *
  * Errors `{ error, message }` (same text), the §8 defaults when nothing more precise is known.
  */
+import { PLANET_NAME_RULE } from "./planet-name";
 import type { SessionView } from "./sessions";
 
 export type BotState = "stopped" | "starting" | "running" | "error";
@@ -77,7 +78,7 @@ export const RELAY_ERRORS = {
   channelRequired: "Please choose a channel",
   recoveryCodeRequired: "Please enter a recovery code",
   planetRequired: "Please choose a planet",
-  planetInvalid: "A planet name is one word (no spaces or colons), at most 64 characters",
+  planetInvalid: PLANET_NAME_RULE,
   planetTimeout: "Failed to change planet: the relay did not answer in time",
   noToken: "DISCORD_TOKEN is not set: the bot cannot log in to Discord",
   alreadySaved: (account: string, channel: string) => `Account ${account} is already saved, relaying to #${channel}: use Change Channel to move it`,

@@ -1,5 +1,6 @@
 /** zod schemas of the Trading Planets /api bodies (spec 2 §5); texts and limits in api/trading.ts. */
 import { z } from "zod";
+import { isPlanetName, PLANET_NAME_RULE } from "./planet-name";
 import { AD_CATEGORIES, CUSTOM_PLANET_TYPES, TRADING_ERRORS, TRADING_LIMITS } from "./trading";
 
 const blank = (v: string) => v.trim() === "";
@@ -69,11 +70,12 @@ export const bulkSequenceSchema = z.strictObject({
   updates: z.strictObject({ isActive: z.boolean({ error: "updates.isActive must be true or false" }) }, { error: "updates must be { isActive }" }),
 });
 
+/** Required (spec 2 §5), then the platform's planet-name rule (api/planet-name.ts): a name it cannot join is refused. */
 const planetName = z
   .string({ error: TRADING_ERRORS.planetName })
-  .max(TRADING_LIMITS.planetNameMax, `Planet name is at most ${TRADING_LIMITS.planetNameMax} characters`)
   .refine((v) => !blank(v), TRADING_ERRORS.planetName)
-  .transform((v) => v.trim());
+  .transform((v) => v.trim())
+  .refine(isPlanetName, PLANET_NAME_RULE);
 const planetType = z.enum(CUSTOM_PLANET_TYPES, { error: "type must be blacklisted or english" });
 
 export const createCustomPlanetSchema = z.strictObject({ name: planetName, type: planetType });

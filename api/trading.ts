@@ -19,6 +19,7 @@
  * Errors: `{ error, message }` with the same text. The zod schemas are in api/trading-schemas.ts
  * (kept apart so the screen, which imports these texts, does not ship zod on first load).
  */
+import { PLANET_NAME_MAX } from "./planet-name";
 import type { SessionView } from "./sessions";
 
 /** Spec 2 §8 "Trading planets": toasts. */
@@ -72,6 +73,9 @@ export const TRADING_ERRORS = {
   sequenceNotFound: "Sequence not found",
   customPlanetNotFound: "Custom planet not found",
   customPlanetExists: "A custom planet with this name and type already exists",
+  /** A sequence posts only where open level ≤ people ≤ closed level: closed below open never posts (issue 19). */
+  sequenceLevels: "The closed level must be at least the open level",
+  sequenceExists: "A sequence with this name already exists",
   adNotFound: "Ad not found",
   planetType: "Unknown planet type",
   idsRequired: "ids must list at least one sequence id",
@@ -90,7 +94,8 @@ export const TRADING_LIMITS = {
   deleteLongPressMs: 500,
   clipboardToastMs: 2000,
   nameMax: 100,
-  planetNameMax: 60,
+  /** The platform's rule (api/planet-name.ts). */
+  planetNameMax: PLANET_NAME_MAX,
   /** Ours: an ad may hold several lines of any length; the trading run posts each line in pieces of at most 200 characters (issue 11). */
   adLineMax: 200,
   adMax: 2000,

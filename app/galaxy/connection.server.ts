@@ -20,6 +20,7 @@
  */
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
+import { PLANET_NAME_PATTERN } from "#api/planet-name";
 import { getEnv } from "~/utils/env.server";
 import { decryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
 import { GALAXY_MESSAGES as M } from "./messages";
@@ -192,7 +193,7 @@ const JOIN_CODES: Record<string, string | null> = {
   "475": null,
 };
 
-const PLANET_NAME = /^[^\s:\0]{1,64}$/;
+const PLANET_NAME = PLANET_NAME_PATTERN;
 
 /** Failure of one connection attempt, sorted into "retry" and "give up". */
 class AttemptError extends Error {

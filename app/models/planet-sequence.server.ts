@@ -53,8 +53,27 @@ export async function getSequence(id: string): Promise<PlanetSequence | null> {
   return row ? toSequence(row) : null;
 }
 
+type Db = Awaited<ReturnType<typeof getDb>>;
+
+/** A sequence posts only where open level ≤ people ≤ closed level; the other way round it never posts. */
+function checkLevels(closedPlanetsLevel: number, openPlanetsLevel: number) {
+  if (closedPlanetsLevel < openPlanetsLevel) throw new TradingError(400, TRADING_ERRORS.sequenceLevels);
+}
+
+/** Names tell sequences apart in the list, the run's logs and the trader cards: one of each (any case). */
+async function checkNameFree(db: Db, name: string, exceptId?: string) {
+  const rows = await db
+    .select({ id: planetSequences.id })
+    .from(planetSequences)
+    .where(sql`lower(${planetSequences.name}) = lower(${name.trim()})`);
+  if (rows.some((r) => r.id !== exceptId)) throw new TradingError(409, TRADING_ERRORS.sequenceExists);
+}
+
+/** Throws TradingError 400 when the closed level is below the open level, 409 when the name is taken. */
 export async function createSequence(input: Omit<SequenceInput, "_id">): Promise<PlanetSequence> {
+  checkLevels(input.closedPlanetsLevel, input.openPlanetsLevel);
   const db = await getDb();
+  await checkNameFree(db, input.name);
   const [row] = await db
     .insert(planetSequences)
     .values({
@@ -70,10 +89,19 @@ export async function createSequence(input: Omit<SequenceInput, "_id">): Promise
   return toSequence(row!);
 }
 
-/** Throws TradingError 404 when no sequence has that id. */
+/** Throws TradingError 404 when no sequence has that id, 400/409 as {@link createSequence}. */
 export async function updateSequence(id: string, update: Omit<SequenceUpdate, "_id">): Promise<PlanetSequence> {
   if (!isUuid(id)) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
   const db = await getDb();
+  if (update.closedPlanetsLevel !== undefined || update.openPlanetsLevel !== undefined) {
+    const [stored] = await db
+      .select({ closed: planetSequences.closedPlanetsLevel, open: planetSequences.openPlanetsLevel })
+      .from(planetSequences)
+      .where(eq(planetSequences.id, id));
+    if (!stored) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+    checkLevels(update.closedPlanetsLevel ?? stored.closed, update.openPlanetsLevel ?? stored.open);
+  }
+  if (update.name !== undefined) await checkNameFree(db, update.name, id);
   const [row] = await db
     .update(planetSequences)
     .set({

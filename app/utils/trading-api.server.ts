@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS } from "#api/trading";
 import { TradingError } from "~/models/planet-sequence.server";
 import { jsonError, readJson, zodMessage } from "./api.server";
 
-const SPEC_TEXTS = new Set<string>(Object.values(TRADING_ERRORS));
+/** Also the platform's planet-name rule, answered as written (api/planet-name.ts). */
+const SPEC_TEXTS = new Set<string>([...Object.values(TRADING_ERRORS), PLANET_NAME_RULE]);
 
 /**
  * readJson for the trading routes: the spec 2 §5 validation texts ("Please enter a sequence

@@ -50,6 +50,31 @@ test("New Sequence: §5 messages in the browser, §9 defaults, then the card sho
   expect(body.sequences[0]!.sequence.map((s) => s.shuffle)).toEqual([true, false]);
 });
 
+test("issue 19: a closed level below the open level is refused in the browser; a taken name comes back from the server, the form kept", async ({
+  page,
+  request,
+}) => {
+  await seedSequences(request, ["Alpha"]);
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  await page.getByLabel("Name").fill("ALPHA");
+  await page.getByRole("button", { name: "Add planet" }).click();
+  await page.getByLabel("Closed level").fill("10");
+  await page.getByLabel("Open level").fill("11");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("The closed level must be at least the open level")).toBeVisible();
+  await page.getByLabel("Open level").fill("10");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("A sequence with this name already exists")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("ALPHA");
+  await expect(page.getByLabel("Closed level")).toHaveValue("10");
+  expect(await sequenceNames(request)).toEqual(["Alpha"]);
+  await page.getByLabel("Name").fill("Beta");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(toast(page, "Sequence created successfully")).toBeVisible();
+  expect(await sequenceNames(request)).toEqual(["Alpha", "Beta"]);
+});
+
 test("edit, active switch and delete with confirmation", async ({ page, request }) => {
   await seedSequences(request, ["Alpha"]);
   await open(page);
@@ -168,21 +193,46 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   const dialog = page.getByRole("dialog", { name: "Custom Planets" });
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(dialog.getByText("Please enter a planet name")).toBeVisible();
-  await dialog.getByLabel("Planet name").fill("Spam Hub");
+  await dialog.getByLabel("Planet name").fill("SpamHub");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Custom planet created successfully")).toBeVisible();
   await expect(dialog.getByLabel("Planet name")).toHaveValue("");
-  await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename Spam Hub")).toHaveValue("Spam Hub");
-  await dialog.getByLabel("Planet name").fill("spam hub");
+  await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename SpamHub")).toHaveValue("SpamHub");
+  await dialog.getByLabel("Planet name").fill("spamhub");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
-  const rename = dialog.getByLabel("Rename Spam Hub");
-  await rename.fill("Junk Hub");
+  // Issue 19: the platform's planet-name rule is checked before posting (api/planet-name.ts).
+  await dialog.getByLabel("Planet name").fill("Trade Zone 🌍");
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(dialog.getByText("A planet name is one word (no spaces or colons), at most 64 characters")).toBeVisible();
+  await dialog.getByLabel("Planet name").fill("OtherHub");
+  await expect(dialog.getByText("A planet name is one word (no spaces or colons), at most 64 characters")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Add" }).click();
+  await expect(toast(page, "Custom planet created successfully")).toBeVisible();
+  // A rename the server refuses (a taken name) does not linger as a second identical chip.
+  const other = dialog.getByLabel("Rename OtherHub");
+  await other.fill("spamhub");
+  await other.press("Enter");
+  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  await expect(other).toHaveValue("OtherHub");
+  // A blank name is refused in the browser; the message goes once the name is edited or Escape puts it back.
+  await other.fill("");
+  await other.press("Enter");
+  await expect(dialog.getByText("Please enter a planet name")).toBeVisible();
+  await other.press("Escape");
+  await expect(other).toHaveValue("OtherHub");
+  await expect(dialog.getByText("Please enter a planet name")).toHaveCount(0);
+  await dialog.getByRole("link", { name: "Delete OtherHub" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Custom planet deleted successfully")).toBeVisible();
+
+  const rename = dialog.getByLabel("Rename SpamHub");
+  await rename.fill("JunkHub");
   await rename.press("Enter");
   await expect(toast(page, "Custom planet updated successfully")).toBeVisible();
-  await dialog.getByRole("link", { name: "Delete Junk Hub" }).click();
+  await dialog.getByRole("link", { name: "Delete JunkHub" }).click();
   await expect(page.getByRole("alertdialog")).toContainText("Delete Planet");
-  await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “Junk Hub”?");
+  await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “JunkHub”?");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Custom planet deleted successfully")).toBeVisible();
   const planets = (await (await request.get("/api/custom-planets")).json()) as { planets: unknown[] };
@@ -239,6 +289,14 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
   const left = (await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string }[] };
   expect(left.ads.map((a) => a.adsMessage)).toEqual(["Sell 🚀 now"]);
+  // Issue 19: multi-select ends with the deletion — no toolbar, no count, no checkboxes —
+  // and a short click on another delete deletes that ad instead of selecting it.
+  await expect(page.getByRole("button", { name: "Delete Selected" })).toHaveCount(0);
+  await expect(page.getByText(/^\d+ selected$/)).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: "Select Sell 🚀 now" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Delete Sell 🚀 now" }).click();
+  await expect(toast(page, "Ad deleted successfully")).toBeVisible();
+  expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toEqual([]);
 });
 
 test("375 px: the screen fits without sideways scrolling and the sequence box is at most 400 px high", async ({ page, request }) => {
@@ -253,4 +311,17 @@ test("375 px: the screen fits without sideways scrolling and the sequence box is
   const box = (await page.getByTestId("sequence-box").boundingBox())!;
   expect(box.height).toBeLessThanOrEqual(400);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test("issue 19: a tooltip is the size of its text, not a window-high slab over the buttons", async ({ page }) => {
+  await open(page);
+  await page.getByRole("switch", { name: "Dark mode" }).hover();
+  const tip = page.locator(".rt-TooltipContent");
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText(/Switch to (light|dark) mode/);
+  const box = (await tip.boundingBox())!;
+  expect(box.height).toBeLessThan(60);
+  // The portalled Theme wrapper around it does not fill the window either.
+  const wrapper = await tip.evaluate((el) => el.closest(".radix-themes")!.getBoundingClientRect().height);
+  expect(wrapper).toBeLessThan(100);
 });

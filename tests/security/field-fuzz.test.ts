@@ -39,6 +39,7 @@ type Case = { method: string; path: string; body: () => unknown; answer?: number
 const ids: Record<string, string> = {};
 
 /** A valid request for every /api route that reads a JSON body ("METHOD /api/pattern"). */
+let fuzzRuns = 0;
 const CASES: Record<string, Case> = {
   "POST /api/rates/update": { method: "POST", path: "/api/rates/update", body: () => ({ inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" }) },
   "POST /api/rates/status": { method: "POST", path: "/api/rates/status", body: () => ({ inputItem: "Gold Ring", outputItem: "Clay", status: false }) },
@@ -92,8 +93,9 @@ const CASES: Record<string, Case> = {
   "POST /api/planet-sequences": {
     method: "POST",
     path: "/api/planet-sequences",
+    // A new name each time: sequence names are unique (409 otherwise, issue 19).
     body: () => ({
-      name: "Fuzz run",
+      name: `Fuzz run ${++fuzzRuns}`,
       sequence: [{ planetType: "Mars", shuffle: false }],
       seconds: 10,
       closedPlanetsLevel: 1,
@@ -108,7 +110,7 @@ const CASES: Record<string, Case> = {
     body: () => ({ name: "Renamed", sequence: [{ planetType: "Venus" }] }),
   },
   "POST /api/custom-planets": { method: "POST", path: "/api/custom-planets", body: () => ({ name: "Fuzzland", type: "english" }) },
-  "PUT /api/custom-planets/:id": { method: "PUT", path: "/api/custom-planets/:planet", body: () => ({ name: "Fuzzland 2", type: "blacklisted" }) },
+  "PUT /api/custom-planets/:id": { method: "PUT", path: "/api/custom-planets/:planet", body: () => ({ name: "Fuzzland2", type: "blacklisted" }) },
   "POST /api/ads": { method: "POST", path: "/api/ads", body: () => ({ adsMessage: "Buying clay", category: "ads", isActive: true }) },
   "PUT /api/ads/:id": { method: "PUT", path: "/api/ads/:ad", body: () => ({ adsMessage: "Selling clay", category: "msg", isActive: false }) },
   "POST /api/jobs/probe": { method: "POST", path: "/api/jobs/probe", body: () => ({ ms: 0 }) },

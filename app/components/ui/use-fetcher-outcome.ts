@@ -1,5 +1,6 @@
 import { useRevalidator, type FetcherWithComponents } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { isSubmitFailure } from "~/components/ui/submit-failure";
 
 /** What an action answers a fetcher: at least whether it worked, usually the toast text. */
 export type FetcherOutcome = { ok: boolean; message?: string };
@@ -25,7 +26,7 @@ export function useFetcherOutcome<T extends FetcherOutcome = FetcherOutcome>(
     if (data.ok) latest.current.onSuccess?.(data);
     else {
       latest.current.onFailure?.(data);
-      if (revalidator.state === "idle") revalidator.revalidate();
+      if (revalidator.state === "idle" && !isSubmitFailure(data)) revalidator.revalidate();
     }
   }, [fetcher.state, fetcher.data, revalidator]);
 }

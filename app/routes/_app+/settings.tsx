@@ -4,6 +4,7 @@ import { CopyIcon, LockClosedIcon } from "~/components/ui/icons";
 import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { createCookie, data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useState } from "react";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
 import {
@@ -158,6 +159,10 @@ async function requireAdminWriter(request: Request): Promise<AuthOperator> {
   if (refusal) throw data({ error: refusal, message: refusal }, { status: 403 });
   return operator;
 }
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
+export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);

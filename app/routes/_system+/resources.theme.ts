@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirect } from "~/utils/auth.server";
 import { isTheme, setThemeCookie } from "~/utils/theme.server";
 import { readFormData } from "~/utils/forms.server";
+import { keepInputOnFailure } from "~/components/ui/submit-failure";
 
 /**
  * The dark mode toggle's action: remembers the chosen theme in the `gt_theme` cookie.
@@ -17,6 +18,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (redirectTo) return redirect(safeRedirect(redirectTo, "/"), { headers });
   return data({ theme }, { headers });
 }
+
+/** The toggle is in every page's header: a post that cannot reach the app is a toast, not the error page (the form kit). */
+export const clientAction = keepInputOnFailure();
 
 export function loader() {
   // Nothing to show here; someone who opens the URL lands on the app.

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
 import { bowlingRefreshNotice, currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
@@ -142,7 +143,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export type BowlingData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 /** `?dialog=`, `?account=` and `?confirm=` are read in the browser: no refetch to open or close them. */
-export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(URL_ONLY_PARAMS);
+export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFailed(keepDataForUrlOnlyParams(URL_ONLY_PARAMS));
 
 // ---------------------------------------------------------------------------------------
 // Action
@@ -172,6 +173,9 @@ const FIXED_FAILURE: ReadonlySet<Intent> = new Set(["assign-companion", "update-
 
 /** [D] The refresh click has no toast of its own; progress shows on the page, §8's toasts come at the end. */
 export const REFRESH_STARTED = "Refreshing bowling data";
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Category } from "#api/accounts";
 import styles from "~/routes/_app+/_characters+/components/characters.css?url";
 import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
@@ -171,7 +172,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** `?dialog=` and `?confirm=` are read in the browser (and by the server render): no refetch for them. */
-export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(URL_ONLY_PARAMS);
+export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFailed(keepDataForUrlOnlyParams(URL_ONLY_PARAMS));
 
 // ---------------------------------------------------------------------------------------
 // Action
@@ -192,6 +193,9 @@ const FALLBACK: Record<Intent, string> = {
 
 /** "Refreshing characters…" is ours: spec 2 names no toast for Refresh. */
 export const REFRESH_STARTED = "Refreshing pictures, statuses and gift stats";
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);

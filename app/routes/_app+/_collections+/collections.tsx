@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
 import { ClayError, collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
@@ -117,6 +118,10 @@ const FALLBACK: Record<Intent, string> = {
 };
 
 type Outcome = { ok: true; message: string; headers?: HeadersInit } | { ok: false; message: string; status: number };
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
+export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);

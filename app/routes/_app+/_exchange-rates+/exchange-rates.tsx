@@ -5,7 +5,6 @@ import {
   useActionData,
   useLoaderData,
   useRouteError,
-  type ClientActionFunctionArgs,
   type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
@@ -28,7 +27,7 @@ import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-pan
 import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
-import { toast } from "~/components/ui/toast";
+import { keepInputOnFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { logEvent } from "~/models/log.server";
 import {
@@ -120,6 +119,11 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 }
 
 /** Filters, expanded rows and dialogs are URL state the loader does not read: no refetch. */
+/**
+ * Unlike other sections, a post that failed to reach the app is followed by a reload here
+ * (no `reloadUnlessSubmitFailed`): the clientLoader above answers an unreachable server with
+ * the spec 1 §4 retry flow, so the reload is safe, and it tells the operator the truth.
+ */
 export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyParams(VIEW_PARAMS);
 
 // ---------------------------------------------------------------------------------------
@@ -315,24 +319,15 @@ function failed(intent: Intent, formData: FormData, err: unknown): Outcome {
 }
 
 /**
- * With JavaScript, fetcher posts come through here: when the server cannot be reached (or
- * answers something that is not the app), the failure becomes a toast and a result the
- * row can react to (its optimistic change falls away), instead of the route error page.
+ * With JavaScript, fetcher posts come through the form kit: when the server cannot be
+ * reached (or answers something that is not the app), the failure becomes a toast titled
+ * as the intent's own failure and a result the row can react to (its optimistic change
+ * falls away), instead of the route error page.
  */
-export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
-  const copy = request.clone();
-  try {
-    return await serverAction<typeof action>();
-  } catch (error) {
-    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
-    const formData = await copy.formData().catch(() => null);
-    const raw = formData?.get("intent");
-    const intent = isIntent(raw) ? raw : null;
-    const message = failureMessage(intent, formData);
-    toast.error(message);
-    return { ok: false, intent, message } satisfies ActionResult;
-  }
-}
+export const clientAction = keepInputOnFailure((formData) => {
+  const raw = formData?.get("intent");
+  return failureMessage(isIntent(raw) ? raw : null, formData);
+});
 
 // ---------------------------------------------------------------------------------------
 // Screen

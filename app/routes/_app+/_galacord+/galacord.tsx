@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useState } from "react";
 import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, type Channel, type SavedAccount } from "#api/galacord";
 import { planetSchema } from "#api/galacord-schemas";
@@ -81,6 +82,10 @@ const str = (fd: FormData, name: string) => {
   const v = fd.get(name);
   return typeof v === "string" ? v : "";
 };
+
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
+export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
@@ -247,7 +252,8 @@ function ConnectNewPanel({ channels }: { channels: Channel[] }) {
           No channels yet: start the bot, it lists the channels of its servers.
         </Text>
       ) : null}
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="connect-new" />
         <Flex direction="column" gap="3">
           <label htmlFor="gt-galacord-channel">
@@ -291,7 +297,8 @@ function ChangeChannelPanel({ account, channels }: { account: SavedAccount; chan
       <Text size="2">
         {account.nick} relays to #{account.channelName} ({account.guildName}).{account.isConnected ? " It is disconnected and connected again." : ""}
       </Text>
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="update-channel" />
         <input type="hidden" name="accountId" value={account.accountId} />
         <Flex direction="column" gap="3">
@@ -328,7 +335,8 @@ function ChangePlanetPanel({ account }: { account: SavedAccount }) {
           <Callout.Text>{RELAY_ERRORS.notConnected}</Callout.Text>
         </Callout.Root>
       ) : null}
-      <Form method="post" action="/galacord" preventScrollReset>
+      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
+      <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="planet" />
         <input type="hidden" name="accountId" value={account.accountId} />
         <Flex direction="column" gap="3">

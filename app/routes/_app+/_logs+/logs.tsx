@@ -2,6 +2,7 @@ import { ExclamationTriangleIcon, MixerHorizontalIcon, ReaderIcon, ReloadIcon, T
 import { Button, Text } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useEffect, useState } from "react";
 import { LOG_LIST_LIMIT } from "#api/logs";
 import { LogEntryCard } from "~/routes/_app+/_logs+/components/log-entry";
@@ -47,6 +48,10 @@ function backTo(request: Request, redirectTo: FormDataEntryValue | null): string
 }
 
 /** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
+/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+export const clientAction = keepInputOnFailure();
+export const shouldRevalidate = reloadUnlessSubmitFailed();
+
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   const form = await readFormData(request);

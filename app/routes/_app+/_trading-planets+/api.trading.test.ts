@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { RELAY_ERRORS } from "#api/galacord";
+import { planetSchema } from "#api/galacord-schemas";
+import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
+import { createCustomPlanetSchema } from "#api/trading-schemas";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
 import { ads, customPlanets, planetSequences, traderSessions } from "~/db/schema";
@@ -132,16 +136,48 @@ describe("/api/planet-sequences (spec 2 §7 Trading planets: list → sequences,
   });
 });
 
+describe("/api/planet-sequences: rules of ours (issue 19)", () => {
+  const seq = (extra: Record<string, unknown>) => ({ name: "Run", sequence: [{ planetType: "ring" }], ...extra });
+
+  it("a closed level below the open level never posts: 400 on POST and PUT (either level alone), nothing stored; equal levels are fine", async () => {
+    const refused = { status: 400, body: errorBody(TRADING_ERRORS.sequenceLevels) };
+    let before = await tableHash();
+    expect(await createSeq(seq({ closedPlanetsLevel: 10, openPlanetsLevel: 11 }))).toEqual(refused);
+    expect(await createSeq(seq({ closedPlanetsLevel: 14 }))).toEqual(refused); // open defaults to 15
+    expect(await tableHash()).toBe(before);
+    const made = await createSeq(seq({ closedPlanetsLevel: 20, openPlanetsLevel: 20 }));
+    expect(made.status).toBe(201);
+    const id = (made.body.sequence as { _id: string })._id;
+    before = await tableHash();
+    for (const body of [{ closedPlanetsLevel: 19 }, { openPlanetsLevel: 21 }, { closedPlanetsLevel: 5, openPlanetsLevel: 6 }]) {
+      expect(await call(seqAction as Handler, "PUT", `/planet-sequences/${id}`, body, { id })).toEqual(refused);
+    }
+    expect(await tableHash()).toBe(before);
+    expect((await call(seqAction as Handler, "PUT", `/planet-sequences/${id}`, { openPlanetsLevel: 0 }, { id })).status).toBe(200);
+  });
+
+  it("a taken name (any case, spaces trimmed) → 409 on POST and on a rename; renaming a sequence to its own name is fine", async () => {
+    const a = (await createSeq(seq({ name: "Morning" }))).body.sequence as { _id: string };
+    const b = (await createSeq(seq({ name: "Evening" }))).body.sequence as { _id: string };
+    const before = await tableHash();
+    const taken = { status: 409, body: errorBody(TRADING_ERRORS.sequenceExists) };
+    expect(await createSeq(seq({ name: " MORNING " }))).toEqual(taken);
+    expect(await call(seqAction as Handler, "PUT", `/planet-sequences/${b._id}`, { name: "morning" }, { id: b._id })).toEqual(taken);
+    expect(await tableHash()).toBe(before);
+    expect((await call(seqAction as Handler, "PUT", `/planet-sequences/${a._id}`, { name: "MORNING" }, { id: a._id })).status).toBe(200);
+  });
+});
+
 describe("/api/custom-planets (spec 2 §7: list → planets, create {name, type}, update, delete)", () => {
   const create = (body: unknown) => call(planetsAction as Handler, "POST", "/custom-planets", body);
 
   it("creates, lists, renames and deletes; names unique per type case-insensitively", async () => {
-    const made = await create({ name: " Trade Hub ", type: "english" });
+    const made = await create({ name: " TradeHub ", type: "english" });
     expect(made.status).toBe(201);
     const planet = made.body.planet as { _id: string; name: string; type: string };
-    expect(planet).toMatchObject({ name: "Trade Hub", type: "english" });
-    expect(await create({ name: "trade hub", type: "english" })).toEqual({ status: 409, body: errorBody(TRADING_ERRORS.customPlanetExists) });
-    expect((await create({ name: "TRADE HUB", type: "blacklisted" })).status).toBe(201);
+    expect(planet).toMatchObject({ name: "TradeHub", type: "english" });
+    expect(await create({ name: "tradehub", type: "english" })).toEqual({ status: 409, body: errorBody(TRADING_ERRORS.customPlanetExists) });
+    expect((await create({ name: "TRADEHUB", type: "blacklisted" })).status).toBe(201);
     const list = await call(planetsLoader as Handler, "GET", "/custom-planets");
     expect((list.body.planets as unknown[]).length).toBe(2);
     const renamed = await call(planetAction as Handler, "PUT", `/custom-planets/${planet._id}`, { name: "Hub" }, { id: planet._id });
@@ -159,6 +195,31 @@ describe("/api/custom-planets (spec 2 §7: list → planets, create {name, type}
     const before = await tableHash();
     expect(await create(body)).toEqual({ status: 400, body: errorBody(text) });
     expect(await tableHash()).toBe(before);
+  });
+
+  // Issue 19: a name the platform cannot join is refused where it is typed (api/planet-name.ts,
+  // GalaCord's rule), instead of every trading round logging "Invalid planet name; skipped".
+  it.each([
+    ["a space and an emoji", "Trade Zone 🌍"],
+    ["a colon", "Trade:Zone"],
+    ["a tab", "Trade\tZone"],
+    ["65 characters", "x".repeat(65)],
+  ])("POST and PUT with %s → 400 with the planet-name rule, nothing stored", async (_l, name) => {
+    const planet = (await create({ name: "Keep", type: "english" })).body.planet as { _id: string };
+    const before = await tableHash();
+    for (const type of ["english", "blacklisted"]) expect(await create({ name, type })).toEqual({ status: 400, body: errorBody(PLANET_NAME_RULE) });
+    expect(await call(planetAction as Handler, "PUT", `/custom-planets/${planet._id}`, { name }, { id: planet._id })).toEqual({
+      status: 400,
+      body: errorBody(PLANET_NAME_RULE),
+    });
+    expect(await tableHash()).toBe(before);
+  });
+
+  it("the rule is GalaCord's: the same names pass and fail both schemas", () => {
+    for (const name of ["TradeZone*3", "Trade Zone 🌍", "a:b", "x".repeat(64), "x".repeat(65), "🌍"]) {
+      expect(createCustomPlanetSchema.safeParse({ name, type: "english" }).success, name).toBe(planetSchema.safeParse({ planet: name }).success);
+    }
+    expect(RELAY_ERRORS.planetInvalid).toBe(PLANET_NAME_RULE);
   });
 
   it("rename to blank → 400 Please enter a planet name, unchanged", async () => {

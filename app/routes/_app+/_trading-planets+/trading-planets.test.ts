@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
@@ -118,6 +119,24 @@ describe("sequence intents", () => {
     expect(await listSequences()).toEqual([]);
   });
 
+  it("issue 19: closed level below open level (400) and a taken name (409) come back in the form as posted, nothing stored", async () => {
+    type Answer = { errors: Record<string, string>; draft: { name: string; closedPlanetsLevel: string } };
+    const levels = await callRoute<Answer>(
+      action,
+      makeRequest("/trading-planets", { cookie, form: full.map(([k, v]): [string, string] => [k, k === "closedPlanetsLevel" ? "14" : v]) }),
+    );
+    expect(levels.status).toBe(400);
+    expect(levels.data.errors).toEqual({ form: TRADING_ERRORS.sequenceLevels });
+    expect(levels.data.draft).toMatchObject({ name: "Run", closedPlanetsLevel: "14" });
+    expect(await listSequences()).toEqual([]);
+    await seq("RUN");
+    const taken = await callRoute<Answer>(action, makeRequest("/trading-planets", { cookie, form: full }));
+    expect(taken.status).toBe(409);
+    expect(taken.data.errors).toEqual({ name: TRADING_ERRORS.sequenceExists });
+    expect(taken.data.draft.name).toBe("Run");
+    expect((await listSequences()).map((s) => s.name)).toEqual(["RUN"]);
+  });
+
   it("op=add answers the draft with one more planet (no JavaScript), nothing stored", async () => {
     const res = await callRoute<{ draft: { steps: { planetType: string; shuffle: boolean }[] } }>(
       action,
@@ -225,6 +244,22 @@ describe("custom planet intents", () => {
       ["name", ""],
     ]);
     expect(toastOf(noName.headers)?.message).toBe(TRADING_ERRORS.planetName);
+    // Issue 19: the platform's planet-name rule (api/planet-name.ts) on create and rename.
+    for (const form of [
+      [
+        ["intent", "planet-create"],
+        ["name", "Trade Zone 🌍"],
+        ["type", "english"],
+      ],
+      [
+        ["intent", "planet-rename"],
+        ["id", p!._id],
+        ["name", "Trade Zone 🌍"],
+      ],
+    ] as [string, string][][]) {
+      expect(toastOf((await post(form)).headers)).toMatchObject({ type: "error", message: PLANET_NAME_RULE });
+    }
+    expect((await listCustomPlanets()).map((x) => x.name)).toEqual(["Hub"]);
     const renamed = await post([
       ["intent", "planet-rename"],
       ["id", p!._id],

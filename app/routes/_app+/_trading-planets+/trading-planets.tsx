@@ -1,6 +1,7 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useEffect, useRef } from "react";
 import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
 import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
@@ -90,6 +91,42 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/** Spec 2 §8's failure text of each intent (also the title of the form kit's toast). */
+export function submitFailureTitle(intent: unknown, hasId: boolean): string | undefined {
+  switch (intent) {
+    case "sequence-save":
+      return hasId ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed;
+    case "sequence-active":
+      return TRADING_MESSAGES.updateSequenceStatusFailed;
+    case "sequence-delete":
+      return TRADING_MESSAGES.deleteSequenceFailed;
+    case "sequence-move":
+    case "sequence-reorder":
+      return TRADING_MESSAGES.updateSequenceFailed;
+    case "planet-create":
+      return TRADING_ERRORS.createCustomPlanet;
+    case "planet-rename":
+      return TRADING_ERRORS.updateCustomPlanet;
+    case "planet-delete":
+      return TRADING_MESSAGES.deleteCustomPlanetFailed;
+    case "ad-create":
+      return TRADING_ERRORS.createAd;
+    case "ad-update":
+    case "ad-active":
+      return TRADING_MESSAGES.updateAdStatusFailed;
+    case "ad-delete":
+      return TRADING_MESSAGES.deleteAdFailed;
+    case "ads-delete-selected":
+      return TRADING_MESSAGES.deleteSelectedAdsFailed;
+    case "trader-start":
+      return TRADER_MESSAGES.startFailed;
+    case "trader-stop":
+      return TRADER_MESSAGES.stopFailed;
+    default:
+      return undefined;
+  }
+}
+
 export type TradingActionData = { draft: SequenceDraft; errors: Partial<Record<"name" | "sequence" | "seconds" | "form", string>> };
 
 const str = (fd: FormData, name: string) => {
@@ -100,6 +137,15 @@ const str = (fd: FormData, name: string) => {
 function messageOf(err: unknown, fallback: string) {
   return err instanceof TradingError ? err.message : fallback;
 }
+
+/**
+ * With JavaScript, a post that cannot reach the app keeps the screen and what was typed
+ * (the form kit, issue 19): the toast is the intent's spec 2 §8 failure text, the kit's
+ * reason below it. Without JavaScript the browser's own error page is shown and Back
+ * returns to the form as it was.
+ */
+export const clientAction = keepInputOnFailure((fd) => submitFailureTitle(fd?.get("intent"), !!fd?.get("id")));
+export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
@@ -136,6 +182,11 @@ export async function action({ request }: ActionFunctionArgs) {
         await createSequence(parsed.value);
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
       } catch (err) {
+        // A rule the model refused (levels, a taken name) is shown in the form, which keeps what was posted.
+        if (err instanceof TradingError && (err.status === 400 || err.status === 409)) {
+          const field = err.message === TRADING_ERRORS.sequenceExists ? "name" : "form";
+          return data<TradingActionData>({ draft: parsed.draft, errors: { [field]: err.message } }, { status: err.status });
+        }
         return failFixed(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
       }
     }
@@ -183,7 +234,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "planet-rename": {
       const parsed = createCustomPlanetSchema.shape.name.safeParse(str(fd, "name"));
-      if (!parsed.success) return redirectWithError(back, TRADING_ERRORS.planetName);
+      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName);
       try {
         await updateCustomPlanet(str(fd, "id"), { name: parsed.data });
         return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetUpdated);

@@ -1,8 +1,9 @@
 import { Badge, Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
-import { Form, Link, useFetcher, useLocation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
+import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { TrashIcon } from "~/components/ui/icons";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -32,7 +33,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
   // A viewer reads (and copies) the ads; new, edit, active, delete and multi-select are not offered (issue 21).
   const canWrite = useCanWrite();
   const [selecting, setSelecting] = useState(params.get("select") === "1");
-  const [selected, setSelected] = useState<string[]>(params.getAll("ids"));
+  const [chosen, setSelected] = useState<string[]>(params.getAll("ids"));
   const [confirming, setConfirming] = useState(params.getAll("ids").length > 0 && params.get("select") === "1");
   useEffect(() => {
     setSelecting(params.get("select") === "1");
@@ -40,6 +41,26 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
     setConfirming(params.getAll("ids").length > 0 && params.get("select") === "1");
     // eslint-disable-next-line react-hooks/exhaustive-deps -- follow the URL
   }, [location.search]);
+  // "Delete Selected" ends multi-select once its post is answered. With JavaScript the
+  // selection is not in the URL and the answer redirects to the very same URL, so following
+  // the URL alone left the toolbar up, counting the deleted ads (issue 19). A post that
+  // never reached the app (the form kit's failure) keeps the selection for another try.
+  const navigation = useNavigation();
+  const actionData = useActionData();
+  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "ads-delete-selected";
+  const wasDeleting = useRef(false);
+  useEffect(() => {
+    if (deleting) wasDeleting.current = true;
+    else if (wasDeleting.current && navigation.state === "idle") {
+      wasDeleting.current = false;
+      if (isSubmitFailure(actionData)) return;
+      setSelecting(false);
+      setSelected([]);
+      setConfirming(false);
+    }
+  }, [deleting, navigation.state, actionData]);
+  // Only ads that are still listed count (one deleted elsewhere, or by a live update, drops out).
+  const selected = chosen.filter((id) => ads.some((a) => a._id === id));
   const editing = canWrite ? params.get("ad") : null;
   const here = `${location.pathname}${location.search}`;
   const home = linkWith("select", null);
@@ -116,7 +137,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
                     Cancel
                   </Link>
                 </Button>
-                <Form method="post" action="/trading-planets" preventScrollReset>
+                <Form method="post" action={here} preventScrollReset>
                   <input type="hidden" name="intent" value="ads-delete-selected" />
                   <input type="hidden" name="redirectTo" value={home} />
                   {selected.map((id) => (
@@ -212,7 +233,7 @@ function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
   };
   const large = expanded || !hydrated;
   return (
-    <Form method="post" action="/trading-planets" onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
+    <Form method="post" action={here} onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
       <input type="hidden" name="intent" value="ad-create" />
       <input type="hidden" name="redirectTo" value={here} />
       <Flex gap="2" wrap="wrap" align="start">
@@ -293,7 +314,8 @@ function AdRow({
     // Reloaded on failure (spec 2 §4): the toast comes with the redirect, the list from the server.
     if (active.data !== undefined || optimistic !== null) {
       setOptimistic(null);
-      revalidator.revalidate();
+      // A post that never reached the app changed nothing (the kit toasted it): no reload.
+      if (!isSubmitFailure(active.data)) revalidator.revalidate();
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when a toggle finishes
   }, [active.state]);
@@ -411,6 +433,7 @@ function AdRow({
 }
 
 function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
+  const location = useLocation();
   const [text, setText] = useState(ad.adsMessage);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -418,7 +441,8 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
       <Card size="1">
         <Form
           method="post"
-          action="/trading-planets"
+          // Posted to this URL (`ad=<id>` kept), so a failed post leaves the row in edit with its text (the form kit).
+          action={`${location.pathname}${location.search}`}
           preventScrollReset
           noValidate
           onSubmit={(e) => {

@@ -1,10 +1,12 @@
 import { Badge, Button, Card, Flex, Heading, IconButton, Select, TabNav, Text, TextField } from "@radix-ui/themes";
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { isPlanetName, PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { FieldError } from "~/components/ui/field-error";
 import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
+import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 
@@ -51,9 +53,10 @@ export function CustomPlanetsPanel({
   };
   const confirming = canWrite && confirm?.startsWith("planet:") ? planets.find((p) => p._id === confirm.slice("planet:".length)) : undefined;
   const onAdd = (e: FormEvent) => {
-    if (!name.trim()) {
+    const refused = planetNameError(name);
+    if (refused) {
       e.preventDefault();
-      setError(TRADING_ERRORS.planetName);
+      setError(refused);
     } else {
       setError(null);
       posted.current = { name: name.trim(), known: new Set(planets.map((p) => p._id)) };
@@ -74,7 +77,7 @@ export function CustomPlanetsPanel({
             </IconButton>
           </Flex>
           {canWrite ? (
-            <Form method="post" action="/trading-planets" onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
+            <Form method="post" action={here} onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
               <input type="hidden" name="intent" value="planet-create" />
               <input type="hidden" name="redirectTo" value={here} />
               <Flex gap="2" wrap="wrap" align="start">
@@ -83,7 +86,10 @@ export function CustomPlanetsPanel({
                   placeholder="Planet name"
                   aria-label="Planet name"
                   value={name}
-                  onChange={(e) => setName(e.target.value)}
+                  onChange={(e) => {
+                    setName(e.target.value);
+                    setError(null);
+                  }}
                   aria-invalid={!!error}
                 />
                 {hydrated ? (
@@ -111,7 +117,7 @@ export function CustomPlanetsPanel({
               description={`Are you sure you want to delete “${confirming.name}”?`}
               confirmLabel="Delete"
               cancelTo={tabUrl(tab)}
-              form={{ action: "/trading-planets", fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
+              form={{ action: here, fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
             />
           ) : null}
           <TabNav.Root aria-label="Custom planet lists">
@@ -154,23 +160,47 @@ export function CustomPlanetsPanel({
   );
 }
 
-/** A chip; its name is an inline rename field (Enter saves; blank → "Please enter a planet name"). */
+/** Spec 2 §5 "required", then the platform's planet-name rule (api/planet-name.ts); null when the name is fine. */
+export function planetNameError(name: string): string | null {
+  if (!name.trim()) return TRADING_ERRORS.planetName;
+  return isPlanetName(name.trim()) ? null : PLANET_NAME_RULE;
+}
+
+/**
+ * A chip; its name is an inline rename field (Enter or leaving it saves; Escape puts the
+ * name back). A name the browser refuses shows why under the chip; once the server has
+ * answered a rename, the chip shows the stored name again — a refused name (a duplicate) does
+ * not linger as a second identical chip — unless the post never reached the app (the form
+ * kit keeps what was typed for another try).
+ */
 function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: string; deleteTo: string }) {
   const [value, setValue] = useState(planet.name);
   const [error, setError] = useState<string | null>(null);
+  const navigation = useNavigation();
+  const actionData = useActionData();
+  const renaming = navigation.state !== "idle" && navigation.formData?.get("intent") === "planet-rename" && navigation.formData.get("id") === planet._id;
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    if (renaming) wasRenaming.current = true;
+    else if (wasRenaming.current && navigation.state === "idle") {
+      wasRenaming.current = false;
+      if (!isSubmitFailure(actionData)) setValue(planet.name);
+    }
+  }, [renaming, navigation.state, actionData, planet.name]);
+  // A rename stored elsewhere (another tab, the /api) shows here too.
+  useEffect(() => setValue(planet.name), [planet.name]);
   return (
     <li>
       <Badge size="2" variant="soft" color={planet.type === "blacklisted" ? "red" : "blue"}>
         <Form
           method="post"
-          action="/trading-planets"
+          action={here}
           preventScrollReset
           className="gt-inline-form"
           onSubmit={(e) => {
-            if (!value.trim()) {
-              e.preventDefault();
-              setError(TRADING_ERRORS.planetName);
-            }
+            const refused = planetNameError(value);
+            setError(refused);
+            if (refused || value.trim() === planet.name) e.preventDefault();
           }}
         >
           <input type="hidden" name="intent" value="planet-rename" />
@@ -180,9 +210,18 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
             name="name"
             className="gt-chip-input"
             aria-label={`Rename ${planet.name}`}
+            aria-invalid={!!error}
             value={value}
             size={Math.max(4, value.length)}
-            onChange={(e) => setValue(e.target.value)}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key !== "Escape") return;
+              setValue(planet.name);
+              setError(null);
+            }}
             onBlur={(e) => {
               if (value !== planet.name) e.currentTarget.form?.requestSubmit();
             }}

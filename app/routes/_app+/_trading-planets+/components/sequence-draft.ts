@@ -74,7 +74,7 @@ export function draftFromForm(fd: FormData): SequenceDraft {
 
 const whole = (v: string) => /^\s*\d+\s*$/.test(v);
 
-/** Spec 2 §5: name required, at least one planet, seconds a non-negative number (input 0–999). */
+/** Spec 2 §5: name required, at least one planet, seconds a non-negative number (input 0–999); ours: closed level ≥ open level. */
 export function validateDraft(draft: SequenceDraft): DraftErrors {
   const errors: DraftErrors = {};
   if (!draft.name.trim()) errors.name = TRADING_ERRORS.sequenceName;
@@ -88,6 +88,7 @@ export function validateDraft(draft: SequenceDraft): DraftErrors {
     if (!whole(draft[key]) || Number(draft[key]) > TRADING_LIMITS.levelMax)
       errors.form = `${label} must be a whole number from 0 to ${TRADING_LIMITS.levelMax}`;
   }
+  if (!errors.form && Number(draft.closedPlanetsLevel) < Number(draft.openPlanetsLevel)) errors.form = TRADING_ERRORS.sequenceLevels;
   if (draft.name.trim().length > TRADING_LIMITS.nameMax) errors.name = `Sequence name is at most ${TRADING_LIMITS.nameMax} characters`;
   return errors;
 }

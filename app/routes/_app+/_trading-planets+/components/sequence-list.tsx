@@ -1,4 +1,5 @@
 import { Box, Heading, Text } from "@radix-ui/themes";
+import { useLocation } from "@remix-run/react";
 import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
@@ -36,6 +37,7 @@ const SortableSequences = lazyComponent<SequenceListProps>(
 export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps & { confirm: string | null }) {
   // A viewer gets the list without drag, switches, moves, edit or delete (issue 21).
   const canWrite = useCanWrite();
+  const location = useLocation();
   const confirming = canWrite && confirm?.startsWith("sequence:") ? sequences.find((s) => s._id === confirm.slice("sequence:".length)) : undefined;
   return (
     <Box asChild>
@@ -49,7 +51,11 @@ export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps
             description={`Are you sure you want to delete “${confirming.name}”?`}
             confirmLabel="Delete"
             cancelTo={linkWith("confirm", null)}
-            form={{ action: "/trading-planets", fields: { intent: "sequence-delete", id: confirming._id, redirectTo: linkWith("confirm", null) } }}
+            // Posted to this URL (`confirm` kept): a post that fails leaves the question open (the form kit).
+            form={{
+              action: `${location.pathname}${location.search}`,
+              fields: { intent: "sequence-delete", id: confirming._id, redirectTo: linkWith("confirm", null) },
+            }}
           />
         ) : null}
         <Box className="gt-sequence-box" style={{ maxHeight: TRADING_LIMITS.listHeightPx, overflowY: "auto" }} data-testid="sequence-box">

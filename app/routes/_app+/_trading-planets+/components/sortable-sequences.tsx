@@ -4,6 +4,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState, type HTMLAttributes } from "react";
 import { TRADING_LIMITS, TRADING_MESSAGES, type PlanetSequence } from "#api/trading";
+import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { toast } from "~/components/ui/toast";
 import { SequenceCard } from "./sequence-card";
 import type { SequenceListProps } from "./sequence-list";
@@ -19,7 +20,8 @@ export function SortableSequences({ sequences, linkWith }: SequenceListProps) {
   useEffect(() => setOrder(sequences), [sequences]);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) {
-      toast.error(fetcher.data.message ?? TRADING_MESSAGES.updateSequenceFailed);
+      // The form kit has already toasted a post that never reached the app.
+      if (!isSubmitFailure(fetcher.data)) toast.error(fetcher.data.message ?? TRADING_MESSAGES.updateSequenceFailed);
       setOrder(sequences);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a post finishes

@@ -180,9 +180,9 @@ describe("Trading Planets screen", () => {
       { initialEntries: ["/trading-planets?planets=blacklisted"] },
     );
     const dialog = await screen.findByRole("dialog", { name: "Custom Planets" });
-    fireEvent.change(within(dialog).getByLabelText("Planet name"), { target: { value: "Junk Yard" } });
+    fireEvent.change(within(dialog).getByLabelText("Planet name"), { target: { value: "JunkYard" } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
-    await screen.findByLabelText("Rename Junk Yard");
+    await screen.findByLabelText("Rename JunkYard");
     await waitFor(() => expect((screen.getByLabelText("Planet name") as HTMLInputElement).value).toBe(""));
   });
 

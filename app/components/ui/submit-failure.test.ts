@@ -1,0 +1,70 @@
+// @vitest-environment happy-dom
+import type { ClientActionFunctionArgs, ShouldRevalidateFunctionArgs } from "@remix-run/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { isSubmitFailure, keepInputOnFailure, reloadUnlessSubmitFailed, SUBMIT_FAILURE_TEXTS } from "./submit-failure";
+import { toast } from "./toast";
+
+/** The form kit's clientAction (issue 19, decision 0019): which failures it keeps on the page, which it passes on. */
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** What Remix throws for an error status the app answered (the shape `isRouteErrorResponse` recognises). */
+const errorResponse = (status: number, statusText: string) => ({ status, statusText, internal: false, data: null });
+
+function args(serverAction: () => Promise<unknown>, form: Record<string, string> = { intent: "ad-create", adsMessage: "typed text" }) {
+  const request = new Request("http://localhost/trading-planets", { method: "POST", body: new URLSearchParams(form) });
+  return { request, params: {}, serverAction } as unknown as ClientActionFunctionArgs;
+}
+
+describe("keepInputOnFailure", () => {
+  it("a fetch that cannot reach the server → a toast with the section's title and the reason, and a SubmitFailure as the data", async () => {
+    const error = vi.spyOn(toast, "error").mockReturnValue("id");
+    const title = vi.fn((fd: FormData | null) => (fd?.get("intent") === "ad-create" ? "Failed to create ad" : undefined));
+    const data = await keepInputOnFailure(title)(args(() => Promise.reject(new TypeError("Failed to fetch"))));
+    expect(data).toEqual({
+      ok: false,
+      message: "Failed to create ad",
+      reason: SUBMIT_FAILURE_TEXTS.unreachable,
+      submitFailed: "unreachable",
+      intent: "ad-create",
+    });
+    expect(isSubmitFailure(data)).toBe(true);
+    expect(title.mock.calls[0]![0]!.get("adsMessage")).toBe("typed text");
+    expect(error).toHaveBeenCalledExactlyOnceWith("Failed to create ad", { description: SUBMIT_FAILURE_TEXTS.unreachable });
+  });
+
+  it("an answer that is not the app's (undecodable 5xx, a thrown error, a 5xx error response) → the server reason; without a title it is the toast's text", async () => {
+    const error = vi.spyOn(toast, "error").mockReturnValue("id");
+    for (const thrown of [new Error("Unable to decode turbo-stream response"), errorResponse(503, "Service Unavailable")]) {
+      const data = await keepInputOnFailure()(args(() => Promise.reject(thrown)));
+      expect(data).toMatchObject({ ok: false, message: SUBMIT_FAILURE_TEXTS.serverError, submitFailed: "server" });
+    }
+    expect(error).toHaveBeenCalledTimes(2);
+    expect(error).toHaveBeenLastCalledWith(SUBMIT_FAILURE_TEXTS.serverError);
+  });
+
+  it("what the app answered passes through: its data, a thrown redirect, a 4xx error response", async () => {
+    const error = vi.spyOn(toast, "error").mockReturnValue("id");
+    expect(await keepInputOnFailure()(args(() => Promise.resolve({ ok: true })))).toEqual({ ok: true });
+    const redirect = new Response(null, { status: 302, headers: { Location: "/login" } });
+    await expect(keepInputOnFailure()(args(() => Promise.reject(redirect)))).rejects.toBe(redirect);
+    const notFound = errorResponse(404, "Not Found");
+    await expect(keepInputOnFailure()(args(() => Promise.reject(notFound)))).rejects.toBe(notFound);
+    expect(error).not.toHaveBeenCalled();
+  });
+});
+
+describe("reloadUnlessSubmitFailed", () => {
+  const base = { currentUrl: new URL("http://x/a"), nextUrl: new URL("http://x/a"), currentParams: {}, nextParams: {}, formMethod: "POST" };
+  it("no reload after a SubmitFailure; otherwise the wrapped rule or Remix's default", () => {
+    const failure = { ok: false, message: "m", reason: "r", submitFailed: "unreachable", intent: null };
+    const wrapped = vi.fn(() => false);
+    const at = (actionResult: unknown, defaultShouldRevalidate = true) => ({ ...base, actionResult, defaultShouldRevalidate }) as ShouldRevalidateFunctionArgs;
+    expect(reloadUnlessSubmitFailed()(at(failure))).toBe(false);
+    expect(reloadUnlessSubmitFailed()(at({ ok: false, message: "refused by the app" }))).toBe(true);
+    expect(reloadUnlessSubmitFailed()(at(undefined, false))).toBe(false);
+    expect(reloadUnlessSubmitFailed(wrapped)(at({ ok: true }))).toBe(false);
+    expect(wrapped).toHaveBeenCalledOnce();
+  });
+});

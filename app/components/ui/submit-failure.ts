@@ -1,0 +1,90 @@
+import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import { toast } from "~/components/ui/toast";
+
+/**
+ * The form kit's answer to a post that never got an answer from the app (issue 19).
+ *
+ * With JavaScript, every form and fetcher of a section posts through the route's
+ * `clientAction`. When the request cannot reach the server (network down, server
+ * restarting: a `TypeError` from `fetch`) or comes back as something that is not the app's
+ * answer (a 5xx from a proxy, an error the action threw), Remix would throw it to the error
+ * boundary: the root's "Something went wrong" replaces the screen and whatever the operator
+ * typed is gone. `keepInputOnFailure` catches those, shows an error toast, and returns a
+ * {@link SubmitFailure} as the action's data instead, so the screen stays — forms keep their
+ * input, an optimistic change falls away — and the operator can simply submit again.
+ *
+ * Redirects, 4xx and anything else the app answered on purpose pass through untouched.
+ *
+ *   export const clientAction = keepInputOnFailure();                      // kit texts
+ *   export const clientAction = keepInputOnFailure((fd) => titleFor(fd));  // section's own title
+ *   export const shouldRevalidate = reloadUnlessSubmitFailed(existing);    // no reload after it
+ *
+ * After such a failure nothing changed on the server, so `reloadUnlessSubmitFailed` skips
+ * the loaders' revalidation (which, with the network down, would fail in turn and take the
+ * screen to the error boundary). `useFetcherOutcome` does not revalidate after one either.
+ * Without JavaScript none of this runs: the browser shows its own error page and the back
+ * button returns to the form as it was.
+ */
+
+export const SUBMIT_FAILURE_TEXTS = {
+  unreachable: "The server could not be reached. Check the connection and try again.",
+  serverError: "The server could not complete the request. Try again in a moment.",
+} as const;
+
+export type SubmitFailure = {
+  ok: false;
+  /** The toast's text (the section's title for the intent, or the kit's reason). */
+  message: string;
+  /** The kit's reason (one of {@link SUBMIT_FAILURE_TEXTS}). */
+  reason: string;
+  submitFailed: "unreachable" | "server";
+  intent: string | null;
+};
+
+/** True for the data {@link keepInputOnFailure} returned (action data, fetcher data). */
+export function isSubmitFailure(value: unknown): value is SubmitFailure {
+  return typeof value === "object" && value !== null && "submitFailed" in value && (value as SubmitFailure).ok === false;
+}
+
+/** Which failure an error thrown by `serverAction()` is, or null for an answer of the app (pass it on). */
+export function submitFailureKind(error: unknown): SubmitFailure["submitFailed"] | null {
+  if (error instanceof Response) return null;
+  if (isRouteErrorResponse(error)) return error.status >= 500 ? "server" : null;
+  // fetch() rejects with a TypeError ("Failed to fetch", "NetworkError when attempting…", "Load failed").
+  return error instanceof TypeError ? "unreachable" : "server";
+}
+
+/**
+ * A `clientAction` that posts to the route's `action` and turns a failure to get the app's
+ * answer into a toast and a {@link SubmitFailure}. `title(formData)` may name what failed in
+ * the section's words (e.g. "Failed to create ad"); the kit's reason is then the second line.
+ */
+export function keepInputOnFailure(title?: (formData: FormData | null) => string | undefined) {
+  return async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+    const copy = request.clone();
+    try {
+      return await serverAction();
+    } catch (error) {
+      const kind = submitFailureKind(error);
+      if (!kind) throw error;
+      const formData = await copy.formData().catch(() => null);
+      const raw = formData?.get("intent");
+      const reason = SUBMIT_FAILURE_TEXTS[kind === "unreachable" ? "unreachable" : "serverError"];
+      const heading = title?.(formData);
+      if (heading) toast.error(heading, { description: reason });
+      else toast.error(reason);
+      return { ok: false, message: heading ?? reason, reason, submitFailed: kind, intent: typeof raw === "string" ? raw : null } satisfies SubmitFailure;
+    }
+  };
+}
+
+/**
+ * `shouldRevalidate` for a route using {@link keepInputOnFailure}: no reload after a post
+ * that failed to reach the app (nothing changed); otherwise `next` (or Remix's default).
+ */
+export function reloadUnlessSubmitFailed(next?: ShouldRevalidateFunction): ShouldRevalidateFunction {
+  return (args) => {
+    if (isSubmitFailure(args.actionResult)) return false;
+    return next ? next(args) : args.defaultShouldRevalidate;
+  };
+}
