@@ -59,7 +59,10 @@ export const relayOptionsSchema = z.object({
       try {
         new RegExp(p, "u");
       } catch (err) {
-        ctx.addIssue({ code: "custom", message: RELAY_ERRORS.ignoreMessages(err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)) });
+        ctx.addIssue({
+          code: "custom",
+          message: RELAY_ERRORS.ignoreMessages(err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)),
+        });
       }
     }),
 });

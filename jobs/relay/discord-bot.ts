@@ -340,7 +340,6 @@ export class DiscordBot {
     if (this.#ready && channel && channel.type === ChannelType.GuildText) void this.#webhook(channel);
   }
 
-
   async #destroy() {
     const client = this.client;
     this.client = null;
