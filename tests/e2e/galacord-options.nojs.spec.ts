@@ -66,17 +66,23 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   await expect(options.getByLabel("Ignore messages matching")).toHaveValue("^!");
   await page.goto("/galacord");
 
-  // Discord lets the webhook post once every 3 s: lines from the planet wait, and the row says how many.
+  // Discord lets the webhook post once every 4 s: lines from the planet wait, and the row says how many.
   const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; planet: string | null }[] };
   const planet = conns.open.find((c) => c.accountId === acc.id)!.planet!;
-  expect((await post(`${DISCORD_URL}/__discord/ratelimits`, { buckets: { [WEBHOOK_BUCKET]: { limit: 1, windowMs: 3000 } } })).status).toBe(200);
+  const sentLines = async () =>
+    ((await (await fetch(`${DISCORD_URL}/__discord/sent?channelId=${RELAY}`)).json()) as { sent: { content: string; username: string }[] }).sent;
+  // The channel's webhook exists first (found or created on the first post).
+  expect((await post(`${SIM_URL}/__sim/say`, { planet, fromId: "999998", text: "warm up" })).status).toBe(200);
+  await expect.poll(async () => (await sentLines()).some((s) => s.content === "warm up"), { timeout: 20_000 }).toBe(true);
+  expect((await post(`${DISCORD_URL}/__discord/ratelimits`, { buckets: { [WEBHOOK_BUCKET]: { limit: 1, windowMs: 4000 } } })).status).toBe(200);
   try {
     for (let i = 0; i < 6; i++) expect((await post(`${SIM_URL}/__sim/say`, { planet, fromId: "999998", text: `queued line ${i}` })).status).toBe(200);
+    // (textContent waits for the badge without a timeout of its own: a short one, then the next reload.)
     await reloadUntil(page, async () =>
-      /^[2-6] queued$/.test(
+      /^[1-6] queued$/.test(
         (await row
           .getByTestId("relay-queued")
-          .textContent()
+          .textContent({ timeout: 200 })
           .catch(() => "")) ?? "",
       ),
     );
@@ -84,7 +90,7 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
     await post(`${DISCORD_URL}/__discord/ratelimits`, { buckets: { [WEBHOOK_BUCKET]: { limit: 5, windowMs: 2000 } } });
   }
   await reloadUntil(page, async () => (await row.getByTestId("relay-queued").count()) === 0);
-  const sent = ((await (await fetch(`${DISCORD_URL}/__discord/sent?channelId=${RELAY}`)).json()) as { sent: { content: string; username: string }[] }).sent;
+  const sent = await sentLines();
   expect(sent.filter((s) => s.content.startsWith("queued line ")).map((s) => [s.content, s.username])).toEqual(
     Array.from({ length: 6 }, (_, i) => [`queued line ${i}`, `#999998 @ ${planet}`]),
   );
