@@ -132,6 +132,7 @@ async function main() {
     listener.on("error", () => {});
     const d2gArrived = new Map<number, number>();
     let editsArrived = 0;
+    let editsReplaced = 0;
     let repliesArrived = 0;
     let edits = 0;
     let replies = 0;
@@ -141,12 +142,14 @@ async function main() {
     }, 250);
     listener.on("line", (l) => {
       if (l.command !== "PRIVMSG" || l.params[0] !== acc.id) return;
-      const m = /^\[relay\] Alice: (↪ @.*" )?d2g (\d+)( fixed \(edited\))?$/.exec(l.trailing ?? "");
+      // An edit that reaches the line while it still waits replaces it ("d2g N fixed", no suffix); else "(edited)" follows.
+      const m = /^\[relay\] Alice: (↪ @.*" )?d2g (\d+)( fixed)?( \(edited\))?$/.exec(l.trailing ?? "");
       if (!m) return;
-      if (m[3]) editsArrived++;
+      if (m[4]) editsArrived++;
       else {
+        if (m[3]) editsReplaced++;
         if (m[1]) repliesArrived++;
-        d2gArrived.set(Number(m[2]), Date.now());
+        if (!d2gArrived.has(Number(m[2]))) d2gArrived.set(Number(m[2]), Date.now());
       }
     });
     await listener.connect();
@@ -227,7 +230,8 @@ async function main() {
     console.log(`\nGalaxy → Discord went through the channel webhook: ${webhookPosts} of ${g2d.size}`);
     const info = (await getSavedAccount(acc.id))?.session.info ?? {};
     console.log(
-      `replies ${repliesArrived} of ${replies} arrived with their context; edits ${editsArrived} of ${edits} arrived as "(edited)" lines; ` +
+      `replies ${repliesArrived} of ${replies} arrived with their context; edits ${editsArrived + editsReplaced} of ${edits} arrived ` +
+        `(${editsArrived} as "(edited)" lines, ${editsReplaced} replaced the line still queued); ` +
         `backlog max ${maxQueued} (sampled every 250 ms), dropped ${Number(info.dropped ?? 0)}`,
     );
   } finally {

@@ -217,6 +217,9 @@ describe("GalaCord at matterbridge's level (issue 22 B) through the Galaxy and D
     const c = await discordSays(RELAY, "carol", "me", { replyTo: q });
     const r2 = await heard(listener, acc.id, 'carol: ↪ @Bob "who has the key?" me');
     expect(r2.params[2]).toBe("0");
+    // An edited reply keeps its context.
+    await control("messages/edit", { channelId: RELAY, messageId: c, content: "me, tomorrow" });
+    await heard(listener, acc.id, 'carol: ↪ @Bob "who has the key?" me, tomorrow (edited)');
 
     // Galaxy → Discord: "RelayNick, text" addressed to the relay account answers the Discord message it said last.
     listener.conn.send("PRIVMSG", [0, acc.id], `${acc.nick}, I do`);

@@ -32,7 +32,7 @@ export const DELETE_NOTE_WINDOW_MS = 60_000;
 const REPLY_TO_RELAYED_MS = 5 * 60_000;
 
 /** A Discord message relayed to Galaxy (edits, deletes and reply context need it). */
-type ToGalaxy = { channelId: string; author: string; text: string };
+type ToGalaxy = { channelId: string; author: string; text: string; context: string | null };
 /** A Galaxy line posted on Discord (a Discord reply to it addresses its sender on Galaxy). */
 type FromGalaxy = { channelId: string; fromId: string; nick: string; text: string; planet: string | null };
 
@@ -116,18 +116,16 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
         stopAll.abort();
       },
       onMessage: (msg) => {
-        toGalaxy.set(msg.messageId, { channelId: msg.channelId, author: msg.author, text: msg.content });
+        // A reply shows its context: the replied message's author (the Galaxy nick for a relayed Galaxy line) and first words.
+        const g = msg.reply ? fromGalaxy.get(msg.reply.messageId) : undefined;
+        const d = msg.reply ? toGalaxy.get(msg.reply.messageId) : undefined;
+        const refNick = g?.nick ?? msg.reply?.author ?? d?.author;
+        const context = msg.reply && refNick ? replyContext(refNick, g?.text ?? msg.reply.content ?? d?.text ?? "") : null;
+        toGalaxy.set(msg.messageId, { channelId: msg.channelId, author: msg.author, text: msg.content, context });
         for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
-          let text = msg.content;
-          let to = "0";
-          if (msg.reply) {
-            // A reply shows its context; a reply to a relayed Galaxy line is addressed to its sender there.
-            const g = fromGalaxy.get(msg.reply.messageId);
-            const d = toGalaxy.get(msg.reply.messageId);
-            const nick = g?.nick ?? msg.reply.author ?? d?.author;
-            if (nick) text = `${replyContext(nick, g?.text ?? msg.reply.content ?? d?.text ?? "")} ${text}`;
-            if (g && g.planet === h.link.planet) to = g.fromId;
-          }
+          // A reply to a relayed Galaxy line is addressed to its sender there (when on that planet).
+          const to = g && g.planet === h.link.planet ? g.fromId : "0";
+          const text = context ? `${context} ${msg.content}` : msg.content;
           h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { to, tag: msg.messageId });
           lastSaid.set(h.row.accountId, { messageId: msg.messageId, at: Date.now() });
         }
@@ -140,7 +138,8 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
         for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
           const { removed, saidAt } = h.link.withdraw(msg.messageId);
           if (saidAt === null && removed === 0) continue; // this connection never relayed it
-          const text = saidAt === null ? msg.content : `${msg.content}${EDIT_SUFFIX}`;
+          const body = before.context ? `${before.context} ${msg.content}` : msg.content;
+          const text = saidAt === null ? body : `${body}${EDIT_SUFFIX}`;
           h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { tag: msg.messageId });
         }
       },
