@@ -208,7 +208,12 @@ async function main() {
       }
       return m;
     };
-    await waitFor("stragglers", () => g2dArrived().size >= total && d2gArrived.size >= total, 15_000).catch(() => {});
+    // With Discord's own limits the webhook drains 2.5 lines/s: wait for the backlog to drain too.
+    await waitFor(
+      "stragglers",
+      () => g2dArrived().size >= total && d2gArrived.size >= total && editsArrived + editsReplaced >= edits,
+      OPEN_LIMITS ? 15_000 : 15_000 + total * 400,
+    ).catch(() => {});
     const g2d = g2dArrived();
     await listener.close();
     clearInterval(sampler);
