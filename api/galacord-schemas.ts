@@ -3,7 +3,7 @@
  * the screen, which needs only its texts and types, does not load zod (bench/first-load.ts).
  */
 import { z } from "zod";
-import { RELAY_ERRORS } from "./galacord";
+import { RELAY_ERRORS, RELAY_OPTION_LIMITS as L } from "./galacord";
 import { PLANET_NAME_PATTERN } from "./planet-name";
 
 const snowflake = z
@@ -32,3 +32,42 @@ export const updateChannelSchema = z.object({ channelId });
 export const planetSchema = z.object({
   planet: z.string({ error: RELAY_ERRORS.planetRequired }).trim().min(1, RELAY_ERRORS.planetRequired).regex(PLANET_NAME_PATTERN, RELAY_ERRORS.planetInvalid),
 });
+
+/** `{nick}`, `{planet}` and `{channel}` are the only placeholders; braces are nothing else. */
+const nameTemplate = z
+  .string({ error: RELAY_ERRORS.nameTemplate })
+  .trim()
+  .min(1, RELAY_ERRORS.nameTemplate)
+  .max(L.nameTemplate, RELAY_ERRORS.nameTemplate)
+  .refine((t) => !/[{}]/.test(t.replace(/\{(nick|planet|channel)\}/g, "")), RELAY_ERRORS.nameTemplate);
+
+/** Per-connection relay options (issue 22 B.5; docs/galacord.md "Relay options"): the regex must compile. */
+export const relayOptionsSchema = z.object({
+  discordName: nameTemplate,
+  galaxyName: nameTemplate,
+  ignoreNicks: z
+    .array(z.string().trim().min(1).max(L.nick, RELAY_ERRORS.ignoreNicks), { error: RELAY_ERRORS.ignoreNicks })
+    .max(L.ignoreNicks, RELAY_ERRORS.ignoreNicks)
+    .transform((list) => [...new Set(list)]),
+  ignoreMessages: z
+    .string({ error: RELAY_ERRORS.ignoreMessagesLength })
+    .max(L.pattern, RELAY_ERRORS.ignoreMessagesLength)
+    .superRefine((p, ctx) => {
+      try {
+        new RegExp(p, "u");
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: RELAY_ERRORS.ignoreMessages(err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)),
+        });
+      }
+    }),
+});
+
+/** The form's text: nicks one a line or separated by commas. */
+export function splitNicks(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}

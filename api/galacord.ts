@@ -53,9 +53,32 @@ export type SavedAccount = {
   state: AccountState;
   desired: "connected" | "disconnected";
   error: string | null;
-  /** The relay connection's session (api/sessions.ts): reason, attempt, next retry, a takeover note. */
+  /** The relay connection's session (api/sessions.ts): reason, attempt, next retry, a takeover note; `info.queued` the backlog. */
   session: SessionView;
+  /** Per-connection relay options (issue 22 B.5; docs/galacord.md "Relay options"). */
+  options: RelayOptions;
 };
+
+/**
+ * Per-connection relay options, as matterbridge's RemoteNickFormat, IgnoreNicks and
+ * IgnoreMessages (discord-local-simulator.md §4): how a sender is named on the other side
+ * (`{nick}`, `{planet}`, `{channel}`), whose lines are not relayed, and which texts are not.
+ */
+export type RelayOptions = {
+  /** The name a Galaxy sender gets on Discord (webhook username, or the bold name of a bot message). */
+  discordName: string;
+  /** The name a Discord author gets on Galaxy (before ": "). */
+  galaxyName: string;
+  /** Nicks (Galaxy) and names (Discord: server nickname, global name or username) never relayed, case-insensitive. */
+  ignoreNicks: string[];
+  /** A JavaScript regular expression: texts it matches are not relayed either way ("" = none). */
+  ignoreMessages: string;
+};
+
+export const DEFAULT_RELAY_OPTIONS: RelayOptions = { discordName: "{nick}", galaxyName: "{nick}", ignoreNicks: [], ignoreMessages: "" };
+
+/** Limits of the relay options (validated on the screen's form and wherever they are saved). */
+export const RELAY_OPTION_LIMITS = { nameTemplate: 64, ignoreNicks: 50, nick: 40, pattern: 200 } as const;
 
 /** Spec 2 §3 "Channel". */
 export type Channel = { id: string; name: string; guildId: string; guildName: string };
@@ -80,6 +103,11 @@ export const RELAY_ERRORS = {
   planetRequired: "Please choose a planet",
   planetInvalid: PLANET_NAME_RULE,
   planetTimeout: "Failed to change planet: the relay did not answer in time",
+  saveOptions: "Failed to save relay options",
+  nameTemplate: "A name template is 1 to 64 characters and may use {nick}, {planet} and {channel} only",
+  ignoreNicks: "Ignore nicks: at most 50, each at most 40 characters",
+  ignoreMessages: (why: string) => `Ignore messages: not a valid regular expression (${why})`,
+  ignoreMessagesLength: "Ignore messages: at most 200 characters",
   noToken: "DISCORD_TOKEN is not set: the bot cannot log in to Discord",
   alreadySaved: (account: string, channel: string) => `Account ${account} is already saved, relaying to #${channel}: use Change Channel to move it`,
 } as const;
@@ -93,6 +121,7 @@ export const RELAY_MESSAGES = {
   channelUpdated: "Channel updated",
   planetChanged: "Planet changed",
   deleted: "Account deleted",
+  optionsSaved: "Relay options saved",
 } as const;
 
 /** Spec 2 §2 Change Planet options (a swap-offer text, a trade-swap text with parentheses, and 50; docs/galacord.md [D]). */

@@ -1,5 +1,16 @@
 import { asc, eq } from "drizzle-orm";
-import { RELAY_ERRORS, type AccountState, type BotState, type BotStatus, type Channel, type Connection, type SavedAccount } from "#api/galacord";
+import {
+  DEFAULT_RELAY_OPTIONS,
+  RELAY_ERRORS,
+  type AccountState,
+  type BotState,
+  type BotStatus,
+  type Channel,
+  type Connection,
+  type RelayOptions,
+  type SavedAccount,
+} from "#api/galacord";
+import { relayOptionsSchema } from "#api/galacord-schemas";
 import type { SessionView } from "#api/sessions";
 import { publishLive } from "#jobs/live.server";
 import { sendSessionControl } from "#jobs/session-control.server";
@@ -77,7 +88,13 @@ function toSaved(row: AccountRow, session: SessionView | undefined): SavedAccoun
     desired: s.desired === "run" ? "connected" : "disconnected",
     error: s.actual === "failed" ? s.error : null,
     session: s,
+    options: relayOptions(row),
   };
+}
+
+/** A row's relay options with the defaults filled in. */
+export function relayOptions(row: Pick<AccountRow, "relayOptions">): RelayOptions {
+  return { ...DEFAULT_RELAY_OPTIONS, ...row.relayOptions };
 }
 
 export async function getBotStatus(): Promise<BotStatus> {
@@ -246,6 +263,22 @@ export async function updateChannel(accountId: string, channelId: string): Promi
     .update(galacordAccounts)
     .set({ channelId: channel.id, channelName: channel.name, guildName: channel.guildName, guildId: channel.guildId, updatedAt: new Date() })
     .where(eq(galacordAccounts.accountId, accountId));
+  await wakeRelay(accountId);
+  publishLive("galacord");
+  return (await getSavedAccount(accountId))!;
+}
+
+/**
+ * Saves a connection's relay options (issue 22 B.5; docs/galacord.md "Relay options"): validated
+ * (templates, list and length limits, the regex must compile; 400 with the reason, nothing saved).
+ * The holder reads them on its next reconcile (woken now): no reconnect.
+ */
+export async function saveRelayOptions(accountId: string, input: unknown): Promise<SavedAccount> {
+  await requireAccount(accountId);
+  const parsed = relayOptionsSchema.safeParse(input);
+  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? RELAY_ERRORS.saveOptions);
+  const db = await getDb();
+  await db.update(galacordAccounts).set({ relayOptions: parsed.data, updatedAt: new Date() }).where(eq(galacordAccounts.accountId, accountId));
   await wakeRelay(accountId);
   publishLive("galacord");
   return (await getSavedAccount(accountId))!;

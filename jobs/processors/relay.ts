@@ -18,11 +18,23 @@ import { claimSession, endSession, releaseSession, reportSession, settleHostedSe
 import { errorText } from "~/utils/errors";
 import type { SessionContext } from "../session-host.server";
 import { DiscordBot } from "../relay/discord-bot";
-import { discordToGalaxy, galaxyToDiscord, webhookUsername } from "../relay/format";
+import { deletedNote, discordToGalaxy, EDIT_SUFFIX, galaxyToDiscord, replyContext, webhookUsername } from "../relay/format";
 import { GalaxyLink } from "../relay/galaxy-link";
+import { BoundedMap } from "../relay/message-map";
+import { relayFilter, renderName, type RelayFilter } from "../relay/options";
 import { relaySettings } from "../relay/settings";
 
-type Held = { link: GalaxyLink; running: Promise<void>; row: RelayAccountRow };
+type Held = { link: GalaxyLink; running: Promise<void>; row: RelayAccountRow; filter: RelayFilter; filterKey: string };
+
+/** A deleted Discord message relayed less than this long ago is noted on Galaxy (issue 22 B.2). */
+export const DELETE_NOTE_WINDOW_MS = 60_000;
+/** A Galaxy line addressed to a relay account answers the Discord message it said last, if that was this recent. */
+const REPLY_TO_RELAYED_MS = 5 * 60_000;
+
+/** A Discord message relayed to Galaxy (edits, deletes and reply context need it). */
+type ToGalaxy = { channelId: string; author: string; text: string; context: string | null };
+/** A Galaxy line posted on Discord (a Discord reply to it addresses its sender on Galaxy). */
+type FromGalaxy = { channelId: string; fromId: string; nick: string; text: string; planet: string | null };
 
 /** Runs async writes one after another (state rows must land in order). */
 function serial() {
@@ -46,6 +58,43 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   const stopAll = new AbortController();
   signal.addEventListener("abort", () => stopAll.abort(), { once: true });
 
+  // The Discord ↔ Galaxy message-id map (bounded, RELAY_MAP_MAX each).
+  const toGalaxy = new BoundedMap<string, ToGalaxy>(settings.RELAY_MAP_MAX);
+  const fromGalaxy = new BoundedMap<string, FromGalaxy>(settings.RELAY_MAP_MAX);
+  /** `${channelId}:${galaxyId}` → that Galaxy user's latest post on Discord. */
+  const lastPost = new BoundedMap<string, string>(settings.RELAY_MAP_MAX);
+  /** A relay account → the Discord message it said last on its planet. */
+  const lastSaid = new Map<string, { messageId: string; at: number }>();
+
+  const galaxyName = (h: Held, nick: string) => renderName(h.filter.options.galaxyName, { nick, planet: h.link.planet, channel: h.row.channelName });
+  /** Every relay connection of a channel that takes lines from this author and text. */
+  function* linksFor(channelId: string, author: string, text: string) {
+    for (const h of links.values()) {
+      if (h.row.channelId !== channelId || h.filter.ignoresNick(author) || h.filter.ignoresText(text)) continue;
+      yield h;
+    }
+  }
+
+  // The backlog of each connection (Galaxy-bound lines + Discord-bound lines) in its session's info, live on the row.
+  const dirty = new Set<string>();
+  const written = new Map<string, string>();
+  const markAll = () => {
+    for (const id of links.keys()) dirty.add(id);
+  };
+  const flushBacklog = () => {
+    for (const id of dirty) {
+      const h = links.get(id);
+      if (!h) continue;
+      const info = { queued: h.link.queued + bot.pendingFor(id), dropped: h.link.dropped + bot.droppedFor(id) };
+      const key = JSON.stringify(info);
+      if (written.get(id) === key) continue;
+      written.set(id, key);
+      writes(() => reportSession("relay-link", id, ctx.workerId, { info }));
+    }
+    dirty.clear();
+  };
+  const backlogTimer = setInterval(flushBacklog, settings.RELAY_BACKLOG_REPORT_MS);
+
   const bot = new DiscordBot(
     settings,
     {
@@ -67,11 +116,45 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
         stopAll.abort();
       },
       onMessage: (msg) => {
-        for (const h of links.values()) {
-          if (h.row.channelId !== msg.channelId) continue;
-          h.link.say(discordToGalaxy(msg.author, msg.content));
+        // A reply shows its context: the replied message's author (the Galaxy nick for a relayed Galaxy line) and first words.
+        const g = msg.reply ? fromGalaxy.get(msg.reply.messageId) : undefined;
+        const d = msg.reply ? toGalaxy.get(msg.reply.messageId) : undefined;
+        const refNick = g?.nick ?? msg.reply?.author ?? d?.author;
+        const context = msg.reply && refNick ? replyContext(refNick, g?.text ?? msg.reply.content ?? d?.text ?? "") : null;
+        toGalaxy.set(msg.messageId, { channelId: msg.channelId, author: msg.author, text: msg.content, context });
+        for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
+          // A reply to a relayed Galaxy line is addressed to its sender there (when on that planet).
+          const to = g && g.planet === h.link.planet ? g.fromId : "0";
+          const text = context ? `${context} ${msg.content}` : msg.content;
+          h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { to, tag: msg.messageId });
+          lastSaid.set(h.row.accountId, { messageId: msg.messageId, at: Date.now() });
         }
       },
+      onEdit: (msg) => {
+        // matterbridge: an edit is relayed as a corrected line with " (edited)"; one still queued is simply replaced.
+        const before = toGalaxy.get(msg.messageId);
+        if (!before) return;
+        toGalaxy.set(msg.messageId, { ...before, text: msg.content });
+        for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
+          const { removed, saidAt } = h.link.withdraw(msg.messageId);
+          if (saidAt === null && removed === 0) continue; // this connection never relayed it
+          const body = before.context ? `${before.context} ${msg.content}` : msg.content;
+          const text = saidAt === null ? body : `${body}${EDIT_SUFFIX}`;
+          h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { tag: msg.messageId });
+        }
+      },
+      onDelete: ({ channelId, messageId }) => {
+        const gone = toGalaxy.get(messageId);
+        if (!gone) return;
+        toGalaxy.delete(messageId);
+        for (const h of links.values()) {
+          if (h.row.channelId !== channelId) continue;
+          // Galaxy cannot withdraw a line: lines still queued are taken back; one said less than a minute ago is noted.
+          const { saidAt } = h.link.withdraw(messageId);
+          if (saidAt !== null && Date.now() - saidAt < DELETE_NOTE_WINDOW_MS) h.link.say(discordToGalaxy(galaxyName(h, gone.author), deletedNote(gone.text)));
+        }
+      },
+      onBacklog: markAll,
     },
     signal,
   );
@@ -104,8 +187,34 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
             if (other.link === link) break;
             if (other.row.channelId === row.channelId && other.link.planet === link.planet && other.link.connected && id !== row.accountId) return;
           }
-          const username = webhookUsername(chat.nick);
-          void bot.post(row.channelId, chat.nick, (mode) => galaxyToDiscord(chat, mode), username);
+          const h = links.get(row.accountId)!;
+          if (h.filter.ignoresNick(chat.nick) || h.filter.ignoresText(chat.text)) return;
+          const name = renderName(h.filter.options.discordName, { nick: chat.nick, planet: link.planet, channel: h.row.channelName });
+          // Addressed to someone ("Nick, text"): a Discord reply to what they said last here, when known; else the
+          // text as it is, no ping (allowedMentions parse nothing).
+          let text = chat.text;
+          let replyTo: string | null = null;
+          if (chat.toId !== "0") {
+            const said = lastSaid.get(chat.toId);
+            const ours = links.get(chat.toId);
+            const theirs = lastPost.get(`${row.channelId}:${chat.toId}`);
+            if (ours && said && Date.now() - said.at < REPLY_TO_RELAYED_MS && ours.row.channelId === row.channelId) {
+              replyTo = said.messageId;
+              text = stripAddress(text, ours.row.nick);
+            } else if (theirs) {
+              replyTo = theirs;
+              text = stripAddress(text, fromGalaxy.get(theirs)?.nick ?? "");
+            }
+          }
+          const out = { ...chat, nick: name, text };
+          const planet = link.planet;
+          void bot
+            .post(row.channelId, { build: (mode) => galaxyToDiscord(out, mode), username: webhookUsername(name), replyTo, origin: row.accountId })
+            .then((id) => {
+              if (!id) return;
+              fromGalaxy.set(id, { channelId: row.channelId, fromId: chat.fromId, nick: chat.nick, text: chat.text, planet });
+              lastPost.set(`${row.channelId}:${chat.fromId}`, id);
+            });
         },
       },
       linkSession(row.accountId),
@@ -117,7 +226,9 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
         // Ended by itself (451, 950): forget it, so a Connect starts it again.
         if (links.get(row.accountId)?.link === link) links.delete(row.accountId);
       });
-    links.set(row.accountId, { link, running, row });
+    link.onQueue = () => dirty.add(row.accountId);
+    dirty.add(row.accountId);
+    links.set(row.accountId, { link, running, row, ...filterOf(row) });
     if (bot.ready) bot.prepare(row.channelId);
   };
 
@@ -125,6 +236,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     const h = links.get(accountId);
     if (!h) return;
     links.delete(accountId);
+    written.delete(accountId);
     await h.link.close();
     await h.running;
     await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});
@@ -141,7 +253,12 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
       if (!row || row.channelId !== h.row.channelId) {
         // Gone, disconnected, failed, or moved to another channel (disconnect, then connect again).
         await stopLink(id);
-      } else h.row = row;
+      } else {
+        h.row = row;
+        // Relay options saved on the screen apply at once (no reconnect).
+        const f = filterOf(row);
+        if (f.filterKey !== h.filterKey) Object.assign(h, f);
+      }
     }
     for (const row of rows) {
       if (links.has(row.accountId) || stopAll.signal.aborted) continue;
@@ -193,6 +310,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     await botRun;
   } finally {
     clearInterval(poll);
+    clearInterval(backlogTimer);
     await busy;
     await Promise.all([...links.keys()].map((id) => stopLink(id)));
     await bot.stop();
@@ -204,6 +322,15 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
       reason === "shutdown" ? "Waiting for a worker to take the GalaCord bot over" : "The GalaCord bot is stopped",
     ).catch(() => {});
   }
+}
+
+function filterOf(row: RelayAccountRow): { filter: RelayFilter; filterKey: string } {
+  return { filter: relayFilter(row.relayOptions), filterKey: JSON.stringify(row.relayOptions) };
+}
+
+/** "Nick, text" (Galaxy's addressing convention) → "text". */
+function stripAddress(text: string, nick: string): string {
+  return nick && text.startsWith(`${nick}, `) ? text.slice(nick.length + 2) : text;
 }
 
 async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown> = {}) {

@@ -4,7 +4,18 @@
  * (discord.js retries a dead gateway forever). Fatal gateway closes (4004 token refused,
  * 4010-4014) and a refused token end the bot with its error ("Bot Error").
  */
-import { ChannelType, Client, Events, GatewayIntentBits, PermissionFlagsBits, type Message, type TextChannel, type Webhook } from "discord.js";
+import {
+  ChannelType,
+  Client,
+  Events,
+  GatewayIntentBits,
+  Partials,
+  PermissionFlagsBits,
+  type Message,
+  type PartialMessage,
+  type TextChannel,
+  type Webhook,
+} from "discord.js";
 import type { Channel } from "#api/galacord";
 import { errorText } from "~/utils/errors";
 import { backoff, type RelaySettings } from "./settings";
@@ -24,7 +35,15 @@ const FATAL_LOGIN =
 
 export class FatalBotError extends Error {}
 
-export type IncomingDiscord = { channelId: string; author: string; content: string; messageId: string };
+export type IncomingDiscord = {
+  channelId: string;
+  messageId: string;
+  author: string;
+  /** The text with mentions cleaned, then the attachments' and embeds' URLs (Galaxy is text only). */
+  content: string;
+  /** A reply: the message it answers, and (when the bot has it) who wrote it and what. */
+  reply: { messageId: string; author: string | null; content: string | null } | null;
+};
 
 export type DiscordBotEvents = {
   onReady(info: { channels: Channel[]; botUserId: string }): void;
@@ -32,15 +51,51 @@ export type DiscordBotEvents = {
   onStarting(error: string, attempt: number, nextRetryAt: Date): void;
   onFatal(error: string): void;
   onMessage(msg: IncomingDiscord): void;
+  /** A user edited a message (edited_timestamp set; link previews are not edits). */
+  onEdit(msg: IncomingDiscord): void;
+  onDelete(msg: { channelId: string; messageId: string }): void;
+  /** The Discord-bound backlog changed (pendingFor / droppedFor). */
+  onBacklog(): void;
 };
+
+/** One relayed Galaxy line waiting to be posted. */
+type Post = {
+  build: (mode: "webhook" | "bot") => string;
+  username: string | null;
+  /** Post as a reply to this message (a bot message: webhooks cannot reply). */
+  replyTo: string | null;
+  /** The relay connection it came from (its backlog on the GalaCord row). */
+  origin: string;
+  resolve: (id: string | null) => void;
+};
+type ChannelQueue = { items: Post[]; current: Post | null };
+
+/** A display name: server nickname, else global name, else username. */
+function displayName(m: Message | PartialMessage): string {
+  return m.member?.displayName ?? m.author?.globalName ?? m.author?.username ?? "someone";
+}
+
+/** The message as Galaxy text: cleaned content, then attachment and embed URLs not already in it. */
+export function messageText(m: Message | PartialMessage): string {
+  const content = m.cleanContent ?? "";
+  const urls: string[] = [];
+  for (const a of m.attachments.values()) urls.push(a.url);
+  for (const e of m.embeds) {
+    const url = e.url ?? e.image?.url ?? e.video?.url ?? e.thumbnail?.url;
+    if (url) urls.push(url);
+  }
+  const extra = [...new Set(urls)].filter((u) => !content.includes(u));
+  return [content, ...extra].filter(Boolean).join(" ");
+}
 
 export class DiscordBot {
   client: Client | null = null;
   /** Webhooks we post through (loop prevention ignores their messages). */
   readonly ourWebhooks = new Set<string>();
   #hooks = new Map<string, Promise<Webhook | null>>();
-  /** Per channel, sends run in order (one chain each). */
-  #chains = new Map<string, Promise<void>>();
+  /** Per channel, posts run in order, one at a time; at most RELAY_DISCORD_QUEUE_MAX wait. */
+  #queues = new Map<string, ChannelQueue>();
+  #dropped = new Map<string, number>();
   #ready = false;
   #readyWaiters: (() => void)[] = [];
   sent = 0;
@@ -85,6 +140,8 @@ export class DiscordBot {
       intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
       rest: { api: this.settings.DISCORD_API_URL },
       allowedMentions: { parse: [] },
+      // Edits and deletes of messages no longer in discord.js's cache still arrive (our map knows them).
+      partials: [Partials.Message],
       ...(this.settings.RELAY_FAST_IDENTIFY === "1" ? { ws: { buildIdentifyThrottler: () => Promise.resolve({ waitForIdentify: async () => {} }) } } : {}),
     });
     this.client = client;
@@ -93,7 +150,20 @@ export class DiscordBot {
       if (FATAL_CLOSE_CODES.has(ev.code) && this.client === client)
         this.events.onFatal(`Discord closed the gateway: ${FATAL_CLOSE_CODES.get(ev.code)} (${ev.code})`);
     });
-    client.on(Events.MessageCreate, (m) => this.#incoming(m));
+    client.on(Events.MessageCreate, (m) => {
+      const msg = this.#incoming(m);
+      if (msg) this.events.onMessage(msg);
+    });
+    client.on(Events.MessageUpdate, (old, m) => {
+      // matterbridge: an edit is an update with edited_timestamp (a link preview has none).
+      if (!m.editedTimestamp || (!old.partial && old.content === m.content)) return;
+      const msg = this.#incoming(m);
+      if (msg) this.events.onEdit(msg);
+    });
+    client.on(Events.MessageDelete, (m) => this.events.onDelete({ channelId: m.channelId, messageId: m.id }));
+    client.on(Events.MessageBulkDelete, (messages, channel) => {
+      for (const id of messages.keys()) this.events.onDelete({ channelId: channel.id, messageId: id });
+    });
     const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -125,18 +195,24 @@ export class DiscordBot {
     return out;
   }
 
-  #incoming(m: Message) {
+  #incoming(m: Message | PartialMessage): IncomingDiscord | null {
     const client = this.client;
-    if (!client?.user) return;
+    if (!client?.user || !m.author) return null;
     // Loop prevention: never the bot's own messages, never our webhooks' posts.
-    if (m.author.id === client.user.id) return;
-    if (m.webhookId && (this.ourWebhooks.has(m.webhookId) || m.applicationId === client.user.id)) return;
-    if (!m.inGuild()) return;
-    const author = m.member?.displayName ?? m.author.globalName ?? m.author.username;
-    const attachments = [...m.attachments.values()].map((a) => a.url);
-    const content = [m.cleanContent, ...attachments].filter(Boolean).join(" ");
-    if (!content.trim()) return;
-    this.events.onMessage({ channelId: m.channelId, author, content, messageId: m.id });
+    if (m.author.id === client.user.id) return null;
+    if (m.webhookId && (this.ourWebhooks.has(m.webhookId) || m.applicationId === client.user.id)) return null;
+    if (!m.inGuild()) return null;
+    const content = messageText(m);
+    if (!content.trim()) return null;
+    const refId = m.reference?.messageId && m.reference.channelId === m.channelId ? m.reference.messageId : null;
+    const ref = refId ? m.channel.messages.cache.get(refId) : undefined;
+    return {
+      channelId: m.channelId,
+      messageId: m.id,
+      author: displayName(m),
+      content,
+      reply: refId ? { messageId: refId, author: ref && !ref.partial ? displayName(ref) : null, content: ref && !ref.partial ? messageText(ref) : null } : null,
+    };
   }
 
   /** Waits for clientReady (or abort). */
@@ -149,40 +225,88 @@ export class DiscordBot {
   }
 
   /**
-   * Posts a relayed Galaxy line to a channel: through the channel's webhook with the nick as
-   * username when the bot may manage webhooks, else as a bot message. In order per channel;
-   * discord.js absorbs 429s (it waits Retry-After and retries). Resolves when posted.
+   * Queues a relayed Galaxy line for a channel: posted through the channel's webhook with the
+   * name as username when the bot may manage webhooks, else (or when it is a reply, which
+   * webhooks cannot make) as a bot message. In order per channel, one at a time; discord.js
+   * absorbs 429s (it waits Retry-After and retries), so while Discord rate-limits the backlog
+   * waits here, visible (pendingFor) and bounded (RELAY_DISCORD_QUEUE_MAX per channel: the
+   * oldest waiting line is dropped beyond it, counted in droppedFor). Resolves with the posted
+   * message's id (null when dropped or refused).
    */
-  post(channelId: string, nick: string, build: (mode: "webhook" | "bot") => string, username: string | null): Promise<void> {
-    const prev = this.#chains.get(channelId) ?? Promise.resolve();
-    const next = prev
-      .then(() => this.#postNow(channelId, build, username))
-      .catch((err: unknown) => {
-        console.warn(`[relay] could not post to Discord channel ${channelId}: ${errorText(err)}`);
-      });
-    this.#chains.set(channelId, next);
-    void nick;
-    return next;
+  post(channelId: string, post: Omit<Post, "resolve">): Promise<string | null> {
+    return new Promise((resolve) => {
+      let q = this.#queues.get(channelId);
+      if (!q) this.#queues.set(channelId, (q = { items: [], current: null }));
+      q.items.push({ ...post, resolve });
+      if (q.items.length > this.settings.RELAY_DISCORD_QUEUE_MAX) {
+        const old = q.items.shift()!;
+        this.#dropped.set(old.origin, (this.#dropped.get(old.origin) ?? 0) + 1);
+        console.warn(`[relay] Discord backlog for channel ${channelId} over ${this.settings.RELAY_DISCORD_QUEUE_MAX}: the oldest line is dropped`);
+        old.resolve(null);
+      }
+      this.events.onBacklog();
+      if (!q.current) void this.#drainChannel(channelId, q);
+    });
   }
 
-  async #postNow(channelId: string, build: (mode: "webhook" | "bot") => string, username: string | null): Promise<void> {
+  async #drainChannel(channelId: string, q: ChannelQueue) {
+    while (q.items.length) {
+      const p = (q.current = q.items.shift()!);
+      let id: string | null = null;
+      try {
+        id = await this.#postNow(channelId, p);
+      } catch (err) {
+        console.warn(`[relay] could not post to Discord channel ${channelId}: ${errorText(err)}`);
+      }
+      q.current = null;
+      p.resolve(id);
+      this.events.onBacklog();
+    }
+  }
+
+  /** Lines from this relay connection waiting for Discord (the one being posted included). */
+  pendingFor(origin: string): number {
+    let n = 0;
+    for (const q of this.#queues.values()) {
+      if (q.current?.origin === origin) n++;
+      for (const p of q.items) if (p.origin === origin) n++;
+    }
+    return n;
+  }
+
+  /** Lines from this relay connection dropped because the channel's backlog was full. */
+  droppedFor(origin: string): number {
+    return this.#dropped.get(origin) ?? 0;
+  }
+
+  async #postNow(channelId: string, p: Post): Promise<string | null> {
     await this.whenReady();
     const client = this.client;
-    if (!client || this.signal.aborted) return;
+    if (!client || this.signal.aborted) return null;
     const channel = client.channels.cache.get(channelId);
     if (!channel || channel.type !== ChannelType.GuildText) throw new Error(`Unknown channel ${channelId}`);
-    const hook = username ? await this.#webhook(channel) : null;
-    if (hook && username) {
+    if (p.replyTo) {
+      const m = await channel.send({
+        content: p.build("bot"),
+        reply: { messageReference: p.replyTo, failIfNotExists: false },
+        allowedMentions: { parse: [], repliedUser: false },
+      });
+      this.sent++;
+      return m.id;
+    }
+    const hook = p.username ? await this.#webhook(channel) : null;
+    if (hook && p.username) {
       try {
-        await hook.send({ content: build("webhook"), username, allowedMentions: { parse: [] } });
+        const m = await hook.send({ content: p.build("webhook"), username: p.username, allowedMentions: { parse: [] } });
         this.sent++;
-        return;
+        return m.id;
       } catch (err) {
         console.warn(`[relay] webhook post failed, sending as the bot: ${errorText(err)}`);
       }
     }
-    await channel.send({ content: build("bot"), allowedMentions: { parse: [] } });
+    const m = await channel.send({ content: p.build("bot"), allowedMentions: { parse: [] } });
     this.sent++;
+    return m.id;
   }
 
   #webhook(channel: TextChannel): Promise<Webhook | null> {
@@ -214,11 +338,6 @@ export class DiscordBot {
   prepare(channelId: string) {
     const channel = this.client?.channels.cache.get(channelId);
     if (this.#ready && channel && channel.type === ChannelType.GuildText) void this.#webhook(channel);
-  }
-
-  /** Sends after `idle` (every queued post done). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.#chains.values()]);
   }
 
   async #destroy() {

@@ -93,3 +93,27 @@ export function discordToGalaxy(author: string, content: string, max = GALAXY_LI
   }
   return lines;
 }
+
+/** The first words of a text, at most `max` characters, "…" when cut (a reply's context). */
+export function excerpt(text: string, max = 30): string {
+  const flat = mentionsToText(emojiToText(text)).replace(/\s+/g, " ").trim();
+  const chars = Array.from(flat);
+  if (chars.length <= max) return flat;
+  const cut = chars.slice(0, max).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 3 ? cut.slice(0, space) : cut).trim()}…`;
+}
+
+/** A Discord reply's context on Galaxy (issue 22 B.3): `↪ @nick "first words…"`. */
+export function replyContext(nick: string, text: string): string {
+  const words = excerpt(text);
+  return words ? `↪ @${nick} "${words}"` : `↪ @${nick}`;
+}
+
+/** A deleted Discord message noted on Galaxy (it cannot withdraw a line; issue 22 B.2). */
+export function deletedNote(text: string): string {
+  return `(deleted) "${excerpt(text)}"`;
+}
+
+/** Suffix of an edit relayed to Galaxy (matterbridge's EditSuffix). */
+export const EDIT_SUFFIX = " (edited)";

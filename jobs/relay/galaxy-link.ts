@@ -28,10 +28,17 @@ export type LinkEvents = {
 /** What the link's session needs (its row is written through these; jobs/processors/relay.ts binds them). */
 export type LinkSession = Omit<Supervised, "signal" | "label" | "logDrops">;
 
+/** A line waiting to be said: `to` the addressee's id ("0" = everyone), `tag` the Discord message it carries. */
+type QueuedLine = { text: string; to: string; tag: string | null };
+
+/** Tags said recently (for deletes: when a Discord message's lines went out), at most this many. */
+const SAID_TAGS_MAX = 2_000;
+
 export class GalaxyLink {
   conn: GalaxyConnection | null = null;
   planet: string | null;
-  #queue: string[] = [];
+  #queue: QueuedLine[] = [];
+  #saidAt = new Map<string, number>();
   #tokens: number;
   #lastRefill = Date.now();
   #pump: NodeJS.Timeout | null = null;
@@ -153,17 +160,37 @@ export class GalaxyLink {
     this.events.onChat({ fromId, nick, text: line.trailing, system, toId: toId ?? "0" });
   }
 
-  /** Queues lines for the planet (paced; kept while reconnecting, up to RELAY_QUEUE_MAX). */
-  say(lines: string[]) {
-    for (const l of lines) {
-      this.#queue.push(l);
+  /**
+   * Queues lines for the planet (paced; kept while reconnecting, up to RELAY_QUEUE_MAX, the
+   * oldest dropped beyond). `to` addresses them (PRIVMSG 0 <to>), `tag` names the Discord
+   * message they carry (withdraw).
+   */
+  say(lines: string[], opts: { to?: string; tag?: string | null } = {}) {
+    for (const text of lines) {
+      this.#queue.push({ text, to: opts.to ?? "0", tag: opts.tag ?? null });
       if (this.#queue.length > this.settings.RELAY_QUEUE_MAX) {
         this.#queue.shift();
         this.dropped++;
       }
     }
     this.#schedulePump(0);
+    this.onQueue?.();
   }
+
+  /**
+   * Takes a Discord message's lines back (a delete or an edit): those still queued are removed
+   * (never said); `saidAt` is when one of its lines went out (null when none did).
+   */
+  withdraw(tag: string): { removed: number; saidAt: number | null } {
+    const before = this.#queue.length;
+    this.#queue = this.#queue.filter((l) => l.tag !== tag);
+    const removed = before - this.#queue.length;
+    if (removed) this.onQueue?.();
+    return { removed, saidAt: this.#saidAt.get(tag) ?? null };
+  }
+
+  /** Called when the queue length changes (the holder reports the backlog). */
+  onQueue: (() => void) | null = null;
 
   get queued() {
     return this.#queue.length;
@@ -189,13 +216,20 @@ export class GalaxyLink {
     while (this.#queue.length && this.#tokens >= 1) {
       const conn = this.conn;
       if (!conn || !this.connected) return; // resumes on the next 900
+      const line = this.#queue[0];
       try {
-        conn.send("PRIVMSG", [0, 0], this.#queue[0]);
+        conn.send("PRIVMSG", [0, line.to], line.text);
       } catch {
         return;
       }
       this.#queue.shift();
       this.said++;
+      if (line.tag) {
+        this.#saidAt.delete(line.tag);
+        this.#saidAt.set(line.tag, Date.now());
+        if (this.#saidAt.size > SAID_TAGS_MAX) this.#saidAt.delete(this.#saidAt.keys().next().value!);
+      }
+      this.onQueue?.();
       if (interval > 0) this.#tokens -= 1;
     }
     if (this.#queue.length) this.#schedulePump(interval > 0 ? Math.ceil((1 - this.#tokens) * interval) : 0);

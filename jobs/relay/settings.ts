@@ -16,6 +16,12 @@ const schema = z.object({
   RELAY_LINE_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_500),
   /** Lines waiting for a connection at most (older ones are dropped and logged). */
   RELAY_QUEUE_MAX: z.coerce.number().int().min(10).max(100_000).default(2_000),
+  /** Relayed Galaxy lines waiting for Discord per channel at most (the oldest is dropped beyond; issue 22 B.6). */
+  RELAY_DISCORD_QUEUE_MAX: z.coerce.number().int().min(10).max(100_000).default(500),
+  /** Discord ↔ Galaxy message ids remembered for edits, deletes and replies (matterbridge's LRU is 5000). */
+  RELAY_MAP_MAX: z.coerce.number().int().min(10).max(1_000_000).default(5_000),
+  /** How often a connection's backlog is written to its session at most (the GalaCord row shows it live). */
+  RELAY_BACKLOG_REPORT_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** How often the holder re-reads the rows (the Redis nudge makes it immediate). */
   RELAY_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
   /** Minimum pause between two JOINs of one connection (the web client's joinMinDelay). */

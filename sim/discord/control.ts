@@ -2,9 +2,10 @@
  * The Discord simulator's control endpoint under `/__discord/` (JSON; no auth, loopback only):
  *
  *   GET  /__discord/state                       token, bot, guilds with channels, users, webhooks
- *   POST /__discord/messages { channelId, userId | username, content }
+ *   POST /__discord/messages { channelId, userId | username, content, replyTo?, attachments?, embeds? }
  *                                               a Discord user speaks → MESSAGE_CREATE to the bot
- *   POST /__discord/messages/edit { channelId, messageId, content }   a user edits → MESSAGE_UPDATE
+ *                                               (a reply with replyTo; files as CDN attachment objects)
+ *   POST /__discord/messages/edit { channelId, messageId, content?, embeds? }   a user edits → MESSAGE_UPDATE
  *   POST /__discord/messages/delete { channelId, messageId }          a message is deleted → MESSAGE_DELETE
  *   GET  /__discord/messages?channelId=         every message in a channel (oldest first)
  *   GET  /__discord/sent[?channelId=]           what the bot put in channels: bot messages and
@@ -25,11 +26,12 @@
  *                                               default intents and rate limits; sockets closed
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { APIEmbed } from "discord-api-types/v10";
 import { z } from "zod";
 import { BadRequest, parseJsonBody as parse, sendJson as send } from "../http";
 import type { DiscordGateway } from "./gateway";
 import type { RateLimiter } from "./ratelimit";
-import { channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
+import { attachmentPayload, channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
 
 const closeCode = z
   .number()
@@ -51,15 +53,42 @@ const faultsSchema = z
   })
   .partial()
   .strict();
+/** Embed Object fields a test needs (Message resource › Embed Object); each is optional, as on Discord. */
+const embedSchema = z
+  .object({
+    title: z.string().max(256).optional(),
+    description: z.string().max(4096).optional(),
+    url: z.string().url().optional(),
+    image: z.object({ url: z.string().url() }).strict().optional(),
+    thumbnail: z.object({ url: z.string().url() }).strict().optional(),
+  })
+  .strict();
+const fileSchema = z
+  .object({ filename: z.string().min(1).max(200), size: z.number().int().min(0).optional(), contentType: z.string().min(1).max(100).optional() })
+  .strict();
 const postSchema = z
   .object({
     channelId: z.string().min(1),
     userId: z.string().min(1).optional(),
     username: z.string().min(1).optional(),
-    content: z.string().min(1).max(4000),
+    content: z.string().max(4000).default(""),
+    /** A reply (type 19) to this message of the same channel. */
+    replyTo: z.string().min(1).optional(),
+    attachments: z.array(fileSchema).max(10).optional(),
+    embeds: z.array(embedSchema).max(10).optional(),
   })
-  .strict();
-const editSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1), content: z.string().min(1).max(4000) }).strict();
+  .strict()
+  .refine((b) => b.content || b.attachments?.length || b.embeds?.length, "content, attachments or embeds are required (Discord refuses an empty message)");
+const editSchema = z
+  .object({
+    channelId: z.string().min(1),
+    messageId: z.string().min(1),
+    content: z.string().min(1).max(4000).optional(),
+    /** Embeds replaced (a link preview Discord adds later: MESSAGE_UPDATE with edited_timestamp left null). */
+    embeds: z.array(embedSchema).max(10).optional(),
+  })
+  .strict()
+  .refine((b) => b.content !== undefined || b.embeds !== undefined, "content or embeds are required");
 const deleteSchema = z.object({ channelId: z.string().min(1), messageId: z.string().min(1) }).strict();
 const gatewaySchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("close"), code: closeCode, forget: z.boolean().optional() }).strict(),
@@ -110,6 +139,8 @@ export async function handleDiscordControl(
       const who = body.userId ?? body.username ?? state.users[0].id;
       const author = state.user(who);
       if (!author) return send(res, 404, { error: "not_found", message: `No seeded user ${who}` });
+      if (body.replyTo && !state.findMessage(channel.id, body.replyTo))
+        return send(res, 404, { error: "not_found", message: `No message ${body.replyTo} in ${channel.id}` });
       const msg: SimMessage = {
         id: snowflake(),
         channel_id: channel.id,
@@ -117,6 +148,9 @@ export async function handleDiscordControl(
         author,
         content: body.content,
         timestamp: new Date().toISOString(),
+        ...(body.replyTo ? { message_reference: { type: 0, message_id: body.replyTo, channel_id: channel.id, guild_id: channel.guildId } } : {}),
+        ...(body.attachments ? { attachments: body.attachments.map((f) => attachmentPayload(channel.id, f)) } : {}),
+        ...(body.embeds ? { embeds: body.embeds.map((e) => ({ ...e, type: "rich" }) as APIEmbed) } : {}),
       };
       state.addMessage(msg);
       gateway.dispatchMessage("MESSAGE_CREATE", msg);
@@ -126,8 +160,12 @@ export async function handleDiscordControl(
       const body = await parse(req, editSchema);
       const msg = state.findMessage(body.channelId, body.messageId);
       if (!msg) return send(res, 404, { error: "not_found", message: `No message ${body.messageId} in ${body.channelId}` });
-      msg.content = body.content;
-      msg.edited_timestamp = new Date().toISOString();
+      // A content edit stamps edited_timestamp; an embeds-only update (a link preview) does not.
+      if (body.content !== undefined) {
+        msg.content = body.content;
+        msg.edited_timestamp = new Date().toISOString();
+      }
+      if (body.embeds !== undefined) msg.embeds = body.embeds.map((e) => ({ ...e, type: "rich" }) as APIEmbed);
       gateway.dispatchMessage("MESSAGE_UPDATE", msg);
       return send(res, 200, messagePayload(state, msg));
     }

@@ -153,6 +153,37 @@ describe("Discord simulator with oceanic.js (only URLs changed)", () => {
     expect(m.member?.id).toBe(SEED.users[1].id);
   });
 
+  it("a user's reply with a file and a bot's embed arrive as Discord shapes them; a link preview is an update without edited_timestamp", async () => {
+    const { client } = await connected();
+    const first = await control("messages", { channelId: GENERAL, username: "alice", content: "look at this https://example.org/x" });
+    const got = nextMessage(client, (m) => m.content === "my answer");
+    await control("messages", {
+      channelId: GENERAL,
+      username: "bob",
+      content: "my answer",
+      replyTo: first.body.id,
+      attachments: [{ filename: "cat pic.png" }],
+    });
+    const reply = await got;
+    expect(reply.type).toBe(19);
+    expect(reply.messageReference?.messageID).toBe(first.body.id);
+    expect(reply.referencedMessage?.content).toBe("look at this https://example.org/x");
+    expect(reply.attachments.size).toBe(1);
+    const file = [...reply.attachments.values()][0];
+    expect(file.filename).toBe("cat pic.png");
+    expect(file.url).toMatch(
+      new RegExp(`^https://cdn\\.discordapp\\.com/attachments/${GENERAL}/\\d{17,20}/cat%20pic\\.png\\?ex=[0-9a-f]+&is=[0-9a-f]+&hm=[0-9a-f]{64}&$`),
+    );
+    const embed = await client.rest.channels.createMessage(GENERAL, { embeds: [{ title: "Patch notes", url: "https://example.org/notes" }] });
+    expect(embed.embeds).toEqual([expect.objectContaining({ title: "Patch notes", url: "https://example.org/notes", type: "rich" })]);
+
+    const updated = new Promise<{ edited: Date | null; embeds: number }>((resolve) =>
+      client.once("messageUpdate", (m) => resolve({ edited: m.editedTimestamp, embeds: m.embeds.length })),
+    );
+    await control("messages/edit", { channelId: GENERAL, messageId: first.body.id, embeds: [{ title: "Example", url: "https://example.org/x" }] });
+    expect(await updated).toEqual({ edited: null, embeds: 1 });
+    expect((await control("messages", { channelId: GENERAL, username: "bob", content: "" })).status).toBe(400);
+  });
   it("executes a webhook with a custom username (wait=true), then edits and deletes the webhook's message", async () => {
     const { client, errors } = await connected();
     const hook = await client.rest.webhooks.create(RELAY, { name: "GalaCord relay" });

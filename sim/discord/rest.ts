@@ -18,7 +18,7 @@
  *   GET|PATCH|DELETE /webhooks/{id}/{token}/messages/{m}
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RESTError, RESTErrorData } from "discord-api-types/v10";
+import type { APIEmbed, RESTError, RESTErrorData } from "discord-api-types/v10";
 import type { DiscordGateway } from "./gateway";
 import type { RateLimiter } from "./ratelimit";
 import {
@@ -194,6 +194,16 @@ function webhookOf(ctx: Ctx, withToken: boolean): SimWebhook | Answer {
   return hook;
 }
 
+/** Rich embeds a bot or webhook sends are kept and delivered (up to 10, Message resource › Create Message). */
+function embedsOf(body: Record<string, unknown>): { embeds?: APIEmbed[] } {
+  if (!Array.isArray(body.embeds) || body.embeds.length === 0) return {};
+  const embeds = body.embeds
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === "object" && !Array.isArray(e))
+    .slice(0, 10)
+    .map((e) => ({ ...e, type: "rich" }) as APIEmbed);
+  return embeds.length ? { embeds } : {};
+}
+
 async function createMessage(ctx: Ctx): Promise<Answer> {
   const channel = channelOf(ctx);
   if (isAnswer(channel)) return channel;
@@ -215,6 +225,7 @@ async function createMessage(ctx: Ctx): Promise<Answer> {
     timestamp: new Date().toISOString(),
     ...(typeof body.nonce === "string" || typeof body.nonce === "number" ? { nonce: body.nonce } : {}),
     ...(reference ? { message_reference: reference } : {}),
+    ...embedsOf(body),
   };
   state.addMessage(msg);
   state.sent.push({
@@ -296,6 +307,7 @@ async function executeWebhook(ctx: Ctx): Promise<Answer> {
     content: c.content,
     timestamp: new Date().toISOString(),
     webhook_id: hook.id,
+    ...embedsOf(body),
   };
   state.addMessage(msg);
   state.sent.push({

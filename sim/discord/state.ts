@@ -7,6 +7,8 @@
  */
 import type {
   APIApplication,
+  APIAttachment,
+  APIEmbed,
   APIGuild,
   APIGuildMember,
   APIMessage,
@@ -68,6 +70,10 @@ export type SimMessage = {
   webhook_id?: string;
   nonce?: string | number;
   message_reference?: APIMessage["message_reference"];
+  /** Files a user posted (Message resource › Attachment Object); the URLs are Discord's CDN form. */
+  attachments?: APIAttachment[];
+  /** Rich embeds (a bot's or a webhook's), or the link previews Discord adds after the fact. */
+  embeds?: APIEmbed[];
 };
 /** One thing the bot put in a channel: a bot message or a webhook execution (with its username). */
 export type SentRecord = {
@@ -92,6 +98,26 @@ export type DiscordFaults = {
   /** Every Identify is answered by closing with this code (e.g. 4004 Authentication failed). */
   identifyCloseCode: number | null;
 };
+
+/**
+ * A file a user posted, as Discord describes it (Message resource › Attachment Object): `url` on
+ * Discord's CDN and `proxy_url` on its media proxy, both signed since 2024 (`ex` expiry, `is`
+ * issued, `hm` signature; Reference › Signed Attachment CDN URLs). The simulator serves no files.
+ */
+export function attachmentPayload(channelId: string, file: { filename: string; size?: number; contentType?: string }): APIAttachment {
+  const id = snowflake();
+  const now = Math.floor(Date.now() / 1000);
+  const signed = `?ex=${(now + 86_400).toString(16)}&is=${now.toString(16)}&hm=${id.slice(-16).padStart(64, "0")}&`;
+  const path = `attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+  return {
+    id,
+    filename: file.filename,
+    size: file.size ?? 1024,
+    url: `https://cdn.discordapp.com/${path}${signed}`,
+    proxy_url: `https://media.discordapp.net/${path}${signed}`,
+    ...(file.contentType ? { content_type: file.contentType } : {}),
+  };
+}
 
 export function noFaults(): DiscordFaults {
   return { rest429: { count: 0, retryAfterMs: 200, global: false, scope: "user" }, deadGateway: false, identifyCloseCode: null };
@@ -371,8 +397,8 @@ export function messagePayload(state: DiscordState, m: SimMessage, depth = 0): A
     mention_everyone: false,
     mentions: mentioned,
     mention_roles: [...new Set([...m.content.matchAll(ROLE_MENTION)].map((x) => x[1]))],
-    attachments: [],
-    embeds: [],
+    attachments: m.attachments ?? [],
+    embeds: m.embeds ?? [],
     components: [],
     pinned: false,
     flags: 0 as MessageFlags,

@@ -1,4 +1,5 @@
 import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { RelayOptions } from "#api/galacord";
 
 /**
  * GalaCord, the Galaxy ↔ Discord relay (spec 2 §3 "Relay bot"; docs/galacord.md).
@@ -33,6 +34,8 @@ export const galacordAccounts = pgTable("galacord_accounts", {
   recoveryCode: text().notNull(),
   /** encryptSecret: the password REGISTER handed out (later logins use it; 451 falls back to the code). */
   password: text(),
+  /** Per-connection relay options (issue 22 B.5): name templates, ignore list, ignore regex; {} = the defaults. */
+  relayOptions: jsonb().$type<Partial<RelayOptions>>().notNull().default({}),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

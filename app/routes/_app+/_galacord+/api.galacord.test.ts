@@ -121,10 +121,13 @@ describe("spec 2 §7 Relay bot /api", () => {
       "guildName",
       "isConnected",
       "nick",
+      "options",
       "planet",
       "session",
       "state",
     ]);
+    // Issue 22 B.5: the relay options, the defaults until saved.
+    expect(accounts.body[0].options).toEqual({ discordName: "{nick}", galaxyName: "{nick}", ignoreNicks: [], ignoreMessages: "" });
     expect(accounts.body[0].session).toMatchObject({ purpose: "relay-link", key: acc.id, desired: "run", actual: "active" });
     const status = await json(await statusLoader(await apiArgs(get("/api/bot/status"))));
     expect(status.body).toMatchObject({ isRunning: true, error: null, connectedChannels: 1, state: "running", session: { actual: "active" } });

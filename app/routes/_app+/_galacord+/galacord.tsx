@@ -1,10 +1,10 @@
-import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useState } from "react";
-import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, type Channel, type SavedAccount } from "#api/galacord";
-import { planetSchema } from "#api/galacord-schemas";
+import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, RELAY_OPTION_LIMITS, type Channel, type SavedAccount } from "#api/galacord";
+import { planetSchema, splitNicks } from "#api/galacord-schemas";
 import { sessionLogsUrl } from "#api/sessions";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
@@ -24,6 +24,7 @@ import {
   getBotStatus,
   listChannels,
   listSavedAccounts,
+  saveRelayOptions,
   startBot,
   stopBot,
   stopConnection,
@@ -44,7 +45,8 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
  *
  * loader  bot status, saved accounts, channels. URL state (works without JavaScript):
  *         `new=1` the connection form (ID button), `channel=<accountId>` Change Channel,
- *         `planet=<accountId>` Change Planet, `confirm=<accountId>` Delete Connection.
+ *         `planet=<accountId>` Change Planet, `options=<accountId>` Relay Options,
+ *         `confirm=<accountId>` Delete Connection.
  * action  one intent per form, each answered by a redirect with a toast (the §8 defaults
  *         or the server's text). With JavaScript the status is polled every 5 s (§9).
  */
@@ -170,6 +172,20 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirectWithSuccess(home, `${RELAY_MESSAGES.planetChanged}: ${planet}`);
       } catch (err) {
         return fail(err, RELAY_ERRORS.changePlanet, back);
+      }
+    }
+    case "options": {
+      const back = `/galacord?options=${encodeURIComponent(accountId)}`;
+      try {
+        await saveRelayOptions(accountId, {
+          discordName: str(fd, "discordName"),
+          galaxyName: str(fd, "galaxyName"),
+          ignoreNicks: splitNicks(str(fd, "ignoreNicks")),
+          ignoreMessages: str(fd, "ignoreMessages"),
+        });
+        return redirectWithSuccess(home, RELAY_MESSAGES.optionsSaved);
+      } catch (err) {
+        return fail(err, RELAY_ERRORS.saveOptions, back);
       }
     }
     case "delete":
@@ -373,6 +389,87 @@ function ChangePlanetPanel({ account }: { account: SavedAccount }) {
 }
 
 /**
+ * Relay Options (issue 22 B.5; docs/galacord.md "Relay options"): how names show on the other
+ * side, nicks never relayed, a regex of texts never relayed. A plain POST form (works without
+ * JavaScript); the server validates (the regex must compile) and answers with a toast.
+ */
+function RelayOptionsPanel({ account }: { account: SavedAccount }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "options";
+  const o = account.options;
+  const L = RELAY_OPTION_LIMITS;
+  return (
+    <Panel title="Relay Options" id="gt-galacord-options-title" closeTo="/galacord">
+      <Text size="2">
+        How {account.nick} relays between its planet and #{account.channelName}. Names may use {"{nick}"}, {"{planet}"} and {"{channel}"}.
+      </Text>
+      <Form method="post" preventScrollReset>
+        <input type="hidden" name="intent" value="options" />
+        <input type="hidden" name="accountId" value={account.accountId} />
+        <Flex direction="column" gap="3">
+          <label htmlFor="gt-galacord-discord-name">
+            <Text size="2" weight="medium">
+              Name on Discord
+            </Text>
+          </label>
+          <TextField.Root id="gt-galacord-discord-name" name="discordName" defaultValue={o.discordName} required maxLength={L.nameTemplate} />
+          <label htmlFor="gt-galacord-galaxy-name">
+            <Text size="2" weight="medium">
+              Name on Galaxy
+            </Text>
+          </label>
+          <TextField.Root id="gt-galacord-galaxy-name" name="galaxyName" defaultValue={o.galaxyName} required maxLength={L.nameTemplate} />
+          <label htmlFor="gt-galacord-ignore-nicks">
+            <Text size="2" weight="medium">
+              Ignore nicks
+            </Text>{" "}
+            <Text size="1" color="gray">
+              (one a line or separated by commas; Galaxy nicks and Discord names)
+            </Text>
+          </label>
+          <TextArea id="gt-galacord-ignore-nicks" name="ignoreNicks" defaultValue={o.ignoreNicks.join("\n")} rows={3} />
+          <label htmlFor="gt-galacord-ignore-messages">
+            <Text size="2" weight="medium">
+              Ignore messages matching
+            </Text>{" "}
+            <Text size="1" color="gray">
+              (a regular expression, e.g. ^! for bot commands)
+            </Text>
+          </label>
+          <TextField.Root id="gt-galacord-ignore-messages" name="ignoreMessages" defaultValue={o.ignoreMessages} maxLength={L.pattern} />
+          <Flex justify="end">
+            <Button type="submit" loading={busy}>
+              Save Options
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Panel>
+  );
+}
+
+/** The relay connection's backlog (issue 22 B.6): lines waiting for Discord or Galaxy, and any dropped beyond the bound. */
+function BacklogBadges({ account }: { account: SavedAccount }) {
+  const queued = Number(account.session.info.queued ?? 0);
+  const dropped = Number(account.session.info.dropped ?? 0);
+  if (!queued && !dropped) return null;
+  return (
+    <>
+      {queued ? (
+        <Badge color="amber" data-testid="relay-queued">
+          {queued} queued
+        </Badge>
+      ) : null}
+      {dropped ? (
+        <Badge color="red" data-testid="relay-dropped">
+          {dropped} dropped
+        </Badge>
+      ) : null}
+    </>
+  );
+}
+
+/**
  * A button that opens one of the screen's dialogs (spec 2 §2: the ID button, Change Channel,
  * Change Planet, Delete Connection). The dialogs are URL states, so the button is a GET form:
  * it works without JavaScript and is a button for assistive technology either way.
@@ -433,6 +530,7 @@ function AccountRow({ account }: { account: SavedAccount }) {
                 <GlobeIcon /> {account.planet ?? "—"}
               </Badge>
               <StatusBadge account={account} pending={pending} />
+              <BacklogBadges account={account} />
             </Flex>
             <Text size="2">
               {href ? (
@@ -461,6 +559,9 @@ function AccountRow({ account }: { account: SavedAccount }) {
               </OpenDialog>
               <OpenDialog param="planet" value={account.accountId}>
                 Change Planet
+              </OpenDialog>
+              <OpenDialog param="options" value={account.accountId}>
+                Relay Options
               </OpenDialog>
               <OpenDialog param="confirm" value={account.accountId} color="red" label={`Delete ${account.nick}`}>
                 <TrashIcon /> Delete
@@ -493,10 +594,11 @@ export default function GalaCordRoute() {
   const changing = account("channel");
   const planetFor = account("planet");
   const deleting = account("confirm");
+  const optionsFor = account("options");
   // A dialog is open: the saved accounts behind it are out of reach (as behind a modal), so
   // the dialog's own Connect / Change Channel / Change Planet / Delete are the only ones.
   const connectingNew = canWrite && Boolean(params.get("new"));
-  const dialogOpen = Boolean(connectingNew || changing || planetFor || deleting);
+  const dialogOpen = Boolean(connectingNew || changing || planetFor || optionsFor || deleting);
 
   return (
     <Box>
@@ -565,6 +667,7 @@ export default function GalaCordRoute() {
       {connectingNew ? <ConnectNewPanel channels={channels} /> : null}
       {changing ? <ChangeChannelPanel account={changing} channels={channels} /> : null}
       {planetFor ? <ChangePlanetPanel account={planetFor} /> : null}
+      {optionsFor ? <RelayOptionsPanel account={optionsFor} /> : null}
       {deleting ? (
         <ConfirmPanel
           title="Delete Connection"

@@ -1,0 +1,1 @@
+ALTER TABLE "galacord_accounts" ADD COLUMN "relay_options" jsonb DEFAULT '{}'::jsonb NOT NULL;
