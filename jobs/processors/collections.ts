@@ -130,6 +130,9 @@ async function runConnection(ctx: SessionContext, conn: ReturnType<typeof create
   const onAbort = () => closed({ kind: "aborted" });
   signal.addEventListener("abort", onAbort, { once: true });
   try {
+    // A stop that landed before this listener existed (while the supervisor wrote "connecting")
+    // would never fire it, and the host does not abort twice: end without logging in.
+    if (signal.aborted) return { kind: "aborted" };
     try {
       await conn.connect();
     } catch (err) {

@@ -257,6 +257,9 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
   });
 
   try {
+    // A stop that landed before the listener above existed (while the supervisor wrote
+    // "connecting") would never fire it, and the host does not abort twice: end without logging in.
+    if (signal.aborted) return { kind: "aborted" };
     try {
       await Promise.race([
         conn.connect(),
