@@ -97,6 +97,18 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     expect(JSON.stringify(data)).not.toMatch(/s3cret|SEKSECRET/);
   });
 
+  it("issue 19 item 14: ?q= keeps the rows whose nick or account id holds it, case-insensitively; totals still count every account", async () => {
+    await saveCharacterDetails(B1, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 5 }] });
+    await saveCharacterDetails(B2, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 7 }] });
+    const byNick = (await page("?q=ANN")).data;
+    expect(byNick.rows!.map((r) => r.account_id)).toEqual([B1]);
+    expect(byNick).toMatchObject({ query: "ANN", userCount: 2 });
+    expect(byNick.totals!.gifts).toEqual([expect.objectContaining({ type: 11, amount: 12 })]);
+    expect((await page(`?q=${B2.slice(3)}`)).data.rows!.map((r) => r.account_id)).toEqual([B2]);
+    expect((await page("?q=nobody")).data.rows).toEqual([]);
+    expect((await page("?q=%20%20")).data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
+  });
+
   it("renders what the refresh stored: status, gift stats, 'Failed to load gifts' flag, collection counts, totals, companions with nicks", async () => {
     await saveCharacterDetails(B1, {
       picUrl: "http://img/p.png",

@@ -26,6 +26,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
+import { matchesSearch, searchQuery } from "~/utils/list-search";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -124,8 +125,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })
     : null;
 
+  // Issue 19 item 14: `?q=` narrows the rows on the server; the totals still count every account.
+  const query = searchQuery(url.searchParams);
   return {
-    rows,
+    rows: rows ? rows.filter((r) => matchesSearch(query, r)) : null,
+    query,
+    userCount: rows?.length ?? 0,
     suppliers: list?.suppliers ?? [],
     recipients: list?.recipients ?? [],
     companionCount: companions.length,

@@ -132,6 +132,20 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
     expect(data.groups.find((g) => g.group === "bowling")!.rows.map((r) => r.nick)).toEqual(["bowler", "aaa"]);
   });
 
+  it("issue 19 item 14: ?q= keeps the rows whose nick or account id holds it, case-insensitively, across groups; totals count everyone", async () => {
+    await saveCharacterDetails(TRADER, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 3 }] });
+    await saveCharacterDetails(BOWLER, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 4 }] });
+    const ids = (d: PageData) => d.groups.flatMap((g) => g.rows.map((r) => r.account_id));
+    const seller = (await page("?q=seller%20ONE")).data;
+    expect(ids(seller)).toEqual([TRADER]);
+    expect(seller.groups.map((g) => g.group)).toEqual(["trading"]);
+    expect(seller).toMatchObject({ query: "seller ONE", userCount: 3 });
+    expect(seller.totals).toEqual([expect.objectContaining({ type: 11, amount: 7 })]);
+    expect(ids((await page(`?q=${BOWLER.slice(-3)}`)).data)).toEqual([BOWLER]);
+    expect(ids((await page("?q=zzz")).data)).toEqual([]);
+    expect(ids((await page("?q=&gift=11")).data).sort()).toEqual([STALKER, TRADER, BOWLER].sort());
+  });
+
   it("§4 on load, an active stalker with no selection becomes the selected user; Active badge", async () => {
     await (await getDb()).insert(sessions).values({ purpose: "stalker", key: STALKER, accountId: STALKER, desired: "run", actual: "active" });
     const { data } = await page();

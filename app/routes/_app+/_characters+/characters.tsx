@@ -38,6 +38,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
+import { matchesSearch, searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
 
@@ -145,7 +146,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 
   const giftFilter = giftSelection(url.searchParams);
-  const groups = groupRows(rows).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
+  // Issue 19 item 14: `?q=` narrows the rows on the server (every row, with or without JavaScript).
+  const query = searchQuery(url.searchParams);
+  const groups = groupRows(rows.filter((r) => matchesSearch(query, r)))
+    .map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
   // Summed from exactly what the rows show (last known gifts included).
   const totals = giftTotals(rows.map((r) => r.gifts));
 
@@ -158,6 +162,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     categories: categories satisfies Category[],
     totals,
     giftFilter,
+    query,
+    userCount: rows.length,
     selected,
     stalker: cardUser
       ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState, session: statusOf.get(cardUser.account_id) ?? null }

@@ -2,14 +2,16 @@ import { Box, Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useLive } from "~/components/live/live";
-import { SummaryPanel } from "~/components/summary/summary-panel";
+import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { ListSearch } from "~/components/ui/list-search";
 import { NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { searchSummary } from "~/utils/list-search";
 import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
 import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
 import {
@@ -151,7 +153,13 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
             </Heading>
             {data.rows ? <DeleteAllCompanions count={data.companionCount} /> : null}
           </Flex>
-          {data.totals && rows.length ? <TotalsBar totals={data.totals} /> : null}
+          {data.totals && data.userCount ? <TotalsBar totals={data.totals} /> : null}
+          {data.userCount ? <ListSearch query={data.query} keep={[SUMMARY_EXPAND_PARAM]} /> : null}
+          {data.query && data.rows ? (
+            <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
+              {searchSummary(rows.length, data.userCount, ["account", "accounts"], data.query)}
+            </Text>
+          ) : null}
           {data.rows === null ? (
             reloading ? (
               <Text as="p" color="gray" role="status">
@@ -165,11 +173,11 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
                 </Button>
               </Flex>
             )
-          ) : rows.length === 0 ? (
+          ) : data.userCount === 0 ? (
             <Text as="p" color="gray" data-testid="no-users">
               {LIST_TEXTS.empty}
             </Text>
-          ) : (
+          ) : rows.length === 0 ? null : (
             <table className="gt-bowling-table" aria-labelledby="gt-bowling-users">
               <thead>
                 <tr>

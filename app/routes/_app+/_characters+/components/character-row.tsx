@@ -7,7 +7,7 @@ import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
-import { CONFIRM_PARAM, GIFT_COLUMNS, type GiftCell } from "./characters-view";
+import { CONFIRM_PARAM, GIFT_COLUMNS, giftLabel, type GiftCell } from "./characters-view";
 
 /**
  * The 8-column gift grid of one row (spec 2 §2): skeleton until loaded; the last known gifts
@@ -35,8 +35,11 @@ export function GiftGrid({ gifts, failed, label }: { gifts: GiftCell[] | null; f
     <ul className="gt-gift-grid" aria-label={label}>
       {gifts.map((g) => (
         <li key={g.type} className="gt-gift-cell" title={`${g.name}: ${g.amount}`}>
-          {g.img ? <img src={g.img} alt={g.name} width={20} height={20} loading="lazy" /> : <Text size="1">{g.name}</Text>}
+          {g.img ? <img src={g.img} alt={g.name} width={20} height={20} loading="lazy" /> : null}
           <Text size="1">{g.amount}</Text>
+          <span className="gt-gift-name" aria-hidden>
+            {giftLabel(g)}
+          </span>
         </li>
       ))}
     </ul>

@@ -1,18 +1,21 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
+import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
-import { SummaryPanel } from "~/components/summary/summary-panel";
+import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PlusIcon } from "~/components/ui/icons";
+import { ListSearch } from "~/components/ui/list-search";
 import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
+import { searchSummary } from "~/utils/list-search";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, giftLabel, giftSelection, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
 
@@ -73,6 +76,18 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
 
 function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; selected: number[] }) {
   const location = useLocation();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  // Issue 19 item 13: a second click lands before the first click's page has loaded, while
+  // `location` still holds the URL of the render: toggle from the URL being navigated to, so
+  // no toggle is lost, and show that selection at once.
+  const pending = navigation.location?.pathname === "/characters" ? navigation.location.search : null;
+  const intended = useRef<string | null>(null);
+  useEffect(() => {
+    intended.current = null;
+  }, [location.search]);
+  const base = () => intended.current ?? pending ?? location.search;
+  const shown = pending !== null ? giftSelection(new URLSearchParams(pending)) : selected;
   if (totals.length === 0) return null;
   return (
     <Box mb="4">
@@ -81,25 +96,34 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
       </Heading>
       <ul className="gt-gift-filter" aria-label="Filter by gift">
         {totals.map((g) => {
-          const on = selected.includes(g.type);
+          const on = shown.includes(g.type);
           return (
             <li key={g.type}>
               <Link
                 to={`/characters${toggleGiftSearch(new URLSearchParams(location.search), g.type)}`}
                 aria-pressed={on}
                 aria-label={`${g.name}: ${g.amount}${on ? " (filtering)" : ""}`}
+                title={`${g.name}: ${g.amount}`}
                 preventScrollReset
                 replace
                 data-gift={g.type}
+                onClick={(event) => {
+                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                  event.preventDefault();
+                  const next = toggleGiftSearch(new URLSearchParams(base()), g.type);
+                  intended.current = next;
+                  navigate(`/characters${next}`, { replace: true, preventScrollReset: true });
+                }}
               >
                 {g.img ? <img src={g.img} alt="" width={20} height={20} /> : null}
                 <Text size="1">{g.amount}</Text>
+                <span className="gt-gift-name">{giftLabel(g)}</span>
               </Link>
             </li>
           );
         })}
       </ul>
-      {selected.length ? (
+      {shown.length ? (
         <Text as="p" size="1" mt="1">
           <Link to={withoutParams(location.search, [GIFT_PARAM])} replace preventScrollReset>
             Clear gift filter
@@ -163,9 +187,15 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       <StalkerCard stalker={data.stalker} progress={data.progress} notice={data.notice} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
-      {total === 0 ? (
+      {data.userCount > 0 ? <ListSearch query={data.query} keep={[GIFT_PARAM, SUMMARY_EXPAND_PARAM]} /> : null}
+      {data.query ? (
+        <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
+          {searchSummary(total, data.userCount, ["character", "characters"], data.query)}
+        </Text>
+      ) : null}
+      {data.userCount === 0 ? (
         <EmptyState title="No characters yet" description="Add a user with a recovery code." />
-      ) : (
+      ) : total === 0 ? null : (
         data.groups.map((g) => (
           <Box key={g.group} mb="4" asChild>
             <section aria-labelledby={`group-${g.group}`}>

@@ -5,7 +5,20 @@
  * which only the loader imports, so the first load stays without it).
  */
 
+import { findGift } from "~/data/gifts";
+
 export type GiftCell = { type: number; name: string; img: string; amount: number };
+
+/**
+ * The short name printed under a gift's picture (issue 19 item 12: tiles told apart only by
+ * colour): the catalogue's nick (spec 1 §3, "FCB", "skey"), else the initials of the name.
+ */
+export function giftLabel(g: { name: string }): string {
+  const known = findGift(g.name)?.nick;
+  if (known) return known;
+  const words = g.name.trim().split(/\s+/).filter(Boolean);
+  return words.length > 1 ? words.map((w) => [...w][0]!.toUpperCase()).join("") : (words[0] ?? "?");
+}
 
 /** Spec 2 §9 "Gift grid": 8 columns. */
 export const GIFT_COLUMNS = 8;
