@@ -88,6 +88,19 @@ async function startRefreshJob(actingAccountId: string | undefined, force: boole
   return job.id ?? CHARACTERS_REFRESH_JOB_ID;
 }
 
+/**
+ * Issue 19 item 8: a user just added gets its picture, status and gift stats at once (one
+ * status-refresh job for that user alone), so its row does not wait for the next Refresh. Acts
+ * with the operator's selected user, else the new user itself (it has just signed in). Best
+ * effort: false when the job engine is offline (the row then says its gifts are not loaded yet).
+ */
+export async function loadNewUserDetails(accountId: string, operatorId: string): Promise<boolean> {
+  if (!(await producerReady())) return false;
+  const acting = (await getSelectedCharacter(operatorId)) ?? accountId;
+  await enqueue("status-refresh", { kind: "statuses", actingAccountId: acting, accountIds: [accountId], force: true, everything: true });
+  return true;
+}
+
 /** Manual Refresh: pictures, statuses and stats for all users, `force` skips caches. */
 export async function requestCharactersRefresh({ operatorId, force }: { operatorId: string; force: boolean }): Promise<{ jobId: string }> {
   const selected = await getSelectedCharacter(operatorId);

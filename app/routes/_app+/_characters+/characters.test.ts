@@ -159,8 +159,12 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
 describe("/characters action (spec 2 §8 Characters texts)", () => {
   it("create-user from a simulator recovery code: 'User created successfully'; no-JS posts redirect with the toast", async () => {
     const acc = sim.world.accounts[0]!;
+    await getQueue("status-refresh").obliterate({ force: true });
     const res = await post({ intent: "create-user", rc: acc.recoveryCode, type: "bowling" });
     expect(res.data).toEqual({ ok: true, intent: "create-user", message: ACCOUNT_MESSAGES.userCreated });
+    // Issue 19 item 8: its picture, status and gifts are asked for at once (the worker: jobs/processors/characters.test.ts).
+    const queued = await getQueue("status-refresh").getJobs(["waiting", "prioritized", "delayed", "active"]);
+    expect(queued.map((j) => j.data)).toEqual([expect.objectContaining({ kind: "statuses", accountIds: [acc.id], everything: true })]);
     expect(toastOf(res.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
     expect(row((await page()).data, acc.id)).toMatchObject({ nick: acc.nick, type: "bowling" });
 

@@ -9,6 +9,7 @@ import { ListSearch } from "~/components/ui/list-search";
 import { NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
+import { UndoBar } from "~/components/ui/undo-bar";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { searchSummary } from "~/utils/list-search";
@@ -142,6 +143,15 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
       />
       <CollectionDialog open={open?.dialog === "collection"} onClose={close} closeHref={closeHref} row={open?.dialog === "collection" ? dialogRow : null} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="accounts" />
+      {data.undo ? (
+        <UndoBar
+          key={data.undo.id}
+          message={`Deleted ${data.undo.label}.`}
+          action="/gifts"
+          fields={{ intent: "undo-delete", undoId: data.undo.id }}
+          redirectTo={`/gifts${location.search}`}
+        />
+      ) : null}
       <Box mb="4" style={{ maxWidth: 640 }}>
         <SummaryPanel summary={data.summary} />
       </Box>

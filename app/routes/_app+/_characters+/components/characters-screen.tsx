@@ -12,10 +12,11 @@ import { ListSearch } from "~/components/ui/list-search";
 import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
+import { UndoBar } from "~/components/ui/undo-bar";
 import { searchSummary } from "~/utils/list-search";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, giftLabel, giftSelection, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import { CONFIRM_CATEGORY_PARAM, CONFIRM_PARAM, DELETE_TEXTS, DIALOG_PARAM, dialogOf, GIFT_PARAM, giftLabel, giftSelection, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
 
@@ -147,6 +148,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const dialog = dialogOf(params);
   const confirmId = params.get(CONFIRM_PARAM);
   const confirm = confirmId ? (data.groups.flatMap((g) => g.rows).find((r) => r.account_id === confirmId) ?? null) : null;
+  const confirmCategoryId = params.get(CONFIRM_CATEGORY_PARAM);
+  const confirmCategory = confirmCategoryId ? (data.categories.find((c) => c._id === confirmCategoryId) ?? null) : null;
 
   return (
     <>
@@ -171,10 +174,22 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       />
       <UserDialog open={dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
       <CategoryDialog open={dialog === "category"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      {confirmCategory ? (
+        <ConfirmPanel
+          title={DELETE_TEXTS.categoryTitle}
+          description={DELETE_TEXTS.category(confirmCategory.value)}
+          confirmLabel="Delete"
+          cancelTo={withoutParams(location.search, [CONFIRM_CATEGORY_PARAM])}
+          form={{
+            action: "/characters",
+            fields: { intent: "delete-category", id: confirmCategory._id, redirectTo: withoutParams(location.search, [CONFIRM_CATEGORY_PARAM]) },
+          }}
+        />
+      ) : null}
       {confirm ? (
         <ConfirmPanel
-          title="Delete user"
-          description={`Delete ${confirm.nick} (${confirm.account_id})? Its stalker stops. This cannot be undone.`}
+          title={DELETE_TEXTS.userTitle}
+          description={DELETE_TEXTS.user(confirm)}
           confirmLabel="Delete"
           cancelTo={withoutParams(location.search, [CONFIRM_PARAM])}
           form={{
@@ -184,6 +199,15 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
         />
       ) : null}
       {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
+      {data.undo ? (
+        <UndoBar
+          key={data.undo.id}
+          message={`Deleted ${data.undo.label}.`}
+          action="/characters"
+          fields={{ intent: "undo-delete", undoId: data.undo.id }}
+          redirectTo={`/characters${location.search}`}
+        />
+      ) : null}
       <StalkerCard stalker={data.stalker} progress={data.progress} notice={data.notice} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
@@ -204,7 +228,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
               </Heading>
               <ul className="gt-character-list">
                 {g.rows.map((r) => (
-                  <CharacterRowView key={r.account_id} row={r} />
+                  <CharacterRowView key={r.account_id} row={r} refreshing={!!data.progress?.running} />
                 ))}
               </ul>
             </section>
