@@ -328,6 +328,18 @@ describe("/gifts action (spec 1 §4, §8)", () => {
     expect(sup.data).toMatchObject({ ok: false, message: BOWLING_ERRORS.bowlingUserNotFound });
   });
 
+  it("issue 19 item 9: Undo brings a deleted bowling user back with its companion", async () => {
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    await post({ intent: "delete-user", accountId: B1 });
+    const { undo } = (await page()).data as PageData & { undo: { id: string; label: string } };
+    expect(undo.label).toBe(`Ann Bowler (${B1})`);
+    const res = await post({ intent: "undo-delete", undoId: undo.id, redirectTo: "/gifts" });
+    expect(res.status).toBe(302);
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: "Restored Ann Bowler" });
+    expect((await page()).data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
+    expect(await listCompanions()).toEqual([expect.objectContaining({ bowling_id: B1, supplier: SUP, consumer: REC })]);
+  });
+
   it("an unknown intent is a 400", async () => {
     const res = await post({ intent: "explode" });
     expect(res.status).toBe(400);

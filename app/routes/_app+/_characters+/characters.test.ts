@@ -3,7 +3,7 @@
  * loader data and every intent, against PostgreSQL, Redis and the simulator. No worker runs in
  * this file: a started stalker stays "connecting" and a refresh job waits in its queue.
  */
-import { like } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { getQueue } from "#jobs/queues.server";
@@ -209,6 +209,31 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect(again.status).toBe(404);
     expect(again.data.message).toBe(ACCOUNT_ERRORS.categoryNotFound);
     expect((await (await getDb()).select().from(categories)).some((c) => c.value === "Whales")).toBe(false);
+  });
+
+  it("issue 19 item 9: a deleted user and a deleted category come back with Undo (the loader offers it); a second Undo finds nothing", async () => {
+    const del = await post({ intent: "delete-user", accountId: TRADER });
+    expect(del.data.ok).toBe(true);
+    const offered = (await page()).data as PageData & { undo: { id: string; label: string } | null };
+    expect(offered.undo).toMatchObject({ label: `Seller One (${TRADER})` });
+    expect(row(offered, TRADER)).toBeUndefined();
+    const back = await post({ intent: "undo-delete", undoId: offered.undo!.id });
+    expect(back.data).toMatchObject({ ok: true, message: "Restored Seller One" });
+    const after = (await page()).data as PageData & { undo: unknown };
+    expect(row(after, TRADER)).toMatchObject({ nick: "Seller One", type: "trading", device: "android" });
+    expect(after.undo).toBeNull();
+    // The secrets came back encrypted as they were: the restored user still acts.
+    const [restored] = await (await getDb()).select().from(users).where(eq(users.accountId, TRADER));
+    expect(restored!.password).not.toContain(SECRET);
+    expect((await post({ intent: "undo-delete", undoId: offered.undo!.id })).data).toMatchObject({ ok: false, message: "Nothing to undo: a deleted user or category can be restored for 2 minutes" });
+
+    await post({ intent: "add-category", value: "whales" });
+    const cat = (await page()).data.categories.find((c) => c.value === "whales")!;
+    expect((await post({ intent: "delete-category", id: cat._id })).data.ok).toBe(true);
+    const undo = ((await page()).data as PageData & { undo: { id: string; label: string } }).undo;
+    expect(undo.label).toBe("category whales");
+    expect((await post({ intent: "undo-delete", undoId: undo.id })).data).toMatchObject({ ok: true, message: "Restored category whales" });
+    expect((await page()).data.categories).toContainEqual({ _id: cat._id, value: "whales" });
   });
 
   it("delete-user: 'User deleted successfully', then 'User not found'", async () => {
