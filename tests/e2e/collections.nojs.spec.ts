@@ -22,7 +22,7 @@ async function loggedIn(page: Page, code: string) {
 /** The operator's Collections state lives on the server: start from the login card. */
 async function loggedOut(page: Page) {
   await page.goto("/collections");
-  const out = profileCard(page).getByRole("button", { name: "Log out" });
+  const out = profileCard(page).getByRole("button", { name: "Log out of Galaxy" });
   if (await out.count()) {
     await out.click();
     await expect(page.getByLabel("Recovery code")).toBeVisible();

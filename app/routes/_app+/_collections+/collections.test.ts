@@ -341,7 +341,8 @@ describe("spec 2 §3 'Collections' and §9 constants: sets, pickers, repeat and 
     expect((await getState(operatorId)).recipientId).toBe(account(3).id);
     const bad = await post({ intent: "inventory", recipientId: account(5).id, recipientOther: "bob" });
     expect(bad.status).toBe(400);
-    expect(bad.data.message).toBe(T.badRecipient);
+    // Issue 19 item 10: the page speaks of the recipient, not of the /api field.
+    expect(bad.data.message).toBe("The recipient must be a numeric account id");
     expect((await getState(operatorId)).recipientId).toBe(account(3).id);
   });
 });

@@ -157,7 +157,8 @@ function ProfileCard({ data }: { data: CollectionsData }) {
         <IntentForm intent="logout">
           {(busy) => (
             <Button type="submit" variant="soft" color="gray" loading={busy}>
-              Log out
+              {/* Issue 19 item 10: not a second "Log out" beside the app's own. */}
+              Log out of Galaxy
             </Button>
           )}
         </IntentForm>
