@@ -240,6 +240,22 @@ describe("Activity Log (latest 5, Clear; kept on the server)", () => {
     expect(d.activity[0]).toMatchObject({ status: "error", message: "Failed to fetch collection status" });
     expect(d.activity[1]).toMatchObject({ status: "success", message: "Mastic used successfully (16 of 16)" });
   });
+
+  it("issue 19 item 11: each entry has its time and account; after switching accounts only the new account's entries show", async () => {
+    await login(0);
+    await post({ intent: "run" });
+    const first = (await page()).data.activity;
+    expect(first[0]).toMatchObject({ accountId: account(0).id, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    await login(1);
+    await post({ intent: "run" });
+    const second = (await page()).data.activity;
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.every((e) => e.accountId === account(1).id)).toBe(true);
+    await post({ intent: "logout" });
+    // Logged out: everyone's, each naming its account.
+    const all = (await page()).data.activity.map((e) => e.accountId);
+    expect(all).toEqual(expect.arrayContaining([account(0).id, account(1).id]));
+  });
 });
 
 describe("Auto and the floating panel", () => {
