@@ -67,7 +67,7 @@ test("Auto without JavaScript: each page shows the state as of its render, a rel
   await expect(toast(page, "Auto on")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Auto on" })).toBeVisible();
   const log = page.getByRole("list", { name: "Activity Log" });
-  await expect(log).toContainText("Auto on: 1 cycles every 5 s");
+  await expect(log).toContainText("Auto on: 1 cycle every 5 s");
   await expect
     .poll(
       async () => {
