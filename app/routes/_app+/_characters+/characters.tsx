@@ -286,7 +286,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
       const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
       // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh.
-      await loadNewUserDetails(user.account_id, operatorId).catch((err: unknown) => {
+      await loadNewUserDetails(user.account_id, operatorId, { waitMs: startWaitMs() }).catch((err: unknown) => {
         void logEvent({ type: "error", source: "system", message: `All Characters: loading the new user's details failed`, details: err });
       });
       return ACCOUNT_MESSAGES.userCreated;

@@ -152,7 +152,7 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
           redirectTo={`/gifts${location.search}`}
         />
       ) : null}
-      <Box mb="4" style={{ maxWidth: 640 }}>
+      <Box mb="4" className="gt-summary-box">
         <SummaryPanel summary={data.summary} />
       </Box>
       <Box asChild>

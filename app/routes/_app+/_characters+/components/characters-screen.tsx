@@ -235,7 +235,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
           </Box>
         ))
       )}
-      <Box mt="4" style={{ maxWidth: 640 }}>
+      <Box mt="4" className="gt-summary-box">
         <SummaryPanel summary={data.summary} />
       </Box>
     </>
