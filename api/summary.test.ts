@@ -150,7 +150,12 @@ describe("issue 19 item 7: why a Gift Rates input is refused", () => {
   });
 
   it("every accepted pair reads back as the same rate (the cap keeps the round trip)", () => {
-    for (const [prize, fireballs] of [[1, FIREBALLS_MAX], [999, 997], [1_000_000, 999], [7, 3]] as const) {
+    for (const [prize, fireballs] of [
+      [1, FIREBALLS_MAX],
+      [999, 997],
+      [1_000_000, 999],
+      [7, 3],
+    ] as const) {
       const rate = prize / fireballs;
       const back = rateToPair(rate)!;
       expect(back.prize / back.fireballs).toBeCloseTo(rate, 12);

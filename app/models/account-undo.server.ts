@@ -51,7 +51,11 @@ async function store(operatorId: string, record: Stored): Promise<AccountUndo> {
 
 async function read(operatorId: string): Promise<Stored | null> {
   const db = await getDb();
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, keyOf(operatorId))).limit(1);
+  const [row] = await db
+    .select({ value: appSettings.value })
+    .from(appSettings)
+    .where(eq(appSettings.key, keyOf(operatorId)))
+    .limit(1);
   const v = row?.value as Stored | undefined;
   if (!v || typeof v.at !== "string" || Date.now() - Date.parse(v.at) > UNDO_WINDOW_MS) return null;
   return v;

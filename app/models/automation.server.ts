@@ -60,7 +60,11 @@ export async function startAuto(operatorId: string, settings: AutoSettings) {
     await updateState(operatorId, { auto: false, autoChain: null, autoStep: null });
     throw err;
   }
-  await addActivity(operatorId, "success", `Auto on: ${settings.repeat === 0 ? "∞ cycles" : countOf(settings.repeat, "cycles")} every ${settings.intervalSeconds} s`);
+  await addActivity(
+    operatorId,
+    "success",
+    `Auto on: ${settings.repeat === 0 ? "∞ cycles" : countOf(settings.repeat, "cycles")} every ${settings.intervalSeconds} s`,
+  );
   return chain;
 }
 

@@ -222,7 +222,11 @@ test("delete a bowling user after confirming", async ({ page }) => {
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(bowlingRow(page, b2.id)).toHaveCount(0);
-  await page.getByRole("status").filter({ hasText: `Deleted ${b2.nick} (${b2.id}).` }).getByRole("button", { name: "Undo" }).click();
+  await page
+    .getByRole("status")
+    .filter({ hasText: `Deleted ${b2.nick} (${b2.id}).` })
+    .getByRole("button", { name: "Undo" })
+    .click();
   await expect(toast(page, `Restored ${b2.nick}`)).toBeVisible();
   await expect(bowlingRow(page, b2.id)).toBeVisible();
 });

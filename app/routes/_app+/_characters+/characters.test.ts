@@ -225,7 +225,10 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     // The secrets came back encrypted as they were: the restored user still acts.
     const [restored] = await (await getDb()).select().from(users).where(eq(users.accountId, TRADER));
     expect(restored!.password).not.toContain(SECRET);
-    expect((await post({ intent: "undo-delete", undoId: offered.undo!.id })).data).toMatchObject({ ok: false, message: "Nothing to undo: a deleted user or category can be restored for 2 minutes" });
+    expect((await post({ intent: "undo-delete", undoId: offered.undo!.id })).data).toMatchObject({
+      ok: false,
+      message: "Nothing to undo: a deleted user or category can be restored for 2 minutes",
+    });
 
     await post({ intent: "add-category", value: "whales" });
     const cat = (await page()).data.categories.find((c) => c.value === "whales")!;

@@ -150,8 +150,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const giftFilter = giftSelection(url.searchParams);
   // Issue 19 item 14: `?q=` narrows the rows on the server (every row, with or without JavaScript).
   const query = searchQuery(url.searchParams);
-  const groups = groupRows(rows.filter((r) => matchesSearch(query, r)))
-    .map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
+  const groups = groupRows(rows.filter((r) => matchesSearch(query, r))).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
   // Summed from exactly what the rows show (last known gifts included).
   const totals = giftTotals(rows.map((r) => r.gifts));
 

@@ -139,7 +139,10 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
     );
     expect(res.status).toBe(302);
     expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Clay: FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)" });
-    const neg = await callRoute(pageAction, makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "-5", "fireballs:Clay": "1" }) }));
+    const neg = await callRoute(
+      pageAction,
+      makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "-5", "fireballs:Clay": "1" }) }),
+    );
     expect(toastOf(neg.headers)?.message).toBe("Clay: Whole numbers of 0 or more only");
     expect(await getGiftRates()).toEqual({ Clay: 3 });
   });

@@ -26,7 +26,16 @@ function CategoryItem({ category, redirectTo }: { category: Category; redirectTo
         <Text size="2">{category.value}</Text>
         {hydrated ? (
           <>
-            <IconButton type="button" size="1" variant="ghost" color="red" aria-label={label} title={label} onClick={() => setOpen(true)} loading={fetcher.state !== "idle"}>
+            <IconButton
+              type="button"
+              size="1"
+              variant="ghost"
+              color="red"
+              aria-label={label}
+              title={label}
+              onClick={() => setOpen(true)}
+              loading={fetcher.state !== "idle"}
+            >
               <TrashIcon />
             </IconButton>
             <LazyConfirmDialog

@@ -16,7 +16,20 @@ import { UndoBar } from "~/components/ui/undo-bar";
 import { searchSummary } from "~/utils/list-search";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_CATEGORY_PARAM, CONFIRM_PARAM, DELETE_TEXTS, DIALOG_PARAM, dialogOf, GIFT_PARAM, giftLabel, giftSelection, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import {
+  CONFIRM_CATEGORY_PARAM,
+  CONFIRM_PARAM,
+  DELETE_TEXTS,
+  DIALOG_PARAM,
+  dialogOf,
+  GIFT_PARAM,
+  giftLabel,
+  giftSelection,
+  LIVE_PATTERNS,
+  REFRESH_POLL_MS,
+  STALKER_TEXTS,
+  toggleGiftSearch,
+} from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
 
