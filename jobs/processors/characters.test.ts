@@ -14,13 +14,7 @@ import { callRoute, createTestOperator, makeRequest } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, users } from "~/db/schema";
 import { getGalaxyServices, resetGalaxyServices } from "~/galaxy/services.server";
-import {
-  charactersRefreshNotice,
-  getCharacterDetails,
-  getCharactersRefreshProgress,
-  loadNewUserDetails,
-  requestCharactersRefresh,
-} from "~/models/character-details.server";
+import { charactersRefreshNotice, getCharacterDetails, getCharactersRefreshProgress, requestCharactersRefresh } from "~/models/character-details.server";
 import { upsertUser } from "~/models/user.server";
 import { loader as charactersLoader, type CharacterRow } from "~/routes/_app+/_characters+/characters";
 import { getEnv, resetEnv } from "~/utils/env.server";
@@ -156,26 +150,5 @@ describe("characters Refresh outcome (issue 18 item 5)", () => {
     expect(charactersRefreshNotice(end)).toMatchObject({ type: "warning", message: "User details refreshed; pictures could not be loaded" });
     const rows = (await page()).groups.flatMap((g) => g.rows);
     for (const row of rows) expect(row.stale?.parts).toEqual(["pic"]);
-  });
-});
-
-describe("issue 19 item 8: a user just added gets its details without a Refresh", () => {
-  it("loadNewUserDetails queues one job for that user; the worker stores its picture, status and gifts, and no other user's", async () => {
-    await getQueue("status-refresh").obliterate({ force: true });
-    const added = accounts()[3]!.id;
-    expect(await loadNewUserDetails(added, operatorId)).toBe(true);
-    const pool = startWorkers({ mode: "in-process" });
-    try {
-      const d = await waitFor("the new user's details", async () => (await getCharacterDetails()).get(added)?.gifts ?? undefined);
-      expect(d.length).toBeGreaterThan(0);
-      const details = await getCharacterDetails();
-      expect(details.get(added)).toMatchObject({ isOnline: expect.any(Boolean) });
-      expect(details.get(added)?.picUrl).not.toBeUndefined();
-      expect([...details.keys()]).toEqual([added]);
-    } finally {
-      await pool.close(5_000);
-    }
-    const row = (await page()).groups.flatMap((g) => g.rows).find((r) => r.account_id === added);
-    expect(row?.gifts?.length).toBeGreaterThan(0);
   });
 });
