@@ -43,7 +43,8 @@ export const BOWLING_ERRORS = {
 
 /** Spec 1 §8 "delete-all-companions shows the server message or 'Deleted N companions'". */
 export function deletedCompanionsMessage(n: number): string {
-  return `Deleted ${n} companions`;
+  // Spec 1 §8's pattern for N ≠ 1; one companion in the singular (issue 19 item 10).
+  return n === 1 ? "Deleted 1 companion" : `Deleted ${n} companions`;
 }
 
 /** Spec 1 §3 "Supplier and recipient candidates: _id, account_id, nick". */

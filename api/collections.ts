@@ -77,6 +77,8 @@ export const COLLECTIONS_TEXTS = {
   badRequests: `numberOfRequests must be a whole number from 1 to ${16}`,
   noRecipient: "Choose a recipient",
   badRecipient: "receiverUserId must be a numeric account id",
+  /** The page's words for the same refusal (issue 19 item 10: no field name in a toast). */
+  recipientNotId: "The recipient must be a numeric account id",
   selfRecipient: "The recipient must be another account",
   noGifts: "Choose at least one gift to send",
   badGiftIds: "giftIdsToSend must be a list of numeric gift ids",

@@ -8,6 +8,9 @@ import {
   GIFT_RATE_NAMES,
   pairsToRates,
   parseRateInput,
+  giftRateInputError,
+  GIFT_RATE_INPUT_ERRORS,
+  FIREBALLS_MAX,
   rateToPair,
   valueDay,
 } from "./summary";
@@ -128,5 +131,34 @@ describe("POST /api/gift-rates body (spec 2 §7)", () => {
       null,
     ])
       expect(giftRatesBodySchema.safeParse(body).success, JSON.stringify(body)).toBe(false);
+  });
+});
+
+describe("issue 19 item 7: why a Gift Rates input is refused", () => {
+  it("names the reason: not a whole number ≥ 0, a prize too large, fireballs above the §5 multiplier cap", () => {
+    expect(giftRateInputError("", "")).toBeNull();
+    expect(giftRateInputError("3", "1000")).toBeNull();
+    for (const bad of ["-5", "1.5", "1e3", "abc"]) {
+      expect(giftRateInputError(bad, "1")).toBe(GIFT_RATE_INPUT_ERRORS.notWhole);
+      expect(giftRateInputError("1", bad)).toBe(GIFT_RATE_INPUT_ERRORS.notWhole);
+    }
+    expect(giftRateInputError("99999999999999999999", "1")).toBe(GIFT_RATE_INPUT_ERRORS.prizeTooLarge);
+    expect(giftRateInputError("1000001", "1")).toBe(GIFT_RATE_INPUT_ERRORS.prizeTooLarge);
+    expect(giftRateInputError("1", "1001")).toBe(GIFT_RATE_INPUT_ERRORS.fireballsTooLarge);
+    expect(giftRateInputError("1", "99999999999999999999")).toBe(GIFT_RATE_INPUT_ERRORS.fireballsTooLarge);
+    expect(GIFT_RATE_INPUT_ERRORS.fireballsTooLarge).toBe("FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)");
+  });
+
+  it("every accepted pair reads back as the same rate (the cap keeps the round trip)", () => {
+    for (const [prize, fireballs] of [
+      [1, FIREBALLS_MAX],
+      [999, 997],
+      [1_000_000, 999],
+      [7, 3],
+    ] as const) {
+      const rate = prize / fireballs;
+      const back = rateToPair(rate)!;
+      expect(back.prize / back.fireballs).toBeCloseTo(rate, 12);
+    }
   });
 });

@@ -90,6 +90,35 @@ export function parseRateInput(text: string | null | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/** Spec 2 §5 / §9 "Rate search multiplier cap": a rate is read back with at most 1000 fireballs. */
+export const FIREBALLS_MAX = 1000;
+/**
+ * [D] The largest prize: above it the read-back multiplier search of spec 2 §5 (tolerance
+ * 0.0001) can no longer tell a whole product from float noise, so the pair would come back changed.
+ */
+export const PRIZE_MAX = 1_000_000;
+
+/** Why a Gift Rates input is refused (issue 19 item 7: say why Save is disabled). */
+export const GIFT_RATE_INPUT_ERRORS = {
+  notWhole: "Whole numbers of 0 or more only",
+  prizeTooLarge: `Prize: at most ${PRIZE_MAX.toLocaleString("en-US")}`,
+  fireballsTooLarge: `${RATE_UNIT_NICK}: at most ${FIREBALLS_MAX.toLocaleString("en-US")} (a rate is read back with at most ${FIREBALLS_MAX.toLocaleString("en-US")} fireballs)`,
+} as const;
+
+/**
+ * What is wrong with one gift's prize and fireball texts (spec 2 §5: whole numbers, minimum 0,
+ * empty is 0; fireballs up to the multiplier cap, so what is saved reads back the same), or null.
+ */
+export function giftRateInputError(prize: string | null | undefined, fireballs: string | null | undefined): string | null {
+  const p = parseRateInput(prize);
+  const f = parseRateInput(fireballs);
+  const digits = (t: string | null | undefined) => /^\d+$/.test((t ?? "").trim());
+  if ((p === null && !digits(prize)) || (f === null && !digits(fireballs))) return GIFT_RATE_INPUT_ERRORS.notWhole;
+  if (p === null || p > PRIZE_MAX) return GIFT_RATE_INPUT_ERRORS.prizeTooLarge;
+  if (f === null || f > FIREBALLS_MAX) return GIFT_RATE_INPUT_ERRORS.fireballsTooLarge;
+  return null;
+}
+
 /**
  * Spec 2 §5: "On save only entries where both prize and fireball count are non-zero are sent,
  * each as prize divided by fireballs."

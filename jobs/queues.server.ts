@@ -59,6 +59,8 @@ export type StatusRefreshJob = {
   accountIds?: string[];
   /** Skip caches (the manual Refresh's force flag). */
   force: boolean;
+  /** Pictures and gift stats too: the first load of a user just added (issue 19 item 8). */
+  everything?: boolean;
 };
 
 /**

@@ -3,6 +3,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, INTERVAL_OPTIONS, REPEAT_OPTIONS, isCollectionSetId } from "#api/collections";
 import { enqueue, getQueue } from "#jobs/queues.server";
 import { getDb } from "~/db/client.server";
+import { countOf } from "~/utils/plural";
 import { collectionsState } from "~/db/schema";
 import { ClayError, collectionsTimings } from "./clay.server";
 import { addActivity, collectionsChanged, getState, ownedProfileCredentials, updateState } from "./collections.server";
@@ -59,7 +60,11 @@ export async function startAuto(operatorId: string, settings: AutoSettings) {
     await updateState(operatorId, { auto: false, autoChain: null, autoStep: null });
     throw err;
   }
-  await addActivity(operatorId, "success", `Auto on: ${settings.repeat === 0 ? "∞" : settings.repeat} cycles every ${settings.intervalSeconds} s`);
+  await addActivity(
+    operatorId,
+    "success",
+    `Auto on: ${settings.repeat === 0 ? "∞ cycles" : countOf(settings.repeat, "cycles")} every ${settings.intervalSeconds} s`,
+  );
   return chain;
 }
 

@@ -245,6 +245,7 @@ export {
   charactersRefreshNotice,
   currentCharactersRefreshProgress,
   getCharactersRefreshProgress,
+  loadNewUserDetails,
   requestCharactersRefresh,
   selectCharacter,
 } from "./character-refresh.server";

@@ -2,7 +2,7 @@ import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queues
 import { refreshNotice, type RefreshNotice, type RefreshProgress, type RefreshTexts } from "~/utils/refresh-outcome";
 // A cycle with character-details.server.ts (which re-exports this module): only functions
 // cross it, called after both modules are evaluated.
-import { anySelection, getSelectedCharacter, storeSelection } from "./character-details.server";
+import { anySelection, getCharacterDetails, getSelectedCharacter, storeSelection } from "./character-details.server";
 import { currentRefreshProgress, readRefreshProgress, REFRESH_JOB_IDS, startingProgress, storeRefreshProgress } from "./refresh-progress.server";
 
 /**
@@ -86,6 +86,27 @@ async function startRefreshJob(actingAccountId: string | undefined, force: boole
     { jobId: CHARACTERS_REFRESH_JOB_ID },
   );
   return job.id ?? CHARACTERS_REFRESH_JOB_ID;
+}
+
+/**
+ * Issue 19 item 8: a user just added gets its picture, status and gift stats at once (one
+ * status-refresh job for that user alone), so its row does not wait for the next Refresh. Acts
+ * with the operator's selected user, else the new user itself (it has just signed in). Best
+ * effort: false when the job engine is offline (the row then says its gifts are not loaded yet).
+ */
+export async function loadNewUserDetails(accountId: string, operatorId: string, { waitMs = 0 }: { waitMs?: number } = {}): Promise<boolean> {
+  if (!(await producerReady())) return false;
+  const acting = (await getSelectedCharacter(operatorId)) ?? accountId;
+  await enqueue("status-refresh", { kind: "statuses", actingAccountId: acting, accountIds: [accountId], force: true, everything: true });
+  // The answer waits a moment for them (usually well under a second), so the page the action
+  // revalidates already shows the gifts; a slower platform is followed live (refresh:characters).
+  const until = Date.now() + waitMs;
+  while (Date.now() < until) {
+    const d = (await getCharacterDetails()).get(accountId);
+    if (d && (d.gifts || d.giftsFailed)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
 }
 
 /** Manual Refresh: pictures, statuses and stats for all users, `force` skips caches. */

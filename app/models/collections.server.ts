@@ -1,4 +1,4 @@
-import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, notInArray, or, sql } from "drizzle-orm";
 import {
   COLLECTIONS_LIMITS,
   COLLECTIONS_TEXTS as T,
@@ -233,7 +233,19 @@ export async function storeItems(
 
 // ---- Activity Log -------------------------------------------------------------------------
 
-export type ActivityEntry = { id: number; status: ActivityStatus; message: string; at: string };
+/** `accountId`: the Galaxy account logged in when it happened (null: an entry from before issue 19). */
+export type ActivityEntry = { id: number; status: ActivityStatus; message: string; at: string; accountId: string | null };
+
+/** The account the operator is logged in with, if any. */
+async function currentAccountId(db: CollectionsWriter, operatorId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ accountId: collectionsProfiles.accountId })
+    .from(collectionsState)
+    .innerJoin(collectionsProfiles, eq(collectionsState.profileId, collectionsProfiles.id))
+    .where(eq(collectionsState.operatorId, operatorId))
+    .limit(1);
+  return row?.accountId ?? null;
+}
 
 /** Entries kept per operator (the screen shows 5; Auto adds a few per cycle, so older ones go). */
 export const ACTIVITY_KEPT = 100;
@@ -241,7 +253,9 @@ export const ACTIVITY_KEPT = 100;
 /** Adds an entry (with `tx`: in that transaction; the caller publishes after its commit). */
 export async function addActivity(operatorId: string, status: ActivityStatus, message: string, tx?: CollectionsWriter): Promise<number> {
   const db = tx ?? (await getDb());
-  const [row] = await db.insert(collectionsActivity).values({ operatorId, status, message }).returning({ id: collectionsActivity.id });
+  // Issue 19 item 11: each entry names the account it was done with.
+  const accountId = await currentAccountId(db, operatorId);
+  const [row] = await db.insert(collectionsActivity).values({ operatorId, status, message, accountId }).returning({ id: collectionsActivity.id });
   await db.execute(
     sql`delete from ${collectionsActivity} where ${collectionsActivity.operatorId} = ${operatorId} and ${collectionsActivity.id} <= ${row!.id - ACTIVITY_KEPT}`,
   );
@@ -260,16 +274,25 @@ export async function finishActivity(id: number, status: ActivityStatus, message
   if (!tx && row) collectionsChanged(row.operatorId);
 }
 
-/** Spec 2 §9 "Activity log shown: 5 entries", newest first. */
+/**
+ * Spec 2 §9 "Activity log shown: 5 entries", newest first. Issue 19 item 11: while an account
+ * is logged in, only its entries (and older entries that name none); logged out, everyone's.
+ */
 export async function listActivity(operatorId: string, limit: number = COLLECTIONS_LIMITS.activityShown): Promise<ActivityEntry[]> {
   const db = await getDb();
+  const account = await currentAccountId(db, operatorId);
   const rows = await db
     .select()
     .from(collectionsActivity)
-    .where(eq(collectionsActivity.operatorId, operatorId))
+    .where(
+      and(
+        eq(collectionsActivity.operatorId, operatorId),
+        account ? or(eq(collectionsActivity.accountId, account), isNull(collectionsActivity.accountId)) : undefined,
+      ),
+    )
     .orderBy(desc(collectionsActivity.id))
     .limit(limit);
-  return rows.map((r) => ({ id: r.id, status: r.status, message: r.message, at: r.updatedAt.toISOString() }));
+  return rows.map((r) => ({ id: r.id, status: r.status, message: r.message, at: r.updatedAt.toISOString(), accountId: r.accountId }));
 }
 
 export async function clearActivity(operatorId: string): Promise<number> {

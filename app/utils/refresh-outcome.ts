@@ -8,6 +8,7 @@
  * in any process, and without JavaScript (the flash toast of `?refreshing=1`). The texts are
  * built here from the stored figures, by the loader (client-safe all the same: no server imports).
  */
+import { nounFor } from "./plural";
 
 export type RefreshOutcome = "success" | "partial" | "failure";
 export type FailedAccount = { accountId: string; nick: string };
@@ -81,7 +82,7 @@ export function refreshNotice(p: RefreshProgress | null, texts: RefreshTexts): R
   const reason = p.reason ?? undefined;
   if (p.outcome === "success") return { type: "success", message: texts.success };
   if (p.outcome === "failure") {
-    const all = p.total > 0 && p.failed >= p.total ? `All ${p.total} ${texts.noun} failed` : null;
+    const all = p.total > 0 && p.failed >= p.total ? `All ${p.total} ${nounFor(p.total, texts.noun)} failed` : null;
     const description = [all, reason].filter(Boolean).join(": ") || undefined;
     return { type: "error", message: texts.failure, ...(description ? { description } : {}) };
   }

@@ -173,10 +173,10 @@ describe("a failing step is logged once (issue 18 item 6)", () => {
 
     const log = await listActivity(op.id, 20);
     expect(log.map((e) => [e.status, e.message.replace(/: Failed to send gifts: .*$/, ": Failed to send gifts: …")])).toEqual([
-      ["success", "Auto finished: 1 of 1 cycles"],
+      ["success", "Auto finished: 1 of 1 cycle"],
       ["error", "Cycle 1 (send): Failed to send gifts: …"],
       ["error", "Cycle 1 of 1: cycle completed (failed: send)"],
-      ["success", "Auto on: 1 cycles every 5 s"],
+      ["success", "Auto on: 1 cycle every 5 s"],
     ]);
     // Nothing moved.
     expect(pieces(sender.id, 178)).toHaveLength(stock.length + 16);
@@ -193,10 +193,10 @@ describe("a failing step is logged once (issue 18 item 6)", () => {
     await finished(op.id, w.output);
     const log = await listActivity(op.id, 20);
     expect(log.map((e) => [e.status, e.message])).toEqual([
-      ["success", "Auto finished: 1 of 1 cycles"],
+      ["success", "Auto finished: 1 of 1 cycle"],
       ["error", "Cycle 1 (send): Failed to fetch gift inventory"],
       ["error", "Cycle 1 of 1: cycle completed (failed: send)"],
-      ["success", "Auto on: 1 cycles every 5 s"],
+      ["success", "Auto on: 1 cycle every 5 s"],
     ]);
     w.child.kill("SIGTERM");
     await w.exited;

@@ -44,6 +44,7 @@ import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.ser
 import { errorText } from "~/utils/errors";
 import { beginExternalStep, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
+import { countOf } from "~/utils/plural";
 
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
@@ -223,7 +224,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
     const stillOn = !!s?.auto && s.autoChain === p.chain;
     if (stillOn && last) {
       await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null }, tx);
-      await addActivity(p.operatorId, "success", `Auto finished: ${p.run} of ${p.repeat} cycles`, tx);
+      await addActivity(p.operatorId, "success", `Auto finished: ${p.run} of ${countOf(p.repeat, "cycles")}`, tx);
     } else if (stillOn) {
       await updateState(p.operatorId, { autoStep: "waiting" }, tx);
     }

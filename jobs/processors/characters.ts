@@ -125,7 +125,7 @@ export async function processStatusRefreshJob(job: Job<StatusRefreshJob>): Promi
     actingAccountId: job.data.actingAccountId,
     ...(job.data.accountIds ? { accountIds: job.data.accountIds } : {}),
     force: job.data.force,
-    parts: { pictures: false, statuses: true, gifts: false },
+    parts: { pictures: !!job.data.everything, statuses: true, gifts: !!job.data.everything },
   });
   // The rows changed: open All Characters and Bowling Bots pages revalidate.
   if (result.done) publishLive("refresh", { scope: "characters", key: "statuses" });

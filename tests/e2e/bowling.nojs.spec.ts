@@ -117,7 +117,7 @@ test("companion: incomplete refused, assign, update, delete all", async ({ page 
   const confirm = page.getByRole("alertdialog", { name: "Delete all companions" });
   await expect(confirm).toContainText("Are you sure you want to delete all companions? This action cannot be undone.");
   await confirm.getByRole("button", { name: "Delete" }).click();
-  await expect(flash(page, /^Deleted \d+ companions$/)).toBeVisible();
+  await expect(flash(page, /^Deleted (1 companion|\d+ companions)$/)).toBeVisible();
   await expect(row.getByTestId("companion")).toHaveText("No companion");
 });
 
@@ -137,10 +137,24 @@ test("delete a bowling user after the inline confirmation", async ({ page }) => 
     .getByRole("link", { name: `Delete ${b2.nick}` })
     .click();
   const confirm = page.getByRole("alertdialog", { name: "Delete bowling user" });
-  await expect(confirm).toContainText("This action cannot be undone.");
+  await expect(confirm).toContainText("You can undo this for 2 minutes.");
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(flash(page, "User deleted successfully")).toBeVisible();
   await expect(bowlingRow(page, b2.id)).toHaveCount(0);
+  // Issue 19 item 9: Undo is a plain form too.
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(flash(page, `Restored ${b2.nick}`)).toBeVisible();
+  await expect(bowlingRow(page, b2.id)).toBeVisible();
+});
+
+test("issue 19 item 14: search by nick or account id without JavaScript", async ({ page }) => {
+  const [b0, b1] = seeded.bowlers;
+  await page.goto("/gifts");
+  await page.getByRole("searchbox", { name: "Search by nick or account id" }).fill(b1!.nick.toLowerCase());
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  await expect(bowlingRow(page, b1!.id)).toBeVisible();
+  await expect(bowlingRow(page, b0!.id)).toHaveCount(0);
 });
 
 test("375 px without JavaScript: no horizontal scrolling with a dialog open", async ({ page }) => {

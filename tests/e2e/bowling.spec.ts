@@ -197,7 +197,7 @@ test("companion assign then update; 'Assign' only with one supplier and one reci
   const confirm = page.getByRole("alertdialog", { name: "Delete all companions" });
   await expect(confirm).toContainText("Are you sure you want to delete all companions? This action cannot be undone.");
   await confirm.getByRole("button", { name: "Delete" }).click();
-  await expect(toast(page, /^Deleted \d+ companions$/)).toBeVisible();
+  await expect(toast(page, /^Deleted (1 companion|\d+ companions)$/)).toBeVisible();
   await expect(row.getByTestId("companion")).toHaveText("No companion");
 });
 
@@ -217,10 +217,34 @@ test("delete a bowling user after confirming", async ({ page }) => {
     .getByRole("button", { name: `Delete ${b2.nick}` })
     .click();
   const confirm = page.getByRole("alertdialog", { name: "Delete bowling user" });
-  await expect(confirm).toContainText("This action cannot be undone.");
+  // Issue 19 items 9, 10: no companion to mention; Undo is offered instead of "cannot be undone".
+  await expect(confirm).toContainText(`Are you sure you want to delete ${b2.nick} (${b2.id})? You can undo this for 2 minutes.`);
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(bowlingRow(page, b2.id)).toHaveCount(0);
+  await page
+    .getByRole("status")
+    .filter({ hasText: `Deleted ${b2.nick} (${b2.id}).` })
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(toast(page, `Restored ${b2.nick}`)).toBeVisible();
+  await expect(bowlingRow(page, b2.id)).toBeVisible();
+});
+
+test("issue 19 item 14: search by nick or account id narrows the rows, in the URL", async ({ page }) => {
+  const [b0, b1] = seeded.bowlers;
+  await page.goto("/gifts");
+  const search = page.getByRole("searchbox", { name: "Search by nick or account id" });
+  await search.fill(b1!.id.slice(-5));
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${b1!.id.slice(-5)}`));
+  await expect(bowlingRow(page, b1!.id)).toBeVisible();
+  await expect(bowlingRow(page, b0!.id)).toHaveCount(0);
+  await expect(page.getByTestId("search-summary")).toContainText(/^1 of \d+ accounts matches/);
+  await search.fill(b0!.nick.toUpperCase());
+  await expect(bowlingRow(page, b0!.id)).toBeVisible();
+  await page.getByRole("link", { name: "Clear search" }).click();
+  await expect(page).not.toHaveURL(/q=/);
+  await expect(bowlingRow(page, b1!.id)).toBeVisible();
 });
 
 test("375 px: no horizontal scrolling; refresh, companion dialog and the popup fit", async ({ page }) => {

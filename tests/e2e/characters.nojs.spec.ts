@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createAccounts } from "./bowling-fixtures";
 import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
 
 /** Spec 2 "All Characters screen" without JavaScript: URL dialogs, plain posts, redirects, flash toasts. */
@@ -28,7 +29,10 @@ test("create a user, add and delete a category, start/stop a stalker, filter, de
   await cat.getByLabel("Category name").fill("whales-nojs");
   await cat.getByRole("button", { name: "Add", exact: true }).click();
   await expect(toast(page, "Category created successfully")).toBeVisible();
-  await page.getByRole("dialog", { name: "Add Category" }).getByRole("button", { name: "Delete category whales-nojs" }).click();
+  await page.getByRole("dialog", { name: "Add Category" }).getByRole("link", { name: "Delete category whales-nojs" }).click();
+  // Issue 19 item 9: asked first, inline.
+  await expect(page.getByRole("alertdialog")).toContainText("Are you sure you want to delete “whales-nojs”?");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Category deleted successfully")).toBeVisible();
   await expect(page.getByRole("dialog", { name: "Add Category" }).getByText("whales-nojs")).toHaveCount(0);
   await page.goto("/characters");
@@ -64,4 +68,20 @@ test("create a user, add and delete a category, start/stop a stalker, filter, de
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(characterRow(page, acc.id)).toHaveCount(0);
+});
+
+test("issue 19 item 14: search by nick or account id without JavaScript, the gift filter kept", async ({ page, baseURL }) => {
+  const [acc] = (await simAccounts("plain")).slice(80, 81);
+  await createAccounts(baseURL!, [{ account: acc!, type: "trading" }]);
+  await page.goto(`/characters?q=${acc!.id}`);
+  await expect(characterRow(page, acc!.id)).toBeVisible();
+  await expect(page.getByTestId("character-row")).toHaveCount(1);
+  await page.goto("/characters?gift=11");
+  await page.getByRole("searchbox", { name: "Search by nick or account id" }).fill("zz-nobody-zz");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/gift=11&q=zz-nobody-zz/);
+  await expect(page.getByTestId("character-row")).toHaveCount(0);
+  await expect(page.getByTestId("search-summary")).toContainText("0 of");
+  await page.getByRole("link", { name: "Clear search" }).click();
+  await expect(page).toHaveURL(/\/characters\?gift=11$/);
 });

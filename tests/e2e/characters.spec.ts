@@ -25,8 +25,49 @@ test("create a user from a simulator recovery code; the dialog closes and resets
   await expect(toast(page, "User created successfully")).toBeVisible();
   await expect(page.getByRole("dialog", { name: "Add User" })).toHaveCount(0);
   await expect(group(page, "bowling").getByText(acc!.nick, { exact: true })).toBeVisible();
+  // Issue 19 item 8: its gifts load without a Refresh (the page follows the job live).
+  await expect(characterRow(page, acc!.id).getByRole("list", { name: `Gifts of ${acc!.nick}` })).toBeVisible({ timeout: 20_000 });
+  await expect(characterRow(page, acc!.id).getByTestId("gifts-loading")).toHaveCount(0);
   await page.getByRole("link", { name: "Add User" }).click();
   await expect(page.getByRole("dialog", { name: "Add User" }).getByLabel("Recovery code")).toHaveValue("");
+  await page.getByRole("dialog", { name: "Add User" }).getByRole("button", { name: "Cancel" }).click();
+
+  // Issue 19 item 13: two quick clicks on the gift filter keep both toggles.
+  const filter = page.getByRole("list", { name: "Filter by gift" });
+  const tiles = filter.getByRole("link");
+  await expect(tiles.nth(1)).toBeVisible();
+  const [a, b] = [await tiles.nth(0).getAttribute("data-gift"), await tiles.nth(1).getAttribute("data-gift")];
+  await tiles.nth(0).click();
+  await tiles.nth(1).click();
+  await expect(page).toHaveURL(new RegExp(`gift=${a}&gift=${b}$`));
+  await expect(tiles.nth(0)).toHaveAttribute("aria-pressed", "true");
+  await expect(tiles.nth(1)).toHaveAttribute("aria-pressed", "true");
+  // Issue 19 item 12: each tile names its gift, not only its colour.
+  await expect(tiles.nth(0).locator(".gt-gift-name")).not.toHaveText("");
+  await page.getByRole("link", { name: "Clear gift filter" }).click();
+  await expect(page).not.toHaveURL(/gift=/);
+});
+
+test("issue 19 item 14: search by nick or account id narrows every group, in the URL", async ({ page, baseURL }) => {
+  const plain = (await simAccounts("plain")).slice(70, 72);
+  await createAccounts(
+    baseURL!,
+    plain.map((account) => ({ account, type: "trading" })),
+  );
+  await page.goto("/characters");
+  const search = page.getByRole("searchbox", { name: "Search by nick or account id" });
+  await search.fill(plain[1]!.id);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${plain[1]!.id}`));
+  await expect(characterRow(page, plain[1]!.id)).toBeVisible();
+  await expect(characterRow(page, plain[0]!.id)).toHaveCount(0);
+  await expect(page.getByTestId("search-summary")).toContainText(/^1 of \d+ characters matches/);
+  await search.fill(plain[0]!.nick.toUpperCase());
+  await expect(characterRow(page, plain[0]!.id)).toBeVisible();
+  await search.fill("no-such-nick-anywhere");
+  await expect(page.getByTestId("character-row")).toHaveCount(0);
+  await expect(page.getByTestId("search-summary")).toContainText(/^0 of \d+ characters match/);
+  await page.getByRole("link", { name: "Clear search" }).click();
+  await expect(characterRow(page, plain[0]!.id)).toBeVisible();
 });
 
 test("a refused recovery code shows the server's message and keeps the dialog open", async ({ page }) => {
@@ -47,8 +88,15 @@ test("add and delete a category in the Add Category dialog", async ({ page }) =>
   await expect(list.getByText("whales-js")).toBeVisible();
   expect(await list.evaluate((el) => getComputedStyle(el).maxHeight)).toBe("200px");
   await list.getByRole("button", { name: "Delete category whales-js" }).click();
+  // Issue 19 item 9: it asks first, then offers Undo.
+  const confirm = page.getByRole("alertdialog", { name: "Delete Category" });
+  await expect(confirm).toContainText("Are you sure you want to delete “whales-js”?");
+  await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Category deleted successfully")).toBeVisible();
   await expect(list.getByText("whales-js")).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("status").filter({ hasText: "Deleted category whales-js." }).getByRole("button", { name: "Undo" }).click();
+  await expect(toast(page, "Restored category whales-js")).toBeVisible();
 });
 
 test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a user", async ({ page }) => {
@@ -90,6 +138,9 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
   await expect(page.getByTestId("stalker-card").getByRole("status")).toHaveText("Stalker Inactive");
 
   await row.getByRole("button", { name: `Delete ${stalker!.nick}` }).click();
+  // Issue 19 item 10: its stalker is stopped, so the question does not mention one.
+  await expect(page.getByRole("alertdialog")).toHaveText(/You can undo this for 2 minutes\./);
+  await expect(page.getByRole("alertdialog")).not.toContainText("Its stalker stops.");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(row).toHaveCount(0);

@@ -22,7 +22,7 @@ async function loggedIn(page: Page, code: string) {
 /** The operator's Collections state lives on the server: start from the login card. */
 async function loggedOut(page: Page) {
   await page.goto("/collections");
-  const out = profileCard(page).getByRole("button", { name: "Log out" });
+  const out = profileCard(page).getByRole("button", { name: "Log out of Galaxy" });
   if (await out.count()) {
     await out.click();
     await expect(page.getByLabel("Recovery code")).toBeVisible();
@@ -67,7 +67,7 @@ test("Auto without JavaScript: each page shows the state as of its render, a rel
   await expect(toast(page, "Auto on")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Auto on" })).toBeVisible();
   const log = page.getByRole("list", { name: "Activity Log" });
-  await expect(log).toContainText("Auto on: 1 cycles every 5 s");
+  await expect(log).toContainText("Auto on: 1 cycle every 5 s");
   await expect
     .poll(
       async () => {

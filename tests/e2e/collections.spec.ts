@@ -23,7 +23,7 @@ async function loggedIn(page: Page, code: string) {
 /** The operator's Collections state lives on the server: start from the login card. */
 async function loggedOut(page: Page) {
   await page.goto("/collections");
-  const out = profileCard(page).getByRole("button", { name: "Log out" });
+  const out = profileCard(page).getByRole("button", { name: "Log out of Galaxy" });
   if (await out.count()) {
     await out.click();
     await expect(page.getByLabel("Recovery code")).toBeVisible();
@@ -155,7 +155,7 @@ test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns i
 test("saved accounts: newest first, one click logs in again", async ({ page }) => {
   const [first, second] = await simAccounts("plain");
   await page.goto("/collections");
-  await profileCard(page).getByRole("button", { name: "Log out" }).click();
+  await profileCard(page).getByRole("button", { name: "Log out of Galaxy" }).click();
   const saved = page.getByRole("list", { name: "Saved accounts" });
   await expect(saved.getByTestId("saved-account")).toHaveCount(2);
   await expect(saved.getByTestId("saved-account").first()).toContainText(second!.nick);

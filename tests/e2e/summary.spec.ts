@@ -25,6 +25,8 @@ test.describe("Summary panel on Bowling Bots", () => {
     await dialog.getByRole("button", { name: "Save" }).click();
     expect((await saved).status()).toBe(200);
     await expect(dialog).toBeHidden();
+    // Issue 19 item 7: a save with JavaScript confirms itself too.
+    await expect(page.locator(".gt-toaster").getByText("Gift rates saved", { exact: true })).toBeVisible();
 
     const rates = await page.request.get("/api/gift-rates");
     expect((await rates.json()).rates).toMatchObject({ Clay: 2.5, "Fire Cannon Ball": 1 });
@@ -33,6 +35,33 @@ test.describe("Summary panel on Bowling Bots", () => {
     await panel.getByRole("link", { name: "Gift Rates" }).click();
     await expect(page.getByRole("dialog", { name: "Gift Rates" }).getByLabel("Clay prize")).toHaveValue("5");
     await expect(page.getByRole("dialog", { name: "Gift Rates" }).getByLabel("Clay fireballs")).toHaveValue("2");
+  });
+
+  test("issue 19 item 7: a refused input says why Save is disabled; fireballs above 1,000 are refused", async ({ page }) => {
+    await page.goto("/gifts?dialog=gift-rates");
+    const dialog = page.getByRole("dialog", { name: "Gift Rates" });
+    await expect(dialog).toBeVisible();
+    // Issue 19 item 12: the dialog opens focused itself, not a field (no phone keyboard over the list).
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("INPUT");
+    const save = dialog.getByRole("button", { name: "Save" });
+    const prize = dialog.getByLabel("Skeleton Key prize");
+    const fireballs = dialog.getByLabel("Skeleton Key fireballs");
+    for (const [p, f, why] of [
+      ["-5", "1", "Skeleton Key: Whole numbers of 0 or more only"],
+      ["1.5", "1", "Skeleton Key: Whole numbers of 0 or more only"],
+      ["1e3", "1", "Skeleton Key: Whole numbers of 0 or more only"],
+      ["99999999999999999999", "1", "Skeleton Key: Prize: at most 1,000,000"],
+      ["1", "1001", "Skeleton Key: FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)"],
+    ] as const) {
+      await prize.fill(p);
+      await fireballs.fill(f);
+      await expect(dialog.getByRole("alert")).toHaveText(why);
+      await expect(save).toBeDisabled();
+      await expect(prize).toHaveAttribute("aria-invalid", "true");
+    }
+    await fireballs.fill("1000");
+    await expect(dialog.getByRole("alert")).toHaveCount(0);
+    await expect(save).toBeEnabled();
   });
 
   test("375 px: no horizontal scrolling, the dialog fits", async ({ page }) => {

@@ -1,9 +1,24 @@
 import { Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
-import { GIFT_RATE_NAMES, pairsToRates, parseRateInput, RATE_UNIT_NICK, rateToPair, SUMMARY_TEXTS, type GiftRates, type RatePair } from "#api/summary";
+import {
+  FIREBALLS_MAX,
+  GIFT_RATE_ERRORS,
+  GIFT_RATE_NAMES,
+  giftRateInputError,
+  pairsToRates,
+  parseRateInput,
+  PRIZE_MAX,
+  RATE_UNIT_NICK,
+  rateToPair,
+  SUMMARY_TEXTS,
+  type GiftRates,
+  type RatePair,
+} from "#api/summary";
 import { GiftImage } from "~/components/gift-image";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** The page action of the no-JavaScript form (app/routes/_app+/_summary+/summary.gift-rates.ts). */
@@ -59,7 +74,9 @@ export function GiftRatesDialog({
     return () => ctl.abort();
   }, [open, hydrated]);
 
-  const invalid = GIFT_RATE_NAMES.some((n) => parseRateInput(inputs[n]?.prize) === null || parseRateInput(inputs[n]?.fireballs) === null);
+  // Issue 19 item 7: each refused row says why under it, so a disabled Save is explained.
+  const errors = Object.fromEntries(GIFT_RATE_NAMES.map((n) => [n, giftRateInputError(inputs[n]?.prize, inputs[n]?.fireballs)]));
+  const invalid = Object.values(errors).some((e) => e !== null);
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     if (!hydrated) return;
@@ -73,6 +90,8 @@ export function GiftRatesDialog({
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         onClose();
         revalidator.revalidate();
+        // The same confirmation as the form without JavaScript (ours: spec 2 names no save toast).
+        toast.success(GIFT_RATE_ERRORS.saved);
       })
       .catch((err: unknown) => console.warn("[gift-rates] save failed:", err))
       .finally(() => setSaving(false));
@@ -86,6 +105,8 @@ export function GiftRatesDialog({
       title={SUMMARY_TEXTS.giftRates}
       description={`Prize per fireballs, with Fire Cannon Ball (${RATE_UNIT_NICK}) as the unit.`}
       maxWidth="520px"
+      // Issue 19 item 12: on a phone, focusing the first of 16 fields popped the keyboard over the list.
+      focusFirstField={false}
     >
       <Form method="post" action={GIFT_RATES_ACTION} onSubmit={onSubmit} data-testid="gift-rates-form">
         <input type="hidden" name="intent" value="save" />
@@ -99,7 +120,14 @@ export function GiftRatesDialog({
             {RATE_UNIT_NICK}
           </Text>
           {GIFT_RATE_NAMES.map((name) => (
-            <GiftInputs key={name} name={name} value={inputs[name]!} disabled={saving} onChange={(v) => setInputs((s) => ({ ...s, [name]: v }))} />
+            <GiftInputs
+              key={name}
+              name={name}
+              value={inputs[name]!}
+              error={hydrated ? errors[name]! : null}
+              disabled={saving}
+              onChange={(v) => setInputs((s) => ({ ...s, [name]: v }))}
+            />
           ))}
         </Grid>
         <DialogButtons>
@@ -116,14 +144,18 @@ export function GiftRatesDialog({
 function GiftInputs({
   name,
   value,
+  error,
   disabled,
   onChange,
 }: {
   name: string;
   value: { prize: string; fireballs: string };
+  error: string | null;
   disabled: boolean;
   onChange: (v: { prize: string; fireballs: string }) => void;
 }) {
+  const errorId = `gift-rate-error-${name.replace(/\W+/g, "-")}`;
+  const described = error ? { "aria-invalid": true, "aria-describedby": errorId } : {};
   return (
     <>
       <Flex align="center" gap="2" style={{ minWidth: 0 }}>
@@ -137,8 +169,10 @@ function GiftInputs({
         type="number"
         inputMode="numeric"
         min={0}
+        max={PRIZE_MAX}
         step={1}
         aria-label={`${name} prize`}
+        {...described}
         value={value.prize}
         disabled={disabled}
         onChange={(e) => onChange({ ...value, prize: e.target.value })}
@@ -148,12 +182,19 @@ function GiftInputs({
         type="number"
         inputMode="numeric"
         min={0}
+        max={FIREBALLS_MAX}
         step={1}
         aria-label={`${name} fireballs`}
+        {...described}
         value={value.fireballs}
         disabled={disabled}
         onChange={(e) => onChange({ ...value, fireballs: e.target.value })}
       />
+      {error ? (
+        <div style={{ gridColumn: "1 / -1" }}>
+          <FieldError errors={[`${name}: ${error}`]} id={errorId} />
+        </div>
+      ) : null}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/re
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DailyTotal } from "#api/summary";
 import { renderRemixStub } from "../../../tests/kit/component";
-import { SummaryPanel, type SummaryPanelData } from "./summary-panel";
+import { orderedGiftCounts, SummaryPanel, type SummaryPanelData } from "./summary-panel";
 
 // vite.config.ts denies "**/data/**" to the dev server, which also keeps happy-dom tests from
 // loading app/data/gifts.ts; the picture component is stood in by a titled tile (its own
@@ -140,5 +140,14 @@ describe("spec 2 §4/§5 Gift Rates dialog", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
     await waitFor(() => expect(warn.mock.calls.some((c) => String(c[0]).includes("save failed"))).toBe(true));
     expect(screen.getByLabelText("Clay prize")).toBeTruthy();
+  });
+});
+
+describe("issue 19 item 12: every day lists its gifts in the same order", () => {
+  it("the order of the gift rate names, unknown names after them A–Z, zeros left out", () => {
+    const a = orderedGiftCounts({ "Silver Ring": 2, Zeta: 1, Clay: 3, Alpha: 4, "Skeleton Key": 0 });
+    const b = orderedGiftCounts({ Alpha: 4, Clay: 3, Zeta: 1, "Silver Ring": 2 });
+    expect(a.map(([n]) => n)).toEqual(["Clay", "Silver Ring", "Alpha", "Zeta"]);
+    expect(b).toEqual(a);
   });
 });

@@ -6,6 +6,7 @@ import {
   formatNet,
   formatReceived,
   formatSpent,
+  GIFT_RATE_NAMES,
   SUMMARY_COLLAPSED_ROWS,
   SUMMARY_TEXTS,
   valueDay,
@@ -51,8 +52,22 @@ function Chevron({ up }: { up: boolean }) {
   );
 }
 
+/**
+ * The non-zero counts of a day in one fixed order (issue 19 item 12: the days listed gifts in
+ * whatever order the platform gave): the order of spec 2 §3's gift rate names, other names after them, A–Z.
+ */
+export function orderedGiftCounts(counts: Record<string, number>): Array<[string, number]> {
+  const rank = (name: string) => {
+    const i = (GIFT_RATE_NAMES as readonly string[]).indexOf(name);
+    return i === -1 ? GIFT_RATE_NAMES.length : i;
+  };
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 function GiftCounts({ counts, color, label }: { counts: Record<string, number>; color: "red" | "blue"; label: string }) {
-  const entries = Object.entries(counts).filter(([, n]) => n > 0);
+  const entries = orderedGiftCounts(counts);
   return (
     <Flex gap="2" wrap="wrap" align="center" aria-label={label} data-testid={color === "red" ? "summary-spent" : "summary-awards"}>
       {entries.map(([name, n]) => (

@@ -22,6 +22,7 @@ export function DialogFrame({
   title,
   description,
   maxWidth = "600px",
+  focusFirstField = true,
   children,
 }: {
   open: boolean;
@@ -30,6 +31,8 @@ export function DialogFrame({
   title: string;
   description?: ReactNode;
   maxWidth?: string;
+  /** false: open with the dialog itself focused (no phone keyboard popping over a list of fields). */
+  focusFirstField?: boolean;
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -62,6 +65,14 @@ export function DialogFrame({
       <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
         <Dialog.Content
           maxWidth={maxWidth}
+          onOpenAutoFocus={
+            focusFirstField
+              ? undefined
+              : (event) => {
+                  event.preventDefault();
+                  (event.currentTarget as HTMLElement | null)?.focus();
+                }
+          }
           onCloseAutoFocus={(event) => {
             const el = opener.current;
             if (el && el.isConnected) {

@@ -1,5 +1,6 @@
 import { Badge, Box, Text } from "@radix-ui/themes";
 import { useEffect, useRef } from "react";
+import { nounFor } from "~/utils/plural";
 import type { RefreshNotice, RefreshProgress } from "~/utils/refresh-outcome";
 import { RelativeTime } from "./relative-time";
 import { toast } from "./toast";
@@ -52,7 +53,7 @@ export function RefreshStatus({
     return (
       <Box mb="3" data-testid="refresh-progress" role="status">
         <Text size="2">
-          Refreshing {progress.done} of {progress.total} {noun}
+          Refreshing {progress.done} of {progress.total} {nounFor(progress.total, noun)}
           {progress.failed ? `, ${progress.failed} failed` : ""}
         </Text>
         <progress

@@ -66,6 +66,8 @@ export const collectionsActivity = pgTable(
       .references(() => operators.id, { onDelete: "cascade" }),
     status: text().$type<"in-progress" | "success" | "error">().notNull(),
     message: text().notNull(),
+    /** The Galaxy account logged in when it happened (issue 19 item 11); null for older entries. */
+    accountId: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

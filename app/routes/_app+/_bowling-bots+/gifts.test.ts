@@ -97,6 +97,18 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     expect(JSON.stringify(data)).not.toMatch(/s3cret|SEKSECRET/);
   });
 
+  it("issue 19 item 14: ?q= keeps the rows whose nick or account id holds it, case-insensitively; totals still count every account", async () => {
+    await saveCharacterDetails(B1, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 5 }] });
+    await saveCharacterDetails(B2, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 7 }] });
+    const byNick = (await page("?q=ANN")).data;
+    expect(byNick.rows!.map((r) => r.account_id)).toEqual([B1]);
+    expect(byNick).toMatchObject({ query: "ANN", userCount: 2 });
+    expect(byNick.totals!.gifts).toEqual([expect.objectContaining({ type: 11, amount: 12 })]);
+    expect((await page(`?q=${B2.slice(3)}`)).data.rows!.map((r) => r.account_id)).toEqual([B2]);
+    expect((await page("?q=nobody")).data.rows).toEqual([]);
+    expect((await page("?q=%20%20")).data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
+  });
+
   it("renders what the refresh stored: status, gift stats, 'Failed to load gifts' flag, collection counts, totals, companions with nicks", async () => {
     await saveCharacterDetails(B1, {
       picUrl: "http://img/p.png",
@@ -314,6 +326,18 @@ describe("/gifts action (spec 1 §4, §8)", () => {
     const sup = await post({ intent: "delete-user", accountId: SUP });
     expect(sup.status).toBe(404);
     expect(sup.data).toMatchObject({ ok: false, message: BOWLING_ERRORS.bowlingUserNotFound });
+  });
+
+  it("issue 19 item 9: Undo brings a deleted bowling user back with its companion", async () => {
+    await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
+    await post({ intent: "delete-user", accountId: B1 });
+    const { undo } = (await page()).data as PageData & { undo: { id: string; label: string } };
+    expect(undo.label).toBe(`Ann Bowler (${B1})`);
+    const res = await post({ intent: "undo-delete", undoId: undo.id, redirectTo: "/gifts" });
+    expect(res.status).toBe(302);
+    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: "Restored Ann Bowler" });
+    expect((await page()).data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
+    expect(await listCompanions()).toEqual([expect.objectContaining({ bowling_id: B1, supplier: SUP, consumer: REC })]);
   });
 
   it("an unknown intent is a 400", async () => {

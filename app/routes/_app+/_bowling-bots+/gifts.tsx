@@ -4,6 +4,7 @@ import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/su
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
 import { bowlingRefreshNotice, currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
+import { latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
 import { getLastFetched, listBowlingUsers, removeBowlingUser } from "~/models/bowling-user.server";
 import { getCharacterDetails, stalenessOf, type CharacterDetails, type Staleness } from "~/models/character-details.server";
 import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
@@ -27,6 +28,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
+import { matchesSearch, searchQuery } from "~/utils/list-search";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -38,7 +40,7 @@ import { keepDataForUrlOnlyParams } from "~/utils/search-params";
  *         the Summary panel. A page posted a refresh without JavaScript carries
  *         `?refreshing=1`: it reloads itself until the job ends and is then redirected with
  *         the outcome's toast (§8's texts; the warning naming failed accounts is ours).
- * action  intents refresh, delete-user, assign-companion, update-companion, delete-companions.
+ * action  intents refresh, delete-user, undo-delete, assign-companion, update-companion, delete-companions.
  *         Fetchers get `{ok, intent, message}` with a flash toast; plain posts (`redirectTo`)
  *         are redirected with it.
  */
@@ -72,9 +74,14 @@ function collectionItems(d: CharacterDetails | undefined): CollectionItemView[] 
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   const url = new URL(request.url);
-  const [progress, lastFetched, summary] = await Promise.all([currentBowlingRefreshProgress(), getLastFetched().catch(() => null), loadSummary(request)]);
+  const [progress, lastFetched, summary, undo] = await Promise.all([
+    currentBowlingRefreshProgress(),
+    getLastFetched().catch(() => null),
+    loadSummary(request),
+    latestAccountUndo(operator.id),
+  ]);
 
   // A refresh posted without JavaScript: once it ended, come back to the plain page with its toast.
   const notice = bowlingRefreshNotice(progress);
@@ -125,14 +132,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })
     : null;
 
+  // Issue 19 item 14: `?q=` narrows the rows on the server; the totals still count every account.
+  const query = searchQuery(url.searchParams);
   return {
-    rows,
+    rows: rows ? rows.filter((r) => matchesSearch(query, r)) : null,
+    query,
+    userCount: rows?.length ?? 0,
     suppliers: list?.suppliers ?? [],
     recipients: list?.recipients ?? [],
     companionCount: companions.length,
     // Spec 1 §2 totals, summed from exactly what the rows show (last known gifts included).
     totals: rows ? { gifts: giftTotals(rows.map((r) => r.gifts)), collection: rows.reduce((n, r) => n + collectionTotal(r.collection), 0) } : null,
     lastFetched,
+    undo,
     progress,
     notice,
     refreshingNoJs: url.searchParams.has(REFRESHING_PARAM),
@@ -148,7 +160,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFail
 // ---------------------------------------------------------------------------------------
 // Action
 
-export const INTENTS = ["refresh", "delete-user", "assign-companion", "update-companion", "delete-companions"] as const;
+export const INTENTS = ["refresh", "delete-user", "undo-delete", "assign-companion", "update-companion", "delete-companions"] as const;
 export type Intent = (typeof INTENTS)[number];
 export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
 
@@ -164,6 +176,7 @@ export const BOWLING_TOASTS = {
 const FALLBACK: Record<Intent, string> = {
   refresh: REFRESH_TEXTS.failure,
   "delete-user": BOWLING_ERRORS.deleteUser,
+  "undo-delete": UNDO_TEXTS.gone,
   "assign-companion": BOWLING_TOASTS.assignFailed,
   "update-companion": BOWLING_TOASTS.updateFailed,
   "delete-companions": BOWLING_TOASTS.deleteAllFailed,
@@ -178,12 +191,12 @@ export const REFRESH_STARTED = "Refreshing bowling data";
 export const clientAction = keepInputOnFailure();
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
+  const operator = await requireOperator(request);
   const formData = await readFormData(request);
   const rawRedirect = formData.get("redirectTo");
   const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/gifts") : null;
   const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData)), redirectTo)]),
+    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo)]),
   ) as Record<Intent, () => Promise<Response>>;
   return dispatchIntent(formData, handlers);
 }
@@ -242,14 +255,17 @@ function companionBody(formData: FormData) {
   return parsed.data;
 }
 
-async function handle(intent: Intent, formData: FormData): Promise<string> {
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string> {
   switch (intent) {
     case "refresh":
       await requestBowlingRefresh();
       return REFRESH_STARTED;
     case "delete-user":
-      await removeBowlingUser(field(formData, "accountId").trim() || "-");
+      // Kept for Undo with the companions it takes along (issue 19 item 9).
+      await removeUserUndoable(operatorId, field(formData, "accountId").trim() || "-", removeBowlingUser);
       return ACCOUNT_MESSAGES.userDeleted;
+    case "undo-delete":
+      return (await undoAccountDeletion(operatorId, field(formData, "undoId"))).message;
     case "assign-companion":
       await createCompanion(companionBody(formData));
       return BOWLING_TOASTS.assigned;

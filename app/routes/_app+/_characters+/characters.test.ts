@@ -3,7 +3,7 @@
  * loader data and every intent, against PostgreSQL, Redis and the simulator. No worker runs in
  * this file: a started stalker stays "connecting" and a refresh job waits in its queue.
  */
-import { like } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { getQueue } from "#jobs/queues.server";
@@ -132,6 +132,20 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
     expect(data.groups.find((g) => g.group === "bowling")!.rows.map((r) => r.nick)).toEqual(["bowler", "aaa"]);
   });
 
+  it("issue 19 item 14: ?q= keeps the rows whose nick or account id holds it, case-insensitively, across groups; totals count everyone", async () => {
+    await saveCharacterDetails(TRADER, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 3 }] });
+    await saveCharacterDetails(BOWLER, { gifts: [{ type: 11, name: "Gift 11", img: "", amount: 4 }] });
+    const ids = (d: PageData) => d.groups.flatMap((g) => g.rows.map((r) => r.account_id));
+    const seller = (await page("?q=seller%20ONE")).data;
+    expect(ids(seller)).toEqual([TRADER]);
+    expect(seller.groups.map((g) => g.group)).toEqual(["trading"]);
+    expect(seller).toMatchObject({ query: "seller ONE", userCount: 3 });
+    expect(seller.totals).toEqual([expect.objectContaining({ type: 11, amount: 7 })]);
+    expect(ids((await page(`?q=${BOWLER.slice(-3)}`)).data)).toEqual([BOWLER]);
+    expect(ids((await page("?q=zzz")).data)).toEqual([]);
+    expect(ids((await page("?q=&gift=11")).data).sort()).toEqual([STALKER, TRADER, BOWLER].sort());
+  });
+
   it("§4 on load, an active stalker with no selection becomes the selected user; Active badge", async () => {
     await (await getDb()).insert(sessions).values({ purpose: "stalker", key: STALKER, accountId: STALKER, desired: "run", actual: "active" });
     const { data } = await page();
@@ -145,8 +159,12 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
 describe("/characters action (spec 2 §8 Characters texts)", () => {
   it("create-user from a simulator recovery code: 'User created successfully'; no-JS posts redirect with the toast", async () => {
     const acc = sim.world.accounts[0]!;
+    await getQueue("status-refresh").obliterate({ force: true });
     const res = await post({ intent: "create-user", rc: acc.recoveryCode, type: "bowling" });
     expect(res.data).toEqual({ ok: true, intent: "create-user", message: ACCOUNT_MESSAGES.userCreated });
+    // Issue 19 item 8: its picture, status and gifts are asked for at once (the worker: jobs/processors/characters.test.ts).
+    const queued = await getQueue("status-refresh").getJobs(["waiting", "prioritized", "delayed", "active"]);
+    expect(queued.map((j) => j.data)).toEqual([expect.objectContaining({ kind: "statuses", accountIds: [acc.id], everything: true })]);
     expect(toastOf(res.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
     expect(row((await page()).data, acc.id)).toMatchObject({ nick: acc.nick, type: "bowling" });
 
@@ -191,6 +209,34 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect(again.status).toBe(404);
     expect(again.data.message).toBe(ACCOUNT_ERRORS.categoryNotFound);
     expect((await (await getDb()).select().from(categories)).some((c) => c.value === "Whales")).toBe(false);
+  });
+
+  it("issue 19 item 9: a deleted user and a deleted category come back with Undo (the loader offers it); a second Undo finds nothing", async () => {
+    const del = await post({ intent: "delete-user", accountId: TRADER });
+    expect(del.data.ok).toBe(true);
+    const offered = (await page()).data as PageData & { undo: { id: string; label: string } | null };
+    expect(offered.undo).toMatchObject({ label: `Seller One (${TRADER})` });
+    expect(row(offered, TRADER)).toBeUndefined();
+    const back = await post({ intent: "undo-delete", undoId: offered.undo!.id });
+    expect(back.data).toMatchObject({ ok: true, message: "Restored Seller One" });
+    const after = (await page()).data as PageData & { undo: unknown };
+    expect(row(after, TRADER)).toMatchObject({ nick: "Seller One", type: "trading", device: "android" });
+    expect(after.undo).toBeNull();
+    // The secrets came back encrypted as they were: the restored user still acts.
+    const [restored] = await (await getDb()).select().from(users).where(eq(users.accountId, TRADER));
+    expect(restored!.password).not.toContain(SECRET);
+    expect((await post({ intent: "undo-delete", undoId: offered.undo!.id })).data).toMatchObject({
+      ok: false,
+      message: "Nothing to undo: a deleted user or category can be restored for 2 minutes",
+    });
+
+    await post({ intent: "add-category", value: "whales" });
+    const cat = (await page()).data.categories.find((c) => c.value === "whales")!;
+    expect((await post({ intent: "delete-category", id: cat._id })).data.ok).toBe(true);
+    const undo = ((await page()).data as PageData & { undo: { id: string; label: string } }).undo;
+    expect(undo.label).toBe("category whales");
+    expect((await post({ intent: "undo-delete", undoId: undo.id })).data).toMatchObject({ ok: true, message: "Restored category whales" });
+    expect((await page()).data.categories).toContainEqual({ _id: cat._id, value: "whales" });
   });
 
   it("delete-user: 'User deleted successfully', then 'User not found'", async () => {

@@ -15,13 +15,14 @@ import {
   type StalkerCardState,
 } from "~/routes/_app+/_characters+/components/characters-view";
 import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
-import { removeUser } from "~/models/account.server";
-import { createCategory, deleteCategory, listCategories } from "~/models/category.server";
+import { deleteCategoryUndoable, latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
+import { createCategory, listCategories } from "~/models/category.server";
 import {
   charactersRefreshNotice,
   currentCharactersRefreshProgress,
   getCharacterDetails,
   getSelectedCharacter,
+  loadNewUserDetails,
   requestCharactersRefresh,
   selectCharacter,
   stalenessOf,
@@ -39,6 +40,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
+import { matchesSearch, searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
 
@@ -52,7 +54,7 @@ import { SESSION_TEXTS } from "#api/sessions";
  *         through toPublicUser). A Refresh posted without JavaScript lands on
  *         `?refreshing=1`: the page reloads itself until the job ends, then redirects with the
  *         outcome's toast.
- * action  intents create-user, add-category, delete-category, delete-user, start-stalker,
+ * action  intents create-user, add-category, delete-category, delete-user, undo-delete, start-stalker,
  *         stop-stalker, refresh. Fetchers get `{ok, intent, message}` with a flash toast;
  *         plain posts (no JavaScript, `redirectTo`, optional `errorRedirectTo` for failures) are
  *         redirected with the toast.
@@ -94,7 +96,7 @@ function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const url = new URL(request.url);
-  const [users, categories, details, statuses, progress, summary, takeover] = await Promise.all([
+  const [users, categories, details, statuses, progress, summary, takeover, undo] = await Promise.all([
     listUsers(),
     listCategories(),
     getCharacterDetails(),
@@ -102,6 +104,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     currentCharactersRefreshProgress(),
     loadSummary(request),
     takeoverNotice(request, ["start-stalker"]),
+    latestAccountUndo(operator.id),
   ]);
   const notice = charactersRefreshNotice(progress);
   if (url.searchParams.has(REFRESHING_PARAM) && !progress?.running) {
@@ -146,7 +149,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 
   const giftFilter = giftSelection(url.searchParams);
-  const groups = groupRows(rows).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
+  // Issue 19 item 14: `?q=` narrows the rows on the server (every row, with or without JavaScript).
+  const query = searchQuery(url.searchParams);
+  const groups = groupRows(rows.filter((r) => matchesSearch(query, r))).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
   // Summed from exactly what the rows show (last known gifts included).
   const totals = giftTotals(rows.map((r) => r.gifts));
 
@@ -159,11 +164,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     categories: categories satisfies Category[],
     totals,
     giftFilter,
+    query,
+    userCount: rows.length,
     selected,
     stalker: cardUser
       ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState, session: statusOf.get(cardUser.account_id) ?? null }
       : null,
     takeover,
+    undo,
     progress,
     notice,
     refreshingNoJs: url.searchParams.has(REFRESHING_PARAM),
@@ -177,7 +185,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFail
 // ---------------------------------------------------------------------------------------
 // Action
 
-export const INTENTS = ["create-user", "add-category", "delete-category", "delete-user", "start-stalker", "stop-stalker", "refresh"] as const;
+export const INTENTS = ["create-user", "add-category", "delete-category", "delete-user", "undo-delete", "start-stalker", "stop-stalker", "refresh"] as const;
 export type Intent = (typeof INTENTS)[number];
 export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
 
@@ -186,6 +194,7 @@ const FALLBACK: Record<Intent, string> = {
   "add-category": ACCOUNT_ERRORS.createCategory,
   "delete-category": ACCOUNT_ERRORS.deleteCategory,
   "delete-user": ACCOUNT_ERRORS.deleteUser,
+  "undo-delete": UNDO_TEXTS.gone,
   "start-stalker": ACCOUNT_ERRORS.startStalker,
   "stop-stalker": ACCOUNT_ERRORS.stopStalker,
   refresh: ACCOUNT_ERRORS.fetchUserDetails,
@@ -278,19 +287,29 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
       const parsed = createCredsSchema.safeParse({ rc: field(formData, "rc"), type: field(formData, "type") });
       if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
-      await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
+      const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
+      // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh.
+      await loadNewUserDetails(user.account_id, operatorId, { waitMs: startWaitMs() }).catch((err: unknown) => {
+        void logEvent({ type: "error", source: "system", message: `All Characters: loading the new user's details failed`, details: err });
+      });
       return ACCOUNT_MESSAGES.userCreated;
     }
     case "add-category":
       await createCategory(field(formData, "value"));
       return ACCOUNT_MESSAGES.categoryCreated;
     case "delete-category":
-      await deleteCategory(field(formData, "id"));
+      // Kept for Undo (issue 19 item 9; the loader offers it, with and without JavaScript).
+      await deleteCategoryUndoable(operatorId, field(formData, "id"));
       return ACCOUNT_MESSAGES.categoryDeleted;
     case "delete-user": {
       const id = field(formData, "accountId").trim();
-      await removeUser(id || "-");
+      await removeUserUndoable(operatorId, id || "-");
       return ACCOUNT_MESSAGES.userDeleted;
+    }
+    case "undo-delete": {
+      const back = await undoAccountDeletion(operatorId, field(formData, "undoId"));
+      if (back.accountId) await loadNewUserDetails(back.accountId, operatorId).catch(() => false);
+      return back.message;
     }
     case "start-stalker": {
       const accountId = accountIdOf(formData);

@@ -240,6 +240,22 @@ describe("Activity Log (latest 5, Clear; kept on the server)", () => {
     expect(d.activity[0]).toMatchObject({ status: "error", message: "Failed to fetch collection status" });
     expect(d.activity[1]).toMatchObject({ status: "success", message: "Mastic used successfully (16 of 16)" });
   });
+
+  it("issue 19 item 11: each entry has its time and account; after switching accounts only the new account's entries show", async () => {
+    await login(0);
+    await post({ intent: "run" });
+    const first = (await page()).data.activity;
+    expect(first[0]).toMatchObject({ accountId: account(0).id, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    await login(1);
+    await post({ intent: "run" });
+    const second = (await page()).data.activity;
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.every((e) => e.accountId === account(1).id)).toBe(true);
+    await post({ intent: "logout" });
+    // Logged out: everyone's, each naming its account.
+    const all = (await page()).data.activity.map((e) => e.accountId);
+    expect(all).toEqual(expect.arrayContaining([account(0).id, account(1).id]));
+  });
 });
 
 describe("Auto and the floating panel", () => {
@@ -341,7 +357,8 @@ describe("spec 2 §3 'Collections' and §9 constants: sets, pickers, repeat and 
     expect((await getState(operatorId)).recipientId).toBe(account(3).id);
     const bad = await post({ intent: "inventory", recipientId: account(5).id, recipientOther: "bob" });
     expect(bad.status).toBe(400);
-    expect(bad.data.message).toBe(T.badRecipient);
+    // Issue 19 item 10: the page speaks of the recipient, not of the /api field.
+    expect(bad.data.message).toBe("The recipient must be a numeric account id");
     expect((await getState(operatorId)).recipientId).toBe(account(3).id);
   });
 });

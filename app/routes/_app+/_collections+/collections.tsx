@@ -201,7 +201,7 @@ async function savePickers(operatorId: string, formData: FormData) {
   if (formData.has("recipientId") || field(formData, "recipientOther").trim()) {
     // "Other account ID" (recipientOther), when filled, wins over the picker.
     const raw = (field(formData, "recipientOther").trim() || field(formData, "recipientId")).trim();
-    if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.badRecipient);
+    if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.recipientNotId);
     patch.recipientId = raw;
   }
   if (Object.keys(patch).length) await updateState(operatorId, patch);

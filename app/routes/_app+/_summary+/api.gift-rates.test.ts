@@ -130,6 +130,22 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
     }
     expect(await getGiftRates()).toEqual({ Clay: 3 });
   });
+  it("issue 19 item 7: fireballs above the §5 multiplier cap (1000) are refused with the reason, nothing changed", async () => {
+    const op = await createTestOperator();
+    await replaceGiftRates({ Clay: 3 });
+    const res = await callRoute(
+      pageAction,
+      makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "1", "fireballs:Clay": "1001" }) }),
+    );
+    expect(res.status).toBe(302);
+    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Clay: FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)" });
+    const neg = await callRoute(
+      pageAction,
+      makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "-5", "fireballs:Clay": "1" }) }),
+    );
+    expect(toastOf(neg.headers)?.message).toBe("Clay: Whole numbers of 0 or more only");
+    expect(await getGiftRates()).toEqual({ Clay: 3 });
+  });
   it("unknown intent → 400", async () => {
     const op = await createTestOperator();
     const res = await callRoute(pageAction, makeRequest("/summary/gift-rates", { cookie: op.cookie, form: { intent: "nope" } }));

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
-import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES, pairsToRates, parseRateInput, type RatePair } from "#api/summary";
+import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES, giftRateInputError, pairsToRates, parseRateInput, type RatePair } from "#api/summary";
 import { replaceGiftRates } from "~/models/gift-rates.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
@@ -20,10 +20,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirect(form.get("redirectTo"), "/");
   const pairs: Record<string, RatePair> = {};
   for (const name of GIFT_RATE_NAMES) {
-    const prize = parseRateInput(asText(form.get(`prize:${name}`)));
-    const fireballs = parseRateInput(asText(form.get(`fireballs:${name}`)));
-    if (prize === null || fireballs === null) return redirectWithError(back, `${name}: enter whole numbers of 0 or more`);
-    pairs[name] = { prize, fireballs };
+    const prizeText = asText(form.get(`prize:${name}`));
+    const fireballsText = asText(form.get(`fireballs:${name}`));
+    const refused = giftRateInputError(prizeText, fireballsText);
+    if (refused) return redirectWithError(back, `${name}: ${refused}`);
+    pairs[name] = { prize: parseRateInput(prizeText) ?? 0, fireballs: parseRateInput(fireballsText) ?? 0 };
   }
   try {
     await replaceGiftRates(pairsToRates(pairs));

@@ -10,8 +10,9 @@ import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
 import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips, statusText } from "./bowling-view";
 import { RemoteImage } from "./remote-image";
 
-export function deleteUserQuestion(row: Pick<BowlingRow, "nick" | "account_id">) {
-  return `Are you sure you want to delete ${row.nick} (${row.account_id})? Its companion is removed too. This action cannot be undone.`;
+/** Issue 19 items 9, 10: the companion is named only when there is one; Undo is offered for 2 minutes. */
+export function deleteUserQuestion(row: Pick<BowlingRow, "nick" | "account_id" | "companion">) {
+  return `Are you sure you want to delete ${row.nick} (${row.account_id})?${row.companion ? " Its companion is removed too." : ""} You can undo this for 2 minutes.`;
 }
 
 /**

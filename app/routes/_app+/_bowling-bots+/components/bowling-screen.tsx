@@ -2,15 +2,18 @@ import { Box, Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useLive } from "~/components/live/live";
-import { SummaryPanel } from "~/components/summary/summary-panel";
+import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { ListSearch } from "~/components/ui/list-search";
 import { NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
+import { UndoBar } from "~/components/ui/undo-bar";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
+import { searchSummary } from "~/utils/list-search";
 import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
 import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
 import {
@@ -143,7 +146,16 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
       />
       <CollectionDialog open={open?.dialog === "collection"} onClose={close} closeHref={closeHref} row={open?.dialog === "collection" ? dialogRow : null} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="accounts" />
-      <Box mb="4" style={{ maxWidth: 640 }}>
+      {data.undo && canWrite ? (
+        <UndoBar
+          key={data.undo.id}
+          message={`Deleted ${data.undo.label}.`}
+          action="/gifts"
+          fields={{ intent: "undo-delete", undoId: data.undo.id }}
+          redirectTo={`/gifts${location.search}`}
+        />
+      ) : null}
+      <Box mb="4" className="gt-summary-box">
         <SummaryPanel summary={data.summary} />
       </Box>
       <Box asChild>
@@ -154,7 +166,13 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
             </Heading>
             {data.rows && canWrite ? <DeleteAllCompanions count={data.companionCount} /> : null}
           </Flex>
-          {data.totals && rows.length ? <TotalsBar totals={data.totals} /> : null}
+          {data.totals && data.userCount ? <TotalsBar totals={data.totals} /> : null}
+          {data.userCount ? <ListSearch query={data.query} keep={[SUMMARY_EXPAND_PARAM]} /> : null}
+          {data.query && data.rows ? (
+            <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
+              {searchSummary(rows.length, data.userCount, ["account", "accounts"], data.query)}
+            </Text>
+          ) : null}
           {data.rows === null ? (
             reloading ? (
               <Text as="p" color="gray" role="status">
@@ -168,11 +186,11 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
                 </Button>
               </Flex>
             )
-          ) : rows.length === 0 ? (
+          ) : data.userCount === 0 ? (
             <Text as="p" color="gray" data-testid="no-users">
               {LIST_TEXTS.empty}
             </Text>
-          ) : (
+          ) : rows.length === 0 ? null : (
             <table className="gt-bowling-table" aria-labelledby="gt-bowling-users">
               <thead>
                 <tr>

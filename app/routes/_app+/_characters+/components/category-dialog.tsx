@@ -1,25 +1,59 @@
 import { Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
-import { useFetcher } from "@remix-run/react";
-import { useRef } from "react";
+import { Link, useFetcher } from "@remix-run/react";
+import { useRef, useState } from "react";
 import type { Category } from "#api/accounts";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { TrashIcon } from "~/components/ui/icons";
+import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { CONFIRM_CATEGORY_PARAM, DELETE_TEXTS } from "./characters-view";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 
+/**
+ * One category with its delete (issue 19 item 9): it asks first (an alert dialog; without
+ * JavaScript a link to `?confirmCategory=<id>`, which the screen answers with an inline
+ * question), and the delete can be undone from the Undo bar.
+ */
 function CategoryItem({ category, redirectTo }: { category: Category; redirectTo: string }) {
   const fetcher = useFetcher();
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+  const label = `Delete category ${category.value}`;
   return (
     <Flex asChild align="center" justify="between" gap="2" py="1">
       <li>
         <Text size="2">{category.value}</Text>
-        <fetcher.Form method="post" action="/characters">
-          <HiddenFields fields={{ intent: "delete-category", id: category._id }} />
-          <NoJsRedirect to={redirectTo} />
-          <IconButton type="submit" size="1" variant="ghost" color="red" aria-label={`Delete category ${category.value}`} loading={fetcher.state !== "idle"}>
-            <TrashIcon />
+        {hydrated ? (
+          <>
+            <IconButton
+              type="button"
+              size="1"
+              variant="ghost"
+              color="red"
+              aria-label={label}
+              title={label}
+              onClick={() => setOpen(true)}
+              loading={fetcher.state !== "idle"}
+            >
+              <TrashIcon />
+            </IconButton>
+            <LazyConfirmDialog
+              open={open}
+              onOpenChange={setOpen}
+              title={DELETE_TEXTS.categoryTitle}
+              description={DELETE_TEXTS.category(category.value)}
+              confirmLabel="Delete"
+              onConfirm={() => fetcher.submit({ intent: "delete-category", id: category._id }, { method: "post", action: "/characters" })}
+            />
+          </>
+        ) : (
+          <IconButton asChild size="1" variant="ghost" color="red">
+            <Link to={`${redirectTo}&${CONFIRM_CATEGORY_PARAM}=${encodeURIComponent(category._id)}`} aria-label={label} title={label} preventScrollReset>
+              <TrashIcon />
+            </Link>
           </IconButton>
-        </fetcher.Form>
+        )}
       </li>
     </Flex>
   );

@@ -8,18 +8,27 @@ import { StaleMark } from "~/components/ui/refresh-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
-import { CONFIRM_PARAM, GIFT_COLUMNS, type GiftCell } from "./characters-view";
+import { CONFIRM_PARAM, DELETE_TEXTS, GIFT_COLUMNS, giftLabel, type GiftCell } from "./characters-view";
 
 /**
- * The 8-column gift grid of one row (spec 2 §2): skeleton until loaded; the last known gifts
+ * The 8-column gift grid of one row (spec 2 §2): skeleton while a refresh loads it, "Gifts not
+ * loaded yet" when nothing does; the last known gifts
  * when the latest call failed (the row carries the stale mark); "Failed to load gifts" only
  * when there are none to show.
  */
-export function GiftGrid({ gifts, failed, label }: { gifts: GiftCell[] | null; failed: boolean; label: string }) {
+export function GiftGrid({ gifts, failed, label, loading }: { gifts: GiftCell[] | null; failed: boolean; label: string; loading: boolean }) {
   if (!gifts && failed) {
     return (
       <Text size="1" color="red" data-testid="gifts-failed">
         Failed to load gifts
+      </Text>
+    );
+  }
+  // Issue 19 item 8: a skeleton only while something loads them; else say so (Refresh loads them).
+  if (!gifts && !loading) {
+    return (
+      <Text size="1" color="gray" data-testid="gifts-not-loaded">
+        Gifts not loaded yet
       </Text>
     );
   }
@@ -36,8 +45,11 @@ export function GiftGrid({ gifts, failed, label }: { gifts: GiftCell[] | null; f
     <ul className="gt-gift-grid" aria-label={label}>
       {gifts.map((g) => (
         <li key={g.type} className="gt-gift-cell" title={`${g.name}: ${g.amount}`}>
-          {g.img ? <img src={g.img} alt={g.name} width={20} height={20} loading="lazy" /> : <Text size="1">{g.name}</Text>}
+          {g.img ? <img src={g.img} alt={g.name} width={20} height={20} loading="lazy" /> : null}
           <Text size="1">{g.amount}</Text>
+          <span className="gt-gift-name" aria-hidden>
+            {giftLabel(g)}
+          </span>
         </li>
       ))}
     </ul>
@@ -84,8 +96,8 @@ function DeleteButton({ row }: { row: Row }) {
       <LazyConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        title="Delete user"
-        description={`Delete ${row.nick} (${row.account_id})? Its stalker stops. This cannot be undone.`}
+        title={DELETE_TEXTS.userTitle}
+        description={DELETE_TEXTS.user(row)}
         confirmLabel="Delete"
         onConfirm={() => fetcher.submit({ intent: "delete-user", accountId: row.account_id }, { method: "post", action: "/characters" })}
       />
@@ -93,7 +105,7 @@ function DeleteButton({ row }: { row: Row }) {
   );
 }
 
-export function CharacterRowView({ row }: { row: Row }) {
+export function CharacterRowView({ row, refreshing }: { row: Row; refreshing: boolean }) {
   const canWrite = useCanWrite();
   const status = row.isOnline === null ? null : row.isOnline ? "online" : "offline";
   return (
@@ -131,7 +143,7 @@ export function CharacterRowView({ row }: { row: Row }) {
               {row.stale ? <StaleMark stale={row.stale} /> : null}
             </Flex>
             <Box mt="2">
-              <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} />
+              <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} loading={refreshing} />
             </Box>
           </Box>
           {canWrite ? (

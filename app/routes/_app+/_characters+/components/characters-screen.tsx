@@ -1,19 +1,36 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
+import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
-import { SummaryPanel } from "~/components/summary/summary-panel";
+import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PlusIcon } from "~/components/ui/icons";
+import { ListSearch } from "~/components/ui/list-search";
 import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useCanWrite } from "~/components/ui/write-only";
+import { UndoBar } from "~/components/ui/undo-bar";
+import { searchSummary } from "~/utils/list-search";
 import type { CharactersData } from "~/routes/_app+/_characters+/characters";
 import { CharacterRowView } from "./character-row";
-import { CONFIRM_PARAM, DIALOG_PARAM, dialogOf, GIFT_PARAM, LIVE_PATTERNS, REFRESH_POLL_MS, STALKER_TEXTS, toggleGiftSearch } from "./characters-view";
+import {
+  CONFIRM_CATEGORY_PARAM,
+  CONFIRM_PARAM,
+  DELETE_TEXTS,
+  DIALOG_PARAM,
+  dialogOf,
+  GIFT_PARAM,
+  giftLabel,
+  giftSelection,
+  LIVE_PATTERNS,
+  REFRESH_POLL_MS,
+  STALKER_TEXTS,
+  toggleGiftSearch,
+} from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
 
@@ -77,6 +94,18 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
 
 function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; selected: number[] }) {
   const location = useLocation();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  // Issue 19 item 13: a second click lands before the first click's page has loaded, while
+  // `location` still holds the URL of the render: toggle from the URL being navigated to, so
+  // no toggle is lost, and show that selection at once.
+  const pending = navigation.location?.pathname === "/characters" ? navigation.location.search : null;
+  const intended = useRef<string | null>(null);
+  useEffect(() => {
+    intended.current = null;
+  }, [location.search]);
+  const base = () => intended.current ?? pending ?? location.search;
+  const shown = pending !== null ? giftSelection(new URLSearchParams(pending)) : selected;
   if (totals.length === 0) return null;
   return (
     <Box mb="4">
@@ -85,25 +114,34 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
       </Heading>
       <ul className="gt-gift-filter" aria-label="Filter by gift">
         {totals.map((g) => {
-          const on = selected.includes(g.type);
+          const on = shown.includes(g.type);
           return (
             <li key={g.type}>
               <Link
                 to={`/characters${toggleGiftSearch(new URLSearchParams(location.search), g.type)}`}
                 aria-pressed={on}
                 aria-label={`${g.name}: ${g.amount}${on ? " (filtering)" : ""}`}
+                title={`${g.name}: ${g.amount}`}
                 preventScrollReset
                 replace
                 data-gift={g.type}
+                onClick={(event) => {
+                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                  event.preventDefault();
+                  const next = toggleGiftSearch(new URLSearchParams(base()), g.type);
+                  intended.current = next;
+                  navigate(`/characters${next}`, { replace: true, preventScrollReset: true });
+                }}
               >
                 {g.img ? <img src={g.img} alt="" width={20} height={20} /> : null}
                 <Text size="1">{g.amount}</Text>
+                <span className="gt-gift-name">{giftLabel(g)}</span>
               </Link>
             </li>
           );
         })}
       </ul>
-      {selected.length ? (
+      {shown.length ? (
         <Text as="p" size="1" mt="1">
           <Link to={withoutParams(location.search, [GIFT_PARAM])} replace preventScrollReset>
             Clear gift filter
@@ -129,6 +167,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const dialog = canWrite ? dialogOf(params) : null;
   const confirmId = canWrite ? params.get(CONFIRM_PARAM) : null;
   const confirm = confirmId ? (data.groups.flatMap((g) => g.rows).find((r) => r.account_id === confirmId) ?? null) : null;
+  const confirmCategoryId = canWrite ? params.get(CONFIRM_CATEGORY_PARAM) : null;
+  const confirmCategory = confirmCategoryId ? (data.categories.find((c) => c._id === confirmCategoryId) ?? null) : null;
 
   return (
     <>
@@ -155,10 +195,22 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       />
       <UserDialog open={dialog === "user"} onClose={close} closeHref={closeHref} categories={data.categories} />
       <CategoryDialog open={dialog === "category"} onClose={close} closeHref={closeHref} categories={data.categories} />
+      {confirmCategory ? (
+        <ConfirmPanel
+          title={DELETE_TEXTS.categoryTitle}
+          description={DELETE_TEXTS.category(confirmCategory.value)}
+          confirmLabel="Delete"
+          cancelTo={withoutParams(location.search, [CONFIRM_CATEGORY_PARAM])}
+          form={{
+            action: "/characters",
+            fields: { intent: "delete-category", id: confirmCategory._id, redirectTo: withoutParams(location.search, [CONFIRM_CATEGORY_PARAM]) },
+          }}
+        />
+      ) : null}
       {confirm ? (
         <ConfirmPanel
-          title="Delete user"
-          description={`Delete ${confirm.nick} (${confirm.account_id})? Its stalker stops. This cannot be undone.`}
+          title={DELETE_TEXTS.userTitle}
+          description={DELETE_TEXTS.user(confirm)}
           confirmLabel="Delete"
           cancelTo={withoutParams(location.search, [CONFIRM_PARAM])}
           form={{
@@ -168,12 +220,27 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
         />
       ) : null}
       {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
+      {data.undo && canWrite ? (
+        <UndoBar
+          key={data.undo.id}
+          message={`Deleted ${data.undo.label}.`}
+          action="/characters"
+          fields={{ intent: "undo-delete", undoId: data.undo.id }}
+          redirectTo={`/characters${location.search}`}
+        />
+      ) : null}
       <StalkerCard stalker={data.stalker} progress={data.progress} notice={data.notice} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
-      {total === 0 ? (
+      {data.userCount > 0 ? <ListSearch query={data.query} keep={[GIFT_PARAM, SUMMARY_EXPAND_PARAM]} /> : null}
+      {data.query ? (
+        <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
+          {searchSummary(total, data.userCount, ["character", "characters"], data.query)}
+        </Text>
+      ) : null}
+      {data.userCount === 0 ? (
         <EmptyState title="No characters yet" description={canWrite ? "Add a user with a recovery code." : undefined} />
-      ) : (
+      ) : total === 0 ? null : (
         data.groups.map((g) => (
           <Box key={g.group} mb="4" asChild>
             <section aria-labelledby={`group-${g.group}`}>
@@ -182,14 +249,14 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
               </Heading>
               <ul className="gt-character-list">
                 {g.rows.map((r) => (
-                  <CharacterRowView key={r.account_id} row={r} />
+                  <CharacterRowView key={r.account_id} row={r} refreshing={!!data.progress?.running} />
                 ))}
               </ul>
             </section>
           </Box>
         ))
       )}
-      <Box mt="4" style={{ maxWidth: 640 }}>
+      <Box mt="4" className="gt-summary-box">
         <SummaryPanel summary={data.summary} />
       </Box>
     </>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dialogOf, giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
+import { dialogOf, giftLabel, giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
 import { groupRows } from "./group-rows";
 
 const g = (type: number, amount: number): GiftCell => ({ type, name: `G${type}`, img: "", amount });
@@ -80,5 +80,15 @@ describe("no-JavaScript dialogs from the URL", () => {
     expect(dialogOf(new URLSearchParams("dialog=category&gift=4"))).toBe("category");
     expect(dialogOf(new URLSearchParams("dialog=gift-rates"))).toBeNull();
     expect(dialogOf(new URLSearchParams(""))).toBeNull();
+  });
+});
+
+describe("issue 19 item 12: gift tiles carry a name, not only a colour", () => {
+  it("the catalogue nick for a known gift, else the initials of the name", () => {
+    expect(giftLabel({ name: "Fire Cannon Ball" })).toBe("FCB");
+    expect(giftLabel({ name: "Skeleton Key" })).toBe("skey");
+    expect(giftLabel({ name: "Clay" })).toBe("Clay");
+    expect(giftLabel({ name: "Purple Moon Ball" })).toBe("PMB");
+    expect(giftLabel({ name: "Gift" })).toBe("Gift");
   });
 });

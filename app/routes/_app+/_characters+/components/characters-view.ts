@@ -5,7 +5,20 @@
  * which only the loader imports, so the first load stays without it).
  */
 
+import { findGift } from "~/data/gifts";
+
 export type GiftCell = { type: number; name: string; img: string; amount: number };
+
+/**
+ * The short name printed under a gift's picture (issue 19 item 12: tiles told apart only by
+ * colour): the catalogue's nick (spec 1 §3, "FCB", "skey"), else the initials of the name.
+ */
+export function giftLabel(g: { name: string }): string {
+  const known = findGift(g.name)?.nick;
+  if (known) return known;
+  const words = g.name.trim().split(/\s+/).filter(Boolean);
+  return words.length > 1 ? words.map((w) => [...w][0]!.toUpperCase()).join("") : (words[0] ?? "?");
+}
 
 /** Spec 2 §9 "Gift grid": 8 columns. */
 export const GIFT_COLUMNS = 8;
@@ -19,8 +32,23 @@ export type CharactersDialog = (typeof DIALOGS)[number];
 export const REFRESHING_PARAM = "refreshing";
 /** URL parameter of the no-JavaScript delete confirmation: `?confirm=<account id>`. */
 export const CONFIRM_PARAM = "confirm";
+/** URL parameter of the no-JavaScript category delete confirmation: `?dialog=category&confirmCategory=<id>`. */
+export const CONFIRM_CATEGORY_PARAM = "confirmCategory";
 /** Parameters only the screen reads (the loader's data does not depend on them). */
-export const URL_ONLY_PARAMS = [DIALOG_PARAM, CONFIRM_PARAM] as const;
+export const URL_ONLY_PARAMS = [DIALOG_PARAM, CONFIRM_PARAM, CONFIRM_CATEGORY_PARAM] as const;
+
+/**
+ * The delete questions (issue 19 items 9, 10): a stalker is mentioned only when one runs; the
+ * delete can be undone for 2 minutes (the Undo bar), so it does not say it cannot.
+ * The category wording follows spec 2's "Delete Planet" confirmation ("Are you sure you want to delete “{name}”?").
+ */
+export const DELETE_TEXTS = {
+  userTitle: "Delete user",
+  user: (r: { nick: string; account_id: string; active: boolean }) =>
+    `Delete ${r.nick} (${r.account_id})?${r.active ? " Its stalker stops." : ""} You can undo this for 2 minutes.`,
+  categoryTitle: "Delete Category",
+  category: (value: string) => `Are you sure you want to delete “${value}”? Users in it keep their group. You can undo this for 2 minutes.`,
+} as const;
 
 /** The dialog a URL opens, if any (`?dialog=gift-rates` belongs to the Summary panel). */
 export function dialogOf(params: URLSearchParams): CharactersDialog | null {

@@ -173,7 +173,8 @@ function ProfileCard({ data }: { data: CollectionsData }) {
         <IntentForm intent="logout">
           {(busy) => (
             <Button type="submit" variant="soft" color="gray" loading={busy}>
-              Log out
+              {/* Issue 19 item 10: not a second "Log out" beside the app's own. */}
+              Log out of Galaxy
             </Button>
           )}
         </IntentForm>
@@ -403,6 +404,11 @@ function ActivityLog({ data }: { data: CollectionsData }) {
           {data.activity.map((e) => (
             <li key={e.id} data-status={e.status}>
               <Badge color={e.status === "success" ? "green" : e.status === "error" ? "red" : "blue"}>{e.status}</Badge> <Text size="2">{e.message}</Text>
+              {/* Issue 19 item 11: when, and with which account. */}
+              <Text as="div" size="1" color="gray" data-testid="activity-meta">
+                <RelativeTime value={e.at} />
+                {e.accountId ? ` · ID ${e.accountId}` : ""}
+              </Text>
             </li>
           ))}
         </ol>

@@ -4,6 +4,7 @@ import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trad
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { useCanWrite } from "~/components/ui/write-only";
+import { countOf } from "~/utils/plural";
 
 /** How often the screen re-reads the traders' states while one runs and the live stream is down. */
 export const TRADER_POLL_MS = 2_000;
@@ -58,7 +59,7 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
                           </Badge>
                           {started || t.counts.visits ? (
                             <Text size="1" color="gray" data-testid="trader-counts">
-                              {`${t.counts.posts} posts · ${t.counts.visits} visits · ${t.counts.replies} replies`}
+                              {`${countOf(t.counts.posts, "posts")} · ${countOf(t.counts.visits, "visits")} · ${countOf(t.counts.replies, "replies")}`}
                             </Text>
                           ) : null}
                         </Flex>

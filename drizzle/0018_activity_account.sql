@@ -1,0 +1,1 @@
+ALTER TABLE "collections_activity" ADD COLUMN "account_id" text;
