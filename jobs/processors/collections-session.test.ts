@@ -15,7 +15,9 @@ import { changePlanet, connectAccount, disconnectAccount, getConnection } from "
 import { saveProfile } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { deleteKeys, freePort, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
-import { connectionTimings, reconnectDelay } from "./collections";
+import type { Job } from "bullmq";
+import type { SessionContext } from "../session-host.server";
+import { connectionTimings, reconnectDelay, runCollectionsSession } from "./collections";
 
 let sim: Simulator;
 const children: WorkerChild[] = [];
@@ -169,6 +171,40 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
+
+  it("a stop that lands while it is still writing 'connecting' (before the socket exists) ends it without logging in", async () => {
+    const a = sim.world.accounts[20]!;
+    const op = await createTestOperator();
+    await saveProfile(op.id, { accountId: a.id, nick: a.nick, password: a.password, loginMethod: "recovery" });
+    const controller = new AbortController();
+    const reports: string[] = [];
+    const ctx = {
+      purpose: "collections",
+      key: a.id,
+      accountId: a.id,
+      jobId: `collections-${a.id}`,
+      workerId: "test-worker",
+      signal: controller.signal,
+      reason: () => (controller.signal.aborted ? "stop" : null),
+      holdsLock: async () => true,
+      job: {} as Job,
+      // The stop arrives while the supervisor's first write is in flight (before the runner listens).
+      report: async (patch: { actual?: string }) => {
+        if (patch.actual) reports.push(patch.actual);
+        if (patch.actual === "connecting") controller.abort("stop");
+        return true;
+      },
+      end: async () => {},
+      onWake: () => () => {},
+      onCommand: () => {},
+    } satisfies SessionContext;
+    const t0 = Date.now();
+    const outcome = await Promise.race([runCollectionsSession(ctx).then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
+    expect(outcome).toBe("returned");
+    expect(reports).not.toContain("active");
+    const { open, closed } = sim.sockets.snapshot();
+    expect([...open, ...closed].filter((c) => c.accountId === a.id && Date.parse(c.openedAt) >= t0)).toHaveLength(0);
+  });
 
   it("spec 2 §8 950: 'You login from another device', state 'error', no reconnect", async () => {
     const { a, w } = await connected(12);

@@ -6,6 +6,7 @@
  * planets, in which order, what was posted and answered), never the clock.
  */
 import { eq } from "drizzle-orm";
+import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PLANET_CATALOGUE } from "#api/planets";
 import type { TraderPosition } from "#api/trading";
@@ -23,10 +24,10 @@ import { action as startAction } from "~/routes/_app+/_trading-planets+/api.trad
 import { action as stopAction } from "~/routes/_app+/_trading-planets+/api.trader.stop";
 import { loader as statusLoader } from "~/routes/_app+/_trading-planets+/api.trader.status";
 import { closeQueues, getQueue } from "../queues.server";
-import { sessionJobId } from "../session-host.server";
+import { sessionJobId, type SessionContext } from "../session-host.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
-import { adLines, expandStep, flyWaitSeconds, nextInRotation, resolvePosition } from "./trader";
+import { adLines, expandStep, flyWaitSeconds, nextInRotation, resolvePosition, runTrader } from "./trader";
 
 let sim: Simulator;
 let pool: WorkerPool;
@@ -407,6 +408,40 @@ describe("issue 11 'The trading run' against the simulator", () => {
         .every((p) => p.startsWith("Bowling*")),
     ).toBe(true);
     await waitFor("new ad posted", () => posts(acc.id).some((p) => p.text === "new ad"));
+  });
+
+  it("a stop that lands while it is still writing 'connecting' (before the socket exists) ends it without logging in", async () => {
+    const acc = await traderUser();
+    await englishPlanets(["Galaxy"]);
+    await sequence("Stay", [{ planetType: "english" }], { seconds: 400 });
+    const controller = new AbortController();
+    const reports: string[] = [];
+    const ctx = {
+      purpose: "trader",
+      key: acc.id,
+      accountId: acc.id,
+      jobId: sessionJobId("trader", acc.id),
+      workerId: "test-worker",
+      signal: controller.signal,
+      reason: () => (controller.signal.aborted ? "stop" : null),
+      holdsLock: async () => true,
+      job: {} as Job,
+      // The stop arrives while the supervisor's first write is in flight (before the runner listens).
+      report: async (patch: { actual?: string }) => {
+        if (patch.actual) reports.push(patch.actual);
+        if (patch.actual === "connecting") controller.abort("stop");
+        return true;
+      },
+      end: async () => {},
+      onWake: () => () => {},
+      onCommand: () => {},
+    } satisfies SessionContext;
+    const t0 = Date.now();
+    const outcome = await Promise.race([runTrader(ctx).then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
+    expect(outcome).toBe("returned");
+    expect(reports).not.toContain("active");
+    const { open, closed } = sim.sockets.snapshot();
+    expect([...open, ...closed].filter((c) => c.accountId === acc.id && Date.parse(c.openedAt) >= t0)).toHaveLength(0);
   });
 
   it("/api/trader/start|stop|status: 202 started, listed with its state, 400 for a non-trading user, 404 unknown; stop sends QUIT :ds and shows idle", async () => {
