@@ -13,8 +13,8 @@ export const stepSchema = z.object({
 
 const secondsSchema = z
   .number({ error: TRADING_ERRORS.sequenceSeconds })
-  .int(TRADING_ERRORS.sequenceSeconds)
   .min(0, TRADING_ERRORS.sequenceSeconds)
+  .int(TRADING_ERRORS.sequenceSecondsWhole)
   .max(TRADING_LIMITS.secondsMax, `Seconds must be at most ${TRADING_LIMITS.secondsMax}`);
 const levelSchema = (label: string) =>
   z

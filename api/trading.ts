@@ -67,6 +67,8 @@ export const TRADING_ERRORS = {
   sequenceName: "Please enter a sequence name",
   sequencePlanets: "Please add at least one planet",
   sequenceSeconds: "Seconds must be a non-negative number",
+  /** Ours: 2.5 is not negative, so the spec's text would not say what is wrong. */
+  sequenceSecondsWhole: "Seconds must be a whole number",
   planetName: "Please enter a planet name",
   adMessage: "Please enter an ad message",
   // Ours (the spec leaves the server's answers open):

@@ -79,6 +79,7 @@ describe("/api/planet-sequences (spec 2 §7 Trading planets: list → sequences,
     ["missing planets", { name: "A" }, TRADING_ERRORS.sequencePlanets],
     ["negative seconds", { name: "A", sequence: [{ planetType: "ring" }], seconds: -1 }, TRADING_ERRORS.sequenceSeconds],
     ["string seconds", { name: "A", sequence: [{ planetType: "ring" }], seconds: "5" }, TRADING_ERRORS.sequenceSeconds],
+    ["fractional seconds (issue 19 item 10)", { name: "A", sequence: [{ planetType: "ring" }], seconds: 2.5 }, "Seconds must be a whole number"],
     ["seconds above 999", { name: "A", sequence: [{ planetType: "ring" }], seconds: 1000 }, "Seconds must be at most 999"],
     ["unknown key", { name: "A", sequence: [{ planetType: "ring" }], extra: 1 }, null],
   ])("POST with %s → 400 {error,message} (spec 2 §5), nothing stored", async (_label, body, text) => {

@@ -21,6 +21,8 @@ describe("sequence form rules (spec 2 §5, §9)", () => {
     expect(validateDraft(one)).toEqual({});
     expect(validateDraft({ ...one, seconds: "-1" }).seconds).toBe(TRADING_ERRORS.sequenceSeconds);
     expect(validateDraft({ ...one, seconds: "abc" }).seconds).toBe(TRADING_ERRORS.sequenceSeconds);
+    // Issue 19 item 10: 2.5 is not negative; say what is wrong with it.
+    expect(validateDraft({ ...one, seconds: "2.5" }).seconds).toBe("Seconds must be a whole number");
     expect(validateDraft({ ...one, seconds: "1000" }).seconds).toBe("Seconds must be at most 999");
     expect(validateDraft({ ...one, seconds: "999" })).toEqual({});
     expect(validateDraft({ ...one, seconds: "0" })).toEqual({});

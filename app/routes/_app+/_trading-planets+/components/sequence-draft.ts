@@ -79,7 +79,7 @@ export function validateDraft(draft: SequenceDraft): DraftErrors {
   const errors: DraftErrors = {};
   if (!draft.name.trim()) errors.name = TRADING_ERRORS.sequenceName;
   if (!draft.steps.length) errors.sequence = TRADING_ERRORS.sequencePlanets;
-  if (!whole(draft.seconds)) errors.seconds = TRADING_ERRORS.sequenceSeconds;
+  if (!whole(draft.seconds)) errors.seconds = /^\s*\d*\.\d+\s*$/.test(draft.seconds) ? TRADING_ERRORS.sequenceSecondsWhole : TRADING_ERRORS.sequenceSeconds;
   else if (Number(draft.seconds) > TRADING_LIMITS.secondsMax) errors.seconds = `Seconds must be at most ${TRADING_LIMITS.secondsMax}`;
   for (const [key, label] of [
     ["closedPlanetsLevel", "Closed planets level"],
