@@ -37,7 +37,7 @@ function data(withProfile: boolean): CollectionsData {
     giftIds: ["g1"],
     items: null,
     auto: { on: true, repeat: 3, intervalSeconds: 30, runCount: 2, step: "mastic" },
-    activity: [{ id: "a1", status: "success", message: "Collected 3 items" }],
+    activity: [{ id: "a1", status: "success", message: "Collected 3 items", at: "2026-11-26T01:00:00.000Z", accountId: "2001" }],
     characters: [],
     panel: "hide",
   } as unknown as CollectionsData;
@@ -73,7 +73,7 @@ function renderAs(role: "operator" | "viewer", withProfile: boolean) {
 
 const WRITES = [
   "Disconnect from Galaxy",
-  "Log out",
+  "Log out of Galaxy",
   "Change planet",
   "Run",
   "Status",

@@ -87,7 +87,7 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
     expect(out).toContain("Trading run");
     expect(out).toMatch(/data-testid="trader-state"[^>]*>on planet Cannon\*4</);
     expect(out).toMatch(/data-testid="trader-state"[^>]*>idle</);
-    expect(out).toContain("3 posts · 4 visits · 1 replies");
+    expect(out).toContain("3 posts · 4 visits · 1 reply");
     expect(out).toMatch(
       /<form method="post" action="\/trading-planets"[^>]*>(?:(?!<\/form>).)*name="intent" value="trader-stop"(?:(?!<\/form>).)*value="10000001"/s,
     );
