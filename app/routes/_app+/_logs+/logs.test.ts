@@ -10,7 +10,9 @@ type PageData = {
   params: { type?: string; source?: string; showCleared: boolean; auto: boolean; confirmCleanup: boolean };
   logs: { _id: string; message: string; cleared: boolean }[];
   matching: number;
-  total: number;
+  total: number | null;
+  older: string | null;
+  newer: string | null;
   retentionDays: number;
 };
 
@@ -52,7 +54,8 @@ describe("/logs loader", () => {
   it("hides cleared entries by default and shows them with showCleared=1", async () => {
     const d = (await page()).data;
     expect(messages(d)).toEqual(["auth failed", "started", "ancient"]);
-    expect(d).toMatchObject({ matching: 3, total: 4, retentionDays: 14 });
+    // The table's total is only read for an empty page (which empty state to show).
+    expect(d).toMatchObject({ matching: 3, total: null, retentionDays: 14 });
     const all = (await page("?showCleared=1")).data;
     expect(messages(all)).toEqual(["auth failed", "started", "cleared one", "ancient"]);
   });
