@@ -54,8 +54,6 @@ type Part = {
   extra?(get: (p: string) => Promise<{ status: number; body: Buffer; took: number }>, n: number): Promise<void>;
 };
 
-const TYPES = ["info", "error", "disconnect", "debug"];
-
 /**
  * Log entries like a busy server's: mostly info/system, a tenth errors, rare debug and
  * discord entries, 2 % cleared, one in twelve about one of 200 accounts, one a second
@@ -115,7 +113,9 @@ const PARTS: Record<string, Part> = {
           count = (JSON.parse(res.body.toString()) as { logs: unknown[] }).logs.length;
           bytes = res.body.length;
         }
-        console.log(`| ${`/api/logs${q}`.padEnd(46)} | ${String(count).padStart(7)} | ${String(bytes).padStart(10)} | ${ms(median(times)).padStart(8)} | ${ms(Math.max(...times)).padStart(8)} |`);
+        console.log(
+          `| ${`/api/logs${q}`.padEnd(46)} | ${String(count).padStart(7)} | ${String(bytes).padStart(10)} | ${ms(median(times)).padStart(8)} | ${ms(Math.max(...times)).padStart(8)} |`,
+        );
       }
     },
   },

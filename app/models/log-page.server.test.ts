@@ -59,7 +59,13 @@ describe("listLogsPage: keyset pages, newest first", () => {
   });
 
   it("the same with each filter", async () => {
-    const filters: Omit<LogFilter, "limit">[] = [{ cleared: false }, { cleared: true }, { type: "error" }, { source: "bot" }, { type: "error", source: "bot", cleared: false }];
+    const filters: Omit<LogFilter, "limit">[] = [
+      { cleared: false },
+      { cleared: true },
+      { type: "error" },
+      { source: "bot" },
+      { type: "error", source: "bot", cleared: false },
+    ];
     for (const filter of filters) {
       const all = (await listLogs({ ...filter, limit: 1000 })).map((e) => e.message);
       expect(all.length).toBeGreaterThan(0);
@@ -131,8 +137,7 @@ describe("an index behind every filter (EXPLAIN on a table of 60,000 entries)", 
 
   const combos: Omit<LogFilter, "limit">[] = [];
   for (const cleared of [undefined, false, true])
-    for (const type of [undefined, ...types.slice(0, 3)])
-      for (const source of [undefined, ...sources.slice(0, 2)]) combos.push({ type, source, cleared });
+    for (const type of [undefined, ...types.slice(0, 3)]) for (const source of [undefined, ...sources.slice(0, 2)]) combos.push({ type, source, cleared });
   combos.push({ account: "13" }, { account: "13", cleared: false }, { account: "13", type: "error" });
 
   async function plan(query: { getSQL(): unknown }) {

@@ -34,15 +34,31 @@ export const logs = pgTable(
     index("logs_source_timestamp_index").on(t.source, t.timestamp, t.id),
     index("logs_type_source_timestamp_index").on(t.type, t.source, t.timestamp, t.id),
     // The same four for open entries only (the page's default, `cleared=false`).
-    index("logs_open_timestamp_index").on(t.timestamp, t.id).where(sql`not ${t.cleared}`),
-    index("logs_open_type_timestamp_index").on(t.type, t.timestamp, t.id).where(sql`not ${t.cleared}`),
-    index("logs_open_source_timestamp_index").on(t.source, t.timestamp, t.id).where(sql`not ${t.cleared}`),
-    index("logs_open_type_source_timestamp_index").on(t.type, t.source, t.timestamp, t.id).where(sql`not ${t.cleared}`),
+    index("logs_open_timestamp_index")
+      .on(t.timestamp, t.id)
+      .where(sql`not ${t.cleared}`),
+    index("logs_open_type_timestamp_index")
+      .on(t.type, t.timestamp, t.id)
+      .where(sql`not ${t.cleared}`),
+    index("logs_open_source_timestamp_index")
+      .on(t.source, t.timestamp, t.id)
+      .where(sql`not ${t.cleared}`),
+    index("logs_open_type_source_timestamp_index")
+      .on(t.type, t.source, t.timestamp, t.id)
+      .where(sql`not ${t.cleared}`),
     // And for cleared entries (`cleared=true`, and "Clean Old Logs"): small, as cleanup deletes them.
-    index("logs_cleared_timestamp_index").on(t.timestamp, t.id).where(sql`${t.cleared}`),
-    index("logs_cleared_type_timestamp_index").on(t.type, t.timestamp, t.id).where(sql`${t.cleared}`),
-    index("logs_cleared_source_timestamp_index").on(t.source, t.timestamp, t.id).where(sql`${t.cleared}`),
-    index("logs_cleared_type_source_timestamp_index").on(t.type, t.source, t.timestamp, t.id).where(sql`${t.cleared}`),
+    index("logs_cleared_timestamp_index")
+      .on(t.timestamp, t.id)
+      .where(sql`${t.cleared}`),
+    index("logs_cleared_type_timestamp_index")
+      .on(t.type, t.timestamp, t.id)
+      .where(sql`${t.cleared}`),
+    index("logs_cleared_source_timestamp_index")
+      .on(t.source, t.timestamp, t.id)
+      .where(sql`${t.cleared}`),
+    index("logs_cleared_type_source_timestamp_index")
+      .on(t.type, t.source, t.timestamp, t.id)
+      .where(sql`${t.cleared}`),
     // A session's "System Logs" link (/logs?account=…, issue 18): entries about one account, newest first.
     index("logs_account_timestamp_index").on(sql`(${t.details} ->> 'accountId')`, t.timestamp, t.id),
   ],

@@ -77,10 +77,17 @@ describe("/logs loader: a page at a time (issue 20)", () => {
     await db.delete(logs);
     const now = Date.now();
     // 120 open entries, one a second, newest = e120; plus one cleared.
-    await db.insert(logs).values([
-      ...Array.from({ length: 120 }, (_, i) => ({ type: "error" as const, source: "system" as const, message: `e${i + 1}`, timestamp: new Date(now - (120 - i) * 1000) })),
-      { type: "info", source: "bot", message: "gone", cleared: true, timestamp: new Date(now) },
-    ]);
+    await db
+      .insert(logs)
+      .values([
+        ...Array.from({ length: 120 }, (_, i) => ({
+          type: "error" as const,
+          source: "system" as const,
+          message: `e${i + 1}`,
+          timestamp: new Date(now - (120 - i) * 1000),
+        })),
+        { type: "info", source: "bot", message: "gone", cleared: true, timestamp: new Date(now) },
+      ]);
   });
 
   it("renders 50 entries, says how many match, and links the older ones; Older and Newer walk every entry once", async () => {
@@ -107,7 +114,11 @@ describe("/logs loader: a page at a time (issue 20)", () => {
   it("counts stop at 1,000 (then 1,001: '1,000+'), never reading the whole table", async () => {
     const db = await getDb();
     const now = Date.now();
-    await db.insert(logs).values(Array.from({ length: 900 }, (_, i) => ({ type: "info" as const, source: "bot" as const, message: `more${i}`, timestamp: new Date(now - 500_000 - i) })));
+    await db
+      .insert(logs)
+      .values(
+        Array.from({ length: 900 }, (_, i) => ({ type: "info" as const, source: "bot" as const, message: `more${i}`, timestamp: new Date(now - 500_000 - i) })),
+      );
     const d = (await page()).data;
     expect(d.matching).toBe(1001);
     expect(d.logs).toHaveLength(50);
