@@ -28,6 +28,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -100,8 +101,13 @@ const PARTS: Record<string, Part> = {
         "?account=100012&type=error",
       ];
       console.log(`\n### GET /api/logs at ${n.toLocaleString("en-US")} entries (≤ 500 newest per answer), ${REQUESTS} requests each after ${WARMUP} warm-ups`);
-      console.log("| query                                          | entries | JSON bytes | median   | max      |");
-      console.log("|------------------------------------------------|---------|------------|----------|----------|");
+      console.log("(HTTP: the whole request through server.ts; query: the same filter's SQL in this process, EXPLAIN ANALYZE execution time)");
+      console.log("| query                                                 | entries | JSON bytes | HTTP median | HTTP max | query median |");
+      console.log("|-------------------------------------------------------|---------|------------|-------------|----------|--------------|");
+      const { logsPageQuery } = await import("~/models/log.server");
+      const { getDb } = await import("~/db/client.server");
+      const { sql: drizzleSql } = await import("drizzle-orm");
+      const db = await getDb();
       for (const q of filters) {
         const times: number[] = [];
         let count = 0;
@@ -113,13 +119,39 @@ const PARTS: Record<string, Part> = {
           count = (JSON.parse(res.body.toString()) as { logs: unknown[] }).logs.length;
           bytes = res.body.length;
         }
+        // The SQL GET /api/logs runs (listLogs: the newest 500), timed by PostgreSQL itself.
+        const p = new URLSearchParams(q);
+        const filter = {
+          type: (p.get("type") ?? undefined) as never,
+          source: (p.get("source") ?? undefined) as never,
+          account: p.get("account") ?? undefined,
+          cleared: p.has("cleared") ? p.get("cleared") === "true" : undefined,
+        };
+        const exec: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const res = (await db.execute(drizzleSql`explain (analyze, format json) ${logsPageQuery(db, filter, 499)}`)) as unknown as {
+            rows: Array<Record<string, unknown>>;
+          };
+          const plan = Object.values(res.rows[0]!)[0] as Array<{ "Execution Time": number }>;
+          exec.push(plan[0]!["Execution Time"]);
+        }
         console.log(
-          `| ${`/api/logs${q}`.padEnd(46)} | ${String(count).padStart(7)} | ${String(bytes).padStart(10)} | ${ms(median(times)).padStart(8)} | ${ms(Math.max(...times)).padStart(8)} |`,
+          `| ${`/api/logs${q}`.padEnd(53)} | ${String(count).padStart(7)} | ${String(bytes).padStart(10)} | ${ms(median(times)).padStart(11)} | ${ms(Math.max(...times)).padStart(8)} | ${ms(median(exec)).padStart(12)} |`,
         );
       }
     },
   },
 };
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return Number.NaN;
+  }
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -187,7 +219,7 @@ async function main() {
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const port = await freePort();
-  await startServer({ ...env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1" });
+  const server = await startServer({ ...env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1" });
   const get = async (p: string) => {
     const t = performance.now();
     const res = await request(port, "GET", p, auth);
@@ -200,10 +232,12 @@ async function main() {
     // The server logs its own start: clear the table so the sizes are exact.
     await sql("delete from logs");
     console.log(`## ${part.url}`);
-    console.log("| rows      | document bytes | median render | ratio to 10 rows | p90      | seed      | rows on the server |");
-    console.log("|-----------|----------------|---------------|------------------|----------|-----------|--------------------|");
+    console.log("(render: wall time of one request; CPU: the server process's user+system time per request, steadier on a shared machine)");
+    console.log("| rows      | document bytes | median render | ratio to 10 rows | p90      | CPU/request | CPU ratio | seed      | rows on the server |");
+    console.log("|-----------|----------------|---------------|------------------|----------|-------------|-----------|-----------|--------------------|");
     let have = 0;
     let base = NaN;
+    let cpuBase = NaN;
     const sizes = SIZES ?? part.sizes;
     for (const n of sizes) {
       const t = performance.now();
@@ -212,17 +246,21 @@ async function main() {
       const seeded = (performance.now() - t) / 1000;
       const times: number[] = [];
       let html = "";
+      let cpuStart = 0;
       for (let i = 0; i < WARMUP + REQUESTS; i++) {
+        if (i === WARMUP) cpuStart = cpuMs(server.pid);
         const res = await get(part.url);
         if (res.status !== 200) throw new Error(`${part.url} → ${res.status}`);
         if (i >= WARMUP) times.push(res.took);
         html = res.body.toString();
       }
+      const cpu = (cpuMs(server.pid) - cpuStart) / REQUESTS;
       const med = median(times);
       if (Number.isNaN(base)) base = med;
+      if (Number.isNaN(cpuBase)) cpuBase = cpu;
       const p90 = [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.9)]!;
       console.log(
-        `| ${n.toLocaleString("en-US").padEnd(9)} | ${Buffer.byteLength(html).toLocaleString("en-US").padStart(14)} | ${ms(med).padStart(13)} | ${`${(med / base).toFixed(2)} ×`.padStart(16)} | ${ms(p90).padStart(8)} | ${`${seeded.toFixed(1)} s`.padStart(9)} | ${(part.rendered(html) ? "yes" : "NO").padEnd(18)} |`,
+        `| ${n.toLocaleString("en-US").padEnd(9)} | ${Buffer.byteLength(html).toLocaleString("en-US").padStart(14)} | ${ms(med).padStart(13)} | ${`${(med / base).toFixed(2)} ×`.padStart(16)} | ${ms(p90).padStart(8)} | ${ms(cpu).padStart(11)} | ${`${(cpu / cpuBase).toFixed(2)} ×`.padStart(9)} | ${`${seeded.toFixed(1)} s`.padStart(9)} | ${(part.rendered(html) ? "yes" : "NO").padEnd(18)} |`,
       );
     }
     await part.extra?.(get, have);
