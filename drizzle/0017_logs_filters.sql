@@ -13,4 +13,5 @@ CREATE INDEX "logs_cleared_timestamp_index" ON "logs" USING btree ("timestamp","
 CREATE INDEX "logs_cleared_type_timestamp_index" ON "logs" USING btree ("type","timestamp","id") WHERE "logs"."cleared";--> statement-breakpoint
 CREATE INDEX "logs_cleared_source_timestamp_index" ON "logs" USING btree ("source","timestamp","id") WHERE "logs"."cleared";--> statement-breakpoint
 CREATE INDEX "logs_cleared_type_source_timestamp_index" ON "logs" USING btree ("type","source","timestamp","id") WHERE "logs"."cleared";--> statement-breakpoint
-CREATE INDEX "logs_account_timestamp_index" ON "logs" USING btree (("details" ->> 'accountId'),"timestamp","id");
+CREATE INDEX "logs_account_type_timestamp_index" ON "logs" USING btree (("details" ->> 'accountId'),"type","timestamp","id") WHERE ("logs"."details" ->> 'accountId') is not null;--> statement-breakpoint
+CREATE INDEX "logs_account_timestamp_index" ON "logs" USING btree (("details" ->> 'accountId'),"timestamp","id") WHERE ("logs"."details" ->> 'accountId') is not null;

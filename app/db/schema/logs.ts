@@ -60,6 +60,13 @@ export const logs = pgTable(
       .on(t.type, t.source, t.timestamp, t.id)
       .where(sql`${t.cleared}`),
     // A session's "System Logs" link (/logs?account=…, issue 18): entries about one account, newest first.
-    index("logs_account_timestamp_index").on(sql`(${t.details} ->> 'accountId')`, t.timestamp, t.id),
+    // Partial: most entries are about no account, and `accountId = $1` implies it is not null.
+    index("logs_account_timestamp_index")
+      .on(sql`(${t.details} ->> 'accountId')`, t.timestamp, t.id)
+      .where(sql`(${t.details} ->> 'accountId') is not null`),
+    // One account's errors (or any type): an account can have thousands of entries of which none is of that type.
+    index("logs_account_type_timestamp_index")
+      .on(sql`(${t.details} ->> 'accountId')`, t.type, t.timestamp, t.id)
+      .where(sql`(${t.details} ->> 'accountId') is not null`),
   ],
 );
