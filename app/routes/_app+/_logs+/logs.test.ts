@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
-import { action, loader } from "./logs";
+import { action, countText, loader, showingText } from "./logs";
 
 /** System Logs page (spec 2 "Logs page (/logs)"): loader filters from the URL, intents clear and cleanup. */
 const DAY = 86_400_000;
@@ -77,17 +77,15 @@ describe("/logs loader: a page at a time (issue 20)", () => {
     await db.delete(logs);
     const now = Date.now();
     // 120 open entries, one a second, newest = e120; plus one cleared.
-    await db
-      .insert(logs)
-      .values([
-        ...Array.from({ length: 120 }, (_, i) => ({
-          type: "error" as const,
-          source: "system" as const,
-          message: `e${i + 1}`,
-          timestamp: new Date(now - (120 - i) * 1000),
-        })),
-        { type: "info", source: "bot", message: "gone", cleared: true, timestamp: new Date(now) },
-      ]);
+    await db.insert(logs).values([
+      ...Array.from({ length: 120 }, (_, i) => ({
+        type: "error" as const,
+        source: "system" as const,
+        message: `e${i + 1}`,
+        timestamp: new Date(now - (120 - i) * 1000),
+      })),
+      { type: "info", source: "bot", message: "gone", cleared: true, timestamp: new Date(now) },
+    ]);
   });
 
   it("renders 50 entries, says how many match, and links the older ones; Older and Newer walk every entry once", async () => {
@@ -109,6 +107,15 @@ describe("/logs loader: a page at a time (issue 20)", () => {
     const top = (await page(`?after=${encodeURIComponent(back.newer!)}`)).data;
     expect(messages(top)).toEqual(messages(first));
     expect(top.newer).toBeNull();
+  });
+
+  it("says how many it shows of how many match, capped counts as '1,000+'", () => {
+    expect(countText(1000, 1000)).toBe("1,000");
+    expect(countText(1001, 1000)).toBe("1,000+");
+    expect(showingText({ shown: 50, matching: 1001, cap: 1000, paged: false })).toBe("Showing the newest 50 of 1,000+ entries");
+    expect(showingText({ shown: 50, matching: 120, cap: 1000, paged: true })).toBe("Showing 50 of 120 entries");
+    expect(showingText({ shown: 3, matching: 3, cap: 1000, paged: false })).toBe("3 entries");
+    expect(showingText({ shown: 1, matching: 1, cap: 1000, paged: false })).toBe("1 entry");
   });
 
   it("counts stop at 1,000 (then 1,001: '1,000+'), never reading the whole table", async () => {

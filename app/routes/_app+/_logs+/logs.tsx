@@ -108,7 +108,8 @@ export function countText(n: number, cap: number): string {
 
 /** The line above the list: how many entries this page shows of how many match. */
 export function showingText({ shown, matching, cap, paged }: { shown: number; matching: number; cap: number; paged: boolean }): string {
-  if (paged) return `Showing ${shown} older ${shown === 1 ? "entry" : "entries"} of ${countText(matching, cap)}`;
+  // A page further down has no position to tell (keyset paging), only its share.
+  if (paged) return `Showing ${shown} of ${countText(matching, cap)} ${matching === 1 ? "entry" : "entries"}`;
   if (matching > shown) return `Showing the newest ${shown} of ${countText(matching, cap)} entries`;
   return `${matching} ${matching === 1 ? "entry" : "entries"}`;
 }
