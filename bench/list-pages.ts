@@ -16,7 +16,7 @@
  * Environment: BENCH_DATABASE_URL (a PostgreSQL server where it may create and drop a
  * database; default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test),
  * BENCH_BUILD_DIR (reuse a production build instead of building into build-bench),
- * BENCH_LISTS (parts, comma-separated; default "logs"), BENCH_SIZES (override the sizes,
+ * BENCH_LISTS (parts, comma-separated; default "logs,exchange-rates"), BENCH_SIZES (override the sizes,
  * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15).
  *
  * The server runs without Redis and without the worker (START_REDIS=false, RUN_WORKER=false),
@@ -35,22 +35,25 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { privateDatabase, type Cleanup } from "./db";
 import { freePort, request } from "./net";
+import { benchPairs } from "./rates-data";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 15);
 const WARMUP = 3;
-const LISTS = (process.env.BENCH_LISTS ?? "logs").split(",").filter(Boolean);
+const LISTS = (process.env.BENCH_LISTS ?? "logs,exchange-rates").split(",").filter(Boolean);
 const SIZES = process.env.BENCH_SIZES?.split(",").map(Number);
 
 type Sql = (text: string) => Promise<unknown>;
+/** What a part may use to grow its table: SQL in this process, or the app's own /api. */
+type Seed = { sql: Sql; post: (path: string, body: unknown) => Promise<void> };
 
 type Part = {
   url: string;
   sizes: number[];
   /** Grows the table to `n` rows (it holds `have`). */
-  grow(sql: Sql, have: number, n: number): Promise<void>;
+  grow(seed: Seed, have: number, n: number): Promise<void>;
   /** Text in the HTML that shows the rows were rendered on the server. */
-  rendered(html: string): boolean;
+  rendered(html: string, n: number): boolean;
   /** After the largest size: extra measurements (GET /api/... with filters). */
   extra?(get: (p: string) => Promise<{ status: number; body: Buffer; took: number }>, n: number): Promise<void>;
 };
@@ -77,7 +80,7 @@ const PARTS: Record<string, Part> = {
   logs: {
     url: "/logs",
     sizes: [10, 200, 1000, 1_000_000],
-    async grow(sql, have, n) {
+    async grow({ sql }, have, n) {
       // In slices, so one statement never holds a million rows of WAL at once.
       for (let from = have; from < n; from += 100_000) await sql(logRows(from, Math.min(n, from + 100_000)));
       await sql("analyze logs");
@@ -153,6 +156,24 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+PARTS["exchange-rates"] = {
+  url: "/exchange-rates",
+  sizes: [10, 200, 1000],
+  // Through the app: POST /api/rates/batch with bench/rates-data.ts's pairs (the server is
+  // started with bench/rates-preload.ts, which admits its synthetic gift names; see
+  // "How 1,000 and 5,000 pairs exist at all"). Each size starts from an empty table, as
+  // the pair sets of two sizes differ.
+  async grow({ sql, post }, _have, n) {
+    await sql("delete from exchange_rates");
+    await post("/api/rates/batch", { updates: benchPairs(n) });
+  },
+  // The last pair's gift names (as bench/rates.ts checks its render).
+  rendered: (html, n) => {
+    const last = benchPairs(n).at(-1)!;
+    return html.includes(last.inputItem) && html.includes(last.outputItem);
+  },
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
@@ -161,7 +182,12 @@ const cleanups: Cleanup[] = [];
 
 function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // rates-preload only widens the gift list the rates API accepts (for the exchange-rates part).
+    const child = spawn(process.execPath, ["--import", "tsx", "--import", "./bench/rates-preload.ts", "server.ts"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(child);
     let log = "";
     child.stdout!.on("data", (c: Buffer) => {
@@ -220,6 +246,10 @@ async function main() {
   }
   const port = await freePort();
   const server = await startServer({ ...env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1" });
+  const post = async (p: string, body: unknown) => {
+    const res = await request(port, "POST", p, { ...auth, "content-type": "application/json" }, JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`${p} → ${res.status} ${res.body.toString().slice(0, 300)}`);
+  };
   const get = async (p: string) => {
     const t = performance.now();
     const res = await request(port, "GET", p, auth);
@@ -230,7 +260,7 @@ async function main() {
     const part = PARTS[name];
     if (!part) throw new Error(`unknown list "${name}" (known: ${Object.keys(PARTS).join(", ")})`);
     // The server logs its own start: clear the table so the sizes are exact.
-    await sql("delete from logs");
+    if (name === "logs") await sql("delete from logs");
     console.log(`## ${part.url}`);
     console.log("(render: wall time of one request; CPU: the server process's user+system time per request, steadier on a shared machine)");
     console.log("| rows      | document bytes | median render | ratio to 10 rows | p90      | CPU/request | CPU ratio | seed      | rows on the server |");
@@ -241,7 +271,7 @@ async function main() {
     const sizes = SIZES ?? part.sizes;
     for (const n of sizes) {
       const t = performance.now();
-      await part.grow(sql, have, n);
+      await part.grow({ sql, post }, have, n);
       have = n;
       const seeded = (performance.now() - t) / 1000;
       const times: number[] = [];
@@ -260,7 +290,7 @@ async function main() {
       if (Number.isNaN(cpuBase)) cpuBase = cpu;
       const p90 = [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.9)]!;
       console.log(
-        `| ${n.toLocaleString("en-US").padEnd(9)} | ${Buffer.byteLength(html).toLocaleString("en-US").padStart(14)} | ${ms(med).padStart(13)} | ${`${(med / base).toFixed(2)} ×`.padStart(16)} | ${ms(p90).padStart(8)} | ${ms(cpu).padStart(11)} | ${`${(cpu / cpuBase).toFixed(2)} ×`.padStart(9)} | ${`${seeded.toFixed(1)} s`.padStart(9)} | ${(part.rendered(html) ? "yes" : "NO").padEnd(18)} |`,
+        `| ${n.toLocaleString("en-US").padEnd(9)} | ${Buffer.byteLength(html).toLocaleString("en-US").padStart(14)} | ${ms(med).padStart(13)} | ${`${(med / base).toFixed(2)} ×`.padStart(16)} | ${ms(p90).padStart(8)} | ${ms(cpu).padStart(11)} | ${`${(cpu / cpuBase).toFixed(2)} ×`.padStart(9)} | ${`${seeded.toFixed(1)} s`.padStart(9)} | ${(part.rendered(html, n) ? "yes" : "NO").padEnd(18)} |`,
       );
     }
     await part.extra?.(get, have);
