@@ -40,7 +40,7 @@ async function main() {
   // First of all: refuse what no route should see (odd methods, paths the router would
   // normalise differently), security headers, the CSP nonce.
   appEntry.mountRequestHygiene(app, { dev: !!viteDevServer });
-  app.use(compression());
+  app.use(appEntry.compressionWhereItPays(compression));
 
   if (viteDevServer) {
     // Vite serves source files by path (`/api/rates` would resolve to api/rates.ts), so

@@ -21,8 +21,31 @@ export const LOG_SOURCES = ["discord", "galaxyAuth", "bot", "system"] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 export type LogSource = (typeof LOG_SOURCES)[number];
 
-/** Newest entries GET /api/logs and the /logs page return. */
+/** Newest entries GET /api/logs returns. */
 export const LOG_LIST_LIMIT = 500;
+
+/** Entries on one page of /logs (issue 20: a bounded page; "Older" and "Newer" reach the rest). */
+export const LOG_PAGE_SIZE = 50;
+
+/**
+ * A place in the list, newest first: an entry's exact timestamp (PostgreSQL keeps
+ * microseconds, a JS Date only milliseconds, so it travels as text) and its id, which
+ * orders entries of the same instant. In a URL: `2026-11-26T01:02:03.456789Z_<uuid>`.
+ */
+export type LogCursor = { at: string; id: string };
+
+const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The cursor a URL parameter names, or undefined for anything else (a stale or edited link opens the newest page). */
+export function parseLogCursor(text: string | null | undefined): LogCursor | undefined {
+  const m = text ? CURSOR.exec(text) : null;
+  if (!m || Number.isNaN(Date.parse(m[1]!))) return undefined;
+  return { at: m[1]!, id: m[2]!.toLowerCase() };
+}
+
+export function formatLogCursor(cursor: LogCursor): string {
+  return `${cursor.at}_${cursor.id}`;
+}
 
 export const LOG_ERRORS = {
   notFound: "Log entry not found",

@@ -12,7 +12,7 @@ import { createAuthGate } from "~/utils/auth-gate.server";
 import { ratesExpressHandler } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
-export { expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
+export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 export { guardBuild } from "~/utils/route-guard.server";
 export { SERVER_ROUTES } from "~/server-routes";
 

@@ -1,10 +1,10 @@
 /**
- * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay]`: runs the benchmarks one after the other (they compete for
+ * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists]`: runs the benchmarks one after the other (they compete for
  * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
  */
 import { spawnSync } from "node:child_process";
 
-const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay"] as const;
+const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists"] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
 const files = {
   rates: "bench/rates.ts",
@@ -14,6 +14,7 @@ const files = {
   bowling: "bench/bowling-refresh.ts",
   sessions: "bench/sessions.ts",
   relay: "bench/relay.ts",
+  lists: "bench/list-pages.ts",
 };
 
 let failed = false;

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
-import type { LogDto } from "#api/logs";
+import { and, asc, count, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import type { LogCursor, LogDto } from "#api/logs";
 import { getDb, type Db } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
@@ -97,31 +97,134 @@ export type LogFilter = {
   /** entries about one Galaxy account (`details.accountId`) */ account?: string;
 };
 
-function whereOf(filter: LogFilter): SQL | undefined {
+/**
+ * The filter as SQL. `cleared` is written as a literal (`not cleared` / `cleared`) rather
+ * than a parameter, so the planner can match the partial indexes on open and cleared
+ * entries (app/db/schema/logs.ts) whatever plan the driver asks for.
+ */
+function whereOf(filter: Omit<LogFilter, "limit">): SQL[] {
   const where: SQL[] = [];
   if (filter.type) where.push(eq(logs.type, filter.type));
   if (filter.source) where.push(eq(logs.source, filter.source));
-  if (filter.cleared !== undefined) where.push(eq(logs.cleared, filter.cleared));
+  if (filter.cleared !== undefined) where.push(filter.cleared ? sql`${logs.cleared}` : sql`not ${logs.cleared}`);
   if (filter.account) where.push(sql`(${logs.details} ->> 'accountId') = ${filter.account}`);
-  return where.length ? and(...where) : undefined;
+  return where;
 }
 
 /** Newest first; `limit` defaults to 500 and is capped at 1000. */
 export async function listLogs(filter: LogFilter = {}): Promise<LogEntry[]> {
   const db = await getDb();
+  const where = whereOf(filter);
   return db
     .select()
     .from(logs)
-    .where(whereOf(filter))
+    .where(where.length ? and(...where) : undefined)
     .orderBy(desc(logs.timestamp), desc(logs.id))
     .limit(Math.max(1, Math.min(filter.limit ?? 500, 1000)));
 }
 
-/** How many entries match (the /logs page tells "none yet" from "no matches"). */
-export async function countLogs(filter: Omit<LogFilter, "limit"> = {}): Promise<number> {
+export type LogPage = {
+  entries: LogEntry[];
+  /** The last entry shown, when older entries exist: the "Older" link starts after it. */
+  older?: LogCursor;
+  /** The first entry shown, when newer entries exist: the "Newer" link ends before it. */
+  newer?: LogCursor;
+};
+
+/**
+ * One page of entries, newest first (keyset paging on (timestamp, id), issue 20): the
+ * newest `size`, or the `size` just older than `before`, or just newer than `after`.
+ * One index scan of size + 1 rows whatever the table holds; the extra row tells whether
+ * there is a next page. Going back (`after`) reads ascending and one more row the other way
+ * tells whether anything newer remains.
+ */
+export async function listLogsPage(filter: Omit<LogFilter, "limit">, options: { size: number; before?: LogCursor; after?: LogCursor }): Promise<LogPage> {
   const db = await getDb();
-  const [row] = await db.select({ n: count() }).from(logs).where(whereOf(filter));
+  const size = Math.max(1, Math.min(options.size, 1000));
+  const where = whereOf(filter);
+
+  if (options.after) {
+    const rows = await db
+      .select({ entry: logs, at: EXACT_AT })
+      .from(logs)
+      .where(and(...where, sql`${KEY} > ${cursorKey(options.after)}`))
+      .orderBy(asc(logs.timestamp), asc(logs.id))
+      .limit(size + 1);
+    const more = rows.length > size;
+    const page = rows.slice(0, size).reverse();
+    if (page.length === 0) return listLogsPage(filter, { size });
+    const first = page[0]!;
+    const last = page[page.length - 1]!;
+    return {
+      entries: page.map((r) => r.entry),
+      newer: more ? { at: first.at, id: first.entry.id } : undefined,
+      // We came from an older page, so something older than this one exists.
+      older: { at: last.at, id: last.entry.id },
+    };
+  }
+
+  const rows = await logsPageQuery(db, filter, size, options.before);
+  const page = rows.slice(0, size);
+  const first = page[0];
+  const last = page[page.length - 1];
+  // Anything newer than this page? Only an older page has to ask: one indexed row.
+  let newer: LogCursor | undefined;
+  if (options.before && first) {
+    const cursor = { at: first.at, id: first.entry.id };
+    const [row] = await db
+      .select({ id: logs.id })
+      .from(logs)
+      .where(and(...where, sql`${KEY} > ${cursorKey(cursor)}`))
+      .limit(1);
+    if (row) newer = cursor;
+  }
+  return {
+    entries: page.map((r) => r.entry),
+    older: rows.length > size && last ? { at: last.at, id: last.entry.id } : undefined,
+    newer,
+  };
+}
+
+/** The entry's timestamp as exact UTC text (microseconds), for cursors. */
+const EXACT_AT = sql<string>`to_char(${logs.timestamp} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** The list's order key, compared as a row so one index range serves it. */
+const KEY = sql`(${logs.timestamp}, ${logs.id})`;
+const cursorKey = (c: LogCursor) => sql`(${c.at}::timestamptz, ${c.id}::uuid)`;
+
+/** size + 1 entries, newest first, older than `before` when given (exported for the EXPLAIN test). */
+export function logsPageQuery(db: Db, filter: Omit<LogFilter, "limit">, size: number, before?: LogCursor) {
+  return db
+    .select({ entry: logs, at: EXACT_AT })
+    .from(logs)
+    .where(and(...whereOf(filter), ...(before ? [sql`${KEY} < ${cursorKey(before)}`] : [])))
+    .orderBy(desc(logs.timestamp), desc(logs.id))
+    .limit(size + 1);
+}
+
+/** Counts stop here: past it the page says "1,000+" (issue 20: no whole-table counts per render). */
+export const LOG_COUNT_CAP = 1000;
+
+/**
+ * How many entries match, up to `cap` (then `cap + 1`, which reads "more than cap"). An
+ * index scan of at most cap + 1 entries, never the whole table. The /logs page tells
+ * "none yet" from "no matches" with it and shows how many match.
+ */
+export async function countLogs(filter: Omit<LogFilter, "limit"> = {}, cap = LOG_COUNT_CAP): Promise<number> {
+  const db = await getDb();
+  const [row] = await logsCountQuery(db, filter, cap);
   return Number(row?.n ?? 0);
+}
+
+/** The capped count as a query (exported for the EXPLAIN test). */
+export function logsCountQuery(db: Db, filter: Omit<LogFilter, "limit">, cap: number) {
+  const where = whereOf(filter);
+  const capped = db
+    .select({ one: sql`1` })
+    .from(logs)
+    .where(where.length ? and(...where) : undefined)
+    .limit(cap + 1)
+    .as("capped");
+  return db.select({ n: count() }).from(capped);
 }
 
 /** Marks one entry cleared and returns it; undefined when the id is unknown. */

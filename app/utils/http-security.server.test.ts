@@ -219,6 +219,28 @@ describe("finding 7: headers", () => {
     expect((await raw("GET", "/settings", { Cookie: cookie })).headers["cache-control"]).toBe("no-store");
   });
 
+  it("/api answers (JSON) carry a fixed short header set: no nonce, no document headers (issue 20 §4)", async () => {
+    const a = await raw("GET", "/api/logs", { Cookie: cookie });
+    expect(a.status).toBe(200);
+    expect(JSON.parse(a.body).nonce).toBeUndefined();
+    expect(a.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(a.headers["x-content-type-options"]).toBe("nosniff");
+    expect(a.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    expect(a.headers["cache-control"]).toBe("no-store");
+    for (const pageOnly of ["permissions-policy", "x-frame-options", "x-dns-prefetch-control", "origin-agent-cluster", "cross-origin-opener-policy"]) {
+      expect(a.headers[pageOnly], pageOnly).toBeUndefined();
+    }
+    // The same for any spelling the router accepts, and HSTS still over https.
+    expect((await raw("GET", "/API/logs", { Cookie: cookie })).headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    const tls = await raw("GET", "/api/logs", { Cookie: cookie, "X-Forwarded-Proto": "https" });
+    expect(tls.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+    for (const c of tls.headers["set-cookie"] ?? []) expect(c).toMatch(/; Secure/);
+    // Pages keep theirs.
+    const page = await raw("GET", "/settings", { Cookie: cookie });
+    expect(page.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(page.headers["permissions-policy"]).toMatch(/camera=\(\)/);
+  });
+
   it("over http: no HSTS, cookies as set; over https (from a trusted proxy): HSTS and every cookie Secure", async () => {
     const plain = await raw("GET", "/settings", { Cookie: cookie });
     expect(plain.headers["strict-transport-security"]).toBeUndefined();

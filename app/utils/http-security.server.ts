@@ -64,7 +64,8 @@ export function looksLikeApi(target: string): boolean {
   return /^[/\\]+(a|%61)(p|%70)(i|%69)([/.\\?#%]|$)/i.test(target);
 }
 
-function permissionsPolicy() {
+/** Computed once: the same for every page. */
+const PERMISSIONS_POLICY = (() => {
   // No "bluetooth": Chromium does not know it as a policy feature and says so on every page's
   // console (the demo tour's only console message); its Web Bluetooth is gated by a prompt anyway.
   const off = [
@@ -83,7 +84,24 @@ function permissionsPolicy() {
   ];
   // Copying a trade text to the clipboard (spec 2 "Text copied to clipboard") stays allowed here.
   return [...off.map((f) => `${f}=()`), "clipboard-write=(self)", "fullscreen=(self)"].join(", ");
-}
+})();
+
+/** An /api path (any case): the JSON answers, which get the short header set below. */
+const API_PATH = /^\/api(\/|\.|$)/i;
+
+/**
+ * Headers of every /api answer (JSON, never rendered as a document), computed once: a
+ * policy that lets nothing load or run should a browser open one, no sniffing, same-origin
+ * reads only. No CSP nonce, no Permissions-Policy, none of the document headers helmet sets
+ * for pages (issue 20 §4: they cost a third of the hot path and protect nothing on JSON).
+ */
+const API_HEADERS: ReadonlyArray<[string, string]> = [
+  ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
+  ["X-Content-Type-Options", "nosniff"],
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  ["Cache-Control", "no-store"],
+];
 
 /**
  * The origins of the configured picture hosts (GIFT_IMAGE_BASE_URL, GALAXY_SERVICES_URL): the
@@ -116,49 +134,71 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
     if (looksLikeApi(req.originalUrl)) res.json({ error: text, message: text });
     else res.type("text/plain").send(text);
   };
-  const perRequest: RequestHandler = (req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-    res.setHeader("Permissions-Policy", permissionsPolicy());
-    // Static assets set their own caching (immutable / 1 h); everything else is private data.
-    if (!/^\/assets\//.test(req.path) && !(req.path.includes(".") && !req.path.endsWith(".data"))) {
-      res.setHeader("Cache-Control", "no-store");
-    }
+  const https = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
     if (req.secure || env.SECURE_COOKIES) {
       if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
       secureSetCookies(res);
     }
-    next();
+  };
+  const pageHeaders = helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        // Every script Remix renders carries the request's nonce (app/entry.server.tsx);
+        // inline scripts without it do not run. Vite's dev client needs eval-free inline
+        // module preambles too, which get the nonce the same way.
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
+        // Radix Themes sets inline style attributes; styles cannot run code.
+        "style-src": ["'self'", "'unsafe-inline'"],
+        // Gift pictures and avatars come from the platform's hosts (or the simulator); the
+        // configured hosts are named so the picture cache may fetch them over http too.
+        "img-src": ["'self'", "data:", "blob:", "https:", "http:", ...pictures],
+        "connect-src": [...(options.dev ? ["'self'", "ws:", "wss:", "https:"] : ["'self'", "https:"]), ...pictures],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "upgrade-insecure-requests": null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Helmet's default "no-referrer" makes Chromium send `Origin: null` on plain form
+    // posts, which the gate's same-origin check would refuse: no-JS forms would all fail.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    // Sent per request above, only when the request came over https.
+    strictTransportSecurity: false,
+  });
+  const perRequest: RequestHandler = (req, res, next) => {
+    if (API_PATH.test(req.path)) {
+      for (const [name, value] of API_HEADERS) res.setHeader(name, value);
+      https(req, res);
+      return next();
+    }
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    // Static assets set their own caching (immutable / 1 h); everything else is private data.
+    if (!/^\/assets\//.test(req.path) && !(req.path.includes(".") && !req.path.endsWith(".data"))) {
+      res.setHeader("Cache-Control", "no-store");
+    }
+    https(req, res);
+    pageHeaders(req, res, next);
   };
   app.use(refuseOddPaths, perRequest);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          // Every script Remix renders carries the request's nonce (app/entry.server.tsx);
-          // inline scripts without it do not run. Vite's dev client needs eval-free inline
-          // module preambles too, which get the nonce the same way.
-          "script-src": ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
-          // Radix Themes sets inline style attributes; styles cannot run code.
-          "style-src": ["'self'", "'unsafe-inline'"],
-          // Gift pictures and avatars come from the platform's hosts (or the simulator); the
-          // configured hosts are named so the picture cache may fetch them over http too.
-          "img-src": ["'self'", "data:", "blob:", "https:", "http:", ...pictures],
-          "connect-src": [...(options.dev ? ["'self'", "ws:", "wss:", "https:"] : ["'self'", "https:"]), ...pictures],
-          "form-action": ["'self'"],
-          "frame-ancestors": ["'none'"],
-          "upgrade-insecure-requests": null,
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-      // Helmet's default "no-referrer" makes Chromium send `Origin: null` on plain form
-      // posts, which the gate's same-origin check would refuse: no-JS forms would all fail.
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      // Sent per request above, only when the request came over https.
-      strictTransportSecurity: false,
-    }),
-  );
 }
+
+/**
+ * Compression where it pays (issue 20 §4): not for answers that arrive compressed already
+ * (GET /api/rates sends its cached gzip bytes; the middleware would only wrap the response
+ * to find that out), and not below 1,400 bytes (one packet: gzip saves no round trip there).
+ */
+export function compressionWhereItPays(compress: (options: { threshold: number }) => RequestHandler): RequestHandler {
+  const middleware = compress({ threshold: 1400 });
+  return (req, res, next) => {
+    if ((req.method === "GET" || req.method === "HEAD") && PRECOMPRESSED.test(req.path)) return next();
+    return middleware(req, res, next);
+  };
+}
+
+/** Paths whose handlers send precompressed bytes themselves (app/utils/rates-api.server.ts). */
+const PRECOMPRESSED = /^\/api\/rates$/i;
 
 /** Over https every cookie this response sets is Secure, whichever module set it. */
 function secureSetCookies(res: Parameters<RequestHandler>[1]) {

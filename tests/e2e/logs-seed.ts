@@ -26,6 +26,28 @@ export async function seedFailedLogin(baseURL: string, name: string): Promise<st
   }
 }
 
+/**
+ * Seeds one `error`/`system` entry per name, in order (the first name's entry is the oldest),
+ * with one user-agent map like `seedFailedLogin`. Returns the messages in the same order.
+ */
+export async function seedSkippedEntries(baseURL: string, names: string[]): Promise<string[]> {
+  const port = process.env.E2E_PORT ?? "3100";
+  const ctx = await playwrightRequest.newContext({
+    baseURL,
+    storageState: `data-e2e-${port}/storage-state.json`,
+    extraHTTPHeaders: { Origin: baseURL },
+  });
+  try {
+    const res = await ctx.post("/api/user-agent", { data: Object.fromEntries(names.map((n) => [n, { headers: "{not json" }])) });
+    expect(res.status()).toBe(200);
+    const body = (await res.json()) as { skipped: Array<{ id: string; reason: string }> };
+    const reasons = new Map(body.skipped.map((s) => [s.id, s.reason]));
+    return names.map((n) => `User agent of ${n} skipped: ${reasons.get(n)}`);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 export function uniqueName(prefix: string) {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
 }

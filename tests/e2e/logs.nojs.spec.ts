@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { emptyFilter, seedFailedLogin, uniqueName } from "./logs-seed";
+import { emptyFilter, seedFailedLogin, seedSkippedEntries, uniqueName } from "./logs-seed";
 
 /** Spec 2 "Logs page (/logs)" with JavaScript disabled: GET filters, posted forms, server toasts. */
 
@@ -63,4 +63,28 @@ test("auto-refresh reloads the page every 5 s without JavaScript", async ({ page
   await expect(page).toHaveURL(/auto=1/);
   const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("nojs-auto"));
   await expect(entry(page, message)).toBeVisible({ timeout: 9_000 });
+});
+
+test("Older → pages through plain links; Clear on an older page comes back to it (issue 20)", async ({ page }, testInfo) => {
+  const prefix = uniqueName("nojs-page");
+  const mine = await seedSkippedEntries(
+    testInfo.project.use.baseURL!,
+    Array.from({ length: 55 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`),
+  );
+  await page.goto("/logs?type=error&source=system");
+  await expect(page.getByRole("list", { name: "Log entries" }).getByRole("listitem")).toHaveCount(50);
+  await expect(entry(page, mine[3]!)).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Log pages" }).getByRole("link", { name: "Older →" }).click();
+  await expect(page).toHaveURL(/before=/);
+  const olderUrl = page.url();
+  await expect(entry(page, mine[3]!)).toBeVisible();
+
+  await entry(page, mine[3]!).getByRole("button", { name: "Clear" }).click();
+  await expect(page).toHaveURL(olderUrl);
+  await expect(entry(page, mine[3]!)).toHaveCount(0);
+  await expect(entry(page, mine[2]!)).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Log pages" }).getByRole("link", { name: "Newest" }).click();
+  await expect(page).toHaveURL(/\/logs\?type=error&source=system$/);
+  await expect(entry(page, mine[54]!)).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { emptyFilter, seedFailedLogin, uniqueName } from "./logs-seed";
+import { emptyFilter, seedFailedLogin, seedSkippedEntries, uniqueName } from "./logs-seed";
 
 /** Spec 2 "Logs page (/logs)": filters by type and source, auto-refresh, refresh, Clean Old Logs, badges, Clear, details. */
 
@@ -109,6 +109,45 @@ test.describe("spec 2 Logs page", () => {
     await page.getByRole("link", { name: "Refresh" }).click();
     await expect(entry(page, message)).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+  });
+
+  test("a page of 50 at a time: Older → and ← Newer reach every entry, in the URL (issue 20)", async ({ page }, testInfo) => {
+    const prefix = uniqueName("page");
+    const mine = await seedSkippedEntries(
+      testInfo.project.use.baseURL!,
+      Array.from({ length: 60 }, (_, i) => `${prefix}-${String(i).padStart(2, "0")}`),
+    );
+    await page.goto("/logs?type=error&source=system");
+    const rows = page.getByRole("list", { name: "Log entries" }).getByRole("listitem");
+    await expect(rows).toHaveCount(50);
+    await expect(page.getByText(/^Showing the newest 50 of [\d,]+\+? entries$/)).toBeVisible();
+    await expect(entry(page, mine[59]!)).toBeVisible();
+    await expect(entry(page, mine[9]!)).toHaveCount(0);
+    const pages = page.getByRole("navigation", { name: "Log pages" });
+    await expect(pages.getByRole("link", { name: "← Newer" })).toHaveCount(0);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 5));
+
+    await pages.getByRole("link", { name: "Older →" }).click();
+    await expect(page).toHaveURL(/\/logs\?type=error&source=system&before=/);
+    await expect(entry(page, mine[9]!)).toBeVisible();
+    await expect(entry(page, mine[0]!)).toBeVisible();
+    await expect(entry(page, mine[10]!)).toHaveCount(0);
+    await expect(page.getByText(/^Showing \d+ of [\d,]+\+? entries$/)).toBeVisible();
+    // Client-side navigation, and the filters stayed.
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(5);
+    await expect(page.getByLabel("Type")).toHaveValue("error");
+
+    // Clear works in place on an older page too.
+    await entry(page, mine[5]!).getByRole("button", { name: "Clear" }).click();
+    await expect(entry(page, mine[5]!)).toHaveCount(0);
+
+    await pages.getByRole("link", { name: "← Newer" }).click();
+    await expect(page).toHaveURL(/after=/);
+    await expect(entry(page, mine[59]!)).toBeVisible();
+    await expect(rows).toHaveCount(50);
+    await page.reload();
+    await expect(entry(page, mine[59]!)).toBeVisible();
+    await expect(entry(page, mine[10]!)).toBeVisible();
   });
 
   test("auto-refresh every 5 s (spec 2 §9) picks up new entries by itself", async ({ page }, testInfo) => {

@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
-import { action, loader } from "./logs";
+import { action, countText, loader, showingText } from "./logs";
 
 /** System Logs page (spec 2 "Logs page (/logs)"): loader filters from the URL, intents clear and cleanup. */
 const DAY = 86_400_000;
@@ -10,7 +10,9 @@ type PageData = {
   params: { type?: string; source?: string; showCleared: boolean; auto: boolean; confirmCleanup: boolean };
   logs: { _id: string; message: string; cleared: boolean }[];
   matching: number;
-  total: number;
+  total: number | null;
+  older: string | null;
+  newer: string | null;
   retentionDays: number;
 };
 
@@ -52,7 +54,8 @@ describe("/logs loader", () => {
   it("hides cleared entries by default and shows them with showCleared=1", async () => {
     const d = (await page()).data;
     expect(messages(d)).toEqual(["auth failed", "started", "ancient"]);
-    expect(d).toMatchObject({ matching: 3, total: 4, retentionDays: 14 });
+    // The table's total is only read for an empty page (which empty state to show).
+    expect(d).toMatchObject({ matching: 3, total: null, retentionDays: 14 });
     const all = (await page("?showCleared=1")).data;
     expect(messages(all)).toEqual(["auth failed", "started", "cleared one", "ancient"]);
   });
@@ -65,6 +68,86 @@ describe("/logs loader", () => {
     const lenient = (await page("?type=nonsense&auto=1")).data;
     expect(lenient.params).toMatchObject({ type: undefined, auto: true });
     expect(lenient.logs).toHaveLength(3);
+  });
+});
+
+describe("/logs loader: a page at a time (issue 20)", () => {
+  beforeEach(async () => {
+    const db = await getDb();
+    await db.delete(logs);
+    const now = Date.now();
+    // 120 open entries, one a second, newest = e120; plus one cleared.
+    await db.insert(logs).values([
+      ...Array.from({ length: 120 }, (_, i) => ({
+        type: "error" as const,
+        source: "system" as const,
+        message: `e${i + 1}`,
+        timestamp: new Date(now - (120 - i) * 1000),
+      })),
+      { type: "info", source: "bot", message: "gone", cleared: true, timestamp: new Date(now) },
+    ]);
+  });
+
+  it("renders 50 entries, says how many match, and links the older ones; Older and Newer walk every entry once", async () => {
+    const first = (await page()).data;
+    expect(first.logs).toHaveLength(50);
+    expect(messages(first)[0]).toBe("e120");
+    expect(first).toMatchObject({ matching: 120, total: null, newer: null });
+    expect(first.older).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z_[0-9a-f-]{36}$/);
+
+    const second = (await page(`?before=${encodeURIComponent(first.older!)}`)).data;
+    expect(messages(second)).toEqual(Array.from({ length: 50 }, (_, i) => `e${70 - i}`));
+    expect(second.newer).not.toBeNull();
+    const third = (await page(`?before=${encodeURIComponent(second.older!)}`)).data;
+    expect(messages(third)).toEqual(Array.from({ length: 20 }, (_, i) => `e${20 - i}`));
+    expect(third.older).toBeNull();
+
+    const back = (await page(`?after=${encodeURIComponent(third.newer!)}`)).data;
+    expect(messages(back)).toEqual(messages(second));
+    const top = (await page(`?after=${encodeURIComponent(back.newer!)}`)).data;
+    expect(messages(top)).toEqual(messages(first));
+    expect(top.newer).toBeNull();
+  });
+
+  it("says how many it shows of how many match, capped counts as '1,000+'", () => {
+    expect(countText(1000, 1000)).toBe("1,000");
+    expect(countText(1001, 1000)).toBe("1,000+");
+    expect(showingText({ shown: 50, matching: 1001, cap: 1000, paged: false })).toBe("Showing the newest 50 of 1,000+ entries");
+    expect(showingText({ shown: 50, matching: 120, cap: 1000, paged: true })).toBe("Showing 50 of 120 entries");
+    expect(showingText({ shown: 3, matching: 3, cap: 1000, paged: false })).toBe("3 entries");
+    expect(showingText({ shown: 1, matching: 1, cap: 1000, paged: false })).toBe("1 entry");
+  });
+
+  it("counts stop at 1,000 (then 1,001: '1,000+'), never reading the whole table", async () => {
+    const db = await getDb();
+    const now = Date.now();
+    await db
+      .insert(logs)
+      .values(
+        Array.from({ length: 900 }, (_, i) => ({ type: "info" as const, source: "bot" as const, message: `more${i}`, timestamp: new Date(now - 500_000 - i) })),
+      );
+    const d = (await page()).data;
+    expect(d.matching).toBe(1001);
+    expect(d.logs).toHaveLength(50);
+    expect((await page("?type=error")).data.matching).toBe(120);
+  });
+
+  it("keeps filters across pages; a broken or stale cursor opens the newest page", async () => {
+    const first = (await page("?showCleared=1")).data;
+    expect(messages(first)[0]).toBe("gone");
+    expect((await page("?before=nonsense")).data.logs[0]!.message).toBe("e120");
+    // Older than the oldest entry: nothing there any more, so the newest page instead.
+    const stale = (await page(`?before=${encodeURIComponent("2000-01-01T00:00:00.000000Z_3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11")}`)).data;
+    expect(stale.logs[0]!.message).toBe("e120");
+    expect(stale.logs).toHaveLength(50);
+  });
+
+  it("clear without JavaScript from an older page comes back to that page", async () => {
+    const first = (await page()).data;
+    const here = `/logs?before=${encodeURIComponent(first.older!)}`;
+    const res = await post({ intent: "clear", id: (await page(`?before=${encodeURIComponent(first.older!)}`)).data.logs[0]!._id, redirectTo: here });
+    expect(res.headers.get("Location")).toBe(here);
+    expect(messages((await page(`?before=${encodeURIComponent(first.older!)}`)).data)[0]).toBe("e69");
   });
 });
 

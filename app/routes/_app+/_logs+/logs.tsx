@@ -1,18 +1,19 @@
 import { ExclamationTriangleIcon, MixerHorizontalIcon, ReaderIcon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { Button, Text } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
-import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { useEffect, useState } from "react";
-import { LOG_LIST_LIMIT } from "#api/logs";
-import { LogEntryCard } from "~/routes/_app+/_logs+/components/log-entry";
+import { Link, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { formatLogCursor, LOG_PAGE_SIZE, parseLogCursor, type LogDto } from "#api/logs";
+import { LogEntryRow, useListNow } from "~/routes/_app+/_logs+/components/log-entry";
 import { LogFilters } from "~/routes/_app+/_logs+/components/log-filters";
 import { LOGS_AUTO_REFRESH_SECONDS, logsPageUrl, parseLogsPageParams, type LogsPageParams } from "~/routes/_app+/_logs+/components/log-params";
 import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionHeader } from "~/components/ui/section-header";
+import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
-import { cleanupLogs, clearLog, countLogs, listLogs, logRetentionDays, toLogDto } from "~/models/log.server";
+import { cleanupLogs, clearLog, countLogs, LOG_COUNT_CAP, listLogsPage, logRetentionDays, toLogDto } from "~/models/log.server";
 import { isUuid } from "~/utils/api.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -25,17 +26,32 @@ export const handle = {
   noScriptRefreshSeconds: (d: unknown) => ((d as { params?: LogsPageParams } | undefined)?.params?.auto ? LOGS_AUTO_REFRESH_SECONDS : null),
 };
 
-/** System Logs (spec 2 "Logs page (/logs)"): newest entries first, filtered by the URL. */
+/**
+ * System Logs (spec 2 "Logs page (/logs)"): newest entries first, filtered by the URL, one
+ * page of LOG_PAGE_SIZE at a time (issue 20). `before`/`after` in the URL page through the
+ * rest (keyset on (timestamp, id), so a page costs the same at a million entries), and the
+ * counts stop at LOG_COUNT_CAP ("1,000+") instead of counting the whole table per render.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const params = parseLogsPageParams(new URL(request.url).searchParams);
   const filter = { type: params.type, source: params.source, account: params.account, cleared: params.showCleared ? undefined : false };
-  const [rows, matching, total] = await Promise.all([listLogs({ ...filter, limit: LOG_LIST_LIMIT }), countLogs(filter), countLogs()]);
+  const [first, matching] = await Promise.all([
+    listLogsPage(filter, { size: LOG_PAGE_SIZE, before: parseLogCursor(params.before), after: parseLogCursor(params.after) }),
+    countLogs(filter),
+  ]);
+  // An older page emptied meanwhile (cleaned up in another tab): show the newest one.
+  const page = first.entries.length === 0 && params.before ? await listLogsPage(filter, { size: LOG_PAGE_SIZE }) : first;
+  // Only an empty page needs to know whether the table holds anything at all (null otherwise).
+  const total = page.entries.length === 0 ? await countLogs({}) : null;
   return data({
     params,
-    logs: rows.map(toLogDto),
+    logs: page.entries.map(toLogDto),
+    older: page.older ? formatLogCursor(page.older) : null,
+    newer: page.newer ? formatLogCursor(page.newer) : null,
     matching,
     total,
+    countCap: LOG_COUNT_CAP,
     retentionDays: logRetentionDays(),
   });
 }
@@ -47,11 +63,11 @@ function backTo(request: Request, redirectTo: FormDataEntryValue | null): string
   return logsPageUrl({ ...params, confirmCleanup: false });
 }
 
-/** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
-/** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
+/** With JavaScript, a post that cannot reach the app keeps the screen (the form kit, issue 19). */
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
+/** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
 export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   const form = await readFormData(request);
@@ -91,8 +107,86 @@ function useAutoRefresh(on: boolean) {
   }, [on, revalidator]);
 }
 
+/** A capped count as text: 1234 → "1,234", past the cap → "1,000+". */
+export function countText(n: number, cap: number): string {
+  return n > cap ? `${cap.toLocaleString("en-US")}+` : n.toLocaleString("en-US");
+}
+
+/** The line above the list: how many entries this page shows of how many match. */
+export function showingText({ shown, matching, cap, paged }: { shown: number; matching: number; cap: number; paged: boolean }): string {
+  // A page further down has no position to tell (keyset paging), only its share.
+  if (paged) return `Showing ${shown} of ${countText(matching, cap)} ${matching === 1 ? "entry" : "entries"}`;
+  if (matching > shown) return `Showing the newest ${shown} of ${countText(matching, cap)} entries`;
+  return `${matching} ${matching === 1 ? "entry" : "entries"}`;
+}
+
+/**
+ * The page's entries in one form: every row's Clear is a submit button of it (`name="id"`),
+ * so the page carries one form, not one per row (issue 20). Without JavaScript the form
+ * posts and the action redirects back to `returnTo`; with JavaScript each Clear goes
+ * through its own fetcher and the row hides at once (or shows "Cleared" with Show cleared).
+ */
+function LogList({ logs, action, returnTo, showCleared, busy }: { logs: LogDto[]; action: string; returnTo: string; showCleared: boolean; busy: boolean }) {
+  const hydrated = useHydrated();
+  // Reading is everyone's; clearing is not a viewer's (issue 21).
+  const canWrite = useCanWrite();
+  const submit = useSubmit();
+  const now = useListNow();
+  const clearing = new Set(
+    useFetchers()
+      .filter((f) => f.key.startsWith("clear-log-") && f.state !== "idle" && f.formData?.get("intent") === "clear")
+      .map((f) => String(f.formData?.get("id"))),
+  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const button = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (!button?.value) return;
+    event.preventDefault();
+    submit({ intent: "clear", id: button.value }, { method: "post", action, navigate: false, fetcherKey: `clear-log-${button.value}` });
+  };
+  return (
+    <form method="post" action={action} onSubmit={onSubmit} className="gt-log-form">
+      <input type="hidden" name="intent" value="clear" />
+      {hydrated ? null : <input type="hidden" name="redirectTo" value={returnTo} />}
+      <ol className="gt-log-list" aria-label="Log entries" aria-busy={busy} data-busy={busy}>
+        {logs.map((log) => {
+          const pending = clearing.has(log._id);
+          if (pending && !showCleared) return null;
+          return <LogEntryRow key={log._id} log={log} cleared={log.cleared || pending} now={now} canClear={canWrite} />;
+        })}
+      </ol>
+    </form>
+  );
+}
+
+const PAGER_LINK = "rt-reset rt-BaseButton rt-r-size-2 rt-variant-soft rt-Button gt-touch";
+
+/** "← Newer", "Newest" and "Older →": plain links (the URL holds the page), so they work without JavaScript. */
+function LogPager({ params, older, newer }: { params: LogsPageParams; older: string | null; newer: string | null }) {
+  if (!older && !newer && !params.before && !params.after) return null;
+  const base = { ...params, before: undefined, after: undefined, confirmCleanup: false };
+  return (
+    <nav className="gt-log-pager" aria-label="Log pages">
+      {params.before || params.after ? (
+        <Link to={logsPageUrl(base)} className={PAGER_LINK} data-accent-color="gray">
+          Newest
+        </Link>
+      ) : null}
+      {newer ? (
+        <Link to={logsPageUrl({ ...base, after: newer })} className={PAGER_LINK} data-accent-color="gray" rel="prev">
+          ← Newer
+        </Link>
+      ) : null}
+      {older ? (
+        <Link to={logsPageUrl({ ...base, before: older })} className={`${PAGER_LINK} gt-log-older`} data-accent-color="gray" rel="next">
+          Older →
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
 export default function LogsRoute() {
-  const { params, logs, matching, total, retentionDays } = useLoaderData<typeof loader>();
+  const { params, logs, older, newer, matching, total, countCap, retentionDays } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -179,7 +273,7 @@ export default function LogsRoute() {
       ) : null}
 
       {logs.length === 0 ? (
-        total === 0 ? (
+        !total ? (
           <EmptyState
             icon={<ReaderIcon width="28" height="28" />}
             title="No log entries yet"
@@ -204,7 +298,7 @@ export default function LogsRoute() {
           <EmptyState
             icon={<ReaderIcon width="28" height="28" />}
             title="All entries are cleared"
-            description={`${total === 1 ? "The only entry is" : `All ${total} entries are`} cleared. Clean Old Logs deletes cleared entries for good.`}
+            description={`${total === 1 ? "The only entry is" : `All ${countText(total, countCap)} entries are`} cleared. Clean Old Logs deletes cleared entries for good.`}
             action={
               <Button asChild variant="soft">
                 <Link to={logsPageUrl({ ...params, showCleared: true, confirmCleanup: false })}>Show cleared</Link>
@@ -214,14 +308,11 @@ export default function LogsRoute() {
         )
       ) : (
         <>
-          <Text as="p" size="1" color="gray" mb="2" aria-live="polite">
-            {matching > logs.length ? `Showing the newest ${logs.length} of ${matching} entries` : `${matching} ${matching === 1 ? "entry" : "entries"}`}
-          </Text>
-          <ol className="gt-log-list" aria-label="Log entries" aria-busy={loadingList} data-busy={loadingList}>
-            {logs.map((log) => (
-              <LogEntryCard key={log._id} log={log} action={here} returnTo={location.pathname + location.search} showCleared={params.showCleared} />
-            ))}
-          </ol>
+          <p className="rt-Text rt-r-size-1 gt-log-count" data-accent-color="gray" aria-live="polite">
+            {showingText({ shown: logs.length, matching, cap: countCap, paged: !!(params.before || params.after) })}
+          </p>
+          <LogList logs={logs} action={here} returnTo={location.pathname + location.search} showCleared={params.showCleared} busy={loadingList} />
+          <LogPager params={params} older={older} newer={newer} />
         </>
       )}
     </>

@@ -1,0 +1,317 @@
+/**
+ * List pages at scale (issue 20; printed figures, not asserted). See bench/README.md.
+ *
+ *   node --import tsx bench/list-pages.ts          # or: npm run bench lists
+ *
+ * For each list page (a "part"), the table behind it is grown to 10, 200, 1,000 (and for
+ * /logs 1,000,000) rows, and the page is requested from the real production server
+ * (server.ts: helmet, compression off for the measurement — no Accept-Encoding — the auth
+ * gate with a Bearer token, Remix): document bytes and median server render of sequential
+ * requests after warm-ups, with the ratio to the 10-row page in the same run. For /logs at
+ * the largest size it also times GET /api/logs with each filter the API offers.
+ *
+ * Aims (issue 20): ≤ 300 KB and ≤ 1.5 × the 10-row render at every size; GET /api/logs with
+ * any filter ≤ 30 ms at 1M rows.
+ *
+ * Environment: BENCH_DATABASE_URL (a PostgreSQL server where it may create and drop a
+ * database; default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test),
+ * BENCH_BUILD_DIR (reuse a production build instead of building into build-bench),
+ * BENCH_LISTS (parts, comma-separated; default "logs,exchange-rates"), BENCH_SIZES (override the sizes,
+ * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15).
+ *
+ * The server runs without Redis and without the worker (START_REDIS=false, RUN_WORKER=false),
+ * so the run leaves no Redis keys; its database is dropped at the end.
+ *
+ * Adding a page: a `Part` below — its URL, how to grow its table to n rows (through the
+ * models, or SQL where a million rows through the models would take too long), and text
+ * that proves the rows are rendered on the server.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { privateDatabase, type Cleanup } from "./db";
+import { freePort, request } from "./net";
+import { benchPairs } from "./rates-data";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 15);
+const WARMUP = 3;
+const LISTS = (process.env.BENCH_LISTS ?? "logs,exchange-rates").split(",").filter(Boolean);
+const SIZES = process.env.BENCH_SIZES?.split(",").map(Number);
+
+type Sql = (text: string) => Promise<unknown>;
+/** What a part may use to grow its table: SQL in this process, or the app's own /api. */
+type Seed = { sql: Sql; post: (path: string, body: unknown) => Promise<void> };
+
+type Part = {
+  url: string;
+  sizes: number[];
+  /** Grows the table to `n` rows (it holds `have`). */
+  grow(seed: Seed, have: number, n: number): Promise<void>;
+  /** Text in the HTML that shows the rows were rendered on the server. */
+  rendered(html: string, n: number): boolean;
+  /** After the largest size: extra measurements (GET /api/... with filters). */
+  extra?(get: (p: string) => Promise<{ status: number; body: Buffer; took: number }>, n: number): Promise<void>;
+};
+
+/**
+ * Log entries like a busy server's: mostly info/system, a tenth errors, rare debug and
+ * discord entries, 2 % cleared, one in twelve about one of 200 accounts, one a second
+ * backwards from now (so the newest are the ones a page shows).
+ */
+function logRows(from: number, to: number) {
+  return `
+    insert into logs (type, source, message, cleared, details, timestamp)
+    select
+      case when i % 997 = 0 then 'debug' when i % 10 = 0 then 'error' when i % 31 = 0 then 'disconnect' else 'info' end,
+      case when i % 1009 = 0 then 'discord' when i % 13 = 0 then 'bot' when i % 7 = 0 then 'galaxyAuth' else 'system' end,
+      'Bench entry ' || i || ': session keepalive answered after ' || (i % 900) || ' ms on planet Bench-' || (i % 40),
+      i % 50 = 0,
+      case when i % 12 = 0 then jsonb_build_object('accountId', (100000 + i % 200)::text, 'reason', 'bench', 'attempt', i % 5) else null end,
+      now() - (${to + 1} - i) * interval '1 second' - interval '1 day'
+    from generate_series(${from + 1}, ${to}) i`;
+}
+
+const PARTS: Record<string, Part> = {
+  logs: {
+    url: "/logs",
+    sizes: [10, 200, 1000, 1_000_000],
+    async grow({ sql }, have, n) {
+      // In slices, so one statement never holds a million rows of WAL at once.
+      for (let from = have; from < n; from += 100_000) await sql(logRows(from, Math.min(n, from + 100_000)));
+      await sql("analyze logs");
+    },
+    rendered: (html) => /Bench entry \d+/.test(html) && html.includes('aria-label="Log entries"'),
+    async extra(get, n) {
+      const filters = [
+        "",
+        "?type=error",
+        "?type=debug",
+        "?source=discord",
+        "?source=bot",
+        "?type=debug&source=discord",
+        "?type=error&source=galaxyAuth",
+        "?cleared=true",
+        "?cleared=false",
+        "?type=debug&cleared=true",
+        "?source=discord&cleared=false",
+        "?type=disconnect&source=discord&cleared=true",
+        "?account=100012",
+        "?account=100012&type=error",
+      ];
+      console.log(`\n### GET /api/logs at ${n.toLocaleString("en-US")} entries (≤ 500 newest per answer), ${REQUESTS} requests each after ${WARMUP} warm-ups`);
+      console.log("(HTTP: the whole request through server.ts; query: the same filter's SQL in this process, EXPLAIN ANALYZE execution time)");
+      console.log("| query                                                 | entries | JSON bytes | HTTP median | HTTP max | query median |");
+      console.log("|-------------------------------------------------------|---------|------------|-------------|----------|--------------|");
+      const { logsPageQuery } = await import("~/models/log.server");
+      const { getDb } = await import("~/db/client.server");
+      const { sql: drizzleSql } = await import("drizzle-orm");
+      const db = await getDb();
+      for (const q of filters) {
+        const times: number[] = [];
+        let count = 0;
+        let bytes = 0;
+        for (let i = 0; i < WARMUP + REQUESTS; i++) {
+          const res = await get(`/api/logs${q}`);
+          if (res.status !== 200) throw new Error(`/api/logs${q} → ${res.status} ${res.body.toString().slice(0, 200)}`);
+          if (i >= WARMUP) times.push(res.took);
+          count = (JSON.parse(res.body.toString()) as { logs: unknown[] }).logs.length;
+          bytes = res.body.length;
+        }
+        // The SQL GET /api/logs runs (listLogs: the newest 500), timed by PostgreSQL itself.
+        const p = new URLSearchParams(q);
+        const filter = {
+          type: (p.get("type") ?? undefined) as never,
+          source: (p.get("source") ?? undefined) as never,
+          account: p.get("account") ?? undefined,
+          cleared: p.has("cleared") ? p.get("cleared") === "true" : undefined,
+        };
+        const exec: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const res = (await db.execute(drizzleSql`explain (analyze, format json) ${logsPageQuery(db, filter, 499)}`)) as unknown as {
+            rows: Array<Record<string, unknown>>;
+          };
+          const plan = Object.values(res.rows[0]!)[0] as Array<{ "Execution Time": number }>;
+          exec.push(plan[0]!["Execution Time"]);
+        }
+        console.log(
+          `| ${`/api/logs${q}`.padEnd(53)} | ${String(count).padStart(7)} | ${String(bytes).padStart(10)} | ${ms(median(times)).padStart(11)} | ${ms(Math.max(...times)).padStart(8)} | ${ms(median(exec)).padStart(12)} |`,
+        );
+      }
+    },
+  },
+};
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return Number.NaN;
+  }
+}
+
+PARTS["exchange-rates"] = {
+  url: "/exchange-rates",
+  sizes: [10, 200, 1000],
+  // Through the app: POST /api/rates/batch with bench/rates-data.ts's pairs (the server is
+  // started with bench/rates-preload.ts, which admits its synthetic gift names; see
+  // "How 1,000 and 5,000 pairs exist at all"). Each size starts from an empty table, as
+  // the pair sets of two sizes differ.
+  async grow({ sql, post }, _have, n) {
+    await sql("delete from exchange_rates");
+    await post("/api/rates/batch", { updates: benchPairs(n) });
+  },
+  // The last pair's gift names (as bench/rates.ts checks its render).
+  rendered: (html, n) => {
+    const last = benchPairs(n).at(-1)!;
+    return html.includes(last.inputItem) && html.includes(last.outputItem);
+  },
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+const children: ChildProcess[] = [];
+const cleanups: Cleanup[] = [];
+
+function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    // rates-preload only widens the gift list the rates API accepts (for the exchange-rates part).
+    const child = spawn(process.execPath, ["--import", "tsx", "--import", "./bench/rates-preload.ts", "server.ts"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let log = "";
+    child.stdout!.on("data", (c: Buffer) => {
+      log += c.toString();
+      if (log.includes("listening on")) resolve(child);
+    });
+    child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+    child.on("exit", (code) => reject(new Error(`server.ts exited (${code}):\n${log.slice(-2000)}`)));
+    setTimeout(() => reject(new Error(`server.ts did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
+  });
+}
+
+async function main() {
+  console.log(`# List pages at scale — ${new Date().toISOString()}`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(`${REQUESTS} sequential requests per size after ${WARMUP} warm-ups; no Accept-Encoding (document bytes as rendered)\n`);
+
+  const { url, dbName, dataDir } = await privateDatabase("gt_bench_lists", cleanups);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: url.toString(),
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(24).toString("hex"),
+    QUEUE_PREFIX: `gt-bench-${dbName}`,
+    RUN_WORKER: "false",
+    START_REDIS: "false",
+  };
+  Object.assign(process.env, env);
+
+  // The app's modules read the environment on first use, so import them only now.
+  const { createOperator } = await import("~/models/operator.server");
+  const { createApiToken } = await import("~/models/api-token.server");
+  const { getDb, closeDb } = await import("~/db/client.server");
+  const { sql: drizzleSql } = await import("drizzle-orm");
+  cleanups.unshift(async () => closeDb());
+  const operator = await createOperator("bench", crypto.randomBytes(12).toString("hex"));
+  const { token } = await createApiToken(operator.id, "bench");
+  const auth = { authorization: `Bearer ${token}` };
+  const db = await getDb();
+  const sql: Sql = (text) => db.execute(drizzleSql.raw(text));
+
+  let buildDir = process.env.BENCH_BUILD_DIR;
+  if (!buildDir) {
+    buildDir = "build-bench";
+    process.stdout.write("building the app into build-bench … ");
+    const t = performance.now();
+    const built = spawnSync("npx", ["remix", "vite:build"], { cwd: ROOT, env: { ...env, BUILD_DIR: buildDir }, stdio: ["ignore", "ignore", "pipe"] });
+    if (built.status !== 0) throw new Error(`build failed:\n${built.stderr.toString().slice(-3000)}`);
+    console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const port = await freePort();
+  const server = await startServer({ ...env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1" });
+  const post = async (p: string, body: unknown) => {
+    const res = await request(port, "POST", p, { ...auth, "content-type": "application/json" }, JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`${p} → ${res.status} ${res.body.toString().slice(0, 300)}`);
+  };
+  const get = async (p: string) => {
+    const t = performance.now();
+    const res = await request(port, "GET", p, auth);
+    return { ...res, took: performance.now() - t };
+  };
+
+  for (const name of LISTS) {
+    const part = PARTS[name];
+    if (!part) throw new Error(`unknown list "${name}" (known: ${Object.keys(PARTS).join(", ")})`);
+    // The server logs its own start: clear the table so the sizes are exact.
+    if (name === "logs") await sql("delete from logs");
+    console.log(`## ${part.url}`);
+    console.log("(render: wall time of one request; CPU: the server process's user+system time per request, steadier on a shared machine)");
+    console.log("| rows      | document bytes | median render | ratio to 10 rows | p90      | CPU/request | CPU ratio | seed      | rows on the server |");
+    console.log("|-----------|----------------|---------------|------------------|----------|-------------|-----------|-----------|--------------------|");
+    let have = 0;
+    let base = NaN;
+    let cpuBase = NaN;
+    const sizes = SIZES ?? part.sizes;
+    for (const n of sizes) {
+      const t = performance.now();
+      await part.grow({ sql, post }, have, n);
+      have = n;
+      const seeded = (performance.now() - t) / 1000;
+      const times: number[] = [];
+      let html = "";
+      let cpuStart = 0;
+      for (let i = 0; i < WARMUP + REQUESTS; i++) {
+        if (i === WARMUP) cpuStart = cpuMs(server.pid);
+        const res = await get(part.url);
+        if (res.status !== 200) throw new Error(`${part.url} → ${res.status}`);
+        if (i >= WARMUP) times.push(res.took);
+        html = res.body.toString();
+      }
+      const cpu = (cpuMs(server.pid) - cpuStart) / REQUESTS;
+      const med = median(times);
+      if (Number.isNaN(base)) base = med;
+      if (Number.isNaN(cpuBase)) cpuBase = cpu;
+      const p90 = [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.9)]!;
+      console.log(
+        `| ${n.toLocaleString("en-US").padEnd(9)} | ${Buffer.byteLength(html).toLocaleString("en-US").padStart(14)} | ${ms(med).padStart(13)} | ${`${(med / base).toFixed(2)} ×`.padStart(16)} | ${ms(p90).padStart(8)} | ${ms(cpu).padStart(11)} | ${`${(cpu / cpuBase).toFixed(2)} ×`.padStart(9)} | ${`${seeded.toFixed(1)} s`.padStart(9)} | ${(part.rendered(html, n) ? "yes" : "NO").padEnd(18)} |`,
+      );
+    }
+    await part.extra?.(get, have);
+    console.log("");
+  }
+}
+
+async function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)));
+  for (const fn of cleanups) await fn().catch((err: Error) => console.warn("cleanup:", err.message));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main()
+    .finally(cleanup)
+    .then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(err.stack ?? err.message);
+        process.exit(1);
+      },
+    );
+}
