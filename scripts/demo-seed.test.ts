@@ -118,6 +118,8 @@ describe("the demo seed (issue 19 C item 1)", () => {
       expect(details.get(id)?.collection, id).not.toBeNull();
       expect(details.get(id)?.gifts?.length, id).toBeGreaterThan(0);
     }
+    // All Characters: every character's gift stats are loaded (no "Gifts not loaded yet" grid).
+    for (const u of users) expect(details.get(u.account_id)?.gifts, u.nick).toBeTruthy();
 
     // Summary: gift rates and the last 7 days (the chart draws from both).
     expect(await getGiftRates()).toEqual(DEMO_GIFT_RATES);

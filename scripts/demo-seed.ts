@@ -194,6 +194,7 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
   const { pullDailyStats } = await import("~/models/daily-totals.server");
   const { setLastFetched } = await import("~/models/bowling-user.server");
   const { refreshBowlingUsers } = await import("#jobs/processors/bowling");
+  const { refreshCharacters } = await import("#jobs/processors/characters");
   const { createSequence } = await import("~/models/planet-sequence.server");
   const { createCustomPlanet } = await import("~/models/custom-planet.server");
   const { createAd } = await import("~/models/ad.server");
@@ -224,6 +225,10 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
   if (refreshed.done > refreshed.failed) await setLastFetched(new Date().toISOString());
   const pulled = await pullDailyStats({ skipCache: true });
   parts.push(`gift rates, ${refreshed.done - refreshed.failed} bowling refreshes, ${pulled.rows} daily totals`);
+  // All Characters: every character's picture, status and gift stats, as its Refresh does (the
+  // grids of the stalkers, traders, suppliers and recipients would say "Gifts not loaded yet").
+  const details = await refreshCharacters({ force: true, parts: { pictures: true, statuses: true, gifts: true } });
+  parts.push(`details of ${details.done - details.failed} characters`);
 
   // Trading Planets.
   for (const p of DEMO_CUSTOM_PLANETS) await createCustomPlanet({ ...p });
