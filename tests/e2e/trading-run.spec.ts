@@ -24,7 +24,7 @@ test("start a trader: flying → on planet TradeZone*1 with its ad posted there;
   await expect(toast(page, "Trader started successfully")).toBeVisible();
   // No reload: the page re-reads the state while the trader runs.
   await expect(card.getByTestId("trader-state")).toHaveText("on planet TradeZone*1", { timeout: 20_000 });
-  await expect(card.getByTestId("trader-counts")).toContainText("1 posts");
+  await expect(card.getByTestId("trader-counts")).toContainText("1 post ·");
   await expect.poll(() => postedBy(acc.id)).toEqual([expect.objectContaining({ planet: "TradeZone*1", text: "Selling roses 🌹 #5" })]);
   const status = (await (await request.get("/api/trader/status")).json()) as { traders: { accountId: string; state: string; planet: string }[] };
   expect(status.traders.find((t) => t.accountId === acc.id)).toMatchObject({ state: "on_planet", planet: "TradeZone*1" });
