@@ -118,8 +118,15 @@ export class GalaxyLink {
     });
     conn.on("line", (line: GalaxyLine) => this.#line(conn, line));
     const closed = new Promise<void>((resolve) => conn.once("closed", () => resolve()));
-    const aborted = new Promise<void>((resolve) => this.#closed.signal.addEventListener("abort", () => resolve(), { once: true }));
+    // A close() that came before this connection existed (while the supervisor wrote
+    // "connecting") found no socket to close and aborted a signal nobody listened to yet:
+    // end here, or the link would log in and wait for an abort that already happened.
+    const aborted = new Promise<void>((resolve) => {
+      if (this.#closed.signal.aborted) resolve();
+      else this.#closed.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
     try {
+      if (this.#closed.signal.aborted) return { kind: "aborted" };
       try {
         await conn.connect();
         this.#lastJoinAt = Date.now();
