@@ -266,7 +266,11 @@ describe("issue 11 'The trading run' against the simulator", () => {
     await createAd({ adsMessage: "off msg", category: "msg", isActive: false });
     await sequence("Long stay", [{ planetType: "english" }], { seconds: 400 }); // 10 s scaled
     await startTrader(acc.id);
-    await waitFor("on Galaxy", async () => (await getTraderStatus(acc.id))?.state === "on_planet");
+    // The visit is counted just after the state says "on planet": wait for both.
+    await waitFor("on Galaxy", async () => {
+      const s = await getTraderStatus(acc.id);
+      return s?.state === "on_planet" && s.counts.visits > 0;
+    });
     const visits = (await getTraderStatus(acc.id))!.counts.visits;
 
     sim.sockets.say("Galaxy", c1!, "hi, what do you trade?", acc.id);
