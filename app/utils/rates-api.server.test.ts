@@ -159,7 +159,8 @@ describe("the hot path ahead of Express (issue 20 §4)", () => {
   /** Header names and values in order, without Date (the only one that may differ). */
   const named = (r: Raw) => {
     const out: string[] = [];
-    for (let i = 0; i < r.rawHeaders.length; i += 2) if (r.rawHeaders[i]!.toLowerCase() !== "date") out.push(`${r.rawHeaders[i]!.toLowerCase()}: ${r.rawHeaders[i + 1]}`);
+    for (let i = 0; i < r.rawHeaders.length; i += 2)
+      if (r.rawHeaders[i]!.toLowerCase() !== "date") out.push(`${r.rawHeaders[i]!.toLowerCase()}: ${r.rawHeaders[i + 1]}`);
     return out.sort();
   };
   /** The same request once through the hot path (exactly /api/rates) and once through Express ("/api/rates?" routes there too). */
@@ -178,7 +179,12 @@ describe("the hot path ahead of Express (issue 20 §4)", () => {
     const auth = { authorization: `Bearer ${token}` };
     const first = await raw("/api/rates", auth);
     const etag = first.rawHeaders[first.rawHeaders.findIndex((h) => h.toLowerCase() === "etag") + 1]!;
-    for (const headers of [auth, { ...auth, "accept-encoding": "gzip, deflate" }, { ...auth, "if-none-match": etag }, { ...auth, "x-forwarded-proto": "https" }]) {
+    for (const headers of [
+      auth,
+      { ...auth, "accept-encoding": "gzip, deflate" },
+      { ...auth, "if-none-match": etag },
+      { ...auth, "x-forwarded-proto": "https" },
+    ]) {
       const { hot, slow, hotTook } = await both(headers);
       expect(hotTook).toBe(0);
       expect(hot.status).toBe(slow.status);
