@@ -153,7 +153,9 @@ async function main() {
 
   console.log(`\n${REQUESTS} GETs in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)} req/s), ${(bytes / 1e6).toFixed(1)} MB of HTML`);
   for (const [page, byStatus] of statuses) console.log(`  ${page.padEnd(18)} ${[...byStatus].map(([s, n]) => `${n} × ${s}`).join(", ")}`);
-  console.log(`\nweb process RSS: just started ${mb(started)}, idle (after one GET per page) ${mb(idle)}, peak during the burst ${mb(peak)}, at the end ${mb(after)}, 2 s later ${mb(settled)}`);
+  console.log(
+    `\nweb process RSS: just started ${mb(started)}, idle (after one GET per page) ${mb(idle)}, peak during the burst ${mb(peak)}, at the end ${mb(after)}, 2 s later ${mb(settled)}`,
+  );
   console.log(`aim: peak ≤ 350 MB — ${peak <= 350 ? "met" : "NOT met"}`);
 }
 
