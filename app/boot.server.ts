@@ -4,12 +4,13 @@
  * queue board. server.ts reaches these through the Remix build (app/entry.server.tsx), so
  * they share one module graph with the routes (docs/decisions/0007).
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Express } from "express";
 import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
 import { createAuthGate } from "~/utils/auth-gate.server";
-import { ratesExpressHandler } from "~/utils/rates-api.server";
+import { ratesExpressHandler, ratesHotPath } from "~/utils/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
@@ -37,6 +38,18 @@ export async function mountServerRoutes(app: Express) {
   // per-request routing (byte-for-byte the resource route's answer; docs/decisions/0005).
   app.get("/api/rates", ratesExpressHandler);
   await mountQueueBoard(app, "/admin/queues");
+}
+
+/**
+ * The HTTP server's request listener: `GET /api/rates` answered from memory when no layer
+ * of the app would change the answer (`ratesHotPath`: a token the gate verified moments
+ * ago, a fresh snapshot), everything else through Express. Call after `trust proxy` is set.
+ */
+export function requestListener(app: Express): (req: IncomingMessage, res: ServerResponse) => void {
+  const rates = ratesHotPath(app.get("trust proxy fn") as Parameters<typeof ratesHotPath>[0]);
+  return (req, res) => {
+    if (!rates(req, res)) app(req, res);
+  };
 }
 
 export async function onListening(port: number) {

@@ -13,7 +13,16 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
 
-export { compressionWhereItPays, expressErrorHandler, guardBuild, mountRequestHygiene, mountServerRoutes, onListening, startServices } from "./boot.server";
+export {
+  compressionWhereItPays,
+  expressErrorHandler,
+  guardBuild,
+  mountRequestHygiene,
+  mountServerRoutes,
+  onListening,
+  requestListener,
+  startServices,
+} from "./boot.server";
 
 /**
  * Errors Remix reports (a loader or action threw something that is not a Response, a

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens } from "~/db/schema";
-import { createApiToken, findOperatorByToken, LAST_USED_RESOLUTION_MS, listApiTokens, revokeApiToken, TOKEN_CACHE_MS } from "./api-token.server";
+import { cachedToken, createApiToken, findOperatorByToken, LAST_USED_RESOLUTION_MS, listApiTokens, revokeApiToken, TOKEN_CACHE_MS } from "./api-token.server";
 import { createOperator, deleteOperator, type Operator } from "./operator.server";
 
 /**
@@ -106,5 +106,20 @@ describe("verified-token cache (keeps GET /api/rates off the database)", () => {
     expect(await findOperatorByToken(token)).toMatchObject({ id: carol.id });
     expect(await deleteOperator("carol")).toBe(true);
     expect(await findOperatorByToken(token)).toBeNull();
+  });
+
+  it("cachedToken (the GET /api/rates hot path) answers only what findToken verified within TOKEN_CACHE_MS", async () => {
+    const { token, row } = await createApiToken(alice.id, "hot path");
+    expect(cachedToken(token)).toBeNull(); // never verified here: the gate must look it up
+    const t0 = new Date();
+    expect(await findOperatorByToken(token, t0)).toMatchObject({ id: alice.id });
+    expect(cachedToken(token, t0.getTime() + 10)).toEqual({
+      operator: expect.objectContaining({ id: alice.id }),
+      token: { id: row.id, name: "hot path", readOnly: false },
+    });
+    expect(cachedToken(token, t0.getTime() + TOKEN_CACHE_MS)).toBeNull();
+    expect(cachedToken(`${token}x`, t0.getTime() + 10)).toBeNull();
+    await revokeApiToken(alice.id, row.id);
+    expect(cachedToken(token, t0.getTime() + 10)).toBeNull();
   });
 });

@@ -97,6 +97,20 @@ export async function revokeApiToken(operatorId: string, tokenId: string): Promi
   return row ?? null;
 }
 
+/**
+ * A bearer token's verdict when this process verified it within TOKEN_CACHE_MS and its
+ * last_used_at needs no write, else null (then `findToken` decides, and fills the cache).
+ * Synchronous, for the GET /api/rates hot path (app/utils/rates-api.server.ts): the same
+ * answer `findToken` would give from its cache, nothing looser.
+ */
+export function cachedToken(token: string, now = Date.now()): TokenAuth | null {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const found = tokenCache.get(hashToken(token));
+  if (!found || now - found.at >= TOKEN_CACHE_MS) return null;
+  if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) return null;
+  return { operator: found.operator, token: found.token };
+}
+
 /** The operator a bearer token belongs to, or null. */
 export async function findOperatorByToken(token: string, now = new Date()): Promise<Operator | null> {
   return (await findToken(token, now))?.operator ?? null;

@@ -209,6 +209,16 @@ export async function ratesSnapshot(): Promise<RatesSnapshot> {
   return c.building;
 }
 
+/**
+ * The snapshot when `ratesSnapshot()` would return it without waiting (held, and checked
+ * against the table within RATES_RECHECK_MS), else null. Synchronous, for the GET
+ * /api/rates hot path; whoever gets null calls `ratesSnapshot()`, which rechecks or builds.
+ */
+export function freshRatesSnapshot(now = Date.now()): RatesSnapshot | null {
+  const c = cache();
+  return c.snapshot && now - c.checkedAt <= RATES_RECHECK_MS ? c.snapshot : null;
+}
+
 // ---------------------------------------------------------------------------------------
 // Reads
 

@@ -94,7 +94,8 @@ export async function readSessionToken(cookieHeader: string | null | undefined):
   return typeof value === "string" && SESSION_TOKEN.test(value) ? value : null;
 }
 
-function bearerToken(authorization: string | null | undefined): string | null | undefined {
+/** The token of an `Authorization: Bearer …` header: undefined without the header, null when it is not a usable bearer token. */
+export function bearerToken(authorization: string | null | undefined): string | null | undefined {
   if (!authorization) return undefined; // no header at all
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   return m ? m[1]! : null; // null: a header that is not a usable bearer token

@@ -95,13 +95,16 @@ const API_PATH = /^\/api(\/|\.|$)/i;
  * reads only. No CSP nonce, no Permissions-Policy, none of the document headers helmet sets
  * for pages (issue 20 §4: they cost a third of the hot path and protect nothing on JSON).
  */
-const API_HEADERS: ReadonlyArray<[string, string]> = [
+export const API_HEADERS: ReadonlyArray<[string, string]> = [
   ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
   ["X-Content-Type-Options", "nosniff"],
   ["Cross-Origin-Resource-Policy", "same-origin"],
   ["Referrer-Policy", "strict-origin-when-cross-origin"],
   ["Cache-Control", "no-store"],
 ];
+
+/** Sent on every answer to a request that came over https (and only then). */
+export const HSTS = "max-age=31536000; includeSubDomains";
 
 /**
  * The origins of the configured picture hosts (GIFT_IMAGE_BASE_URL, GALAXY_SERVICES_URL): the
@@ -136,7 +139,7 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
   };
   const https = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
     if (req.secure || env.SECURE_COOKIES) {
-      if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+      if (req.secure) res.setHeader("Strict-Transport-Security", HSTS);
       secureSetCookies(res);
     }
   };

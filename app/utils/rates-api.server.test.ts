@@ -1,12 +1,18 @@
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
+import { gunzipSync } from "node:zlib";
+import compression from "compression";
 import express from "express";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createApiToken, revokeApiToken } from "~/models/api-token.server";
+import { createOperator, createSession } from "~/models/operator.server";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
-import { rateWriteFailed, ratesExpressHandler } from "./rates-api.server";
+import { rateWriteFailed, ratesExpressHandler, ratesHotPath } from "./rates-api.server";
 import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
 import { createAuthGate } from "./auth-gate.server";
+import { sessionCookie } from "./auth.server";
+import { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "./http-security.server";
 
 /** GET through the gate, as the API token's operator. */
 async function get(url: string, headers: Record<string, string> = {}) {
@@ -105,4 +111,131 @@ test("rateWriteFailed: 400 for rule breaks, thrown Responses as is, 500 otherwis
   } finally {
     console.warn = warn;
   }
+});
+
+describe("the hot path ahead of Express (issue 20 §4)", () => {
+  let full: Server;
+  let fullPort: number;
+  /** Requests Express answered (the hot path declined them). */
+  let throughExpress = 0;
+  let operatorId: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    const operator = await createOperator("hot-path", "hot-path-password");
+    operatorId = operator.id;
+    cookie = (await sessionCookie().serialize((await createSession(operator.id)).token)).split(";")[0]!;
+    // The layers server.ts mounts in front of the route, in its order.
+    const app = express();
+    app.disable("x-powered-by");
+    app.set("trust proxy", "loopback");
+    mountRequestHygiene(app, { dev: false });
+    app.use(compressionWhereItPays(compression));
+    app.use(createAuthGate());
+    app.get("/api/rates", ratesExpressHandler);
+    app.use(expressErrorHandler);
+    const hot = ratesHotPath(app.get("trust proxy fn") as Parameters<typeof ratesHotPath>[0]);
+    full = http.createServer((req, res) => {
+      if (hot(req, res)) return;
+      throughExpress++;
+      app(req, res);
+    });
+    await new Promise<void>((resolve) => full.listen(0, "127.0.0.1", () => resolve()));
+    fullPort = (full.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => full.close(() => resolve())));
+
+  type Raw = { status: number; rawHeaders: string[]; body: Buffer };
+  const raw = (target: string, headers: Record<string, string>) =>
+    new Promise<Raw>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port: fullPort, path: target, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  /** Header names and values in order, without Date (the only one that may differ). */
+  const named = (r: Raw) => {
+    const out: string[] = [];
+    for (let i = 0; i < r.rawHeaders.length; i += 2)
+      if (r.rawHeaders[i]!.toLowerCase() !== "date") out.push(`${r.rawHeaders[i]!.toLowerCase()}: ${r.rawHeaders[i + 1]}`);
+    return out.sort();
+  };
+  /** The same request once through the hot path (exactly /api/rates) and once through Express ("/api/rates?" routes there too). */
+  async function both(headers: Record<string, string>) {
+    await raw("/api/rates", headers); // fills the gate's token cache and the snapshot
+    const before = throughExpress;
+    const hot = await raw("/api/rates", headers);
+    const hotTook = throughExpress - before;
+    const slow = await raw("/api/rates?", headers);
+    expect(throughExpress - before - hotTook).toBe(1);
+    return { hot, slow, hotTook };
+  }
+
+  test("answers exactly what the whole stack answers: headers, body, gzip, 304, HSTS behind a trusted proxy", async () => {
+    const token = (await createApiToken(operatorId, "hot-equal")).token;
+    const auth = { authorization: `Bearer ${token}` };
+    const first = await raw("/api/rates", auth);
+    const etag = first.rawHeaders[first.rawHeaders.findIndex((h) => h.toLowerCase() === "etag") + 1]!;
+    for (const headers of [
+      auth,
+      { ...auth, "accept-encoding": "gzip, deflate" },
+      { ...auth, "if-none-match": etag },
+      { ...auth, "x-forwarded-proto": "https" },
+    ]) {
+      const { hot, slow, hotTook } = await both(headers);
+      expect(hotTook).toBe(0);
+      expect(hot.status).toBe(slow.status);
+      expect(named(hot)).toEqual(named(slow));
+      expect(hot.body.equals(slow.body)).toBe(true);
+    }
+    const secure = (await both({ ...auth, "x-forwarded-proto": "https" })).hot;
+    expect(named(secure)).toContain("strict-transport-security: max-age=31536000; includeSubDomains");
+    expect(named(secure)).toContain("content-security-policy: default-src 'none'; frame-ancestors 'none'");
+    expect(gunzipSync((await both({ ...auth, "accept-encoding": "gzip" })).hot.body).equals(first.body)).toBe(true);
+    expect((await both({ ...auth, "if-none-match": etag })).hot.status).toBe(304);
+  });
+
+  test("a revoked token is refused on the very next request; cookies, unknown tokens and odd spellings go through the gate", async () => {
+    const { token, row } = await createApiToken(operatorId, "hot-revoke");
+    const auth = { authorization: `Bearer ${token}` };
+    const other = { authorization: `Bearer ${(await createApiToken(operatorId, "hot-other")).token}` };
+    await raw("/api/rates", other);
+    expect((await both(auth)).hotTook).toBe(0);
+    await revokeApiToken(operatorId, row.id);
+    const before = throughExpress;
+    const refused = await raw("/api/rates", auth);
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body.toString())).toEqual(errorBody("Authentication required"));
+    expect(throughExpress - before).toBe(1);
+
+    for (const [target, headers, status] of [
+      ["/api/rates", { cookie }, 200],
+      ["/api/rates", { authorization: "Bearer gtk_nobody" }, 401],
+      ["/api/rates", {}, 401],
+      ["/API/rates", other, 200],
+      ["/api/rates?x=1", other, 200],
+      ["/api/./rates", { cookie }, 400],
+    ] as const) {
+      const n = throughExpress;
+      expect((await raw(target, headers)).status).toBe(status);
+      expect(throughExpress - n).toBe(1);
+    }
+  });
+
+  test("a write elsewhere is seen at once: the stale snapshot goes through Express, which rebuilds it", async () => {
+    const token = (await createApiToken(operatorId, "hot-fresh")).token;
+    const auth = { authorization: `Bearer ${token}` };
+    await both(auth);
+    await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "3" });
+    const n = throughExpress;
+    const after = await raw("/api/rates", auth);
+    expect(throughExpress - n).toBe(1);
+    expect(JSON.parse(after.body.toString())["Gold Ring"].Clay.rate).toBe("3");
+    const again = await raw("/api/rates", auth);
+    expect(throughExpress - n).toBe(1);
+    expect(again.body.equals(after.body)).toBe(true);
+  });
 });

@@ -1,8 +1,12 @@
-import { AUTH_REQUIRED, gateVerdict } from "./auth.server";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { AUTH_REQUIRED, bearerToken, gateVerdict } from "./auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
-import { RateValidationError, ratesSnapshot } from "~/models/rate.server";
+import { cachedToken } from "~/models/api-token.server";
+import { freshRatesSnapshot, RateValidationError, ratesSnapshot, type RatesSnapshot } from "~/models/rate.server";
 import { jsonError } from "./api.server";
+import { API_HEADERS, HSTS } from "./http-security.server";
 
 /**
  * The /api/rates routes' one error mapping: a thrown Response (readJson's 400/413/415) goes
@@ -36,18 +40,24 @@ export async function answerRatesGet(ifNoneMatch: string | null | undefined, acc
       body: Buffer.from(JSON.stringify({ error: RATE_MESSAGES.loadFailed })),
     };
   }
+  return answerFromSnapshot(snapshot, ifNoneMatch, acceptEncoding);
+}
+
+function notModified(snapshot: RatesSnapshot, ifNoneMatch: string | null | undefined): boolean {
+  return !!ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === snapshot.etag);
+}
+
+const acceptsGzip = (acceptEncoding: string | null | undefined) => /\bgzip\b/i.test(acceptEncoding ?? "");
+
+function answerFromSnapshot(snapshot: RatesSnapshot, ifNoneMatch: string | null | undefined, acceptEncoding: string | null | undefined): Answer {
   const headers: Record<string, string> = {
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": "no-store",
     ETag: snapshot.etag,
     Vary: "Accept-Encoding",
   };
-  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === snapshot.etag)) {
-    return { status: 304, headers, body: null };
-  }
-  if (/\bgzip\b/i.test(acceptEncoding ?? "")) {
-    return { status: 200, headers: { ...headers, "Content-Encoding": "gzip" }, body: snapshot.gzip };
-  }
+  if (notModified(snapshot, ifNoneMatch)) return { status: 304, headers, body: null };
+  if (acceptsGzip(acceptEncoding)) return { status: 200, headers: { ...headers, "Content-Encoding": "gzip" }, body: snapshot.gzip };
   return { status: 200, headers, body: snapshot.body };
 }
 
@@ -68,3 +78,84 @@ export const ratesExpressHandler: RequestHandler = (req, res, next) => {
     else res.end();
   }, next);
 };
+
+/** `trust proxy` as Express compiled it (`app.get("trust proxy fn")`). */
+type TrustProxy = (address: string | undefined, hop: number) => boolean;
+
+/** `req.secure` as Express computes it (request/protocol in express/lib/request.js), without Express. */
+function overHttps(req: IncomingMessage, trust: TrustProxy): boolean {
+  const header = req.headers["x-forwarded-proto"];
+  const forwarded = Array.isArray(header) ? header.join(", ") : header;
+  if (!forwarded || !trust(req.socket.remoteAddress, 0)) return !!(req.socket as TLSSocket).encrypted;
+  const comma = forwarded.indexOf(",");
+  return (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim() === "https";
+}
+
+/** Raw header lists per snapshot, built on first use: [200 identity, 200 gzip, 304] × [http, https]. */
+const rawHeaders = new WeakMap<RatesSnapshot, string[][]>();
+
+function headersFor(snapshot: RatesSnapshot, kind: 0 | 1 | 2, secure: boolean): string[] {
+  let lists = rawHeaders.get(snapshot);
+  if (!lists) {
+    lists = [];
+    for (const https of [false, true]) {
+      for (const k of [0, 1, 2] as const) {
+        // The order and values `mountRequestHygiene` (the /api set, HSTS over https) and
+        // `ratesExpressHandler` give the same answer.
+        const answer = answerFromSnapshot(snapshot, k === 2 ? snapshot.etag : null, k === 1 ? "gzip" : null);
+        // A name set twice keeps its first place and its last value, as with setHeader.
+        const set = new Map<string, [string, string]>();
+        const add = (name: string, value: string) => set.set(name.toLowerCase(), [set.get(name.toLowerCase())?.[0] ?? name, value]);
+        for (const [name, value] of API_HEADERS) add(name, value);
+        if (https) add("Strict-Transport-Security", HSTS);
+        for (const [name, value] of Object.entries(answer.headers)) add(name, value);
+        if (answer.body) add("Content-Length", String(answer.body.length));
+        lists[(https ? 3 : 0) + k] = [...set.values()].flat();
+      }
+    }
+    rawHeaders.set(snapshot, lists);
+  }
+  return lists[(secure ? 3 : 0) + kind]!;
+}
+
+/**
+ * GET /api/rates ahead of Express (issue 20 §4): answers only what every layer in front
+ * of `ratesExpressHandler` would let through unchanged, and only from what this process
+ * already holds, so the answer is the one the full stack gives (headers in the same order
+ * and values, body byte for byte; `rates-api.server.test.ts` compares them):
+ *
+ * - exactly `GET /api/rates` as written (no query, no other spelling: the path hygiene
+ *   has nothing to refuse or rewrite, compression leaves this path alone), no body;
+ * - an `Authorization: Bearer` token this process verified within TOKEN_CACHE_MS
+ *   (`cachedToken`, the gate's own cache; a revoke here drops it at once). A GET passes the
+ *   role, CSRF, method and body-limit checks whatever the role;
+ * - the rates snapshot checked against the table within RATES_RECHECK_MS.
+ *
+ * Anything else — a session cookie, an unknown or expired token, a stale snapshot, HEAD —
+ * returns false and goes through the whole stack, which fills the caches for the next one.
+ * The saving is Express's router, its request/response decoration and a dozen header
+ * calls per request; on GET /api/rates those cost more than sending 110 KB.
+ */
+export function ratesHotPath(trust: TrustProxy): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== "GET" || req.url !== "/api/rates") return false;
+    const headers = req.headers;
+    if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false;
+    const token = bearerToken(headers.authorization);
+    if (!token || !cachedToken(token)) return false;
+    const snapshot = freshRatesSnapshot();
+    if (!snapshot) return false;
+    const secure = overHttps(req, trust);
+    if (notModified(snapshot, headers["if-none-match"])) {
+      res.writeHead(304, headersFor(snapshot, 2, secure));
+      res.end();
+    } else if (acceptsGzip(headers["accept-encoding"])) {
+      res.writeHead(200, headersFor(snapshot, 1, secure));
+      res.end(snapshot.gzip);
+    } else {
+      res.writeHead(200, headersFor(snapshot, 0, secure));
+      res.end(snapshot.body);
+    }
+    return true;
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Web process memory under a burst over all pages (issue 20 §6: RSS ≤ 350 MB during the
+ * 2,000-request burst). Prints figures; asserts nothing. See bench/README.md.
+ *
+ *   node --import tsx bench/burst.ts
+ *
+ * Starts server.ts exactly as deployed (production build, no Redis, no worker) on a fresh
+ * database — the embedded PGlite inside the web process by default (the demo's set-up, so
+ * its memory counts), or a private PostgreSQL database with BENCH_DB=postgres — creates the
+ * first operator through /setup (a real session cookie), seeds the demo exchange rates, then
+ * sends BENCH_REQUESTS (2,000) full-page GETs round-robin over every section with
+ * BENCH_CONCURRENCY (16) connections, sampling the server's VmRSS every 20 ms.
+ *
+ * Environment: BENCH_BUILD_DIR (reuse a build), BENCH_DB (pglite | postgres), BENCH_REQUESTS,
+ * BENCH_CONCURRENCY, BENCH_PAGES (comma-separated URLs).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { privateDatabase, type Cleanup } from "./db";
+import { freePort, request } from "./net";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const DB = process.env.BENCH_DB ?? "pglite";
+const PAGES = (process.env.BENCH_PAGES ?? "/,/exchange-rates,/gifts,/characters,/trading-planets,/galacord,/collections,/logs,/settings").split(",");
+
+/** VmRSS of a process in MB (Linux), or NaN when it is gone. */
+function rssMb(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const children: ChildProcess[] = [];
+const cleanups: Cleanup[] = [];
+
+function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let log = "";
+    child.stdout!.on("data", (c: Buffer) => {
+      log += c.toString();
+      if (log.includes("listening on")) resolve(child);
+    });
+    child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+    child.on("exit", (code) => reject(new Error(`server.ts exited (${code}):\n${log.slice(-2000)}`)));
+    setTimeout(() => reject(new Error(`server.ts did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
+  });
+}
+
+const mb = (x: number) => `${x.toFixed(0)} MB`;
+
+async function main() {
+  console.log(`# Burst over all pages — ${new Date().toISOString()}`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; ${REQUESTS} GETs, ${CONCURRENCY} connections, database ${DB}\n`,
+  );
+
+  let buildDir = process.env.BENCH_BUILD_DIR;
+  if (!buildDir) {
+    buildDir = "build-bench";
+    const built = spawnSync("npx", ["remix", "vite:build"], { cwd: ROOT, env: { ...process.env, BUILD_DIR: buildDir }, stdio: ["ignore", "ignore", "pipe"] });
+    if (built.status !== 0) throw new Error(`build failed:\n${built.stderr.toString().slice(-3000)}`);
+  }
+
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    BUILD_DIR: buildDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    RUN_WORKER: "false",
+    START_REDIS: "false",
+    APP_SECRET: crypto.randomBytes(24).toString("hex"),
+    QUEUE_PREFIX: `gt-burst-${process.pid}`,
+  };
+  if (DB === "postgres") {
+    const { url, dataDir } = await privateDatabase("gt_burst", cleanups);
+    Object.assign(env, { DATABASE_URL: url.toString(), DATA_DIR: dataDir });
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-burst-"));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    env.DATA_DIR = dataDir;
+    delete env.DATABASE_URL;
+    delete env.PGLITE_DIR;
+  }
+  const server = await startServer(env);
+  const started = rssMb(server.pid);
+  const origin = `http://127.0.0.1:${port}`;
+  const password = crypto.randomBytes(12).toString("hex");
+  const form = new URLSearchParams({ name: "bench", password, confirmPassword: password }).toString();
+  const setup = await request(port, "POST", "/setup", { "content-type": "application/x-www-form-urlencoded", origin }, form);
+  const cookie = [setup.headers["set-cookie"] ?? []]
+    .flat()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  if (setup.status !== 302 || !cookie) throw new Error(`/setup → ${setup.status} ${setup.body.toString().slice(0, 300)}`);
+  // The demo's exchange rates, through the running app (the embedded database is the server's own).
+  const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/seed.ts", "rates"], { cwd: ROOT, env, encoding: "utf8" });
+  console.log(seeded.status === 0 ? seeded.stdout.trim() : `seed failed (${seeded.status}): ${seeded.stderr.slice(-300)}`);
+
+  // One warm-up GET per page (route modules load lazily), then the idle figure.
+  for (const page of PAGES) await request(port, "GET", page, { cookie });
+  const idle = rssMb(server.pid);
+
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 20);
+  const statuses = new Map<string, Map<number, number>>();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  let next = 0;
+  let bytes = 0;
+  const begin = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        const page = PAGES[next++ % PAGES.length]!;
+        const status = await new Promise<number>((resolve) => {
+          const req = http.request({ host: "127.0.0.1", port, path: page, agent, headers: { cookie } }, (res) => {
+            res.on("data", (c: Buffer) => (bytes += c.length));
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          });
+          req.on("error", () => resolve(0));
+          req.end();
+        });
+        const byStatus = statuses.get(page) ?? new Map<number, number>();
+        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+        statuses.set(page, byStatus);
+      }
+    }),
+  );
+  const seconds = (performance.now() - begin) / 1000;
+  clearInterval(sampler);
+  agent.destroy();
+  peak = Math.max(peak, rssMb(server.pid));
+  const after = rssMb(server.pid);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const settled = rssMb(server.pid);
+
+  console.log(`\n${REQUESTS} GETs in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)} req/s), ${(bytes / 1e6).toFixed(1)} MB of HTML`);
+  for (const [page, byStatus] of statuses) console.log(`  ${page.padEnd(18)} ${[...byStatus].map(([s, n]) => `${n} × ${s}`).join(", ")}`);
+  console.log(
+    `\nweb process RSS: just started ${mb(started)}, idle (after one GET per page) ${mb(idle)}, peak during the burst ${mb(peak)}, at the end ${mb(after)}, 2 s later ${mb(settled)}`,
+  );
+  console.log(`aim: peak ≤ 350 MB — ${peak <= 350 ? "met" : "NOT met"}`);
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const c of children) c.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+  });
