@@ -36,6 +36,17 @@ export default defineConfig(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
       ],
+      // Tooltip's code (Popper, floating-ui) loads after hydration through Hint; a direct import
+      // would put it back on the page's first load (vite.config.ts, `themeWithoutTooltip`).
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@radix-ui/themes", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
+            { name: "radix-ui", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { appRoutes } from "./app/routes.manifest";
 
 declare module "@remix-run/node" {
@@ -36,6 +36,33 @@ export function harmlessBuildWarning(warning: { code?: string; id?: string; mess
   return false;
 }
 
+/**
+ * Client build only: Radix Themes' `Theme` imports Tooltip from "radix-ui" for its
+ * `Tooltip.Provider`, and that keeps all of Tooltip (Popper, floating-ui, dismissable layer,
+ * focus scope: ~17 kB gzip) on every page's first load, though no tooltip shows before
+ * hydration. Here `Theme` gets a provider that renders its children
+ * (`app/components/ui/tooltip-provider-stub.ts`); tooltips go through `Hint`
+ * (`app/components/ui/hint.tsx`), which loads Tooltip after hydration with its own provider.
+ * ESLint forbids importing `Tooltip` from @radix-ui/themes anywhere else. The server build
+ * and the dev server keep the real module. Figures: bench/README.md "First-load weight".
+ */
+export function themeWithoutTooltip(): Plugin {
+  const stub = fileURLToPath(new URL("./app/components/ui/tooltip-provider-stub.ts", import.meta.url));
+  return {
+    name: "gt-theme-without-tooltip",
+    apply: "build",
+    transform(code, id, options) {
+      if (options?.ssr || !/[\\/]@radix-ui[\\/]themes[\\/]dist[\\/]esm[\\/]components[\\/]theme\.js$/.test(id)) return null;
+      const named = /import\{([^}]*)\}from"radix-ui";/.exec(code);
+      const binding = named && /(?:^|,)Tooltip as (\w+)/.exec(named[1]);
+      if (!named || !binding) throw new Error(`${id}: no 'Tooltip as x' import from "radix-ui" (Radix Themes changed; see themeWithoutTooltip)`);
+      const rest = named[1].split(",").filter((part) => !part.startsWith("Tooltip as "));
+      const imports = `import{${rest.join(",")}}from"radix-ui";import*as ${binding[1]} from${JSON.stringify(stub)};`;
+      return { code: code.replace(named[0], imports), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   // Never serve the data dir (embedded database, master key) or env files through the dev server.
@@ -60,6 +87,7 @@ export default defineConfig({
   plugins: process.env.VITEST
     ? []
     : [
+        themeWithoutTooltip(),
         remix({
           // Separate build dirs let e2e runs on different ports build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",

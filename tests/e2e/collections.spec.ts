@@ -209,3 +209,28 @@ test("at 375 px wide the Collections screen fits without sideways scrolling", as
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test("issue 19 item 12: on a phone the collection set, recipient and Run/Status/Send come right after the profile, before the saved accounts (DOM order)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);
+  const profile = (await profileCard(page).boundingBox())!;
+  const set = (await page.getByLabel("Collection set").boundingBox())!;
+  const run = (await page.getByRole("button", { name: "Run", exact: true }).boundingBox())!;
+  const saved = (await page.getByRole("list", { name: "Saved accounts" }).boundingBox())!;
+  expect(profile.y + profile.height).toBeLessThanOrEqual(set.y);
+  expect(run.y + run.height).toBeLessThanOrEqual(saved.y);
+  // Keyboard order follows: Run comes before the saved accounts' buttons in the document.
+  const runFirst = await page.evaluate(() => {
+    const run = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Run")!;
+    const list = document.querySelector('[aria-label="Saved accounts"]')!;
+    return Boolean(run.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  expect(runFirst).toBe(true);
+  // Desktop keeps two columns: the controls beside the profile.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const wideProfile = (await profileCard(page).boundingBox())!;
+  const wideSet = (await page.getByLabel("Collection set").boundingBox())!;
+  expect(wideSet.x).toBeGreaterThan(wideProfile.x + wideProfile.width);
+});

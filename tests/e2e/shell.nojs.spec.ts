@@ -25,6 +25,24 @@ test("the section menu navigates and / opens the last section", async ({ page })
   await expect(page).toHaveURL("/gifts");
 });
 
+test("issue 19 item 12: on a phone the menu is one row of plain links that scrolls sideways, without JavaScript too", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/galacord");
+  const menu = page.getByRole("navigation", { name: "Sections" });
+  const boxes = await menu.getByRole("link").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+  expect(boxes).toHaveLength(6);
+  for (const box of boxes) {
+    expect(box.top).toBe(boxes[0]!.top);
+    expect(box.height).toBeGreaterThanOrEqual(40);
+  }
+  expect((await page.locator(".gt-app-header").boundingBox())!.height).toBeLessThanOrEqual(115);
+  // The strip scrolls, the page does not.
+  expect(await menu.evaluate((nav) => nav.scrollWidth > nav.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await menu.getByRole("link", { name: "Collections", exact: true }).click();
+  await expect(page).toHaveURL("/collections");
+});
+
 test("the dark mode toggle posts, comes back to the same page and is remembered", async ({ page }) => {
   await page.context().clearCookies({ name: "gt_theme" });
   await page.goto("/galacord");

@@ -190,10 +190,39 @@ test.describe("spec 2 Main app shell", () => {
       expect(width, `${path} scroll width`).toBeLessThanOrEqual(375);
       await page.screenshot({ path: testInfo.outputPath(`narrow${path.replace(/\//g, "-")}.png`), fullPage: false });
     }
-    // Every section stays reachable: the menu shows all six, three per row.
+    // Every section stays reachable: the menu is one row that scrolls sideways.
     await sectionMenu(page).getByRole("link", { name: "Collections" }).click();
     await expect(page).toHaveURL("/collections");
     await expect(page.getByRole("switch", { name: "Dark mode" })).toBeVisible();
     await expect(page.getByRole("link", { name: "System Logs" })).toBeVisible();
+  });
+
+  test("issue 19 item 12: on a phone (390×844) the section menu is one row of 40 px links, header and menu well under 150 px, the current section scrolled into view", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/exchange-rates");
+    const header = await page.locator(".gt-app-header").boundingBox();
+    expect(header!.height).toBeLessThanOrEqual(115);
+    const links = sectionMenu(page).getByRole("link");
+    await expect(links).toHaveCount(6);
+    const boxes = await links.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    for (const box of boxes) {
+      expect(box.top).toBe(boxes[0]!.top); // one row
+      expect(box.height).toBeGreaterThanOrEqual(40); // touch target
+    }
+    // The last section starts off-screen; on its page the strip shows it whole.
+    expect(boxes[5]!.right).toBeGreaterThan(390);
+    await links.filter({ hasText: "Collections" }).click();
+    await expect(page).toHaveURL("/collections");
+    const current = sectionMenu(page).locator('[aria-current="page"]');
+    await expect(current).toHaveText("Collections");
+    await expect
+      .poll(async () => {
+        const box = (await current.boundingBox())!;
+        return box.x >= 0 && box.x + box.width <= 390;
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from "@radix-ui/themes";
+import { Badge } from "@radix-ui/themes";
+import { Hint } from "~/components/ui/hint";
 
 export type JobsState = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
 
@@ -23,11 +24,11 @@ export function JobsBadge({ jobs }: { jobs: JobsState }) {
             hint: "Redis is reachable, but no job worker is running: jobs are queued and wait for a worker (npm run worker).",
           };
   return (
-    <Tooltip content={hint}>
+    <Hint content={hint}>
       <Badge color={color} variant="soft" radius="full" title={hint} tabIndex={0} className="gt-jobs-badge" data-state={jobs.redis}>
         <span className="gt-dot" aria-hidden />
         <span className="gt-jobs-label">{label}</span>
       </Badge>
-    </Tooltip>
+    </Hint>
   );
 }

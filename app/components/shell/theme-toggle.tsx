@@ -1,5 +1,6 @@
 import { MoonIcon, SunIcon } from "~/components/ui/icons";
-import { IconButton, Tooltip } from "@radix-ui/themes";
+import { Hint } from "~/components/ui/hint";
+import { IconButton } from "@radix-ui/themes";
 import { useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -25,7 +26,7 @@ export function ThemeToggle() {
     <fetcher.Form method="post" action="/resources/theme" className="gt-inline-form">
       {/* Only the no-JavaScript post needs to be sent back to this page. */}
       {hydrated ? null : <input type="hidden" name="redirectTo" value={location.pathname + location.search} />}
-      <Tooltip content={hint}>
+      <Hint content={hint}>
         <IconButton
           type="submit"
           name="theme"
@@ -41,7 +42,7 @@ export function ThemeToggle() {
         >
           {dark ? <MoonIcon width="18" height="18" /> : <SunIcon width="18" height="18" />}
         </IconButton>
-      </Tooltip>
+      </Hint>
     </fetcher.Form>
   );
 }

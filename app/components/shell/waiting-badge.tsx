@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from "@radix-ui/themes";
+import { Badge } from "@radix-ui/themes";
+import { Hint } from "~/components/ui/hint";
 import { useEffect, useState } from "react";
 import type { SessionView } from "#api/sessions";
 import { useLiveEvent } from "~/components/live/live";
@@ -29,10 +30,10 @@ export function WaitingBadge({ waiting }: { waiting: string[] }) {
   const hint =
     "Sessions asked for that no job worker holds: none is running, every one is full (SESSION_CONCURRENCY), or the worker holding them stopped. Start a worker (npm run worker) or wait for one to take them.";
   return (
-    <Tooltip content={hint}>
+    <Hint content={hint}>
       <Badge color="amber" variant="soft" radius="full" title={hint} tabIndex={0} data-testid="waiting-sessions">
         {keys.size} waiting for a worker
       </Badge>
-    </Tooltip>
+    </Hint>
   );
 }

@@ -27,6 +27,8 @@ describe("spec 1 §2 refresh control", () => {
   it("'???' when unknown; the ghost button with the tooltip 'Click to refresh data'", async () => {
     renderRemixStub([{ path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={null} notice={null} /> }]);
     expect((await screen.findByTestId("last-fetched")).textContent).toBe("???");
+    // The tooltip's code loads after hydration (Hint); its trigger then carries data-state.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Click to refresh data" }).getAttribute("data-state")).toBe("closed"));
     const button = screen.getByRole("button", { name: "Click to refresh data" });
     expect((button as HTMLButtonElement).disabled).toBe(false);
     expect(button.className).toContain("rt-variant-ghost");

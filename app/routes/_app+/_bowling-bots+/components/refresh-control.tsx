@@ -1,4 +1,5 @@
-import { Flex, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { Flex, IconButton, Text } from "@radix-ui/themes";
+import { Hint } from "~/components/ui/hint";
 import { useFetcher } from "@remix-run/react";
 import { ReloadIcon } from "~/components/ui/icons";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
@@ -60,7 +61,7 @@ export function RefreshControl({ lastFetched, progress, notice }: Pick<BowlingDa
         >
           <HiddenFields fields={{ intent: "refresh" }} />
           <NoJsRedirect />
-          {hydrated ? <Tooltip content="Click to refresh data">{button}</Tooltip> : button}
+          <Hint content="Click to refresh data">{button}</Hint>
         </fetcher.Form>
       ) : null}
     </Flex>

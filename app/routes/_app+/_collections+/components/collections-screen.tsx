@@ -455,23 +455,32 @@ export function CollectionsScreen({ data }: { data: CollectionsData }) {
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />
       {data.takeover ? <TakeOverPanel notice={data.takeover} /> : null}
-      <Grid columns={{ initial: "1", md: "2" }} gap="4" className="gt-collections">
-        <Flex direction="column" gap="4">
-          {data.profile ? <ProfileCard data={data} /> : <LoginCard />}
-          <SavedAccounts data={data} />
-          {data.profile ? <PanelToggle data={data} /> : null}
-        </Flex>
-        {data.profile ? (
+      {data.profile ? (
+        // Issue 19 item 12: on a phone (one column) the controls come right after the profile,
+        // before the saved accounts. DOM order, so the keyboard follows it; from md up the
+        // grid puts them side by side: profile | controls, then saved accounts | the rest.
+        <Grid columns={{ initial: "1", md: "2" }} gap="4" align="start" className="gt-collections">
+          <ProfileCard data={data} />
+          <Controls data={data} />
           <Flex direction="column" gap="4">
-            <Controls data={data} />
+            <SavedAccounts data={data} />
+            <PanelToggle data={data} />
+          </Flex>
+          <Flex direction="column" gap="4">
             <ItemsGrid data={data} />
             <AutoCard data={data} />
             <ActivityLog data={data} />
           </Flex>
-        ) : (
+        </Grid>
+      ) : (
+        <Grid columns={{ initial: "1", md: "2" }} gap="4" className="gt-collections">
+          <Flex direction="column" gap="4">
+            <LoginCard />
+            <SavedAccounts data={data} />
+          </Flex>
           <ActivityLog data={data} />
-        )}
-      </Grid>
+        </Grid>
+      )}
     </>
   );
 }
