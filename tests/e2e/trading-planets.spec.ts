@@ -325,3 +325,17 @@ test("issue 19: a tooltip is the size of its text, not a window-high slab over t
   const wrapper = await tip.evaluate((el) => el.closest(".radix-themes")!.getBoundingClientRect().height);
   expect(wrapper).toBeLessThan(100);
 });
+
+test("375 px: each planet row of the sequence form stays on one line (issue 19 item 12)", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await open(page);
+  await page.getByRole("link", { name: "New Sequence" }).click();
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Add planet" }).click();
+  for (const n of [1, 2, 3]) {
+    // The remove button sits beside the type, not alone on a line of its own.
+    const type = (await page.getByRole("combobox", { name: `Planet type ${n}` }).boundingBox())!;
+    const remove = (await page.getByRole("button", { name: `Remove planet ${n}` }).boundingBox())!;
+    expect(Math.abs(remove.y + remove.height / 2 - (type.y + type.height / 2))).toBeLessThan(8);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});

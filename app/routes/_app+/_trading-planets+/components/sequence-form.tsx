@@ -107,7 +107,7 @@ export function SequenceForm({
                     {draft.steps.map((step, i) => (
                       <StepItem key={step.id} id={step.id} draggable={hydrated}>
                         {(handle) => (
-                          <Flex gap="2" align="center" wrap="wrap">
+                          <Flex gap="2" align="center" wrap="wrap" className="gt-step-row">
                             {handle ? (
                               <IconButton
                                 type="button"
