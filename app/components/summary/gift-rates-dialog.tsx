@@ -1,6 +1,6 @@
 import { Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { Form, useRevalidator } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   FIREBALLS_MAX,
   GIFT_RATE_ERRORS,
@@ -58,15 +58,22 @@ export function GiftRatesDialog({
   const revalidator = useRevalidator();
   const [inputs, setInputs] = useState<Inputs>(() => inputsOf(initialRates));
   const [saving, setSaving] = useState(false);
+  /** Rows typed in since the dialog opened: the stored rates arriving later never overwrite them. */
+  const edited = useRef(new Set<string>());
 
   useEffect(() => {
     if (!open || !hydrated) return;
+    edited.current.clear();
     const ctl = new AbortController();
     fetch("/api/gift-rates", { signal: ctl.signal, headers: { accept: "application/json" } })
       .then(async (res) => {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const body = (await res.json()) as { rates?: GiftRates };
-        setInputs(inputsOf(body.rates ?? {}));
+        setInputs((typed) => {
+          const stored = inputsOf(body.rates ?? {});
+          for (const n of edited.current) stored[n] = typed[n]!;
+          return stored;
+        });
       })
       .catch((err: unknown) => {
         if (!ctl.signal.aborted) console.warn("[gift-rates] load failed:", err);
@@ -126,7 +133,10 @@ export function GiftRatesDialog({
               value={inputs[name]!}
               error={hydrated ? errors[name]! : null}
               disabled={saving}
-              onChange={(v) => setInputs((s) => ({ ...s, [name]: v }))}
+              onChange={(v) => {
+                edited.current.add(name);
+                setInputs((s) => ({ ...s, [name]: v }));
+              }}
             />
           ))}
         </Grid>

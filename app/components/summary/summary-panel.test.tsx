@@ -125,6 +125,23 @@ describe("spec 2 §4/§5 Gift Rates dialog", () => {
     expect(JSON.parse(String(post.init!.body))).toEqual({ rates: { Clay: 2.5, "Fire Cannon Ball": 1, "Silver Ring": 3.5 } });
   });
 
+  it("what is typed before the stored rates arrive is kept; the other rows take the stored values", async () => {
+    let answer!: (res: Response) => void;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    render({ dailyTotals: [], rates: {}, chart: null, failed: false });
+    fireEvent.click(await screen.findByRole("link", { name: "Gift Rates" }));
+    const prize = (await screen.findByLabelText("Skeleton Key prize")) as HTMLInputElement;
+    fireEvent.change(prize, { target: { value: "-5" } });
+    await waitFor(() => expect(answer).toBeTypeOf("function"));
+    answer(Response.json({ rates: { Clay: 2.5, "Skeleton Key": 4 } }));
+    await waitFor(() => expect((screen.getByLabelText("Clay prize") as HTMLInputElement).value).toBe("5"));
+    expect(prize.value).toBe("-5");
+    expect(screen.getByRole("button", { name: "Save" }).hasAttribute("disabled")).toBe(true);
+  });
+
   it("a failed save is only logged and the dialog stays open (spec 2 §8)", async () => {
     vi.stubGlobal(
       "fetch",
