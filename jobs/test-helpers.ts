@@ -5,7 +5,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Job } from "bullmq";
 import { Redis } from "ioredis";
+import type { SessionPurpose } from "#api/sessions";
+import type { SessionContext } from "./session-host.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -71,4 +74,39 @@ export function spawnWorker(env: Record<string, string> = {}, nodeArgs: string[]
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   return { child, output: () => out, exited };
+}
+
+/**
+ * A session context whose first "connecting" report is answered by a stop: the window before
+ * a runner listens to its signal (docs/sessions.md, the lost-stop check every runner has).
+ * `reports` collects the `actual` states the runner wrote.
+ */
+export function stopWhileConnecting(purpose: SessionPurpose, key: string): { ctx: SessionContext; reports: string[] } {
+  const controller = new AbortController();
+  const reports: string[] = [];
+  const ctx: SessionContext = {
+    purpose,
+    key,
+    accountId: key,
+    jobId: `${purpose}-${key}`,
+    workerId: "test-worker",
+    signal: controller.signal,
+    reason: () => (controller.signal.aborted ? "stop" : null),
+    holdsLock: async () => true,
+    job: {} as Job,
+    report: async (patch) => {
+      if (patch.actual) reports.push(patch.actual);
+      if (patch.actual === "connecting") controller.abort("stop");
+      return true;
+    },
+    end: async () => {},
+    onWake: () => () => {},
+    onCommand: () => {},
+  };
+  return { ctx, reports };
+}
+
+/** "returned" when the runner ends within `ms`, else "still running". */
+export function endsWithin(run: Promise<unknown>, ms = 5_000): Promise<"returned" | "still running"> {
+  return Promise.race([run.then(() => "returned" as const), new Promise<"still running">((r) => setTimeout(() => r("still running"), ms))]);
 }

@@ -14,9 +14,7 @@ import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
 import { saveProfile } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { deleteKeys, freePort, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
-import type { Job } from "bullmq";
-import type { SessionContext } from "../session-host.server";
+import { deleteKeys, endsWithin, freePort, spawnWorker, stopWhileConnecting, waitFor, type WorkerChild } from "../test-helpers";
 import { connectionTimings, reconnectDelay, runCollectionsSession } from "./collections";
 
 let sim: Simulator;
@@ -176,31 +174,9 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     const a = sim.world.accounts[20]!;
     const op = await createTestOperator();
     await saveProfile(op.id, { accountId: a.id, nick: a.nick, password: a.password, loginMethod: "recovery" });
-    const controller = new AbortController();
-    const reports: string[] = [];
-    const ctx = {
-      purpose: "collections",
-      key: a.id,
-      accountId: a.id,
-      jobId: `collections-${a.id}`,
-      workerId: "test-worker",
-      signal: controller.signal,
-      reason: () => (controller.signal.aborted ? "stop" : null),
-      holdsLock: async () => true,
-      job: {} as Job,
-      // The stop arrives while the supervisor's first write is in flight (before the runner listens).
-      report: async (patch: { actual?: string }) => {
-        if (patch.actual) reports.push(patch.actual);
-        if (patch.actual === "connecting") controller.abort("stop");
-        return true;
-      },
-      end: async () => {},
-      onWake: () => () => {},
-      onCommand: () => {},
-    } satisfies SessionContext;
+    const { ctx, reports } = stopWhileConnecting("collections", a.id);
     const t0 = Date.now();
-    const outcome = await Promise.race([runCollectionsSession(ctx).then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
-    expect(outcome).toBe("returned");
+    expect(await endsWithin(runCollectionsSession(ctx))).toBe("returned");
     expect(reports).not.toContain("active");
     const { open, closed } = sim.sockets.snapshot();
     expect([...open, ...closed].filter((c) => c.accountId === a.id && Date.parse(c.openedAt) >= t0)).toHaveLength(0);

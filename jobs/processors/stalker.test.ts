@@ -5,7 +5,6 @@
  * (2 s → 200 ms, 4 s → 400 ms, 12 s → 1.2 s); what is checked is the rule, not the clock.
  */
 import { and, eq } from "drizzle-orm";
-import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiArgs } from "#tests/kit/api";
 import { startSimulator, type Simulator } from "#sim/server";
@@ -20,9 +19,9 @@ import { action as startAction } from "~/routes/_app+/_characters+/api.stalker.s
 import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.stop";
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
 import { closeQueues, getQueue } from "../queues.server";
-import { restoreSessions, sessionJobId, type SessionContext } from "../session-host.server";
+import { restoreSessions, sessionJobId } from "../session-host.server";
 import { SESSIONS } from "./sessions";
-import { deleteKeys, waitFor } from "../test-helpers";
+import { deleteKeys, endsWithin, stopWhileConnecting, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { reconnectDelay, runStalker, stalkerTimings } from "./stalker";
 
@@ -379,33 +378,9 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
 
   it("a stop that lands while it is still writing 'connecting' (before the socket exists) ends it without a socket", async () => {
     const acc = await stalkerUser();
-    const controller = new AbortController();
-    const reports: string[] = [];
-    const ctx = {
-      purpose: "stalker",
-      key: acc.id,
-      accountId: acc.id,
-      jobId: sessionJobId("stalker", acc.id),
-      workerId: "test-worker",
-      signal: controller.signal,
-      reason: () => (controller.signal.aborted ? "stop" : null),
-      holdsLock: async () => true,
-      job: {} as Job,
-      // The stop arrives while the supervisor's first write is in flight (the window before
-      // runConnection listens to the signal).
-      report: async (patch: { actual?: string }) => {
-        if (patch.actual) reports.push(patch.actual);
-        if (patch.actual === "connecting") controller.abort("stop");
-        return true;
-      },
-      end: async () => {},
-      onWake: () => () => {},
-      onCommand: () => {},
-    } satisfies SessionContext;
+    const { ctx, reports } = stopWhileConnecting("stalker", acc.id);
     const t0 = Date.now();
-    const ran = runStalker(ctx);
-    const outcome = await Promise.race([ran.then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
-    expect(outcome).toBe("returned");
+    expect(await endsWithin(runStalker(ctx))).toBe("returned");
     expect(reports).not.toContain("active");
     expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
     // No login reached the platform at all (a closed socket of this account would be in the history).

@@ -6,7 +6,6 @@
  * planets, in which order, what was posted and answered), never the clock.
  */
 import { eq } from "drizzle-orm";
-import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PLANET_CATALOGUE } from "#api/planets";
 import type { TraderPosition } from "#api/trading";
@@ -24,8 +23,8 @@ import { action as startAction } from "~/routes/_app+/_trading-planets+/api.trad
 import { action as stopAction } from "~/routes/_app+/_trading-planets+/api.trader.stop";
 import { loader as statusLoader } from "~/routes/_app+/_trading-planets+/api.trader.status";
 import { closeQueues, getQueue } from "../queues.server";
-import { sessionJobId, type SessionContext } from "../session-host.server";
-import { deleteKeys, waitFor } from "../test-helpers";
+import { sessionJobId } from "../session-host.server";
+import { deleteKeys, endsWithin, stopWhileConnecting, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { adLines, expandStep, flyWaitSeconds, nextInRotation, resolvePosition, runTrader } from "./trader";
 
@@ -418,31 +417,9 @@ describe("issue 11 'The trading run' against the simulator", () => {
     const acc = await traderUser();
     await englishPlanets(["Galaxy"]);
     await sequence("Stay", [{ planetType: "english" }], { seconds: 400 });
-    const controller = new AbortController();
-    const reports: string[] = [];
-    const ctx = {
-      purpose: "trader",
-      key: acc.id,
-      accountId: acc.id,
-      jobId: sessionJobId("trader", acc.id),
-      workerId: "test-worker",
-      signal: controller.signal,
-      reason: () => (controller.signal.aborted ? "stop" : null),
-      holdsLock: async () => true,
-      job: {} as Job,
-      // The stop arrives while the supervisor's first write is in flight (before the runner listens).
-      report: async (patch: { actual?: string }) => {
-        if (patch.actual) reports.push(patch.actual);
-        if (patch.actual === "connecting") controller.abort("stop");
-        return true;
-      },
-      end: async () => {},
-      onWake: () => () => {},
-      onCommand: () => {},
-    } satisfies SessionContext;
+    const { ctx, reports } = stopWhileConnecting("trader", acc.id);
     const t0 = Date.now();
-    const outcome = await Promise.race([runTrader(ctx).then(() => "returned"), new Promise((r) => setTimeout(() => r("still running"), 5_000))]);
-    expect(outcome).toBe("returned");
+    expect(await endsWithin(runTrader(ctx))).toBe("returned");
     expect(reports).not.toContain("active");
     const { open, closed } = sim.sockets.snapshot();
     expect([...open, ...closed].filter((c) => c.accountId === acc.id && Date.parse(c.openedAt) >= t0)).toHaveLength(0);
