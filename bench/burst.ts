@@ -14,7 +14,7 @@
  * Environment: BENCH_BUILD_DIR (reuse a build), BENCH_DB (pglite | postgres), BENCH_REQUESTS,
  * BENCH_CONCURRENCY, BENCH_PAGES (comma-separated URLs).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -23,7 +23,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { privateDatabase, type Cleanup } from "./db";
-import { freePort, request } from "./net";
+import { freePort, request, startServer } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -43,21 +43,6 @@ function rssMb(pid: number | undefined): number {
 
 const children: ChildProcess[] = [];
 const cleanups: Cleanup[] = [];
-
-function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    let log = "";
-    child.stdout!.on("data", (c: Buffer) => {
-      log += c.toString();
-      if (log.includes("listening on")) resolve(child);
-    });
-    child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
-    child.on("exit", (code) => reject(new Error(`server.ts exited (${code}):\n${log.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`server.ts did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
-  });
-}
 
 const mb = (x: number) => `${x.toFixed(0)} MB`;
 
@@ -99,7 +84,7 @@ async function main() {
     delete env.DATABASE_URL;
     delete env.PGLITE_DIR;
   }
-  const server = await startServer(env);
+  const server = await startServer(env, children);
   const started = rssMb(server.pid);
   const origin = `http://127.0.0.1:${port}`;
   const password = crypto.randomBytes(12).toString("hex");

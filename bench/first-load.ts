@@ -18,7 +18,7 @@
  *
  * Environment: BENCH_BUILD_DIR (reuse a build), BENCH_SECTIONS (comma-separated URLs).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,7 +26,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
-import { freePort, request } from "./net";
+import { freePort, request, startServer } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Every section screen of the shell's menu (spec: each section's first load ≤ 150 KB gzip). */
@@ -64,21 +64,6 @@ export function firstLoadFiles(assets: AssetsManifest, url: string): { routes: s
 
 const children: ChildProcess[] = [];
 const cleanups: Array<() => void> = [];
-
-function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    let log = "";
-    child.stdout!.on("data", (c: Buffer) => {
-      log += c.toString();
-      if (log.includes("listening on")) resolve(child);
-    });
-    child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
-    child.on("exit", (code) => reject(new Error(`server.ts exited (${code}):\n${log.slice(-2000)}`)));
-    setTimeout(() => reject(new Error(`server.ts did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
-  });
-}
 
 /** kB = 1,000 bytes, as Vite prints them. */
 const kb = (n: number) => (n / 1000).toFixed(1);
@@ -134,7 +119,7 @@ async function main() {
   };
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
-  await startServer(env);
+  await startServer(env, children);
   const origin = `http://127.0.0.1:${port}`;
   const password = crypto.randomBytes(12).toString("hex");
   const form = new URLSearchParams({ name: "bench", password, confirmPassword: password }).toString();
