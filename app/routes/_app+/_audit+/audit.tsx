@@ -1,15 +1,16 @@
 import { Badge, Button, Callout, Code, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { parseAuditQuery } from "#api/audit";
 import { EmptyState } from "~/components/ui/empty-state";
-import { ClockIcon, ExclamationTriangleIcon, MixerHorizontalIcon, ReloadIcon } from "~/components/ui/icons";
+import { ClockIcon, MixerHorizontalIcon } from "~/components/ui/icons";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";
 import { auditOperators, listAudit, toAuditDto } from "~/models/audit.server";
 import { requireOperator } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { auditPageParams, auditPageUrl } from "./components/audit-params";
+import { RetryPage } from "~/components/ui/retry-page";
 
 /**
  * The audit trail (issue 21; docs/decisions/0016): who changed what and when, newest first.
@@ -199,23 +200,7 @@ function summaryLine(details: Record<string, unknown>): string {
 
 /** The "failed" state: what went wrong in plain words, and Retry. */
 export function ErrorBoundary() {
-  const location = useLocation();
   return (
-    <>
-      <SectionHeader title="Audit Trail" />
-      <EmptyState
-        tone="error"
-        icon={<ExclamationTriangleIcon width="28" height="28" />}
-        title="Could not load the audit trail"
-        description="The database did not answer. This is usually brief; try again."
-        action={
-          <Button asChild>
-            <Link to={location.pathname + location.search} reloadDocument>
-              <ReloadIcon aria-hidden /> Retry
-            </Link>
-          </Button>
-        }
-      />
-    </>
+    <RetryPage section="Audit Trail" title="Could not load the audit trail" description="The database did not answer. This is usually brief; try again." />
   );
 }

@@ -1,4 +1,4 @@
-import { ExclamationTriangleIcon, MixerHorizontalIcon, ReaderIcon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
+import { MixerHorizontalIcon, ReaderIcon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { Button, Text } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
@@ -18,6 +18,7 @@ import { isUuid } from "~/utils/api.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
+import { RetryPage } from "~/components/ui/retry-page";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];
 
@@ -321,23 +322,5 @@ export default function LogsRoute() {
 
 /** The "failed" state: what went wrong in plain words, and Retry. */
 export function ErrorBoundary() {
-  const location = useLocation();
-  return (
-    <>
-      <SectionHeader title="System Logs" />
-      <EmptyState
-        tone="error"
-        icon={<ExclamationTriangleIcon width="28" height="28" />}
-        title="Could not load the logs"
-        description="The log store did not answer. This is usually brief; try again."
-        action={
-          <Button asChild>
-            <Link to={location.pathname + location.search} reloadDocument>
-              <ReloadIcon aria-hidden /> Retry
-            </Link>
-          </Button>
-        }
-      />
-    </>
-  );
+  return <RetryPage section="System Logs" title="Could not load the logs" description="The log store did not answer. This is usually brief; try again." />;
 }
