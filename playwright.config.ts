@@ -57,7 +57,7 @@ export default defineConfig({
     { name: "nojs", testMatch: /\.nojs\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && node --import tsx server.ts`,
+    command: `rm -rf ${dataDir} && BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && node ${buildDir}/server.js`,
     url: `${baseURL}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -1,6 +1,8 @@
 import { vitePlugin as remix } from "@remix-run/dev";
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, transformWithEsbuild, type Plugin } from "vite";
 import { appRoutes } from "./app/routes.manifest";
 
 declare module "@remix-run/node" {
@@ -63,6 +65,33 @@ export function themeWithoutTooltip(): Plugin {
   };
 }
 
+/** Where `remix vite:build` writes (BUILD_DIR lets e2e runs and benchmarks build side by side). */
+const buildDirectory = process.env.BUILD_DIR ?? "build";
+
+/**
+ * With the server build: `server.ts` as plain JavaScript in `<build dir>/server.js`, so the
+ * production web process runs on `node` alone (`npm start` spawns it; docs/decisions/0021).
+ * Under tsx every module of the server bundle passes through tsx's loader hooks, which kept
+ * ~180 MB more resident in the web process (bench/README.md "Memory under a burst").
+ * server.ts imports only packages and, for types, the app entry; the transform strips types.
+ */
+export function serverEntryAsJs(): Plugin {
+  let ssr = false;
+  return {
+    name: "gt-server-entry-js",
+    apply: "build",
+    configResolved(config) {
+      ssr = !!config.build.ssr;
+    },
+    async closeBundle() {
+      if (!ssr) return;
+      const source = fileURLToPath(new URL("./server.ts", import.meta.url));
+      const out = await transformWithEsbuild(fs.readFileSync(source, "utf8"), source, { loader: "ts", format: "esm", target: "node20" });
+      fs.writeFileSync(path.join(buildDirectory, "server.js"), out.code);
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   // Never serve the data dir (embedded database, master key) or env files through the dev server.
@@ -88,9 +117,10 @@ export default defineConfig({
     ? []
     : [
         themeWithoutTooltip(),
+        serverEntryAsJs(),
         remix({
           // Separate build dirs let e2e runs on different ports build side by side.
-          buildDirectory: process.env.BUILD_DIR ?? "build",
+          buildDirectory,
           // Every file is routed by app/routes.manifest.ts (remix-flat-routes), not the default convention.
           ignoredRouteFiles: ["**/*"],
           routes: async (defineRoutes) => appRoutes(defineRoutes),

@@ -4,9 +4,10 @@
  *
  *   node --import tsx bench/burst.ts
  *
- * Starts server.ts exactly as deployed (production build, no Redis, no worker) on a fresh
- * database — the embedded PGlite inside the web process by default (the demo's set-up, so
- * its memory counts), or a private PostgreSQL database with BENCH_DB=postgres — creates the
+ * Starts the web process exactly as deployed (`node <build>/server.js`, no Redis, no worker)
+ * on a fresh database — the embedded PGlite by default, through `npm start`'s launcher
+ * (scripts/start.ts, which holds the database; its RSS is printed apart), or a private
+ * PostgreSQL database with BENCH_DB=postgres — creates the
  * first operator through /setup (a real session cookie), seeds the demo exchange rates, then
  * sends BENCH_REQUESTS (2,000) full-page GETs round-robin over every section with
  * BENCH_CONCURRENCY (16) connections, sampling the server's VmRSS every 20 ms.
@@ -23,7 +24,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { privateDatabase, type Cleanup } from "./db";
-import { freePort, request, startServer } from "./net";
+import { freePort, request, startLauncher, startServer } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -84,8 +85,17 @@ async function main() {
     delete env.DATABASE_URL;
     delete env.PGLITE_DIR;
   }
-  const server = await startServer(env, children);
-  const started = rssMb(server.pid);
+  // PostgreSQL: the web process alone. PGlite: `npm start`'s two processes — the launcher holds
+  // the embedded database, the web process (measured) uses it through the loopback socket.
+  let webPid: number;
+  let dbPid: number | undefined;
+  if (DB === "postgres") webPid = (await startServer(env, children)).pid!;
+  else {
+    const started = await startLauncher(env, children);
+    webPid = started.webPid;
+    dbPid = started.launcher.pid;
+  }
+  const started = rssMb(webPid);
   const origin = `http://127.0.0.1:${port}`;
   const password = crypto.randomBytes(12).toString("hex");
   const form = new URLSearchParams({ name: "bench", password, confirmPassword: password }).toString();
@@ -95,16 +105,16 @@ async function main() {
     .map((c) => c.split(";")[0])
     .join("; ");
   if (setup.status !== 302 || !cookie) throw new Error(`/setup → ${setup.status} ${setup.body.toString().slice(0, 300)}`);
-  // The demo's exchange rates, through the running app (the embedded database is the server's own).
+  // The demo's exchange rates (with PGlite through the launcher's socket).
   const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/seed.ts", "rates"], { cwd: ROOT, env, encoding: "utf8" });
   console.log(seeded.status === 0 ? seeded.stdout.trim() : `seed failed (${seeded.status}): ${seeded.stderr.slice(-300)}`);
 
   // One warm-up GET per page (route modules load lazily), then the idle figure.
   for (const page of PAGES) await request(port, "GET", page, { cookie });
-  const idle = rssMb(server.pid);
+  const idle = rssMb(webPid);
 
   let peak = idle;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(webPid))), 20);
   const statuses = new Map<string, Map<number, number>>();
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   let next = 0;
@@ -131,16 +141,17 @@ async function main() {
   const seconds = (performance.now() - begin) / 1000;
   clearInterval(sampler);
   agent.destroy();
-  peak = Math.max(peak, rssMb(server.pid));
-  const after = rssMb(server.pid);
+  peak = Math.max(peak, rssMb(webPid));
+  const after = rssMb(webPid);
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const settled = rssMb(server.pid);
+  const settled = rssMb(webPid);
 
   console.log(`\n${REQUESTS} GETs in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)} req/s), ${(bytes / 1e6).toFixed(1)} MB of HTML`);
   for (const [page, byStatus] of statuses) console.log(`  ${page.padEnd(18)} ${[...byStatus].map(([s, n]) => `${n} × ${s}`).join(", ")}`);
   console.log(
     `\nweb process RSS: just started ${mb(started)}, idle (after one GET per page) ${mb(idle)}, peak during the burst ${mb(peak)}, at the end ${mb(after)}, 2 s later ${mb(settled)}`,
   );
+  if (dbPid) console.log(`launcher (embedded database, not the web process) RSS at the end: ${mb(rssMb(dbPid))}`);
   console.log(`aim: peak ≤ 350 MB — ${peak <= 350 ? "met" : "NOT met"}`);
 }
 

@@ -91,6 +91,15 @@ describe("npm start -- --demo: the first minutes (issue 19 C items 1 and 3)", ()
     // The app answers at that URL (the login page).
     const res = await fetch(`${url}/login`);
     expect(res.status).toBe(200);
+
+    // Two processes (docs/decisions/0021): the launcher owns the embedded database and serves
+    // it on its socket; the web process is its child, plain Node on the built server.js.
+    const owner = JSON.parse(fs.readFileSync(path.join(dataDir, "pglite.socket.json"), "utf8")) as { pid: number };
+    const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    const node = expect.stringMatching(/(^|\/)node$/);
+    expect(cmdline(owner.pid)).toEqual([node, "--import", "tsx", "scripts/start.ts", "--demo"]);
+    const kids = fs.readFileSync(`/proc/${owner.pid}/task/${owner.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
+    expect(kids.map(cmdline)).toEqual([[node, path.join(buildDir, "server.js")]]);
   });
 
   it("without the build tools it stops at once and says exactly what to do", () => {

@@ -3,7 +3,16 @@
  * defaults (PGlite in ./data, private Redis when none answers, in-process worker).
  * `npm start -- --demo`: also starts the Galaxy and Discord simulators, points the app at them
  * and, into an empty database, seeds the demo data (scripts/demo-seed.ts).
+ *
+ * Two processes (docs/decisions/0021): this launcher holds what is not the web app — the
+ * build step, the embedded database (PGlite, served to the other processes over its loopback
+ * socket, decision 0011) and, in the demo, the simulators — and runs the web process as
+ * `node <build dir>/server.js`, plain Node with no TypeScript loader, so the web process holds
+ * only the app. Signals go to the web process first; the launcher closes the database when
+ * it has stopped and exits with its status.
  */
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { buildApp, waitForServer } from "./build-app";
 
 const demo = process.argv.includes("--demo") || process.env.DEMO === "1";
@@ -17,7 +26,33 @@ if (!skipBuild) {
 
 const env = demo ? await (await import("./demo-env")).startDemoEnvironment() : null;
 
-await import("../server");
+const { getEnv } = await import("~/utils/env.server");
+const db = await import("~/db/client.server");
+// Without DATABASE_URL this process owns the embedded database (the demo seed opened it already).
+if (!getEnv().DATABASE_URL) await db.getDb();
+
+const serverFile = path.join(process.env.BUILD_DIR ?? "build", "server.js");
+const web = spawn(process.execPath, [serverFile], { stdio: "inherit", env: process.env });
+
+let stopping = false;
+const stop = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  await env?.close().catch(() => {});
+  await db.closeDb().catch(() => {});
+  process.exit(code);
+};
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (web.exitCode === null && web.signalCode === null) web.kill(signal);
+    else void stop(0);
+  });
+}
+web.on("exit", (code, signal) => void stop(code ?? (signal ? 0 : 1)));
+web.on("error", (err) => {
+  console.error(`Could not start the web process (${serverFile}): ${err.message}`);
+  void stop(1);
+});
 
 if (env) {
   const port = Number(process.env.PORT ?? 3000);

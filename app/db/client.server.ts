@@ -10,7 +10,19 @@ import * as schema from "./schema";
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+/**
+ * The committed migrations (`drizzle/` at the project root). This module runs from
+ * app/db/ (tsx, vitest) or from a chunk of the server build at any depth
+ * (build/server/index.js, build/server/assets/…), so the folder is found by walking up.
+ */
+export const MIGRATIONS = findUp(path.dirname(fileURLToPath(import.meta.url)), path.join("drizzle", "meta", "_journal.json"));
+
+function findUp(from: string, file: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, file))) return path.join(dir, path.dirname(path.dirname(file)));
+    if (path.dirname(dir) === dir) throw new Error(`No ${file} above ${from}`);
+  }
+}
 
 type Handle = {
   db: Db;

@@ -17,7 +17,6 @@ import { logEvent } from "~/models/log.server";
 import { claimSession, endSession, releaseSession, reportSession, settleHostedSessions } from "~/models/session.server";
 import { errorText } from "~/utils/errors";
 import type { SessionContext } from "../session-host.server";
-import { DiscordBot } from "../relay/discord-bot";
 import { deletedNote, discordToGalaxy, EDIT_SUFFIX, galaxyToDiscord, replyContext, webhookUsername } from "../relay/format";
 import { GalaxyLink } from "../relay/galaxy-link";
 import { BoundedMap } from "../relay/message-map";
@@ -50,6 +49,8 @@ function serial() {
 }
 
 export async function runRelay(ctx: SessionContext): Promise<void> {
+  // discord.js (~40 MB resident) loads only in the process that holds a running bot.
+  const { DiscordBot } = await import("../relay/discord-bot");
   const { signal } = ctx;
   const settings = relaySettings();
   const writes = serial();
@@ -57,6 +58,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   let fatal = false;
   const stopAll = new AbortController();
   signal.addEventListener("abort", () => stopAll.abort(), { once: true });
+  if (signal.aborted) stopAll.abort(); // a stop made while discord.js was loading
 
   // The Discord ↔ Galaxy message-id map (bounded, RELAY_MAP_MAX each).
   const toGalaxy = new BoundedMap<string, ToGalaxy>(settings.RELAY_MAP_MAX);
