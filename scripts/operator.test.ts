@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import { nodeArgsFor } from "#tests/setup/test-bins";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens, auditLog, operators } from "~/db/schema";
@@ -16,7 +17,7 @@ const root = path.resolve(import.meta.dirname, "..");
 
 function cli(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/operator.ts", ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor("scripts/operator.ts"), ...args], {
       cwd: root,
       env: { ...process.env, OPERATOR_PASSWORD: "", ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
