@@ -16,6 +16,11 @@ const buildDir = `build-e2e-${port}`;
 const dataDir = `data-e2e-${port}`;
 // Set once in the main process; workers inherit it, so every process agrees on it.
 const runId = (process.env.E2E_RUN_ID ??= Date.now().toString(36));
+/**
+ * E2E_PREBUILT=1: `build-e2e-<port>` is already the production build of this tree
+ * (scripts/test.sh builds it while the other stages run), so the webServer only starts.
+ */
+const build = process.env.E2E_PREBUILT === "1" ? "" : `BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && `;
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -57,7 +62,7 @@ export default defineConfig({
     { name: "nojs", testMatch: /\.nojs\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && node ${buildDir}/server.js`,
+    command: `rm -rf ${dataDir} && ${build}node ${buildDir}/server.js`,
     url: `${baseURL}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { Job } from "bullmq";
 import { Redis } from "ioredis";
 import type { SessionPurpose } from "#api/sessions";
+import { nodeArgsFor } from "#tests/setup/test-bins";
 import type { SessionContext } from "./session-host.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -60,9 +61,14 @@ export async function waitFor<T>(
 
 export type WorkerChild = { child: ChildProcess; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
 
-/** `node [nodeArgs] --import tsx jobs/worker.ts` with this process's environment plus `env` (nodeArgs: e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+/**
+ * The standalone worker (`npm run worker`) as a child process, with this process's environment
+ * plus `env` (nodeArgs: e.g. `--cpu-prof`, which NODE_OPTIONS refuses). Under vitest it runs
+ * the run's bundle of jobs/worker.ts, elsewhere `--import tsx jobs/worker.ts`
+ * (tests/setup/test-bins.ts).
+ */
 export function spawnWorker(env: Record<string, string> = {}, nodeArgs: string[] = []): WorkerChild {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "jobs/worker.ts"], {
+  const child = spawn(process.execPath, [...nodeArgs, ...nodeArgsFor("jobs/worker.ts")], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

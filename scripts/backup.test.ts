@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { verify } from "@node-rs/argon2";
+import { nodeArgsFor } from "#tests/setup/test-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBackup } from "~/models/backup.server";
 import { upsertRate } from "~/models/rate.server";
@@ -23,7 +24,7 @@ let tmp: string;
 
 function run(script: "backup" | "restore", args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(`scripts/${script}.ts`), ...args], {
       cwd: root,
       env: { ...process.env, BACKUP_PASSPHRASE: PASS, ...env },
       stdio: ["pipe", "pipe", "pipe"],

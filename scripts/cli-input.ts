@@ -4,9 +4,9 @@ import readline from "node:readline";
  * One line of secret input for the command-line tools: typed without echo on a terminal,
  * else the first line of stdin (so scripts can pipe it). Undefined when nothing came.
  */
-export async function readSecretLine(prompt: string): Promise<string | undefined> {
-  const tty = process.stdin.isTTY;
-  const rl = readline.createInterface({ input: process.stdin, output: tty ? process.stderr : undefined, terminal: !!tty });
+export async function readSecretLine(prompt: string, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<string | undefined> {
+  const tty = input.isTTY;
+  const rl = readline.createInterface({ input, output: tty ? process.stderr : undefined, terminal: !!tty });
   if (tty) {
     process.stderr.write(prompt);
     // Keep what is typed off the screen.

@@ -1,22 +1,30 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
+import { nodeArgsFor } from "#tests/setup/test-bins";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { apiTokens, auditLog, operators } from "~/db/schema";
 import { findOperatorByToken, TOKEN_CACHE_MS } from "~/models/api-token.server";
 import { verifyOperatorPassword } from "~/models/operator.server";
+import { operatorCli } from "./operator-cli";
 
 /**
  * Issue "Foundation" item 3: "a CLI (`npm run operator -- create <name>`, password from
- * stdin or env) for scripted set-up." Spawned for real against this test file's database
- * (the child inherits DATABASE_URL from the test setup).
+ * stdin or env) for scripted set-up." Against this test file's database. What the process
+ * adds (exit code, stdout and stderr as written, the password piped on stdin) is checked on
+ * the real program, spawned (the child inherits DATABASE_URL from the test setup); the
+ * commands' rules run in this process through `operatorCli`, which scripts/operator.ts calls.
  */
 const root = path.resolve(import.meta.dirname, "..");
+type Result = { code: number | null; stdout: string; stderr: string };
+type CliOpts = { env?: Record<string, string>; stdin?: string };
 
-function cli(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/operator.ts", ...args], {
+/** The program itself: `node scripts/operator.ts …` (the run's bundle of it, tests/setup/test-bins.ts). */
+function spawned(args: string[], opts: CliOpts = {}) {
+  return new Promise<Result>((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgsFor("scripts/operator.ts"), ...args], {
       cwd: root,
       env: { ...process.env, OPERATOR_PASSWORD: "", ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -31,16 +39,29 @@ function cli(args: string[], opts: { env?: Record<string, string>; stdin?: strin
   });
 }
 
+/** The same command in this process: what it prints, line by line as console.log would. */
+async function cli(args: string[], opts: CliOpts = {}): Promise<Result> {
+  let stdout = "";
+  let stderr = "";
+  const code = await operatorCli(args, {
+    out: (text) => (stdout += `${text}\n`),
+    err: (text) => (stderr += `${text}\n`),
+    env: { ...process.env, OPERATOR_PASSWORD: "", ...opts.env },
+    input: Readable.from(opts.stdin ? [opts.stdin] : []),
+  });
+  return { code, stdout, stderr };
+}
+
 async function row(name: string) {
   const db = await getDb();
   const [r] = await db.select().from(operators).where(eq(operators.name, name));
   return r;
 }
 
-// Each spawn boots tsx and the database (a few seconds on a busy machine).
+// Each spawn boots Node and the database (a few seconds on a busy machine).
 describe("npm run operator", { timeout: 120_000 }, () => {
   it("create <name> takes the password from OPERATOR_PASSWORD and stores an argon2 hash", async () => {
-    const res = await cli(["create", "scripted"], { env: { OPERATOR_PASSWORD: "from the env 1" } });
+    const res = await spawned(["create", "scripted"], { env: { OPERATOR_PASSWORD: "from the env 1" } });
     expect(res.stderr).toBe("");
     // The first operator is always an admin (issue 21).
     expect(res).toMatchObject({ code: 0, stdout: 'Created operator "scripted" (admin).\n' });
@@ -50,13 +71,13 @@ describe("npm run operator", { timeout: 120_000 }, () => {
   });
 
   it("create <name> reads the first line of stdin when the variable is not set", async () => {
-    const res = await cli(["create", "piped"], { stdin: "from stdin 123\nsecond line ignored\n" });
+    const res = await spawned(["create", "piped"], { stdin: "from stdin 123\nsecond line ignored\n" });
     expect(res.code).toBe(0);
     expect(await verifyOperatorPassword("piped", "from stdin 123")).not.toBeNull();
   });
 
   it("fails with a clear message and a non-zero exit code", async () => {
-    const short = await cli(["create", "shorty"], { env: { OPERATOR_PASSWORD: "1234567" } });
+    const short = await spawned(["create", "shorty"], { env: { OPERATOR_PASSWORD: "1234567" } });
     expect(short.code).toBe(1);
     expect(short.stderr).toBe("Error: Password must be at least 8 characters\n");
     expect(await row("shorty")).toBeUndefined();
@@ -69,7 +90,7 @@ describe("npm run operator", { timeout: 120_000 }, () => {
     expect(dupe.code).toBe(1);
     expect(dupe.stderr).toContain('An operator named "scripted" already exists');
 
-    const usage = await cli(["frobnicate"]);
+    const usage = await spawned(["frobnicate"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Unknown command "frobnicate"');
     expect(usage.stderr).toContain("Usage: npm run operator");
@@ -100,8 +121,8 @@ describe("npm run operator", { timeout: 120_000 }, () => {
     const del = await cli(["delete", "scripted"]);
     expect(del.code).toBe(0);
     expect(await row("scripted")).toBeUndefined();
-    // This process verified the token above and may remember it for TOKEN_CACHE_MS; the CLI
-    // deleted it from another process, so it is refused once that window has passed.
+    // This process verified the token above and may remember it for TOKEN_CACHE_MS; another
+    // process (the CLI as run) deleting it is seen once that window has passed.
     expect(await findOperatorByToken(token, new Date(Date.now() + TOKEN_CACHE_MS + 1))).toBeNull();
     const again = await cli(["delete", "scripted"]);
     expect(again.code).toBe(1);

@@ -3,27 +3,57 @@
 # then the browser journeys in Debian's Chromium with JavaScript on and off.
 # Needs PostgreSQL on 127.0.0.1:5432 (database `test`, user postgres, trust) and Redis on
 # 127.0.0.1:6379 — `.ci/run` starts both when they are not answering.
+#
+# The CPU-bound checks that wait on nothing (tsc, ESLint, Prettier and the production build
+# the journeys run against) start together; each one's output is kept and printed whole, in
+# this order, under its own heading, with its own exit status. Then vitest, then Playwright
+# on the build made above (E2E_PREBUILT=1). docs/testing.md has the figures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 mkdir -p test-results
 rm -f test-results/vitest.json test-results/playwright.json
 status=0
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+port=${E2E_PORT:-3100}
 
-echo "== typecheck"
-npx tsc --noEmit || status=1
+# stage NAME COMMAND…: runs in the background, output to $logs/NAME.log, exit status to $logs/NAME.rc.
+stage() {
+  local name=$1
+  shift
+  ( "$@" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.rc" ) &
+}
+# show NAME HEADING: waits for the stage, prints its heading and output; fails when it failed.
+show() {
+  while [ ! -f "$logs/$1.rc" ]; do sleep 0.2; done
+  [ -z "$2" ] || echo "$2"
+  cat "$logs/$1.log"
+  return "$(cat "$logs/$1.rc")"
+}
 
-echo "== lint (ESLint, then Prettier --check)"
+stage build env NODE_ENV=production BUILD_DIR="build-e2e-$port" npx remix vite:build
+stage tsc npx tsc --noEmit
+stage eslint npx eslint . --max-warnings 0
+stage prettier npx prettier --check .
+
+show tsc "== typecheck" || status=1
 lint=passed
-npx eslint . --max-warnings 0 || lint=failed
-npx prettier --check . || lint=failed
+show eslint "== lint (ESLint, then Prettier --check)" || lint=failed
+show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
 
 echo "== unit + integration (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=1
 
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
-PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json || status=1
+if show build "-- production build for the journeys (build-e2e-$port)" >/dev/null; then
+  PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json E2E_PREBUILT=1 npx playwright test --reporter=list,json || status=1
+else
+  echo "The production build failed:"
+  cat "$logs/build.log"
+  status=1
+fi
 
 # One closing line for both runners and the lint step: "N passed, N failed".
 LINT_RESULT=$lint node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -6,15 +7,19 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { Redis } from "ioredis";
 import type { TestProject } from "vitest/node";
+import { buildTestBins } from "./test-bins";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** The migrated template every test file's database is created from (tests/setup/vitest.setup.ts). */
     templateDatabase: string;
+    /** Where this run's bundled programs are (tests/setup/test-bins.ts). */
+    testBinDir: string;
   }
 }
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const MIGRATIONS = path.join(ROOT, "drizzle");
 
 /**
  * Once per `vitest run`:
@@ -60,7 +65,13 @@ export default async function setup(project: TestProject) {
   await client.end();
   project.provide("templateDatabase", template);
 
+  // Inside the tree, so the bundles' npm imports resolve from node_modules.
+  const binDir = path.join(ROOT, "node_modules/.cache/gt-test-bins", template);
+  await buildTestBins(ROOT, binDir);
+  project.provide("testBinDir", binDir);
+
   return async () => {
+    fs.rmSync(binDir, { recursive: true, force: true });
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     await admin.query(`alter database ${template} is_template false`);

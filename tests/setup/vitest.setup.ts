@@ -31,6 +31,8 @@ Object.assign(process.env, {
   START_REDIS: "false",
   RUN_WORKER: "false",
   APP_SECRET: "test-secret-test-secret-test-secret-0123456789",
+  // The bundled worker and CLIs that tests spawn (tests/setup/test-bins.ts).
+  GT_TEST_BIN_DIR: inject("testBinDir"),
 });
 
 // Rule 12 of CONVENTIONS: a console.error during a test fails it.
