@@ -76,7 +76,7 @@ function startUntilListening(child: ChildProcess, children: ChildProcess[]): Pro
     child.on("exit", (code, signal) => {
       const why = `the server exited (${code ?? signal}):\n${log.slice(-2000)}`;
       // After it listened, an exit the bench did not ask for is said at once (a crash mid-run).
-      if (listening && signal !== "SIGTERM") console.error(why);
+      if (listening && code !== 0 && signal !== "SIGTERM") console.error(why);
       reject(new Error(why));
     });
     setTimeout(() => reject(new Error(`the server did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
