@@ -251,7 +251,7 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
  */
 export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
   const { connectNew, getSavedAccount, saveBotInfo, saveLinkAccount, startBot } = await import("~/models/galacord.server");
-  const { loginWithRecoveryCode } = await import("~/models/collections-login.server");
+  const { loginWithRecoveryCode } = await import("~/galaxy/collections-login.server");
   const { collectionStatus, giftInventory } = await import("~/models/clay.server");
   const { getState, profileCredentials, storeItems, updateState, withActivity } = await import("~/models/collections.server");
   const { findOperatorByName } = await import("~/models/operator.server");

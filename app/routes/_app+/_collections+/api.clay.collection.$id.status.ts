@@ -5,7 +5,7 @@ import { skipCacheHeader } from "#api/galaxy";
 import { collectionStatus } from "~/models/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /**
  * POST /api/clay/collection/{id}/status {userID, password?} with X-Skip-Cache: true →

@@ -4,7 +4,7 @@ import { sendGiftsSchema } from "#api/collections-schemas";
 import { sendGifts } from "~/models/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {

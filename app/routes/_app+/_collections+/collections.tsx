@@ -5,7 +5,7 @@ import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type Collec
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
 import { ClayError, collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
-import { loginWithProfile, loginWithRecoveryCode, logout } from "~/models/collections-login.server";
+import { loginWithProfile, loginWithRecoveryCode, logout } from "~/galaxy/collections-login.server";
 import {
   clearActivity,
   getProfile,
