@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type SendGiftsResponse } from "#api/collections";
 import { sendGiftsSchema } from "#api/collections-schemas";
-import { sendGifts } from "~/models/clay.server";
+import { sendGifts } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type MasticRunResponse } from "#api/collections";
 import { masticRunSchema } from "#api/collections-schemas";
-import { runMasticRequests } from "~/models/clay.server";
+import { runMasticRequests } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
