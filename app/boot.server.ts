@@ -10,7 +10,7 @@ import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
 import { createAuthGate } from "~/utils/auth-gate.server";
-import { ratesExpressHandler, ratesHotPath } from "~/utils/rates-api.server";
+import { ratesExpressHandler, ratesHotPath } from "~/routes/_app+/_exchange-rates+/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";

@@ -157,7 +157,8 @@ describe("Redis down: the queue board answers a clear 503 instead of hanging", (
 
 describe("Redis down: the characters selection and Refresh (issue 9) answer 503 and store nothing", () => {
   it("selectCharacter and requestCharactersRefresh throw the 503 Response; no selection, no progress", async () => {
-    const { selectCharacter, requestCharactersRefresh, getSelectedCharacter, getCharactersRefreshProgress } = await import("~/models/character-details.server");
+    const { getSelectedCharacter } = await import("~/models/character-details.server");
+    const { selectCharacter, requestCharactersRefresh, getCharactersRefreshProgress } = await import("~/models/character-refresh.server");
     const { createTestOperator } = await import("#tests/kit/auth");
     const op = await createTestOperator({ name: "offline-characters" });
     const select = await selectCharacter(op.id, "1234").then(

@@ -137,6 +137,13 @@ export async function releaseExternalStep(key: string): Promise<void> {
   if (row?.state === "done") throw new Error(`releaseExternalStep: step ${key} is done; its effect happened`);
 }
 
+/** The stored result of a step that is done, or null (not begun, or begun and not finished). */
+export async function doneStepResult<T>(key: string): Promise<{ result: T } | null> {
+  const db = await getDb();
+  const [row] = await db.select({ state: jobSteps.state, result: jobSteps.result }).from(jobSteps).where(eq(jobSteps.key, key));
+  return row?.state === "done" ? { result: row.result as T } : null;
+}
+
 /** Removes step rows older than JOB_STEP_RETENTION_DAYS; returns how many. */
 export async function pruneJobSteps(now = new Date()): Promise<number> {
   const db = await getDb();

@@ -4,8 +4,19 @@
  * STATUS_TIMEOUT_MS, and the answer is reused for CACHE_MS.
  */
 import { producerConnection, heartbeatKeys, queuePrefix, redisUrl, waitForReady, withTimeout } from "./redis.server";
-import type { HeartbeatRecord } from "./worker";
+import type { QueueName } from "./queues.server";
 import { remember } from "~/utils/remember.server";
+
+/** What each worker writes under `heartbeatKeys.worker(id)` (jobs/worker.ts) and this module reads. */
+export type HeartbeatRecord = {
+  id: string;
+  pid: number;
+  host: string;
+  mode: "in-process" | "standalone";
+  queues: QueueName[];
+  startedAt: string;
+  at: number;
+};
 
 export type JobEngineStatus = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
 export type JobEngineDetails = JobEngineStatus & {

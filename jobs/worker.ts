@@ -23,6 +23,7 @@ import { closeQueues, isConnectionError, type QueueName } from "./queues.server"
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
+import type { HeartbeatRecord } from "./status.server";
 
 export type WorkerPool = {
   id: string;
@@ -31,15 +32,7 @@ export type WorkerPool = {
   close(timeoutMs?: number): Promise<void>;
 };
 
-export type HeartbeatRecord = {
-  id: string;
-  pid: number;
-  host: string;
-  mode: "in-process" | "standalone";
-  queues: QueueName[];
-  startedAt: string;
-  at: number;
-};
+export type { HeartbeatRecord };
 
 export function startWorkers(options: { mode: "in-process" | "standalone" }): WorkerPool {
   const settings = jobSettings();

@@ -8,6 +8,8 @@
  */
 import { pick, type ServicesConfig } from "./services-config";
 
+/** Who a services call acts as (the account's id and password; server only). */
+export type GalaxyCredentials = { userID: string; password: string };
 export type GiftStat = { type: number; name: string; img: string; amount: number };
 export type UserStatus = { isOnline: boolean; room: string | null };
 export type CollectionItem = { imageUrl: string; count: string; goodsID: number | null; index: number | null };

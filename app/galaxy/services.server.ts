@@ -20,6 +20,7 @@ import {
   parseUserPics,
   type CollectionStats,
   type DailyStat,
+  type GalaxyCredentials,
   type GiftStat,
   type InventoryItem,
   type MasticResult,
@@ -46,7 +47,7 @@ import { getUserAgent, headerValue, type UserAgentRecord } from "./user-agent.se
  * paths) is services-parse.ts, which is pure and tested with fixtures.
  */
 
-export type GalaxyCredentials = { userID: string; password: string };
+export type { GalaxyCredentials };
 export type CallOptions = { skipCache?: boolean; signal?: AbortSignal };
 
 type Spec = {

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { apiTokens, operators } from "~/db/schema";
 import { tokenNameSchema } from "~/utils/operator-rules";
 import { OperatorError, type Operator } from "./operator.server";
-import { remember } from "~/utils/remember.server";
+import { clearTokenCache, tokenCacheMap } from "./token-cache.server";
 
 /**
  * API tokens for scripts (`Authorization: Bearer gtk_…`). The token is 32 random bytes,
@@ -78,13 +78,9 @@ export async function listApiTokens(operatorId: string): Promise<ApiTokenRow[]> 
  */
 export const TOKEN_CACHE_MS = 5_000;
 type CachedToken = TokenAuth & { lastUsedAt: Date | null; at: number };
-const g = remember("api-tokens", (): { tokenCache?: Map<string, CachedToken> } => ({}));
-const tokenCache = (g.tokenCache ??= new Map());
+const tokenCache = tokenCacheMap<CachedToken>();
 
-/** Forgets every verified token (after a revoke, an operator deletion, or in tests). */
-export function clearTokenCache() {
-  tokenCache.clear();
-}
+export { clearTokenCache };
 
 /** Revokes one of the operator's tokens; effective for the very next request. False when unknown. */
 export async function revokeApiToken(operatorId: string, tokenId: string): Promise<ApiTokenRow | null> {
@@ -100,7 +96,7 @@ export async function revokeApiToken(operatorId: string, tokenId: string): Promi
 /**
  * A bearer token's verdict when this process verified it within TOKEN_CACHE_MS and its
  * last_used_at needs no write, else null (then `findToken` decides, and fills the cache).
- * Synchronous, for the GET /api/rates hot path (app/utils/rates-api.server.ts): the same
+ * Synchronous, for the GET /api/rates hot path (app/routes/_app+/_exchange-rates+/rates-api.server.ts): the same
  * answer `findToken` would give from its cache, nothing looser.
  */
 export function cachedToken(token: string, now = Date.now()): TokenAuth | null {

@@ -6,7 +6,7 @@ import { getDb } from "~/db/client.server";
 import { countOf } from "~/utils/plural";
 import { collectionsState } from "~/db/schema";
 import { ClayError, collectionsTimings } from "./clay.server";
-import { addActivity, collectionsChanged, getState, ownedProfileCredentials, updateState } from "./collections.server";
+import { addActivity, collectionsChanged, getState, ownedProfileCredentials, updateState, type CollectionsWriter } from "./collections.server";
 
 /**
  * Auto mode (spec 2 §4 "Automation"): the cycles run as jobs on the `automation` queue
@@ -107,4 +107,23 @@ export async function autoChainLive(operatorId: string, chain: string): Promise<
     .from(collectionsState)
     .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.auto, true), isNotNull(collectionsState.autoChain)));
   return row?.chain === chain;
+}
+
+/**
+ * Inside a cycle's step transaction: locks the operator's state row (FOR UPDATE) and answers
+ * whether `chain` is still the live Auto chain, so "Auto off" and the step cannot interleave.
+ */
+export async function lockLiveChain(tx: CollectionsWriter, operatorId: string, chain: string): Promise<boolean> {
+  const [s] = await tx.select().from(collectionsState).where(eq(collectionsState.operatorId, operatorId)).for("update");
+  return !!s?.auto && s.autoChain === chain;
+}
+
+/** Clears the chain if it is still the live one (row locked); true if it was. */
+export async function stopLiveChain(tx: CollectionsWriter, operatorId: string, chain: string): Promise<boolean> {
+  const rows = await tx
+    .update(collectionsState)
+    .set({ auto: false, autoChain: null, autoStep: null, updatedAt: new Date() })
+    .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.autoChain, chain)))
+    .returning({ operatorId: collectionsState.operatorId });
+  return rows.length > 0;
 }

@@ -4,6 +4,7 @@ import { BOWLING_ERRORS, BOWLING_TYPES, type BowlingCandidate, type BowlingUsers
 import { getDb, type Db } from "~/db/client.server";
 import { appSettings, users } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
+import { decryptSecret } from "~/utils/secrets.server";
 import { removeUser } from "./account.server";
 import { toPublicUser, UserError } from "./user.server";
 
@@ -19,6 +20,25 @@ export const LAST_FETCHED_KEY = "bowling.last-fetched";
 
 const byNick = (a: { nick: string; account_id: string }, b: { nick: string; account_id: string }) =>
   a.nick.localeCompare(b.nick, undefined, { sensitivity: "base" }) || a.account_id.localeCompare(b.account_id);
+
+/** A bowling account as the Refresh job acts with it: secrets decrypted (never leaves the server). */
+export type BowlingAccount = { accountId: string; nick: string; password: string; sek: string | null; iHeaders: string | null };
+
+/** Every bowling account (type "bowling") with its credentials, for the Refresh job (jobs/processors/bowling.ts). */
+export async function listBowlingAccounts(): Promise<BowlingAccount[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ accountId: users.accountId, nick: users.nick, password: users.password, sek: users.sek, iHeaders: users.iHeaders })
+    .from(users)
+    .where(inArray(users.type, [BOWLING_TYPES.bowling]));
+  return rows.map((r) => ({
+    accountId: r.accountId,
+    nick: r.nick,
+    password: decryptSecret(r.password),
+    sek: r.sek ? decryptSecret(r.sek) : null,
+    iHeaders: r.iHeaders,
+  }));
+}
 
 /** One query: bowling users (PublicUser), recipients and suppliers (candidates), each by nick. */
 export async function listBowlingUsers(): Promise<BowlingUsersResponse> {

@@ -15,15 +15,15 @@ import { getGalaxyServices, resetGalaxyServices } from "~/galaxy/services.server
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { action as detailAction } from "~/routes/_app+/_galaxy+/api.user-details.$kind.$id";
 import { action as picsAction } from "~/routes/_app+/_galaxy+/api.user-details.user-pics";
+import { getCharacterDetails, getSelectedCharacter, saveCharacterDetails } from "./character-details.server";
 import {
-  getCharacterDetails,
+  CHARACTERS_REFRESH_JOB_ID,
   getCharactersRefreshProgress,
-  getSelectedCharacter,
   requestCharactersRefresh,
-  saveCharacterDetails,
   selectCharacter,
-} from "./character-details.server";
-import { CHARACTERS_REFRESH_JOB_ID, STATUS_EVERY_MS, STATUS_SCHEDULER_ID } from "./character-refresh.server";
+  STATUS_EVERY_MS,
+  STATUS_SCHEDULER_ID,
+} from "./character-refresh.server";
 import { removeUser } from "./account.server";
 import { upsertUser } from "./user.server";
 

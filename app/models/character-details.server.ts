@@ -17,8 +17,8 @@ import { getUserCredentials, type UserCredentials } from "./user.server";
  * without JavaScript; while any operator has a selection, the job scheduler
  * `characters-statuses` runs the status refresh every 5 minutes (spec 2 §9).
  *
- * The job plumbing (enqueue, scheduler, progress) lives in app/models/character-refresh.server.ts
- * and is re-exported here so the screen imports one module.
+ * The job plumbing (enqueue, scheduler, progress) lives in app/models/character-refresh.server.ts,
+ * which reads this module (never the other way round: no import cycle).
  */
 
 /** The parts a details refresh loads; each is stored with its fetch time and its last failure. */
@@ -240,12 +240,3 @@ export async function deleteCharacterDetails(accountId: string): Promise<void> {
   const db = await getDb();
   await db.delete(characterDetails).where(eq(characterDetails.accountId, accountId));
 }
-
-export {
-  charactersRefreshNotice,
-  currentCharactersRefreshProgress,
-  getCharactersRefreshProgress,
-  loadNewUserDetails,
-  requestCharactersRefresh,
-  selectCharacter,
-} from "./character-refresh.server";

@@ -10,7 +10,7 @@ import {
 import { publishLive } from "#jobs/live.server";
 import { getDb, type Db } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
-import type { GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services-parse";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { ClayError } from "./clay.server";
 import { getUserCredentials } from "./user.server";
@@ -91,6 +91,22 @@ export async function profileCredentials(profileId: string): Promise<(GalaxyCred
   const db = await getDb();
   const [row] = await db.select().from(collectionsProfiles).where(eq(collectionsProfiles.id, profileId));
   return row ? { userID: row.accountId, password: decryptSecret(row.password), nick: row.nick, operatorId: row.operatorId } : null;
+}
+
+/**
+ * The credentials a live Collections connection of `accountId` signs in with: the most
+ * recently used profile of that account, whichever operator saved it (server only; the
+ * connection session, jobs/processors/collections.ts).
+ */
+export async function accountProfileCredentials(accountId: string): Promise<{ id: string; password: string; nick: string } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(collectionsProfiles)
+    .where(eq(collectionsProfiles.accountId, accountId))
+    .orderBy(desc(collectionsProfiles.lastUsed))
+    .limit(1);
+  return row ? { id: row.accountId, password: decryptSecret(row.password), nick: row.nick } : null;
 }
 
 /**

@@ -8,10 +8,7 @@ import { and, gte, inArray, lte, sql } from "drizzle-orm";
 import { SUMMARY_DAYS, type DailyTotal } from "#api/summary";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, users } from "~/db/schema";
-import { getGalaxyServices, type GalaxyServices } from "~/galaxy/services.server";
 import { getEnv } from "~/utils/env.server";
-import { errorText } from "~/utils/errors";
-import { getUsersCredentials } from "./user.server";
 
 /** docs/summary.md [D] "time zone": Europe/Moscow unless SUMMARY_TIME_ZONE says otherwise (galaxy-runtime.md §4.3). */
 export const DEFAULT_SUMMARY_TIME_ZONE = "Europe/Moscow";
@@ -55,36 +52,14 @@ export async function upsertDailyRows(rows: DailyRow[]): Promise<number> {
   return valid.length;
 }
 
-export type PullResult = { accounts: number; rows: number; failed: Array<{ accountId: string; error: string }> };
-
-/**
- * Pulls the last `days` days of every bowling account (users of type "bowling") and upserts
- * them. One account's failure does not stop the others; it is reported in `failed`.
- * Called by the hourly `daily-stats-pull` job and by the Bowling Bots refresh (issue 10).
- */
-export async function pullDailyStats(opts: { days?: number; services?: GalaxyServices; skipCache?: boolean } = {}): Promise<PullResult> {
-  const days = opts.days ?? SUMMARY_DAYS;
-  const services = opts.services ?? getGalaxyServices();
+/** Every bowling account's id (users of type "bowling"): whose daily stats the pull reads. */
+export async function bowlingAccountIds(): Promise<string[]> {
   const db = await getDb();
   const accounts = await db
     .select({ accountId: users.accountId })
     .from(users)
     .where(inArray(users.type, [BOWLING_TYPE]));
-  const creds = await getUsersCredentials(accounts.map((a) => a.accountId));
-  const rows: DailyRow[] = [];
-  const failed: PullResult["failed"] = [];
-  await Promise.all(
-    [...creds.values()].map(async (c) => {
-      try {
-        const stats = await services.dailyStats({ userID: c.accountId, password: c.password }, c.accountId, days, { skipCache: opts.skipCache ?? true });
-        for (const s of stats) rows.push({ accountId: c.accountId, day: s.date.slice(0, 10), awards: s.awards, ballStats: s.spent });
-      } catch (err) {
-        failed.push({ accountId: c.accountId, error: errorText(err) });
-      }
-    }),
-  );
-  const written = await upsertDailyRows(rows);
-  return { accounts: creds.size, rows: written, failed };
+  return accounts.map((a) => a.accountId);
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>) {

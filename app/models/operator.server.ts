@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { operators, operatorSessions } from "~/db/schema";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
 import { remember } from "~/utils/remember.server";
+import { clearTokenCache } from "./token-cache.server";
 import { isRole, type Role } from "~/utils/roles";
 
 /**
@@ -141,7 +142,6 @@ export async function setOperatorRole(operatorId: string, role: Role): Promise<O
     return row!;
   });
   // A token's role is its operator's: cached verdicts must not outlive a demotion.
-  const { clearTokenCache } = await import("./api-token.server");
   clearTokenCache();
   return updated;
 }
@@ -198,7 +198,6 @@ export async function deleteOperator(name: string): Promise<boolean> {
   });
   resetOperatorExistsCache();
   // The operator's tokens went with it (on delete cascade).
-  const { clearTokenCache } = await import("./api-token.server");
   clearTokenCache();
   return rows.length > 0;
 }

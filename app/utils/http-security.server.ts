@@ -200,7 +200,7 @@ export function compressionWhereItPays(compress: (options: { threshold: number }
   };
 }
 
-/** Paths whose handlers send precompressed bytes themselves (app/utils/rates-api.server.ts). */
+/** Paths whose handlers send precompressed bytes themselves (app/routes/_app+/_exchange-rates+/rates-api.server.ts). */
 const PRECOMPRESSED = /^\/api\/rates$/i;
 
 /** Over https every cookie this response sets is Secure, whichever module set it. */

@@ -23,26 +23,16 @@
  * stopped after <step> (Auto off)" once and nothing more.
  */
 import type { Job } from "bullmq";
-import { and, eq } from "drizzle-orm";
 import fs from "node:fs";
 import path from "node:path";
-import { getDb } from "~/db/client.server";
-import { collectionsState, jobSteps } from "~/db/schema";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
-import { ClayError, collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
-import {
-  addActivity,
-  collectionsChanged,
-  finishActivity,
-  ownedProfileCredentials,
-  storeItems,
-  updateState,
-  type CollectionsWriter,
-} from "~/models/collections.server";
-import { autoChainLive, cycleJobId } from "~/models/automation.server";
+import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/galaxy/clay.server";
+import { ClayError, collectionsTimings } from "~/models/clay.server";
+import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
+import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { errorText } from "~/utils/errors";
-import { beginExternalStep, finishExternalStep, runStepOnce, stepKey } from "../once.server";
+import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
 import { countOf } from "~/utils/plural";
 
@@ -121,7 +111,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
 
   // A re-run first reads how far earlier runs got.
   const [begun, stoppedBefore, failedBefore, completedBefore] = await Promise.all(
-    ["begin", "stopped", "failed", "complete"].map((s) => storedResult<unknown>(key(s))),
+    ["begin", "stopped", "failed", "complete"].map((s) => doneStepResult<unknown>(key(s))),
   );
   if (stoppedBefore || failedBefore) return { run: p.run, stopped: "earlier run", sent: 0, next: null };
   if (!begun && (await off())) return { run: p.run, stopped: "auto off", sent: 0, next: null }; // never began: nothing to log
@@ -129,7 +119,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   const stored = await credentialsOfJob(p);
   if (!stored) {
     await runStepOnce(key("no-profile"), async (tx) => {
-      if (await stopChain(tx, p.operatorId, p.chain)) await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`, tx);
+      if (await stopLiveChain(tx, p.operatorId, p.chain)) await addActivity(p.operatorId, "error", `Auto stopped: ${T.noProfile}`, tx);
     });
     changed();
     return { run: p.run, stopped: "no profile", sent: 0, next: null };
@@ -140,8 +130,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   // The run counter and this cycle's one entry; checked against Auto off in the same
   // transaction (the state row locked), so a cycle never begins after "Auto off".
   const entry = await runStepOnce(key("begin"), async (tx): Promise<number | null> => {
-    const [s] = await tx.select().from(collectionsState).where(eq(collectionsState.operatorId, p.operatorId)).for("update");
-    if (!s?.auto || s.autoChain !== p.chain) return null;
+    if (!(await lockLiveChain(tx, p.operatorId, p.chain))) return null;
     await updateState(p.operatorId, { runCount: p.run }, tx);
     return addActivity(p.operatorId, "in-progress", line(PROGRESS.mastic), tx);
   });
@@ -177,7 +166,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   if (!completedBefore) {
     for (const step of STEPS) {
       const doneKey = key(`done-${slug(step)}`);
-      const done = await storedResult<StepOutcome>(doneKey);
+      const done = await doneStepResult<StepOutcome>(doneKey);
       if (done) {
         // Done by an earlier run of this job: its lines are written; only the tally is needed.
         lastDone = step;
@@ -220,8 +209,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   const { live } = await runStepOnce(key("complete"), async (tx) => {
     const status: ActivityStatus = failed.length ? "error" : "success";
     await finishActivity(entry, status, line(failed.length ? `${T.cycleCompleted} (failed: ${failed.join(", ")})` : T.cycleCompleted), tx);
-    const [s] = await tx.select().from(collectionsState).where(eq(collectionsState.operatorId, p.operatorId)).for("update");
-    const stillOn = !!s?.auto && s.autoChain === p.chain;
+    const stillOn = await lockLiveChain(tx, p.operatorId, p.chain);
     if (stillOn && last) {
       await updateState(p.operatorId, { auto: false, autoChain: null, autoStep: null }, tx);
       await addActivity(p.operatorId, "success", `Auto finished: ${p.run} of ${countOf(p.repeat, "cycles")}`, tx);
@@ -291,7 +279,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       // transaction (the services client reads the database itself: a transaction held across
       // it deadlocks the embedded one-connection database); a re-run uses the stored plan.
       const planKey = stepKey(r.job, "send-plan");
-      let plan = (await storedResult<string[]>(planKey))?.result ?? null;
+      let plan = (await doneStepResult<string[]>(planKey))?.result ?? null;
       if (!plan) {
         const read = await clay(async () => ({ giftIds: await giftInventory(r.creds, r.set) }));
         if (read.error) return read;
@@ -328,33 +316,16 @@ function credentialsOfJob(p: AutomationJob) {
   return ownedProfileCredentials(p.operatorId, p.profileId);
 }
 
-/** The stored result of a step that is done, or null. */
-async function storedResult<T>(key: string): Promise<{ result: T } | null> {
-  const db = await getDb();
-  const [row] = await db.select({ state: jobSteps.state, result: jobSteps.result }).from(jobSteps).where(eq(jobSteps.key, key));
-  return row?.state === "done" ? { result: row.result as T } : null;
-}
-
-/** Clears the chain if it is still the live one (row locked); true if it was. */
-async function stopChain(tx: CollectionsWriter, operatorId: string, chain: string): Promise<boolean> {
-  const rows = await tx
-    .update(collectionsState)
-    .set({ auto: false, autoChain: null, autoStep: null, updatedAt: new Date() })
-    .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.autoChain, chain)))
-    .returning({ operatorId: collectionsState.operatorId });
-  return rows.length > 0;
-}
-
 /**
  * After the last attempt: Auto off (if this chain is still the live one) and the failure said
  * once, on the cycle's own entry when it has one ("Auto stopped: cycle n failed (<reason>)").
  */
 async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
   const p = job.data;
-  const entry = (await storedResult<number | null>(stepKey(job, "begin")))?.result ?? null;
+  const entry = (await doneStepResult<number | null>(stepKey(job, "begin")))?.result ?? null;
   const reason = errorText(err);
   await runStepOnce(stepKey(job, "failed"), async (tx) => {
-    const wasLive = await stopChain(tx, p.operatorId, p.chain);
+    const wasLive = await stopLiveChain(tx, p.operatorId, p.chain);
     const text = wasLive ? `Auto stopped: cycle ${p.run} failed (${reason})` : `Cycle ${p.run} failed (${reason})`;
     if (entry !== null) await finishActivity(entry, "error", text, tx);
     else if (wasLive) await addActivity(p.operatorId, "error", text, tx);

@@ -23,21 +23,16 @@
  * fails the job; a failure of 1, 2 or 4 does (BullMQ retries it; the last attempt's failure
  * becomes "Failed to refresh data" with its reason).
  */
-import { inArray } from "drizzle-orm";
 import type { Job } from "bullmq";
-import { BOWLING_TYPES } from "#api/bowling";
-import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
-import { setLastFetched } from "~/models/bowling-user.server";
+import { listBowlingAccounts, setLastFetched, type BowlingAccount } from "~/models/bowling-user.server";
 import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
-import { pullDailyStats } from "~/models/daily-totals.server";
+import { pullDailyStats } from "~/galaxy/daily-stats.server";
 import { logEvent } from "~/models/log.server";
 import { startingProgress } from "~/models/refresh-progress.server";
 import { errorText } from "~/utils/errors";
 import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "~/utils/refresh-outcome";
-import { decryptSecret } from "~/utils/secrets.server";
 import { runStepOnce, stepKey } from "../once.server";
 import type { BulkRefreshJob } from "../queues.server";
 import { refreshProgressWriter } from "./refresh-progress";
@@ -55,23 +50,6 @@ export type BowlingRefreshResult = {
   /** The most common failure text, in the platform's words. */
   reason: string | null;
 };
-
-type BowlingAccount = { accountId: string; nick: string; password: string; sek: string | null; iHeaders: string | null };
-
-async function loadBowlingAccounts(): Promise<BowlingAccount[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ accountId: users.accountId, nick: users.nick, password: users.password, sek: users.sek, iHeaders: users.iHeaders })
-    .from(users)
-    .where(inArray(users.type, [BOWLING_TYPES.bowling]));
-  return rows.map((r) => ({
-    accountId: r.accountId,
-    nick: r.nick,
-    password: decryptSecret(r.password),
-    sek: r.sek ? decryptSecret(r.sek) : null,
-    iHeaders: r.iHeaders,
-  }));
-}
 
 /** Step 2: the user-agent map; returns how many users were skipped (no or unparsable iHeaders). */
 async function sendUserAgentMap(accounts: BowlingAccount[]): Promise<number> {
@@ -105,7 +83,7 @@ export async function refreshBowlingUsers(options: {
   skipCache: boolean;
   onProgress?: (p: { done: number; total: number; failed: number; failedAccounts: FailedAccount[] }) => void;
 }): Promise<BowlingRefreshResult> {
-  const accounts = await loadBowlingAccounts();
+  const accounts = await listBowlingAccounts();
   const total = accounts.length;
   const result: BowlingRefreshResult = { total, done: 0, failed: 0, skippedUserAgents: 0, failedAccounts: [], reason: null };
   options.onProgress?.({ done: 0, total, failed: 0, failedAccounts: [] });

@@ -17,15 +17,12 @@
  * - Reconnects and their texts are the one supervisor's (jobs/processors/supervise.ts) with
  *   `firstConnect: "give-up"` and `busyOnFirst: "fail"`.
  */
-import { desc, eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { collectionsProfiles } from "~/db/schema";
 import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
-import { decryptSecret } from "~/utils/secrets.server";
+import { accountProfileCredentials } from "~/models/collections.server";
 import type { SessionContext } from "../session-host.server";
 import { reconnectDelay as supervisedDelay, superviseConnection, type ConnectionOutcome } from "./supervise";
 
@@ -49,17 +46,6 @@ export type ConnectionTimings = ReturnType<typeof connectionTimings>;
 /** The pause before reconnect number `n` (1-based) after an unexpected drop. */
 export function reconnectDelay(n: number, t: ConnectionTimings = connectionTimings()): number {
   return supervisedDelay(n, { dropRetryMs: t.retryMs, dropRetries: t.retries, backoffMaxMs: t.backoffMaxMs });
-}
-
-async function credentialsOf(accountId: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(collectionsProfiles)
-    .where(eq(collectionsProfiles.accountId, accountId))
-    .orderBy(desc(collectionsProfiles.lastUsed))
-    .limit(1);
-  return row ? { id: row.accountId, password: decryptSecret(row.password), nick: row.nick } : null;
 }
 
 const REFUSALS: readonly string[] = ["invalid_credentials", "online_or_banned", "another_device"];
@@ -99,7 +85,7 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
       busyOnFirst: "fail",
     },
     async (attempt) => {
-      const creds = await credentialsOf(accountId);
+      const creds = await accountProfileCredentials(accountId);
       if (!creds) {
         await ctx.end({ actual: "failed", error: M.invalidCredentials });
         return { kind: "ended" };

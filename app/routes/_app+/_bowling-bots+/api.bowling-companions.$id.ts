@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, companionBodySchema } from "#api/bowling";
 import { updateCompanion } from "~/models/companion.server";
-import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
+import { accountFailure, readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

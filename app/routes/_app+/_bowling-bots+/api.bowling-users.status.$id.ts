@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { detailLoader, handleDetail } from "~/galaxy/details-handlers.server";
+import { detailLoader, handleDetail } from "~/routes/_app+/_galaxy+/details-handlers.server";
 import { apiRoute } from "~/utils/api.server";
 
 /** POST /api/bowling-users/status/{id} (spec 1 §7); the same handler as /api/user-details/status/{id}. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { listBowlingUsers } from "~/models/bowling-user.server";
-import { accountFailure } from "~/utils/accounts-api.server";
+import { accountFailure } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

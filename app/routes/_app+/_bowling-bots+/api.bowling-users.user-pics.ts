@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleUserPics } from "~/galaxy/details-handlers.server";
+import { handleUserPics } from "~/routes/_app+/_galaxy+/details-handlers.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** POST /api/bowling-users/user-pics {userID, password, userIds} → { pics: { [id]: picUrl | null } } (spec 1 §7). */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { deleteCategory } from "~/models/category.server";
-import { accountFailure } from "~/utils/accounts-api.server";
+import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCategorySchema } from "#api/accounts";
 import { createCategory, listCategories } from "~/models/category.server";
-import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
+import { accountFailure, readAccountBody } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

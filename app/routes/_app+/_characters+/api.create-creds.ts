@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
-import { accountFailure, readAccountBody } from "~/utils/accounts-api.server";
+import { accountFailure, readAccountBody } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStartResponse } from "#api/stalker";
 import { startStalker, startWaitMs } from "~/models/stalker.server";
-import { accountFailure } from "~/utils/accounts-api.server";
+import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { removeUser } from "~/models/account.server";
-import { accountFailure } from "~/utils/accounts-api.server";
+import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { listUsers } from "~/models/user.server";
-import { accountFailure } from "~/utils/accounts-api.server";
+import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /** GET /api/users (spec 2 §7 "Characters") → { users: PublicUser[] } (never passwords, codes, sek, iHeaders). */

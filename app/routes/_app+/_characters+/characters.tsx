@@ -17,17 +17,14 @@ import {
 import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
 import { deleteCategoryUndoable, latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
 import { createCategory, listCategories } from "~/models/category.server";
+import { getCharacterDetails, getSelectedCharacter, stalenessOf, type Staleness } from "~/models/character-details.server";
 import {
   charactersRefreshNotice,
   currentCharactersRefreshProgress,
-  getCharacterDetails,
-  getSelectedCharacter,
   loadNewUserDetails,
   requestCharactersRefresh,
   selectCharacter,
-  stalenessOf,
-  type Staleness,
-} from "~/models/character-details.server";
+} from "~/models/character-refresh.server";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
 import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";

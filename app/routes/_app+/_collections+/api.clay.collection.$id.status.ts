@@ -2,10 +2,10 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, isCollectionSetId, type CollectionStatusResponse } from "#api/collections";
 import { clayCredentialsSchema } from "#api/collections-schemas";
 import { skipCacheHeader } from "#api/galaxy";
-import { collectionStatus } from "~/models/clay.server";
+import { collectionStatus } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /**
  * POST /api/clay/collection/{id}/status {userID, password?} with X-Skip-Cache: true →

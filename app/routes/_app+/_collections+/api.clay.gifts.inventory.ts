@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, DEFAULT_COLLECTION_SET, type InventoryResponse } from "#api/collections";
 import { inventorySchema } from "#api/collections-schemas";
-import { giftInventory } from "~/models/clay.server";
+import { giftInventory } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type SendGiftsResponse } from "#api/collections";
 import { sendGiftsSchema } from "#api/collections-schemas";
-import { sendGifts } from "~/models/clay.server";
+import { sendGifts } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type MasticRunResponse } from "#api/collections";
 import { masticRunSchema } from "#api/collections-schemas";
-import { runMasticRequests } from "~/models/clay.server";
+import { runMasticRequests } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "~/utils/clay-api.server";
+import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
 
 /** POST /api/clay/mastic/run {userID, password?, collectionId, numberOfRequests} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {

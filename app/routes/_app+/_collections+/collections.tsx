@@ -3,9 +3,10 @@ import { useLoaderData } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
-import { ClayError, collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
+import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/galaxy/clay.server";
+import { ClayError } from "~/models/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
-import { loginWithProfile, loginWithRecoveryCode, logout } from "~/models/collections-login.server";
+import { loginWithProfile, loginWithRecoveryCode, logout } from "~/galaxy/collections-login.server";
 import {
   clearActivity,
   getProfile,

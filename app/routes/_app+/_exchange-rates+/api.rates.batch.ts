@@ -3,7 +3,7 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateBatchEnvelopeSchema } from "#api/rates-schemas";
 import { batchUpsert } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "~/utils/rates-api.server";
+import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/batch {updates: [{inputItem, outputItem, rates, status}]} (spec 1 §7

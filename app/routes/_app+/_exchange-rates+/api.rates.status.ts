@@ -3,7 +3,7 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateStatusSchema } from "#api/rates-schemas";
 import { setRateStatus } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "~/utils/rates-api.server";
+import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/status {inputItem, outputItem, status} (spec 1 §7 "Rates"): enables

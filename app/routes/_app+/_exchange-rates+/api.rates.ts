@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { answerRatesGet } from "~/utils/rates-api.server";
+import { answerRatesGet } from "./rates-api.server";
 
 /**
  * GET /api/rates (spec 1 §7 "Rates"): the nested map input → output → rate data, flat pairs

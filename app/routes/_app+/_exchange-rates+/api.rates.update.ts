@@ -3,7 +3,7 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateUpdateSchema } from "#api/rates-schemas";
 import { upsertRate } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "~/utils/rates-api.server";
+import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/update {inputItem, outputItem, rates} (spec 1 §7 "Rates"): saves one pair's

@@ -1,7 +1,7 @@
 import { RELAY_ERRORS } from "#api/galacord";
 import { listConnections } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { relayFailure } from "~/utils/galacord-api.server";
+import { relayFailure } from "./galacord-api.server";
 
 /** GET /api/bot/connections → { connections: [{accountId, nick, planet, channelName, isConnected}] } (spec 2 §3/§7). */
 export const loader = apiRoute(async function loader() {

@@ -2,7 +2,7 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, planetSchema } from "#api/galacord-schemas";
 import { changePlanet } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { relayFailure } from "~/utils/galacord-api.server";
+import { relayFailure } from "./galacord-api.server";
 
 /**
  * POST /api/bot/planet/{accountId} {planet} → { success, message, planet } once the platform

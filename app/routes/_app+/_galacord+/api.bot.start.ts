@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { startBot } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readCommandBody, relayFailure } from "~/utils/galacord-api.server";
+import { readCommandBody, relayFailure } from "./galacord-api.server";
 
 /** POST /api/bot/start (no body needed) → 200 { success, message, status, ...status } (the holder logs in; status polled). 503 job engine offline. */
 export const action = apiRoute(async function action({ request }) {

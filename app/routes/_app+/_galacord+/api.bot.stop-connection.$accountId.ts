@@ -2,7 +2,7 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema } from "#api/galacord-schemas";
 import { stopConnection } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { relayFailure } from "~/utils/galacord-api.server";
+import { relayFailure } from "./galacord-api.server";
 
 /** POST /api/bot/stop-connection/{accountId} → { success, message, account } (disconnected, still saved). */
 export const action = apiRoute(async function action({ request, params }) {

@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { stopBot } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readCommandBody, relayFailure } from "~/utils/galacord-api.server";
+import { readCommandBody, relayFailure } from "./galacord-api.server";
 
 /** POST /api/bot/stop (no body needed) → { success, message, status, ...status }: the holder logs out of Discord and sends QUIT :ds on every connection. */
 export const action = apiRoute(async function action({ request }) {

@@ -2,7 +2,7 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, updateChannelSchema } from "#api/galacord-schemas";
 import { updateChannel } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { relayFailure } from "~/utils/galacord-api.server";
+import { relayFailure } from "./galacord-api.server";
 
 /** POST /api/bot/update-channel/{accountId} {channelId} → { success, message, account } (a connected account reconnects). */
 export const action = apiRoute(async function action({ request, params }) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleUserAgents } from "~/galaxy/details-handlers.server";
+import { handleUserAgents } from "./details-handlers.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { detailLoader, handleDetail } from "~/galaxy/details-handlers.server";
+import { detailLoader, handleDetail } from "./details-handlers.server";
 import { apiRoute } from "~/utils/api.server";
 
 /**

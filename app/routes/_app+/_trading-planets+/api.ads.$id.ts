@@ -3,7 +3,7 @@ import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { updateAdSchema } from "#api/trading-schemas";
 import { deleteAd, updateAd } from "~/models/ad.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * PUT    /api/ads/{id} {adsMessage?, category?, isActive?} → { ad }; 404 unknown.

@@ -3,7 +3,7 @@ import { TRADING_ERRORS } from "#api/trading";
 import { createAdSchema } from "#api/trading-schemas";
 import { createAd, listAds } from "~/models/ad.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * GET  /api/ads → { ads } (spec 2 §7 "Trading planets").

@@ -3,7 +3,7 @@ import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { updateCustomPlanetSchema } from "#api/trading-schemas";
 import { deleteCustomPlanet, updateCustomPlanet } from "~/models/custom-planet.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * PUT    /api/custom-planets/{id} {name?, type?} → { planet }; 404 unknown, 409 duplicate.

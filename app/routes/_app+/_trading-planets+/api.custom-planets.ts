@@ -3,7 +3,7 @@ import { TRADING_ERRORS } from "#api/trading";
 import { createCustomPlanetSchema } from "#api/trading-schemas";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * GET  /api/custom-planets → { planets } (spec 2 §7 "Trading planets").

@@ -3,7 +3,7 @@ import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { updateSequenceSchema } from "#api/trading-schemas";
 import { deleteSequence, updateSequence } from "~/models/planet-sequence.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * PUT    /api/planet-sequences/{id} (any sequence fields) → { sequence }; 404 when unknown.

@@ -3,7 +3,7 @@ import { TRADING_ERRORS } from "#api/trading";
 import { bulkSequenceSchema, createSequenceSchema } from "#api/trading-schemas";
 import { createSequence, listSequences, setSequencesActive } from "~/models/planet-sequence.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "~/utils/trading-api.server";
+import { readTradingJson, tradingFailure } from "./trading-api.server";
 
 /**
  * GET  /api/planet-sequences → { sequences } in list order (spec 2 §7 "Trading planets").

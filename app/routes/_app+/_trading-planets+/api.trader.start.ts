@@ -4,7 +4,7 @@ import { TRADER_MESSAGES } from "#api/trading";
 import { startTrader } from "~/models/trader.server";
 import { AccountHeldError } from "~/models/session.server";
 import { UserError } from "~/models/user.server";
-import { heldError } from "~/utils/accounts-api.server";
+import { heldError } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS } from "#api/trading";
 import { TradingError } from "~/models/planet-sequence.server";
-import { jsonError, readJson, zodMessage } from "./api.server";
+import { jsonError, readJson, zodMessage } from "~/utils/api.server";
 
 /** Also the platform's planet-name rule, answered as written (api/planet-name.ts). */
 const SPEC_TEXTS = new Set<string>([...Object.values(TRADING_ERRORS), PLANET_NAME_RULE]);

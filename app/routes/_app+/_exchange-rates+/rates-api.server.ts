@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { AUTH_REQUIRED, bearerToken, gateVerdict } from "./auth.server";
+import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/utils/auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
 import { cachedToken } from "~/models/api-token.server";
 import { freshRatesSnapshot, RateValidationError, ratesSnapshot, type RatesSnapshot } from "~/models/rate.server";
-import { jsonError } from "./api.server";
-import { API_HEADERS, HSTS } from "./http-security.server";
+import { jsonError } from "~/utils/api.server";
+import { API_HEADERS, HSTS } from "~/utils/http-security.server";
 
 /**
  * The /api/rates routes' one error mapping: a thrown Response (readJson's 400/413/415) goes

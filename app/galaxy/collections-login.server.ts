@@ -1,12 +1,21 @@
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
 import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { getGalaxyServices } from "~/galaxy/services.server";
-import { stopAuto } from "./automation.server";
-import { ClayError, collectionsTimings } from "./clay.server";
-import { connectAccount, disconnectAccount } from "./collections-connection.server";
-import { getProfile, getState, profileCredentials, saveProfile, setProfilePic, touchProfile, updateState, type PublicProfile } from "./collections.server";
-import { toUserError } from "./create-creds.server";
-import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "./session.server";
+import { stopAuto } from "~/models/automation.server";
+import { ClayError, collectionsTimings } from "~/models/clay.server";
+import { connectAccount, disconnectAccount } from "~/models/collections-connection.server";
+import {
+  getProfile,
+  getState,
+  profileCredentials,
+  saveProfile,
+  setProfilePic,
+  touchProfile,
+  updateState,
+  type PublicProfile,
+} from "~/models/collections.server";
+import { toUserError } from "~/models/create-creds.server";
+import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "~/models/session.server";
 
 /**
  * Collections login (spec 2 §2 "Collections screen", §4 "Galaxy client connection"):

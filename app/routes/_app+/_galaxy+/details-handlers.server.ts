@@ -21,9 +21,9 @@ import { logEvent } from "~/models/log.server";
 import { getUserCredentials } from "~/models/user.server";
 import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { errorText } from "~/utils/errors";
-import { GalaxyServiceError } from "./services-parse";
-import { getGalaxyServices, type GalaxyCredentials } from "./services.server";
-import { registerUserAgents, type UserAgentInput } from "./user-agent.server";
+import { GalaxyServiceError } from "~/galaxy/services-parse";
+import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
 
 /**
  * The handlers behind POST /api/user-details/* and POST /api/bowling-users/{gift-stats,

@@ -2,7 +2,7 @@ import { AccountHeldError } from "~/models/session.server";
 import { UserError } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
 import { z } from "zod";
-import { jsonError, readJson } from "./api.server";
+import { jsonError, readJson } from "~/utils/api.server";
 
 /**
  * readJson (size cap, content type, malformed JSON, NUL) then the accounts schema, whose

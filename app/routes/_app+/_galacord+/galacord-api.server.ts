@@ -1,7 +1,7 @@
 import { AccountHeldError } from "~/models/session.server";
 import { UserError } from "~/models/user.server";
-import { heldError } from "./accounts-api.server";
-import { apiError, jsonError } from "./api.server";
+import { heldError } from "~/routes/_app+/_characters+/accounts-api.server";
+import { apiError, jsonError } from "~/utils/api.server";
 
 /** Answers a model's UserError with its status and text (platform reasons included); else the call's §8 default (500). */
 export function relayFailure(err: unknown, fallback: string): Response {

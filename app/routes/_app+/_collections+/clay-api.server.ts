@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { ClayError } from "~/models/clay.server";
 import { errorText } from "~/utils/errors";
-import { requireApiAuth } from "./auth.server";
-import { jsonError } from "./api.server";
-import { readAccountBody } from "./accounts-api.server";
+import { requireApiAuth } from "~/utils/auth.server";
+import { jsonError } from "~/utils/api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 
 /** The body of an /api/clay call: readJson's checks, then the schema; its message as is (400). */
 export function readClayBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {

@@ -10,9 +10,9 @@ import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
 import { rateWriteFailed, ratesExpressHandler, ratesHotPath } from "./rates-api.server";
 import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
-import { createAuthGate } from "./auth-gate.server";
-import { sessionCookie } from "./auth.server";
-import { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "./http-security.server";
+import { createAuthGate } from "~/utils/auth-gate.server";
+import { sessionCookie } from "~/utils/auth.server";
+import { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 
 /** GET through the gate, as the API token's operator. */
 async function get(url: string, headers: Record<string, string> = {}) {
