@@ -88,7 +88,7 @@ export default defineConfig(
     },
   },
 
-  // Downward-only layers (docs/architecture.md "Layers", docs/decisions/0021): no runtime import
+  // Downward-only layers (docs/architecture.md "Layers", docs/decisions/0022): no runtime import
   // cycles (type-only imports are erased, so they may point back), and each layer imports only
   // the layers below it.
   {
