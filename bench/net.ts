@@ -79,6 +79,6 @@ function startUntilListening(child: ChildProcess, children: ChildProcess[]): Pro
       if (listening && code !== 0 && signal !== "SIGTERM") console.error(why);
       reject(new Error(why));
     });
-    setTimeout(() => reject(new Error(`the server did not start in 120 s:\n${log.slice(-2000)}`)), 120_000).unref();
+    setTimeout(() => reject(new Error(`the server did not start in 300 s:\n${log.slice(-2000)}`)), 300_000).unref();
   });
 }
