@@ -45,10 +45,7 @@ export type CharacterPage = {
 /** groupOf() in SQL: the trimmed type, "unknown" when missing or blank. */
 const groupExpr = sql<string>`coalesce(nullif(btrim(${users.type}), ''), ${UNKNOWN_TYPE})`;
 /** compareGroups() in SQL: the first groups in their order, then the rest alphabetically. */
-const groupRank = sql.join(
-  [sql`case ${groupExpr}`, ...FIRST_GROUPS.map((g, i) => sql`when ${g} then ${i}`), sql`else ${FIRST_GROUPS.length} end`],
-  sql` `,
-);
+const groupRank = sql.join([sql`case ${groupExpr}`, ...FIRST_GROUPS.map((g, i) => sql`when ${g} then ${i}`), sql`else ${FIRST_GROUPS.length} end`], sql` `);
 
 function searchWhere(query: string): SQL | undefined {
   const q = query.trim().toLowerCase();

@@ -70,7 +70,13 @@ describe("/characters pages (issue 20 bounded pages)", () => {
   it("the first page holds CHARACTERS_PAGE_SIZE rows in the spec's group order; ?page= reaches every other row exactly once", async () => {
     const first = await page();
     expect(ids(first)).toHaveLength(CHARACTERS_PAGE_SIZE);
-    expect(first.paging).toEqual({ page: 1, pageCount: Math.ceil(FLEET.length / CHARACTERS_PAGE_SIZE), matched: FLEET.length, from: 1, to: CHARACTERS_PAGE_SIZE });
+    expect(first.paging).toEqual({
+      page: 1,
+      pageCount: Math.ceil(FLEET.length / CHARACTERS_PAGE_SIZE),
+      matched: FLEET.length,
+      from: 1,
+      to: CHARACTERS_PAGE_SIZE,
+    });
     expect(first.userCount).toBe(FLEET.length);
     expect(first.groups.map((g) => g.title)).toEqual(["stalker Characters", "trading Characters", "bowling Characters"]);
     expect(first.groups[0]!.rows.map((r) => r.nick)).toEqual(["Watcher 001", "Watcher 002", "Watcher 003"]);
@@ -84,7 +90,8 @@ describe("/characters pages (issue 20 bounded pages)", () => {
       seen.push(...ids(d));
       for (const g of d.groups) if (groupsInOrder.at(-1) !== g.group) groupsInOrder.push(g.group);
       // Within a group, by nick (case-insensitively).
-      for (const g of d.groups) expect(g.rows.map((r) => r.nick)).toEqual([...g.rows.map((r) => r.nick)].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" })));
+      for (const g of d.groups)
+        expect(g.rows.map((r) => r.nick)).toEqual([...g.rows.map((r) => r.nick)].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" })));
     }
     expect(seen).toHaveLength(FLEET.length);
     expect(new Set(seen)).toEqual(new Set(FLEET.map((u) => u.accountId)));
@@ -127,7 +134,15 @@ describe("/characters pages (issue 20 bounded pages)", () => {
     // Page 1 ends inside the bowling group (3 stalkers + 40 trading + 7 bowling).
     const bowling = (d: PageData) => d.groups.find((g) => g.group === "bowling")?.rows.map((r) => r.nick) ?? [];
     const plain = await page();
-    expect(bowling(plain)).toEqual(["bowling char 001", "bowling char 002", "bowling char 003", "bowling char 004", "bowling char 005", "bowling char 006", "bowling char 007"]);
+    expect(bowling(plain)).toEqual([
+      "bowling char 001",
+      "bowling char 002",
+      "bowling char 003",
+      "bowling char 004",
+      "bowling char 005",
+      "bowling char 006",
+      "bowling char 007",
+    ]);
     // Clay alone: the late user has the most, so it leads its group.
     expect(bowling(await page("?gift=11"))[0]).toBe("bowling char 040");
     // Clay and Silver Ring: it has no ring, so it comes after every user with both (the end of page 2).

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Category } from "#api/accounts";
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, type Category } from "#api/accounts";
 import styles from "~/routes/_app+/_characters+/components/characters.css?url";
 import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
 import {
@@ -161,8 +161,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   // The card follows the selected stalker user, else a running one, else the first stalker user.
   const candidates = await stalkerUsersAmong([...(selected ? [selected] : []), ...runningIds]);
-  const cardUser =
-    candidates.find((u) => u.accountId === selected) ?? candidates.find((u) => runningIds.includes(u.accountId)) ?? (await firstStalkerUser());
+  const cardUser = candidates.find((u) => u.accountId === selected) ?? candidates.find((u) => runningIds.includes(u.accountId)) ?? (await firstStalkerUser());
   const first = (pageOf.page - 1) * pageOf.pageSize;
 
   return {

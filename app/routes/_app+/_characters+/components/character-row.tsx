@@ -141,7 +141,15 @@ function DeleteButton({ row, search, onDelete, busy }: { row: Row; search: strin
     );
   }
   return (
-    <button type="button" className={className} data-accent-color="red" aria-label={label} onClick={() => onDelete(row)} disabled={busy} aria-busy={busy || undefined}>
+    <button
+      type="button"
+      className={className}
+      data-accent-color="red"
+      aria-label={label}
+      onClick={() => onDelete(row)}
+      disabled={busy}
+      aria-busy={busy || undefined}
+    >
       <TrashIcon />
     </button>
   );
