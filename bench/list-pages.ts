@@ -17,7 +17,8 @@
  * database; default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test),
  * BENCH_BUILD_DIR (reuse a production build instead of building into build-bench),
  * BENCH_LISTS (parts, comma-separated; default "logs,exchange-rates"), BENCH_SIZES (override the sizes,
- * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15).
+ * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15),
+ * BENCH_SAVE_HTML (a directory: each size's last document is written there, `<part>-<n>.html`).
  *
  * The server runs without Redis and without the worker (START_REDIS=false, RUN_WORKER=false),
  * so the run leaves no Redis keys; its database is dropped at the end.
@@ -335,6 +336,7 @@ async function main() {
         html = res.body.toString();
       }
       const cpu = (cpuMs(server.pid) - cpuStart) / REQUESTS;
+      if (process.env.BENCH_SAVE_HTML) fs.writeFileSync(path.join(process.env.BENCH_SAVE_HTML, `${name}-${n}.html`), html);
       const med = median(times);
       if (Number.isNaN(base)) base = med;
       if (Number.isNaN(cpuBase)) cpuBase = cpu;

@@ -65,7 +65,6 @@ export const meta: MetaFunction = () => [{ title: "All Characters · Galaxy Tool
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export type CharacterRow = {
-  _id: string;
   account_id: string;
   nick: string;
   type: string | null;
@@ -120,7 +119,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return redirectWithNotice(`${url.pathname}${url.search}`, notice);
   }
   const statusOf = new Map(statuses.map((s) => [s.accountId, s]));
-  const runningIds = statuses.filter((s) => stalkerStateOf(s) !== "inactive").map((s) => s.accountId);
+  const runningIds = statuses.flatMap((s) => (stalkerStateOf(s) !== "inactive" && s.accountId ? [s.accountId] : []));
   let selected = await getSelectedCharacter(operator.id);
   // Spec 2 §4: on load, if a connection is active, its user is selected.
   const running = selected ? null : await firstUserAmong(runningIds);
@@ -138,7 +137,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const d = u.details;
     const stalkerState = stalkerStateOf(statusOf.get(u.account_id));
     return {
-      _id: u._id,
       account_id: u.account_id,
       nick: u.nick,
       type: u.type,
@@ -157,7 +155,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     };
   });
   // The page's rows in their groups ("{group} Characters"; a group cut by a page break is titled on both pages).
-  const groups = groupRows(rows);
+  const groups = groupRows(rows.map((row, i) => ({ type: pageOf.users[i]!.group, row }))).map((g) => ({ ...g, rows: g.rows.map((r) => r.row) }));
 
   // The card follows the selected stalker user, else a running one, else the first stalker user.
   const candidates = await stalkerUsersAmong([...(selected ? [selected] : []), ...runningIds]);

@@ -29,14 +29,14 @@ function cssUrl(url: string): string | null {
 }
 
 /**
- * Each gift type's picture, written once for the page: `.gt-gift-pic` of a cell of that type
- * shows it (the rows' cells hold no URL; a type without a picture keeps the plain tile).
+ * Each gift type's picture, written once for the page: the `<i>` of a row's cell of that type
+ * shows it (the cells hold no URL; a type without a picture keeps the plain tile).
  */
 export function GiftPictures({ totals }: { totals: Array<{ type: number; img: string }> }) {
   const rules = totals
     .map((g) => {
       const url = cssUrl(g.img);
-      return url ? `.gt-gift-cell[data-gift="${g.type}"]>.gt-gift-pic{background-image:url("${url}")}` : "";
+      return url ? `.gt-gift-row>[data-gift="${g.type}"]>i{background-image:url("${url}")}` : "";
     })
     .join("");
   return rules ? <style dangerouslySetInnerHTML={{ __html: rules }} /> : null;
@@ -85,16 +85,14 @@ export function GiftGrid({
     );
   }
   return (
-    <ul className="gt-gift-grid" aria-label={label}>
+    <ul className="gt-gift-grid gt-gift-row" aria-label={label}>
       {gifts.map((g) => {
         const n = names.get(g.type);
         return (
-          <li key={g.type} className="gt-gift-cell" data-gift={g.type}>
-            <i className="gt-gift-pic" role="img" aria-label={n?.name ?? `Gift ${g.type}`} />
-            <span className="rt-Text rt-r-size-1">{g.amount}</span>
-            <span className="gt-gift-name" aria-hidden>
-              {n?.label ?? g.type}
-            </span>
+          <li key={g.type} data-gift={g.type}>
+            <i role="img" aria-label={n?.name ?? `Gift ${g.type}`} />
+            {g.amount}
+            <small aria-hidden>{n?.label ?? g.type}</small>
           </li>
         );
       })}
