@@ -16,6 +16,8 @@ test.afterAll(async ({ baseURL }) => {
 });
 
 test("a character on the second page: reached with Next →, its delete question keeps the page; search finds it", async ({ page }) => {
+  // A long journey (two pages, a search; without JavaScript a confirmation too): more than the default 45 s on a loaded machine.
+  test.setTimeout(90_000);
   await page.goto("/characters");
   const pages = page.getByRole("navigation", { name: "Character pages" });
   await expect(page.getByTestId("character-row")).toHaveCount(PAGE_SIZE);
