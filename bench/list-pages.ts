@@ -17,10 +17,13 @@
  * database; default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test),
  * BENCH_BUILD_DIR (reuse a production build instead of building into build-bench),
  * BENCH_LISTS (parts, comma-separated; default "logs,exchange-rates"), BENCH_SIZES (override the sizes,
- * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15).
+ * e.g. "10,200,1000" to skip the million), BENCH_REQUESTS (timed requests per size, 15),
+ * BENCH_SAVE_HTML (a directory: each size's last document is written there, `<part>-<n>.html`).
  *
  * The server runs without Redis and without the worker (START_REDIS=false, RUN_WORKER=false),
  * so the run leaves no Redis keys; its database is dropped at the end.
+ *
+ * Parts: logs, exchange-rates, characters.
  *
  * Adding a page: a `Part` below — its URL, how to grow its table to n rows (through the
  * models, or SQL where a million rows through the models would take too long), and text
@@ -174,6 +177,54 @@ PARTS["exchange-rates"] = {
   },
 };
 
+/** The eight gifts of spec 2 §3, as the platform's gift stats name them (type, name). */
+const BENCH_GIFTS: Array<[number, string]> = [
+  [1, "Clay"],
+  [2, "Fire Cannon Ball"],
+  [3, "Skeleton Key"],
+  [4, "Silver Ring"],
+  [5, "Electric Bowling Ball"],
+  [6, "Red Bowling Ball"],
+  [7, "Green Bowling Ball"],
+  [8, "Collection Capybara"],
+];
+
+/**
+ * Characters like an operator's fleet: one in twenty a stalker, then trading, bowling,
+ * recipients and suppliers; every one with a picture, a status (a third online in a room)
+ * and the eight gift stats with the platform's absolute picture URLs, as a refresh stores them.
+ * Nicks sort in seeding order ("Bench char 000001", …).
+ */
+function characterRows(from: number, to: number) {
+  const gifts = BENCH_GIFTS.map(
+    ([type, name]) =>
+      `jsonb_build_object('type', ${type}, 'name', '${name}', 'img', 'https://galaxy.mobstudio.ru/services/img/gift/${name.toLowerCase().replace(/ /g, "-")}.svg', 'amount', (i * ${type * 7}) % 97)`,
+  ).join(", ");
+  return [
+    `insert into users (account_id, nick, password, type)
+     select (70000000 + i)::text, 'Bench char ' || lpad(i::text, 6, '0'), 'bench-not-a-secret',
+       case when i % 20 = 1 then 'stalker' when i % 4 = 0 then 'trading' when i % 4 = 1 then 'bowling' when i % 4 = 2 then 'recipients' else 'suppliers' end
+     from generate_series(${from + 1}, ${to}) i`,
+    `insert into character_details (account_id, pic_url, pic_at, is_online, room, status_source, status_at, gifts, gifts_at)
+     select (70000000 + i)::text, 'https://galaxy.mobstudio.ru/services/img/avatar/' || (70000000 + i) || '.jpg', now(),
+       i % 3 = 0, case when i % 3 = 0 then 'Planet Bench-' || (i % 40) else null end, 'service', now(),
+       jsonb_build_array(${gifts}), now()
+     from generate_series(${from + 1}, ${to}) i`,
+  ];
+}
+
+PARTS.characters = {
+  url: "/characters",
+  sizes: [10, 200, 1000],
+  async grow({ sql }, have, n) {
+    for (const statement of characterRows(have, n)) await sql(statement);
+    await sql("analyze users");
+    await sql("analyze character_details");
+  },
+  // The first stalker (account 70000001) heads the first group; its gift grid is in the HTML.
+  rendered: (html) => html.includes('data-account="70000001"') && html.includes("Gifts of Bench char 000001"),
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
@@ -285,6 +336,7 @@ async function main() {
         html = res.body.toString();
       }
       const cpu = (cpuMs(server.pid) - cpuStart) / REQUESTS;
+      if (process.env.BENCH_SAVE_HTML) fs.writeFileSync(path.join(process.env.BENCH_SAVE_HTML, `${name}-${n}.html`), html);
       const med = median(times);
       if (Number.isNaN(base)) base = med;
       if (Number.isNaN(cpuBase)) cpuBase = cpu;

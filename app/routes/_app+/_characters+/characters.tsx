@@ -1,23 +1,23 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, groupOf, type Category } from "#api/accounts";
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, type Category } from "#api/accounts";
 import styles from "~/routes/_app+/_characters+/components/characters.css?url";
 import { CharactersScreen } from "~/routes/_app+/_characters+/components/characters-screen";
 import {
   REFRESHING_PARAM,
   URL_ONLY_PARAMS,
   giftSelection,
-  giftTotals,
   initialsOf,
-  sortByGiftFilter,
-  type GiftCell,
+  pageParam,
+  type GiftAmount,
   type StalkerCardState,
 } from "~/routes/_app+/_characters+/components/characters-view";
 import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
 import { deleteCategoryUndoable, latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
 import { createCategory, listCategories } from "~/models/category.server";
-import { getCharacterDetails, getSelectedCharacter, stalenessOf, type Staleness } from "~/models/character-details.server";
+import { getSelectedCharacter, stalenessOf, type Staleness } from "~/models/character-details.server";
+import { countUsers, firstStalkerUser, firstUserAmong, giftTotalsOfAll, loadCharacterPage, stalkerUsersAmong } from "~/models/character-page.server";
 import {
   charactersRefreshNotice,
   currentCharactersRefreshProgress,
@@ -30,23 +30,24 @@ import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
-import { listUsers, UserError } from "~/models/user.server";
+import { UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
-import { matchesSearch, searchQuery } from "~/utils/list-search";
+import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
  *
- * loader  users grouped "{group} Characters" with their stored details (picture, status,
- *         gifts; written by the refresh jobs), stalker sessions, categories, the gift totals
- *         filter (`?gift=<type>` repeated), the refresh progress with the last refresh's
+ * loader  one page (`?page=`, CHARACTERS_PAGE_SIZE rows) of the users, grouped "{group}
+ *         Characters", searched (`?q=`) and sorted (`?gift=<type>` repeated) in the database,
+ *         with their stored details (picture, status, gifts; written by the refresh jobs);
+ *         stalker sessions, categories, the fleet's gift totals, the refresh progress with the last refresh's
  *         outcome (`notice`) and the Summary panel. No secret leaves the server (users go
  *         through toPublicUser). A Refresh posted without JavaScript lands on
  *         `?refreshing=1`: the page reloads itself until the job ends, then redirects with the
@@ -62,7 +63,6 @@ export const meta: MetaFunction = () => [{ title: "All Characters · Galaxy Tool
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export type CharacterRow = {
-  _id: string;
   account_id: string;
   nick: string;
   type: string | null;
@@ -71,8 +71,11 @@ export type CharacterRow = {
   picUrl: string | null;
   isOnline: boolean | null;
   room: string | null;
-  /** null: never loaded (skeleton, or "Failed to load gifts" when `giftsFailed`). The last known gifts otherwise. */
-  gifts: GiftCell[] | null;
+  /**
+   * null: never loaded (skeleton, or "Failed to load gifts" when `giftsFailed`). The last known
+   * gifts otherwise, as type and amount: names and pictures come once per page (`gifts`).
+   */
+  gifts: GiftAmount[] | null;
   /** The last gift stats call failed. */
   giftsFailed: boolean;
   /** Parts shown from an older refresh because the last one failed for them: their age and why. */
@@ -93,10 +96,15 @@ function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const url = new URL(request.url);
-  const [users, categories, details, statuses, progress, summary, takeover, undo] = await Promise.all([
-    listUsers(),
+  const giftFilter = giftSelection(url.searchParams);
+  // Issue 19 item 14: `?q=` narrows the rows in the database (every row, with or without JavaScript).
+  const query = searchQuery(url.searchParams);
+  // Issue 20: one bounded page of the ordered list (`?page=`); the database searches, sorts and counts.
+  const [pageOf, userCount, totals, categories, statuses, progress, summary, takeover, undo] = await Promise.all([
+    loadCharacterPage({ query, giftFilter, page: pageParam(url.searchParams) }),
+    countUsers(),
+    giftTotalsOfAll(),
     listCategories(),
-    getCharacterDetails(),
     listStalkerStatuses(),
     currentCharactersRefreshProgress(),
     loadSummary(request),
@@ -109,24 +117,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return redirectWithNotice(`${url.pathname}${url.search}`, notice);
   }
   const statusOf = new Map(statuses.map((s) => [s.accountId, s]));
+  const runningIds = statuses.flatMap((s) => (stalkerStateOf(s) !== "inactive" && s.accountId ? [s.accountId] : []));
   let selected = await getSelectedCharacter(operator.id);
   // Spec 2 §4: on load, if a connection is active, its user is selected.
-  const running = users.find((u) => stalkerStateOf(statusOf.get(u.account_id)) !== "inactive");
+  const running = selected ? null : await firstUserAmong(runningIds);
   if (!selected && running) {
     try {
-      await selectCharacter(operator.id, running.account_id);
-      selected = running.account_id;
+      await selectCharacter(operator.id, running);
+      selected = running;
     } catch (err) {
       if (!(err instanceof Response)) throw err;
       // Job engine offline: the page still shows; the selection waits for the next load.
     }
   }
 
-  const rows: CharacterRow[] = users.map((u) => {
-    const d = details.get(u.account_id);
+  const rows: CharacterRow[] = pageOf.users.map((u) => {
+    const d = u.details;
     const stalkerState = stalkerStateOf(statusOf.get(u.account_id));
     return {
-      _id: u._id,
       account_id: u.account_id,
       nick: u.nick,
       type: u.type,
@@ -135,37 +143,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
       picUrl: d?.picUrl ?? null,
       isOnline: d?.isOnline ?? null,
       room: d?.room ?? null,
-      gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
+      gifts: d?.gifts ? d.gifts.map(({ type, amount }) => ({ type, amount })) : null,
       giftsFailed: d?.giftsFailed ?? false,
       stale: stalenessOf(d, ["pic", "status", "gifts"]),
-      isStalker: groupOf(u.type) === "stalker",
+      isStalker: u.group === "stalker",
       active: stalkerState !== "inactive",
       stalkerState,
       stalkerError: statusOf.get(u.account_id)?.state === "error" ? (statusOf.get(u.account_id)?.error ?? "Stopped after an error") : null,
     };
   });
-
-  const giftFilter = giftSelection(url.searchParams);
-  // Issue 19 item 14: `?q=` narrows the rows on the server (every row, with or without JavaScript).
-  const query = searchQuery(url.searchParams);
-  const groups = groupRows(rows.filter((r) => matchesSearch(query, r))).map((g) => ({ ...g, rows: sortByGiftFilter(g.rows, (r) => r.gifts, giftFilter) }));
-  // Summed from exactly what the rows show (last known gifts included).
-  const totals = giftTotals(rows.map((r) => r.gifts));
+  // The page's rows in their groups ("{group} Characters"; a group cut by a page break is titled on both pages).
+  const groups = groupRows(rows.map((row, i) => ({ type: pageOf.users[i]!.group, row }))).map((g) => ({ ...g, rows: g.rows.map((r) => r.row) }));
 
   // The card follows the selected stalker user, else a running one, else the first stalker user.
-  const stalkerUsers = rows.filter((r) => r.isStalker);
-  const cardUser = stalkerUsers.find((r) => r.account_id === selected) ?? stalkerUsers.find((r) => r.active) ?? stalkerUsers[0] ?? null;
+  const candidates = await stalkerUsersAmong([...(selected ? [selected] : []), ...runningIds]);
+  const cardUser = candidates.find((u) => u.accountId === selected) ?? candidates.find((u) => runningIds.includes(u.accountId)) ?? (await firstStalkerUser());
+  const first = (pageOf.page - 1) * pageOf.pageSize;
 
   return {
     groups,
     categories: categories satisfies Category[],
+    /** Every user's gifts summed per type (the fleet, not the search); also the page's names and pictures of gift types. */
     totals,
     giftFilter,
     query,
-    userCount: rows.length,
+    userCount,
+    /** Where the shown rows sit in the (searched) list: `?page=` links reach the rest. */
+    paging: { page: pageOf.page, pageCount: pageOf.pageCount, matched: pageOf.matched, from: first + 1, to: first + rows.length },
     selected,
     stalker: cardUser
-      ? { accountId: cardUser.account_id, nick: cardUser.nick, state: cardUser.stalkerState, session: statusOf.get(cardUser.account_id) ?? null }
+      ? {
+          accountId: cardUser.accountId,
+          nick: cardUser.nick,
+          state: stalkerStateOf(statusOf.get(cardUser.accountId)),
+          session: statusOf.get(cardUser.accountId) ?? null,
+        }
       : null,
     takeover,
     undo,

@@ -1,12 +1,14 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
+import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { PlusIcon } from "~/components/ui/icons";
 import { ListSearch } from "~/components/ui/list-search";
 import { HiddenFields, NoJsRedirect, NoJsReload } from "~/components/ui/no-js";
@@ -15,8 +17,8 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useCanWrite } from "~/components/ui/write-only";
 import { UndoBar } from "~/components/ui/undo-bar";
 import { searchSummary } from "~/utils/list-search";
-import type { CharactersData } from "~/routes/_app+/_characters+/characters";
-import { CharacterRowView } from "./character-row";
+import type { CharacterRow, CharactersData } from "~/routes/_app+/_characters+/characters";
+import { CharacterRowView, GiftPictures, giftNamesOf, type RowContext } from "./character-row";
 import {
   CONFIRM_CATEGORY_PARAM,
   CONFIRM_PARAM,
@@ -27,6 +29,7 @@ import {
   giftLabel,
   giftSelection,
   LIVE_PATTERNS,
+  pageSearch,
   REFRESH_POLL_MS,
   STALKER_TEXTS,
   toggleGiftSearch,
@@ -152,6 +155,33 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
   );
 }
 
+/**
+ * Issue 20 "Bounded pages": where the shown rows sit in the list and plain links to the pages
+ * before and after (the search and gift filter kept), so every row is reachable without JavaScript.
+ */
+function CharacterPages({ paging, search }: { paging: CharactersData["paging"]; search: string }) {
+  if (paging.pageCount <= 1) return null;
+  const params = new URLSearchParams(search);
+  const link = (page: number) => `/characters${pageSearch(params, page)}`;
+  return (
+    <nav aria-label="Character pages" className="gt-character-pages">
+      <span className="rt-Text rt-r-size-1" data-accent-color="gray" data-testid="character-range">
+        {`Characters ${paging.from.toLocaleString("en-US")}–${paging.to.toLocaleString("en-US")} of ${paging.matched.toLocaleString("en-US")} · page ${paging.page} of ${paging.pageCount}`}
+      </span>
+      {paging.page > 1 ? (
+        <Link to={link(paging.page - 1)} rel="prev" className="rt-reset rt-BaseButton rt-r-size-1 rt-variant-soft rt-Button">
+          ← Previous
+        </Link>
+      ) : null}
+      {paging.page < paging.pageCount ? (
+        <Link to={link(paging.page + 1)} rel="next" className="rt-reset rt-BaseButton rt-r-size-1 rt-variant-soft rt-Button">
+          Next →
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
 export function CharactersScreen({ data }: { data: CharactersData }) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -162,7 +192,21 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   useLive([...LIVE_PATTERNS, "session:stalker"], { fallbackMs: data.progress?.running ? REFRESH_POLL_MS : 5_000 });
   const closeHref = withoutParams(location.search, [DIALOG_PARAM]);
   const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
-  const total = data.groups.reduce((n, g) => n + g.rows.length, 0);
+  const shown = data.groups.reduce((n, g) => n + g.rows.length, 0);
+  const hydrated = useHydrated();
+  // One delete question and one fetcher for the whole list (issue 20: nothing per row but its markup).
+  const [deleting, setDeleting] = useState<{ row: CharacterRow; open: boolean } | null>(null);
+  const deleteFetcher = useFetcher({ key: "delete-user" });
+  const deletingId = deleteFetcher.state !== "idle" ? String(deleteFetcher.formData?.get("accountId") ?? "") : null;
+  const names = useMemo(() => giftNamesOf(data.totals), [data.totals]);
+  const ctx: RowContext = {
+    refreshing: !!data.progress?.running,
+    canWrite,
+    search: location.search,
+    names,
+    onDelete: hydrated ? (row) => setDeleting({ row, open: true }) : null,
+    deleting: deletingId,
+  };
   const params = new URLSearchParams(location.search);
   const dialog = canWrite ? dialogOf(params) : null;
   const confirmId = canWrite ? params.get(CONFIRM_PARAM) : null;
@@ -235,27 +279,43 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
       {data.userCount > 0 ? <ListSearch query={data.query} keep={[GIFT_PARAM, SUMMARY_EXPAND_PARAM]} /> : null}
       {data.query ? (
         <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
-          {searchSummary(total, data.userCount, ["character", "characters"], data.query)}
+          {searchSummary(data.paging.matched, data.userCount, ["character", "characters"], data.query)}
         </Text>
       ) : null}
       {data.userCount === 0 ? (
         <EmptyState title="No characters yet" description={canWrite ? "Add a user with a recovery code." : undefined} />
-      ) : total === 0 ? null : (
-        data.groups.map((g) => (
-          <Box key={g.group} mb="4" asChild>
-            <section aria-labelledby={`group-${g.group}`}>
-              <Heading as="h2" size="4" mb="2" id={`group-${g.group}`} style={{ textTransform: "capitalize" }}>
+      ) : shown === 0 ? null : (
+        <>
+          <GiftPictures totals={data.totals} />
+          {data.groups.map((g) => (
+            <section key={g.group} aria-labelledby={`group-${g.group}`} className="gt-character-group">
+              <h2 className="rt-Heading rt-r-size-4 gt-character-group-title" id={`group-${g.group}`}>
                 {g.title}
-              </Heading>
+              </h2>
               <ul className="gt-character-list">
                 {g.rows.map((r) => (
-                  <CharacterRowView key={r.account_id} row={r} refreshing={!!data.progress?.running} />
+                  <CharacterRowView key={r.account_id} row={r} ctx={ctx} />
                 ))}
               </ul>
             </section>
-          </Box>
-        ))
+          ))}
+          <CharacterPages paging={data.paging} search={location.search} />
+        </>
       )}
+      {canWrite ? (
+        <LazyConfirmDialog
+          open={deleting?.open ?? false}
+          onOpenChange={(open) => {
+            if (!open) setDeleting((d) => d && { ...d, open: false });
+          }}
+          title={DELETE_TEXTS.userTitle}
+          description={deleting ? DELETE_TEXTS.user(deleting.row) : ""}
+          confirmLabel="Delete"
+          onConfirm={() => {
+            if (deleting) void deleteFetcher.submit({ intent: "delete-user", accountId: deleting.row.account_id }, { method: "post", action: "/characters" });
+          }}
+        />
+      ) : null}
       <Box mt="4" className="gt-summary-box">
         <SummaryPanel summary={data.summary} />
       </Box>

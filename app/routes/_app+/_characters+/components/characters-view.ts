@@ -8,6 +8,8 @@
 import { findGift } from "~/data/gifts";
 
 export type GiftCell = { type: number; name: string; img: string; amount: number };
+/** A row's gift: its type and amount (the type's name and picture come once per page, with the totals). */
+export type GiftAmount = { type: number; amount: number };
 
 /**
  * The short name printed under a gift's picture (issue 19 item 12: tiles told apart only by
@@ -24,6 +26,23 @@ export function giftLabel(g: { name: string }): string {
 export const GIFT_COLUMNS = 8;
 /** URL parameter of the gift filter, repeated once per selected gift type (`?gift=11&gift=4`). */
 export const GIFT_PARAM = "gift";
+/** URL parameter of the page of rows (1-based; issue 20 "Bounded pages"): `?page=2`. */
+export const PAGE_PARAM = "page";
+
+/** The page a URL asks for (1 when missing or not a number; the loader clamps it to the last page). */
+export function pageParam(params: URLSearchParams): number {
+  const raw = params.get(PAGE_PARAM)?.trim() ?? "";
+  return /^\d{1,6}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
+}
+
+/** The search string for page `page` of the same list (other parameters kept; page 1 has none). */
+export function pageSearch(params: URLSearchParams, page: number): string {
+  const out = new URLSearchParams(params);
+  out.delete(PAGE_PARAM);
+  if (page > 1) out.set(PAGE_PARAM, String(page));
+  const s = out.toString();
+  return s ? `?${s}` : "";
+}
 /** URL parameter of the no-JavaScript dialogs: `?dialog=user` / `?dialog=category`. */
 export const DIALOG_PARAM = "dialog";
 export const DIALOGS = ["user", "category"] as const;
@@ -77,12 +96,13 @@ export function giftSelection(params: URLSearchParams): number[] {
   return out;
 }
 
-/** The search string with `type` toggled in the gift selection (other parameters kept). */
+/** The search string with `type` toggled in the gift selection (other parameters kept; a new order starts at page 1). */
 export function toggleGiftSearch(params: URLSearchParams, type: number): string {
   const selected = giftSelection(params);
   const next = selected.includes(type) ? selected.filter((t) => t !== type) : [...selected, type];
   const out = new URLSearchParams(params);
   out.delete(GIFT_PARAM);
+  out.delete(PAGE_PARAM);
   for (const t of next) out.append(GIFT_PARAM, String(t));
   const s = out.toString();
   return s ? `?${s}` : "";

@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { characterRow, group } from "./characters-fixtures";
+import { PAGE_SIZE, PAGING_GROUP, removePagingFleet, seedPagingFleet } from "./characters-paging-fixtures";
+
+/**
+ * Issue 20 "Bounded pages" without JavaScript: the page links are plain links; a character on
+ * the second page is reached, and its delete link asks on the same page (the page kept).
+ */
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(180_000);
+  await seedPagingFleet(baseURL!);
+});
+test.afterAll(async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  await removePagingFleet(baseURL!);
+});
+
+test("a character on the second page: reached with Next →, its delete question keeps the page; search finds it", async ({ page }) => {
+  // A long journey (two pages, a search; without JavaScript a confirmation too): more than the default 45 s on a loaded machine.
+  test.setTimeout(90_000);
+  await page.goto("/characters");
+  const pages = page.getByRole("navigation", { name: "Character pages" });
+  await expect(page.getByTestId("character-row")).toHaveCount(PAGE_SIZE);
+  await pages.getByRole("link", { name: "Next →" }).click();
+  await expect(page).toHaveURL(/\/characters\?page=2$/);
+  const onPage2 = group(page, PAGING_GROUP).getByTestId("character-row").last();
+  await expect(onPage2).toBeVisible();
+  const accountId = (await onPage2.getAttribute("data-account"))!;
+  const nick = (await onPage2.locator(".gt-character-nick").textContent())!;
+
+  await characterRow(page, accountId)
+    .getByRole("link", { name: `Delete ${nick}` })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`page=2&confirm=${accountId}`));
+  await expect(page.getByRole("alertdialog")).toContainText(`Delete ${nick} (${accountId})?`);
+  await page.getByRole("alertdialog").getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/characters\?page=2$/);
+
+  await pages.getByRole("link", { name: "← Previous" }).click();
+  await expect(page).toHaveURL(/\/characters$/);
+  await expect(characterRow(page, accountId)).toHaveCount(0);
+  await page.getByRole("searchbox", { name: "Search by nick or account id" }).fill(accountId);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(characterRow(page, accountId)).toBeVisible();
+  await expect(page.getByTestId("search-summary")).toContainText(/^1 of \d+ characters matches/);
+});
