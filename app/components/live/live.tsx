@@ -159,7 +159,9 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
     flush.current();
   });
 
-  // Back from the background, or the stream reconnected: catch up once.
+  // The stream came up, or back: catch up once. The first `ready` too: the page's data is the
+  // server render's, and whatever changed between that render and the stream's first event
+  // (a bot that logged in meanwhile) sends no event again (the flaky GalaCord "Running" e2e).
   const epoch = useSyncExternalStore(
     hub?.subscribeStatus ?? noSubscribe,
     () => hub?.epoch ?? 0,
@@ -169,10 +171,8 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
   useEffect(() => {
     if (epoch === seenEpoch.current) return;
     seenEpoch.current = epoch;
-    if (epoch > 1) {
-      state.current.pending = true;
-      flush.current();
-    }
+    state.current.pending = true;
+    flush.current();
   }, [epoch]);
   useEffect(() => {
     const s = state.current;

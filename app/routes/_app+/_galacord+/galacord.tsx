@@ -1,21 +1,20 @@
-import { Badge, Box, Button, Callout, Card, Flex, Heading, Link as RLink, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Box, Flex, Heading, Text } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { useState } from "react";
-import { BOT_STATUS_POLL_MS, PLANET_OPTIONS, RELAY_ERRORS, RELAY_MESSAGES, RELAY_OPTION_LIMITS, type Channel, type SavedAccount } from "#api/galacord";
+import { BOT_STATUS_POLL_MS, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { planetSchema, splitNicks } from "#api/galacord-schemas";
-import { sessionLogsUrl } from "#api/sessions";
 import { useLive } from "~/components/live/live";
-import { SessionDetail } from "~/components/session/session-detail";
-import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
+import { TakeOverPanel } from "~/components/session/take-over-panel";
 import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
-import { ConfirmPanel } from "~/components/ui/confirm-dialog";
-import { ExclamationTriangleIcon, GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";
+import { AccountRow, OpenDialog } from "~/routes/_app+/_galacord+/components/account-row";
+import { BotNotice, BotStartStop, BotStatusDot } from "~/routes/_app+/_galacord+/components/bot-status";
+import { DeleteConnection } from "~/routes/_app+/_galacord+/components/delete-connection";
+import { DIALOG_PARAMS, SECTION_PATH } from "~/routes/_app+/_galacord+/components/galacord-view";
+import { ChangeChannelDialog, ChangePlanetDialog, ConnectNewDialog, RelayOptionsDialog } from "~/routes/_app+/_galacord+/components/lazy-dialogs";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useCanWrite } from "~/components/ui/write-only";
-import { useHydrated } from "~/components/ui/use-hydrated";
 import {
   changePlanet,
   connectAccount,
@@ -200,405 +199,35 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function channelLink(a: { guildId: string | null; channelId: string }) {
-  return a.guildId ? `https://discord.com/channels/${a.guildId}/${a.channelId}` : undefined;
-}
-
-/** Channel pick grouped by server (spec 2 §2): a native select with one optgroup per server. */
-function ChannelSelect({ channels, value, onChange, id }: { channels: Channel[]; value?: string; onChange?: (v: string) => void; id: string }) {
-  const servers = [...new Set(channels.map((c) => c.guildName))];
-  return (
-    <select
-      id={id}
-      name="channelId"
-      className="gt-native-select"
-      required
-      value={onChange ? value : undefined}
-      defaultValue={onChange ? undefined : value}
-      onChange={(e) => onChange?.(e.target.value)}
-    >
-      <option value="">Choose a channel…</option>
-      {servers.map((g) => (
-        <optgroup key={g} label={g}>
-          {channels
-            .filter((c) => c.guildName === g)
-            .map((c) => (
-              <option key={c.id} value={c.id}>
-                #{c.name}
-              </option>
-            ))}
-        </optgroup>
-      ))}
-    </select>
-  );
-}
-
-function Panel({ title, id, closeTo, children }: { title: string; id: string; closeTo: string; children: React.ReactNode }) {
-  return (
-    <Card mb="4" asChild>
-      <section role="dialog" aria-labelledby={id}>
-        <Flex direction="column" gap="3">
-          <Flex justify="between" align="center">
-            <Heading as="h2" size="4" id={id}>
-              {title}
-            </Heading>
-            <Button asChild variant="ghost" color="gray">
-              <Link to={closeTo} preventScrollReset>
-                Close
-              </Link>
-            </Button>
-          </Flex>
-          {children}
-        </Flex>
-      </section>
-    </Card>
-  );
-}
-
-function ConnectNewPanel({ channels }: { channels: Channel[] }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const [channelId, setChannelId] = useState("");
-  const [code, setCode] = useState("");
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "connect-new";
-  return (
-    <Panel title="New connection" id="gt-galacord-new" closeTo="/galacord">
-      {channels.length === 0 ? (
-        <Text size="2" color="gray">
-          No channels yet: start the bot, it lists the channels of its servers.
-        </Text>
-      ) : null}
-      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="connect-new" />
-        <Flex direction="column" gap="3">
-          <label htmlFor="gt-galacord-channel">
-            <Text size="2" weight="medium">
-              Channel
-            </Text>
-          </label>
-          <ChannelSelect id="gt-galacord-channel" channels={channels} value={channelId} onChange={setChannelId} />
-          <label htmlFor="gt-galacord-code">
-            <Text size="2" weight="medium">
-              Recovery code
-            </Text>
-          </label>
-          <TextField.Root
-            id="gt-galacord-code"
-            name="recoveryCode"
-            type="password"
-            autoComplete="off"
-            placeholder="Recovery code"
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-          <TakeOverCheckbox />
-          <Flex justify="end">
-            <Button type="submit" disabled={hydrated && (!channelId || !code.trim())} loading={busy}>
-              Connect
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Panel>
-  );
-}
-
-function ChangeChannelPanel({ account, channels }: { account: SavedAccount; channels: Channel[] }) {
-  const hydrated = useHydrated();
-  const [channelId, setChannelId] = useState("");
-  return (
-    <Panel title="Change Channel" id="gt-galacord-channel-title" closeTo="/galacord">
-      <Text size="2">
-        {account.nick} relays to #{account.channelName} ({account.guildName}).{account.isConnected ? " It is disconnected and connected again." : ""}
-      </Text>
-      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="update-channel" />
-        <input type="hidden" name="accountId" value={account.accountId} />
-        <Flex direction="column" gap="3">
-          <label htmlFor="gt-galacord-change-channel">
-            <Text size="2" weight="medium">
-              New channel
-            </Text>
-          </label>
-          <ChannelSelect id="gt-galacord-change-channel" channels={channels} value={channelId} onChange={setChannelId} />
-          <Flex justify="end">
-            <Button type="submit" disabled={hydrated && !channelId}>
-              Change Channel
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Panel>
-  );
-}
-
-function ChangePlanetPanel({ account }: { account: SavedAccount }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const [choice, setChoice] = useState("");
-  const [custom, setCustom] = useState("");
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "planet";
-  return (
-    <Panel title="Change Planet" id="gt-galacord-planet-title" closeTo="/galacord">
-      <Text size="2">
-        {account.nick} is on {account.planet ?? "no planet"}.
-      </Text>
-      {!account.isConnected ? (
-        <Callout.Root color="orange" size="1">
-          <Callout.Text>{RELAY_ERRORS.notConnected}</Callout.Text>
-        </Callout.Root>
-      ) : null}
-      {/* Posted to this URL (its panel param kept): a post that fails leaves the panel open with what was typed (the form kit). */}
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="planet" />
-        <input type="hidden" name="accountId" value={account.accountId} />
-        <Flex direction="column" gap="3">
-          <fieldset className="gt-fieldset">
-            <legend>
-              <Text size="2" weight="medium">
-                Planet
-              </Text>
-            </legend>
-            <Flex direction="column" gap="1">
-              {PLANET_OPTIONS.map((p) => (
-                <label key={p}>
-                  <input type="radio" name="planet" value={p} checked={hydrated ? choice === p : undefined} onChange={() => setChoice(p)} />{" "}
-                  <Text size="2">{p}</Text>
-                </label>
-              ))}
-            </Flex>
-          </fieldset>
-          <label htmlFor="gt-galacord-planet-custom">
-            <Text size="2" weight="medium">
-              Other planet
-            </Text>
-          </label>
-          <TextField.Root id="gt-galacord-planet-custom" name="custom" value={custom} onChange={(e) => setCustom(e.target.value)} placeholder="Planet name" />
-          <Flex justify="end">
-            <Button type="submit" disabled={hydrated && !choice && !custom.trim()} loading={busy}>
-              Change Planet
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Panel>
-  );
-}
-
 /**
- * Relay Options (issue 22 B.5; docs/galacord.md "Relay options"): how names show on the other
- * side, nicks never relayed, a regex of texts never relayed. A plain POST form (works without
- * JavaScript); the server validates (the regex must compile) and answers with a toast.
+ * The screen (spec 2 §2 "GalaCord screen"): the bot's status and control, its notices, the
+ * saved accounts, and the dialog the URL names (components/galacord-view.ts). The dialogs are
+ * the kit's DialogFrame (focus trapped, Escape closes) and, without JavaScript, the same
+ * content inline from the server.
  */
-function RelayOptionsPanel({ account }: { account: SavedAccount }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "options";
-  const o = account.options;
-  const L = RELAY_OPTION_LIMITS;
-  return (
-    <Panel title="Relay Options" id="gt-galacord-options-title" closeTo="/galacord">
-      <Text size="2">
-        How {account.nick} relays between its planet and #{account.channelName}. Names may use {"{nick}"}, {"{planet}"} and {"{channel}"}.
-      </Text>
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="options" />
-        <input type="hidden" name="accountId" value={account.accountId} />
-        <Flex direction="column" gap="3">
-          <label htmlFor="gt-galacord-discord-name">
-            <Text size="2" weight="medium">
-              Name on Discord
-            </Text>
-          </label>
-          <TextField.Root id="gt-galacord-discord-name" name="discordName" defaultValue={o.discordName} required maxLength={L.nameTemplate} />
-          <label htmlFor="gt-galacord-galaxy-name">
-            <Text size="2" weight="medium">
-              Name on Galaxy
-            </Text>
-          </label>
-          <TextField.Root id="gt-galacord-galaxy-name" name="galaxyName" defaultValue={o.galaxyName} required maxLength={L.nameTemplate} />
-          <label htmlFor="gt-galacord-ignore-nicks">
-            <Text size="2" weight="medium">
-              Ignore nicks
-            </Text>{" "}
-            <Text size="1" color="gray">
-              (one a line or separated by commas; Galaxy nicks and Discord names)
-            </Text>
-          </label>
-          <TextArea id="gt-galacord-ignore-nicks" name="ignoreNicks" defaultValue={o.ignoreNicks.join("\n")} rows={3} />
-          <label htmlFor="gt-galacord-ignore-messages">
-            <Text size="2" weight="medium">
-              Ignore messages matching
-            </Text>{" "}
-            <Text size="1" color="gray">
-              (a regular expression, e.g. ^! for bot commands)
-            </Text>
-          </label>
-          <TextField.Root id="gt-galacord-ignore-messages" name="ignoreMessages" defaultValue={o.ignoreMessages} maxLength={L.pattern} />
-          <Flex justify="end">
-            <Button type="submit" loading={busy}>
-              Save Options
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Panel>
-  );
-}
-
-/** The relay connection's backlog (issue 22 B.6): lines waiting for Discord or Galaxy, and any dropped beyond the bound. */
-function BacklogBadges({ account }: { account: SavedAccount }) {
-  const queued = Number(account.session.info.queued ?? 0);
-  const dropped = Number(account.session.info.dropped ?? 0);
-  if (!queued && !dropped) return null;
-  return (
-    <>
-      {queued ? (
-        <Badge color="amber" data-testid="relay-queued">
-          {queued} queued
-        </Badge>
-      ) : null}
-      {dropped ? (
-        <Badge color="red" data-testid="relay-dropped">
-          {dropped} dropped
-        </Badge>
-      ) : null}
-    </>
-  );
-}
-
-/**
- * A button that opens one of the screen's dialogs (spec 2 §2: the ID button, Change Channel,
- * Change Planet, Delete Connection). The dialogs are URL states, so the button is a GET form:
- * it works without JavaScript and is a button for assistive technology either way.
- */
-function OpenDialog({
-  param,
-  value,
-  color,
-  label,
-  variant = "soft",
-  children,
-}: {
-  param: string;
-  value: string;
-  color?: "red";
-  label?: string;
-  variant?: "soft" | "solid";
-  children: React.ReactNode;
-}) {
-  return (
-    <Form method="get" action="/galacord" preventScrollReset>
-      <input type="hidden" name={param} value={value} />
-      <Button type="submit" variant={variant} color={color} aria-label={label}>
-        {children}
-      </Button>
-    </Form>
-  );
-}
-
-function StatusBadge({ account, pending }: { account: SavedAccount; pending: "connect" | "disconnect" | null }) {
-  const connecting = pending === "connect" || (account.desired === "connected" && account.state === "connecting");
-  if (pending !== "disconnect" && account.isConnected && !pending) return <Badge color="green">Connected</Badge>;
-  if (connecting)
-    return (
-      <Badge color="blue">
-        <Spinner size="1" /> Connecting
-      </Badge>
-    );
-  return <Badge color="gray">Offline</Badge>;
-}
-
-function AccountRow({ account }: { account: SavedAccount }) {
-  const fetcher = useFetcher();
-  const pendingIntent = fetcher.state !== "idle" ? str(fetcher.formData ?? new FormData(), "intent") : "";
-  const pending = pendingIntent === "connect" ? "connect" : pendingIntent === "disconnect" ? "disconnect" : null;
-  // An account in error (a login failure: 451, 950) is not retried until the operator presses Connect.
-  const wantsConnected = pending ? pending === "connect" : account.desired === "connected" && account.state !== "error";
-  const href = channelLink(account);
-  const canWrite = useCanWrite();
-  return (
-    <Card asChild>
-      <li className="gt-galacord-account" aria-label={account.nick}>
-        <Flex direction={{ initial: "column", sm: "row" }} justify="between" gap="3" align={{ initial: "stretch", sm: "center" }}>
-          <Flex direction="column" gap="1">
-            <Flex gap="2" align="center" wrap="wrap">
-              <Text weight="bold">{account.nick}</Text>
-              <Badge variant="outline" color="iris" className="gt-planet-chip">
-                <GlobeIcon /> {account.planet ?? "—"}
-              </Badge>
-              <StatusBadge account={account} pending={pending} />
-              <BacklogBadges account={account} />
-            </Flex>
-            <Text size="2">
-              {href ? (
-                <RLink href={href} target="_blank" rel="noreferrer">
-                  <Link2Icon /> #{account.channelName}
-                </RLink>
-              ) : (
-                `#${account.channelName}`
-              )}{" "}
-              <Text color="gray">({account.guildName})</Text>
-            </Text>
-            <SessionDetail session={account.session} />
-          </Flex>
-          {canWrite ? (
-            <Flex gap="2" wrap="wrap">
-              <fetcher.Form method="post" action="/galacord" preventScrollReset>
-                <input type="hidden" name="accountId" value={account.accountId} />
-                <input type="hidden" name="channelId" value={account.channelId} />
-                <input type="hidden" name="intent" value={wantsConnected ? "disconnect" : "connect"} />
-                <Button type="submit" variant="soft" color={wantsConnected ? "gray" : "green"}>
-                  {wantsConnected ? "Disconnect" : "Connect"}
-                </Button>
-              </fetcher.Form>
-              <OpenDialog param="channel" value={account.accountId}>
-                Change Channel
-              </OpenDialog>
-              <OpenDialog param="planet" value={account.accountId}>
-                Change Planet
-              </OpenDialog>
-              <OpenDialog param="options" value={account.accountId}>
-                Relay Options
-              </OpenDialog>
-              <OpenDialog param="confirm" value={account.accountId} color="red" label={`Delete ${account.nick}`}>
-                <TrashIcon /> Delete
-              </OpenDialog>
-            </Flex>
-          ) : null}
-        </Flex>
-      </li>
-    </Card>
-  );
-}
-
 export default function GalaCordRoute() {
   const { status, accounts, channels, takeover, loadError } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const navigate = useNavigate();
   const params = new URLSearchParams(location.search);
-  const botFetcher = useFetcher();
 
   // The bot and every relay connection follow live (docs/live.md); spec 2 §9's 5 s status poll
   // runs only while the live stream is down. The loader renders them without JavaScript.
   useLive(["session:relay", "session:relay-link", "galacord"], { fallbackMs: BOT_STATUS_POLL_MS });
 
-  const pendingBot = botFetcher.state !== "idle" ? str(botFetcher.formData ?? new FormData(), "intent") : "";
-  // Starting, from the click until Discord answers: never "Stopped" in between.
-  const shown = pendingBot === "bot-start" ? "starting" : pendingBot === "bot-stop" ? "stopped" : status.state;
-  const running = shown === "running" || shown === "starting";
   // A viewer (issue 21) follows the bot and the connections; starting, connecting and editing are not offered.
   const canWrite = useCanWrite();
-  const account = (key: string) => (canWrite ? accounts.find((a) => a.accountId === params.get(key)) : undefined);
-  const changing = account("channel");
-  const planetFor = account("planet");
-  const deleting = account("confirm");
-  const optionsFor = account("options");
-  // A dialog is open: the saved accounts behind it are out of reach (as behind a modal), so
-  // the dialog's own Connect / Change Channel / Change Planet / Delete are the only ones.
-  const connectingNew = canWrite && Boolean(params.get("new"));
+  const account = (key: string) => (canWrite ? (accounts.find((a) => a.accountId === params.get(key)) ?? null) : null);
+  const changing = account(DIALOG_PARAMS.changeChannel);
+  const planetFor = account(DIALOG_PARAMS.changePlanet);
+  const optionsFor = account(DIALOG_PARAMS.options);
+  const deleting = account(DIALOG_PARAMS.confirmDelete);
+  const connectingNew = canWrite && Boolean(params.get(DIALOG_PARAMS.connectNew));
+  // A dialog is open: the saved accounts behind it are out of reach (as behind a modal; the
+  // inline dialogs without JavaScript too), so the dialog's own buttons are the only ones.
   const dialogOpen = Boolean(connectingNew || changing || planetFor || optionsFor || deleting);
+  const closeHref = SECTION_PATH;
+  const close = () => navigate(closeHref, { replace: true, preventScrollReset: true });
 
   return (
     <Box>
@@ -606,27 +235,11 @@ export default function GalaCordRoute() {
         title="GalaCord"
         actions={
           <>
-            <Flex align="center" gap="2" role="status" aria-live="polite" className="gt-bot-status">
-              <span
-                className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" ? "gt-status-dot-starting" : ""}`}
-                aria-hidden
-              />
-              <Text size="2" weight="medium" data-testid="bot-state">
-                {shown === "running" ? "Running" : shown === "starting" ? "Starting" : "Stopped"}
-              </Text>
-              <Text size="2" color="gray">
-                · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
-              </Text>
-            </Flex>
+            <BotStatusDot status={status} />
             {canWrite ? (
               <>
-                <botFetcher.Form method="post" action="/galacord" preventScrollReset>
-                  <input type="hidden" name="intent" value={running ? "bot-stop" : "bot-start"} />
-                  <Button type="submit" color={running ? "red" : "green"} variant="soft">
-                    {running ? "Stop" : "Start"}
-                  </Button>
-                </botFetcher.Form>
-                <OpenDialog param="new" value="1" variant="solid">
+                <BotStartStop status={status} />
+                <OpenDialog param={DIALOG_PARAMS.connectNew} value="1" variant="solid">
                   ID
                 </OpenDialog>
               </>
@@ -636,47 +249,12 @@ export default function GalaCordRoute() {
       />
       {loadError ? <LoadFailurePanel title={loadError} message={RELAY_ERRORS.fetchAccounts} /> : null}
       {takeover ? <TakeOverPanel notice={takeover} /> : null}
-      {status.error ? (
-        <Callout.Root color="red" mb="4" role="alert">
-          <Callout.Icon>
-            <ExclamationTriangleIcon />
-          </Callout.Icon>
-          <Callout.Text>
-            <strong>{RELAY_ERRORS.botError}</strong>: {status.error}
-            {status.session ? (
-              <>
-                {" "}
-                · <Link to={sessionLogsUrl(status.session)}>System Logs</Link>
-              </>
-            ) : null}
-          </Callout.Text>
-        </Callout.Root>
-      ) : shown === "starting" ? (
-        <Flex as="div" direction="column" mb="3" gap="1" data-testid="bot-starting">
-          <Flex align="center" gap="2">
-            <Spinner size="1" />
-            <Text size="2" color="gray">
-              Logging in to Discord…
-            </Text>
-          </Flex>
-          {status.session && !pendingBot ? <SessionDetail session={status.session} size="2" /> : null}
-        </Flex>
-      ) : status.session && !pendingBot ? (
-        <SessionDetail session={status.session} size="2" />
-      ) : null}
-      {connectingNew ? <ConnectNewPanel channels={channels} /> : null}
-      {changing ? <ChangeChannelPanel account={changing} channels={channels} /> : null}
-      {planetFor ? <ChangePlanetPanel account={planetFor} /> : null}
-      {optionsFor ? <RelayOptionsPanel account={optionsFor} /> : null}
-      {deleting ? (
-        <ConfirmPanel
-          title="Delete Connection"
-          description={`Delete the connection of ${deleting.nick} to #${deleting.channelName}? Its saved recovery code is deleted too. This cannot be undone.`}
-          confirmLabel="Delete"
-          cancelTo="/galacord"
-          form={{ action: "/galacord", fields: { intent: "delete", accountId: deleting.accountId } }}
-        />
-      ) : null}
+      <BotNotice status={status} />
+      <ConnectNewDialog open={connectingNew} onClose={close} closeHref={closeHref} channels={channels} />
+      <ChangeChannelDialog open={!!changing} onClose={close} closeHref={closeHref} account={changing} channels={channels} />
+      <ChangePlanetDialog open={!!planetFor} onClose={close} closeHref={closeHref} account={planetFor} />
+      <RelayOptionsDialog open={!!optionsFor} onClose={close} closeHref={closeHref} account={optionsFor} />
+      <DeleteConnection account={deleting} onClose={close} closeHref={closeHref} />
       <Box aria-hidden={dialogOpen || undefined} {...(dialogOpen ? { inert: "" } : {})}>
         <Heading as="h2" size="4" mb="2">
           Saved accounts

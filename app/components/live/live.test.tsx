@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+import { useLoaderData } from "@remix-run/react";
+import { act, cleanup, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderRemixStub } from "../../../tests/kit/component";
+import { LiveProvider, useLive } from "./live";
+
+/**
+ * docs/live.md "When the stream is down": the page revalidates once for what it missed when
+ * the stream comes up — the first time too. The page's data is the server render's; a change
+ * published between that render and the stream's `ready` (the GalaCord bot logging in right
+ * after the page loaded) is never sent again, so without the catch-up the page stayed on
+ * "Stopped" (the flaky GalaCord e2e "a spinner shows while connecting").
+ */
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+class FakeEventSource {
+  static last: FakeEventSource | null = null;
+  listeners = new Map<string, ((e: MessageEvent) => void)[]>();
+  constructor(public url: string) {
+    FakeEventSource.last = this;
+  }
+  addEventListener(type: string, fn: (e: MessageEvent) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {}
+  emit(type: string, data = "") {
+    for (const fn of this.listeners.get(type) ?? []) fn(new MessageEvent(type, { data }));
+  }
+}
+
+describe("useLive", () => {
+  it("revalidates once when the stream first says ready (what changed since the render), and on a live event", async () => {
+    vi.stubGlobal("EventSource", FakeEventSource);
+    let loads = 0;
+    let state = "Stopped";
+    function Page() {
+      useLive(["session:relay"], { fallbackMs: null });
+      return <p data-testid="state">{useLoaderData<{ state: string }>().state}</p>;
+    }
+    renderRemixStub([
+      {
+        path: "/",
+        Component: () => (
+          <LiveProvider>
+            <Page />
+          </LiveProvider>
+        ),
+        loader: () => {
+          loads++;
+          return { state };
+        },
+      },
+    ]);
+    expect((await screen.findByTestId("state")).textContent).toBe("Stopped");
+    expect(loads).toBe(1);
+    // The bot logged in before the stream was up: its event went to nobody.
+    state = "Running";
+    await act(async () => FakeEventSource.last!.emit("ready"));
+    await waitFor(() => expect(screen.getByTestId("state").textContent).toBe("Running"));
+    expect(loads).toBe(2);
+    // Once up, only events revalidate (throttled); nothing else reloads.
+    state = "Stopped";
+    await new Promise((r) => setTimeout(r, 300));
+    await act(async () => FakeEventSource.last!.emit("live", JSON.stringify({ topic: "session", scope: "relay", key: "bot" })));
+    await waitFor(() => expect(screen.getByTestId("state").textContent).toBe("Stopped"));
+    expect(loads).toBe(3);
+  });
+});
