@@ -744,6 +744,7 @@ test.describe("issue 20: a page of the list at a time", () => {
   });
 
   test("the pager reaches the last page, whose pair can be edited, toggled and deleted with Undo", async ({ page }) => {
+    test.slow(); // three pages visited, then four round trips
     await openRates(page);
     await expect(page.locator("li.gt-rate-row")).toHaveCount(40);
     await expect(group(page, "Clay")).toHaveCount(0);
