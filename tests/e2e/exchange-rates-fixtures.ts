@@ -24,6 +24,33 @@ export const SEED: SeedEntry[] = [
   { inputItem: "Fire Cannon Ball", outputItem: "Green Light", rates: 1.5, status: false },
 ];
 
+/** The gift catalogue in the spec's order (spec 1 §3, 15 entries). */
+export const CATALOGUE = [
+  "Fire Cannon Ball",
+  "Green Light",
+  "Explosive Cannon Ball",
+  "Gold Cannon Ball",
+  "Electric Bowling Ball",
+  "Red Bowling Ball",
+  "Green Bowling Ball",
+  "Silver Ring",
+  "Gold Ring",
+  "Bronze Ring",
+  "Diamond Skeleton Key",
+  "Skeleton Key",
+  "Collection Hungry Tomcat",
+  "Collection Capybara",
+  "Clay",
+];
+
+/**
+ * Every catalogue pair (15 × 14 = 210, more than five of the section's pages; issue 20),
+ * inputs in catalogue order. The last one, Clay → Collection Capybara, is on the last page.
+ */
+export const ALL_PAIRS: SeedEntry[] = CATALOGUE.flatMap((inputItem) =>
+  CATALOGUE.filter((o) => o !== inputItem).map((outputItem) => ({ inputItem, outputItem, rates: "1/2", status: true })),
+);
+
 type RatesMap = Record<
   string,
   Record<string, { _id: string; rate?: string | number; rates?: Array<{ quantity: number; rate: string | number }>; status: boolean }>

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import { getRates, group, groupNames, resetRates, row, toast } from "./exchange-rates-fixtures";
+import { ALL_PAIRS, getRates, group, groupNames, resetRates, row, toast } from "./exchange-rates-fixtures";
 
 /**
  * Spec 1 §2 Exchange Rates with JavaScript disabled: every action is a plain form post
@@ -203,4 +203,33 @@ test("a failed load shows the error panel; Retry reloads the page", async ({ pag
   fail = false;
   await page.getByRole("button", { name: "Retry" }).click();
   await expect(group(page, "Gold Ring")).toBeVisible();
+});
+
+test("issue 20: the pager's links reach a pair beyond the first page, which opens and saves", async ({ page }) => {
+  await resetRates(page.request, ALL_PAIRS);
+  await page.goto("/exchange-rates");
+  await expect(page.locator("li.gt-rate-row")).toHaveCount(40);
+  const pager = page.getByRole("navigation", { name: "Exchange rate pages" });
+  await pager.getByRole("link", { name: "Last" }).click();
+  await expect(page).toHaveURL(/[?&]page=6$/);
+  await expect(pager).toContainText("Page 6 of 6 · pairs 201–210 of 210");
+  const capy = row(page, "Clay", "Collection Capybara");
+  await capy.getByRole("button", { name: "Show tiers of Collection Capybara" }).click();
+  await expect(page).toHaveURL(/page=6&open=/);
+  await capy.getByRole("textbox", { name: "T1 rate" }).fill("7/8");
+  await capy.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+  await expect(page).toHaveURL(/[?&]page=6/);
+  await expect(capy.locator(".gt-rate-value")).toHaveText("7/8");
+  expect((await getRates(page.request)).Clay["Collection Capybara"].rate).toBe("7/8");
+
+  // The search reaches it from the first page too.
+  await page.goto("/exchange-rates");
+  await page.getByPlaceholder("outgoing gifts...").fill("capy");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.locator("li.gt-rate-row")).toHaveCount(14);
+  await row(page, "Clay", "Collection Capybara").getByRole("button", { name: "Delete Clay → Collection Capybara" }).click();
+  await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+  await expect(page).toHaveURL(/out=capy/);
+  await expect(page.locator("li.gt-rate-row")).toHaveCount(13);
 });

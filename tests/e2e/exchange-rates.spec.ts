@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { getRates, group, groupNames, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
+import { ALL_PAIRS, getRates, group, groupNames, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
 
 /**
  * Spec 1 §2 "Exchange Rates section", §4, §5, §8 (rates), §9 — with JavaScript.
@@ -736,4 +736,59 @@ test("spec UI habits: at 375px wide the section fits without sideways scrolling"
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("exchange-rates-375.png"), fullPage: true });
+});
+
+test.describe("issue 20: a page of the list at a time", () => {
+  test.beforeEach(async ({ page }) => {
+    await resetRates(page.request, ALL_PAIRS);
+  });
+
+  test("the pager reaches the last page, whose pair can be edited, toggled and deleted with Undo", async ({ page }) => {
+    test.slow(); // three pages visited, then four round trips
+    await openRates(page);
+    await expect(page.locator("li.gt-rate-row")).toHaveCount(40);
+    await expect(group(page, "Clay")).toHaveCount(0);
+    const pager = page.getByRole("navigation", { name: "Exchange rate pages" });
+    await expect(pager).toContainText("Page 1 of 6 · pairs 1–40 of 210");
+    await pager.getByRole("link", { name: "Next →" }).click();
+    await expect(page).toHaveURL(/[?&]page=2$/);
+    await expect(pager).toContainText("Page 2 of 6");
+    await pager.getByRole("link", { name: "Last" }).click();
+    await expect(pager).toContainText("Page 6 of 6 · pairs 201–210 of 210");
+
+    const capy = row(page, "Clay", "Collection Capybara");
+    await capy.getByRole("button", { name: "Show tiers of Collection Capybara" }).click();
+    await capy.getByRole("textbox", { name: "T1 rate" }).fill("5/6");
+    await capy.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+    await expect(capy.locator(".gt-rate-value")).toHaveText("5/6");
+    expect((await getRates(page.request)).Clay["Collection Capybara"].rate).toBe("5/6");
+
+    await capy.getByRole("button", { name: "Disable Clay → Collection Capybara" }).click();
+    await expect(toast(page, "Exchange rate disabled successfully")).toBeVisible();
+    await expect(capy).toHaveAttribute("data-status", "disabled");
+
+    await capy.getByRole("button", { name: "Delete Clay → Collection Capybara" }).click();
+    await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
+    await expect(capy).toHaveCount(0);
+    await expect(pager).toContainText("pairs 201–209 of 209");
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect(capy).toBeVisible();
+    await expect(page).toHaveURL(/[?&]page=6/);
+    expect((await getRates(page.request)).Clay["Collection Capybara"]).toMatchObject({ rate: "5/6", status: false });
+  });
+
+  test("the search finds pairs on every page, through the database", async ({ page }) => {
+    await openRates(page, "?page=3");
+    await page.getByPlaceholder("outgoing gifts...").fill("capy");
+    await expect(page).toHaveURL(/out=capy/);
+    await expect(page).not.toHaveURL(/page=/);
+    await expect(page.locator("li.gt-rate-row")).toHaveCount(14);
+    await expect(row(page, "Clay", "Collection Capybara")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Exchange rate pages" })).toHaveCount(0);
+    await page.getByRole("combobox", { name: "Item" }).selectOption("Clay");
+    // The item goes to the loader now: wait for its answer rather than read the groups once.
+    await expect(page.locator(".gt-rate-group h2")).toHaveText(["Clay"]);
+    await expect(page.locator("li.gt-rate-row")).toHaveCount(1);
+  });
 });

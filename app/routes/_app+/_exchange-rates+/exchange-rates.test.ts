@@ -84,7 +84,7 @@ describe("loader", () => {
   });
 });
 
-describe("shouldRevalidate: filters, rows and dialogs are URL state the loader does not read", () => {
+describe("shouldRevalidate: expanded rows and dialogs are URL state the loader does not read", () => {
   const check = (from: string, to: string, formMethod?: string) =>
     shouldRevalidate({
       currentUrl: new URL(from, "http://x"),
@@ -94,12 +94,14 @@ describe("shouldRevalidate: filters, rows and dialogs are URL state the loader d
       currentParams: {},
       nextParams: {},
     });
-  it("skips the loader for in/out/item/open/dialog/for changes only", () => {
-    expect(check("/exchange-rates", "/exchange-rates?in=gold&item=Clay")).toBe(false);
+  it("skips the loader for open/dialog/for changes only", () => {
+    expect(check("/exchange-rates", "/exchange-rates?open=a%7Cb")).toBe(false);
     expect(check("/exchange-rates?in=g", "/exchange-rates?in=g&dialog=add-output&for=Clay&open=a%7Cb")).toBe(false);
   });
-  it("runs it for revalidation (same URL), other params, other pages and posts", () => {
+  it("runs it for revalidation (same URL), the filters and the page (issue 20: the database filters and pages), other pages and posts", () => {
     expect(check("/exchange-rates?in=g", "/exchange-rates?in=g")).toBe(true);
+    expect(check("/exchange-rates", "/exchange-rates?in=gold&item=Clay")).toBe(true);
+    expect(check("/exchange-rates?in=g", "/exchange-rates?in=g&out=c")).toBe(true);
     expect(check("/exchange-rates", "/exchange-rates?page=2")).toBe(true);
     expect(check("/gifts", "/exchange-rates")).toBe(true);
     expect(check("/exchange-rates", "/exchange-rates?in=g", "POST")).toBe(true);

@@ -24,19 +24,19 @@ import {
 } from "~/routes/_app+/_exchange-rates+/components/forms";
 import { RatesSkeleton, useRatesLoadRetry } from "~/routes/_app+/_exchange-rates+/components/rates-loading";
 import { RatesPanel } from "~/routes/_app+/_exchange-rates+/components/rates-panel";
-import { VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
+import { parseView, VIEW_PARAMS } from "~/routes/_app+/_exchange-rates+/components/rates-view";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
 import { keepInputOnFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { logEvent } from "~/models/log.server";
+import { ratesPage, type RatesPage } from "~/models/rate-page.server";
 import {
   batchUpsert,
   deleteRatePairUndoable,
   deleteRatesForInputUndoable,
   getRatePair,
   latestRateUndo,
-  listRates,
   RatePairExistsError,
   RateValidationError,
   setRateStatus,
@@ -54,8 +54,9 @@ import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 /**
  * The Exchange Rates section (spec 1 §2 "Exchange Rates section", §4, §5, §8).
  *
- * loader  the rates map (`listRates`); a failed load answers 503 with the reason instead
- *         of throwing, so the panel can keep rates it already shows and retry (§4).
+ * loader  one page of the rates list (`ratesPage`: the filters and `page` of the URL, run in
+ *         the database; at most RATE_PAGE_SIZE pairs); a failed load answers 503 with the
+ *         reason instead of throwing, so the panel can keep rates it already shows and retry (§4).
  * action  one `intent` per form: save, status, delete, delete-input, add, add-output,
  *         import. Each form's zod schema (components/exchange-rates/forms.ts) runs in the
  *         browser through conform and again here; the rate model checks the /api contract.
@@ -74,6 +75,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  */
 export const E2E_FAULT_HEADER = "x-e2e-fault";
 
+/** What the loader says about the page besides its pairs (groups, counts, dropdown, pages). */
+export type RatesList = Omit<RatesPage, "rates">;
+
 function injectedFault(request: Request) {
   if (process.env.E2E === "1" && request.headers.get(E2E_FAULT_HEADER) === "rates-load") {
     throw new Error("Exchange rates are unavailable (injected by the E2E fault switch)");
@@ -83,22 +87,36 @@ function injectedFault(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const url = new URL(request.url);
-  // A search box's clear button without JavaScript submits `clear=<param>`.
+  // A search box's clear button without JavaScript submits `clear=<param>`; a row's
+  // expand button (one shared GET form, see RowToggleForm) submits `toggle=<pair key>`.
   const clear = url.searchParams.getAll("clear");
-  if (clear.length) {
-    for (const name of [...clear, "clear"]) url.searchParams.delete(name);
-    for (const name of ["in", "out", "item"]) if (url.searchParams.get(name) === "") url.searchParams.delete(name);
+  const toggle = url.searchParams.get("toggle");
+  if (clear.length || toggle !== null) {
+    for (const name of [...clear, "clear", "toggle"]) url.searchParams.delete(name);
+    for (const name of ["in", "out", "item", "page"]) if (url.searchParams.get(name) === "") url.searchParams.delete(name);
+    if (clear.length) url.searchParams.delete("page");
+    if (toggle) {
+      const open = url.searchParams.getAll("open");
+      url.searchParams.delete("open");
+      for (const key of open.includes(toggle) ? open.filter((k) => k !== toggle) : [...open, toggle]) url.searchParams.append("open", key);
+    }
     const search = url.searchParams.toString();
     throw redirect(`${url.pathname}${search ? `?${search}` : ""}`);
   }
+  const view = parseView(url.searchParams);
   try {
     injectedFault(request);
-    const [rates, undo] = await Promise.all([listRates(), latestRateUndo(operator.id)]);
-    return data({ rates, loadError: null as string | null, undo });
+    // One page of the list, filtered in the database (issue 20; rate-page.server.ts).
+    const [page, undo] = await Promise.all([
+      ratesPage({ incoming: view.incoming, outgoing: view.outgoing, item: view.item, page: view.page }),
+      latestRateUndo(operator.id),
+    ]);
+    const { rates, ...list } = page;
+    return data({ rates, list: list as RatesList | null, loadError: null as string | null, undo });
   } catch (err) {
     const message = errorText(err);
     await logEvent({ type: "error", source: "system", message: `${RATE_MESSAGES.loadFailed}: ${message}` });
-    return data({ rates: null, loadError: message, undo: null }, { status: 503 });
+    return data({ rates: null, list: null, loadError: message, undo: null }, { status: 503 });
   }
 }
 
@@ -114,11 +132,11 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
     return await serverLoader<typeof loader>();
   } catch (error) {
     if (!isUnreachable(error)) throw error;
-    return { rates: null, loadError: RATE_MESSAGES.unreachable, undo: null };
+    return { rates: null, list: null, loadError: RATE_MESSAGES.unreachable, undo: null };
   }
 }
 
-/** Filters, expanded rows and dialogs are URL state the loader does not read: no refetch. */
+/** Expanded rows and dialogs are URL state the loader does not read: no refetch (filters and `page` refetch). */
 /**
  * Unlike other sections, a post that failed to reach the app is followed by a reload here
  * (no `reloadUnlessSubmitFailed`): the clientLoader above answers an unreachable server with

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { useLocation } from "@remix-run/react";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { lazyValidation } from "~/components/ui/lazy-validation";
 import type { Intent } from "./form-rules";
@@ -102,6 +103,25 @@ export function RowActionForms({ action }: { action: string }) {
         </form>
       ))}
     </>
+  );
+}
+
+/**
+ * The rows' Show/Hide tiers without JavaScript: one GET form for the panel carrying the
+ * page's current params; each row's button submits it as `toggle=<pair key>` and the loader
+ * redirects to the same URL with that key added to or removed from `open`.
+ */
+export const ROW_TOGGLE_FORM = "rates-row-toggle";
+
+export function RowToggleForm() {
+  const location = useLocation();
+  const params = [...new URLSearchParams(location.search).entries()].filter(([name]) => name !== "toggle");
+  return (
+    <form id={ROW_TOGGLE_FORM} method="get" action={location.pathname} hidden>
+      {params.map(([name, value], i) => (
+        <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+      ))}
+    </form>
   );
 }
 

@@ -25,7 +25,7 @@ export function RateGroupCard({
   /** The rates as loaded (the rows' editors start from them). */
   saved: RatesMap;
   view: RatesView;
-  onView: (next: RatesView) => void;
+  onView: (next: RatesView | ((current: RatesView) => RatesView)) => void;
   lastResult?: { formId?: string; result?: SubmissionResult<string[]> };
 }) {
   const { input } = group;
@@ -34,6 +34,7 @@ export function RateGroupCard({
   const addView: RatesView = { ...view, dialog: { type: "add-output", input } };
   const deleteView: RatesView = { ...view, dialog: { type: "delete-input", input } };
   const count = group.total;
+  const partial = group.from > 0 || group.outputs.length < group.matching;
   const canWrite = useCanWrite();
 
   return (
@@ -51,9 +52,16 @@ export function RateGroupCard({
               </Text>
             ) : null}
           </Flex>
-          <Badge variant="soft" color="gray" radius="full" aria-label={`${count} ${count === 1 ? "output" : "outputs"}`}>
-            {count} {count === 1 ? "output" : "outputs"}
+          <Badge variant="soft" color="gray" radius="full">
+            {`${count} ${count === 1 ? "output" : "outputs"}`}
           </Badge>
+          {/* The group goes on from the previous page, or on to the next (issue 20: pages of
+              RATE_PAGE_SIZE pairs; the pager below the list reaches the rest). */}
+          {partial ? (
+            <Text size="1" color="gray" className="gt-rate-group-range">
+              {`showing ${group.from + 1}–${group.from + group.outputs.length} of ${group.matching}${group.matching < count ? " matching" : ""}`}
+            </Text>
+          ) : null}
           {canWrite ? (
             <Flex gap="2" ml="auto" className="gt-rate-group-actions">
               <ViewButton
@@ -83,8 +91,6 @@ export function RateGroupCard({
         <ul className="gt-rate-rows">
           {group.outputs.map(({ output, data }) => {
             const key = pairKey(input, output);
-            const expanded = view.open.includes(key);
-            const toggleView: RatesView = { ...view, open: expanded ? view.open.filter((k) => k !== key) : [...view.open, key] };
             const formId = rowFormId(input, output);
             return (
               <RateRow
@@ -93,9 +99,8 @@ export function RateGroupCard({
                 output={output}
                 data={data}
                 saved={saved[input]?.[output] ?? data}
-                expanded={expanded}
-                toggleView={toggleView}
-                onToggle={() => onView(toggleView)}
+                expanded={view.open.includes(key)}
+                onToggle={() => onView((v) => ({ ...v, open: v.open.includes(key) ? v.open.filter((k) => k !== key) : [...v.open, key] }))}
                 lastResult={lastResult?.formId === formId ? lastResult.result : undefined}
               />
             );

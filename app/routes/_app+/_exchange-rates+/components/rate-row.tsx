@@ -8,13 +8,12 @@ import { lazyComponent } from "~/components/ui/lazy-component";
 import { findGift } from "~/data/gifts";
 import { useOptimisticUpdates } from "~/utils/preferences";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
-import { ViewButton } from "~/components/ui/view-button";
 import { useCanWrite } from "~/components/ui/write-only";
-import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, rowFetcherKey, rowFormId, type ActionResult } from "./form-helpers";
+import { encodePair, PAIR_FIELD, ROW_ACTION_FORMS, ROW_TOGGLE_FORM, rowFetcherKey, rowFormId, type ActionResult } from "./form-helpers";
 import { RowEditor as RowEditorNow, type EditorState } from "./row-editor";
-import { rateKindLabel, rateSummary, viewToParams, type RatesView } from "./rates-view";
+import { pairKey, rateKindLabel, rateSummary } from "./rates-view";
 import { RowIcon } from "./row-icons";
-import { RowBadge, RowFlex, RowText } from "./row-markup";
+import { RowBadge, RowButton, RowFlex, RowText } from "./row-markup";
 import { SwipeRow } from "./swipe";
 
 export type RowProps = {
@@ -25,8 +24,7 @@ export type RowProps = {
   /** The data as last loaded; the tier editor starts from (and reverts to) it. */
   saved: RateData;
   expanded: boolean;
-  /** The view with this row's expansion toggled, and the callback doing it in place. */
-  toggleView: RatesView;
+  /** Expands or folds the row in place (with JavaScript). */
   onToggle: () => void;
   /** A no-JavaScript post of this row that came back with errors or a changed tier list. */
   lastResult?: SubmissionResult<string[]>;
@@ -70,19 +68,25 @@ export function RateRow(props: RowProps) {
   const renderRow = (editor: EditorState) => (
     <>
       <div className="gt-rate-summary">
-        <ViewButton
-          params={(base) => viewToParams(props.toggleView, base)}
-          onActivate={props.onToggle}
+        {/* Without JavaScript the button submits the panel's one GET form (RowToggleForm)
+            with this row's pair key; the loader answers with the row toggled in `open`. */}
+        <RowButton
+          form={ROW_TOGGLE_FORM}
+          name="toggle"
+          value={pairKey(input, output)}
+          onClick={(event) => {
+            event.preventDefault();
+            props.onToggle();
+          }}
           variant="ghost"
           color="gray"
-          size="1"
           className="gt-touch gt-rate-expand"
           aria-expanded={props.expanded}
           aria-controls={props.expanded ? editorId : undefined}
           aria-label={`${props.expanded ? "Hide" : "Show"} tiers of ${output}`}
         >
           <RowIcon name={props.expanded ? "chevron-down" : "chevron-right"} />
-        </ViewButton>
+        </RowButton>
         <GiftImage name={output} size={32} />
         <div className="gt-rate-gift">
           <RowText size="2" weight="medium" className="gt-rate-name">
@@ -99,7 +103,7 @@ export function RateRow(props: RowProps) {
         <RowBadge color={data.rates ? "indigo" : "gray"} variant="soft" className="gt-rate-kind">
           {rateKindLabel(data)}
         </RowBadge>
-        <RowText size="2" className="gt-rate-value" title={rateSummary(data)}>
+        <RowText size="2" className="gt-rate-value">
           {rateSummary(data)}
         </RowText>
         {!data.status ? (
@@ -117,8 +121,7 @@ export function RateRow(props: RowProps) {
             {/* No form per row: without JavaScript each button submits one of the panel's
               shared forms (RowActionForms) naming its pair; with JavaScript it goes
               through the row's fetcher. */}
-            <Button
-              type="submit"
+            <ActionButton
               form={ROW_ACTION_FORMS[data.status ? "disable" : "enable"]}
               name={PAIR_FIELD}
               value={pairValue}
@@ -126,17 +129,13 @@ export function RateRow(props: RowProps) {
                 event.preventDefault();
                 submitStatus();
               }}
-              size="1"
-              variant="soft"
               color={data.status ? "gray" : "green"}
-              className="gt-touch"
               loading={toggling}
               aria-label={`${toggleLabel} ${input} → ${output}`}
             >
               {toggleLabel}
-            </Button>
-            <Button
-              type="submit"
+            </ActionButton>
+            <ActionButton
               form={ROW_ACTION_FORMS.delete}
               name={PAIR_FIELD}
               value={pairValue}
@@ -144,16 +143,13 @@ export function RateRow(props: RowProps) {
                 event.preventDefault();
                 submitDelete();
               }}
-              size="1"
-              variant="soft"
               color="red"
-              className="gt-touch"
               loading={deleting}
               aria-label={`Delete ${input} → ${output}`}
             >
               <RowIcon name="trash" />
               <span className="gt-hide-narrow">Delete</span>
-            </Button>
+            </ActionButton>
           </RowFlex>
         ) : null}
       </div>
@@ -179,6 +175,33 @@ export function RateRow(props: RowProps) {
         )}
       </SwipeRow>
     </li>
+  );
+}
+
+/**
+ * A row's Enable/Disable or Delete: the plain button (row-markup.tsx); while its post runs
+ * without optimistic updates, Radix's Button with its spinner.
+ */
+function ActionButton({
+  loading,
+  color,
+  children,
+  ...rest
+}: { loading: boolean; color: string; children: React.ReactNode } & Pick<
+  React.ButtonHTMLAttributes<HTMLButtonElement>,
+  "form" | "name" | "value" | "onClick" | "aria-label"
+>) {
+  if (loading) {
+    return (
+      <Button type="submit" size="1" variant="soft" color={color as "gray"} className="gt-touch" loading {...rest}>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <RowButton variant="soft" color={color} className="gt-touch" {...rest}>
+      {children}
+    </RowButton>
   );
 }
 

@@ -1,6 +1,6 @@
 import { PlusIcon, UploadIcon } from "~/components/ui/icons";
 import { Flex, Text } from "@radix-ui/themes";
-import { useFetcher, useFetchers, useNavigation } from "@remix-run/react";
+import { Link, useFetcher, useFetchers, useLocation, useNavigation } from "@remix-run/react";
 import { useMemo, useRef } from "react";
 import { RATE_MESSAGES, type RatesMap } from "#api/rates";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -14,15 +14,16 @@ import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { UndoBar } from "~/components/ui/undo-bar";
 import { ViewButton } from "~/components/ui/view-button";
-import { addFormId, RowActionForms, type ActionResult } from "./form-helpers";
+import { addFormId, RowActionForms, RowToggleForm, type ActionResult } from "./form-helpers";
 import { AddOutputDialog, AddRatesDialog, ConfirmDialog, ImportDialog } from "./lazy-dialogs";
 import { RatesSkeleton, useRatesLoadRetry } from "./rates-loading";
 import { ViewSettings } from "./optimistic-setting";
 import { RateFilters } from "./rate-filters";
 import { RateGroupCard } from "./rate-group";
 import { RowIconSprite } from "./row-icons";
-import { applyRateChange, changeFromSubmission, filterGroups, sortedInputs, viewHref, viewToParams, type RatesView } from "./rates-view";
+import { applyRateChange, changeFromSubmission, pageGroups, viewHref, viewToParams, type RatesView } from "./rates-view";
 import { useViewState } from "./use-view-state";
+import type { RatesList } from "../exchange-rates";
 
 export const SECTION_PATH = "/exchange-rates";
 const DELETE_INPUT_FETCHER = "rates:delete-input";
@@ -30,8 +31,11 @@ const DELETE_INPUT_FETCHER = "rates:delete-input";
 const BLOCKING_INTENTS = new Set(["add", "add-output", "delete-input", "import"]);
 
 type Props = {
-  /** The loader's answer: the rates, or null with the reason when the load failed. */
-  loaded: { rates: RatesMap | null; loadError: string | null; undo?: { id: string; label: string } | null };
+  /**
+   * The loader's answer: one page of the rates (and what it says about the whole list), or
+   * null with the reason when the load failed.
+   */
+  loaded: { rates: RatesMap | null; list: RatesList | null; loadError: string | null; undo?: { id: string; label: string } | null };
   actionData?: ActionResult;
 };
 
@@ -53,9 +57,10 @@ export function RatesPanel({ loaded, actionData }: Props) {
 
   // A failed reload keeps the rates already on screen (spec 1 §2: the error panel is for
   // "loading failed and there are no rates").
-  const lastGood = useRef(loaded.rates);
-  if (loaded.rates) lastGood.current = loaded.rates;
-  const saved = loaded.rates ?? lastGood.current;
+  const lastGood = useRef({ rates: loaded.rates, list: loaded.list });
+  if (loaded.rates && loaded.list) lastGood.current = { rates: loaded.rates, list: loaded.list };
+  const saved = loaded.rates ?? lastGood.current.rates;
+  const list = loaded.list ?? lastGood.current.list;
   const { retrying, retry } = useRatesLoadRetry(loaded.loadError ? loaded : null);
 
   const ours = fetchers.filter((f) => f.formData && (f.formAction ?? "").split("?")[0] === SECTION_PATH);
@@ -81,21 +86,24 @@ export function RatesPanel({ loaded, actionData }: Props) {
   const dialog = canWrite ? view.dialog : null;
   const lastFor = (formId: string) => (actionData?.formId === formId ? actionData.result : undefined);
 
-  const groups = rates ? filterGroups(rates, view) : [];
-  const inputs = rates ? sortedInputs(rates) : [];
+  const groups = rates && list ? pageGroups(rates, list.groups) : [];
+  const inputs = list?.inputs ?? [];
+  // Pairs the page was loaded with: when all of them are gone (optimistic deletes) and they
+  // were the whole list, or all that matched, the empty states show at once.
+  const onPage = saved ? Object.values(saved).reduce((n, outputs) => n + Object.keys(outputs).length, 0) : 0;
   const addView: RatesView = { ...view, dialog: { type: "add" } };
   const importView: RatesView = { ...view, dialog: { type: "import" } };
-  const clearedView: RatesView = { ...view, incoming: "", outgoing: "", item: "" };
+  const clearedView: RatesView = { ...view, incoming: "", outgoing: "", item: "", page: 1 };
 
   let content: React.ReactNode;
-  if (!rates) {
+  if (!rates || !list) {
     content =
       hydrated && retrying ? (
         <RatesSkeleton />
       ) : (
         <LoadFailurePanel title={RATE_MESSAGES.loadFailed} message={loaded.loadError ?? "Unknown error"} onRetry={hydrated ? retry : undefined} />
       );
-  } else if (Object.keys(rates).length === 0) {
+  } else if (list.total === 0 || (groups.length === 0 && list.total <= onPage)) {
     content = (
       <EmptyState
         title="No exchange rates yet"
@@ -114,13 +122,17 @@ export function RatesPanel({ loaded, actionData }: Props) {
         }
       />
     );
-  } else if (groups.length === 0) {
+  } else if (groups.length === 0 && list.matching <= onPage) {
     content = (
       <EmptyState
         title="No exchange rates match the filters"
         description="Try another gift name or nick, or show every item."
         action={
-          <ViewButton params={(base) => viewToParams(clearedView, base)} onActivate={() => update({ incoming: "", outgoing: "", item: "" })} variant="soft">
+          <ViewButton
+            params={(base) => viewToParams(clearedView, base)}
+            onActivate={() => update({ incoming: "", outgoing: "", item: "", page: 1 })}
+            variant="soft"
+          >
             Clear filters
           </ViewButton>
         }
@@ -130,10 +142,12 @@ export function RatesPanel({ loaded, actionData }: Props) {
     content = (
       <Flex direction="column" gap="3">
         <RowIconSprite />
+        <RowToggleForm />
         {canWrite ? <RowActionForms action={SECTION_PATH} /> : null}
         {groups.map((group) => (
           <RateGroupCard key={group.input} group={group} saved={saved ?? {}} view={view} onView={(next) => update(next)} lastResult={actionData} />
         ))}
+        <RatesPager list={list} />
       </Flex>
     );
   }
@@ -152,7 +166,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
                 <PlusIcon /> Add
               </ViewButton>
             ) : null}
-            <ExportButton rates={rates} disabled={!rates} />
+            <ExportButton disabled={!rates} />
             {canWrite ? (
               <ViewButton
                 params={(base) => viewToParams(importView, base)}
@@ -176,14 +190,14 @@ export function RatesPanel({ loaded, actionData }: Props) {
 
       <AddRatesDialog
         open={dialog?.type === "add"}
-        usedOutputs={(input) => Object.keys(saved?.[input] ?? {})}
+        usedOutputs={(input) => list?.used[input] ?? []}
         onClose={closeDialog}
         closeHref={closeHref}
         lastResult={lastFor(addFormId())}
       />
       <AddOutputDialog
         input={dialog?.type === "add-output" ? dialog.input : null}
-        used={dialog?.type === "add-output" ? Object.keys(saved?.[dialog.input] ?? {}) : []}
+        used={dialog?.type === "add-output" ? (list?.used[dialog.input] ?? []) : []}
         onClose={closeDialog}
         closeHref={closeHref}
         lastResult={dialog?.type === "add-output" ? lastFor(addFormId(dialog.input)) : undefined}
@@ -218,12 +232,14 @@ export function RatesPanel({ loaded, actionData }: Props) {
       ) : null}
 
       <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
-        <RateFilters view={view} inputs={inputs} onChange={(change, options) => update(change, options)} />
+        {/* A new filter starts again at the first page. */}
+        <RateFilters view={view} inputs={inputs} onChange={(change, options) => update({ ...change, page: 1 }, options)} />
       </Flex>
 
       <div
         className="gt-rates-panel"
         data-busy={busy || undefined}
+        data-loading={(navigation.state === "loading" && navigation.location.pathname === SECTION_PATH && !busy) || undefined}
         aria-busy={busy || undefined}
         // React 18 does not know `inert` yet; the attribute is passed through as written.
         {...(busy ? { inert: "" } : {})}
@@ -246,5 +262,40 @@ export function RatesPanel({ loaded, actionData }: Props) {
         {content}
       </div>
     </>
+  );
+}
+
+/**
+ * Where the page is in the list, and plain links to the pages around it (issue 20: the page
+ * holds RATE_PAGE_SIZE pairs; links work without JavaScript and keep the filters).
+ */
+function RatesPager({ list }: { list: RatesList }) {
+  const location = useLocation();
+  if (list.pages <= 1) return null;
+  const first = (list.page - 1) * list.size + 1;
+  const last = Math.min(list.matching, list.page * list.size);
+  const href = (page: number) => {
+    const params = new URLSearchParams(location.search);
+    params.delete("page");
+    params.delete("open");
+    if (page > 1) params.set("page", String(page));
+    const search = params.toString();
+    return `${location.pathname}${search ? `?${search}` : ""}`;
+  };
+  const link = (page: number, label: string, rel: string) => (
+    <Link to={href(page)} rel={rel} className="rt-reset rt-BaseButton rt-r-size-2 rt-variant-soft rt-Button" data-accent-color="gray">
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Exchange rate pages" className="gt-rates-pager">
+      {list.page > 1 ? link(1, "First", "first") : null}
+      {list.page > 1 ? link(list.page - 1, "← Previous", "prev") : null}
+      <Text size="2" color="gray">
+        {`Page ${list.page} of ${list.pages} · pairs ${first}–${last} of ${list.matching.toLocaleString("en")}`}
+      </Text>
+      {list.page < list.pages ? link(list.page + 1, "Next →", "next") : null}
+      {list.page < list.pages ? link(list.pages, "Last", "last") : null}
+    </nav>
   );
 }

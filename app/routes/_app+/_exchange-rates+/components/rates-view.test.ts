@@ -47,10 +47,18 @@ describe("URL state", () => {
       incoming: "gold",
       outgoing: "c",
       item: "Gold Ring",
+      page: 1,
       open: [pairKey("Gold Ring", "Clay")],
       dialog: { type: "add-output", input: "Gold Ring" },
     });
     expect(viewToParams({ ...v, dialog: null, open: [] }, params).toString()).toBe("other=1&in=gold&out=c&item=Gold+Ring");
+  });
+  it("keeps the page as a number (1 is written as nothing; anything but a whole number above 1 is page 1)", () => {
+    const v = parseView(new URLSearchParams("out=c&page=3"));
+    expect(v.page).toBe(3);
+    expect(viewToParams(v).toString()).toBe("out=c&page=3");
+    expect(viewToParams({ ...v, page: 1 }).toString()).toBe("out=c");
+    for (const bad of ["0", "-2", "2.5", "x", ""]) expect(parseView(new URLSearchParams(`page=${bad}`)).page).toBe(1);
   });
   it("ignores dialogs it does not know and input dialogs without an input", () => {
     expect(parseView(new URLSearchParams("dialog=evil")).dialog).toBeNull();

@@ -19,6 +19,8 @@ export type RatesView = {
   outgoing: string;
   /** The item dropdown (`item`): one input gift, or "" for 'All Items'. */
   item: string;
+  /** The page of the list (`page`, 1-based; 1 is written as nothing). */
+  page: number;
   /** Expanded rows (`open`, repeated), as pair keys. */
   open: string[];
   /** The open dialog (`dialog`, and `for` naming its input). */
@@ -27,14 +29,19 @@ export type RatesView = {
 
 /**
  * The params the panel owns, through the shared list-state helper (app/utils/search-params.ts):
- * `in`, `out`, `item`, `open` (repeated pair keys), `dialog` and `for` (the input a dialog
- * is about), in this order when written.
+ * `in`, `out`, `item`, `page`, `open` (repeated pair keys), `dialog` and `for` (the input a
+ * dialog is about), in this order when written.
  */
 const DIALOGS = ["add", "import", "add-output", "delete-input"] as const;
 
-const VIEW_SCHEMA = { in: text(), out: text(), item: text(), open: repeated(), dialog: oneOf(DIALOGS), for: text() };
+const VIEW_SCHEMA = { in: text(), out: text(), item: text(), page: text(), open: repeated(), dialog: oneOf(DIALOGS), for: text() };
 
-export const VIEW_PARAMS = Object.keys(VIEW_SCHEMA) as Array<keyof typeof VIEW_SCHEMA>;
+/**
+ * The params only the browser reads (expanded rows, the open dialog): changing them keeps
+ * the loaded page. The filters and `page` choose which pairs the loader reads (issue 20:
+ * the page holds one page of the list, the search runs in the database).
+ */
+export const VIEW_PARAMS = ["open", "dialog", "for"] as const;
 
 const PAIR_SEPARATOR = "|";
 
@@ -47,7 +54,13 @@ export function parseView(params: URLSearchParams): RatesView {
   let dialog: DialogState | null = null;
   if (p.dialog === "add" || p.dialog === "import") dialog = { type: p.dialog };
   else if (p.dialog && p.for) dialog = { type: p.dialog, input: p.for };
-  return { incoming: p.in, outgoing: p.out, item: p.item, open: p.open, dialog };
+  return { incoming: p.in, outgoing: p.out, item: p.item, page: pageNumber(p.page), open: p.open, dialog };
+}
+
+/** `page` as a page number: a positive integer, else 1. */
+export function pageNumber(value: string | null | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 1 ? n : 1;
 }
 
 /** The view as search params; params this view does not own are kept as they were. */
@@ -58,6 +71,7 @@ export function viewToParams(view: RatesView, base?: URLSearchParams): URLSearch
       in: view.incoming,
       out: view.outgoing,
       item: view.item,
+      page: view.page > 1 ? String(view.page) : "",
       open: view.open,
       dialog: view.dialog?.type,
       for: view.dialog && "input" in view.dialog ? view.dialog.input : "",
@@ -78,17 +92,44 @@ export function hasFilters(view: RatesView): boolean {
 // ---------------------------------------------------------------------------------------
 // Filtering (spec 1 §2 "Filters")
 
-export type RateGroup = { input: string; outputs: Array<{ output: string; data: RateData }>; total: number };
+export type RateGroup = {
+  input: string;
+  outputs: Array<{ output: string; data: RateData }>;
+  /** Every output the input has (the header's count). */
+  total: number;
+  /** Outputs matching the outgoing search, and the index of the first one shown (a group may
+   * go on from the previous page). */
+  matching: number;
+  from: number;
+};
 
-/** The inputs for the item dropdown, sorted. */
+/** The inputs for the item dropdown, sorted (the loader sorts the same way). */
 export function sortedInputs(map: RatesMap): string[] {
   return Object.keys(map).sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
 }
 
+/** What the loader says about each group on the page (app/models/rate-page.server.ts). */
+export type PageGroup = { input: string; total: number; matching: number; from: number };
+
 /**
- * Groups in the map's order (inputs by first creation). A group is kept when its input
- * matches the incoming search and the item dropdown, and at least one of its outputs
- * matches the outgoing search; only those outputs are listed.
+ * The page's groups, in the loader's order, with the outputs the (possibly optimistically
+ * changed) map still holds; a group left without outputs is dropped (spec 1 §4 "drop the
+ * input when it has no outputs").
+ */
+export function pageGroups(map: RatesMap, groups: readonly PageGroup[]): RateGroup[] {
+  const out: RateGroup[] = [];
+  for (const g of groups) {
+    const outputs = Object.entries(map[g.input] ?? {}).map(([output, data]) => ({ output, data }));
+    if (outputs.length) out.push({ ...g, outputs });
+  }
+  return out;
+}
+
+/**
+ * Groups of a whole map with the filters applied in the browser (spec 1 §2 "Filters"):
+ * inputs matching the incoming search and the item dropdown, with their outputs matching the
+ * outgoing search. The page itself is filtered by the loader (app/models/rate-page.server.ts
+ * does the same in the database); this is the reference the tests hold it to.
  */
 export function filterGroups(map: RatesMap, view: Pick<RatesView, "incoming" | "outgoing" | "item">): RateGroup[] {
   const groups: RateGroup[] = [];
@@ -98,7 +139,7 @@ export function filterGroups(map: RatesMap, view: Pick<RatesView, "incoming" | "
     const all = Object.entries(outputs);
     const shown = all.filter(([output]) => giftMatches(output, view.outgoing)).map(([output, data]) => ({ output, data }));
     if (shown.length === 0) continue;
-    groups.push({ input, outputs: shown, total: all.length });
+    groups.push({ input, outputs: shown, total: all.length, matching: shown.length, from: 0 });
   }
   return groups;
 }

@@ -1,8 +1,8 @@
-import { Badge, Flex, Text } from "@radix-ui/themes";
+import { Badge, Button, Flex, Text } from "@radix-ui/themes";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { RowBadge, RowFlex, RowText } from "./row-markup";
+import { RowBadge, RowButton, RowFlex, RowText } from "./row-markup";
 
 // Spec 1 §2 "Exchange-rate row": the row's plain elements must look exactly like the Radix
 // components they stand in for (same element, classes and attributes).
@@ -64,5 +64,36 @@ describe("row markup matches Radix Themes", () => {
         x
       </Flex>,
     );
+  });
+
+  it("Button (the rows' Show/Hide, Enable/Disable and Delete)", () => {
+    same(
+      <RowButton color="gray" variant="ghost" className="gt-touch gt-rate-expand" form="f" name="toggle" value="a|b" aria-label="Show tiers of b">
+        x
+      </RowButton>,
+      <Button
+        type="submit"
+        size="1"
+        variant="ghost"
+        color="gray"
+        className="gt-touch gt-rate-expand"
+        form="f"
+        name="toggle"
+        value="a|b"
+        aria-label="Show tiers of b"
+      >
+        x
+      </Button>,
+    );
+    for (const color of ["gray", "green", "red"] as const) {
+      same(
+        <RowButton color={color} variant="soft" className="gt-touch" aria-label="Delete a → b">
+          Delete
+        </RowButton>,
+        <Button type="submit" size="1" variant="soft" color={color} className="gt-touch" aria-label="Delete a → b">
+          Delete
+        </Button>,
+      );
+    }
   });
 });

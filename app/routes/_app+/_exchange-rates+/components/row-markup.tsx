@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ButtonHTMLAttributes, ReactNode } from "react";
 
 /**
  * Radix Themes' Text, Badge and Flex, reduced to the few props a collapsed rate row uses and
@@ -41,4 +41,28 @@ export function RowBadge({ color, variant, className, children }: { color: strin
 
 export function RowFlex({ className, children }: { className: string; children: ReactNode }) {
   return <div className={`rt-Flex rt-r-gap-2 ${className}`}>{children}</div>;
+}
+
+/**
+ * Radix Themes' Button (size 1, soft or ghost) as a plain `<button>` with its classes; the
+ * rows' Show/Hide, Enable/Disable and Delete. Extra attributes (form, name, value, aria-*,
+ * onClick) pass through.
+ */
+export function RowButton({
+  color,
+  variant,
+  className,
+  children,
+  ...rest
+}: {
+  color: string;
+  variant: "soft" | "ghost";
+  className: string;
+  children: ReactNode;
+} & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "color" | "className" | "children">) {
+  return (
+    <button data-accent-color={color} type="submit" {...rest} className={`rt-reset rt-BaseButton rt-r-size-1 rt-variant-${variant} rt-Button ${className}`}>
+      {children}
+    </button>
+  );
 }
