@@ -29,7 +29,7 @@ import path from "node:path";
 import { getDb } from "~/db/client.server";
 import { collectionsState, jobSteps } from "~/db/schema";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
-import { ClayError, collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
+import { collectionStatus, collectionsTimings, giftInventory, heldOf, runMasticRequests } from "~/models/clay.server";
 import {
   addActivity,
   collectionsChanged,
@@ -45,6 +45,7 @@ import { errorText } from "~/utils/errors";
 import { beginExternalStep, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
 import { countOf } from "~/utils/plural";
+import { AppError } from "~/utils/app-error";
 
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
@@ -250,7 +251,7 @@ type StepResult = {
 };
 
 /**
- * One step's platform work. A platform failure (ClayError) is the step's outcome, written
+ * One step's platform work. A platform failure (AppError) is the step's outcome, written
  * once by the caller; anything else throws and the job is retried.
  */
 async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
@@ -259,7 +260,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof ClayError) return { error: err.message };
+      if (err instanceof AppError) return { error: err.message };
       throw err;
     }
   };
@@ -385,7 +386,7 @@ async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, reci
     await getGalaxyServices().sendGifts(creds, recipientId, held);
   } catch (err) {
     // Refused by the platform: nothing moved, but keep the intent so a re-run reconciles.
-    throw new ClayError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AppError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
   }
   crashPoint("after-send", creds.userID, chunkNo);
   await finishExternalStep(stepKeyText, { sent: sentBefore + held.length });

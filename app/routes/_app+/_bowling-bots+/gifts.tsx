@@ -10,7 +10,6 @@ import { getCharacterDetails, stalenessOf, type CharacterDetails, type Staleness
 import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
 import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
-import { UserError } from "~/models/user.server";
 import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
@@ -29,6 +28,8 @@ import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { matchesSearch, searchQuery } from "~/utils/list-search";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -207,16 +208,12 @@ async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> 
   try {
     return { ok: true, message: await fn() };
   } catch (err) {
-    if (err instanceof UserError) {
-      if (FIXED_FAILURE.has(intent)) {
+    if (err instanceof AppError) {
+      if (FIXED_FAILURE.has(intent) && !isJobEngineOffline(err)) {
         await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
         return { ok: false, message: FALLBACK[intent], status: err.status };
       }
       return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-    }
-    if (err instanceof Response) {
-      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
     }
     await logEvent({ type: "error", source: "system", message: `Bowling Bots: ${intent} failed`, details: err });
     return { ok: false, message: FALLBACK[intent], status: 500 };
@@ -251,7 +248,7 @@ function companionBody(formData: FormData) {
     supplier: field(formData, "supplier"),
     consumer: field(formData, "consumer"),
   });
-  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
   return parsed.data;
 }
 

@@ -33,7 +33,7 @@ import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
-import { listUsers, UserError } from "~/models/user.server";
+import { listUsers } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { dispatchIntent } from "~/utils/intent.server";
@@ -43,6 +43,8 @@ import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { matchesSearch, searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
@@ -120,7 +122,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       await selectCharacter(operator.id, running.account_id);
       selected = running.account_id;
     } catch (err) {
-      if (!(err instanceof Response)) throw err;
+      if (!isJobEngineOffline(err)) throw err;
       // Job engine offline: the page still shows; the selection waits for the next load.
     }
   }
@@ -245,11 +247,7 @@ async function run(intent: Intent, fn: () => Promise<string | Outcome>): Promise
     return typeof done === "string" ? { ok: true, message: done } : done;
   } catch (err) {
     if (err instanceof AccountHeldError && intent === "start-stalker") throw err; // the take-over question
-    if (err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-    if (err instanceof Response) {
-      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
-    }
+    if (err instanceof AppError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
     void logEvent({ type: "error", source: "system", message: `All Characters: ${intent} failed`, details: err });
     return { ok: false, message: FALLBACK[intent], status: 500 };
   }
@@ -275,7 +273,7 @@ const field = (formData: FormData, name: string) => {
 
 function accountIdOf(formData: FormData): string {
   const id = field(formData, "accountId").trim();
-  if (!/^\d{1,12}$/.test(id)) throw new UserError(400, ACCOUNT_ERRORS.accountIdRequired);
+  if (!/^\d{1,12}$/.test(id)) throw new AppError(400, ACCOUNT_ERRORS.accountIdRequired);
   return id;
 }
 
@@ -286,7 +284,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     case "create-user": {
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
       const parsed = createCredsSchema.safeParse({ rc: field(formData, "rc"), type: field(formData, "type") });
-      if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
       const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
       // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh.
       await loadNewUserDetails(user.account_id, operatorId, { waitMs: startWaitMs() }).catch((err: unknown) => {
@@ -319,7 +317,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       if (started.state === "error") return { ok: false, message: started.error ?? ACCOUNT_ERRORS.startStalker, status: 502 };
       // Spec 2 §4: on a successful start that user becomes the selected user.
       await selectCharacter(operatorId, accountId).catch((err: unknown) => {
-        if (!(err instanceof Response)) throw err;
+        if (!isJobEngineOffline(err)) throw err;
       });
       const took = started.tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, started.tookOver.purpose)}` : "";
       return `${started.state === "active" ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting}${took}`;
@@ -330,7 +328,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       // Spec 2 §4: on stop of the selected user the selection is cleared.
       if ((await getSelectedCharacter(operatorId)) === accountId) {
         await selectCharacter(operatorId, null).catch((err: unknown) => {
-          if (!(err instanceof Response)) throw err;
+          if (!isJobEngineOffline(err)) throw err;
         });
       }
       return ACCOUNT_MESSAGES.stalkerStopped;

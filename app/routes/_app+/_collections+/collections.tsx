@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
-import { ClayError, collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
+import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/models/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
 import { loginWithProfile, loginWithRecoveryCode, logout } from "~/models/collections-login.server";
 import {
@@ -20,7 +20,7 @@ import {
 } from "~/models/collections.server";
 import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
-import { listUsers, UserError } from "~/models/user.server";
+import { listUsers } from "~/models/user.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
@@ -30,6 +30,7 @@ import { dispatchIntent } from "~/utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import styles from "./components/collections.css?url";
 import { CollectionsScreen } from "./components/collections-screen";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and
@@ -156,11 +157,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 async function failureOf(intent: Intent, err: unknown): Promise<Outcome> {
-  if (err instanceof ClayError || err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-  if (err instanceof Response) {
-    const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-    return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
-  }
+  if (err instanceof AppError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
   void logEvent({ type: "error", source: "system", message: `Collections: ${intent} failed`, details: { error: String(err) } });
   return { ok: false, message: FALLBACK[intent], status: 500 };
 }
@@ -185,7 +182,7 @@ const checked = (formData: FormData, name: string) => ["1", "on", "true"].includ
 async function loggedIn(operatorId: string) {
   const state = await getState(operatorId);
   const creds = state.profileId ? await profileCredentials(state.profileId) : null;
-  if (!creds) throw new ClayError(409, T.notLoggedIn);
+  if (!creds) throw new AppError(409, T.notLoggedIn);
   return { state, creds: { userID: creds.userID, password: creds.password } };
 }
 
@@ -194,14 +191,14 @@ async function savePickers(operatorId: string, formData: FormData) {
   const patch: { collectionId?: number; recipientId?: string } = {};
   if (formData.has("collectionId")) {
     const raw = field(formData, "collectionId").trim();
-    if (!raw) throw new ClayError(400, T.noSet);
-    if (!isCollectionSetId(Number(raw))) throw new ClayError(400, T.badSet);
+    if (!raw) throw new AppError(400, T.noSet);
+    if (!isCollectionSetId(Number(raw))) throw new AppError(400, T.badSet);
     patch.collectionId = Number(raw);
   }
   if (formData.has("recipientId") || field(formData, "recipientOther").trim()) {
     // "Other account ID" (recipientOther), when filled, wins over the picker.
     const raw = (field(formData, "recipientOther").trim() || field(formData, "recipientId")).trim();
-    if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.recipientNotId);
+    if (raw && !/^\d{1,12}$/.test(raw)) throw new AppError(400, T.recipientNotId);
     patch.recipientId = raw;
   }
   if (Object.keys(patch).length) await updateState(operatorId, patch);
@@ -221,7 +218,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       const state = await getState(operatorId);
       const id = field(formData, "profileId");
       if (state.profileId === id) await logout(operatorId);
-      if (!(await removeProfile(operatorId, id))) throw new ClayError(404, T.noProfile);
+      if (!(await removeProfile(operatorId, id))) throw new AppError(404, T.noProfile);
       return "Saved account removed";
     }
     case "logout":
@@ -239,7 +236,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     }
     case "change-planet": {
       const { creds } = await loggedIn(operatorId).catch(() => {
-        throw new ClayError(409, T.notConnected);
+        throw new AppError(409, T.notConnected);
       });
       const planet = await changePlanet(creds.userID, field(formData, "planet"));
       return `Now on ${planet}`;
@@ -278,9 +275,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     case "send": {
       await savePickers(operatorId, formData);
       const { state, creds } = await loggedIn(operatorId);
-      if (!state.recipientId) throw new ClayError(400, T.noRecipient);
+      if (!state.recipientId) throw new AppError(400, T.noRecipient);
       const ids = state.giftIds ?? [];
-      if (!ids.length) throw new ClayError(400, T.noGifts);
+      if (!ids.length) throw new AppError(400, T.noGifts);
       const { message } = await withActivity(operatorId, `Sending ${ids.length} gifts to user ${state.recipientId}`, async () => {
         const out = await sendGifts(creds, state.recipientId, ids);
         return { result: out, message: out.message };
@@ -303,7 +300,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       return "Activity Log cleared";
     case "panel": {
       const mode = field(formData, "mode");
-      if (!["show", "minimized", "hide"].includes(mode)) throw new ClayError(400, "Unknown panel mode");
+      if (!["show", "minimized", "hide"].includes(mode)) throw new AppError(400, "Unknown panel mode");
       return {
         message: mode === "hide" ? "Floating panel hidden" : mode === "minimized" ? "Floating panel minimized" : "Floating panel shown",
         headers: { "Set-Cookie": collectionsPanelCookie.serialize(mode as PanelMode) },
