@@ -134,6 +134,13 @@ function answer<I extends string>(intent: I, outcome: PageOutcome, redirectTo: s
   return outcome.ok ? jsonWithSuccess(result, outcome.message, init) : jsonWithError(result, outcome.message, { status, headers: outcome.headers });
 }
 
+/** `path` with one search parameter set: a no-JS outcome's `redirectTo` (e.g. a Refresh the page then follows). */
+export function withSearchParam(path: string, name: string, value: string): string {
+  const to = new URL(path, "http://x");
+  to.searchParams.set(name, value);
+  return `${to.pathname}${to.search}`;
+}
+
 // --- form fields -----------------------------------------------------------------------------
 
 /** Reading a posted form's fields: a missing or file field is "", a bad one an AppError 400 with a readable text. */
