@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { resetEnv } from "~/utils/env.server";
+import { AppError } from "~/utils/app-error";
 import { action as probeAction } from "~/routes/_system+/api.jobs.probe";
 import { loader as healthLoader } from "~/routes/_system+/api.health";
 import { OFFLINE_MESSAGE, enqueue } from "./queues.server";
@@ -38,17 +39,18 @@ const timed = async <T>(fn: () => Promise<T>) => {
 };
 
 describe("Redis down: producers fail fast with 503 { error }", () => {
-  it("enqueue() throws a 503 Response within a second", async () => {
+  it("enqueue() throws a 503 AppError within a second", async () => {
     const { value: thrown, ms } = await timed(() =>
       enqueue("system", { kind: "probe", ms: 0 }).then(
         () => undefined,
         (e: unknown) => e,
       ),
     );
-    expect(thrown).toBeInstanceOf(Response);
-    const res = thrown as Response;
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual(errorBody("Job engine offline: Redis is not reachable"));
+    expect(thrown).toBeInstanceOf(AppError);
+    const err = thrown as AppError;
+    expect(err.status).toBe(503);
+    expect(err.message).toBe("Job engine offline: Redis is not reachable");
+    expect(err.headers).toEqual({ "Retry-After": "5" });
     expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
@@ -156,7 +158,7 @@ describe("Redis down: the queue board answers a clear 503 instead of hanging", (
 });
 
 describe("Redis down: the characters selection and Refresh (issue 9) answer 503 and store nothing", () => {
-  it("selectCharacter and requestCharactersRefresh throw the 503 Response; no selection, no progress", async () => {
+  it("selectCharacter and requestCharactersRefresh throw the 503 AppError; no selection, no progress", async () => {
     const { getSelectedCharacter } = await import("~/models/character-details.server");
     const { selectCharacter, requestCharactersRefresh, getCharactersRefreshProgress } = await import("~/models/character-refresh.server");
     const { createTestOperator } = await import("#tests/kit/auth");
@@ -165,15 +167,15 @@ describe("Redis down: the characters selection and Refresh (issue 9) answer 503 
       () => undefined,
       (e: unknown) => e,
     );
-    expect(select).toBeInstanceOf(Response);
-    expect((select as Response).status).toBe(503);
-    expect(await (select as Response).json()).toEqual(errorBody(OFFLINE_MESSAGE));
+    expect(select).toBeInstanceOf(AppError);
+    expect((select as AppError).status).toBe(503);
+    expect((select as AppError).message).toBe(OFFLINE_MESSAGE);
     expect(await getSelectedCharacter(op.id)).toBeNull();
     const refresh = await requestCharactersRefresh({ operatorId: op.id, force: true }).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect((refresh as Response).status).toBe(503);
+    expect((refresh as AppError).status).toBe(503);
     expect(await getCharactersRefreshProgress()).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  * queue board shows). Payloads carry ids, never secrets: a processor loads passwords and
  * recovery codes from the database by account id when it runs (CONVENTIONS rule 10).
  *
- * Web code only adds jobs, through `enqueue()`: it fails fast with a 503 `{ error }`
+ * Web code only adds jobs, through `enqueue()`: it fails fast with a 503 AppError
  * Response when Redis is unreachable. Processors live in jobs/processors/; a queue
  * without a processor gets no worker (see PROCESSED_QUEUES in jobs/processors/index.ts).
  */
@@ -14,6 +14,7 @@ import { JOB_ERRORS } from "#api/jobs";
 import { HOSTED_PURPOSES, PURPOSE_LABELS, type HostedPurpose } from "#api/sessions";
 import { closeProducerConnection, producerConnection, queuePrefix, redisUrl, waitForReady } from "./redis.server";
 import { noteJobStarted } from "~/utils/audit-context.server";
+import { AppError } from "~/utils/app-error";
 import { remember } from "~/utils/remember.server";
 
 /** Collection sets of spec 2 §3 "Collections": 161 Dragon Collection Set 1, 178 Dragon Collection Set 2. */
@@ -159,8 +160,13 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
 /** The 503 answer of every job endpoint while Redis is down. */
 export const OFFLINE_MESSAGE = JOB_ERRORS.offline;
 
-export function jobEngineOffline(): Response {
-  return Response.json({ error: OFFLINE_MESSAGE, message: OFFLINE_MESSAGE }, { status: 503, headers: { "Retry-After": "5" } });
+export function jobEngineOffline(): AppError {
+  return new AppError(503, OFFLINE_MESSAGE, { headers: { "Retry-After": "5" } });
+}
+
+/** True for the 503 above: callers that can do without the job engine (a selection, a live connection) go on without it. */
+export function isJobEngineOffline(err: unknown): boolean {
+  return err instanceof AppError && err.status === 503 && err.message === OFFLINE_MESSAGE;
 }
 
 type QueueRegistry = { key: string; queues: Map<QueueName, Queue>; listeners: Set<(name: QueueName, queue: Queue) => void> };
@@ -234,7 +240,7 @@ export type EnqueueOptions = {
 };
 
 /**
- * Adds a job. Throws a 503 Response `{ error: "Job engine offline: Redis is not reachable" }`
+ * Adds a job. Throws a 503 AppError ("Job engine offline: Redis is not reachable", Retry-After 5)
  * at once when Redis is unreachable (never hangs waiting for it).
  */
 export async function enqueue<Q extends QueueName>(queueName: Q, payload: QueuePayloads[Q], options: EnqueueOptions = {}) {

@@ -35,7 +35,7 @@ export async function sessionEngineReady(): Promise<boolean> {
   return producerReady(500);
 }
 
-/** Adds the session's job (no-op when it exists). Throws the 503 Response while Redis is down. */
+/** Adds the session's job (no-op when it exists). Throws the 503 AppError while Redis is down. */
 export async function requestSession(purpose: SessionPurpose, key: string, reason: "start" | "restore" = "start"): Promise<void> {
   const queue = sessionQueue(purpose);
   if (!queue) return;

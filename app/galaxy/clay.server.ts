@@ -2,19 +2,20 @@ import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, collectionSetName, type Col
 import type { CollectionItemDto } from "#api/galaxy";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
-import { ClayError, collectionsTimings } from "~/models/clay.server";
+import { collectionsTimings } from "~/models/clay.server";
 import { logEvent } from "~/models/log.server";
+import { AppError } from "~/utils/app-error";
 import { pause } from "~/utils/pause";
 
 /**
  * The Collections platform operations (spec 2 §7 "Collections"; galaxy-runtime.md §3.3), shared
  * by the /api/clay/* routes, the screen's actions and the automation cycle. Every failure is a
- * ClayError (app/models/clay.server.ts) with the status and the text the caller answers with;
+ * AppError (app/utils/app-error.ts) with the status and the text the caller answers with;
  * nothing is moved unless the whole operation is valid.
  */
 
-async function failure(text: string, err: unknown, context: Record<string, unknown>): Promise<ClayError> {
-  if (err instanceof ClayError) return err;
+async function failure(text: string, err: unknown, context: Record<string, unknown>): Promise<AppError> {
+  if (err instanceof AppError) return err;
   const known = err instanceof GalaxyServiceError;
   await logEvent({
     type: "error",
@@ -22,7 +23,7 @@ async function failure(text: string, err: unknown, context: Record<string, unkno
     message: `${text}: ${known ? err.message : "unexpected error"}`,
     details: { ...context, ...(known ? { kind: err.kind, action: err.action, status: err.status } : { error: String(err) }) },
   }).catch(() => {});
-  return new ClayError(known && err.kind === "auth" ? 400 : 502, known && err.kind === "auth" ? `${text}: wrong user ID or password` : text);
+  return new AppError(known && err.kind === "auth" ? 400 : 502, known && err.kind === "auth" ? `${text}: wrong user ID or password` : text);
 }
 
 export type MasticOutcome = { collectionId: number; requested: number; succeeded: number; message: string };
@@ -116,15 +117,15 @@ export async function sendGifts(
   giftIds: string[],
   opts: { signal?: AbortSignal; verified?: boolean } = {},
 ): Promise<{ sent: number; message: string }> {
-  if (receiverUserId === creds.userID) throw new ClayError(400, T.selfRecipient);
-  if (!giftIds.length) throw new ClayError(400, T.noGifts);
+  if (receiverUserId === creds.userID) throw new AppError(400, T.selfRecipient);
+  if (!giftIds.length) throw new AppError(400, T.noGifts);
   const services = getGalaxyServices();
   const t = collectionsTimings();
   let sent = 0;
   try {
     if (!opts.verified) {
       const held = await heldOf(creds, giftIds);
-      if (held.length !== giftIds.length) throw new ClayError(400, T.notHeld);
+      if (held.length !== giftIds.length) throw new AppError(400, T.notHeld);
     }
     for (let i = 0; i < giftIds.length; i += COLLECTIONS_LIMITS.sendChunk) {
       if (i > 0) await pause(t.sendChunkGapMs, opts.signal);
@@ -132,10 +133,10 @@ export async function sendGifts(
       sent += (await services.sendGifts(creds, receiverUserId, chunk)).sent;
     }
   } catch (err) {
-    if (sent > 0 && !(err instanceof ClayError)) {
+    if (sent > 0 && !(err instanceof AppError)) {
       // Part of the gifts went: say so instead of pretending nothing moved.
       await failure(T.sendFailed, err, { call: "send-gifts", userID: creds.userID, receiverUserId, sent });
-      throw new ClayError(502, `${T.sendFailed} (${T.sent(sent, receiverUserId)} before the failure)`);
+      throw new AppError(502, `${T.sendFailed} (${T.sent(sent, receiverUserId)} before the failure)`);
     }
     throw await failure(T.sendFailed, err, { call: "send-gifts", userID: creds.userID, receiverUserId, count: giftIds.length });
   }

@@ -2,7 +2,7 @@ import { COLLECTIONS_TEXTS as T } from "#api/collections";
 import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { stopAuto } from "~/models/automation.server";
-import { ClayError, collectionsTimings } from "~/models/clay.server";
+import { collectionsTimings } from "~/models/clay.server";
 import { connectAccount, disconnectAccount } from "~/models/collections-connection.server";
 import {
   getProfile,
@@ -16,6 +16,8 @@ import {
 } from "~/models/collections.server";
 import { toUserError } from "~/models/create-creds.server";
 import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "~/models/session.server";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
 
 /**
  * Collections login (spec 2 §2 "Collections screen", §4 "Galaxy client connection"):
@@ -40,7 +42,7 @@ async function connectQuietly(accountId: string, opts: { takeover?: boolean; acc
   try {
     await connectAccount(accountId, opts);
   } catch (err) {
-    if (!(err instanceof Response)) throw err;
+    if (!isJobEngineOffline(err)) throw err;
   }
 }
 
@@ -52,7 +54,7 @@ export type LoginOptions = {
 
 export async function loginWithRecoveryCode(operatorId: string, rc: string, opts: LoginOptions = {}): Promise<PublicProfile> {
   const code = rc.trim();
-  if (!code) throw new ClayError(400, T.noCode);
+  if (!code) throw new AppError(400, T.noCode);
   let info: { id: string; password: string; nick: string };
   try {
     // Spec 2 §9: 2 retries, 2 s apart (scaled by COLLECTIONS_TIME_SCALE in tests). The guard
@@ -62,9 +64,8 @@ export async function loginWithRecoveryCode(operatorId: string, rc: string, opts
       beforeLogin: signInGuard({ purpose: "collections" }, { takeover: opts.takeover }),
     });
   } catch (err) {
-    if (err instanceof AccountHeldError) throw err;
-    const e = toUserError(err);
-    throw new ClayError(e.status, e.message);
+    // An AppError (the account held by another purpose, …) as is; the platform's refusals in its words.
+    throw toUserError(err);
   }
   const previous = await getState(operatorId);
   const profile = await saveProfile(operatorId, {
@@ -82,7 +83,7 @@ export async function loginWithRecoveryCode(operatorId: string, rc: string, opts
 /** One click on a saved account: logs in again with its stored credentials. */
 export async function loginWithProfile(operatorId: string, profileId: string, opts: { takeover?: boolean } = {}): Promise<PublicProfile> {
   const profile = await getProfile(operatorId, profileId);
-  if (!profile) throw new ClayError(404, T.noProfile);
+  if (!profile) throw new AppError(404, T.noProfile);
   const name = accountLabel(profile.accountId, profile.nick);
   // Refused before anything changes when another purpose holds the account (unless taking it over).
   if (!opts.takeover) await assertFree(profile.accountId, name);

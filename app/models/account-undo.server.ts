@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { appSettings, bowlingCompanions, categories, users } from "~/db/schema";
 import { removeUser } from "./account.server";
 import { deleteCategory } from "./category.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Undo for the All Characters and Bowling Bots deletes (issue 19 item 9; CONVENTIONS rule 7
@@ -74,7 +74,7 @@ export async function removeUserUndoable(operatorId: string, accountId: string, 
         .where(or(eq(bowlingCompanions.bowlingId, row.accountId), eq(bowlingCompanions.supplier, row.accountId), eq(bowlingCompanions.consumer, row.accountId)))
     : [];
   await remove(accountId);
-  if (!row) throw new UserError(404, "User not found");
+  if (!row) throw new AppError(404, "User not found");
   return store(operatorId, {
     id: crypto.randomUUID(),
     kind: "user",
@@ -104,12 +104,12 @@ export async function latestAccountUndo(operatorId: string): Promise<AccountUndo
 }
 
 /**
- * Puts the delete back; returns the toast text. UserError 404 when there is nothing (left) to
+ * Puts the delete back; returns the toast text. AppError 404 when there is nothing (left) to
  * undo, 409 when the user or category was created again in the meantime.
  */
 export async function undoAccountDeletion(operatorId: string, undoId: string): Promise<{ kind: AccountUndo["kind"]; message: string; accountId?: string }> {
   const r = await read(operatorId);
-  if (!r || r.id !== undoId) throw new UserError(404, UNDO_TEXTS.gone);
+  if (!r || r.id !== undoId) throw new AppError(404, UNDO_TEXTS.gone);
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
     if (r.kind === "user" && r.user) {
@@ -119,7 +119,7 @@ export async function undoAccountDeletion(operatorId: string, undoId: string): P
         .values({ ...u, createdAt: new Date(u.createdAt), updatedAt: new Date() })
         .onConflictDoNothing()
         .returning({ accountId: users.accountId });
-      if (!back) throw new UserError(409, UNDO_TEXTS.taken(u.nick));
+      if (!back) throw new AppError(409, UNDO_TEXTS.taken(u.nick));
       const companions = r.companions ?? [];
       if (companions.length) {
         // Only those whose other accounts are still there (a companion needs all three).
@@ -138,10 +138,10 @@ export async function undoAccountDeletion(operatorId: string, undoId: string): P
     if (r.kind === "category" && r.category) {
       const c: Pick<CategoryRow, "id" | "value"> = r.category;
       const [back] = await tx.insert(categories).values({ id: c.id, value: c.value }).onConflictDoNothing().returning({ id: categories.id });
-      if (!back) throw new UserError(409, UNDO_TEXTS.taken(`category ${c.value}`));
+      if (!back) throw new AppError(409, UNDO_TEXTS.taken(`category ${c.value}`));
       return { kind: "category" as const, message: UNDO_TEXTS.categoryRestored(c.value) };
     }
-    throw new UserError(404, UNDO_TEXTS.gone);
+    throw new AppError(404, UNDO_TEXTS.gone);
   });
   await db.delete(appSettings).where(eq(appSettings.key, keyOf(operatorId)));
   return result;

@@ -3,7 +3,7 @@ import { TRADING_ERRORS, type Ad, type AdCategory } from "#api/trading";
 import { getDb } from "~/db/client.server";
 import { ads } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
-import { TradingError } from "./planet-sequence.server";
+import { AppError } from "~/utils/app-error";
 
 /** Ads and messages (spec 2 §3): text stored exactly as given (emoji, symbols, spacing). */
 
@@ -24,7 +24,7 @@ export async function createAd(input: { adsMessage: string; category: AdCategory
 }
 
 export async function updateAd(id: string, input: { adsMessage?: string; category?: AdCategory; isActive?: boolean }): Promise<Ad> {
-  if (!isUuid(id)) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  if (!isUuid(id)) throw new AppError(404, TRADING_ERRORS.adNotFound);
   const db = await getDb();
   const [row] = await db
     .update(ads)
@@ -35,7 +35,7 @@ export async function updateAd(id: string, input: { adsMessage?: string; categor
     })
     .where(eq(ads.id, id))
     .returning();
-  if (!row) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  if (!row) throw new AppError(404, TRADING_ERRORS.adNotFound);
   return toAd(row);
 }
 
@@ -49,11 +49,11 @@ export async function deleteAd(id: string): Promise<boolean> {
 /** Deletes several ads in one transaction; 404 and nothing deleted when one is missing. */
 export async function deleteAds(ids: string[]): Promise<number> {
   const unique = [...new Set(ids)];
-  if (!unique.length || !unique.every(isUuid)) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+  if (!unique.length || !unique.every(isUuid)) throw new AppError(404, TRADING_ERRORS.adNotFound);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const rows = await tx.delete(ads).where(inArray(ads.id, unique)).returning({ id: ads.id });
-    if (rows.length !== unique.length) throw new TradingError(404, TRADING_ERRORS.adNotFound);
+    if (rows.length !== unique.length) throw new AppError(404, TRADING_ERRORS.adNotFound);
     return rows.length;
   });
 }

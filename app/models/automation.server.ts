@@ -5,8 +5,9 @@ import { enqueue, getQueue } from "#jobs/queues.server";
 import { getDb } from "~/db/client.server";
 import { countOf } from "~/utils/plural";
 import { collectionsState } from "~/db/schema";
-import { ClayError, collectionsTimings } from "./clay.server";
+import { collectionsTimings } from "./clay.server";
 import { addActivity, collectionsChanged, getState, ownedProfileCredentials, updateState, type CollectionsWriter } from "./collections.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Auto mode (spec 2 §4 "Automation"): the cycles run as jobs on the `automation` queue
@@ -23,20 +24,20 @@ export type AutoSettings = { repeat: number; intervalSeconds: number };
 export function parseAutoSettings(input: { repeat?: unknown; intervalSeconds?: unknown }): AutoSettings {
   const repeat = Number(input.repeat ?? 0);
   const intervalSeconds = Number(input.intervalSeconds ?? COLLECTIONS_LIMITS.intervalDefault);
-  if (!(REPEAT_OPTIONS as readonly number[]).includes(repeat)) throw new ClayError(400, "Repeat must be one of ∞, 1, 2, 3, 5, 10, 20, 50, 100");
-  if (!INTERVAL_OPTIONS.includes(intervalSeconds)) throw new ClayError(400, "Interval must be 5 to 60 seconds in steps of 5");
+  if (!(REPEAT_OPTIONS as readonly number[]).includes(repeat)) throw new AppError(400, "Repeat must be one of ∞, 1, 2, 3, 5, 10, 20, 50, 100");
+  if (!INTERVAL_OPTIONS.includes(intervalSeconds)) throw new AppError(400, "Interval must be 5 to 60 seconds in steps of 5");
   return { repeat, intervalSeconds };
 }
 
 /** Auto on: the first cycle after 0.5 s (spec 2 §9). Needs a logged-in profile, a set and a recipient. */
 export async function startAuto(operatorId: string, settings: AutoSettings) {
   const state = await getState(operatorId);
-  if (!state.profileId) throw new ClayError(409, T.notLoggedIn);
-  if (!isCollectionSetId(state.collectionId)) throw new ClayError(400, T.noSet);
-  if (!/^\d{1,12}$/.test(state.recipientId)) throw new ClayError(400, T.noRecipient);
+  if (!state.profileId) throw new AppError(409, T.notLoggedIn);
+  if (!isCollectionSetId(state.collectionId)) throw new AppError(400, T.noSet);
+  if (!/^\d{1,12}$/.test(state.recipientId)) throw new AppError(400, T.noRecipient);
   // The operator's own profile only (docs/decisions/0018).
   const creds = await ownedProfileCredentials(operatorId, state.profileId);
-  if (!creds) throw new ClayError(409, T.notLoggedIn);
+  if (!creds) throw new AppError(409, T.notLoggedIn);
   const chain = crypto.randomBytes(6).toString("hex");
   await updateState(operatorId, { auto: true, autoChain: chain, autoStep: "waiting", runCount: 0, ...settings });
   try {

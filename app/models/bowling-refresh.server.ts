@@ -45,7 +45,7 @@ export function bowlingRefreshNotice(p: BowlingRefreshProgress | null): RefreshN
 /**
  * The refresh button (spec 1 §4): starts the bowling refresh job unless one is queued or
  * running (then its id is returned; "a click while refreshing is ignored"). Throws the 503
- * job-engine-offline Response when Redis is down (nothing stored).
+ * job-engine-offline AppError when Redis is down (nothing stored).
  */
 export async function requestBowlingRefresh(): Promise<{ jobId: string; started: boolean }> {
   if (!(await producerReady())) throw jobEngineOffline();

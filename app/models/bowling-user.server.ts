@@ -6,7 +6,8 @@ import { appSettings, users } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 import { decryptSecret } from "~/utils/secrets.server";
 import { removeUser } from "./account.server";
-import { toPublicUser, UserError } from "./user.server";
+import { toPublicUser } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Bowling users (spec 1 §3 "Bowling user", §7 "Bowling users"): the accounts of type bowling,
@@ -66,14 +67,14 @@ export async function listBowlingUsers(): Promise<BowlingUsersResponse> {
 export async function removeBowlingUser(id: string): Promise<PublicUser> {
   const db = await getDb();
   const where = isUuid(id) ? eq(users.id, id) : /^\d{1,12}$/.test(id) ? eq(users.accountId, id) : null;
-  if (!where) throw new UserError(404, BOWLING_ERRORS.bowlingUserNotFound);
+  if (!where) throw new AppError(404, BOWLING_ERRORS.bowlingUserNotFound);
   const [row] = await db.select({ accountId: users.accountId, type: users.type }).from(users).where(where).limit(1);
-  if (!row || row.type !== BOWLING_TYPES.bowling) throw new UserError(404, BOWLING_ERRORS.bowlingUserNotFound);
+  if (!row || row.type !== BOWLING_TYPES.bowling) throw new AppError(404, BOWLING_ERRORS.bowlingUserNotFound);
   try {
     return await removeUser(row.accountId);
   } catch (err) {
     // Deleted by someone else in between.
-    if (err instanceof UserError && err.status === 404) throw new UserError(404, BOWLING_ERRORS.bowlingUserNotFound);
+    if (err instanceof AppError && err.status === 404) throw new AppError(404, BOWLING_ERRORS.bowlingUserNotFound);
     throw err;
   }
 }

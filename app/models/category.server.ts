@@ -3,7 +3,7 @@ import { ACCOUNT_ERRORS, categoryValueSchema, type Category } from "#api/account
 import { getDb } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Categories `{_id, value}` (spec 2 §3): the types a user can have. Free text, trimmed,
@@ -21,10 +21,10 @@ export async function listCategories(): Promise<Category[]> {
   return rows.map(toCategory);
 }
 
-/** Throws UserError 400 for a blank/long name and 409 when the name exists (any case). */
+/** Throws AppError 400 for a blank/long name and 409 when the name exists (any case). */
 export async function createCategory(value: string): Promise<Category> {
   const parsed = categoryValueSchema.safeParse(value);
-  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createCategory);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createCategory);
   const db = await getDb();
   const name = parsed.data;
   const [existing] = await db
@@ -32,16 +32,16 @@ export async function createCategory(value: string): Promise<Category> {
     .from(categories)
     .where(sql`lower(${categories.value}) = lower(${name})`)
     .limit(1);
-  if (existing) throw new UserError(409, ACCOUNT_ERRORS.categoryExists);
+  if (existing) throw new AppError(409, ACCOUNT_ERRORS.categoryExists);
   const [row] = await db.insert(categories).values({ value: name }).onConflictDoNothing().returning();
-  if (!row) throw new UserError(409, ACCOUNT_ERRORS.categoryExists);
+  if (!row) throw new AppError(409, ACCOUNT_ERRORS.categoryExists);
   return toCategory(row);
 }
 
 export async function deleteCategory(id: string): Promise<Category> {
-  if (!isUuid(id)) throw new UserError(404, ACCOUNT_ERRORS.categoryNotFound);
+  if (!isUuid(id)) throw new AppError(404, ACCOUNT_ERRORS.categoryNotFound);
   const db = await getDb();
   const [row] = await db.delete(categories).where(eq(categories.id, id)).returning();
-  if (!row) throw new UserError(404, ACCOUNT_ERRORS.categoryNotFound);
+  if (!row) throw new AppError(404, ACCOUNT_ERRORS.categoryNotFound);
   return toCategory(row);
 }

@@ -35,7 +35,7 @@ export type { RefreshProgress };
 /**
  * Remembers the selection; selecting upserts the status scheduler and starts a first load of
  * pictures, statuses and gift stats for all users; clearing the last selection removes the
- * scheduler. Throws the 503 job-engine-offline Response when Redis is down (nothing stored).
+ * scheduler. Throws the 503 job-engine-offline AppError when Redis is down (nothing stored).
  */
 export async function selectCharacter(operatorId: string, accountId: string | null): Promise<void> {
   if (!(await producerReady())) throw jobEngineOffline();

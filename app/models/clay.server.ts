@@ -1,19 +1,10 @@
 import { COLLECTIONS_LIMITS } from "#api/collections";
 
 /**
- * A failed Collections operation (spec 2 §7 "Collections"): the status and the text the caller
- * answers with. The platform operations themselves are app/galaxy/clay.server.ts (models make
- * no platform calls); the models and the automation cycle share this type and the timings.
+ * The Collections section's timings (spec 2 §7 "Collections"). The platform operations are
+ * app/galaxy/clay.server.ts (models make no platform calls); a failed operation is an
+ * AppError (app/utils/app-error.ts) with the status and the text the caller answers with.
  */
-export class ClayError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ClayError";
-  }
-}
 
 /** Every pause of the section, in ms. `COLLECTIONS_TIME_SCALE` (tests, e2e) multiplies them all. */
 export function collectionsTimings() {

@@ -1,7 +1,7 @@
 import { COLLECTIONS_TEXTS as T, type ConnectionState } from "#api/collections";
 import type { SessionView } from "#api/sessions";
-import { ClayError } from "./clay.server";
 import { getSession, idleSession, runSessionCommand, startSession, stopSession } from "./session.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * The live platform connection of the logged-in Collections account (spec 2 §4 "Galaxy client
@@ -29,7 +29,7 @@ export async function getConnection(accountId: string): Promise<ConnectionStatus
 
 /**
  * Connect: the session should run; the session host runs it. Throws AccountHeldError (409)
- * when another purpose holds the account, unless `takeover`; the 503 Response while Redis is down.
+ * when another purpose holds the account, unless `takeover`; the 503 AppError while Redis is down.
  */
 export async function connectAccount(accountId: string, opts: { takeover?: boolean; accountName?: string } = {}) {
   return startSession("collections", accountId, { takeover: opts.takeover, accountName: opts.accountName });
@@ -43,9 +43,9 @@ export async function disconnectAccount(accountId: string): Promise<void> {
 /** Change planet (spec 2 §4): "Not connected to Galaxy" unless the connection is up; the platform's reason when the JOIN fails. */
 export async function changePlanet(accountId: string, planet: string): Promise<string> {
   const name = planet.trim();
-  if (!name) throw new ClayError(400, "Enter a planet");
+  if (!name) throw new AppError(400, "Enter a planet");
   const status = await getConnection(accountId);
-  if (status.state !== "connected") throw new ClayError(409, T.notConnected);
+  if (status.state !== "connected") throw new AppError(409, T.notConnected);
   try {
     return String(
       await runSessionCommand("collections", accountId, "planet", name, {
@@ -55,6 +55,6 @@ export async function changePlanet(accountId: string, planet: string): Promise<s
     );
   } catch (err) {
     const e = err as { status?: number; message?: string };
-    throw new ClayError(e.status ?? 409, e.message ?? T.notConnected);
+    throw new AppError(e.status ?? 409, e.message ?? T.notConnected);
   }
 }

@@ -12,8 +12,8 @@ import { getDb, type Db } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
 import type { GalaxyCredentials } from "~/galaxy/services-parse";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
-import { ClayError } from "./clay.server";
 import { getUserCredentials } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Collections data per operator (docs/collections.md; decision 0015): saved accounts (at most 5,
@@ -191,7 +191,7 @@ export async function resolveClayCredentials(operatorId: string | null, body: { 
   }
   const stored = await getUserCredentials(body.userID);
   if (stored) return { userID: body.userID, password: stored.password };
-  throw new ClayError(400, T.badPassword);
+  throw new AppError(400, T.badPassword);
 }
 
 // ---- screen state -------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { BOWLING_ERRORS, BOWLING_TYPES, type Companion, type CompanionBody } fro
 import { getDb, type Db } from "~/db/client.server";
 import { bowlingCompanions, users } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Bowling companions (spec 1 §3 "Companion", §5, §7 "Companions"): every read and write of
@@ -35,9 +35,9 @@ async function checkAccounts(tx: Tx, body: CompanionBody): Promise<void> {
   const ids = [...new Set([body.bowling_id, body.supplier, body.consumer])];
   const rows = await tx.select({ accountId: users.accountId, type: users.type }).from(users).where(inArray(users.accountId, ids)).for("share");
   const typeOf = new Map(rows.map((r) => [r.accountId, r.type]));
-  if (typeOf.get(body.bowling_id) !== BOWLING_TYPES.bowling) throw new UserError(400, BOWLING_ERRORS.bowlingIdInvalid);
-  if (typeOf.get(body.supplier) !== BOWLING_TYPES.suppliers) throw new UserError(400, BOWLING_ERRORS.supplierInvalid);
-  if (typeOf.get(body.consumer) !== BOWLING_TYPES.recipients) throw new UserError(400, BOWLING_ERRORS.consumerInvalid);
+  if (typeOf.get(body.bowling_id) !== BOWLING_TYPES.bowling) throw new AppError(400, BOWLING_ERRORS.bowlingIdInvalid);
+  if (typeOf.get(body.supplier) !== BOWLING_TYPES.suppliers) throw new AppError(400, BOWLING_ERRORS.supplierInvalid);
+  if (typeOf.get(body.consumer) !== BOWLING_TYPES.recipients) throw new AppError(400, BOWLING_ERRORS.consumerInvalid);
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -56,11 +56,11 @@ export async function createCompanion(body: CompanionBody): Promise<Companion> {
         .values({ bowlingId: body.bowling_id, supplier: body.supplier, consumer: body.consumer })
         .onConflictDoNothing({ target: bowlingCompanions.bowlingId })
         .returning();
-      if (!row) throw new UserError(409, BOWLING_ERRORS.companionExists);
+      if (!row) throw new AppError(409, BOWLING_ERRORS.companionExists);
       return toCompanion(row);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new UserError(409, BOWLING_ERRORS.companionExists);
+    if (isUniqueViolation(err)) throw new AppError(409, BOWLING_ERRORS.companionExists);
     throw err;
   }
 }
@@ -70,18 +70,18 @@ export async function createCompanion(body: CompanionBody): Promise<Companion> {
  * already has another companion.
  */
 export async function updateCompanion(id: string, body: CompanionBody): Promise<Companion> {
-  if (!isUuid(id)) throw new UserError(404, BOWLING_ERRORS.companionNotFound);
+  if (!isUuid(id)) throw new AppError(404, BOWLING_ERRORS.companionNotFound);
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx.select({ id: bowlingCompanions.id }).from(bowlingCompanions).where(eq(bowlingCompanions.id, id)).for("update");
-      if (!current) throw new UserError(404, BOWLING_ERRORS.companionNotFound);
+      if (!current) throw new AppError(404, BOWLING_ERRORS.companionNotFound);
       await checkAccounts(tx, body);
       const [other] = await tx
         .select({ id: bowlingCompanions.id })
         .from(bowlingCompanions)
         .where(and(eq(bowlingCompanions.bowlingId, body.bowling_id), ne(bowlingCompanions.id, id)));
-      if (other) throw new UserError(409, BOWLING_ERRORS.companionExists);
+      if (other) throw new AppError(409, BOWLING_ERRORS.companionExists);
       const [row] = await tx
         .update(bowlingCompanions)
         .set({ bowlingId: body.bowling_id, supplier: body.supplier, consumer: body.consumer, updatedAt: new Date() })
@@ -90,7 +90,7 @@ export async function updateCompanion(id: string, body: CompanionBody): Promise<
       return toCompanion(row!);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new UserError(409, BOWLING_ERRORS.companionExists);
+    if (isUniqueViolation(err)) throw new AppError(409, BOWLING_ERRORS.companionExists);
     throw err;
   }
 }

@@ -3,7 +3,8 @@ import { GalaxyError } from "~/galaxy/connection.server";
 import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { signInGuard } from "./session.server";
-import { upsertUser, UserError } from "./user.server";
+import { upsertUser } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * POST /api/create-creds {rc, type} (spec 2 §7 "Characters"): signs in to the platform with a
@@ -15,7 +16,7 @@ import { upsertUser, UserError } from "./user.server";
  * is what every later login uses (USER id password); the 451 → recovery-code fallback of spec 2
  * §8 then has no code to fall back to, and the operator creates the user again with a fresh code.
  *
- * Failures store nothing and throw UserError (AccountHeldError 409 when another purpose holds the account):
+ * Failures store nothing and throw AppError (AccountHeldError 409 when another purpose holds the account):
  *   451 → 400 "Login failed: Invalid credentials"; 452 → 403; 950 → 409; 601 → 429 (the
  *   platform's texts); connection failure → 502 (spec 2 §4 text); login timeout → 504.
  */
@@ -35,26 +36,26 @@ export async function createUserFromRecoveryCode(
   return upsertUser({ accountId: info.id, nick: info.nick, password: info.password, type });
 }
 
-export function toUserError(err: unknown): UserError {
-  if (err instanceof UserError) return err;
-  if (!(err instanceof GalaxyError)) return new UserError(502, GALAXY_MESSAGES.connectionFailed);
+export function toUserError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (!(err instanceof GalaxyError)) return new AppError(502, GALAXY_MESSAGES.connectionFailed);
   switch (err.code) {
     case "invalid_credentials":
-      return new UserError(400, err.message);
+      return new AppError(400, err.message);
     case "online_or_banned":
-      return new UserError(403, err.message);
+      return new AppError(403, err.message);
     case "another_device":
-      return new UserError(409, err.message);
+      return new AppError(409, err.message);
     case "come_later":
-      return new UserError(429, err.message);
+      return new AppError(429, err.message);
     case "connection":
     case "connection_lost":
       // After the retries the connection reports the spec's failure text; the cause of the
       // last attempt (e.g. the login timeout) tells a timeout (504) from no answer at all (502).
-      return new UserError(err.serverText === GALAXY_MESSAGES.loginTimeout ? 504 : 502, GALAXY_MESSAGES.connectionFailed);
+      return new AppError(err.serverText === GALAXY_MESSAGES.loginTimeout ? 504 : 502, GALAXY_MESSAGES.connectionFailed);
     case "login":
-      return err.message === GALAXY_MESSAGES.loginTimeout ? new UserError(504, GALAXY_MESSAGES.connectionFailed) : new UserError(400, err.message);
+      return err.message === GALAXY_MESSAGES.loginTimeout ? new AppError(504, GALAXY_MESSAGES.connectionFailed) : new AppError(400, err.message);
     default:
-      return new UserError(502, err.message || GALAXY_MESSAGES.connectionFailed);
+      return new AppError(502, err.message || GALAXY_MESSAGES.connectionFailed);
   }
 }

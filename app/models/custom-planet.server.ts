@@ -3,7 +3,7 @@ import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/t
 import { getDb } from "~/db/client.server";
 import { customPlanets } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
-import { TradingError } from "./planet-sequence.server";
+import { AppError } from "~/utils/app-error";
 
 /** Custom planets (spec 2 §3): names unique per type, case-insensitively (a unique index on lower(name)). */
 
@@ -28,13 +28,13 @@ export async function createCustomPlanet(input: { name: string; type: CustomPlan
     const [row] = await db.insert(customPlanets).values(input).returning();
     return toPlanet(row!);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new TradingError(409, TRADING_ERRORS.customPlanetExists);
+    if (isUniqueViolation(err)) throw new AppError(409, TRADING_ERRORS.customPlanetExists);
     throw err;
   }
 }
 
 export async function updateCustomPlanet(id: string, input: { name?: string; type?: CustomPlanetType }): Promise<CustomPlanet> {
-  if (!isUuid(id)) throw new TradingError(404, TRADING_ERRORS.customPlanetNotFound);
+  if (!isUuid(id)) throw new AppError(404, TRADING_ERRORS.customPlanetNotFound);
   const db = await getDb();
   try {
     const [row] = await db
@@ -42,10 +42,10 @@ export async function updateCustomPlanet(id: string, input: { name?: string; typ
       .set({ ...(input.name !== undefined && { name: input.name }), ...(input.type !== undefined && { type: input.type }) })
       .where(eq(customPlanets.id, id))
       .returning();
-    if (!row) throw new TradingError(404, TRADING_ERRORS.customPlanetNotFound);
+    if (!row) throw new AppError(404, TRADING_ERRORS.customPlanetNotFound);
     return toPlanet(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new TradingError(409, TRADING_ERRORS.customPlanetExists);
+    if (isUniqueViolation(err)) throw new AppError(409, TRADING_ERRORS.customPlanetExists);
     throw err;
   }
 }

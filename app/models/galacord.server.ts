@@ -32,7 +32,7 @@ import {
   startSession,
   stopSession,
 } from "./session.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * GalaCord as the UI and /api see it (spec 2 §3/§4/§7 "Relay bot"; docs/galacord.md). ONE
@@ -137,14 +137,14 @@ export async function listChannels(): Promise<Channel[]> {
 
 async function requireChannel(channelId: string): Promise<Channel> {
   const channel = (await listChannels()).find((c) => c.id === channelId);
-  if (!channel) throw new UserError(404, RELAY_ERRORS.channelNotFound);
+  if (!channel) throw new AppError(404, RELAY_ERRORS.channelNotFound);
   return channel;
 }
 
 async function requireAccount(accountId: string): Promise<AccountRow> {
   const db = await getDb();
   const [row] = await db.select().from(galacordAccounts).where(eq(galacordAccounts.accountId, accountId)).limit(1);
-  if (!row) throw new UserError(404, RELAY_ERRORS.accountNotFound);
+  if (!row) throw new AppError(404, RELAY_ERRORS.accountNotFound);
   return row;
 }
 
@@ -199,7 +199,7 @@ export async function connectNew(input: { channelId: string; recoveryCode: strin
       tuning,
       beforeLogin: async (account) => {
         const saved = await getSavedAccount(account.id);
-        if (saved) throw new UserError(409, RELAY_ERRORS.alreadySaved(accountLabel(account.id, account.nick), saved.channelName));
+        if (saved) throw new AppError(409, RELAY_ERRORS.alreadySaved(accountLabel(account.id, account.nick), saved.channelName));
         await signInGuard({ purpose: "relay-link" }, { takeover: input.takeover })(account);
       },
     });
@@ -276,7 +276,7 @@ export async function updateChannel(accountId: string, channelId: string): Promi
 export async function saveRelayOptions(accountId: string, input: unknown): Promise<SavedAccount> {
   await requireAccount(accountId);
   const parsed = relayOptionsSchema.safeParse(input);
-  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? RELAY_ERRORS.saveOptions);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? RELAY_ERRORS.saveOptions);
   const db = await getDb();
   await db.update(galacordAccounts).set({ relayOptions: parsed.data, updatedAt: new Date() }).where(eq(galacordAccounts.accountId, accountId));
   await wakeRelay(accountId);
@@ -302,7 +302,7 @@ export async function deleteAccount(accountId: string): Promise<void> {
 export async function changePlanet(accountId: string, planet: string, waitMs = 20_000): Promise<string> {
   const account = await getSavedAccount(accountId);
   // An account we do not hold is not connected either (spec 2 §4: "Not connected to Galaxy").
-  if (!account || account.state !== "connected" || botState(await botSession()) !== "running") throw new UserError(409, RELAY_ERRORS.notConnected);
+  if (!account || account.state !== "connected" || botState(await botSession()) !== "running") throw new AppError(409, RELAY_ERRORS.notConnected);
   return String(await runSessionCommand("relay-link", accountId, "planet", planet, { waitMs, timeoutText: RELAY_ERRORS.planetTimeout }));
 }
 

@@ -4,6 +4,7 @@ import type { SequenceInput, SequenceUpdate } from "#api/trading-schemas";
 import { getDb } from "~/db/client.server";
 import { planetSequences } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Planet sequences (spec 2 §3 "Trading planets"): all reads and writes. List order is the
@@ -11,16 +12,6 @@ import { isUuid } from "~/utils/api.server";
  * transaction. Steps get an id and their shuffle default (true unless the type starts with
  * russian) when they arrive without one.
  */
-
-export class TradingError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "TradingError";
-  }
-}
 
 type Row = typeof planetSequences.$inferSelect;
 
@@ -57,7 +48,7 @@ type Db = Awaited<ReturnType<typeof getDb>>;
 
 /** A sequence posts only where open level ≤ people ≤ closed level; the other way round it never posts. */
 function checkLevels(closedPlanetsLevel: number, openPlanetsLevel: number) {
-  if (closedPlanetsLevel < openPlanetsLevel) throw new TradingError(400, TRADING_ERRORS.sequenceLevels);
+  if (closedPlanetsLevel < openPlanetsLevel) throw new AppError(400, TRADING_ERRORS.sequenceLevels);
 }
 
 /** Names tell sequences apart in the list, the run's logs and the trader cards: one of each (any case). */
@@ -66,10 +57,10 @@ async function checkNameFree(db: Db, name: string, exceptId?: string) {
     .select({ id: planetSequences.id })
     .from(planetSequences)
     .where(sql`lower(${planetSequences.name}) = lower(${name.trim()})`);
-  if (rows.some((r) => r.id !== exceptId)) throw new TradingError(409, TRADING_ERRORS.sequenceExists);
+  if (rows.some((r) => r.id !== exceptId)) throw new AppError(409, TRADING_ERRORS.sequenceExists);
 }
 
-/** Throws TradingError 400 when the closed level is below the open level, 409 when the name is taken. */
+/** Throws AppError 400 when the closed level is below the open level, 409 when the name is taken. */
 export async function createSequence(input: Omit<SequenceInput, "_id">): Promise<PlanetSequence> {
   checkLevels(input.closedPlanetsLevel, input.openPlanetsLevel);
   const db = await getDb();
@@ -89,16 +80,16 @@ export async function createSequence(input: Omit<SequenceInput, "_id">): Promise
   return toSequence(row!);
 }
 
-/** Throws TradingError 404 when no sequence has that id, 400/409 as {@link createSequence}. */
+/** Throws AppError 404 when no sequence has that id, 400/409 as {@link createSequence}. */
 export async function updateSequence(id: string, update: Omit<SequenceUpdate, "_id">): Promise<PlanetSequence> {
-  if (!isUuid(id)) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+  if (!isUuid(id)) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
   const db = await getDb();
   if (update.closedPlanetsLevel !== undefined || update.openPlanetsLevel !== undefined) {
     const [stored] = await db
       .select({ closed: planetSequences.closedPlanetsLevel, open: planetSequences.openPlanetsLevel })
       .from(planetSequences)
       .where(eq(planetSequences.id, id));
-    if (!stored) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+    if (!stored) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
     checkLevels(update.closedPlanetsLevel ?? stored.closed, update.openPlanetsLevel ?? stored.open);
   }
   if (update.name !== undefined) await checkNameFree(db, update.name, id);
@@ -115,7 +106,7 @@ export async function updateSequence(id: string, update: Omit<SequenceUpdate, "_
     })
     .where(eq(planetSequences.id, id))
     .returning();
-  if (!row) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+  if (!row) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
   return toSequence(row);
 }
 
@@ -129,12 +120,12 @@ export async function deleteSequence(id: string): Promise<boolean> {
 /** Bulk active update (spec 2 §4): all ids must exist, else 404 and nothing changes. */
 export async function setSequencesActive(ids: string[], isActive: boolean): Promise<PlanetSequence[]> {
   const unique = [...new Set(ids)];
-  if (!unique.every(isUuid)) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+  if (!unique.every(isUuid)) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const rows = await tx.update(planetSequences).set({ isActive, updatedAt: new Date() }).where(inArray(planetSequences.id, unique)).returning();
     // Throwing rolls the whole update back: nothing changes when one id is unknown.
-    if (rows.length !== unique.length) throw new TradingError(404, TRADING_ERRORS.sequenceNotFound);
+    if (rows.length !== unique.length) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
     return rows.map(toSequence);
   });
 }
@@ -149,7 +140,7 @@ export async function reorderSequences(ids: string[]): Promise<void> {
     const current = await tx.select({ id: planetSequences.id }).from(planetSequences).for("update");
     const known = new Set(current.map((r) => r.id));
     if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
-      throw new TradingError(409, "The sequence list changed; reload and try again");
+      throw new AppError(409, "The sequence list changed; reload and try again");
     }
     for (const [position, id] of ids.entries()) await tx.update(planetSequences).set({ position }).where(eq(planetSequences.id, id));
   });

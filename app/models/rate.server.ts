@@ -9,6 +9,7 @@ import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 import { remember } from "~/utils/remember.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Every read and write of exchange rates (spec 1 §3 "Exchange rates", §5, §7 "Rates").
@@ -25,10 +26,9 @@ import { remember } from "~/utils/remember.server";
 const gzip = promisify(gzipCb);
 
 /** A broken §5 rule, an unknown gift or a malformed entry. `message` is the text to show. */
-export class RateValidationError extends Error {
-  readonly status = 400;
+export class RateValidationError extends AppError {
   constructor(message: string) {
-    super(message);
+    super(400, message);
     this.name = "RateValidationError";
   }
 }

@@ -7,7 +7,7 @@ import { jobEngineDetails } from "#jobs/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
 import { pause } from "~/utils/pause";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Every background session, one shape for every purpose (issue 18; docs/sessions.md): what the
@@ -132,12 +132,14 @@ export async function waitingSessions(): Promise<string[]> {
 // --- one account, one holder ----------------------------------------------------------------
 
 /** A start refused because another purpose holds the account (409; the UI offers "Take over"). */
-export class AccountHeldError extends UserError {
+export class AccountHeldError extends AppError {
   constructor(
     readonly holder: SessionView,
     readonly account: string,
   ) {
-    super(409, SESSION_TEXTS.held(account, holder.purpose));
+    // The /api answer names the holder (docs/sessions.md): send `takeover: true` to take it over.
+    const { purpose, key, accountId, actual, since } = holder;
+    super(409, SESSION_TEXTS.held(account, holder.purpose), { body: { holder: { purpose, key, accountId, actual, since } } });
     this.name = "AccountHeldError";
   }
 }
@@ -242,7 +244,7 @@ export type StartResult = { session: SessionView; tookOver: SessionView | null; 
  * The operator wants the session to run. Refuses (AccountHeldError, 409) when another purpose
  * holds the account, unless `takeover`: then that one is stopped first ("Taken over by …") and
  * this start waits (≤ 8 s) until it let go, so the platform never sees a kick. Starting a
- * running session changes nothing. While Redis is down: the 503 Response, nothing changed.
+ * running session changes nothing. While Redis is down: the 503 AppError, nothing changed.
  */
 export async function startSession(purpose: SessionPurpose, key: string, opts: StartOptions = {}): Promise<StartResult> {
   const accountId = opts.accountId === undefined ? key : opts.accountId;
@@ -575,9 +577,6 @@ export async function desiredOf(purpose: SessionPurpose, keys: readonly string[]
 
 export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
 
-/** Raised by a command's runner: the caller gets this status and text. */
-export class CommandError extends UserError {}
-
 /**
  * Runs a command on the live session, wherever it is held: a row, a wake over the control
  * channel, then the result as the holder wrote it (at most `waitMs`; then 504 `timeoutText`).
@@ -600,14 +599,14 @@ export async function runSessionCommand(
     if (row.status === "done") return row.result;
     if (row.status === "failed") {
       const r = (row.result ?? {}) as { status?: number; message?: string };
-      throw new CommandError(r.status ?? 409, r.message ?? opts.timeoutText);
+      throw new AppError(r.status ?? 409, r.message ?? opts.timeoutText);
     }
   }
   await db
     .update(sessionCommands)
     .set({ status: "failed", result: { status: 504, message: opts.timeoutText }, doneAt: new Date() })
     .where(and(eq(sessionCommands.id, cmd!.id), inArray(sessionCommands.status, ["pending", "running"])));
-  throw new CommandError(504, opts.timeoutText);
+  throw new AppError(504, opts.timeoutText);
 }
 
 /** The holder claims the pending commands of its sessions (each exactly once). */

@@ -5,7 +5,7 @@ import type { StalkerSessionState, StalkerSessionStatus } from "#api/stalker";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { accountLabel, getSession, sessionMap, settledSession, startSession, stopSession, type StartResult } from "./session.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Stalker sessions as the UI and /api see them (spec 2 §4 "Stalker", §7 /api/stalker/*): the
@@ -52,19 +52,19 @@ export async function activeStalkerIds(): Promise<string[]> {
     .sort();
 }
 
-/** Throws UserError 404 (no such user) or 400 (not of type stalker); returns the nick. */
+/** Throws AppError 404 (no such user) or 400 (not of type stalker); returns the nick. */
 export async function requireStalkerUser(accountId: string): Promise<string> {
   const db = await getDb();
   const [user] = await db.select({ type: users.type, nick: users.nick }).from(users).where(eq(users.accountId, accountId)).limit(1);
-  if (!user) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
-  if (user.type !== "stalker") throw new UserError(400, ACCOUNT_ERRORS.notStalker);
+  if (!user) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
+  if (user.type !== "stalker") throw new AppError(400, ACCOUNT_ERRORS.notStalker);
   return user.nick;
 }
 
 /**
  * POST /api/stalker/start: the stalker should run; the session host runs it. Starting a running
- * stalker changes nothing. Throws UserError 404/400, AccountHeldError 409 (another purpose holds
- * the account; `takeover` takes it), or the 503 Response while Redis is down (nothing changed).
+ * stalker changes nothing. Throws AppError 404/400, AccountHeldError 409 (another purpose holds
+ * the account; `takeover` takes it), or the 503 AppError while Redis is down (nothing changed).
  * Waits up to `waitMs` for the login's outcome: the status then is active, failed (with the
  * platform's words) or still connecting.
  */
@@ -81,15 +81,15 @@ export async function startStalker(
 /**
  * POST /api/stalker/stop: stopped at once (a failure's text stays visible); its holder is told
  * and sends `QUIT :ds`. Works while Redis is down. Returns null when the account never had a
- * stalker. Throws UserError 404 (no such user) or 400 (not a stalker-type user without a session).
+ * stalker. Throws AppError 404 (no such user) or 400 (not a stalker-type user without a session).
  */
 export async function stopStalker(accountId: string): Promise<StalkerStatus | null> {
   const db = await getDb();
   const [user] = await db.select({ type: users.type }).from(users).where(eq(users.accountId, accountId)).limit(1);
-  if (!user) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
+  if (!user) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
   const stopped = await stopSession("stalker", accountId);
   if (!stopped) {
-    if (user.type !== "stalker") throw new UserError(400, ACCOUNT_ERRORS.notStalker);
+    if (user.type !== "stalker") throw new AppError(400, ACCOUNT_ERRORS.notStalker);
     return null;
   }
   return withState(stopped);

@@ -5,7 +5,7 @@ import { TRADER_MESSAGES, type TraderCounts, type TraderPosition, type TraderSta
 import { getDb } from "~/db/client.server";
 import { sessions, traderSessions, users } from "~/db/schema";
 import { accountLabel, getSession, idleSession, sessionMap, startSession, stopSession, type StartResult } from "./session.server";
-import { UserError } from "./user.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Trading runs as the UI and /api see them (issue 11 "The trading run"): the `trader` purpose of
@@ -62,20 +62,20 @@ export async function getTraderStatus(accountId: string): Promise<TraderStatus |
   return toStatus(row.accountId, row.nick, (await getSession("trader", accountId)) ?? undefined, row.run);
 }
 
-/** Throws UserError 404 (no such user) or 400 (not of type trading); returns the nick. */
+/** Throws AppError 404 (no such user) or 400 (not of type trading); returns the nick. */
 export async function requireTradingUser(accountId: string): Promise<string> {
   const db = await getDb();
   const [user] = await db.select({ type: users.type, nick: users.nick }).from(users).where(eq(users.accountId, accountId)).limit(1);
-  if (!user) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
-  if (user.type !== "trading") throw new UserError(400, TRADER_MESSAGES.notTrading);
+  if (!user) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
+  if (user.type !== "trading") throw new AppError(400, TRADER_MESSAGES.notTrading);
   return user.nick;
 }
 
 /**
  * POST /api/trader/start: the run should go (a fresh run: position and counts reset unless it
  * is running already); the session host runs it. Starting a running trader changes nothing.
- * Throws UserError 404/400, AccountHeldError 409 (another purpose holds the account; `takeover`
- * takes it), or the 503 Response while Redis is down (nothing changed).
+ * Throws AppError 404/400, AccountHeldError 409 (another purpose holds the account; `takeover`
+ * takes it), or the 503 AppError while Redis is down (nothing changed).
  */
 export async function startTrader(accountId: string, opts: { takeover?: boolean } = {}): Promise<TraderStatus & { tookOver: StartResult["tookOver"] }> {
   const nick = await requireTradingUser(accountId);
@@ -98,15 +98,15 @@ export async function startTrader(accountId: string, opts: { takeover?: boolean 
 /**
  * POST /api/trader/stop: stopped at once (an error that ended the run stays visible); the holder
  * is told and sends `QUIT :ds`. Works while Redis is down. Returns null when the account never
- * had a trader. Throws UserError 404, or 400 for a non-trading user without a run.
+ * had a trader. Throws AppError 404, or 400 for a non-trading user without a run.
  */
 export async function stopTrader(accountId: string): Promise<TraderStatus | null> {
   const db = await getDb();
   const [user] = await db.select({ type: users.type }).from(users).where(eq(users.accountId, accountId)).limit(1);
-  if (!user) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
+  if (!user) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
   const stopped = await stopSession("trader", accountId);
   if (!stopped) {
-    if (user.type !== "trading") throw new UserError(400, TRADER_MESSAGES.notTrading);
+    if (user.type !== "trading") throw new AppError(400, TRADER_MESSAGES.notTrading);
     return null;
   }
   return getTraderStatus(accountId);

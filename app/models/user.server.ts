@@ -5,6 +5,7 @@ import { users } from "~/db/schema";
 import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
 import { isUuid } from "~/utils/api.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * The accounts layer (spec 2 §3 User = spec 1 §3 Bowling user): every read and write of
@@ -37,16 +38,6 @@ export type UserInput = {
   iHeaders?: string | null;
   sek?: string | null;
 };
-
-export class UserError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "UserError";
-  }
-}
 
 function safeHeaders(text: string | null): Record<string, string> | null {
   if (!text) return null;
@@ -149,12 +140,12 @@ function whereId(id: string) {
   return null;
 }
 
-/** Deletes one user; throws UserError(404) when there is none. Returns what was deleted. */
+/** Deletes one user; throws AppError(404) when there is none. Returns what was deleted. */
 export async function deleteUser(id: string, tx?: Executor): Promise<PublicUser> {
   const where = whereId(id);
-  if (!where) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
+  if (!where) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
   const db = tx ?? (await getDb());
   const [row] = await db.delete(users).where(where).returning();
-  if (!row) throw new UserError(404, ACCOUNT_ERRORS.userNotFound);
+  if (!row) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
   return toPublicUser(row);
 }

@@ -2,7 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import type { z } from "zod";
 import { writeAccessRefusal } from "./access.server";
 import { getAuth, requireApiAuth } from "./auth.server";
+import { AppError } from "./app-error";
 import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
+import { errorText } from "./errors";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
@@ -26,6 +28,9 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** In a `u` regex a paired surrogate is one code point, so \p{Cs} matches only lone ones. */
 export const LONE_SURROGATE = /\p{Cs}/u;
 
+/** The 500 text of a route when something unexpected fails: one text, or one per method (spec 2 §8). */
+export type ApiFailureText = string | Partial<Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE", string>>;
+
 /**
  * Every /api resource route's loader and action go through this wrapper (issue 7, the
  * second guard behind the Express gate, docs/decisions/0006):
@@ -33,13 +38,17 @@ export const LONE_SURROGATE = /\p{Cs}/u;
  *   reaches the route by any path the gate did not foresee still gets a 401; and a write
  *   (POST/PUT/PATCH/DELETE) by a viewer or a read-only token is a 403 (docs/decisions/0016);
  * - URL parameters with NUL or control characters are a 400 before any query sees them;
- * - a thrown Response is answered as is; anything else thrown is a 500 in the contract's
- *   shape, never a stack trace (the error is logged to the console);
+ * - errors are mapped here, once (docs/decisions/0021): a thrown `AppError` (models, the
+ *   jobs layer, the request readers) is answered with its status, its text as `error` and
+ *   `message`, its headers and its extra body fields; a thrown Response is answered as is;
+ *   anything else is logged and answered 500 with the route's `failure` text (its method's,
+ *   or "Internal server error"), never a stack trace;
  * - every answer is `Cache-Control: no-store`, and every error body has both `error` and
  *   `message` with the same text, whatever the handler wrote.
  */
 export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
   handler: (args: A) => Response | Promise<Response>,
+  failure?: ApiFailureText,
 ): (args: A) => Promise<Response> {
   return async (args: A) => {
     let response: Response;
@@ -49,22 +58,32 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
       } catch (err) {
         // Without the database no credential can be checked: unavailable, not a 500.
         if (err instanceof Response) throw err;
-        throw jsonError(503, SERVICE_UNAVAILABLE, { "Retry-After": "5" });
+        throw new AppError(503, SERVICE_UNAVAILABLE, { headers: { "Retry-After": "5" } });
       }
       const auth = await getAuth(args.request);
       const refusal = auth && writeAccessRefusal(args.request.method, new URL(args.request.url).pathname, auth);
-      if (refusal) throw jsonError(403, refusal);
+      if (refusal) throw new AppError(403, refusal);
       const bad = Object.values(args.params ?? {}).some((v) => v !== undefined && (CONTROL_CHARS.test(v) || LONE_SURROGATE.test(v)));
       response = bad ? jsonError(400, "The URL contains invalid characters") : await handler(args);
     } catch (err) {
-      if (err instanceof Response) response = err;
-      else {
-        console.warn(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed:`, (err as Error)?.name ?? typeof err);
-        response = jsonError(500, INTERNAL_ERROR);
-      }
+      response = apiErrorResponse(err, args.request, failure);
     }
     return finishApiResponse(response);
   };
+}
+
+/** The /api answer of anything a route threw (see apiRoute). */
+export function apiErrorResponse(err: unknown, request: Request, failure?: ApiFailureText): Response {
+  if (err instanceof Response) return err;
+  if (err instanceof AppError) {
+    return Response.json(
+      { ...err.body, error: err.message, message: err.message },
+      { status: err.status, headers: { "Cache-Control": "no-store", ...err.headers } },
+    );
+  }
+  const text = (typeof failure === "string" ? failure : failure?.[request.method.toUpperCase() as keyof typeof failure]) ?? INTERNAL_ERROR;
+  console.warn(`[api] ${request.method} ${new URL(request.url).pathname} failed (${text}):`, errorText(err));
+  return jsonError(500, text);
 }
 
 async function finishApiResponse(response: Response): Promise<Response> {
@@ -81,9 +100,9 @@ async function finishApiResponse(response: Response): Promise<Response> {
   return Response.json({ ...body, error: text, message: text }, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Throwable form, for use deep inside helpers. */
+/** Throws the AppError `apiRoute` answers as `{ error, message }` with this status. */
 export function apiError(status: number, error: string): never {
-  throw jsonError(status, error);
+  throw new AppError(status, error);
 }
 
 /** Formats the first zod issue as one readable sentence. */
@@ -97,7 +116,7 @@ export function zodMessage(error: z.ZodError): string {
 /**
  * Reads a JSON body with a size cap (the route's, from body-limits.ts, unless given) and
  * parses it with a zod schema. Throws 413 (too large), 415 (not JSON), 400 (malformed, nested
- * too deeply, NUL or lone surrogates, invalid) as `{ error }`.
+ * too deeply, NUL or lone surrogates, invalid) as an AppError.
  */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, maxBytes = bodyLimitFor(new URL(request.url).pathname)): Promise<z.output<S>> {
   const length = Number(request.headers.get("content-length") ?? "0");
@@ -108,7 +127,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   try {
     text = await readLimited(request, maxBytes);
   } catch (err) {
-    if (err instanceof Response) throw err;
+    if (err instanceof AppError) throw err;
     apiError(400, "Could not read request body");
   }
   // Refused before JSON.parse spends time on it.

@@ -27,7 +27,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
 import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/galaxy/clay.server";
-import { ClayError, collectionsTimings } from "~/models/clay.server";
+import { collectionsTimings } from "~/models/clay.server";
 import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
@@ -35,6 +35,7 @@ import { errorText } from "~/utils/errors";
 import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
 import { countOf } from "~/utils/plural";
+import { AppError } from "~/utils/app-error";
 
 function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
@@ -238,7 +239,7 @@ type StepResult = {
 };
 
 /**
- * One step's platform work. A platform failure (ClayError) is the step's outcome, written
+ * One step's platform work. A platform failure (AppError) is the step's outcome, written
  * once by the caller; anything else throws and the job is retried.
  */
 async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
@@ -247,7 +248,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof ClayError) return { error: err.message };
+      if (err instanceof AppError) return { error: err.message };
       throw err;
     }
   };
@@ -356,7 +357,7 @@ async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, reci
     await getGalaxyServices().sendGifts(creds, recipientId, held);
   } catch (err) {
     // Refused by the platform: nothing moved, but keep the intent so a re-run reconciles.
-    throw new ClayError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AppError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
   }
   crashPoint("after-send", creds.userID, chunkNo);
   await finishExternalStep(stepKeyText, { sent: sentBefore + held.length });

@@ -28,11 +28,11 @@ import {
   stopConnection,
   updateChannel,
 } from "~/models/galacord.server";
-import { UserError } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { closeQueues } from "../queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
+import { AppError } from "~/utils/app-error";
 
 let galaxy: Simulator;
 let discord: DiscordSimulator;
@@ -276,7 +276,7 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
 
     await stopConnection(acc.id);
     const err = await changePlanet(acc.id, "Orion").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UserError);
+    expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 409, message: "Not connected to Galaxy" });
   });
 

@@ -12,23 +12,17 @@ import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  try {
-    const body = await readJson(request, probeRequestSchema);
-    const jobId = `probe-${body.key ?? crypto.randomUUID()}`;
-    const job = await enqueue("system", { kind: "probe", ms: body.ms }, { jobId });
-    const answer: ProbeResponse = {
-      jobId: String(job.id),
-      queue: "system",
-      name: "probe",
-      ms: job.data.kind === "probe" ? job.data.ms : body.ms,
-      state: await job.getState(),
-    };
-    return Response.json(answer, { status: 202 });
-  } catch (err) {
-    // readJson() and enqueue() throw ready-made 4xx/503 `{ error }` answers.
-    if (err instanceof Response) return err;
-    throw err;
-  }
+  const body = await readJson(request, probeRequestSchema);
+  const jobId = `probe-${body.key ?? crypto.randomUUID()}`;
+  const job = await enqueue("system", { kind: "probe", ms: body.ms }, { jobId });
+  const answer: ProbeResponse = {
+    jobId: String(job.id),
+    queue: "system",
+    name: "probe",
+    ms: job.data.kind === "probe" ? job.data.ms : body.ms,
+    state: await job.getState(),
+  };
+  return Response.json(answer, { status: 202 });
 });
 
 export const loader = apiRoute(function loader() {

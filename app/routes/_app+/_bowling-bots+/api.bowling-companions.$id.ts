@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, companionBodySchema } from "#api/bowling";
 import { updateCompanion } from "~/models/companion.server";
-import { accountFailure, readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,13 +11,9 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "PUT") return methodNotAllowed(["PUT"]);
-  try {
-    const body = await readAccountBody(request, companionBodySchema);
-    return Response.json({ companion: await updateCompanion(params.id ?? "", body) });
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.updateCompanion);
-  }
-});
+  const body = await readAccountBody(request, companionBodySchema);
+  return Response.json({ companion: await updateCompanion(params.id ?? "", body) });
+}, BOWLING_ERRORS.updateCompanion);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["PUT"]);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage } from "#api/bowling";
 import { createCompanion, deleteAllCompanions, listCompanions } from "~/models/companion.server";
-import { accountFailure, readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,29 +11,20 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  * DELETE (all) → { message: "Deleted N companions", deletedCount } (spec 1 §7 "Companions").
  */
 export const loader = apiRoute(async function loader() {
-  try {
-    return Response.json(await listCompanions());
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.fetchCompanions);
-  }
-});
+  return Response.json(await listCompanions());
+}, BOWLING_ERRORS.fetchCompanions);
 
-export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
-  if (request.method === "POST") {
-    try {
+export const action = apiRoute(
+  async function action({ request }: ActionFunctionArgs) {
+    if (request.method === "POST") {
       const body = await readAccountBody(request, companionBodySchema);
       return Response.json({ companion: await createCompanion(body) }, { status: 201 });
-    } catch (err) {
-      return accountFailure(err, BOWLING_ERRORS.createCompanion);
     }
-  }
-  if (request.method === "DELETE") {
-    try {
+    if (request.method === "DELETE") {
       const n = await deleteAllCompanions();
       return Response.json({ message: deletedCompanionsMessage(n), deletedCount: n });
-    } catch (err) {
-      return accountFailure(err, BOWLING_ERRORS.deleteCompanions);
     }
-  }
-  return methodNotAllowed(["GET", "POST", "DELETE"]);
-});
+    return methodNotAllowed(["GET", "POST", "DELETE"]);
+  },
+  { POST: BOWLING_ERRORS.createCompanion, DELETE: BOWLING_ERRORS.deleteCompanions },
+);

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { removeBowlingUser } from "~/models/bowling-user.server";
-import { accountFailure } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,13 +10,9 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  try {
-    const user = await removeBowlingUser(params.id ?? "");
-    return Response.json({ success: true, user });
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.deleteUser);
-  }
-});
+  const user = await removeBowlingUser(params.id ?? "");
+  return Response.json({ success: true, user });
+}, BOWLING_ERRORS.deleteUser);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, lastFetchedBodySchema } from "#api/bowling";
 import { getLastFetched, setLastFetched } from "~/models/bowling-user.server";
-import { accountFailure, readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -10,19 +10,11 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  * (spec 1 §3 "Last-fetched", §7). A bad timestamp is a 400, nothing stored.
  */
 export const loader = apiRoute(async function loader() {
-  try {
-    return Response.json({ lastFetched: await getLastFetched() });
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.getLastFetched);
-  }
-});
+  return Response.json({ lastFetched: await getLastFetched() });
+}, BOWLING_ERRORS.getLastFetched);
 
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  try {
-    const body = await readAccountBody(request, lastFetchedBodySchema);
-    return Response.json({ lastFetched: await setLastFetched(body.timestamp) });
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.updateLastFetched);
-  }
-});
+  const body = await readAccountBody(request, lastFetchedBodySchema);
+  return Response.json({ lastFetched: await setLastFetched(body.timestamp) });
+}, BOWLING_ERRORS.updateLastFetched);

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { listBowlingUsers } from "~/models/bowling-user.server";
-import { accountFailure } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -9,12 +8,8 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  * recipients: [{_id, account_id, nick}], suppliers: [{_id, account_id, nick}] }; never secrets.
  */
 export const loader = apiRoute(async function loader() {
-  try {
-    return Response.json(await listBowlingUsers());
-  } catch (err) {
-    return accountFailure(err, BOWLING_ERRORS.fetchUsers);
-  }
-});
+  return Response.json(await listBowlingUsers());
+}, BOWLING_ERRORS.fetchUsers);
 
 export const action = apiRoute(function action(_args: ActionFunctionArgs) {
   return methodNotAllowed(["GET"]);

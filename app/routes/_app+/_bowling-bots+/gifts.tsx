@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
@@ -10,7 +10,6 @@ import { getCharacterDetails, stalenessOf, type CharacterDetails, type Staleness
 import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
 import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
-import { UserError } from "~/models/user.server";
 import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
@@ -22,13 +21,13 @@ import {
   type CollectionItemView,
   type GiftCell,
 } from "~/routes/_app+/_bowling-bots+/components/bowling-view";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
-import { readFormData } from "~/utils/forms.server";
-import { dispatchIntent } from "~/utils/intent.server";
+import { requireOperator } from "~/utils/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { matchesSearch, searchQuery } from "~/utils/list-search";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
+import { pageAction, withSearchParam, type IntentHandler, type PageOutcome } from "~/utils/page-action.server";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -190,55 +189,19 @@ export const REFRESH_STARTED = "Refreshing bowling data";
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
 export const clientAction = keepInputOnFailure();
 
-export async function action({ request }: ActionFunctionArgs) {
-  const operator = await requireOperator(request);
-  const formData = await readFormData(request);
-  const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/gifts") : null;
-  const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [intent, async () => respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo)]),
-  ) as Record<Intent, () => Promise<Response>>;
-  return dispatchIntent(formData, handlers);
-}
-
-type Outcome = { ok: true; message: string } | { ok: false; message: string; status: number };
-
-async function run(intent: Intent, fn: () => Promise<string>): Promise<Outcome> {
-  try {
-    return { ok: true, message: await fn() };
-  } catch (err) {
-    if (err instanceof UserError) {
-      if (FIXED_FAILURE.has(intent)) {
-        await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
-        return { ok: false, message: FALLBACK[intent], status: err.status };
-      }
-      return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-    }
-    if (err instanceof Response) {
-      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
-    }
-    await logEvent({ type: "error", source: "system", message: `Bowling Bots: ${intent} failed`, details: err });
-    return { ok: false, message: FALLBACK[intent], status: 500 };
-  }
-}
-
-function respond(intent: Intent, outcome: Outcome, redirectTo: string | null) {
-  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
-  if (redirectTo) {
-    if (!outcome.ok) return redirectWithError(redirectTo, outcome.message);
-    // A refresh posted without JavaScript: the page follows the job (REFRESHING_PARAM), no toast yet.
-    if (intent === "refresh") {
-      const to = new URL(redirectTo, "http://x");
-      to.searchParams.set(REFRESHING_PARAM, "1");
-      return redirect(`${to.pathname}${to.search}`);
-    }
-    return redirectWithSuccess(redirectTo, outcome.message);
-  }
-  if (intent === "refresh" && outcome.ok) return Response.json(result);
-  if (outcome.ok) return jsonWithSuccess(result, outcome.message);
-  return jsonWithError(result, outcome.message, { status: outcome.status });
-}
+export const action = pageAction<Intent>({
+  section: "Bowling Bots",
+  home: "/gifts",
+  failure: FALLBACK,
+  onError: async (err, { intent }) => {
+    if (!(err instanceof AppError) || !FIXED_FAILURE.has(intent) || isJobEngineOffline(err)) return undefined;
+    await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
+    return { ok: false, message: FALLBACK[intent], status: err.status };
+  },
+  intents: Object.fromEntries(
+    INTENTS.map((intent) => [intent, ({ form, operatorId, redirectTo }) => handle(intent, form.formData, operatorId, redirectTo)]),
+  ) as Record<Intent, IntentHandler<Intent>>,
+});
 
 const field = (formData: FormData, name: string) => {
   const v = formData.get(name);
@@ -251,15 +214,16 @@ function companionBody(formData: FormData) {
     supplier: field(formData, "supplier"),
     consumer: field(formData, "consumer"),
   });
-  if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
   return parsed.data;
 }
 
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string> {
+async function handle(intent: Intent, formData: FormData, operatorId: string, redirectTo: string | null): Promise<string | PageOutcome> {
   switch (intent) {
     case "refresh":
       await requestBowlingRefresh();
-      return REFRESH_STARTED;
+      // No toast: the page follows the job (REFRESHING_PARAM without JavaScript) and tells its outcome at the end.
+      return { ok: true, message: REFRESH_STARTED, toast: false, redirectTo: redirectTo ? withSearchParam(redirectTo, REFRESHING_PARAM, "1") : undefined };
     case "delete-user":
       // Kept for Undo with the companions it takes along (issue 19 item 9).
       await removeUserUndoable(operatorId, field(formData, "accountId").trim() || "-", removeBowlingUser);

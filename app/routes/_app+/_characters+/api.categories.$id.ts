@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { deleteCategory } from "~/models/category.server";
-import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -10,13 +9,9 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  try {
-    const category = await deleteCategory(params.id ?? "");
-    return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryDeleted, category });
-  } catch (err) {
-    return accountFailure(err, ACCOUNT_ERRORS.deleteCategory);
-  }
-});
+  const category = await deleteCategory(params.id ?? "");
+  return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryDeleted, category });
+}, ACCOUNT_ERRORS.deleteCategory);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCategorySchema } from "#api/accounts";
 import { createCategory, listCategories } from "~/models/category.server";
-import { accountFailure, readAccountBody } from "./accounts-api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,20 +11,12 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  * case → 409 "Category already exists".
  */
 export const loader = apiRoute(async function loader() {
-  try {
-    return Response.json({ categories: await listCategories() });
-  } catch (err) {
-    return accountFailure(err, ACCOUNT_ERRORS.fetchData);
-  }
-});
+  return Response.json({ categories: await listCategories() });
+}, ACCOUNT_ERRORS.fetchData);
 
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  try {
-    const body = await readAccountBody(request, createCategorySchema);
-    const category = await createCategory(body.value);
-    return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryCreated, category }, { status: 201 });
-  } catch (err) {
-    return accountFailure(err, ACCOUNT_ERRORS.createCategory);
-  }
-});
+  const body = await readAccountBody(request, createCategorySchema);
+  const category = await createCategory(body.value);
+  return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryCreated, category }, { status: 201 });
+}, ACCOUNT_ERRORS.createCategory);

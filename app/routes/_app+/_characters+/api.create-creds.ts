@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
-import { accountFailure, readAccountBody } from "./accounts-api.server";
+import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,14 +11,10 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  try {
-    const body = await readAccountBody(request, createCredsSchema);
-    const user = await createUserFromRecoveryCode(body);
-    return Response.json({ success: true, message: ACCOUNT_MESSAGES.userCreated, user });
-  } catch (err) {
-    return accountFailure(err, ACCOUNT_ERRORS.createUser);
-  }
-});
+  const body = await readAccountBody(request, createCredsSchema);
+  const user = await createUserFromRecoveryCode(body);
+  return Response.json({ success: true, message: ACCOUNT_MESSAGES.userCreated, user });
+}, ACCOUNT_ERRORS.createUser);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

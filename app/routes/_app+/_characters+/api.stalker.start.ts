@@ -2,7 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStartResponse } from "#api/stalker";
 import { startStalker, startWaitMs } from "~/models/stalker.server";
-import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
@@ -16,17 +15,12 @@ import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { account_id, takeover } = await readJson(request, stalkerBodySchema);
-  try {
-    const { tookOver: _took, ...stalker } = await startStalker(account_id, { takeover, waitMs: startWaitMs() });
-    if (stalker.state === "error") return Response.json({ ...jsonBody(stalker.error ?? ACCOUNT_ERRORS.startStalker), stalker }, { status: 502 });
-    const active = stalker.state === "active";
-    const body: StalkerStartResponse = { success: true, message: active ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting, stalker };
-    return Response.json(body, { status: active ? 200 : 202 });
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    return accountFailure(err, ACCOUNT_ERRORS.startStalker);
-  }
-});
+  const { tookOver: _took, ...stalker } = await startStalker(account_id, { takeover, waitMs: startWaitMs() });
+  if (stalker.state === "error") return Response.json({ ...jsonBody(stalker.error ?? ACCOUNT_ERRORS.startStalker), stalker }, { status: 502 });
+  const active = stalker.state === "active";
+  const body: StalkerStartResponse = { success: true, message: active ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting, stalker };
+  return Response.json(body, { status: active ? 200 : 202 });
+}, ACCOUNT_ERRORS.startStalker);
 
 function jsonBody(text: string) {
   return { error: text, message: text };

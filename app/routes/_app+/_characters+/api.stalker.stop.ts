@@ -2,8 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStopResponse } from "#api/stalker";
 import { stopStalker } from "~/models/stalker.server";
-import { UserError } from "~/models/user.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
  * POST /api/stalker/stop {account_id} (spec 2 §7, §4 "Stalker"): marks it stopped and inactive
@@ -14,17 +13,10 @@ import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.ser
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { account_id } = await readJson(request, stalkerBodySchema);
-  try {
-    const stalker = await stopStalker(account_id);
-    const body: StalkerStopResponse = { success: true, message: ACCOUNT_MESSAGES.stalkerStopped, stalker };
-    return Response.json(body, { status: 200 });
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    if (err instanceof UserError) return jsonError(err.status, err.message);
-    console.warn("[api/stalker] stop failed:", (err as Error).message);
-    return jsonError(500, ACCOUNT_ERRORS.stopStalker);
-  }
-});
+  const stalker = await stopStalker(account_id);
+  const body: StalkerStopResponse = { success: true, message: ACCOUNT_MESSAGES.stalkerStopped, stalker };
+  return Response.json(body, { status: 200 });
+}, ACCOUNT_ERRORS.stopStalker);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

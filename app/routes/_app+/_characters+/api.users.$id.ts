@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { removeUser } from "~/models/account.server";
-import { accountFailure } from "./accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 
 /**
@@ -11,13 +10,9 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  try {
-    const user = await removeUser(params.id ?? "");
-    return Response.json({ success: true, message: ACCOUNT_MESSAGES.userDeleted, user });
-  } catch (err) {
-    return accountFailure(err, ACCOUNT_ERRORS.deleteUser);
-  }
-});
+  const user = await removeUser(params.id ?? "");
+  return Response.json({ success: true, message: ACCOUNT_MESSAGES.userDeleted, user });
+}, ACCOUNT_ERRORS.deleteUser);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);

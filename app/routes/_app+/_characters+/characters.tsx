@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, type Category } from "#api/accounts";
@@ -30,16 +30,16 @@ import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
-import { UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
-import { readFormData } from "~/utils/forms.server";
-import { dispatchIntent } from "~/utils/intent.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
+import { pageAction, withSearchParam, type FormFields } from "~/utils/page-action.server";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").
@@ -126,7 +126,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       await selectCharacter(operator.id, running);
       selected = running;
     } catch (err) {
-      if (!(err instanceof Response)) throw err;
+      if (!isJobEngineOffline(err)) throw err;
       // Job engine offline: the page still shows; the selection waits for the next load.
     }
   }
@@ -215,139 +215,85 @@ export const REFRESH_STARTED = "Refreshing pictures, statuses and gift stats";
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
 export const clientAction = keepInputOnFailure();
 
-export async function action({ request }: ActionFunctionArgs) {
-  const operator = await requireOperator(request);
-  const formData = await readFormData(request);
-  const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/characters") : null;
+export const action = pageAction<Intent>({
+  section: "All Characters",
+  home: "/characters",
+  failure: FALLBACK,
   // A plain form may come back somewhere else on failure (the Add User form stays open).
-  const rawErrorRedirect = formData.get("errorRedirectTo");
-  const errorRedirectTo = redirectTo && rawErrorRedirect ? safeRedirect(rawErrorRedirect, redirectTo) : redirectTo;
-  const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [
-      intent,
-      async () => {
-        try {
-          return respond(intent, await run(intent, () => handle(intent, formData, operator.id)), redirectTo, errorRedirectTo);
-        } catch (err) {
-          // Another purpose holds the account: back to the page with the take-over question.
-          const accountId = field(formData, "accountId");
-          const to = takeoverLocation(err, redirectTo ?? "/characters", {
-            intent,
-            accountId,
-            fields: { accountId, accountName: (err as AccountHeldError).account ?? accountId },
-          });
-          if (to) return redirectWithError(to, (err as AccountHeldError).message);
-          throw err;
-        }
-      },
-    ]),
-  ) as Record<Intent, () => Promise<Response>>;
-  return dispatchIntent(formData, handlers);
-}
-
-type Outcome = { ok: true; message: string } | { ok: false; message: string; status: number };
-
-async function run(intent: Intent, fn: () => Promise<string | Outcome>): Promise<Outcome> {
-  try {
-    const done = await fn();
-    return typeof done === "string" ? { ok: true, message: done } : done;
-  } catch (err) {
-    if (err instanceof AccountHeldError && intent === "start-stalker") throw err; // the take-over question
-    if (err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-    if (err instanceof Response) {
-      const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-      return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
-    }
-    void logEvent({ type: "error", source: "system", message: `All Characters: ${intent} failed`, details: err });
-    return { ok: false, message: FALLBACK[intent], status: 500 };
-  }
-}
-
-function respond(intent: Intent, outcome: Outcome, redirectTo: string | null, errorRedirectTo: string | null) {
-  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
-  // A Refresh posted without JavaScript: the page follows the job (REFRESHING_PARAM) and tells its outcome at the end.
-  if (redirectTo && intent === "refresh" && outcome.ok) {
-    const to = new URL(redirectTo, "http://x");
-    to.searchParams.set(REFRESHING_PARAM, "1");
-    return redirectWithSuccess(`${to.pathname}${to.search}`, outcome.message);
-  }
-  if (redirectTo) return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message) : redirectWithError(errorRedirectTo ?? redirectTo, outcome.message);
-  if (outcome.ok) return jsonWithSuccess(result, outcome.message);
-  return jsonWithError(result, outcome.message, { status: outcome.status });
-}
-
-const field = (formData: FormData, name: string) => {
-  const v = formData.get(name);
-  return typeof v === "string" ? v : "";
-};
-
-function accountIdOf(formData: FormData): string {
-  const id = field(formData, "accountId").trim();
-  if (!/^\d{1,12}$/.test(id)) throw new UserError(400, ACCOUNT_ERRORS.accountIdRequired);
-  return id;
-}
-
-const checked = (formData: FormData, name: string) => ["1", "on", "true"].includes(field(formData, name));
-
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | Outcome> {
-  switch (intent) {
-    case "create-user": {
+  errorRedirectTo: (form, redirectTo) => (form.string("errorRedirectTo") ? safeRedirect(form.string("errorRedirectTo"), redirectTo) : redirectTo),
+  onError: (err, { intent, form, redirectTo }) => {
+    // Another purpose holds the account: back to the page with the take-over question.
+    if (!(err instanceof AccountHeldError) || intent !== "start-stalker") return undefined;
+    const accountId = form.string("accountId");
+    const to = takeoverLocation(err, redirectTo ?? "/characters", { intent, accountId, fields: { accountId, accountName: err.account ?? accountId } });
+    return to ? redirectWithError(to, err.message) : undefined;
+  },
+  intents: {
+    "create-user": async ({ form, operatorId }) => {
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
-      const parsed = createCredsSchema.safeParse({ rc: field(formData, "rc"), type: field(formData, "type") });
-      if (!parsed.success) throw new UserError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
-      const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: checked(formData, "takeover") });
+      const parsed = createCredsSchema.safeParse({ rc: form.string("rc"), type: form.string("type") });
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
+      const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: form.checked("takeover") });
       // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh.
       await loadNewUserDetails(user.account_id, operatorId, { waitMs: startWaitMs() }).catch((err: unknown) => {
         void logEvent({ type: "error", source: "system", message: `All Characters: loading the new user's details failed`, details: err });
       });
       return ACCOUNT_MESSAGES.userCreated;
-    }
-    case "add-category":
-      await createCategory(field(formData, "value"));
+    },
+    "add-category": async ({ form }) => {
+      await createCategory(form.string("value"));
       return ACCOUNT_MESSAGES.categoryCreated;
-    case "delete-category":
+    },
+    "delete-category": async ({ form, operatorId }) => {
       // Kept for Undo (issue 19 item 9; the loader offers it, with and without JavaScript).
-      await deleteCategoryUndoable(operatorId, field(formData, "id"));
+      await deleteCategoryUndoable(operatorId, form.string("id"));
       return ACCOUNT_MESSAGES.categoryDeleted;
-    case "delete-user": {
-      const id = field(formData, "accountId").trim();
-      await removeUserUndoable(operatorId, id || "-");
+    },
+    "delete-user": async ({ form, operatorId }) => {
+      await removeUserUndoable(operatorId, form.string("accountId").trim() || "-");
       return ACCOUNT_MESSAGES.userDeleted;
-    }
-    case "undo-delete": {
-      const back = await undoAccountDeletion(operatorId, field(formData, "undoId"));
+    },
+    "undo-delete": async ({ form, operatorId }) => {
+      const back = await undoAccountDeletion(operatorId, form.string("undoId"));
       if (back.accountId) await loadNewUserDetails(back.accountId, operatorId).catch(() => false);
       return back.message;
-    }
-    case "start-stalker": {
-      const accountId = accountIdOf(formData);
+    },
+    "start-stalker": async ({ form, operatorId }) => {
+      const accountId = accountIdOf(form);
       // The answer waits a moment for the login's outcome: success only once it is up, the
       // platform's words when it refused, "connecting" while it still tries (the card follows live).
-      const started = await startStalker(accountId, { takeover: checked(formData, "takeover"), waitMs: startWaitMs() });
+      const started = await startStalker(accountId, { takeover: form.checked("takeover"), waitMs: startWaitMs() });
       if (started.state === "error") return { ok: false, message: started.error ?? ACCOUNT_ERRORS.startStalker, status: 502 };
       // Spec 2 §4: on a successful start that user becomes the selected user.
       await selectCharacter(operatorId, accountId).catch((err: unknown) => {
-        if (!(err instanceof Response)) throw err;
+        if (!isJobEngineOffline(err)) throw err;
       });
       const took = started.tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, started.tookOver.purpose)}` : "";
       return `${started.state === "active" ? ACCOUNT_MESSAGES.stalkerStarted : ACCOUNT_MESSAGES.stalkerConnecting}${took}`;
-    }
-    case "stop-stalker": {
-      const accountId = accountIdOf(formData);
+    },
+    "stop-stalker": async ({ form, operatorId }) => {
+      const accountId = accountIdOf(form);
       await stopStalker(accountId);
       // Spec 2 §4: on stop of the selected user the selection is cleared.
       if ((await getSelectedCharacter(operatorId)) === accountId) {
         await selectCharacter(operatorId, null).catch((err: unknown) => {
-          if (!(err instanceof Response)) throw err;
+          if (!isJobEngineOffline(err)) throw err;
         });
       }
       return ACCOUNT_MESSAGES.stalkerStopped;
-    }
-    case "refresh":
+    },
+    refresh: async ({ operatorId, redirectTo }) => {
       await requestCharactersRefresh({ operatorId, force: true });
-      return REFRESH_STARTED;
-  }
+      // Posted without JavaScript: the page follows the job (REFRESHING_PARAM) and tells its outcome at the end.
+      return { ok: true, message: REFRESH_STARTED, redirectTo: redirectTo ? withSearchParam(redirectTo, REFRESHING_PARAM, "1") : undefined };
+    },
+  },
+});
+
+function accountIdOf(form: FormFields): string {
+  const id = form.string("accountId").trim();
+  if (!/^\d{1,12}$/.test(id)) throw new AppError(400, ACCOUNT_ERRORS.accountIdRequired);
+  return id;
 }
 
 // ---------------------------------------------------------------------------------------

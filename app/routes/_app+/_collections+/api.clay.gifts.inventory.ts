@@ -4,18 +4,14 @@ import { inventorySchema } from "#api/collections-schemas";
 import { giftInventory } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
+import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
-  try {
-    const body = await readClayBody(request, inventorySchema);
-    const creds = await resolveClayCredentials(await clayOperatorId(request), body);
-    const giftIds = await giftInventory(creds, body.collectionId ?? DEFAULT_COLLECTION_SET);
-    return Response.json({ giftIds } satisfies InventoryResponse);
-  } catch (err) {
-    return clayFailure(err, T.inventoryFailed);
-  }
-});
+  const body = await readClayBody(request, inventorySchema);
+  const creds = await resolveClayCredentials(await clayOperatorId(request), body);
+  const giftIds = await giftInventory(creds, body.collectionId ?? DEFAULT_COLLECTION_SET);
+  return Response.json({ giftIds } satisfies InventoryResponse);
+}, T.inventoryFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));

@@ -4,18 +4,14 @@ import { sendGiftsSchema } from "#api/collections-schemas";
 import { sendGifts } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
+import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
-  try {
-    const body = await readClayBody(request, sendGiftsSchema);
-    const creds = await resolveClayCredentials(await clayOperatorId(request), body);
-    const { sent, message } = await sendGifts(creds, body.receiverUserId, body.giftIdsToSend);
-    return Response.json({ success: true, sent, receiverUserId: body.receiverUserId, message } satisfies SendGiftsResponse);
-  } catch (err) {
-    return clayFailure(err, T.sendFailed);
-  }
-});
+  const body = await readClayBody(request, sendGiftsSchema);
+  const creds = await resolveClayCredentials(await clayOperatorId(request), body);
+  const { sent, message } = await sendGifts(creds, body.receiverUserId, body.giftIdsToSend);
+  return Response.json({ success: true, sent, receiverUserId: body.receiverUserId, message } satisfies SendGiftsResponse);
+}, T.sendFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));

@@ -4,18 +4,14 @@ import { masticRunSchema } from "#api/collections-schemas";
 import { runMasticRequests } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { clayFailure, clayOperatorId, readClayBody } from "./clay-api.server";
+import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/mastic/run {userID, password?, collectionId, numberOfRequests} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
-  try {
-    const body = await readClayBody(request, masticRunSchema);
-    const creds = await resolveClayCredentials(await clayOperatorId(request), body);
-    const outcome = await runMasticRequests(creds, body.collectionId, body.numberOfRequests);
-    return Response.json({ success: true, ...outcome } satisfies MasticRunResponse);
-  } catch (err) {
-    return clayFailure(err, T.masticFailed);
-  }
-});
+  const body = await readClayBody(request, masticRunSchema);
+  const creds = await resolveClayCredentials(await clayOperatorId(request), body);
+  const outcome = await runMasticRequests(creds, body.collectionId, body.numberOfRequests);
+  return Response.json({ success: true, ...outcome } satisfies MasticRunResponse);
+}, T.masticFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));

@@ -1,10 +1,9 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
 import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/galaxy/clay.server";
-import { ClayError } from "~/models/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
 import { loginWithProfile, loginWithRecoveryCode, logout } from "~/galaxy/collections-login.server";
 import {
@@ -19,18 +18,17 @@ import {
   updateState,
   withActivity,
 } from "~/models/collections.server";
-import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
-import { listUsers, UserError } from "~/models/user.server";
+import { listUsers } from "~/models/user.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { requireOperator } from "~/utils/auth.server";
 import { collectionsPanelCookie, type PanelMode } from "~/utils/collections-panel.server";
-import { readFormData } from "~/utils/forms.server";
-import { dispatchIntent } from "~/utils/intent.server";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithError } from "~/utils/toast.server";
 import styles from "./components/collections.css?url";
 import { CollectionsScreen } from "./components/collections-screen";
+import { AppError } from "~/utils/app-error";
+import { pageAction, type IntentHandler, type PageOutcome } from "~/utils/page-action.server";
 
 /**
  * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and
@@ -118,62 +116,28 @@ const FALLBACK: Record<Intent, string> = {
   panel: "Could not change the panel",
 };
 
-type Outcome = { ok: true; message: string; headers?: HeadersInit } | { ok: false; message: string; status: number };
-
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
-export async function action({ request }: ActionFunctionArgs) {
-  const operator = await requireOperator(request);
-  const formData = await readFormData(request);
-  const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/collections") : null;
-  const handlers = Object.fromEntries(
-    INTENTS.map((intent) => [
-      intent,
-      async () => {
-        let outcome: Outcome;
-        try {
-          const done = await handle(intent, formData, operator.id);
-          outcome = typeof done === "string" ? { ok: true, message: done } : { ok: true, ...done };
-        } catch (err) {
-          // Another purpose holds the account: back to the page with the take-over question
-          // (the recovery-code login asks up front instead: its code never goes in a URL).
-          if (err instanceof AccountHeldError && intent !== "login") {
-            const accountId = err.holder.accountId ?? "";
-            const fields: Record<string, string> = { accountName: err.account };
-            if (intent === "login-saved") fields.profileId = field(formData, "profileId");
-            const to = takeoverLocation(err, redirectTo ?? "/collections", { intent, accountId, fields });
-            if (to) return redirectWithError(to, err.message);
-          }
-          outcome = await failureOf(intent, err);
-        }
-        return respond(intent, outcome, redirectTo);
-      },
-    ]),
-  ) as Record<Intent, () => Promise<Response>>;
-  return dispatchIntent(formData, handlers);
-}
-
-async function failureOf(intent: Intent, err: unknown): Promise<Outcome> {
-  if (err instanceof ClayError || err instanceof UserError) return { ok: false, message: err.message || FALLBACK[intent], status: err.status };
-  if (err instanceof Response) {
-    const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-    return { ok: false, message: typeof body?.message === "string" && body.message ? body.message : FALLBACK[intent], status: err.status };
-  }
-  void logEvent({ type: "error", source: "system", message: `Collections: ${intent} failed`, details: { error: String(err) } });
-  return { ok: false, message: FALLBACK[intent], status: 500 };
-}
-
-function respond(intent: Intent, outcome: Outcome, redirectTo: string | null) {
-  const result: ActionResult = { ok: outcome.ok, intent, message: outcome.message };
-  const headers = outcome.ok ? outcome.headers : undefined;
-  if (redirectTo)
-    return outcome.ok ? redirectWithSuccess(redirectTo, outcome.message, headers ? { headers } : undefined) : redirectWithError(redirectTo, outcome.message);
-  if (outcome.ok) return jsonWithSuccess(result, outcome.message, headers ? { headers } : undefined);
-  return jsonWithError(result, outcome.message, { status: outcome.status });
-}
+export const action = pageAction<Intent>({
+  section: "Collections",
+  home: "/collections",
+  failure: FALLBACK,
+  onError: (err, { intent, form, redirectTo }) => {
+    // Another purpose holds the account: back to the page with the take-over question
+    // (the recovery-code login asks up front instead: its code never goes in a URL).
+    if (!(err instanceof AccountHeldError) || intent === "login") return undefined;
+    const fields: Record<string, string> = { accountName: err.account };
+    if (intent === "login-saved") fields.profileId = form.string("profileId");
+    const to = takeoverLocation(err, redirectTo ?? "/collections", { intent, accountId: err.holder.accountId ?? "", fields });
+    return to ? redirectWithError(to, err.message) : undefined;
+  },
+  intents: Object.fromEntries(INTENTS.map((intent) => [intent, ({ form, operatorId }) => handle(intent, form.formData, operatorId)])) as Record<
+    Intent,
+    IntentHandler<Intent>
+  >,
+});
 
 const field = (formData: FormData, name: string) => {
   const v = formData.get(name);
@@ -186,7 +150,7 @@ const checked = (formData: FormData, name: string) => ["1", "on", "true"].includ
 async function loggedIn(operatorId: string) {
   const state = await getState(operatorId);
   const creds = state.profileId ? await profileCredentials(state.profileId) : null;
-  if (!creds) throw new ClayError(409, T.notLoggedIn);
+  if (!creds) throw new AppError(409, T.notLoggedIn);
   return { state, creds: { userID: creds.userID, password: creds.password } };
 }
 
@@ -195,20 +159,20 @@ async function savePickers(operatorId: string, formData: FormData) {
   const patch: { collectionId?: number; recipientId?: string } = {};
   if (formData.has("collectionId")) {
     const raw = field(formData, "collectionId").trim();
-    if (!raw) throw new ClayError(400, T.noSet);
-    if (!isCollectionSetId(Number(raw))) throw new ClayError(400, T.badSet);
+    if (!raw) throw new AppError(400, T.noSet);
+    if (!isCollectionSetId(Number(raw))) throw new AppError(400, T.badSet);
     patch.collectionId = Number(raw);
   }
   if (formData.has("recipientId") || field(formData, "recipientOther").trim()) {
     // "Other account ID" (recipientOther), when filled, wins over the picker.
     const raw = (field(formData, "recipientOther").trim() || field(formData, "recipientId")).trim();
-    if (raw && !/^\d{1,12}$/.test(raw)) throw new ClayError(400, T.recipientNotId);
+    if (raw && !/^\d{1,12}$/.test(raw)) throw new AppError(400, T.recipientNotId);
     patch.recipientId = raw;
   }
   if (Object.keys(patch).length) await updateState(operatorId, patch);
 }
 
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | { message: string; headers?: HeadersInit }> {
+async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | PageOutcome> {
   switch (intent) {
     case "login": {
       const profile = await loginWithRecoveryCode(operatorId, field(formData, "rc"), { takeover: checked(formData, "takeover") });
@@ -222,7 +186,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       const state = await getState(operatorId);
       const id = field(formData, "profileId");
       if (state.profileId === id) await logout(operatorId);
-      if (!(await removeProfile(operatorId, id))) throw new ClayError(404, T.noProfile);
+      if (!(await removeProfile(operatorId, id))) throw new AppError(404, T.noProfile);
       return "Saved account removed";
     }
     case "logout":
@@ -240,7 +204,7 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     }
     case "change-planet": {
       const { creds } = await loggedIn(operatorId).catch(() => {
-        throw new ClayError(409, T.notConnected);
+        throw new AppError(409, T.notConnected);
       });
       const planet = await changePlanet(creds.userID, field(formData, "planet"));
       return `Now on ${planet}`;
@@ -279,9 +243,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
     case "send": {
       await savePickers(operatorId, formData);
       const { state, creds } = await loggedIn(operatorId);
-      if (!state.recipientId) throw new ClayError(400, T.noRecipient);
+      if (!state.recipientId) throw new AppError(400, T.noRecipient);
       const ids = state.giftIds ?? [];
-      if (!ids.length) throw new ClayError(400, T.noGifts);
+      if (!ids.length) throw new AppError(400, T.noGifts);
       const { message } = await withActivity(operatorId, `Sending ${ids.length} gifts to user ${state.recipientId}`, async () => {
         const out = await sendGifts(creds, state.recipientId, ids);
         return { result: out, message: out.message };
@@ -304,8 +268,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       return "Activity Log cleared";
     case "panel": {
       const mode = field(formData, "mode");
-      if (!["show", "minimized", "hide"].includes(mode)) throw new ClayError(400, "Unknown panel mode");
+      if (!["show", "minimized", "hide"].includes(mode)) throw new AppError(400, "Unknown panel mode");
       return {
+        ok: true,
         message: mode === "hide" ? "Floating panel hidden" : mode === "minimized" ? "Floating panel minimized" : "Floating panel shown",
         headers: { "Set-Cookie": collectionsPanelCookie.serialize(mode as PanelMode) },
       };

@@ -3,7 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateBatchEnvelopeSchema } from "#api/rates-schemas";
 import { batchUpsert } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/batch {updates: [{inputItem, outputItem, rates, status}]} (spec 1 §7
@@ -13,15 +12,11 @@ import { rateWriteFailed } from "./rates-api.server";
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  try {
-    // The model validates every entry with rateBatchSchema (once) before writing any.
-    const { updates } = await readJson(request, rateBatchEnvelopeSchema);
-    const count = await batchUpsert(updates);
-    return Response.json({ success: true, count });
-  } catch (err) {
-    return rateWriteFailed(err, RATE_MESSAGES.newEntriesFailed());
-  }
-});
+  // The model validates every entry with rateBatchSchema (once) before writing any.
+  const { updates } = await readJson(request, rateBatchEnvelopeSchema);
+  const count = await batchUpsert(updates);
+  return Response.json({ success: true, count });
+}, RATE_MESSAGES.newEntriesFailed());
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatesForInput } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * DELETE /api/rates/input/{inputItem}: deletes every output of one input gift, the group
@@ -13,14 +12,10 @@ import { rateWriteFailed } from "./rates-api.server";
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  try {
-    const count = await deleteRatesForInput(params.inputItem ?? "");
-    if (count === 0) return jsonError(404, `No exchange rates for "${params.inputItem}"`);
-    return Response.json({ success: true, count });
-  } catch (err) {
-    return rateWriteFailed(err, RATE_MESSAGES.deleteAllFailed());
-  }
-});
+  const count = await deleteRatesForInput(params.inputItem ?? "");
+  if (count === 0) return jsonError(404, `No exchange rates for "${params.inputItem}"`);
+  return Response.json({ success: true, count });
+}, RATE_MESSAGES.deleteAllFailed());
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);

@@ -3,7 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateStatusSchema } from "#api/rates-schemas";
 import { setRateStatus } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/status {inputItem, outputItem, status} (spec 1 §7 "Rates"): enables
@@ -12,15 +11,11 @@ import { rateWriteFailed } from "./rates-api.server";
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  try {
-    const body = await readJson(request, rateStatusSchema);
-    const data = await setRateStatus(body);
-    if (!data) return jsonError(404, RATE_MESSAGES.notFound);
-    return Response.json({ success: true, data });
-  } catch (err) {
-    return rateWriteFailed(err, "Failed to update exchange rate status");
-  }
-});
+  const body = await readJson(request, rateStatusSchema);
+  const data = await setRateStatus(body);
+  if (!data) return jsonError(404, RATE_MESSAGES.notFound);
+  return Response.json({ success: true, data });
+}, "Failed to update exchange rate status");
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

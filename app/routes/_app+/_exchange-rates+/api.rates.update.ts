@@ -3,7 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateUpdateSchema } from "#api/rates-schemas";
 import { upsertRate } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { rateWriteFailed } from "./rates-api.server";
 
 /**
  * POST /api/rates/update {inputItem, outputItem, rates} (spec 1 §7 "Rates"): saves one pair's
@@ -12,14 +11,10 @@ import { rateWriteFailed } from "./rates-api.server";
  */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  try {
-    const body = await readJson(request, rateUpdateSchema);
-    const data = await upsertRate(body);
-    return Response.json({ success: true, data });
-  } catch (err) {
-    return rateWriteFailed(err, RATE_MESSAGES.saveFailed());
-  }
-});
+  const body = await readJson(request, rateUpdateSchema);
+  const data = await upsertRate(body);
+  return Response.json({ success: true, data });
+}, RATE_MESSAGES.saveFailed());
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

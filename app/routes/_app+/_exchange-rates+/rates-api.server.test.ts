@@ -8,7 +8,9 @@ import { createApiToken, revokeApiToken } from "~/models/api-token.server";
 import { createOperator, createSession } from "~/models/operator.server";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
-import { rateWriteFailed, ratesExpressHandler, ratesHotPath } from "./rates-api.server";
+import { ratesExpressHandler, ratesHotPath } from "./rates-api.server";
+import { apiErrorResponse } from "~/utils/api.server";
+import { AppError } from "~/utils/app-error";
 import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
 import { createAuthGate } from "~/utils/auth-gate.server";
 import { sessionCookie } from "~/utils/auth.server";
@@ -96,18 +98,25 @@ test("the hot path revalidates with the ETag and sees writes at once", async () 
   expect((await after.json())["Gold Ring"].Clay.rate).toBe("2");
 });
 
-test("rateWriteFailed: 400 for rule breaks, thrown Responses as is, 500 otherwise", async () => {
-  const bad = rateWriteFailed(new RateValidationError("Rate 1: Quantity cannot be negative"), "x");
+test("apiErrorResponse: an AppError (a broken rate rule) is 400 with its text, thrown Responses as is, anything else 500 with the route's text", async () => {
+  const request = new Request("http://localhost/api/rates/update", { method: "POST" });
+  const bad = apiErrorResponse(new RateValidationError("Rate 1: Quantity cannot be negative"), request);
   expect(bad.status).toBe(400);
   expect(await bad.json()).toEqual(errorBody("Rate 1: Quantity cannot be negative"));
   const thrown = new Response("{}", { status: 413 });
-  expect(rateWriteFailed(thrown, "x")).toBe(thrown);
+  expect(apiErrorResponse(thrown, request)).toBe(thrown);
+  const offline = apiErrorResponse(new AppError(503, "Job engine offline: Redis is not reachable", { headers: { "Retry-After": "5" } }), request);
+  expect(offline.status).toBe(503);
+  expect(offline.headers.get("Retry-After")).toBe("5");
+  expect(await offline.json()).toEqual(errorBody("Job engine offline: Redis is not reachable"));
   const warn = console.warn;
   console.warn = () => {};
   try {
-    const other = rateWriteFailed(new Error("db down"), "Failed to save exchange rate: Please try again");
+    const other = apiErrorResponse(new Error("db down"), request, { POST: "Failed to save exchange rate: Please try again" });
     expect(other.status).toBe(500);
     expect(await other.json()).toEqual(errorBody("Failed to save exchange rate: Please try again"));
+    const unnamed = apiErrorResponse(new Error("db down"), new Request("http://localhost/api/rates/update", { method: "PUT" }), { POST: "x" });
+    expect(await unnamed.json()).toEqual(errorBody("Internal server error"));
   } finally {
     console.warn = warn;
   }

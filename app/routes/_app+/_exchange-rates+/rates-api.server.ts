@@ -4,21 +4,8 @@ import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/utils/auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
 import { cachedToken } from "~/models/api-token.server";
-import { freshRatesSnapshot, RateValidationError, ratesSnapshot, type RatesSnapshot } from "~/models/rate.server";
-import { jsonError } from "~/utils/api.server";
+import { freshRatesSnapshot, ratesSnapshot, type RatesSnapshot } from "~/models/rate.server";
 import { API_HEADERS, HSTS } from "~/utils/http-security.server";
-
-/**
- * The /api/rates routes' one error mapping: a thrown Response (readJson's 400/413/415) goes
- * out as is, a broken rate rule is 400 `{ error }` with the spec's text, anything else is
- * logged and answered 500 with the route's own failure text.
- */
-export function rateWriteFailed(err: unknown, fallback: string): Response {
-  if (err instanceof Response) return err;
-  if (err instanceof RateValidationError) return jsonError(400, err.message);
-  console.warn("[api/rates]", fallback, (err as Error)?.message ?? err);
-  return jsonError(500, fallback);
-}
 
 type Answer = { status: number; headers: Record<string, string>; body: Buffer | null };
 

@@ -2,7 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { connectNewSchema } from "#api/galacord-schemas";
 import { connectNew } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { relayFailure } from "./galacord-api.server";
 
 /**
  * POST /api/bot/connect-new {channelId, recoveryCode} → 200 { success, message, account }: logs in
@@ -12,10 +11,6 @@ import { relayFailure } from "./galacord-api.server";
 export const action = apiRoute(async function action({ request }) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = await readJson(request, connectNewSchema);
-  try {
-    return Response.json({ success: true, message: RELAY_MESSAGES.connected, account: await connectNew(input) });
-  } catch (err) {
-    return relayFailure(err, RELAY_ERRORS.createConnection);
-  }
-});
+  return Response.json({ success: true, message: RELAY_MESSAGES.connected, account: await connectNew(input) });
+}, RELAY_ERRORS.createConnection);
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));

@@ -2,7 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, planetSchema } from "#api/galacord-schemas";
 import { changePlanet } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { relayFailure } from "./galacord-api.server";
 
 /**
  * POST /api/bot/planet/{accountId} {planet} → { success, message, planet } once the platform
@@ -14,10 +13,6 @@ export const action = apiRoute(async function action({ request, params }) {
   const id = accountIdSchema.safeParse(params.accountId);
   if (!id.success) return jsonError(409, RELAY_ERRORS.notConnected);
   const { planet } = await readJson(request, planetSchema);
-  try {
-    return Response.json({ success: true, message: RELAY_MESSAGES.planetChanged, planet: await changePlanet(id.data, planet) });
-  } catch (err) {
-    return relayFailure(err, RELAY_ERRORS.changePlanet);
-  }
-});
+  return Response.json({ success: true, message: RELAY_MESSAGES.planetChanged, planet: await changePlanet(id.data, planet) });
+}, RELAY_ERRORS.changePlanet);
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));

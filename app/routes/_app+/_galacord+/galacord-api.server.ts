@@ -1,16 +1,4 @@
-import { AccountHeldError } from "~/models/session.server";
-import { UserError } from "~/models/user.server";
-import { heldError } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiError, jsonError } from "~/utils/api.server";
-
-/** Answers a model's UserError with its status and text (platform reasons included); else the call's §8 default (500). */
-export function relayFailure(err: unknown, fallback: string): Response {
-  if (err instanceof Response) throw err;
-  if (err instanceof AccountHeldError) return heldError(err);
-  if (err instanceof UserError) return jsonError(err.status, err.message);
-  console.warn(`[galacord] ${fallback}:`, (err as Error)?.message ?? typeof err);
-  return jsonError(500, fallback);
-}
+import { apiError } from "~/utils/api.server";
 
 /** Start/Stop carry nothing: anything longer than this is not a command body. */
 export const COMMAND_BODY_MAX_BYTES = 4 * 1024;

@@ -31,12 +31,13 @@ import {
 } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
 import type { AccountHeldError } from "~/models/session.server";
-import { UserError } from "~/models/user.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { requireOperator } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { AppError } from "~/utils/app-error";
+import { isJobEngineOffline } from "#jobs/queues.server";
 
 /**
  * GalaCord, the relay bot panel (spec 2 §2 "GalaCord screen", §3/§4/§5/§8 "Relay bot";
@@ -96,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const accountId = str(fd, "accountId");
   const fail = async (err: unknown, fallback: string, back = home) => {
     if (err instanceof Response) throw err;
-    if (err instanceof UserError) return redirectWithError(back, err.message);
+    if (err instanceof AppError) return redirectWithError(back, err.message);
     await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` }).catch(() => {});
     return redirectWithError(back, fallback);
   };
@@ -106,7 +107,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await startBot();
         return redirectWithSuccess(home, RELAY_MESSAGES.started);
       } catch (err) {
-        if (err instanceof Response) return redirectWithError(home, RELAY_ERRORS.controlBot);
+        if (isJobEngineOffline(err)) return redirectWithError(home, RELAY_ERRORS.controlBot);
         return fail(err, RELAY_ERRORS.controlBot);
       }
     case "bot-stop":

@@ -19,7 +19,8 @@ import {
 } from "#api/galaxy";
 import { logEvent } from "~/models/log.server";
 import { getUserCredentials } from "~/models/user.server";
-import { jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiErrorResponse, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
@@ -53,12 +54,12 @@ export function detailLoader(kind: string | undefined) {
   return methodNotAllowed(["POST"]);
 }
 
-/** readJson and friends throw `{ error }` Responses; route modules and tests get them returned. */
-async function respond(fn: () => Promise<Response>): Promise<Response> {
+/** readJson and friends throw AppErrors; route modules and tests get their `{ error, message }` answers returned. */
+async function respond(request: Request, fn: () => Promise<Response>): Promise<Response> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof Response) return err;
+    if (err instanceof AppError || err instanceof Response) return apiErrorResponse(err, request);
     throw err;
   }
 }
@@ -71,12 +72,12 @@ async function respond(fn: () => Promise<Response>): Promise<Response> {
 async function resolveCredentials(body: { userID: string; password?: string | undefined }): Promise<GalaxyCredentials> {
   if (body.password) return { userID: body.userID, password: body.password };
   const stored = await getUserCredentials(body.userID);
-  if (!stored) throw jsonError(400, GALAXY_ERRORS.badPassword);
+  if (!stored) throw new AppError(400, GALAXY_ERRORS.badPassword);
   return { userID: body.userID, password: stored.password };
 }
 
 export function handleDetail(request: Request, kind: string | undefined, accountId: string | undefined): Promise<Response> {
-  return respond(() => detail(request, kind, accountId));
+  return respond(request, () => detail(request, kind, accountId));
 }
 
 async function detail(request: Request, kind: string | undefined, accountId: string | undefined): Promise<Response> {
@@ -120,7 +121,7 @@ async function detail(request: Request, kind: string | undefined, accountId: str
 }
 
 export function handleUserPics(request: Request): Promise<Response> {
-  return respond(() => userPics(request));
+  return respond(request, () => userPics(request));
 }
 
 async function userPics(request: Request): Promise<Response> {
@@ -145,7 +146,7 @@ async function userPics(request: Request): Promise<Response> {
  * (spec 1 §5); the others are stored in one transaction.
  */
 export function handleUserAgents(request: Request): Promise<Response> {
-  return respond(() => userAgents(request));
+  return respond(request, () => userAgents(request));
 }
 
 async function userAgents(request: Request): Promise<Response> {

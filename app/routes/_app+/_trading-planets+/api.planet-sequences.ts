@@ -3,7 +3,7 @@ import { TRADING_ERRORS } from "#api/trading";
 import { bulkSequenceSchema, createSequenceSchema } from "#api/trading-schemas";
 import { createSequence, listSequences, setSequencesActive } from "~/models/planet-sequence.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { readTradingJson, tradingFailure } from "./trading-api.server";
+import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
 
 /**
  * GET  /api/planet-sequences → { sequences } in list order (spec 2 §7 "Trading planets").
@@ -11,29 +11,20 @@ import { readTradingJson, tradingFailure } from "./trading-api.server";
  * PUT  /api/planet-sequences {ids, updates: {isActive}} → { sequences } (bulk active, all or nothing).
  */
 export const loader = apiRoute(async () => {
-  try {
-    return Response.json({ sequences: await listSequences() });
-  } catch (err) {
-    return tradingFailure(err, TRADING_ERRORS.fetchSequences);
-  }
-});
+  return Response.json({ sequences: await listSequences() });
+}, TRADING_ERRORS.fetchSequences);
 
-export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
-  if (request.method === "POST") {
-    const { _id: _ignored, ...input } = await readTradingJson(request, createSequenceSchema);
-    try {
+export const action = apiRoute(
+  async ({ request }: ActionFunctionArgs) => {
+    if (request.method === "POST") {
+      const { _id: _ignored, ...input } = await readTradingJson(request, createSequenceSchema);
       return Response.json({ sequence: await createSequence(input) }, { status: 201 });
-    } catch (err) {
-      return tradingFailure(err, TRADING_ERRORS.createSequence);
     }
-  }
-  if (request.method === "PUT") {
-    const { ids, updates } = await readTradingJson(request, bulkSequenceSchema);
-    try {
+    if (request.method === "PUT") {
+      const { ids, updates } = await readTradingJson(request, bulkSequenceSchema);
       return Response.json({ sequences: await setSequencesActive(ids, updates.isActive) });
-    } catch (err) {
-      return tradingFailure(err, TRADING_ERRORS.updateSequences);
     }
-  }
-  return methodNotAllowed(["GET", "POST", "PUT"]);
-});
+    return methodNotAllowed(["GET", "POST", "PUT"]);
+  },
+  { POST: TRADING_ERRORS.createSequence, PUT: TRADING_ERRORS.updateSequences },
+);

@@ -2,10 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { startTrader } from "~/models/trader.server";
-import { AccountHeldError } from "~/models/session.server";
-import { UserError } from "~/models/user.server";
-import { heldError } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
  * POST /api/trader/start {account_id, takeover?} (issue 11 "The trading run"; contract in
@@ -16,17 +13,9 @@ import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.ser
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { account_id, takeover } = await readJson(request, accountBodySchema);
-  try {
-    const { tookOver: _took, ...trader } = await startTrader(account_id, { takeover });
-    return Response.json({ success: true, message: TRADER_MESSAGES.started, trader }, { status: 202 });
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    if (err instanceof AccountHeldError) return heldError(err);
-    if (err instanceof UserError) return jsonError(err.status, err.message);
-    console.warn("[api/trader] start failed:", (err as Error).message);
-    return jsonError(500, TRADER_MESSAGES.startFailed);
-  }
-});
+  const { tookOver: _took, ...trader } = await startTrader(account_id, { takeover });
+  return Response.json({ success: true, message: TRADER_MESSAGES.started, trader }, { status: 202 });
+}, TRADER_MESSAGES.startFailed);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { stopTrader } from "~/models/trader.server";
-import { UserError } from "~/models/user.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
 
 /**
  * POST /api/trader/stop {account_id} (issue 11): stopped and idle at once; the worker holding
@@ -14,16 +13,9 @@ import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.ser
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const { account_id } = await readJson(request, accountBodySchema);
-  try {
-    const trader = await stopTrader(account_id);
-    return Response.json({ success: true, message: TRADER_MESSAGES.stopped, trader }, { status: 200 });
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    if (err instanceof UserError) return jsonError(err.status, err.message);
-    console.warn("[api/trader] stop failed:", (err as Error).message);
-    return jsonError(500, TRADER_MESSAGES.stopFailed);
-  }
-});
+  const trader = await stopTrader(account_id);
+  return Response.json({ success: true, message: TRADER_MESSAGES.stopped, trader }, { status: 200 });
+}, TRADER_MESSAGES.stopFailed);
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);

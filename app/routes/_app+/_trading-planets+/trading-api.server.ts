@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS } from "#api/trading";
-import { TradingError } from "~/models/planet-sequence.server";
-import { jsonError, readJson, zodMessage } from "~/utils/api.server";
+import { readJson, zodMessage } from "~/utils/api.server";
+import { AppError } from "~/utils/app-error";
 
 /** Also the platform's planet-name rule, answered as written (api/planet-name.ts). */
 const SPEC_TEXTS = new Set<string>([...Object.values(TRADING_ERRORS), PLANET_NAME_RULE]);
@@ -16,13 +16,5 @@ export async function readTradingJson<S extends z.ZodType>(request: Request, sch
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0]?.message;
-  throw jsonError(400, first && SPEC_TEXTS.has(first) ? first : zodMessage(parsed.error));
-}
-
-/** Answers a model's TradingError with its status and text; anything else is the call's default §8 text (500). */
-export function tradingFailure(err: unknown, fallback: string): Response {
-  if (err instanceof Response) throw err;
-  if (err instanceof TradingError) return jsonError(err.status, err.message);
-  console.warn(`[trading] ${fallback}:`, (err as Error)?.name ?? typeof err);
-  return jsonError(500, fallback);
+  throw new AppError(400, first && SPEC_TEXTS.has(first) ? first : zodMessage(parsed.error));
 }

@@ -26,19 +26,18 @@ import {
   moveSequence,
   reorderSequences,
   setSequencesActive,
-  TradingError,
   updateSequence,
 } from "~/models/planet-sequence.server";
 import { listTraderStatuses, startTrader, stopTrader } from "~/models/trader.server";
 import type { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { UserError } from "~/models/user.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
+import { AppError } from "~/utils/app-error";
 
 /**
  * Trading Planets (spec 2 §2 "Trading Planets screen", §3, §4, §5, §8).
@@ -135,7 +134,7 @@ const str = (fd: FormData, name: string) => {
 };
 
 function messageOf(err: unknown, fallback: string) {
-  return err instanceof TradingError ? err.message : fallback;
+  return err instanceof AppError ? err.message : fallback;
 }
 
 /**
@@ -159,12 +158,12 @@ export async function action({ request }: ActionFunctionArgs) {
     return `${url.pathname}${s ? `?${s}` : ""}`;
   })();
   const fail = async (err: unknown, fallback: string) => {
-    if (!(err instanceof TradingError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
+    if (!(err instanceof AppError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
     return redirectWithError(back, messageOf(err, fallback));
   };
   /** Spec 2 §8 gives these failures one toast text whatever the reason; the reason goes to System Logs. */
   const failFixed = async (err: unknown, text: string, to = back) => {
-    await logEvent({ type: err instanceof TradingError ? "info" : "error", source: "system", message: `${text}: ${errorText(err)}` });
+    await logEvent({ type: err instanceof AppError ? "info" : "error", source: "system", message: `${text}: ${errorText(err)}` });
     return redirectWithError(to, text);
   };
 
@@ -183,7 +182,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
       } catch (err) {
         // A rule the model refused (levels, a taken name) is shown in the form, which keeps what was posted.
-        if (err instanceof TradingError && (err.status === 400 || err.status === 409)) {
+        if (err instanceof AppError && (err.status === 400 || err.status === 409)) {
           const field = err.message === TRADING_ERRORS.sequenceExists ? "name" : "form";
           return data<TradingActionData>({ draft: parsed.draft, errors: { [field]: err.message } }, { status: err.status });
         }
@@ -219,7 +218,7 @@ export async function action({ request }: ActionFunctionArgs) {
         await reorderSequences(fd.getAll("ids").map(String));
         return data({ ok: true });
       } catch (err) {
-        return data({ ok: false, message: messageOf(err, TRADING_MESSAGES.updateSequenceFailed) }, { status: err instanceof TradingError ? err.status : 500 });
+        return data({ ok: false, message: messageOf(err, TRADING_MESSAGES.updateSequenceFailed) }, { status: err instanceof AppError ? err.status : 500 });
       }
     }
     case "planet-create": {
@@ -311,11 +310,7 @@ export async function action({ request }: ActionFunctionArgs) {
           fields: { account_id: accountId, accountName: (err as AccountHeldError).account ?? accountId },
         });
         if (to) return redirectWithError(to, (err as AccountHeldError).message);
-        if (err instanceof UserError) return redirectWithError(home, err.message || fallback);
-        if (err instanceof Response) {
-          const body = (await err.json().catch(() => null)) as { message?: unknown } | null;
-          return redirectWithError(home, typeof body?.message === "string" && body.message ? body.message : fallback);
-        }
+        if (err instanceof AppError) return redirectWithError(home, err.message || fallback);
         return fail(err, fallback);
       }
     }

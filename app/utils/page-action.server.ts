@@ -1,0 +1,185 @@
+import { data, redirect } from "@remix-run/node";
+import { logEvent } from "~/models/log.server";
+import { AppError } from "./app-error";
+import { requireOperator, safeRedirect } from "./auth.server";
+import { errorText } from "./errors";
+import { readFormData } from "./forms.server";
+import { dispatchIntent } from "./intent.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "./toast.server";
+
+/**
+ * One page-action helper for every section (issue 19 B.2, docs/decisions/0021). A section's
+ * action is a table of intents; this does the rest, the same way on every page:
+ *
+ *   export const action = pageAction({
+ *     section: "All Characters", home: "/characters",
+ *     failure: FALLBACK,                       // each intent's text for an unexpected failure
+ *     intents: { "add-category": async ({ form }) => { await createCategory(form.string("value")); return "Category created"; } },
+ *   });
+ *
+ * - an unknown intent is a 400 `{ ok: false, intent: null, message: "Unknown intent: …" }`
+ *   (CONVENTIONS rule 1, `dispatchIntent`);
+ * - a handler answers a message (success), a `PageOutcome`, or a ready Response;
+ * - with JavaScript (no `redirectTo` field) the fetcher gets `{ ok, intent, message, ...data }`
+ *   with a flash toast, the failure with its status;
+ * - without JavaScript (the form posts `redirectTo`) it is a redirect back with the flash
+ *   toast (an outcome may name another target, or ask to render the posted form again);
+ * - an `AppError` thrown anywhere below (models, the jobs layer, the field readers) is the same
+ *   failure with its text and status; anything else is logged to System Logs and answered 500
+ *   with the intent's `failure` text. `onError` lets a section answer some errors its own way
+ *   (the take-over question, fixed spec texts) before that.
+ */
+export type PageOutcome = {
+  ok: boolean;
+  message: string;
+  /** The failure's status (default 400), or a success's (default 200). */
+  status?: number;
+  /** Extra fields of the fetcher answer (and of a rendered no-JS answer). */
+  data?: Record<string, unknown>;
+  /** Without JavaScript: where to go instead of `redirectTo`. */
+  redirectTo?: string;
+  /** Without JavaScript: answer the data (the page renders the posted form again) instead of redirecting. */
+  render?: boolean;
+  /** No toast (the page shows the outcome itself). */
+  toast?: false;
+  headers?: HeadersInit;
+};
+
+export type IntentContext<I extends string> = {
+  intent: I;
+  form: FormFields;
+  operatorId: string;
+  /** The no-JS return address (`redirectTo`, checked), or null for a fetcher. */
+  redirectTo: string | null;
+};
+
+export type IntentHandler<I extends string> = (ctx: IntentContext<I>) => Promise<string | PageOutcome | PageAnswer> | string | PageOutcome | PageAnswer;
+
+export type PageActionOptions<I extends string> = {
+  /** The section's name in System Logs ("All Characters: refresh failed"). */
+  section: string;
+  /** The page: the fallback of `redirectTo`. */
+  home: string;
+  intents: Record<I, IntentHandler<I>>;
+  /** Each intent's text for a failure that is ours (500, logged), and for an AppError without text. */
+  failure: Record<I, string>;
+  /** A section's own answer to some errors; undefined lets the default answer. */
+  onError?: (err: unknown, ctx: IntentContext<I>) => Promise<PageOutcome | Response | undefined> | PageOutcome | Response | undefined;
+  /** The no-JS failure's target when it is not `redirectTo` (e.g. the Add User form stays open). */
+  errorRedirectTo?: (form: FormFields, redirectTo: string) => string;
+};
+
+export type PageActionResult<I extends string> = { ok: boolean; intent: I | null; message: string };
+
+/** What a page action answers: a Response (redirects, toasts) or Remix `data()` (the fetcher's JSON, a rendered form). */
+export type PageAnswer = Response | ReturnType<typeof data<unknown>>;
+
+export function pageAction<I extends string>(options: PageActionOptions<I>) {
+  return async ({ request }: { request: Request }): Promise<PageAnswer> => {
+    const operator = await requireOperator(request);
+    return runPageAction(await readFormData(request), operator.id, options);
+  };
+}
+
+/** The body of `pageAction` for an action that needs its form before (e.g. to normalise fields). */
+export async function runPageAction<I extends string>(formData: FormData, operatorId: string, options: PageActionOptions<I>): Promise<PageAnswer> {
+  const form = formFields(formData);
+  const rawRedirect = formData.get("redirectTo");
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, options.home) : null;
+  const handlers = Object.fromEntries(
+    (Object.keys(options.intents) as I[]).map((intent) => [
+      intent,
+      async () => {
+        const ctx: IntentContext<I> = { intent, form, operatorId, redirectTo };
+        let outcome: PageOutcome;
+        try {
+          const done = await options.intents[intent](ctx);
+          if (typeof done === "string") outcome = { ok: true, message: done };
+          else if (isOutcome(done)) outcome = done;
+          else return done;
+        } catch (err) {
+          const own = await options.onError?.(err, ctx);
+          if (own instanceof Response) return own;
+          outcome = own ?? (await failureOf(err, intent, options));
+        }
+        const errorTo = redirectTo && options.errorRedirectTo ? options.errorRedirectTo(form, redirectTo) : redirectTo;
+        return answer(intent, outcome, redirectTo, errorTo);
+      },
+    ]),
+  ) as Record<I, () => Promise<PageAnswer>>;
+  return dispatchIntent(formData, handlers);
+}
+
+function isOutcome(value: PageOutcome | PageAnswer): value is PageOutcome {
+  return !(value instanceof Response) && typeof (value as PageOutcome).ok === "boolean" && typeof (value as PageOutcome).message === "string";
+}
+
+async function failureOf<I extends string>(err: unknown, intent: I, options: PageActionOptions<I>): Promise<PageOutcome> {
+  if (err instanceof AppError) return { ok: false, message: err.message || options.failure[intent], status: err.status };
+  if (err instanceof Response) throw err; // a redirect (the session ended) or a ready answer
+  await logEvent({ type: "error", source: "system", message: `${options.section}: ${intent} failed`, details: { error: errorText(err) } }).catch(() => {});
+  return { ok: false, message: options.failure[intent], status: 500 };
+}
+
+function answer<I extends string>(intent: I, outcome: PageOutcome, redirectTo: string | null, errorTo: string | null): Promise<PageAnswer> | PageAnswer {
+  const result = { ...outcome.data, ok: outcome.ok, intent, message: outcome.message };
+  const status = outcome.status ?? (outcome.ok ? 200 : 400);
+  const init = outcome.headers ? { headers: outcome.headers } : undefined;
+  if (redirectTo && !outcome.render) {
+    const to = outcome.redirectTo ?? (outcome.ok ? redirectTo : (errorTo ?? redirectTo));
+    if (outcome.toast === false || !outcome.message) return redirect(to, init);
+    return outcome.ok ? redirectWithSuccess(to, outcome.message, init) : redirectWithError(to, outcome.message, init);
+  }
+  if (outcome.toast === false || !outcome.message || (redirectTo && outcome.render)) return data(result, { status, headers: outcome.headers });
+  return outcome.ok ? jsonWithSuccess(result, outcome.message, init) : jsonWithError(result, outcome.message, { status, headers: outcome.headers });
+}
+
+/** `path` with one search parameter set: a no-JS outcome's `redirectTo` (e.g. a Refresh the page then follows). */
+export function withSearchParam(path: string, name: string, value: string): string {
+  const to = new URL(path, "http://x");
+  to.searchParams.set(name, value);
+  return `${to.pathname}${to.search}`;
+}
+
+// --- form fields -----------------------------------------------------------------------------
+
+/** Reading a posted form's fields: a missing or file field is "", a bad one an AppError 400 with a readable text. */
+export type FormFields = {
+  formData: FormData;
+  /** The field's text ("" when missing). */
+  string(name: string): string;
+  /** The field's text, trimmed; an AppError 400 `message` when empty. */
+  required(name: string, message: string): string;
+  /** A whole number in [min, max]; an AppError 400 `message` otherwise. Empty gives `fallback` when there is one. */
+  int(name: string, message: string, opts?: { min?: number; max?: number; fallback?: number }): number;
+  /** A checkbox or a "1"/"true" hidden field. */
+  checked(name: string): boolean;
+  /** Every value of a repeated field, as text. */
+  all(name: string): string[];
+};
+
+export function formFields(formData: FormData): FormFields {
+  const string = (name: string) => {
+    const v = formData.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  return {
+    formData,
+    string,
+    required(name, message) {
+      const v = string(name).trim();
+      if (!v) throw new AppError(400, message);
+      return v;
+    },
+    int(name, message, opts = {}) {
+      const raw = string(name).trim();
+      if (!raw && opts.fallback !== undefined) return opts.fallback;
+      if (!/^-?\d{1,15}$/.test(raw)) throw new AppError(400, message);
+      const n = Number(raw);
+      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) throw new AppError(400, message);
+      return n;
+    },
+    checked: (name) => ["1", "on", "true"].includes(string(name)),
+    all: (name) => formData.getAll(name).filter((v): v is string => typeof v === "string"),
+  };
+}
