@@ -183,7 +183,10 @@ PARTS["exchange-rates"] = {
 function bowlingRows(from: number, to: number) {
   const ids = `from generate_series(${from + 1}, ${to}) i`;
   const gifts = [11, 12, 13, 1, 4, 8, 15, 2, 3]
-    .map((t) => `jsonb_build_object('type', ${t}, 'name', 'Bench gift ${t}', 'img', 'https://galaxy.mobstudio.ru/img/gifts/bench-${t}.png', 'amount', (i * ${t}) % 400)`)
+    .map(
+      (t) =>
+        `jsonb_build_object('type', ${t}, 'name', 'Bench gift ${t}', 'img', 'https://galaxy.mobstudio.ru/img/gifts/bench-${t}.png', 'amount', (i * ${t}) % 400)`,
+    )
     .join(", ");
   const items = (row: number) =>
     `(select jsonb_agg(jsonb_build_object('imageUrl', 'https://galaxy.mobstudio.ru/img/collections/151/' || k || '.png', 'count', ((i + k) % 5)::text, 'goodsID', k, 'index', k)) from generate_series(${row * 4}, ${row * 4 + 3}) k)`;

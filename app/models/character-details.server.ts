@@ -47,7 +47,7 @@ type Row = typeof characterDetails.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toDetails(row: Row): CharacterDetails {
+export function toDetails(row: Row): CharacterDetails {
   return {
     accountId: row.accountId,
     picUrl: row.picUrl,

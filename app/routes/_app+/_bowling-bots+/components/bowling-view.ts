@@ -79,6 +79,8 @@ export function statusText(isOnline: boolean | null, room: string | null): strin
 export const DIALOG_PARAM = "dialog";
 export const ACCOUNT_PARAM = "account";
 export const CONFIRM_PARAM = "confirm";
+/** The page of the list (1-based; issue 20 "Bounded pages"): plain links, so paging works without JavaScript. */
+export const PAGE_PARAM = "page";
 /** Set by a refresh posted without JavaScript: the page reloads itself until the job ends. */
 export const REFRESHING_PARAM = "refreshing";
 export const DIALOGS = ["companion", "collection"] as const;
