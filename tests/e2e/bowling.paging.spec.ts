@@ -10,6 +10,8 @@ import { simAccounts } from "./characters-fixtures";
  */
 
 const PAGE_SIZE = 50;
+// Each test loads pages of 50 rows several times and creates 52 accounts first: triple the timeout.
+test.slow();
 let mine: Array<{ id: string; nick: string }> = [];
 
 test.beforeAll(async ({ baseURL }) => {

@@ -27,6 +27,7 @@ import {
   initialsOf,
   PAGE_PARAM,
   REFRESHING_PARAM,
+  ROW_GIFT_TYPES,
   URL_ONLY_PARAMS,
   type CollectionItemView,
   type GiftCell,
@@ -163,7 +164,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
           picUrl: d?.picUrl ? imageUrl(d.picUrl, origin) : null,
           isOnline: d?.isOnline ?? null,
           room: d?.room ?? null,
-          gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img: img ? imageUrl(img, origin) : img, amount })) : null,
+          // Only the seven types a row shows (rowChips); the others count in the totals, summed by PostgreSQL.
+          gifts: d?.gifts
+            ? d.gifts
+                .filter((g) => ROW_GIFT_TYPES.has(g.type))
+                .map(({ type, name, img, amount }) => ({ type, name, img: img ? imageUrl(img, origin) : img, amount }))
+            : null,
           giftsFailed: detailsFailed || (d?.giftsFailed ?? false),
           stale: stalenessOf(d, ["pic", "status", "gifts", "collection"]),
           collection: collectionItems(d, origin),

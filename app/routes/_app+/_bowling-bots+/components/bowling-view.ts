@@ -16,6 +16,9 @@ export const REGULAR_THRESHOLDS: ReadonlyMap<number, number> = new Map([
 /** Spec 1 §9: special gift types 1, 4, 8 and 15 (in this order). */
 export const SPECIAL_TYPES = [1, 4, 8, 15] as const;
 
+/** The gift types a row shows: the regular ones, then the special ones. */
+export const ROW_GIFT_TYPES: ReadonlySet<number> = new Set([...REGULAR_THRESHOLDS.keys(), ...SPECIAL_TYPES]);
+
 /** Spec 1 §9 "Collection id 151 is named 'Capybara'". */
 export const COLLECTION_TITLE = "Capybara";
 
