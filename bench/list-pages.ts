@@ -226,6 +226,48 @@ PARTS.characters = {
   rendered: (html) => html.includes('data-account="70000001"') && html.includes("Gifts of Bench char 000001"),
 };
 
+/**
+ * Bowling accounts like a refreshed fleet's (issue 20: "a couple of hundred bowling
+ * accounts"): each with a picture, a status, the seven gift types the rows show plus two more,
+ * a Capybara collection of 8 items, and one in three with a companion (2 suppliers and 2
+ * recipients exist). Inserted by SQL: the refresh job would need the platform.
+ */
+function bowlingRows(from: number, to: number) {
+  const ids = `from generate_series(${from + 1}, ${to}) i`;
+  const gifts = [11, 12, 13, 1, 4, 8, 15, 2, 3]
+    .map(
+      (t) =>
+        `jsonb_build_object('type', ${t}, 'name', 'Bench gift ${t}', 'img', 'https://galaxy.mobstudio.ru/img/gifts/bench-${t}.png', 'amount', (i * ${t}) % 400)`,
+    )
+    .join(", ");
+  const items = (row: number) =>
+    `(select jsonb_agg(jsonb_build_object('imageUrl', 'https://galaxy.mobstudio.ru/img/collections/151/' || k || '.png', 'count', ((i + k) % 5)::text, 'goodsID', k, 'index', k)) from generate_series(${row * 4}, ${row * 4 + 3}) k)`;
+  return [
+    `insert into users (account_id, nick, password, type) select (300000000 + i)::text, 'Bench bowler ' || lpad(i::text, 5, '0'), 'x', 'bowling' ${ids}`,
+    `insert into character_details (account_id, pic_url, pic_at, is_online, room, status_source, status_at, gifts, gifts_at, collection, collection_at)
+       select (300000000 + i)::text, 'https://galaxy.mobstudio.ru/img/avatars/' || i || '.jpg', now(), i % 3 = 0,
+              case when i % 5 = 0 then 'Bowling Alley ' || (i % 7) end, 'service', now(), jsonb_build_array(${gifts}), now(),
+              jsonb_build_object('firstRow', ${items(0)}, 'secondRow', ${items(1)}), now() ${ids}`,
+    `insert into bowling_companions (bowling_id, supplier, consumer)
+       select (300000000 + i)::text, '39000000' || (i % 2), '39100000' || (i % 2) ${ids} where i % 3 = 0`,
+  ];
+}
+
+PARTS.gifts = {
+  url: "/gifts",
+  sizes: [10, 200, 1000],
+  async grow({ sql }, have, n) {
+    if (have === 0)
+      await sql(`insert into users (account_id, nick, password, type) values
+        ('390000000', 'Bench supplier A', 'x', 'suppliers'), ('390000001', 'Bench supplier B', 'x', 'suppliers'),
+        ('391000000', 'Bench recipient A', 'x', 'recipients'), ('391000001', 'Bench recipient B', 'x', 'recipients')`);
+    for (const statement of bowlingRows(have, n)) await sql(statement);
+    await sql("analyze users; analyze character_details; analyze bowling_companions");
+  },
+  // The first bowler's row (nick order) with its gift chips.
+  rendered: (html) => html.includes('data-account="300000001"') && html.includes("Bench bowler 00001") && html.includes('data-type="15"'),
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 

@@ -33,3 +33,17 @@ export async function seedBowling(baseURL: string, offset: number) {
   ]);
   return { bowlers, suppliers, recipients };
 }
+
+/** Deletes bowling accounts through DELETE /api/bowling-users/{id} (a spec's own accounts, so later specs do not see them). */
+export async function deleteBowlers(baseURL: string, ids: string[]) {
+  const port = process.env.E2E_PORT ?? "3100";
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json`, extraHTTPHeaders: { Origin: baseURL } });
+  try {
+    for (const id of ids) {
+      const res = await ctx.delete(`/api/bowling-users/${id}`);
+      expect([200, 404], `delete ${id}: ${await res.text()}`).toContain(res.status());
+    }
+  } finally {
+    await ctx.dispose();
+  }
+}

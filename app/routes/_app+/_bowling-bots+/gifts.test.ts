@@ -15,9 +15,7 @@ import { appSettings, bowlingCompanions, characterDetails, users } from "~/db/sc
 import { BOWLING_REFRESH_JOB_ID, REFRESH_TEXTS, setBowlingRefreshProgress } from "~/models/bowling-refresh.server";
 import { setLastFetched } from "~/models/bowling-user.server";
 import { saveCharacterDetails } from "~/models/character-details.server";
-import * as companionModel from "~/models/companion.server";
-import * as detailsModel from "~/models/character-details.server";
-import * as bowlingUserModel from "~/models/bowling-user.server";
+import * as pageModel from "~/models/bowling-page.server";
 import { createCompanion, listCompanions } from "~/models/companion.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
@@ -25,6 +23,9 @@ import { action, BOWLING_TOASTS, loader, type ActionResult, type BowlingRow } fr
 
 type PageData = {
   rows: BowlingRow[] | null;
+  userCount: number;
+  matching: number;
+  page: { page: number; pages: number; size: number } | null;
   suppliers: Array<{ account_id: string; nick: string }>;
   recipients: Array<{ account_id: string; nick: string }>;
   companionCount: number;
@@ -109,6 +110,64 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     expect((await page("?q=%20%20")).data.rows!.map((r) => r.account_id)).toEqual([B1, B2]);
   });
 
+  describe("issue 20 'Bounded pages': pages of BOWLING_PAGE_SIZE, every account reachable, the search over all of them", () => {
+    // 60 more bowling accounts after "Ann Bowler" and "bob": 62, two pages of 50.
+    const pagerId = (i: number) => String(72000000 + i);
+    beforeEach(async () => {
+      const db = await getDb();
+      await db
+        .insert(users)
+        .values(
+          Array.from({ length: 60 }, (_, k) => ({
+            accountId: pagerId(k + 1),
+            nick: `Pager ${String(k + 1).padStart(3, "0")}`,
+            password: "x",
+            type: "bowling",
+          })),
+        );
+      for (const i of [1, 60]) await saveCharacterDetails(pagerId(i), { gifts: [{ type: 11, name: "Red Bowling Ball", img: "", amount: i }] });
+      await createCompanion({ bowling_id: pagerId(60), supplier: SUP, consumer: REC });
+    });
+
+    it("the first page holds 50 rows in the list's order, reads only their details, and counts every account", async () => {
+      const details = vi.spyOn(pageModel, "bowlingDetailsOf");
+      const { data } = await page();
+      expect(pageModel.BOWLING_PAGE_SIZE).toBe(50);
+      expect(data.rows!.map((r) => r.account_id)).toEqual([B1, B2, ...Array.from({ length: 48 }, (_, k) => pagerId(k + 1))]);
+      expect(data).toMatchObject({ page: { page: 1, pages: 2, size: 50 }, userCount: 62, matching: 62 });
+      expect(details).toHaveBeenCalledTimes(1);
+      expect(details.mock.calls[0]![0]).toHaveLength(50);
+      // The totals bar counts the account on page 2 too (spec 1 §2 totals of every user).
+      expect(data.totals!.gifts).toEqual([{ type: 11, name: "Red Bowling Ball", img: "", amount: 61 }]);
+      expect(data.companionCount).toBe(1);
+    });
+
+    it("?page=2 reaches the rest, with their details and companion; a page past the end shows the last one", async () => {
+      const { data } = await page("?page=2");
+      expect(data.rows!.map((r) => r.account_id)).toEqual(Array.from({ length: 12 }, (_, k) => pagerId(k + 49)));
+      expect(data.page).toEqual({ page: 2, pages: 2, size: 50 });
+      expect(row(data, pagerId(60))).toMatchObject({
+        gifts: [{ type: 11, amount: 60 }],
+        companion: { bowling_id: pagerId(60), supplierNick: "Sam Supplier", consumerNick: "Rita Recipient" },
+      });
+      expect((await page("?page=9")).data.page).toEqual({ page: 2, pages: 2, size: 50 });
+      expect((await page("?page=abc")).data.page).toMatchObject({ page: 1 });
+    });
+
+    it("?q= finds an account that is not on the first page (the database searches every account); % and _ are plain characters", async () => {
+      const { data } = await page("?q=pager%20060");
+      expect(data.rows!.map((r) => r.account_id)).toEqual([pagerId(60)]);
+      expect(data).toMatchObject({ matching: 1, userCount: 62, page: { page: 1, pages: 1 } });
+      expect((await page(`?q=${pagerId(59)}`)).data.rows!.map((r) => r.account_id)).toEqual([pagerId(59)]);
+      expect((await page("?q=%25")).data.rows).toEqual([]);
+      expect((await page("?q=_")).data.rows).toEqual([]);
+      // A search wider than a page pages too.
+      const wide = (await page("?q=pager&page=2")).data;
+      expect(wide).toMatchObject({ matching: 60, page: { page: 2, pages: 2 } });
+      expect(wide.rows!.map((r) => r.account_id)).toEqual(Array.from({ length: 10 }, (_, k) => pagerId(k + 51)));
+    });
+  });
+
   it("renders what the refresh stored: status, gift stats, 'Failed to load gifts' flag, collection counts, totals, companions with nicks", async () => {
     await saveCharacterDetails(B1, {
       picUrl: "http://img/p.png",
@@ -158,7 +217,7 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
 
   it("spec 1 §8 'companion load failures are only logged': the users still show, without companions", async () => {
     await createCompanion({ bowling_id: B1, supplier: SUP, consumer: REC });
-    vi.spyOn(companionModel, "listCompanions").mockRejectedValueOnce(new Error("db down"));
+    vi.spyOn(pageModel, "bowlingCompanionsOf").mockRejectedValueOnce(new Error("db down"));
     const { data, status } = await page();
     expect(status).toBe(200);
     expect(data.rows!.map((r) => [r.account_id, r.companion])).toEqual([
@@ -168,7 +227,7 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
   });
 
   it("spec 1 §8 a failed stats load shows 'Failed to load gifts' on the rows (giftsFailed), the users still show", async () => {
-    vi.spyOn(detailsModel, "getCharacterDetails").mockRejectedValueOnce(new Error("db down"));
+    vi.spyOn(pageModel, "bowlingDetailsOf").mockRejectedValueOnce(new Error("db down"));
     const { data } = await page();
     expect(data.rows!.map((r) => [r.account_id, r.giftsFailed])).toEqual([
       [B1, true],
@@ -177,7 +236,7 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
   });
 
   it("spec 1 §2 'Failed to load bowling users': the list is null (the screen shows the state), the page still renders", async () => {
-    vi.spyOn(bowlingUserModel, "listBowlingUsers").mockRejectedValueOnce(new Error("db down"));
+    vi.spyOn(pageModel, "bowlingUsersPage").mockRejectedValueOnce(new Error("db down"));
     const { data, status } = await page();
     expect(status).toBe(200);
     expect(data.rows).toBeNull();

@@ -2,21 +2,31 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
-import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage, type Companion } from "#api/bowling";
+import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage } from "#api/bowling";
 import { bowlingRefreshNotice, currentBowlingRefreshProgress, REFRESH_TEXTS, requestBowlingRefresh } from "~/models/bowling-refresh.server";
 import { latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
-import { getLastFetched, listBowlingUsers, removeBowlingUser } from "~/models/bowling-user.server";
-import { getCharacterDetails, stalenessOf, type CharacterDetails, type Staleness } from "~/models/character-details.server";
-import { createCompanion, deleteAllCompanions, listCompanions, updateCompanion } from "~/models/companion.server";
+import {
+  BOWLING_PAGE_SIZE,
+  bowlingCompanionsOf,
+  bowlingDetailsOf,
+  bowlingTotals,
+  bowlingUsersPage,
+  companionCandidates,
+  type BowlingPage,
+  type PageCompanion,
+} from "~/models/bowling-page.server";
+import { getLastFetched, removeBowlingUser } from "~/models/bowling-user.server";
+import { stalenessOf, type CharacterDetails, type Staleness } from "~/models/character-details.server";
+import { createCompanion, deleteAllCompanions, updateCompanion } from "~/models/companion.server";
 import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
 import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
-  collectionTotal,
-  giftTotals,
   initialsOf,
+  PAGE_PARAM,
   REFRESHING_PARAM,
+  ROW_GIFT_TYPES,
   URL_ONLY_PARAMS,
   type CollectionItemView,
   type GiftCell,
@@ -24,7 +34,7 @@ import {
 import { requireOperator } from "~/utils/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
-import { matchesSearch, searchQuery } from "~/utils/list-search";
+import { searchQuery } from "~/utils/list-search";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
 import { pageAction, withSearchParam, type IntentHandler, type PageOutcome } from "~/utils/page-action.server";
@@ -33,7 +43,7 @@ import { pageAction, withSearchParam, type IntentHandler, type PageOutcome } fro
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
  * bowling toasts; docs/bowling.md).
  *
- * loader  bowling users with what the refresh stored (character_details: picture, status,
+ * loader  one page of bowling users (`?page=`, `?q=`; docs/bowling.md "Pages") with what the refresh stored (character_details: picture, status,
  *         gift stats, collection 151), companions with supplier/consumer nicks, the candidates,
  *         last-fetched, the refresh progress with the last refresh's outcome (`notice`) and
  *         the Summary panel. A page posted a refresh without JavaScript carries
@@ -56,7 +66,7 @@ export type BowlingRow = {
   picUrl: string | null;
   isOnline: boolean | null;
   room: string | null;
-  /** null: never loaded (skeleton, or 'Failed to load gifts' when `giftsFailed`). The last known gifts otherwise. */
+  /** null: never loaded (a skeleton while a refresh runs, else "Gifts not loaded yet"; 'Failed to load gifts' when `giftsFailed`). The last known gifts otherwise. */
   gifts: GiftCell[] | null;
   /** The last gift stats call failed. */
   giftsFailed: boolean;
@@ -64,14 +74,29 @@ export type BowlingRow = {
   stale: Staleness | null;
   /** null: never loaded. */
   collection: CollectionItemView[] | null;
-  companion: (Companion & { supplierNick: string | null; consumerNick: string | null }) | null;
+  companion: PageCompanion | null;
 };
 
-function collectionItems(d: CharacterDetails | undefined): CollectionItemView[] | null {
-  if (!d?.collection) return null;
-  return [...d.collection.firstRow, ...d.collection.secondRow].map((i) => ({ imageUrl: i.imageUrl, count: Number(i.count) || 0 }));
+/** A picture on this app's own origin is sent as a path (shorter rows; issue 20 "relative image URLs"). */
+function imageUrl(url: string, origin: string): string {
+  return url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;
 }
 
+function collectionItems(d: CharacterDetails | undefined, origin: string): CollectionItemView[] | null {
+  if (!d?.collection) return null;
+  return [...d.collection.firstRow, ...d.collection.secondRow].map((i) => ({ imageUrl: imageUrl(i.imageUrl, origin), count: Number(i.count) || 0 }));
+}
+
+function pageOf(params: URLSearchParams): number {
+  const n = Number(params.get(PAGE_PARAM));
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * Issue 20 "Bounded pages": one page of BOWLING_PAGE_SIZE accounts (`?page=`, with `?q=` found
+ * by the database across every account); details and companions are read for that page only,
+ * the totals are summed by PostgreSQL over the whole fleet.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireOperator(request);
   const url = new URL(request.url);
@@ -89,14 +114,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return redirectWithNotice(`${url.pathname}${url.search}`, notice);
   }
 
-  let list: Awaited<ReturnType<typeof listBowlingUsers>> | null = null;
+  // Issue 19 item 14: `?q=` narrows the rows in the database; the totals still count every account.
+  const query = searchQuery(url.searchParams);
+  let list: BowlingPage | null = null;
+  try {
+    list = await bowlingUsersPage({ query, page: pageOf(url.searchParams) });
+  } catch (err) {
+    // Spec 1 §2 state "Failed to load bowling users"; the rest of the page still renders.
+    await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading bowling users failed", details: err });
+  }
+  const ids = list?.users.map((u) => u.account_id) ?? [];
   let details = new Map<string, CharacterDetails>();
   let detailsFailed = false;
-  let companions: Companion[] = [];
-  const [listed, detailed, companioned] = await Promise.allSettled([listBowlingUsers(), getCharacterDetails(), listCompanions()]);
-  if (listed.status === "fulfilled") list = listed.value;
-  // Spec 1 §2 state "Failed to load bowling users"; the rest of the page still renders.
-  else await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading bowling users failed", details: listed.reason });
+  let companions: Awaited<ReturnType<typeof bowlingCompanionsOf>> = { byBowlingId: new Map(), count: 0 };
+  let candidates: Awaited<ReturnType<typeof companionCandidates>> = { suppliers: [], recipients: [] };
+  let totals: Awaited<ReturnType<typeof bowlingTotals>> | null = null;
+  const [detailed, companioned, candidated, summed] = await Promise.allSettled([
+    bowlingDetailsOf(ids),
+    bowlingCompanionsOf(ids),
+    companionCandidates(),
+    list ? bowlingTotals() : Promise.resolve(null),
+  ]);
   if (detailed.status === "fulfilled") details = detailed.value;
   else {
     // Spec 1 §8 "Per-user stats failure shows 'Failed to load gifts' on the row".
@@ -106,42 +144,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (companioned.status === "fulfilled") companions = companioned.value;
   // Spec 1 §8 "Gift-rate and companion load failures are only logged": the users still show.
   else await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading companions failed", details: companioned.reason });
-  const nickOf = new Map<string, string>();
-  for (const c of [...(list?.recipients ?? []), ...(list?.suppliers ?? [])]) nickOf.set(c.account_id, c.nick);
-  const companionOf = new Map(companions.map((c) => [c.bowling_id, c]));
+  if (candidated.status === "fulfilled") candidates = candidated.value;
+  else await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading suppliers and recipients failed", details: candidated.reason });
+  // Spec 1 §2 totals, summed from exactly what the rows show (last known gifts included), over every account.
+  if (summed.status === "fulfilled") totals = summed.value;
+  else await logEvent({ type: "error", source: "system", message: "Bowling Bots: summing the totals failed", details: summed.reason });
+  if (detailsFailed) totals = null;
 
+  const origin = url.origin;
   const rows: BowlingRow[] | null = list
     ? list.users.map((u) => {
         const d = details.get(u.account_id);
-        const c = companionOf.get(u.account_id);
         return {
           _id: u._id,
           account_id: u.account_id,
           nick: u.nick,
           initials: initialsOf(u.nick),
-          picUrl: d?.picUrl ?? null,
+          picUrl: d?.picUrl ? imageUrl(d.picUrl, origin) : null,
           isOnline: d?.isOnline ?? null,
           room: d?.room ?? null,
-          gifts: d?.gifts ? d.gifts.map(({ type, name, img, amount }) => ({ type, name, img, amount })) : null,
+          // Only the seven types a row shows (rowChips); the others count in the totals, summed by PostgreSQL.
+          gifts: d?.gifts
+            ? d.gifts
+                .filter((g) => ROW_GIFT_TYPES.has(g.type))
+                .map(({ type, name, img, amount }) => ({ type, name, img: img ? imageUrl(img, origin) : img, amount }))
+            : null,
           giftsFailed: detailsFailed || (d?.giftsFailed ?? false),
           stale: stalenessOf(d, ["pic", "status", "gifts", "collection"]),
-          collection: collectionItems(d),
-          companion: c ? { ...c, supplierNick: nickOf.get(c.supplier) ?? null, consumerNick: nickOf.get(c.consumer) ?? null } : null,
+          collection: collectionItems(d, origin),
+          companion: companions.byBowlingId.get(u.account_id) ?? null,
         };
       })
     : null;
 
-  // Issue 19 item 14: `?q=` narrows the rows on the server; the totals still count every account.
-  const query = searchQuery(url.searchParams);
   return {
-    rows: rows ? rows.filter((r) => matchesSearch(query, r)) : null,
+    rows,
     query,
-    userCount: rows?.length ?? 0,
-    suppliers: list?.suppliers ?? [],
-    recipients: list?.recipients ?? [],
-    companionCount: companions.length,
-    // Spec 1 §2 totals, summed from exactly what the rows show (last known gifts included).
-    totals: rows ? { gifts: giftTotals(rows.map((r) => r.gifts)), collection: rows.reduce((n, r) => n + collectionTotal(r.collection), 0) } : null,
+    /** Every bowling account ("No users found" when 0; the search line's "of N"). */
+    userCount: list?.total ?? 0,
+    /** Accounts matching `?q=` over every page. */
+    matching: list?.matching ?? 0,
+    page: list ? { page: list.page, pages: list.pages, size: BOWLING_PAGE_SIZE } : null,
+    suppliers: candidates.suppliers,
+    recipients: candidates.recipients,
+    companionCount: companions.count,
+    totals: totals ? { gifts: totals.gifts.map((g) => ({ ...g, img: g.img ? imageUrl(g.img, origin) : g.img })), collection: totals.collection } : null,
     lastFetched,
     undo,
     progress,

@@ -1,11 +1,5 @@
-import { Badge, Button, Flex, IconButton, Skeleton, Text } from "@radix-ui/themes";
-import { Link, useFetcher, useLocation } from "@remix-run/react";
-import { useState } from "react";
 import { TrashIcon } from "~/components/ui/icons";
-import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { StaleMark } from "~/components/ui/refresh-outcome";
-import { useHydrated } from "~/components/ui/use-hydrated";
-import { useCanWrite } from "~/components/ui/write-only";
 import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
 import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips, statusText } from "./bowling-view";
 import { RemoteImage } from "./remote-image";
@@ -15,26 +9,51 @@ export function deleteUserQuestion(row: Pick<BowlingRow, "nick" | "account_id" |
   return `Are you sure you want to delete ${row.nick} (${row.account_id})?${row.companion ? " Its companion is removed too." : ""} You can undo this for 2 minutes.`;
 }
 
-/**
- * Spec 1 §2 gift chips: a skeleton until loaded; the last known chips when the latest gift
- * stats call failed (the row carries the stale mark); 'Failed to load gifts' (spec 1 §8) only
- * when there are none to show.
+/** Issue 19 item 8 (A.12 for Bowling Bots): a row whose gifts nothing is loading says so instead of a skeleton that never resolves. */
+export const GIFTS_NOT_LOADED = "Gifts not loaded yet";
+
+/*
+ * Rows are plain elements carrying Radix Themes' own classes and accent attributes (what
+ * <Text>, <Badge>, <Button>, <IconButton> and <Skeleton> render), not the components: the
+ * components' prop extraction was a quarter of the server's render time (issue 20; as on
+ * /logs, docs/decisions/0020-logs-at-scale.md). Links are plain <a>: the table follows them
+ * with one click handler (BowlingScreen), and a row holds no hooks, forms or fetchers.
  */
-export function GiftChips({ row }: { row: BowlingRow }) {
+const TEXT_1 = "rt-Text rt-r-size-1";
+const BUTTON_1 = "rt-reset rt-BaseButton rt-r-size-1 rt-Button";
+
+function Skeleton({ width, height, label, testId }: { width: number; height: number; label?: string; testId?: string }) {
+  return <span className="rt-Skeleton gt-skeleton" aria-label={label} aria-hidden={label ? undefined : true} data-testid={testId} style={{ width, height }} />;
+}
+
+/**
+ * Spec 1 §2 gift chips: a skeleton while a refresh loads them, "Gifts not loaded yet" when
+ * nothing does (issue 19 item 8); the last known chips when the latest gift stats call failed
+ * (the row carries the stale mark); 'Failed to load gifts' (spec 1 §8) only when there are
+ * none to show.
+ */
+export function GiftChips({ row, loading }: { row: BowlingRow; loading: boolean }) {
   if (!row.gifts && row.giftsFailed) {
     return (
-      <Text size="1" color="red" data-testid="gifts-failed">
+      <span className={TEXT_1} data-accent-color="red" data-testid="gifts-failed">
         Failed to load gifts
-      </Text>
+      </span>
+    );
+  }
+  if (!row.gifts && !loading) {
+    return (
+      <span className={TEXT_1} data-accent-color="gray" data-testid="gifts-not-loaded">
+        {GIFTS_NOT_LOADED}
+      </span>
     );
   }
   if (!row.gifts) {
     return (
-      <Flex gap="1" aria-label={`Gifts of ${row.nick}: loading`} data-testid="gifts-loading">
+      <span className="gt-chips" aria-label={`Gifts of ${row.nick}: loading`} data-testid="gifts-loading">
         {Array.from({ length: 7 }, (_, i) => (
-          <Skeleton key={i} width="36px" height="18px" />
+          <Skeleton key={i} width={36} height={18} />
         ))}
-      </Flex>
+      </span>
     );
   }
   return (
@@ -51,49 +70,55 @@ export function GiftChips({ row }: { row: BowlingRow }) {
 
 function StatusBadge({ row }: { row: BowlingRow }) {
   const text = statusText(row.isOnline, row.room);
-  if (text === null) return <Skeleton width="56px" height="20px" data-testid="status-loading" aria-label="Status loading" />;
+  if (text === null) return <Skeleton width={56} height={20} label="Status loading" testId="status-loading" />;
   return (
-    <Badge color={row.isOnline ? "green" : "gray"} variant="soft" data-testid="status-badge">
+    <span className="rt-reset rt-Badge rt-r-size-1 rt-variant-soft" data-accent-color={row.isOnline ? "green" : "gray"} data-testid="status-badge">
       {text}
-    </Badge>
+    </span>
   );
 }
 
-function DeleteButton({ row }: { row: BowlingRow }) {
-  const hydrated = useHydrated();
-  const location = useLocation();
-  const fetcher = useFetcher();
-  const [open, setOpen] = useState(false);
+/**
+ * The delete control: without JavaScript a link to the confirmation panel (`?confirm=`);
+ * with it a button the screen's one confirmation dialog answers (`data-delete`).
+ */
+function DeleteControl({ row, search, hydrated, pending }: { row: BowlingRow; search: string; hydrated: boolean; pending: boolean }) {
+  const className = "rt-reset rt-BaseButton rt-r-size-1 rt-variant-soft rt-IconButton";
   const label = `Delete ${row.nick}`;
   if (!hydrated) {
     return (
-      <IconButton asChild size="1" variant="soft" color="red">
-        <Link to={hrefWith(location.search, { [CONFIRM_PARAM]: row.account_id })} aria-label={label} preventScrollReset>
-          <TrashIcon />
-        </Link>
-      </IconButton>
+      <a className={className} data-accent-color="red" href={hrefWith(search, { [CONFIRM_PARAM]: row.account_id })} aria-label={label}>
+        <TrashIcon />
+      </a>
     );
   }
   return (
-    <>
-      <IconButton size="1" variant="soft" color="red" aria-label={label} onClick={() => setOpen(true)} loading={fetcher.state !== "idle"}>
-        <TrashIcon />
-      </IconButton>
-      <LazyConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title="Delete bowling user"
-        description={deleteUserQuestion(row)}
-        confirmLabel="Delete"
-        onConfirm={() => fetcher.submit({ intent: "delete-user", accountId: row.account_id }, { method: "post", action: "/gifts" })}
-      />
-    </>
+    <button
+      type="button"
+      className={className}
+      data-accent-color="red"
+      aria-label={label}
+      data-delete={row.account_id}
+      disabled={pending}
+      aria-busy={pending || undefined}
+    >
+      <TrashIcon />
+    </button>
   );
 }
 
-export function BowlingRowView({ row }: { row: BowlingRow }) {
-  const location = useLocation();
-  const canWrite = useCanWrite();
+export type RowContext = {
+  /** The page's query string: the row's links keep the page, search and Summary state. */
+  search: string;
+  canWrite: boolean;
+  hydrated: boolean;
+  /** A refresh runs: rows without gifts show a skeleton, not "Gifts not loaded yet". */
+  loading: boolean;
+  /** The account whose delete is being posted. */
+  deleting: string | null;
+};
+
+export function BowlingRowView({ row, ctx }: { row: BowlingRow; ctx: RowContext }) {
   const c = row.companion;
   const total = collectionTotal(row.collection);
   return (
@@ -102,12 +127,10 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
         <div className="gt-bowling-user">
           <RemoteImage src={row.picUrl} alt={`Picture of ${row.nick}`} size={32} initials={row.initials} round />
           <div>
-            <Text as="div" weight="bold" size="2">
-              {row.nick}
-            </Text>
-            <Text as="div" size="1" color="gray">
+            <div className="rt-Text rt-r-size-2 rt-r-weight-bold">{row.nick}</div>
+            <div className={TEXT_1} data-accent-color="gray">
               {row.account_id}
-            </Text>
+            </div>
             {row.stale ? <StaleMark stale={row.stale} /> : null}
           </div>
         </div>
@@ -116,49 +139,50 @@ export function BowlingRowView({ row }: { row: BowlingRow }) {
         <StatusBadge row={row} />
       </td>
       <td>
-        <Text as="div" size="1" data-testid="companion">
+        <div className={TEXT_1} data-testid="companion">
           {c ? (
             <>
               Supplier: {c.supplierNick ?? c.supplier} · Consumer: {c.consumerNick ?? c.consumer}
             </>
           ) : (
-            <Text color="gray">No companion</Text>
+            <span data-accent-color="gray" className="rt-Text">
+              No companion
+            </span>
           )}
-        </Text>
-        {canWrite ? (
-          <Button asChild size="1" variant="soft" mt="1">
-            <Link to={hrefWith(location.search, { [DIALOG_PARAM]: "companion", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })} preventScrollReset>
-              {c ? "Update Companion" : "Assign Companion"}
-              <span className="gt-visually-hidden"> for {row.nick}</span>
-            </Link>
-          </Button>
+        </div>
+        {ctx.canWrite ? (
+          <a
+            className={`${BUTTON_1} rt-variant-soft gt-companion-link`}
+            href={hrefWith(ctx.search, { [DIALOG_PARAM]: "companion", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })}
+          >
+            {c ? "Update Companion" : "Assign Companion"}
+            <span className="gt-visually-hidden"> for {row.nick}</span>
+          </a>
         ) : null}
       </td>
       <td>
-        <GiftChips row={row} />
+        <GiftChips row={row} loading={ctx.loading} />
       </td>
       <td>
         {row.collection ? (
-          <Button asChild size="1" variant="ghost">
-            <Link
-              to={hrefWith(location.search, { [DIALOG_PARAM]: "collection", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })}
-              preventScrollReset
-              aria-label={`${COLLECTION_TITLE} of ${row.nick}: ${total} items`}
-            >
-              {total} items
-            </Link>
-          </Button>
-        ) : row.gifts || row.giftsFailed ? (
-          <Text size="1" color="gray" aria-label={`${COLLECTION_TITLE} of ${row.nick}: not loaded`}>
+          <a
+            className={`${BUTTON_1} rt-variant-ghost`}
+            href={hrefWith(ctx.search, { [DIALOG_PARAM]: "collection", [ACCOUNT_PARAM]: row.account_id, [CONFIRM_PARAM]: null })}
+            aria-label={`${COLLECTION_TITLE} of ${row.nick}: ${total} items`}
+          >
+            {total} items
+          </a>
+        ) : row.gifts || row.giftsFailed || !ctx.loading ? (
+          <span className={TEXT_1} data-accent-color="gray" aria-label={`${COLLECTION_TITLE} of ${row.nick}: not loaded`}>
             —
-          </Text>
+          </span>
         ) : (
-          <Skeleton width="48px" height="18px" />
+          <Skeleton width={48} height={18} />
         )}
       </td>
-      {canWrite ? (
+      {ctx.canWrite ? (
         <td>
-          <DeleteButton row={row} />
+          <DeleteControl row={row} search={ctx.search} hydrated={ctx.hydrated} pending={ctx.deleting === row.account_id} />
         </td>
       ) : null}
     </tr>

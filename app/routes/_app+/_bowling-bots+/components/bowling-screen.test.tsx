@@ -1,12 +1,17 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RefreshStatus } from "~/components/ui/refresh-outcome";
 import { renderRemixStub } from "../../../../../tests/kit/component";
-import type { BowlingRow } from "../gifts";
-import { BowlingRowView } from "./bowling-row";
+import type { BowlingData, BowlingRow } from "../gifts";
+import { BowlingRowView, GIFTS_NOT_LOADED, type RowContext } from "./bowling-row";
+import { BowlingScreen } from "./bowling-screen";
 import { CompanionDialog } from "./companion-dialog";
 import { RefreshControl } from "./refresh-control";
+
+// The Summary panel has its own tests (app/components/summary); importing it with the whole screen
+// here fails to resolve ~/data/gifts under happy-dom, so the screen renders without it.
+vi.mock("~/components/summary/summary-panel", () => ({ SUMMARY_EXPAND_PARAM: "summary", SummaryPanel: () => null }));
 
 /** Spec 1 §2 header refresh control, companion dialog and rows, §4 refresh states, in a Remix stub (happy-dom). */
 afterEach(cleanup);
@@ -128,26 +133,38 @@ describe("spec 1 §2 companion dialog", () => {
 });
 
 describe("spec 1 §2 row", () => {
-  const renderRow = (r: BowlingRow) =>
+  const ctx: RowContext = { search: "", canWrite: true, hydrated: true, loading: true, deleting: null };
+  const renderRow = (r: BowlingRow, c: Partial<RowContext> = {}) =>
     renderRemixStub([
       {
         path: "/gifts",
         Component: () => (
           <table>
             <tbody>
-              <BowlingRowView row={r} />
+              <BowlingRowView row={r} ctx={{ ...ctx, ...c }} />
             </tbody>
           </table>
         ),
       },
     ]);
 
-  it("before the first refresh: status placeholder and gift skeletons", async () => {
-    renderRow(row);
+  it("while the first refresh runs: status placeholder and gift skeletons", async () => {
+    renderRow(row, { loading: true });
     expect(await screen.findByTestId("status-loading")).toBeTruthy();
     expect(screen.getByTestId("gifts-loading")).toBeTruthy();
+    expect(screen.queryByTestId("gifts-not-loaded")).toBeNull();
     expect(screen.getByText("No companion")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Assign Companion for Bowler" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Assign Companion for Bowler" }).getAttribute("href")).toBe("/gifts?dialog=companion&account=100");
+  });
+
+  it("issue 19 item 8: an account no refresh has loaded yet says 'Gifts not loaded yet' (no skeleton that never resolves)", async () => {
+    renderRow(row, { loading: false, search: "?page=2&q=bo" });
+    expect((await screen.findByTestId("gifts-not-loaded")).textContent).toBe(GIFTS_NOT_LOADED);
+    expect(screen.queryByTestId("gifts-loading")).toBeNull();
+    expect(screen.getByLabelText("Capybara of Bowler: not loaded").textContent).toBe("—");
+    // The row's links keep the page and the search.
+    expect(screen.getByRole("link", { name: "Assign Companion for Bowler" }).getAttribute("href")).toBe("/gifts?page=2&q=bo&dialog=companion&account=100");
+    expect(screen.getByRole("button", { name: "Delete Bowler" }).getAttribute("data-delete")).toBe("100");
   });
 
   it("spec 1 §8 'Per-user stats failure shows 'Failed to load gifts' on the row'; the room name in the badge", async () => {
@@ -237,5 +254,41 @@ describe("issue 18 item 5: the refresh's progress and outcome line", () => {
     cleanup();
     renderStatus({ progress: progress({ done: 5, total: 5, outcome: "success", finishedAt }), notice: success, noun: "users", showSuccess: true });
     expect((await screen.findByTestId("refresh-outcome")).textContent).toMatch(/^Last refresh: Data refreshed successfully · just now$/);
+  });
+});
+
+describe("issue 19 item 8 on the Bowling Bots screen: skeleton only while a refresh runs", () => {
+  const data = (p: Progress): BowlingData =>
+    ({
+      rows: [row],
+      query: "",
+      userCount: 1,
+      matching: 1,
+      page: { page: 1, pages: 1, size: 50 },
+      suppliers: [],
+      recipients: [],
+      companionCount: 0,
+      totals: { gifts: [], collection: 0 },
+      lastFetched: null,
+      undo: null,
+      progress: p,
+      notice: null,
+      refreshingNoJs: false,
+      summary: { dailyTotals: [], rates: {}, chart: null, failed: false },
+    }) as unknown as BowlingData;
+  const renderScreen = (p: Progress) =>
+    renderRemixStub([{ path: "/gifts", Component: () => <BowlingScreen data={data(p)} /> }], { initialEntries: ["/gifts"] });
+
+  it("an account just added, before any refresh: 'Gifts not loaded yet'", async () => {
+    renderScreen(null);
+    expect((await screen.findByTestId("gifts-not-loaded")).textContent).toBe("Gifts not loaded yet");
+    expect(screen.queryByTestId("gifts-loading")).toBeNull();
+    expect(screen.queryByTestId("bowling-pager")).toBeNull();
+  });
+
+  it("while the first refresh runs: the skeleton", async () => {
+    renderScreen(progress({ running: true, total: 1 }));
+    expect(await screen.findByTestId("gifts-loading")).toBeTruthy();
+    expect(screen.queryByTestId("gifts-not-loaded")).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { Box, Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type MouseEvent } from "react";
 import { useLive } from "~/components/live/live";
 import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -14,8 +14,8 @@ import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { searchSummary } from "~/utils/list-search";
-import type { BowlingData } from "~/routes/_app+/_bowling-bots+/gifts";
-import { BowlingRowView, deleteUserQuestion } from "./bowling-row";
+import type { BowlingData, BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
+import { BowlingRowView, deleteUserQuestion, type RowContext } from "./bowling-row";
 import {
   ACCOUNT_PARAM,
   COLLECTION_TITLE,
@@ -23,6 +23,7 @@ import {
   CONFIRM_PARAM,
   DIALOG_PARAM,
   LIVE_PATTERNS,
+  PAGE_PARAM,
   REFRESH_POLL_MS,
   dialogOf,
   hrefWith,
@@ -87,6 +88,34 @@ function DeleteAllCompanions({ count }: { count: number }) {
   );
 }
 
+/**
+ * Issue 20 "Bounded pages": "← Previous" / "Next →" as plain links (`?page=`, keeping the
+ * search and the Summary state), so every account is reachable without JavaScript.
+ */
+function Pager({ page, search, shown, matching }: { page: NonNullable<BowlingData["page"]>; search: string; shown: number; matching: number }) {
+  if (page.pages <= 1) return null;
+  const first = (page.page - 1) * page.size + 1;
+  const to = (n: number) => hrefWith(search, { [PAGE_PARAM]: n === 1 ? null : String(n), [DIALOG_PARAM]: null, [ACCOUNT_PARAM]: null, [CONFIRM_PARAM]: null });
+  const link = "rt-reset rt-BaseButton rt-r-size-1 rt-variant-soft rt-Button";
+  return (
+    <nav aria-label="Bowling user pages" className="gt-bowling-pager" data-testid="bowling-pager">
+      {page.page > 1 ? (
+        <Link className={link} to={to(page.page - 1)} rel="prev">
+          ← Previous
+        </Link>
+      ) : null}
+      <span className="rt-Text rt-r-size-1" data-accent-color="gray" aria-current="page">
+        Page {page.page} of {page.pages} · accounts {first}–{first + shown - 1} of {matching}
+      </span>
+      {page.page < page.pages ? (
+        <Link className={link} to={to(page.page + 1)} rel="next">
+          Next →
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
 export function BowlingScreen({ data }: { data: BowlingData }) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -104,6 +133,31 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
   const cancelConfirm = hrefWith(location.search, { [CONFIRM_PARAM]: null });
   const reloading = navigation.state === "loading" && navigation.location.pathname === "/gifts";
   const refreshing = !!data.progress?.running;
+  const hydrated = useHydrated();
+  // One delete dialog and one fetcher for every row (the rows hold no hooks).
+  const deleteFetcher = useFetcher();
+  // The row stays while the dialog closes (its text does not blank out during the animation).
+  const [deleting, setDeleting] = useState<{ row: BowlingRow | null; open: boolean }>({ row: null, open: false });
+  const deletingRow = deleting.row;
+  const pendingDelete = deleteFetcher.state !== "idle" ? String(deleteFetcher.formData?.get("accountId") ?? "") : null;
+  const rowContext: RowContext = { search: location.search, canWrite, hydrated, loading: refreshing, deleting: pendingDelete };
+  // The rows' links are plain <a>: followed here as client navigations (keeping the scroll),
+  // their delete buttons open the dialog.
+  const onTableClick = (event: MouseEvent<HTMLTableElement>) => {
+    const target = event.target as Element;
+    const del = target.closest<HTMLElement>("[data-delete]");
+    if (del) {
+      const row = rows.find((r) => r.account_id === del.dataset.delete);
+      if (row) setDeleting({ row, open: true });
+      return;
+    }
+    const a = target.closest<HTMLAnchorElement>("a[href]");
+    if (!a || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || a.target) return;
+    const href = a.getAttribute("href")!;
+    if (!href.startsWith("/gifts")) return;
+    event.preventDefault();
+    navigate(href, { preventScrollReset: true });
+  };
   // Progress and results arrive as live events (refresh:bowling); polling only while the stream is down.
   useLive(LIVE_PATTERNS, { fallbackMs: refreshing ? REFRESH_POLL_MS : null });
 
@@ -170,7 +224,7 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
           {data.userCount ? <ListSearch query={data.query} keep={[SUMMARY_EXPAND_PARAM]} /> : null}
           {data.query && data.rows ? (
             <Text as="p" size="1" color="gray" mb="2" role="status" data-testid="search-summary">
-              {searchSummary(rows.length, data.userCount, ["account", "accounts"], data.query)}
+              {searchSummary(data.matching, data.userCount, ["account", "accounts"], data.query)}
             </Text>
           ) : null}
           {data.rows === null ? (
@@ -191,7 +245,8 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
               {LIST_TEXTS.empty}
             </Text>
           ) : rows.length === 0 ? null : (
-            <table className="gt-bowling-table" aria-labelledby="gt-bowling-users">
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- delegation: the links and buttons inside are the controls
+            <table className="gt-bowling-table" aria-labelledby="gt-bowling-users" onClick={onTableClick}>
               <thead>
                 <tr>
                   <th scope="col">User</th>
@@ -208,11 +263,24 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
               </thead>
               <tbody>
                 {rows.map((r) => (
-                  <BowlingRowView key={r.account_id} row={r} />
+                  <BowlingRowView key={r.account_id} row={r} ctx={rowContext} />
                 ))}
               </tbody>
             </table>
           )}
+          {data.page && data.rows ? <Pager page={data.page} search={location.search} shown={rows.length} matching={data.matching} /> : null}
+          {canWrite && hydrated ? (
+            <LazyConfirmDialog
+              open={deleting.open}
+              onOpenChange={(open) => setDeleting((d) => ({ ...d, open }))}
+              title="Delete bowling user"
+              description={deletingRow ? deleteUserQuestion(deletingRow) : ""}
+              confirmLabel="Delete"
+              onConfirm={() => {
+                if (deletingRow) deleteFetcher.submit({ intent: "delete-user", accountId: deletingRow.account_id }, { method: "post", action: "/gifts" });
+              }}
+            />
+          ) : null}
         </section>
       </Box>
     </>

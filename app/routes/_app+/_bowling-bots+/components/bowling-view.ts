@@ -16,6 +16,9 @@ export const REGULAR_THRESHOLDS: ReadonlyMap<number, number> = new Map([
 /** Spec 1 §9: special gift types 1, 4, 8 and 15 (in this order). */
 export const SPECIAL_TYPES = [1, 4, 8, 15] as const;
 
+/** The gift types a row shows: the regular ones, then the special ones. */
+export const ROW_GIFT_TYPES: ReadonlySet<number> = new Set([...REGULAR_THRESHOLDS.keys(), ...SPECIAL_TYPES]);
+
 /** Spec 1 §9 "Collection id 151 is named 'Capybara'". */
 export const COLLECTION_TITLE = "Capybara";
 
@@ -79,6 +82,8 @@ export function statusText(isOnline: boolean | null, room: string | null): strin
 export const DIALOG_PARAM = "dialog";
 export const ACCOUNT_PARAM = "account";
 export const CONFIRM_PARAM = "confirm";
+/** The page of the list (1-based; issue 20 "Bounded pages"): plain links, so paging works without JavaScript. */
+export const PAGE_PARAM = "page";
 /** Set by a refresh posted without JavaScript: the page reloads itself until the job ends. */
 export const REFRESHING_PARAM = "refreshing";
 export const DIALOGS = ["companion", "collection"] as const;
