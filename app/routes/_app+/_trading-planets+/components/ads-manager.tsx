@@ -183,6 +183,7 @@ export function AdsManager({
                     <AdRow
                       key={ad._id}
                       ad={ad}
+                      n={ads.indexOf(ad)}
                       here={here}
                       editTo={linkWith("ad", ad._id)}
                       canWrite={canWrite}
@@ -327,6 +328,7 @@ const GHOST = "rt-reset rt-BaseButton rt-r-size-1 rt-variant-ghost";
  */
 function AdRow({
   ad,
+  n,
   here,
   editTo,
   canWrite,
@@ -337,6 +339,8 @@ function AdRow({
   onLongPress,
 }: {
   ad: Ad;
+  /** The row's place among the shown ads: its element ids (`ad3-text`), short and unique in the page. */
+  n: number;
   here: string;
   editTo: string;
   canWrite: boolean;
@@ -362,7 +366,7 @@ function AdRow({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when a toggle finishes
   }, [active.state]);
   const isActive = optimistic ?? ad.isActive;
-  const id = `ad-${ad._id}`;
+  const id = `ad${n}`;
   const text = `${id}-text`;
   const copy = async () => {
     try {

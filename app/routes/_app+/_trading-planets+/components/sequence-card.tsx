@@ -47,7 +47,8 @@ export function SequenceCard({
   const fetcher = useFetcher();
   const pendingActive = fetcher.formData?.get("isActive");
   const active = pendingActive ? pendingActive === "true" : sequence.isActive;
-  const id = `seq-${sequence._id}`;
+  // Element ids from the place in the list (`seq26-name`): short, unique in the page.
+  const id = `seq${index}`;
   const name = `${id}-name`;
   const by = (part: string) => ({ id: `${id}-${part}`, "aria-labelledby": `${id}-${part} ${name}` });
   return (
