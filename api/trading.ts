@@ -102,6 +102,10 @@ export const TRADING_LIMITS = {
   adLineMax: 200,
   adMax: 2000,
   stepsMax: 50,
+  /** Ours (issue 20 "Bounded pages"): sequences shown per page of the list. */
+  sequencesPerPage: 25,
+  /** Ours (issue 20): ads, and messages, shown per page of their section. */
+  adsPerPage: 50,
 } as const;
 
 export const CUSTOM_PLANET_TYPES = ["blacklisted", "english"] as const;

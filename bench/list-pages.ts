@@ -147,6 +147,30 @@ const PARTS: Record<string, Part> = {
       }
     },
   },
+  "trading-planets": {
+    url: "/trading-planets",
+    sizes: [10, 200, 1000],
+    // n sequences (5 planets each) and n ads, 2 in 3 of category ads, the rest msg; texts like an operator's.
+    async grow({ sql }, have, n) {
+      await sql(`
+        insert into planet_sequences (name, steps, seconds, position)
+        select 'Bench route ' || i,
+          jsonb_build_array(
+            jsonb_build_object('id', 'b' || i || '-1', 'planetType', 'cannon', 'shuffle', true),
+            jsonb_build_object('id', 'b' || i || '-2', 'planetType', 'ring', 'shuffle', true),
+            jsonb_build_object('id', 'b' || i || '-3', 'planetType', 'bowling', 'shuffle', false),
+            jsonb_build_object('id', 'b' || i || '-4', 'planetType', 'english', 'shuffle', true),
+            jsonb_build_object('id', 'b' || i || '-5', 'planetType', 'russian', 'shuffle', false)),
+          6 + i % 5, i
+        from generate_series(${have + 1}, ${n}) i`);
+      await sql(`
+        insert into ads (ads_message, category, is_active, created_at)
+        select 'Bench ad ' || i || ': [WTS] Fire Cannon Ball x' || (i % 90 + 10) || ' ⭐ PM me for the Capybara set, fast trade 🚀',
+          case when i % 3 = 2 then 'msg' else 'ads' end, i % 7 <> 0, now() - (${n + 1} - i) * interval '1 second'
+        from generate_series(${have + 1}, ${n}) i`);
+    },
+    rendered: (html) => /Bench ad \d+/.test(html) && /Bench route \d+/.test(html),
+  },
 };
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */

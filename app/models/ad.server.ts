@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { TRADING_ERRORS, type Ad, type AdCategory } from "#api/trading";
 import { getDb } from "~/db/client.server";
 import { ads } from "~/db/schema";
@@ -15,6 +15,29 @@ export async function listAds(): Promise<Ad[]> {
   const db = await getDb();
   const rows = await db.select().from(ads).orderBy(asc(ads.createdAt), asc(ads.id));
   return rows.map(toAd);
+}
+
+/**
+ * One page of a category (issue 20 "Bounded pages"): `size` ads in list order (oldest first)
+ * from `page` (1-based; past the end: the last page) and the category's total.
+ */
+export async function listAdsPage(category: AdCategory, page: number, size: number): Promise<{ ads: Ad[]; total: number; page: number }> {
+  const db = await getDb();
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ads)
+    .where(eq(ads.category, category));
+  const total = count?.n ?? 0;
+  const last = Math.max(1, Math.ceil(total / size));
+  const shown = Math.min(Math.max(1, Math.floor(page) || 1), last);
+  const rows = await db
+    .select()
+    .from(ads)
+    .where(eq(ads.category, category))
+    .orderBy(asc(ads.createdAt), asc(ads.id))
+    .limit(size)
+    .offset((shown - 1) * size);
+  return { ads: rows.map(toAd), total, page: shown };
 }
 
 export async function createAd(input: { adsMessage: string; category: AdCategory; isActive: boolean }): Promise<Ad> {

@@ -33,8 +33,28 @@ function normalizeSteps(steps: { id?: string; planetType: string; shuffle?: bool
 
 export async function listSequences(): Promise<PlanetSequence[]> {
   const db = await getDb();
-  const rows = await db.select().from(planetSequences).orderBy(asc(planetSequences.position), asc(planetSequences.createdAt));
+  const rows = await db.select().from(planetSequences).orderBy(asc(planetSequences.position), asc(planetSequences.createdAt), asc(planetSequences.id));
   return rows.map(toSequence);
+}
+
+/**
+ * One page of the list (issue 20 "Bounded pages"): `size` sequences from `page` (1-based; a
+ * page past the end shows the last one), the total and the page's offset in the list.
+ */
+export async function listSequencesPage(page: number, size: number): Promise<{ sequences: PlanetSequence[]; total: number; page: number; offset: number }> {
+  const db = await getDb();
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(planetSequences);
+  const total = count?.n ?? 0;
+  const last = Math.max(1, Math.ceil(total / size));
+  const shown = Math.min(Math.max(1, Math.floor(page) || 1), last);
+  const offset = (shown - 1) * size;
+  const rows = await db
+    .select()
+    .from(planetSequences)
+    .orderBy(asc(planetSequences.position), asc(planetSequences.createdAt), asc(planetSequences.id))
+    .limit(size)
+    .offset(offset);
+  return { sequences: rows.map(toSequence), total, page: shown, offset };
 }
 
 export async function getSequence(id: string): Promise<PlanetSequence | null> {
@@ -134,19 +154,38 @@ export async function setSequencesActive(ids: string[], isActive: boolean): Prom
  * Stores a new list order: `ids` must be exactly the current sequences (a stale list from a
  * second tab is refused with 409 rather than half-applied).
  */
-export async function reorderSequences(ids: string[]): Promise<void> {
+/**
+ * Reorders a window of the list: `ids` are the sequences shown from list index `offset` on
+ * (the whole list when `offset` is 0 and every id is posted), in their new order. The other
+ * sequences keep their places, so a drag within one page keeps the global order right. When
+ * the list at `offset` no longer holds exactly these ids (another tab added, deleted or moved
+ * one), 409 and nothing changes. Positions are rewritten 0, 1, 2 … in one statement, for the
+ * rows whose position changes.
+ */
+export async function reorderSequences(ids: string[], offset = 0): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const current = await tx.select({ id: planetSequences.id }).from(planetSequences).for("update");
-    const known = new Set(current.map((r) => r.id));
-    if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
+    const current = await tx
+      .select({ id: planetSequences.id, position: planetSequences.position })
+      .from(planetSequences)
+      .orderBy(asc(planetSequences.position), asc(planetSequences.createdAt), asc(planetSequences.id))
+      .for("update");
+    const start = Math.floor(offset);
+    const window = new Set(current.slice(start, start + ids.length).map((r) => r.id));
+    if (!ids.length || start < 0 || new Set(ids).size !== ids.length || window.size !== ids.length || !ids.every((id) => window.has(id))) {
       throw new AppError(409, "The sequence list changed; reload and try again");
     }
-    for (const [position, id] of ids.entries()) await tx.update(planetSequences).set({ position }).where(eq(planetSequences.id, id));
+    const order = [...current.slice(0, start).map((r) => r.id), ...ids, ...current.slice(start + ids.length).map((r) => r.id)];
+    const was = new Map(current.map((r) => [r.id, r.position]));
+    const changed = order.flatMap((id, position) => (was.get(id) === position ? [] : [{ id, position }]));
+    if (!changed.length) return;
+    await tx.execute(sql`
+      update ${planetSequences} set position = v.position
+      from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, position int)
+      where ${planetSequences.id} = v.id`);
   });
 }
 
-/** Moves one sequence up (-1) or down (+1): the no-JavaScript reorder. */
 export async function moveSequence(id: string, delta: -1 | 1): Promise<boolean> {
   const ids = (await listSequences()).map((s) => s._id);
   const from = ids.indexOf(id);

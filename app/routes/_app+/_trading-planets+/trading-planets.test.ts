@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PLANET_NAME_RULE } from "#api/planet-name";
-import { TRADING_ERRORS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
+import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { ads, customPlanets, planetSequences, sessions } from "~/db/schema";
@@ -44,6 +44,127 @@ describe("loader", () => {
   });
 });
 
+describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.md 'Pages')", () => {
+  type Paged = {
+    sequences: PlanetSequence[];
+    ads: Ad[];
+    pages: Record<"sequences" | "ads" | "msg", { page: number; pages: number; total: number; per: number }>;
+  };
+  const load = (search = "") => callRoute<Paged>(loader, makeRequest(`/trading-planets${search}`, { cookie }));
+  /** n ads of a category, oldest first one second apart (the list order), straight into the table. */
+  const seedAds = async (n: number, category: "ads" | "msg", from = 0) => {
+    const db = await getDb();
+    const t0 = Date.UTC(2026, 0, 1);
+    await db
+      .insert(ads)
+      .values(Array.from({ length: n }, (_, i) => ({ adsMessage: `${category} ${from + i + 1}`, category, createdAt: new Date(t0 + (from + i) * 1000) })));
+  };
+  const seedSequences = async (n: number) => {
+    const db = await getDb();
+    await db
+      .insert(planetSequences)
+      .values(Array.from({ length: n }, (_, i) => ({ name: `S${i + 1}`, steps: [{ id: `s${i}`, planetType: "ring", shuffle: true }], position: i })));
+  };
+
+  it("renders one page of each list (25 sequences, 50 ads, 50 messages), says how many there are, and the page in the URL reaches the rest", async () => {
+    expect(TRADING_LIMITS.sequencesPerPage).toBe(25);
+    expect(TRADING_LIMITS.adsPerPage).toBe(50);
+    await seedSequences(30);
+    await seedAds(120, "ads");
+    await seedAds(3, "msg", 120);
+    const first = await load();
+    expect(first.status).toBe(200);
+    expect(first.data.sequences.map((s) => s.name)).toEqual(Array.from({ length: 25 }, (_, i) => `S${i + 1}`));
+    expect(first.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 50 }, (_, i) => `ads ${i + 1}`));
+    expect(first.data.ads.filter((a) => a.category === "msg").map((a) => a.adsMessage)).toEqual(["msg 121", "msg 122", "msg 123"]);
+    expect(first.data.pages).toEqual({
+      sequences: { page: 1, pages: 2, total: 30, per: 25 },
+      ads: { page: 1, pages: 3, total: 120, per: 50 },
+      msg: { page: 1, pages: 1, total: 3, per: 50 },
+    });
+
+    const later = await load("?seqPage=2&adsPage=3");
+    expect(later.data.sequences.map((s) => s.name)).toEqual(["S26", "S27", "S28", "S29", "S30"]);
+    expect(later.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 20 }, (_, i) => `ads ${i + 101}`));
+    expect(later.data.pages.ads.page).toBe(3);
+    // Every ad is on exactly one page.
+    const seen = new Set<string>();
+    for (const page of [1, 2, 3]) for (const ad of (await load(`?adsPage=${page}`)).data.ads) if (ad.category === "ads") seen.add(ad.adsMessage);
+    expect(seen.size).toBe(120);
+
+    // A page past the end (rows deleted meanwhile) or not a number shows the last / first page.
+    const past = await load("?adsPage=9&seqPage=x");
+    expect(past.data.pages.ads.page).toBe(3);
+    expect(past.data.pages.sequences.page).toBe(1);
+    expect(past.data.sequences[0]!.name).toBe("S1");
+  });
+
+  it("the page's document holds one page of rows and the links to the others (server render, real database)", async () => {
+    await seedSequences(30);
+    await seedAds(60, "ads");
+    const { default: Route } = await import("./trading-planets");
+    const { createRemixStub } = await import("@remix-run/testing");
+    const { renderToString } = await import("react-dom/server");
+    const { createElement } = await import("react");
+    const loaded = (await load("?adsPage=2")).data;
+    const Stub = createRemixStub([{ id: "trading", path: "/trading-planets", Component: Route, loader: () => null }]);
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const html = renderToString(createElement(Stub, { initialEntries: ["/trading-planets?adsPage=2"], hydrationData: { loaderData: { trading: loaded } } }));
+    error.mockRestore();
+    expect(html.match(/data-testid="ad"/g)).toHaveLength(10);
+    expect(html.match(/data-testid="sequence"/g)).toHaveLength(25);
+    // Each ad's text once (issue 20: it was there four times); the controls are named from it.
+    expect(html.split("ads 55")).toHaveLength(2);
+    expect(html).toContain('aria-labelledby="ad4-delete ad4-text"');
+    expect(html).toContain('id="ad4-text" class="gt-ad-text" title="Click to copy" disabled="">ads 55</button>');
+    // "← Previous" of the ads goes to their first page; "Next →" of the sequences keeps the ads' page.
+    expect(html).toMatch(/<nav class="gt-pager" aria-label="Ads pages"><a [^>]*href="\/trading-planets"[^>]*>← Previous<\/a>/);
+    expect(html).toMatch(/<nav class="gt-pager" aria-label="Sequence pages">.*?href="\/trading-planets\?adsPage=2&amp;seqPage=2"[^>]*>Next →<\/a>/);
+    expect(html).toContain("Showing 51–60 of 60 · page 2 of 2");
+    expect(html).toContain("Showing 1–25 of 30 · page 1 of 2");
+  });
+
+  it("drag within a page reorders that page only: the others keep their places; a stale page is refused (409), nothing changed", async () => {
+    await seedSequences(30);
+    const page2 = (await load("?seqPage=2")).data.sequences.map((s) => s._id);
+    const ok = await post([["intent", "sequence-reorder"], ["offset", "25"], ...[...page2].reverse().map((id): [string, string] => ["ids", id])]);
+    expect(ok.status).toBe(200);
+    const names = (await listSequences()).map((s) => s.name);
+    expect(names).toEqual([...Array.from({ length: 25 }, (_, i) => `S${i + 1}`), "S30", "S29", "S28", "S27", "S26"]);
+    expect((await load("?seqPage=2")).data.sequences.map((s) => s.name)).toEqual(["S30", "S29", "S28", "S27", "S26"]);
+    // The positions are 0…29 again: a later page still starts where it should.
+    const db = await getDb();
+    const positions = (await db.select({ p: planetSequences.position }).from(planetSequences)).map((r) => r.p).sort((a, b) => a - b);
+    expect(positions).toEqual(Array.from({ length: 30 }, (_, i) => i));
+
+    // Page 1 reordered by someone who still sees page 2 at offset 0 (or another tab moved one in): refused.
+    const stale = await post([["intent", "sequence-reorder"], ["offset", "0"], ...page2.map((id): [string, string] => ["ids", id])]);
+    expect(stale.status).toBe(409);
+    const first = (await load()).data.sequences;
+    const moved = await post([
+      ["intent", "sequence-reorder"],
+      ["offset", "20"],
+      ...[first[24]!, ...first.slice(20, 24)].map((s): [string, string] => ["ids", s._id]),
+    ]);
+    expect(moved.status).toBe(200);
+    expect((await listSequences()).map((s) => s.name).slice(18, 27)).toEqual(["S19", "S20", "S25", "S21", "S22", "S23", "S24", "S30", "S29"]);
+  });
+
+  it("move up on the first sequence of page 2 swaps it with the last of page 1 (the whole list's places)", async () => {
+    await seedSequences(30);
+    const s26 = (await load("?seqPage=2")).data.sequences[0]!;
+    const res = await post([
+      ["intent", "sequence-move"],
+      ["id", s26._id],
+      ["direction", "up"],
+      ["redirectTo", "/trading-planets?seqPage=2"],
+    ]);
+    expect(res.headers.get("location")).toBe("/trading-planets?seqPage=2");
+    expect((await load()).data.sequences.at(-1)!.name).toBe("S26");
+    expect((await load("?seqPage=2")).data.sequences[0]!.name).toBe("S25");
+  });
+});
+
 describe("loader: spec 2 §8 load failures, each part on its own", () => {
   afterEach(() => {
     vi.restoreAllMocks();
@@ -64,9 +185,9 @@ describe("loader: spec 2 §8 load failures, each part on its own", () => {
   });
 
   it("ads failing → “Failed to load ads”; sequences failing → “Failed to load data”", async () => {
-    vi.spyOn(adModel, "listAds").mockRejectedValueOnce(new Error("db down"));
+    vi.spyOn(adModel, "listAdsPage").mockRejectedValueOnce(new Error("db down"));
     expect((await load()).data.loadErrors).toEqual(["Failed to load ads"]);
-    vi.spyOn(sequenceModel, "listSequences").mockRejectedValueOnce(new Error("db down"));
+    vi.spyOn(sequenceModel, "listSequencesPage").mockRejectedValueOnce(new Error("db down"));
     expect((await load()).data.loadErrors).toEqual(["Failed to load data"]);
     const ok = await load();
     expect(ok.status).toBe(200);
@@ -341,6 +462,25 @@ describe("ad intents", () => {
     ]);
     expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.adDeleted);
     expect(await listAds()).toEqual([]);
+  });
+
+  it("issue 19 B.3: without `redirectTo` (the kit's NoJsRedirect is gone once hydrated) the answer goes back to the URL posted to, its pages kept", async () => {
+    const ad = await createAd({ adsMessage: "old", category: "ads", isActive: true });
+    const res = await callRoute(
+      action,
+      makeRequest(`/trading-planets?adsPage=2&ad=${ad._id}`, {
+        cookie,
+        form: [
+          ["intent", "ad-update"],
+          ["id", ad._id],
+          ["adsMessage", "new"],
+          ["category", "ads"],
+        ],
+      }),
+    );
+    expect(res.headers.get("location")).toBe("/trading-planets?adsPage=2");
+    expect(toastOf(res.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    expect((await listAds())[0]!.adsMessage).toBe("new");
   });
 
   it("an unknown intent is a 400", async () => {

@@ -3,12 +3,13 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useEffect, useRef } from "react";
-import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
+import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
 import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
 import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
 import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
 import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
+import { PAGE_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
 import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
@@ -16,13 +17,13 @@ import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
 import { useCanWrite } from "~/components/ui/write-only";
 import { toast } from "~/components/ui/toast";
-import { createAd, deleteAd, deleteAds, listAds, updateAd } from "~/models/ad.server";
+import { createAd, deleteAd, deleteAds, listAdsPage, updateAd } from "~/models/ad.server";
 import { createCustomPlanet, deleteCustomPlanet, listCustomPlanets, updateCustomPlanet } from "~/models/custom-planet.server";
 import { logEvent } from "~/models/log.server";
 import {
   createSequence,
   deleteSequence,
-  listSequences,
+  listSequencesPage,
   moveSequence,
   reorderSequences,
   setSequencesActive,
@@ -63,7 +64,16 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
-  const [sequences, planets, ads, traders] = await Promise.allSettled([listSequences(), listCustomPlanets(), listAds(), listTraderStatuses()]);
+  const url = new URL(request.url);
+  const pageOf = (name: string) => Number(url.searchParams.get(name) ?? 1);
+  const size = { sequences: TRADING_LIMITS.sequencesPerPage, ads: TRADING_LIMITS.adsPerPage };
+  const [sequences, planets, adsPage, msgPage, traders] = await Promise.allSettled([
+    listSequencesPage(pageOf(PAGE_PARAMS.sequences), size.sequences),
+    listCustomPlanets(),
+    listAdsPage("ads", pageOf(PAGE_PARAMS.ads), size.ads),
+    listAdsPage("msg", pageOf(PAGE_PARAMS.msg), size.ads),
+    listTraderStatuses(),
+  ]);
   const takeover = await takeoverNotice(request, ["trader-start"]).catch(() => null);
   const loadErrors: string[] = [];
   const failed = async (part: PromiseSettledResult<unknown>, text: string) => {
@@ -74,13 +84,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await failed(sequences, TRADING_MESSAGES.loadDataFailed);
   await failed(traders, TRADING_MESSAGES.loadDataFailed);
   await failed(planets, TRADING_MESSAGES.loadCustomPlanetsFailed);
-  await failed(ads, TRADING_MESSAGES.loadAdsFailed);
+  await failed(adsPage.status === "rejected" ? adsPage : msgPage, TRADING_MESSAGES.loadAdsFailed);
   const value = <T,>(part: PromiseSettledResult<T[]>): T[] => (part.status === "fulfilled" ? part.value : []);
+  const pager = (part: PromiseSettledResult<{ total: number; page: number }>, per: number): ListPage => {
+    const total = part.status === "fulfilled" ? part.value.total : 0;
+    return { page: part.status === "fulfilled" ? part.value.page : 1, pages: Math.max(1, Math.ceil(total / per)), total, per };
+  };
+  const adsOk = adsPage.status === "fulfilled" && msgPage.status === "fulfilled";
   return data(
     {
-      sequences: value(sequences),
+      sequences: sequences.status === "fulfilled" ? sequences.value.sequences : [],
       planets: value(planets),
-      ads: value(ads),
+      // Both sections' shown pages (each ad once); none when either failed (spec 2 §8 "Failed to load ads").
+      ads: adsOk ? [...adsPage.value.ads, ...msgPage.value.ads] : [],
+      pages: {
+        sequences: pager(sequences, size.sequences),
+        ads: pager(adsOk ? adsPage : msgPage, size.ads),
+        msg: pager(adsOk ? msgPage : adsPage, size.ads),
+      },
       traders: value<TraderStatus>(traders),
       takeover,
       loadError: (loadErrors[0] ?? null) as string | null,
@@ -150,7 +171,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   const fd = await readFormData(request);
   const intent = str(fd, "intent");
-  const back = safeRedirect(fd.get("redirectTo") || "/trading-planets", "/trading-planets");
+  // The forms post to the page's own URL (its list pages, open panel): without `redirectTo`
+  // (the kit's NoJsRedirect is there only until hydration) the answer goes back to it.
+  const posted = new URL(request.url);
+  const back = safeRedirect(fd.get("redirectTo") || `${posted.pathname}${posted.search}`, "/trading-planets");
   const home = (() => {
     const url = new URL(back, "http://x");
     for (const p of ["sequence", "confirm", "ad", "select", "ids"]) url.searchParams.delete(p);
@@ -215,7 +239,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "sequence-reorder": {
       try {
-        await reorderSequences(fd.getAll("ids").map(String));
+        await reorderSequences(fd.getAll("ids").map(String), Number(str(fd, "offset")) || 0);
         return data({ ok: true });
       } catch (err) {
         return data({ ok: false, message: messageOf(err, TRADING_MESSAGES.updateSequenceFailed) }, { status: err instanceof AppError ? err.status : 500 });
@@ -320,7 +344,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TradingPlanetsRoute() {
-  const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = loaded;
+  // Absent in stubs that give only the rows (component tests): then everything is one page.
+  const pages = (loaded as { pages?: { sequences: ListPage; ads: ListPage; msg: ListPage } }).pages;
   useLoadErrorToasts(loadErrors ?? (loadError ? [loadError] : []));
   const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
   const location = useLocation();
@@ -382,10 +409,10 @@ export default function TradingPlanetsRoute() {
       {takeover ? <TakeOverPanel notice={takeover} /> : null}
       <Flex direction="column" gap="5">
         <div className="gt-run-grid">
-          <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} />
-          <TraderPanel traders={traders} redirectTo={`${location.pathname}${location.search}`} />
+          <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} page={pages?.sequences} />
+          <TraderPanel traders={traders} />
         </div>
-        <AdsManager ads={ads} params={params} linkWith={withParam} />
+        <AdsManager ads={ads} params={params} linkWith={withParam} pages={pages} />
       </Flex>
     </Box>
   );

@@ -1,14 +1,16 @@
-import { Badge, Box, Button, Card, Flex, Heading, IconButton, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Heading, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Form, Link, useActionData, useFetcher, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { TrashIcon } from "~/components/ui/icons";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { FormSwitch } from "./form-switch";
+import { PAGE_PARAMS, Pager, pageHref, type ListPage } from "./pager";
 
 /** Quick-insert symbols of the large editor (spec 2 §2: emoji and short text tokens). Ours. */
 export const QUICK_SYMBOLS = ["⭐", "🚀", "💎", "🔥", "✨", "💰", "🎁", "➜", "★", "♥", "✔", "[WTS]", "[WTB]", "PM me"] as const;
@@ -26,8 +28,21 @@ export function insertAt(value: string, token: string, start: number, end: numbe
  * per row copy on click, optimistic active switch, edit, delete; a 500 ms long press on
  * delete starts multi-select ("Delete Selected", confirmation "Delete Selected Ads").
  * Without JavaScript: `select=1` shows checkboxes and Delete Selected, `ids` the confirmation.
+ *
+ * `ads` are the shown pages of both sections (issue 20 "Bounded pages": `adsPage`, `msgPage`);
+ * multi-select and Delete Selected work on what is shown.
  */
-export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSearchParams; linkWith: (name: string, value: string | null) => string }) {
+export function AdsManager({
+  ads,
+  params,
+  linkWith,
+  pages,
+}: {
+  ads: Ad[];
+  params: URLSearchParams;
+  linkWith: (name: string, value: string | null) => string;
+  pages?: { ads: ListPage; msg: ListPage };
+}) {
   const location = useLocation();
   const hydrated = useHydrated();
   // A viewer reads (and copies) the ads; new, edit, active, delete and multi-select are not offered (issue 21).
@@ -79,7 +94,7 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
         <Heading as="h2" size="4" mb="2" id="gt-ads-title">
           Ads and Messages
         </Heading>
-        {canWrite ? <NewAdForm here={here} ads={ads} /> : null}
+        {canWrite ? <NewAdForm here={here} ads={ads} pages={pages} /> : null}
         <Form
           method="get"
           preventScrollReset
@@ -92,6 +107,8 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
           }}
         >
           <input type="hidden" name="select" value="1" />
+          {/* The lists' pages stay (a GET form replaces the query): the selected ads are the shown ones. */}
+          {Object.values(PAGE_PARAMS).map((name) => (params.get(name) ? <input key={name} type="hidden" name={name} value={params.get(name) ?? ""} /> : null))}
         </Form>
         <Flex gap="2" my="2" wrap="wrap" align="center">
           {!canWrite ? null : selecting ? (
@@ -138,8 +155,8 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
                   </Link>
                 </Button>
                 <Form method="post" action={here} preventScrollReset>
-                  <input type="hidden" name="intent" value="ads-delete-selected" />
-                  <input type="hidden" name="redirectTo" value={home} />
+                  <HiddenFields fields={{ intent: "ads-delete-selected" }} />
+                  <NoJsRedirect to={home} />
                   {selected.map((id) => (
                     <input key={id} type="hidden" name="ids" value={id} />
                   ))}
@@ -156,35 +173,37 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
             <Heading as="h3" size="3" mb="1">
               {title}
             </Heading>
-            <Flex direction="column" gap="1" asChild>
-              <ul className="gt-ads" aria-label={title}>
-                {ads
-                  .filter((a) => a.category === category)
-                  .map((ad) =>
-                    editing === ad._id ? (
-                      <EditAdRow key={ad._id} ad={ad} cancelTo={linkWith("ad", null)} />
-                    ) : (
-                      <AdRow
-                        key={ad._id}
-                        ad={ad}
-                        here={here}
-                        editTo={linkWith("ad", ad._id)}
-                        selecting={canWrite && selecting}
-                        selected={selected.includes(ad._id)}
-                        onSelect={(on) => toggle(ad._id, on)}
-                        onLongPress={() => startSelect(ad._id)}
-                      />
-                    ),
-                  )}
-                {ads.every((a) => a.category !== category) ? (
-                  <li>
-                    <Text size="2" color="gray">
-                      No {title.toLowerCase()} yet.
-                    </Text>
-                  </li>
-                ) : null}
-              </ul>
-            </Flex>
+            <ul className="gt-ads" aria-label={title}>
+              {ads
+                .filter((a) => a.category === category)
+                .map((ad) =>
+                  editing === ad._id ? (
+                    <EditAdRow key={ad._id} ad={ad} cancelTo={linkWith("ad", null)} />
+                  ) : (
+                    <AdRow
+                      key={ad._id}
+                      ad={ad}
+                      n={ads.indexOf(ad)}
+                      here={here}
+                      editTo={linkWith("ad", ad._id)}
+                      canWrite={canWrite}
+                      hydrated={hydrated}
+                      selecting={canWrite && selecting}
+                      selected={selected.includes(ad._id)}
+                      onSelect={toggle}
+                      onLongPress={startSelect}
+                    />
+                  ),
+                )}
+              {ads.every((a) => a.category !== category) ? (
+                <li>
+                  <Text size="2" color="gray">
+                    No {title.toLowerCase()} yet.
+                  </Text>
+                </li>
+              ) : null}
+            </ul>
+            <Pager label={`${title} pages`} param={PAGE_PARAMS[category]} of={pages?.[category]} />
           </Box>
         ))}
       </section>
@@ -192,8 +211,13 @@ export function AdsManager({ ads, params, linkWith }: { ads: Ad[]; params: URLSe
   );
 }
 
-function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
+function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ads: ListPage; msg: ListPage } }) {
   const hydrated = useHydrated();
+  const location = useLocation();
+  const [category, setCategory] = useState<AdCategory>("ads");
+  // A new ad goes last in its section: the answer goes to the page that shows it (the input is emptied once it is listed).
+  const section = pages?.[category];
+  const target = section ? pageHref(location.pathname, location.search, PAGE_PARAMS[category], Math.ceil((section.total + 1) / section.per)) : here;
   const [text, setText] = useState("");
   // The text posted and the ads known then: once the list holds a new ad with that text, the input is cleared.
   const posted = useRef<{ text: string; known: Set<string> } | null>(null);
@@ -234,8 +258,7 @@ function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
   const large = expanded || !hydrated;
   return (
     <Form method="post" action={here} onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
-      <input type="hidden" name="intent" value="ad-create" />
-      <input type="hidden" name="redirectTo" value={here} />
+      <HiddenFields fields={{ intent: "ad-create", redirectTo: target }} />
       <Flex gap="2" wrap="wrap" align="start">
         <Box flexGrow="1" minWidth="200px">
           {large ? (
@@ -260,7 +283,13 @@ function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
             />
           )}
         </Box>
-        <select name="category" aria-label="Category" defaultValue="ads" className="gt-native-select">
+        <select
+          name="category"
+          aria-label="Category"
+          value={category}
+          onChange={(e) => setCategory(e.target.value === "msg" ? "msg" : "ads")}
+          className="gt-native-select"
+        >
           <option value="ads">Ads</option>
           <option value="msg">Msg</option>
         </select>
@@ -285,25 +314,42 @@ function NewAdForm({ here, ads }: { here: string; ads: Ad[] }) {
   );
 }
 
+/* Light rows (issue 20): plain elements with Radix Themes' classes and accent attributes
+   (what <Card>, <Badge>, <Button> render) instead of the components; the text is in the
+   markup once, and the controls take their names from it (`aria-labelledby`). */
+const CARD = "rt-reset rt-BaseCard rt-Card rt-r-size-1 rt-variant-surface gt-ad";
+const GHOST = "rt-reset rt-BaseButton rt-r-size-1 rt-variant-ghost";
+
+/**
+ * One ad: the text (a click copies it), the active switch, Edit, and delete. Active and
+ * delete are one form: without JavaScript its submit buttons say which (`intent`); with it
+ * the switch posts through its own fetcher (optimistic) and a short press on delete posts the
+ * form, a 500 ms press starts multi-select.
+ */
 function AdRow({
   ad,
+  n,
   here,
   editTo,
+  canWrite,
+  hydrated,
   selecting,
   selected,
   onSelect,
   onLongPress,
 }: {
   ad: Ad;
+  /** The row's place among the shown ads: its element ids (`ad3-text`), short and unique in the page. */
+  n: number;
   here: string;
   editTo: string;
+  canWrite: boolean;
+  hydrated: boolean;
   selecting: boolean;
   selected: boolean;
-  onSelect: (on: boolean) => void;
-  onLongPress: () => void;
+  onSelect: (id: string, on: boolean) => void;
+  onLongPress: (id: string) => void;
 }) {
-  const hydrated = useHydrated();
-  const canWrite = useCanWrite();
   const active = useFetcher<{ ok?: boolean }>();
   const revalidator = useRevalidator();
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
@@ -320,6 +366,8 @@ function AdRow({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- when a toggle finishes
   }, [active.state]);
   const isActive = optimistic ?? ad.isActive;
+  const id = `ad${n}`;
+  const text = `${id}-text`;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(ad.adsMessage);
@@ -332,102 +380,91 @@ function AdRow({
     longPressed.current = false;
     timer.current = setTimeout(() => {
       longPressed.current = true;
-      onLongPress();
+      onLongPress(ad._id);
     }, TRADING_LIMITS.deleteLongPressMs);
   };
   const pressEnd = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
+  const textButton = (
+    <button type="button" id={text} className="gt-ad-text" onClick={copy} title="Click to copy" disabled={!hydrated}>
+      {ad.adsMessage}
+    </button>
+  );
   if (!canWrite) {
     return (
-      <li className="gt-ad" data-testid="ad">
-        <Card size="1">
-          <Flex gap="2" align="center">
-            <Box flexGrow="1" minWidth="0">
-              <button type="button" className="gt-ad-text" onClick={copy} title="Click to copy" disabled={!hydrated}>
-                {ad.adsMessage}
-              </button>
-            </Box>
-            <Badge color={isActive ? "green" : "gray"} variant="soft">
-              {isActive ? "Active" : "Inactive"}
-            </Badge>
-          </Flex>
-        </Card>
+      <li className={CARD} data-testid="ad">
+        {textButton}
+        <span className="rt-reset rt-Badge rt-r-size-1 rt-variant-soft" data-accent-color={isActive ? "green" : "gray"}>
+          {isActive ? "Active" : "Inactive"}
+        </span>
       </li>
     );
   }
   return (
-    <li className="gt-ad" data-testid="ad">
-      <Card size="1">
-        <Flex gap="2" align="center">
-          {selecting ? (
-            <input
-              type="checkbox"
-              name="ids"
-              value={ad._id}
-              form="gt-ads-select"
-              checked={hydrated ? selected : undefined}
-              defaultChecked={hydrated ? undefined : selected}
-              onChange={(e) => onSelect(e.target.checked)}
-              aria-label={`Select ${ad.adsMessage}`}
-            />
-          ) : null}
-          <Box flexGrow="1" minWidth="0">
-            <button type="button" className="gt-ad-text" onClick={copy} title="Click to copy" disabled={!hydrated}>
-              {ad.adsMessage}
-            </button>
-          </Box>
-          <active.Form method="post" action="/trading-planets" className="gt-inline-form">
-            <input type="hidden" name="intent" value="ad-active" />
-            <input type="hidden" name="id" value={ad._id} />
-            <input type="hidden" name="isActive" value={String(!isActive)} />
-            <input type="hidden" name="redirectTo" value={here} />
-            <FormSwitch
-              checked={isActive}
-              label={`Active: ${ad.adsMessage}`}
-              size="1"
-              onCheckedChange={(v) => {
-                setOptimistic(v);
-                active.submit({ intent: "ad-active", id: ad._id, isActive: String(v), redirectTo: here }, { method: "post", action: "/trading-planets" });
-              }}
-            />
-            <noscript>
-              <button type="submit">{isActive ? "Deactivate" : "Activate"}</button>
-            </noscript>
-          </active.Form>
-          <Button asChild size="1" variant="ghost">
-            <Link to={editTo} aria-label={`Edit ${ad.adsMessage}`} preventScrollReset>
-              Edit
-            </Link>
-          </Button>
-          <Form method="post" action="/trading-planets" preventScrollReset className="gt-inline-form">
-            <input type="hidden" name="intent" value="ad-delete" />
-            <input type="hidden" name="id" value={ad._id} />
-            <input type="hidden" name="redirectTo" value={here} />
-            <IconButton
-              type="submit"
-              size="1"
-              variant="ghost"
-              color="red"
-              aria-label={`Delete ${ad.adsMessage}`}
-              onPointerDown={pressStart}
-              onPointerUp={pressEnd}
-              onPointerLeave={pressEnd}
-              onContextMenu={(e) => e.preventDefault()}
-              onClick={(e) => {
-                // The click that ends a long press only starts multi-select; in multi-select a click toggles the row.
-                const wasLong = longPressed.current;
-                longPressed.current = false;
-                if (wasLong || selecting) e.preventDefault();
-                if (selecting && !wasLong) onSelect(!selected);
-              }}
-            >
-              <TrashIcon />
-            </IconButton>
-          </Form>
-        </Flex>
-      </Card>
+    <li className={CARD} data-testid="ad">
+      {selecting ? (
+        <input
+          type="checkbox"
+          name="ids"
+          value={ad._id}
+          form="gt-ads-select"
+          checked={hydrated ? selected : undefined}
+          defaultChecked={hydrated ? undefined : selected}
+          onChange={(e) => onSelect(ad._id, e.target.checked)}
+          id={`${id}-select`}
+          aria-label="Select"
+          aria-labelledby={`${id}-select ${text}`}
+        />
+      ) : null}
+      {textButton}
+      <Form method="post" action={here} preventScrollReset className="gt-inline-form">
+        <HiddenFields fields={{ id: ad._id, isActive: String(!isActive) }} />
+        <NoJsRedirect />
+        <FormSwitch
+          checked={isActive}
+          id={`${id}-active`}
+          label="Active:"
+          labelledBy={`${id}-active ${text}`}
+          size="1"
+          onCheckedChange={(v) => {
+            setOptimistic(v);
+            active.submit({ intent: "ad-active", id: ad._id, isActive: String(v) }, { method: "post", action: here });
+          }}
+        />
+        {hydrated ? null : (
+          <button type="submit" name="intent" value="ad-active" className={`${GHOST} rt-Button`}>
+            {isActive ? "Deactivate" : "Activate"}
+          </button>
+        )}
+        <Link to={editTo} id={`${id}-edit`} aria-labelledby={`${id}-edit ${text}`} className={`${GHOST} rt-Button`} preventScrollReset>
+          Edit
+        </Link>
+        <button
+          type="submit"
+          name="intent"
+          value="ad-delete"
+          id={`${id}-delete`}
+          aria-label="Delete"
+          aria-labelledby={`${id}-delete ${text}`}
+          className={`${GHOST} rt-IconButton`}
+          data-accent-color="red"
+          onPointerDown={pressStart}
+          onPointerUp={pressEnd}
+          onPointerLeave={pressEnd}
+          onContextMenu={(e) => e.preventDefault()}
+          onClick={(e) => {
+            // The click that ends a long press only starts multi-select; in multi-select a click toggles the row.
+            const wasLong = longPressed.current;
+            longPressed.current = false;
+            if (wasLong || selecting) e.preventDefault();
+            if (selecting && !wasLong) onSelect(ad._id, !selected);
+          }}
+        >
+          <TrashIcon />
+        </button>
+      </Form>
     </li>
   );
 }
@@ -452,19 +489,10 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
             }
           }}
         >
-          <input type="hidden" name="intent" value="ad-update" />
-          <input type="hidden" name="id" value={ad._id} />
-          <input type="hidden" name="redirectTo" value={cancelTo} />
+          <HiddenFields fields={{ intent: "ad-update", id: ad._id }} />
+          <NoJsRedirect to={cancelTo} />
           <Flex direction="column" gap="2">
-            <TextArea
-              name="adsMessage"
-              aria-label="Edit message"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              rows={3}
-
-              aria-invalid={!!error}
-            />
+            <TextArea name="adsMessage" aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-invalid={!!error} />
             <FieldError errors={error ? [error] : null} />
             <Flex gap="2" justify="end" wrap="wrap">
               <select name="category" aria-label="Category" defaultValue={ad.category} className="gt-native-select">

@@ -9,6 +9,7 @@ import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
 import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 
 /**
  * The Custom Planets dialog (spec 2 §2): add by name and type (blacklisted or english); tabs
@@ -78,8 +79,8 @@ export function CustomPlanetsPanel({
           </Flex>
           {canWrite ? (
             <Form method="post" action={here} onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
-              <input type="hidden" name="intent" value="planet-create" />
-              <input type="hidden" name="redirectTo" value={here} />
+              <HiddenFields fields={{ intent: "planet-create" }} />
+              <NoJsRedirect />
               <Flex gap="2" wrap="wrap" align="start">
                 <TextField.Root
                   name="name"
@@ -117,7 +118,7 @@ export function CustomPlanetsPanel({
               description={`Are you sure you want to delete “${confirming.name}”?`}
               confirmLabel="Delete"
               cancelTo={tabUrl(tab)}
-              form={{ action: here, fields: { intent: "planet-delete", id: confirming._id, redirectTo: tabUrl(tab) } }}
+              form={{ action: here, fields: { intent: "planet-delete", id: confirming._id } }}
             />
           ) : null}
           <TabNav.Root aria-label="Custom planet lists">
@@ -203,9 +204,8 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
             if (refused || value.trim() === planet.name) e.preventDefault();
           }}
         >
-          <input type="hidden" name="intent" value="planet-rename" />
-          <input type="hidden" name="id" value={planet._id} />
-          <input type="hidden" name="redirectTo" value={here} />
+          <HiddenFields fields={{ intent: "planet-rename", id: planet._id }} />
+          <NoJsRedirect />
           <input
             name="name"
             className="gt-chip-input"

@@ -1,21 +1,32 @@
-import { Badge, Button, Card, Flex, IconButton, Text } from "@radix-ui/themes";
-import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
-import type { CSSProperties, HTMLAttributes, ReactNode } from "react";
+import { Form, Link, useFetcher } from "@remix-run/react";
+import type { CSSProperties, HTMLAttributes } from "react";
 import type { PlanetSequence } from "#api/trading";
 import { TrashIcon } from "~/components/ui/icons";
-import { useCanWrite } from "~/components/ui/write-only";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { FormSwitch } from "./form-switch";
+
+/* Light rows (issue 20): plain elements with Radix Themes' classes and accent attributes
+   (what <Card>, <Badge>, <Button>, <IconButton> render) instead of the components; the name
+   is in the markup once and the controls take their names from it (`aria-labelledby`). */
+const BADGE = "rt-reset rt-Badge rt-r-size-1";
+const SOFT = "rt-reset rt-BaseButton rt-r-size-1 rt-variant-soft";
 
 /**
  * One sequence (spec 2 §2 "Trading Planets screen"): name, seconds badge, closed level (at
  * most), open level (at least), numbered planet chips with a star when shuffle is on, active
  * switch, edit, delete, and move up/down buttons (the reorder that needs no JavaScript).
+ * The active switch and the moves are one form: without JavaScript its submit buttons say
+ * which (`intent`, `direction`); with it the switch posts through its own fetcher.
+ * `index` and `count` are the sequence's place in the whole list (not the page).
  */
 export function SequenceCard({
   sequence,
   index,
   count,
+  here,
   linkWith,
+  canWrite,
+  hydrated,
   handle,
   style,
   innerRef,
@@ -24,122 +35,146 @@ export function SequenceCard({
   sequence: PlanetSequence;
   index: number;
   count: number;
+  here: string;
   linkWith: (name: string, value: string | null) => string;
+  canWrite: boolean;
+  hydrated: boolean;
   handle?: HTMLAttributes<HTMLElement>;
   style?: CSSProperties;
   innerRef?: (el: HTMLElement | null) => void;
   dragging?: boolean;
 }) {
-  const location = useLocation();
-  const here = `${location.pathname}${location.search}`;
   const fetcher = useFetcher();
-  const canWrite = useCanWrite();
   const pendingActive = fetcher.formData?.get("isActive");
   const active = pendingActive ? pendingActive === "true" : sequence.isActive;
+  // Element ids from the place in the list (`seq26-name`): short, unique in the page.
+  const id = `seq${index}`;
+  const name = `${id}-name`;
+  const by = (part: string) => ({ id: `${id}-${part}`, "aria-labelledby": `${id}-${part} ${name}` });
   return (
-    <li ref={innerRef} style={style} className="gt-sequence" data-testid="sequence" data-dragging={dragging ? "" : undefined}>
-      <Card>
-        <Flex direction="column" gap="2">
-          <Flex align="center" gap="2" wrap="wrap">
-            {handle ? (
-              <IconButton size="1" variant="ghost" color="gray" aria-label={`Drag ${sequence.name}`} {...(handle as object)} className="gt-drag-handle">
-                ⋮⋮
-              </IconButton>
-            ) : null}
-            <Text weight="bold" className="gt-sequence-name">
-              {sequence.name}
-            </Text>
-            <Badge color="blue" title="Seconds on each planet">
-              {sequence.seconds}s
-            </Badge>
-            <Badge color="red" variant="soft" title="Closed planets level (at most)">
-              ≤ {sequence.closedPlanetsLevel}
-            </Badge>
-            <Badge color="green" variant="soft" title="Open planets level (at least)">
-              ≥ {sequence.openPlanetsLevel}
-            </Badge>
-          </Flex>
-          <Flex gap="1" wrap="wrap" asChild>
-            <ol className="gt-chips" aria-label={`Planets of ${sequence.name}`}>
-              {sequence.sequence.map((step, i) => (
-                <li key={step.id}>
-                  <Badge variant="outline" color="gray">
-                    {i + 1}. {step.planetType}
-                    {step.shuffle ? <span aria-label="shuffled"> ★</span> : null}
-                  </Badge>
-                </li>
-              ))}
-            </ol>
-          </Flex>
-          {canWrite ? (
-            <Flex align="center" gap="2" wrap="wrap" justify="between">
-              <fetcher.Form method="post" action="/trading-planets" className="gt-inline-form">
-                <input type="hidden" name="intent" value="sequence-active" />
-                <input type="hidden" name="id" value={sequence._id} />
-                <input type="hidden" name="redirectTo" value={here} />
-                <ActiveSwitch
-                  active={active}
-                  label={`Active: ${sequence.name}`}
-                  onChange={(v) =>
-                    fetcher.submit(
-                      { intent: "sequence-active", id: sequence._id, isActive: String(v), redirectTo: here },
-                      { method: "post", action: "/trading-planets" },
-                    )
-                  }
-                />
-              </fetcher.Form>
-              <Flex gap="1" wrap="wrap">
-                <MoveButton id={sequence._id} direction="up" disabled={index === 0} here={here} name={sequence.name} />
-                <MoveButton id={sequence._id} direction="down" disabled={index === count - 1} here={here} name={sequence.name} />
-                <Button asChild size="1" variant="soft">
-                  <Link to={linkWith("sequence", sequence._id)} preventScrollReset aria-label={`Edit ${sequence.name}`}>
-                    Edit
-                  </Link>
-                </Button>
-                <IconButton asChild size="1" variant="soft" color="red">
-                  <Link to={linkWith("confirm", `sequence:${sequence._id}`)} preventScrollReset aria-label={`Delete ${sequence.name}`}>
-                    <TrashIcon />
-                  </Link>
-                </IconButton>
-              </Flex>
-            </Flex>
-          ) : (
-            <Badge color={active ? "green" : "gray"} variant="soft" className="gt-sequence-state">
-              {active ? "Active" : "Inactive"}
-            </Badge>
-          )}
-        </Flex>
-      </Card>
+    <li
+      ref={innerRef}
+      style={style}
+      className="rt-reset rt-BaseCard rt-Card rt-r-size-1 rt-variant-surface gt-sequence"
+      data-testid="sequence"
+      data-dragging={dragging ? "" : undefined}
+    >
+      <div className="gt-sequence-head">
+        {handle ? (
+          <button
+            type="button"
+            className="rt-reset rt-BaseButton rt-r-size-1 rt-variant-ghost rt-IconButton gt-drag-handle"
+            data-accent-color="gray"
+            aria-label="Drag"
+            {...by("drag")}
+            {...(handle as object)}
+          >
+            ⋮⋮
+          </button>
+        ) : null}
+        <strong className="rt-Text gt-sequence-name" id={name}>
+          {sequence.name}
+        </strong>
+        <span className={`${BADGE} rt-variant-soft`} data-accent-color="blue" title="Seconds on each planet">
+          {sequence.seconds}s
+        </span>
+        <span className={`${BADGE} rt-variant-soft`} data-accent-color="red" title="Closed planets level (at most)">
+          ≤ {sequence.closedPlanetsLevel}
+        </span>
+        <span className={`${BADGE} rt-variant-soft`} data-accent-color="green" title="Open planets level (at least)">
+          ≥ {sequence.openPlanetsLevel}
+        </span>
+      </div>
+      <ol className="gt-chips" aria-label="Planets of" {...by("planets")}>
+        {sequence.sequence.map((step, i) => (
+          <li key={step.id} className={`${BADGE} rt-variant-outline`} data-accent-color="gray">
+            {i + 1}. {step.planetType}
+            {step.shuffle ? <span aria-label="shuffled"> ★</span> : null}
+          </li>
+        ))}
+      </ol>
+      {canWrite ? (
+        <div className="gt-sequence-actions">
+          <fetcher.Form method="post" action={here} className="gt-inline-form">
+            <HiddenFields fields={{ intent: "sequence-active", id: sequence._id, isActive: String(!active) }} />
+            <NoJsRedirect />
+            <label className="rt-Text rt-r-size-2 gt-inline-form">
+              <FormSwitch
+                checked={active}
+                id={`${id}-active`}
+                label="Active:"
+                labelledBy={`${id}-active ${name}`}
+                onCheckedChange={(v) => fetcher.submit({ intent: "sequence-active", id: sequence._id, isActive: String(v) }, { method: "post", action: here })}
+              />
+              {hydrated ? null : (
+                <button type="submit" className={`${SOFT} rt-Button`} data-accent-color="gray">
+                  {active ? "Deactivate" : "Activate"}
+                </button>
+              )}
+              Active
+            </label>
+          </fetcher.Form>
+          <span className="gt-inline-form">
+            <MoveButton sequenceId={sequence._id} here={here} id={id} direction="up" disabled={index === 0} />
+            <MoveButton sequenceId={sequence._id} here={here} id={id} direction="down" disabled={index === count - 1} />
+            <Link to={linkWith("sequence", sequence._id)} preventScrollReset aria-label="Edit" {...by("edit")} className={`${SOFT} rt-Button`}>
+              Edit
+            </Link>
+            <Link
+              to={linkWith("confirm", `sequence:${sequence._id}`)}
+              preventScrollReset
+              aria-label="Delete"
+              {...by("delete")}
+              className={`${SOFT} rt-IconButton`}
+              data-accent-color="red"
+            >
+              <TrashIcon />
+            </Link>
+          </span>
+        </div>
+      ) : (
+        <span className={`${BADGE} rt-variant-soft gt-sequence-state`} data-accent-color={active ? "green" : "gray"}>
+          {active ? "Active" : "Inactive"}
+        </span>
+      )}
     </li>
   );
 }
 
-/** Checkbox + Save without JavaScript; a switch that posts at once with it. */
-function ActiveSwitch({ active, label, onChange }: { active: boolean; label: string; onChange: (v: boolean) => void }): ReactNode {
+/** "Move <name> up|down": a form of its own (it posts `direction`), named from the card's name. */
+function MoveButton({
+  sequenceId,
+  here,
+  id,
+  direction,
+  disabled,
+}: {
+  sequenceId: string;
+  here: string;
+  id: string;
+  direction: "up" | "down";
+  disabled: boolean;
+}) {
+  const own = `${id}-move-${direction}`;
   return (
-    <Text as="label" size="2">
-      <Flex gap="2" align="center">
-        <FormSwitch checked={active} onCheckedChange={onChange} label={label} />
-        <noscript>
-          <input type="hidden" name="isActive" value={active ? "false" : "true"} />
-          <button type="submit">{active ? "Deactivate" : "Activate"}</button>
-        </noscript>
-        Active
-      </Flex>
-    </Text>
-  );
-}
-
-function MoveButton({ id, direction, disabled, here, name }: { id: string; direction: "up" | "down"; disabled: boolean; here: string; name: string }) {
-  return (
-    <Form method="post" action="/trading-planets" preventScrollReset className="gt-inline-form">
-      <input type="hidden" name="intent" value="sequence-move" />
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="direction" value={direction} />
-      <input type="hidden" name="redirectTo" value={here} />
-      <IconButton type="submit" size="1" variant="soft" color="gray" disabled={disabled} aria-label={`Move ${name} ${direction}`}>
+    <Form method="post" action={here} preventScrollReset className="gt-inline-form">
+      <HiddenFields fields={{ intent: "sequence-move", id: sequenceId, direction }} />
+      <NoJsRedirect />
+      <button
+        type="submit"
+        disabled={disabled}
+        data-disabled={disabled || undefined}
+        className={`${SOFT} rt-IconButton`}
+        data-accent-color="gray"
+        id={own}
+        aria-label="Move"
+        aria-labelledby={`${own} ${id}-name ${own}-dir`}
+      >
         {direction === "up" ? "↑" : "↓"}
-      </IconButton>
+        <span hidden id={`${own}-dir`}>
+          {direction}
+        </span>
+      </button>
     </Form>
   );
 }

@@ -2,7 +2,7 @@ import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, us
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField } from "@radix-ui/themes";
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type CSSProperties, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
@@ -11,6 +11,7 @@ import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { FormSwitch } from "./form-switch";
 import { applyOp, draftOf, validateDraft, type DraftErrors, type SequenceDraft } from "./sequence-draft";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 
 /**
  * Spec 2 §2 "Sequence form": name, Active switch, planets (add, remove, reorder, type with its
@@ -41,7 +42,6 @@ export function SequenceForm({
   }, [serverKey]);
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const location = useLocation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "sequence-save";
   const edit = (op: string) => (e: { preventDefault: () => void }) => {
     if (!hydrated) return;
@@ -78,9 +78,8 @@ export function SequenceForm({
         <Form method="post" onSubmit={onSubmit} noValidate preventScrollReset>
           {/* The form's default button (Enter in a field saves), ahead of the planet list's move/remove/add buttons. */}
           <button type="submit" className="gt-visually-hidden" tabIndex={-1} aria-hidden="true" data-testid="sequence-default-submit" />
-          <input type="hidden" name="intent" value="sequence-save" />
-          <input type="hidden" name="id" value={sequence?._id ?? ""} />
-          <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+          <HiddenFields fields={{ intent: "sequence-save", id: sequence?._id ?? "" }} />
+          <NoJsRedirect />
           <Flex direction="column" gap="3">
             <Heading as="h2" size="4" id="gt-sequence-form-title">
               {sequence ? "Edit Sequence" : "New Sequence"}

@@ -3,17 +3,32 @@ import { useLocation } from "@remix-run/react";
 import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
+import { PAGE_PARAMS, Pager, type ListPage } from "./pager";
 import { SequenceCard } from "./sequence-card";
 
-export type SequenceListProps = { sequences: PlanetSequence[]; linkWith: (name: string, value: string | null) => string };
+/**
+ * `sequences` are the shown page of the list; `offset` is the first one's place in the whole
+ * list and `total` its length (issue 20 "Bounded pages"): move up/down and drag work on the
+ * whole list's places.
+ */
+export type SequenceListProps = {
+  sequences: PlanetSequence[];
+  offset: number;
+  total: number;
+  here: string;
+  canWrite: boolean;
+  hydrated: boolean;
+  linkWith: (name: string, value: string | null) => string;
+};
 
 /** The list without drag (server render, no JavaScript, and until dnd-kit has loaded). */
-export function StaticSequences({ sequences, linkWith }: SequenceListProps) {
+export function StaticSequences({ sequences, offset, total, ...rest }: SequenceListProps) {
   return (
-    <ol className="gt-sequence-list">
+    <ol className="gt-sequence-list" start={offset + 1}>
       {sequences.map((s, i) => (
-        <SequenceCard key={s._id} sequence={s} index={i} count={sequences.length} linkWith={linkWith} />
+        <SequenceCard key={s._id} sequence={s} index={offset + i} count={total} {...rest} />
       ))}
     </ol>
   );
@@ -34,10 +49,24 @@ const SortableSequences = lazyComponent<SequenceListProps>(
 );
 
 /** Spec 2 §2: the sequences in a scrollable box of 400 px (§9). */
-export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps & { confirm: string | null }) {
+export function SequenceList({
+  sequences,
+  confirm,
+  linkWith,
+  page,
+}: {
+  sequences: PlanetSequence[];
+  confirm: string | null;
+  linkWith: SequenceListProps["linkWith"];
+  page?: ListPage;
+}) {
   // A viewer gets the list without drag, switches, moves, edit or delete (issue 21).
   const canWrite = useCanWrite();
+  const hydrated = useHydrated();
   const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const offset = page ? (page.page - 1) * page.per : 0;
+  const props: SequenceListProps = { sequences, offset, total: page?.total ?? sequences.length, here, canWrite, hydrated, linkWith };
   const confirming = canWrite && confirm?.startsWith("sequence:") ? sequences.find((s) => s._id === confirm.slice("sequence:".length)) : undefined;
   return (
     <Box asChild>
@@ -52,18 +81,16 @@ export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps
             confirmLabel="Delete"
             cancelTo={linkWith("confirm", null)}
             // Posted to this URL (`confirm` kept): a post that fails leaves the question open (the form kit).
-            form={{
-              action: `${location.pathname}${location.search}`,
-              fields: { intent: "sequence-delete", id: confirming._id, redirectTo: linkWith("confirm", null) },
-            }}
+            // Without `redirectTo` the answer goes to this URL without `confirm` (the action's `home`).
+            form={{ action: here, fields: { intent: "sequence-delete", id: confirming._id } }}
           />
         ) : null}
         <Box className="gt-sequence-box" style={{ maxHeight: TRADING_LIMITS.listHeightPx, overflowY: "auto" }} data-testid="sequence-box">
           {sequences.length ? (
             canWrite ? (
-              <SortableSequences sequences={sequences} linkWith={linkWith} />
+              <SortableSequences {...props} />
             ) : (
-              <StaticSequences sequences={sequences} linkWith={linkWith} />
+              <StaticSequences {...props} />
             )
           ) : (
             <Text as="p" color="gray" size="2">
@@ -71,6 +98,7 @@ export function SequenceList({ sequences, confirm, linkWith }: SequenceListProps
             </Text>
           )}
         </Box>
+        <Pager label="Sequence pages" param={PAGE_PARAMS.sequences} of={page} />
       </section>
     </Box>
   );

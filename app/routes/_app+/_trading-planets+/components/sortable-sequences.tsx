@@ -14,7 +14,7 @@ import type { SequenceListProps } from "./sequence-list";
  * keyboard (focus the handle, Space, arrows, Space). The new order is shown at once and
  * stored with one `sequence-reorder` post; on failure the server's order comes back.
  */
-export function SortableSequences({ sequences, linkWith }: SequenceListProps) {
+export function SortableSequences({ sequences, offset, total, ...rest }: SequenceListProps) {
   const [order, setOrder] = useState(sequences);
   const fetcher = useFetcher<{ ok: boolean; message?: string }>();
   useEffect(() => setOrder(sequences), [sequences]);
@@ -39,15 +39,17 @@ export function SortableSequences({ sequences, linkWith }: SequenceListProps) {
     setOrder(next);
     const body = new FormData();
     body.set("intent", "sequence-reorder");
+    // The shown page only, from its place in the whole list: the others keep theirs (issue 20).
+    body.set("offset", String(offset));
     for (const s of next) body.append("ids", s._id);
-    fetcher.submit(body, { method: "post", action: "/trading-planets" });
+    fetcher.submit(body, { method: "post", action: rest.here });
   };
   return (
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
       <SortableContext items={order.map((s) => s._id)} strategy={verticalListSortingStrategy}>
-        <ol className="gt-sequence-list">
+        <ol className="gt-sequence-list" start={offset + 1}>
           {order.map((s, i) => (
-            <SortableItem key={s._id} sequence={s} index={i} count={order.length} linkWith={linkWith} />
+            <SortableItem key={s._id} sequence={s} index={offset + i} count={total} {...rest} />
           ))}
         </ol>
       </SortableContext>
@@ -59,20 +61,15 @@ function SortableItem({
   sequence,
   index,
   count,
-  linkWith,
-}: {
-  sequence: PlanetSequence;
-  index: number;
-  count: number;
-  linkWith: SequenceListProps["linkWith"];
-}) {
+  ...rest
+}: Omit<SequenceListProps, "sequences" | "offset" | "total"> & { sequence: PlanetSequence; index: number; count: number }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: sequence._id });
   return (
     <SequenceCard
       sequence={sequence}
       index={index}
       count={count}
-      linkWith={linkWith}
+      {...rest}
       innerRef={setNodeRef}
       dragging={isDragging}
       style={{

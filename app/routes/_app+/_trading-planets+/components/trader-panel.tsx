@@ -1,8 +1,9 @@
 import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
+import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useCanWrite } from "~/components/ui/write-only";
 import { countOf } from "~/utils/plural";
 
@@ -23,7 +24,8 @@ const COLOR: Record<TraderState, "gray" | "blue" | "green" | "amber" | "red"> = 
  * on planet X, posting, error) and a Start/Stop form (plain POST: works without JavaScript;
  * with it the states follow live, docs/live.md), the reason when it reconnects or failed.
  */
-export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; redirectTo: string }) {
+export function TraderPanel({ traders }: { traders: TraderStatus[] }) {
+  const location = useLocation();
   const navigation = useNavigation();
   const running = traders.some((t) => t.desired === "run");
   useLive(["session:trader"], { fallbackMs: running ? TRADER_POLL_MS : null });
@@ -66,10 +68,9 @@ export function TraderPanel({ traders, redirectTo }: { traders: TraderStatus[]; 
                         <SessionDetail session={t} />
                       </Flex>
                       {canWrite ? (
-                        <Form method="post" action="/trading-planets" preventScrollReset>
-                          <input type="hidden" name="intent" value={started ? "trader-stop" : "trader-start"} />
-                          <input type="hidden" name="account_id" value={t.accountId} />
-                          <input type="hidden" name="redirectTo" value={redirectTo} />
+                        <Form method="post" action={`${location.pathname}${location.search}`} preventScrollReset>
+                          <HiddenFields fields={{ intent: started ? "trader-stop" : "trader-start", account_id: t.accountId }} />
+                          <NoJsRedirect />
                           <Button
                             type="submit"
                             size="1"

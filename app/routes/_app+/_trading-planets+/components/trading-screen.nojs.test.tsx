@@ -62,7 +62,7 @@ const traders: TraderStatus[] = [
   { ...session("10000002", {}), accountId: "10000002", nick: "Idler", state: "idle", counts: { ...counts, visits: 0 } },
 ];
 
-function html(url: string) {
+function html(url: string, extra: Record<string, unknown> = {}) {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const errors: unknown[] = [];
   // The memory router of the test stub uses useLayoutEffect, which React warns about on the server: only that is dropped.
@@ -72,7 +72,7 @@ function html(url: string) {
   const Stub = createRemixStub([{ id: "trading", path: "/trading-planets", Component: TradingPlanetsRoute, loader: () => null }]);
   const out = renderToString(
     <Theme>
-      <Stub initialEntries={[url]} hydrationData={{ loaderData: { trading: { sequences, planets, ads, traders, loadError: null } } }} />
+      <Stub initialEntries={[url]} hydrationData={{ loaderData: { trading: { sequences, planets, ads, traders, loadError: null, ...extra } } }} />
     </Theme>,
   );
   warn.mockRestore();
@@ -96,10 +96,18 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
 
   it("has move up/down forms (first up and last down disabled) and no drag handles", () => {
     const out = html("/trading-planets");
-    expect(out).toContain('aria-label="Move Morning down"');
-    expect(out).toContain('aria-label="Move Evening up"');
-    expect(out).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Move Morning up"|<button[^>]*aria-label="Move Morning up"[^>]*disabled=""/);
-    expect(out).not.toContain("Drag Morning");
+    // Named "Move Morning down" from the card's name (issue 20: the name is in the markup once).
+    const morning = "seq0";
+    const evening = "seq1";
+    expect(out).toContain(`id="${morning}-name">Morning</strong>`);
+    expect(out).toContain(`aria-labelledby="${morning}-move-down ${morning}-name ${morning}-move-down-dir"`);
+    expect(out).toContain(`<span hidden="" id="${morning}-move-down-dir">down</span>`);
+    expect(out).toContain(`aria-labelledby="${evening}-move-up ${evening}-name ${evening}-move-up-dir"`);
+    expect(out).toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${morning}-move-up"`));
+    expect(out).toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${evening}-move-down"`));
+    expect(out).not.toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${morning}-move-down"`));
+    expect(out.split(">Morning<")).toHaveLength(2);
+    expect(out).not.toContain("Drag");
     expect(out).toContain('value="sequence-move"');
   });
 
@@ -118,6 +126,34 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
     expect(out).toContain("Custom Planets");
     expect(out).toContain("Delete Planet");
     expect(out).toContain("Are you sure you want to delete “Spam Den”?");
+  });
+
+  it("issue 20 'Light rows': an ad's text is in the row once; active and delete are one form whose submit buttons say which", () => {
+    const out = html("/trading-planets");
+    expect(out.split("WTS ⭐ rings")).toHaveLength(2);
+    const row = out.match(/<li class="rt-reset rt-BaseCard rt-Card[^"]*gt-ad" data-testid="ad">.*?<\/li>/s)?.[0] ?? "";
+    expect(row.match(/<form /g)).toHaveLength(1);
+    expect(row).toMatch(/<form method="post" action="\/trading-planets"/);
+    expect(row).toContain('name="intent" value="ad-active"');
+    expect(row).toContain(">Deactivate</button>");
+    expect(row).toContain('name="intent" value="ad-delete"');
+    expect(row).toContain('name="isActive" value="false"');
+    expect(row).toContain('name="redirectTo" value="/trading-planets"');
+    const id = "ad0";
+    expect(row).toContain(`aria-labelledby="${id}-delete ${id}-text"`);
+    expect(row).toContain(`id="${id}-edit" aria-labelledby="${id}-edit ${id}-text"`);
+    expect(row).toContain('href="/trading-planets?ad=55555555-5555-4555-8555-555555555555">Edit</a>');
+  });
+
+  it("issue 20 'Bounded pages': plain links to the other pages of each list, keeping the rest of the URL", () => {
+    const page = (p: number, pages: number, total: number, per: number) => ({ page: p, pages, total, per });
+    const out = html("/trading-planets?adsPage=2&select=1", { pages: { sequences: page(1, 3, 60, 25), ads: page(2, 3, 120, 50), msg: page(1, 1, 3, 50) } });
+    expect(out).toMatch(
+      /<nav class="gt-pager" aria-label="Sequence pages">.*?Showing 1–25 of 60 · page 1 of 3.*?href="\/trading-planets\?adsPage=2&amp;select=1&amp;seqPage=2"[^>]*>Next →/s,
+    );
+    expect(out).toMatch(/<nav class="gt-pager" aria-label="Ads pages"><a [^>]*href="\/trading-planets\?select=1"[^>]*>← Previous<\/a>/);
+    expect(out).toMatch(/aria-label="Ads pages">.*?Showing 51–100 of 120 · page 2 of 3.*?href="\/trading-planets\?adsPage=3&amp;select=1"[^>]*>Next →/s);
+    expect(out).not.toContain('aria-label="Messages pages"');
   });
 
   it("select=1 shows the ads' checkboxes and Delete Selected; with ids the “Delete Selected Ads” confirmation posts them", () => {

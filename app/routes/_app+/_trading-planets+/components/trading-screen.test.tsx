@@ -67,7 +67,11 @@ function setup(url = "/trading-planets") {
 describe("Trading Planets screen", () => {
   it("lists sequences with seconds badge, ≤ closed, ≥ open and numbered chips with a star when shuffled, in a 400 px box", async () => {
     setup();
-    const card = (await screen.findByText("Morning")).closest("li")!;
+    // The card once dnd-kit has loaded (the server's list is replaced then); names come from the card's name (issue 20).
+    const card = (await screen.findByRole("button", { name: "Drag Morning" }, { timeout: 10_000 })).closest("li")!;
+    expect(within(card as HTMLElement).getByText("Morning")).toBeTruthy();
+    expect(within(card as HTMLElement).getByRole("link", { name: "Edit Morning" })).toBeTruthy();
+    expect(within(card as HTMLElement).getByRole("switch", { name: "Active: Morning" })).toBeTruthy();
     expect(within(card as HTMLElement).getByText("8s")).toBeTruthy();
     expect(within(card as HTMLElement).getByText("≤ 51")).toBeTruthy();
     expect(within(card as HTMLElement).getByText("≥ 15")).toBeTruthy();
@@ -172,8 +176,10 @@ describe("Trading Planets screen", () => {
           action: async ({ request }: ActionFunctionArgs) => {
             const fd = await request.formData();
             list.push({ _id: "88888888-8888-4888-8888-888888888888", name: String(fd.get("name")), type: "blacklisted" });
-            // As the server does: back to the page the form was posted from (the dialog stays open).
-            return new Response(null, { status: 302, headers: { Location: String(fd.get("redirectTo")) } });
+            // As the server does: back to the URL the form was posted to (the dialog stays open; the kit's
+            // `redirectTo` is there only without JavaScript).
+            const to = new URL(request.url);
+            return new Response(null, { status: 302, headers: { Location: String(fd.get("redirectTo") ?? `${to.pathname}${to.search}`) } });
           },
         },
       ],

@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast } from "./trading-fixtures";
+
+/** Issue 20 "Bounded pages" without JavaScript: plain links to the pages, forms that come back to the same page. */
+test.beforeEach(async ({ request }) => resetTrading(request));
+
+test("an ad on the second page: Next →, Edit, Save comes back to page 2; Deactivate and delete there", async ({ page, request }) => {
+  await seedPagedAds(request, 52);
+  await page.goto("/trading-planets");
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(50);
+  await page.getByRole("navigation", { name: "Ads pages" }).getByRole("link", { name: "Next →" }).click();
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(2);
+
+  await page.getByRole("link", { name: "Edit Paged ad 51" }).click();
+  await page.getByLabel("Edit message").fill("Paged ad 51 (no JS)");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "Ad updated successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  await expect(adRow(page, "Paged ad 51 (no JS)")).toBeVisible();
+
+  await adRow(page, "Paged ad 52").getByRole("button", { name: "Deactivate" }).click();
+  await expect(toast(page, "Ad updated successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  const ads = async () => ((await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; isActive: boolean }[] }).ads;
+  expect((await ads()).find((a) => a.adsMessage === "Paged ad 52")?.isActive).toBe(false);
+
+  await page.getByRole("button", { name: "Delete Paged ad 52" }).click();
+  await expect(toast(page, "Ad deleted successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  expect(await ads()).toHaveLength(51);
+  await page.getByRole("navigation", { name: "Ads pages" }).getByRole("link", { name: "← Previous" }).click();
+  await expect(page).toHaveURL(/\/trading-planets$/);
+  await expect(page.getByTestId("ad").filter({ has: page.getByText("Paged ad 1", { exact: true }) })).toHaveCount(1);
+});
+
+test("move up on the first sequence of page 2 swaps it with the last of page 1", async ({ page, request }) => {
+  const names = Array.from({ length: 26 }, (_, i) => `Route ${String(i + 1).padStart(2, "0")}`);
+  await seedSequences(request, names);
+  await page.goto("/trading-planets?seqPage=2");
+  await expect(page.getByTestId("sequence")).toHaveCount(1);
+  await page.getByRole("button", { name: "Move Route 26 up" }).click();
+  await expect.poll(() => sequenceNames(request)).toEqual([...names.slice(0, 24), "Route 26", "Route 25"]);
+  await expect(page).toHaveURL(/\/trading-planets\?seqPage=2$/);
+  await expect(page.getByTestId("sequence")).toContainText("Route 25");
+});
+
+test("multi-select on the second page: Select, check, Delete Selected, confirm; back on page 2", async ({ page, request }) => {
+  await seedPagedAds(request, 53);
+  await page.goto("/trading-planets?adsPage=2");
+  await page.getByRole("link", { name: "Select", exact: true }).click();
+  await expect(page).toHaveURL(/adsPage=2/);
+  await page.getByRole("checkbox", { name: "Select Paged ad 51" }).check();
+  await page.getByRole("checkbox", { name: "Select Paged ad 53" }).check();
+  await page.getByRole("button", { name: "Delete Selected" }).click();
+  await expect(page).toHaveURL(/adsPage=2/);
+  const confirm = page.getByRole("alertdialog", { name: "Delete Selected Ads" });
+  await expect(confirm).toContainText("Are you sure you want to delete 2 selected ads?");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(1);
+  await expect(adRow(page, "Paged ad 52")).toBeVisible();
+  expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toHaveLength(51);
+});
