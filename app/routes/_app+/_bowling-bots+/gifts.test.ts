@@ -115,16 +115,14 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
     const pagerId = (i: number) => String(72000000 + i);
     beforeEach(async () => {
       const db = await getDb();
-      await db
-        .insert(users)
-        .values(
-          Array.from({ length: 60 }, (_, k) => ({
-            accountId: pagerId(k + 1),
-            nick: `Pager ${String(k + 1).padStart(3, "0")}`,
-            password: "x",
-            type: "bowling",
-          })),
-        );
+      await db.insert(users).values(
+        Array.from({ length: 60 }, (_, k) => ({
+          accountId: pagerId(k + 1),
+          nick: `Pager ${String(k + 1).padStart(3, "0")}`,
+          password: "x",
+          type: "bowling",
+        })),
+      );
       for (const i of [1, 60]) await saveCharacterDetails(pagerId(i), { gifts: [{ type: 11, name: "Red Bowling Ball", img: "", amount: i }] });
       await createCompanion({ bowling_id: pagerId(60), supplier: SUP, consumer: REC });
     });
