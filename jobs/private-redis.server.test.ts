@@ -8,7 +8,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, resetEnv } from "~/utils/env.server";
-import { enqueue, getQueue, SCHEDULERS } from "./queues.server";
+import { enqueue, getQueue, isJobEngineOffline, SCHEDULERS } from "./queues.server";
 import { privateRedisObstacle, startPrivateRedis } from "./private-redis.server";
 import { probeRedis } from "./redis.server";
 import { startJobRuntime, type JobRuntime } from "./runtime.server";
@@ -94,7 +94,7 @@ describe("private redis-server (START_REDIS)", () => {
     expect(runtime.privateRedis).toBeUndefined();
     resetJobEngineStatus();
     expect((await jobEngineDetails()).redis).toBe("down");
-    await expect(enqueue("system", { kind: "probe", ms: 0 })).rejects.toBeInstanceOf(Response);
+    await expect(enqueue("system", { kind: "probe", ms: 0 })).rejects.toSatisfy(isJobEngineOffline);
 
     // A fresh, empty Redis: the schedulers must come from the runtime noticing it is back.
     const redis = await startPrivateRedis(url, { dir: dataPath("redis-fresh") });

@@ -125,8 +125,13 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
       const refused = sim.sockets.refused;
       await waitFor(`connecting after the drop\n${w.output()}`, async () => (await getConnection(a.id)).state === "connecting", 10_000, 20);
       await waitFor("4 refused reconnects", () => sim.sockets.refused - refused >= 4, 15_000, 20);
-      // The truth while it cannot reconnect: the reason, the attempt, when the next try is.
-      const c = await getConnection(a.id);
+      // The truth while it cannot reconnect: the reason, the attempt, when the next try is. (During
+      // an attempt itself there is no next try yet — supervise.ts writes nextRetryAt null — so the
+      // row is read while it waits for the next one.)
+      const c = await waitFor("waiting for the next try", async () => {
+        const row = await getConnection(a.id);
+        return row.nextRetryAt ? row : null;
+      });
       expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: null, error: GALAXY_MESSAGES.connectionFailed });
       expect(c.attempt).toBeGreaterThanOrEqual(4);
       expect(c.nextRetryAt).not.toBeNull();
