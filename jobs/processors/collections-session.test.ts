@@ -128,10 +128,10 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
       // The truth while it cannot reconnect: the reason, the attempt, when the next try is. (During
       // an attempt itself there is no next try yet — supervise.ts writes nextRetryAt null — so the
       // row is read while it waits for the next one.)
-      const c = await waitFor("waiting for the next try", async () => {
+      const c = (await waitFor("waiting for the next try", async () => {
         const row = await getConnection(a.id);
         return row.nextRetryAt ? row : null;
-      });
+      }))!;
       expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: null, error: GALAXY_MESSAGES.connectionFailed });
       expect(c.attempt).toBeGreaterThanOrEqual(4);
       expect(c.nextRetryAt).not.toBeNull();
