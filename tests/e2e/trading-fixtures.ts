@@ -1,5 +1,15 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
+/**
+ * Waits until React has hydrated the page: the header's theme form carries a `redirectTo` field
+ * only for the no-JavaScript post and drops it once hydrated. A click or text typed before that
+ * can be lost (React replaces the server's inputs; a click on a not-yet-hydrated button posts
+ * nothing).
+ */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator('form[action="/resources/theme"] input[name="redirectTo"]')).toHaveCount(0);
+}
+
 /** Empties sequences, custom planets and ads through the /api (the session cookie of the E2E operator). */
 export async function resetTrading(request: APIRequestContext) {
   const seqs = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { _id: string }[] };

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast } from "./trading-fixtures";
+import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast, waitForHydration } from "./trading-fixtures";
 
 /**
  * Issue 20 "Bounded pages" with JavaScript: the server renders 50 ads per section and 25
@@ -50,6 +50,7 @@ test("an ad on the second page: reached by Next →, edited, multi-selected and 
 test("a new ad goes to the page that shows it; its input is emptied", async ({ page, request }) => {
   await seedPagedAds(request, 50);
   await page.goto("/trading-planets");
+  await waitForHydration(page);
   await page.getByLabel("New message").fill("Fifty-first ⭐");
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(toast(page, "Ad created successfully")).toBeVisible();
