@@ -41,6 +41,9 @@ export async function getFlashToast(request: Request): Promise<{ toast: FlashToa
   const cookie = request.headers.get("Cookie") ?? "";
   if (!/(^|;\s*)toast-session=/.test(cookie)) return { toast: undefined, headers: undefined };
   const { toast, headers } = await getToast(request);
-  if (!toast) return { toast: undefined, headers };
+  // Nothing to take: no Set-Cookie. This request may have left before an action's answer set a
+  // flash (a live revalidation, another tab); "clearing" the empty cookie on the way back would
+  // wipe that flash before the action's own revalidation reads it: its toast would never show.
+  if (!toast) return { toast: undefined, headers: undefined };
   return { toast: { id: crypto.randomUUID(), ...toast }, headers };
 }
