@@ -38,7 +38,7 @@ export type ApiFailureText = string | Partial<Record<"GET" | "HEAD" | "POST" | "
  *   reaches the route by any path the gate did not foresee still gets a 401; and a write
  *   (POST/PUT/PATCH/DELETE) by a viewer or a read-only token is a 403 (docs/decisions/0016);
  * - URL parameters with NUL or control characters are a 400 before any query sees them;
- * - errors are mapped here, once (docs/decisions/0021): a thrown `AppError` (models, the
+ * - errors are mapped here, once (docs/decisions/0023): a thrown `AppError` (models, the
  *   jobs layer, the request readers) is answered with its status, its text as `error` and
  *   `message`, its headers and its extra body fields; a thrown Response is answered as is;
  *   anything else is logged and answered 500 with the route's `failure` text (its method's,

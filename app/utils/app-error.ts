@@ -1,5 +1,5 @@
 /**
- * The one error type from model to edge (issue 19 B.1, docs/decisions/0021): a failure the
+ * The one error type from model to edge (issue 19 B.1, docs/decisions/0023): a failure the
  * operator or the API client is meant to read, with the HTTP status it answers with.
  *
  * Models, the jobs layer and the request readers throw it; nothing between them and the edge

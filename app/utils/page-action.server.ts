@@ -8,7 +8,7 @@ import { dispatchIntent } from "./intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "./toast.server";
 
 /**
- * One page-action helper for every section (issue 19 B.2, docs/decisions/0021). A section's
+ * One page-action helper for every section (issue 19 B.2, docs/decisions/0023). A section's
  * action is a table of intents; this does the rest, the same way on every page:
  *
  *   export const action = pageAction({
