@@ -42,13 +42,16 @@ const stop = async (code: number) => {
   await db.closeDb().catch(() => {});
   process.exit(code);
 };
+let asked = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
+    asked = true;
     if (web.exitCode === null && web.signalCode === null) web.kill(signal);
     else void stop(0);
   });
 }
-web.on("exit", (code, signal) => void stop(code ?? (signal ? 0 : 1)));
+// A web process killed by a signal nobody here sent (OOM killer, kill -9) is a failure.
+web.on("exit", (code, signal) => void stop(code ?? (signal && asked ? 0 : 1)));
 web.on("error", (err) => {
   console.error(`Could not start the web process (${serverFile}): ${err.message}`);
   void stop(1);
