@@ -1,4 +1,4 @@
-import { expect, request as playwrightRequest } from "@playwright/test";
+import { expect, test, request as playwrightRequest } from "@playwright/test";
 import { createAccounts } from "./bowling-fixtures";
 import { simAccounts, type SimAccount } from "./characters-fixtures";
 
@@ -37,4 +37,16 @@ export async function removePagingFleet(baseURL: string): Promise<void> {
   } finally {
     await ctx.dispose();
   }
+}
+
+/** The spec file's fleet: seeded before its journeys, removed after them (both can be slow on a loaded machine). */
+export function withPagingFleet() {
+  test.beforeAll(async ({ baseURL }) => {
+    test.setTimeout(180_000);
+    await seedPagingFleet(baseURL!);
+  });
+  test.afterAll(async ({ baseURL }) => {
+    test.setTimeout(120_000);
+    await removePagingFleet(baseURL!);
+  });
 }

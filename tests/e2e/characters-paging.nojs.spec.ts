@@ -1,19 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { characterRow, group } from "./characters-fixtures";
-import { PAGE_SIZE, PAGING_GROUP, removePagingFleet, seedPagingFleet } from "./characters-paging-fixtures";
+import { PAGE_SIZE, PAGING_GROUP, withPagingFleet } from "./characters-paging-fixtures";
 
 /**
  * Issue 20 "Bounded pages" without JavaScript: the page links are plain links; a character on
  * the second page is reached, and its delete link asks on the same page (the page kept).
  */
-test.beforeAll(async ({ baseURL }) => {
-  test.setTimeout(180_000);
-  await seedPagingFleet(baseURL!);
-});
-test.afterAll(async ({ baseURL }) => {
-  test.setTimeout(120_000);
-  await removePagingFleet(baseURL!);
-});
+withPagingFleet();
 
 test("a character on the second page: reached with Next →, its delete question keeps the page; search finds it", async ({ page }) => {
   // A long journey (two pages, a search; without JavaScript a confirmation too): more than the default 45 s on a loaded machine.

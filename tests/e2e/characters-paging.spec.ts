@@ -1,20 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { characterRow, group } from "./characters-fixtures";
-import { PAGE_SIZE, PAGING_GROUP, removePagingFleet, seedPagingFleet } from "./characters-paging-fixtures";
+import { PAGE_SIZE, PAGING_GROUP, withPagingFleet } from "./characters-paging-fixtures";
 
 /**
  * Issue 20 "Bounded pages" with JavaScript: All Characters shows one page of rows; "Next →"
  * reaches a character on the second page, the search finds it from the first, and the gift
  * filter's links keep the search (spec 2 §2 "All Characters screen"; issue 19 item 14).
  */
-test.beforeAll(async ({ baseURL }) => {
-  test.setTimeout(180_000);
-  await seedPagingFleet(baseURL!);
-});
-test.afterAll(async ({ baseURL }) => {
-  test.setTimeout(120_000);
-  await removePagingFleet(baseURL!);
-});
+withPagingFleet();
 
 test("a character on the second page: reached with Next →, found by search from page 1", async ({ page }) => {
   // A long journey (two pages, a search; without JavaScript a confirmation too): more than the default 45 s on a loaded machine.
