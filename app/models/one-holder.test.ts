@@ -122,7 +122,7 @@ describe("All Characters: Start on an account Collections holds", () => {
     expect(refused.status).toBe(302);
     const to = refused.headers.get("Location")!;
     expect(to).toMatch(/^\/characters\?takeover=/);
-    expect(toastOf(refused.headers)).toMatchObject({
+    expect(toastOf(refused)).toMatchObject({
       type: "error",
       message: `Account ${acc.nick} (${acc.id}) is in use by Collections. Take it over to use it here.`,
     });
@@ -136,7 +136,7 @@ describe("All Characters: Start on an account Collections holds", () => {
 
     const took = await post({ intent: "start-stalker", accountId: acc.id, takeover: "1", redirectTo: "/characters" });
     expect(took.status).toBe(302);
-    expect(toastOf(took.headers)?.message).toBe(`Stalker started successfully · Took account ${acc.id} over from Collections`);
+    expect(toastOf(took)?.message).toBe(`Stalker started successfully · Took account ${acc.id} over from Collections`);
     expect(await getSession("collections", acc.id)).toMatchObject({ desired: "stop", actual: "stopped", note: "Taken over by the stalker" });
     expect(await getStalkerStatus(acc.id)).toMatchObject({ state: "active" });
     await stopStalker(acc.id);

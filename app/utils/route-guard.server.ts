@@ -115,10 +115,15 @@ function statusOf(outcome: unknown, thrown: boolean): number {
 }
 
 /**
- * A page action that failed tells the operator with an error toast and still redirects (302):
- * it changed nothing, so it is no entry of the trail.
+ * A page action that failed tells the operator with an error toast and may still answer 2xx
+ * (a no-JS redirect, 302): it changed nothing, so it is no entry of the trail.
  */
 async function failedWithToast(outcome: unknown): Promise<boolean> {
+  // A fetcher's answer carries its toast in the body (jsonWithError), a redirect in the flash cookie.
+  if (outcome && typeof outcome === "object" && (outcome as { type?: string }).type === "DataWithResponseInit") {
+    const carried = (outcome as { data?: { toast?: { type?: string } } }).data?.toast;
+    if (carried) return carried.type === "error";
+  }
   const headers =
     outcome instanceof Response
       ? outcome.headers

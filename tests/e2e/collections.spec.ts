@@ -143,6 +143,8 @@ test("Auto: one cycle runs as a job, the counter reaches 1 of 1 and Auto turns i
   await expect(toast(page, "Auto on")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Auto on" })).toHaveAttribute("aria-checked", "true");
   await expect(other.getByRole("switch", { name: "Auto on" })).toBeVisible({ timeout: 3_000 });
+  // The toast is the acting tab's: the other tab's live refresh does not take it (it was a shared flash cookie).
+  await expect(toast(other, "Auto on")).toHaveCount(0);
   await expect(other.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1 · /, { timeout: 3_000 });
   await expect(page.getByRole("list", { name: "Activity Log" }).getByText("Cycle 1 of 1: cycle completed")).toBeVisible({ timeout: 40_000 });
   await expect(page.getByTestId("run-counter")).toHaveText(/^Runs: 1 \/ 1/);

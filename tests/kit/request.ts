@@ -103,8 +103,19 @@ export function cookiesOf(res: Response | Headers): string {
     .join("; ");
 }
 
-/** The flash toast a response sets (remix-toast: base64 JSON in the toast-session cookie), decoded. */
-export function toastOf(res: Response | Headers): { message: string; type: string; description?: string } | undefined {
+/**
+ * The toast an answer gives: a fetcher answer's own (`toast` in its data: jsonWithSuccess & co.),
+ * else the flash a response sets (remix-toast: base64 JSON in the toast-session cookie), decoded.
+ */
+export function toastOf(res: Response | Headers | RouteAnswer): { message: string; type: string; description?: string } | undefined {
+  if (!(res instanceof Response) && !(res instanceof Headers)) {
+    const carried = (res.data as { toast?: { message: string; type: string; description?: string } } | null | undefined)?.toast;
+    if (carried && typeof carried === "object") {
+      const { message, type, description } = carried;
+      return description === undefined ? { message, type } : { message, type, description };
+    }
+    res = res.headers;
+  }
   const headers = res instanceof Response ? res.headers : res;
   const raw = headers.getSetCookie().find((c) => c.startsWith("toast-session="));
   if (!raw) return undefined;

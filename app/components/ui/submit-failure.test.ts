@@ -53,6 +53,25 @@ describe("keepInputOnFailure", () => {
     await expect(keepInputOnFailure()(args(() => Promise.reject(notFound)))).rejects.toBe(notFound);
     expect(error).not.toHaveBeenCalled();
   });
+
+  it("the toast an answer carries is shown once, in this tab, as the answer arrives (a 4xx answer's too); an answer without one shows none", async () => {
+    const success = vi.spyOn(toast, "success").mockReturnValue("id");
+    const error = vi.spyOn(toast, "error").mockReturnValue("id");
+    const on = { ok: true, intent: "auto-toggle", toast: { id: "t1", type: "success", message: "Auto on" } };
+    expect(await keepInputOnFailure()(args(() => Promise.resolve(on)))).toBe(on);
+    expect(success).toHaveBeenCalledExactlyOnceWith("Auto on", undefined);
+    const refused = {
+      ok: false,
+      message: "Choose an account",
+      toast: { id: "t2", type: "error", message: "Choose an account", description: "No account is selected" },
+    };
+    await keepInputOnFailure()(args(() => Promise.resolve(refused)));
+    expect(error).toHaveBeenCalledExactlyOnceWith("Choose an account", { description: "No account is selected" });
+    await keepInputOnFailure()(args(() => Promise.resolve({ ok: true, message: "no toast field" })));
+    await keepInputOnFailure()(args(() => Promise.resolve({ ok: true, toast: { type: "nonsense", message: "x" } })));
+    expect(success).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe("reloadUnlessSubmitFailed", () => {

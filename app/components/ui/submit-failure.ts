@@ -13,7 +13,8 @@ import { toast } from "~/components/ui/toast";
  * {@link SubmitFailure} as the action's data instead, so the screen stays — forms keep their
  * input, an optimistic change falls away — and the operator can simply submit again.
  *
- * Redirects, 4xx and anything else the app answered on purpose pass through untouched.
+ * Redirects, 4xx and anything else the app answered on purpose pass through untouched; a toast
+ * the answer carries (`jsonWithSuccess` & co.) is shown on the way ({@link showAnswerToast}).
  *
  *   export const clientAction = keepInputOnFailure();                      // kit texts
  *   export const clientAction = keepInputOnFailure((fd) => titleFor(fd));  // section's own title
@@ -62,8 +63,9 @@ export function submitFailureKind(error: unknown): SubmitFailure["submitFailed"]
 export function keepInputOnFailure(title?: (formData: FormData | null) => string | undefined) {
   return async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
     const copy = request.clone();
+    let answer: unknown;
     try {
-      return await serverAction();
+      answer = await serverAction();
     } catch (error) {
       const kind = submitFailureKind(error);
       if (!kind) throw error;
@@ -75,7 +77,28 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
       else toast.error(reason);
       return { ok: false, message: heading ?? reason, reason, submitFailed: kind, intent: typeof raw === "string" ? raw : null } satisfies SubmitFailure;
     }
+    showAnswerToast(answer);
+    return answer;
   };
+}
+
+/**
+ * The toast an action's answer carries (`jsonWithSuccess` & co. in ~/utils/toast.server), shown
+ * here, in the tab that acted, as the answer arrives. It is not a flash cookie: that one is
+ * shared by every tab, and another tab's live refresh would take it first.
+ */
+export function showAnswerToast(answer: unknown) {
+  const carried = typeof answer === "object" && answer !== null ? (answer as { toast?: unknown }).toast : undefined;
+  if (!isAnswerToast(carried)) return;
+  toast[carried.type](carried.message, carried.description ? { description: carried.description } : undefined);
+}
+
+type AnswerToast = { type: "success" | "error" | "info" | "warning"; message: string; description?: string };
+
+function isAnswerToast(value: unknown): value is AnswerToast {
+  if (typeof value !== "object" || value === null) return false;
+  const { type, message } = value as Partial<AnswerToast>;
+  return typeof message === "string" && message !== "" && (type === "success" || type === "error" || type === "info" || type === "warning");
 }
 
 /**

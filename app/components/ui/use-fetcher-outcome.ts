@@ -7,9 +7,9 @@ export type FetcherOutcome = { ok: boolean; message?: string };
 
 /**
  * Calls back once per finished fetcher submission. A failure also revalidates the page's
- * loaders: the screen shows the server's truth again (an optimistic change falls away),
- * and that reload brings the failure's flash toast, since Remix skips revalidation after
- * an error status on its own. A success's flash toast comes with Remix's own revalidation.
+ * loaders (Remix skips revalidation after an error status on its own): the screen shows the
+ * server's truth again and an optimistic change falls away. The answer's toast needs neither:
+ * the route's clientAction shows it as the answer arrives (`showAnswerToast`).
  */
 export function useFetcherOutcome<T extends FetcherOutcome = FetcherOutcome>(
   fetcher: FetcherWithComponents<unknown>,

@@ -41,7 +41,7 @@ describe("API tokens on /settings", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/settings");
     const setCookies = res.headers.getSetCookie();
-    expect(toastOf(res.headers)).toEqual({ type: "success", message: 'API token "nightly import" created' });
+    expect(toastOf(res)).toEqual({ type: "success", message: 'API token "nightly import" created' });
     const sealed = setCookies.find((c) => c.startsWith("gt_new_token="))!;
     expect(sealed).toMatch(/HttpOnly/);
     expect(sealed).toMatch(/Max-Age=300/);
@@ -91,7 +91,7 @@ describe("API tokens on /settings", () => {
 
     const again = await post({ intent: "revoke-token", tokenId: id });
     expect(again.status).toBe(302);
-    expect(toastOf(again.headers)).toEqual({ type: "error", message: "That API token does not exist (already revoked?)" });
+    expect(toastOf(again)).toEqual({ type: "error", message: "That API token does not exist (already revoked?)" });
   });
 
   it("answers an unknown intent with 400", async () => {
@@ -138,7 +138,7 @@ describe("operators and backups on /settings (admins)", () => {
   it("creates an operator with a role; a duplicate name is refused inline; a non-admin gets 403", async () => {
     const res = await post({ intent: "create-operator", name: "newbie", password: "newbie password", role: "viewer" });
     expect(res.status).toBe(302);
-    expect(toastOf(res.headers)).toEqual({ type: "success", message: 'Operator "newbie" created (Viewer)' });
+    expect(toastOf(res)).toEqual({ type: "success", message: 'Operator "newbie" created (Viewer)' });
     expect(await verifyOperatorPassword("newbie", "newbie password")).toMatchObject({ role: "viewer" });
     const dupe = await post({ intent: "create-operator", name: "newbie", password: "newbie password", role: "viewer" });
     expect(dupe.status).toBe(400);
@@ -152,22 +152,22 @@ describe("operators and backups on /settings (admins)", () => {
   it("changes roles (never the last admin's), resets a password (their sessions end), deletes (not oneself)", async () => {
     const bob = await createTestOperator({ name: "bobby", role: "operator", password: "bobby password" });
     const promoted = await post({ intent: "set-role", operatorId: bob.id, role: "admin" });
-    expect(toastOf(promoted.headers)).toEqual({ type: "success", message: "bobby is now Admin" });
+    expect(toastOf(promoted)).toEqual({ type: "success", message: "bobby is now Admin" });
     // Two admins: settler may step down, but bobby then cannot (last admin).
     await post({ intent: "set-role", operatorId: operatorId, role: "operator" });
     const last = await postAs(bob.cookie, { intent: "set-role", operatorId: bob.id, role: "viewer" });
-    expect(toastOf(last.headers)?.message).toMatch(/bobby is the last admin/);
+    expect(toastOf(last)?.message).toMatch(/bobby is the last admin/);
     await postAs(bob.cookie, { intent: "set-role", operatorId: operatorId, role: "admin" });
 
     const reset = await post({ intent: "reset-password", operatorId: bob.id, newPassword: "fresh password 1" });
-    expect(toastOf(reset.headers)?.type).toBe("success");
+    expect(toastOf(reset)?.type).toBe("success");
     expect(await verifyOperatorPassword("bobby", "fresh password 1")).not.toBeNull();
     expect(await findSession(bob.sessionToken)).toBeNull();
 
     const self = await post({ intent: "delete-operator", operatorId });
-    expect(toastOf(self.headers)?.message).toMatch(/cannot delete yourself/);
+    expect(toastOf(self)?.message).toMatch(/cannot delete yourself/);
     const del = await post({ intent: "delete-operator", operatorId: bob.id });
-    expect(toastOf(del.headers)).toEqual({ type: "success", message: 'Operator "bobby" deleted' });
+    expect(toastOf(del)).toEqual({ type: "success", message: 'Operator "bobby" deleted' });
     expect(await verifyOperatorPassword("bobby", "fresh password 1")).toBeNull();
   });
 
@@ -191,7 +191,7 @@ describe("operators and backups on /settings (admins)", () => {
       backupAction,
       makeRequest("/settings/backup", { cookie, form: { passphrase: "download pass 1", confirmPassphrase: "other" } }),
     );
-    expect(toastOf(mismatch.headers)).toEqual({ type: "error", message: "The passphrases do not match" });
+    expect(toastOf(mismatch)).toEqual({ type: "error", message: "The passphrases do not match" });
     const op = await createTestOperator({ name: "no-backups", role: "operator" });
     const refused = await callRoute(
       backupAction,

@@ -51,7 +51,7 @@ describe("/characters with the job engine offline", () => {
   it("start-stalker answers the 503 text as the toast and changes nothing", async () => {
     const res = await post({ intent: "start-stalker", accountId: STALKER, redirectTo: "/characters" });
     expect(res.status).toBe(302);
-    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: OFFLINE_MESSAGE });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: OFFLINE_MESSAGE });
     const rows = await (await getDb()).select().from(sessions);
     expect(rows.map((r) => r.key)).toEqual([OTHER]);
     expect(await getSelectedCharacter(operatorId)).toBeNull();
@@ -60,12 +60,22 @@ describe("/characters with the job engine offline", () => {
   it("refresh answers 503 with the offline text", async () => {
     const res = await post({ intent: "refresh" });
     expect(res.status).toBe(503);
-    expect(res.data).toEqual({ ok: false, intent: "refresh", message: OFFLINE_MESSAGE });
+    expect(res.data).toEqual({
+      ok: false,
+      intent: "refresh",
+      message: OFFLINE_MESSAGE,
+      toast: expect.objectContaining({ type: "error", message: OFFLINE_MESSAGE }),
+    });
   });
 
   it("stop-stalker still works (the holder polls the database)", async () => {
     const res = await post({ intent: "stop-stalker", accountId: OTHER });
-    expect(res.data).toEqual({ ok: true, intent: "stop-stalker", message: ACCOUNT_MESSAGES.stalkerStopped });
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "stop-stalker",
+      message: ACCOUNT_MESSAGES.stalkerStopped,
+      toast: expect.objectContaining({ type: "success", message: ACCOUNT_MESSAGES.stalkerStopped }),
+    });
     const [row] = await (await getDb()).select().from(sessions);
     expect(row).toMatchObject({ desired: "stop", actual: "stopped" });
   });

@@ -161,26 +161,36 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     const acc = sim.world.accounts[0]!;
     await getQueue("status-refresh").obliterate({ force: true });
     const res = await post({ intent: "create-user", rc: acc.recoveryCode, type: "bowling" });
-    expect(res.data).toEqual({ ok: true, intent: "create-user", message: ACCOUNT_MESSAGES.userCreated });
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "create-user",
+      message: ACCOUNT_MESSAGES.userCreated,
+      toast: expect.objectContaining({ type: "success", message: ACCOUNT_MESSAGES.userCreated }),
+    });
     // Issue 19 item 8: its picture, status and gifts are asked for at once (the worker: jobs/processors/characters.test.ts).
     const queued = await getQueue("status-refresh").getJobs(["waiting", "prioritized", "delayed", "active"]);
     expect(queued.map((j) => j.data)).toEqual([expect.objectContaining({ kind: "statuses", accountIds: [acc.id], everything: true })]);
-    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
+    expect(toastOf(res)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
     expect(row((await page()).data, acc.id)).toMatchObject({ nick: acc.nick, type: "bowling" });
 
     const acc2 = sim.world.accounts[1]!;
     const plain = await post({ intent: "create-user", rc: acc2.recoveryCode, type: "stalker", redirectTo: "/characters" });
     expect(plain.status).toBe(302);
     expect(plain.headers.get("Location")).toBe("/characters");
-    expect(toastOf(plain.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
+    expect(toastOf(plain)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
   });
 
   it("create-user failures show the server's message; nothing is stored", async () => {
     const before = (await (await getDb()).select().from(users)).length;
     const bad = await post({ intent: "create-user", rc: "ZZZZZZZZZZ", type: "bowling" });
     expect(bad.status).toBe(400);
-    expect(bad.data).toEqual({ ok: false, intent: "create-user", message: GALAXY_MESSAGES.invalidCredentials });
-    expect(toastOf(bad.headers)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.invalidCredentials });
+    expect(bad.data).toEqual({
+      ok: false,
+      intent: "create-user",
+      message: GALAXY_MESSAGES.invalidCredentials,
+      toast: expect.objectContaining({ type: "error", message: GALAXY_MESSAGES.invalidCredentials }),
+    });
+    expect(toastOf(bad)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.invalidCredentials });
     expect((await post({ intent: "create-user", rc: "", type: "bowling" })).data.message).toBe(ACCOUNT_ERRORS.rcRequired);
     expect((await post({ intent: "create-user", rc: "ABCDEFGHIJ", type: " " })).data.message).toBe(ACCOUNT_ERRORS.typeRequired);
     // Without JavaScript a failure comes back to the open form (errorRedirectTo), a success closes it.
@@ -189,14 +199,19 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect(plain.headers.get("Location")).toBe("/characters?dialog=user");
     const offsite = await post({ intent: "create-user", rc: "x", type: "bowling", redirectTo: "/characters", errorRedirectTo: "https://evil.example/" });
     expect(offsite.headers.get("Location")).toBe("/characters");
-    expect(toastOf(plain.headers)).toMatchObject({ type: "error", message: ACCOUNT_ERRORS.rcFormat });
+    expect(toastOf(plain)).toMatchObject({ type: "error", message: ACCOUNT_ERRORS.rcFormat });
     expect((await (await getDb()).select().from(users)).length).toBe(before);
   });
 
   it("add-category and delete-category: success texts, duplicates and unknown ids refused", async () => {
     const added = await post({ intent: "add-category", value: "  Whales " });
-    expect(added.data).toEqual({ ok: true, intent: "add-category", message: ACCOUNT_MESSAGES.categoryCreated });
-    expect(toastOf(added.headers)?.message).toBe(ACCOUNT_MESSAGES.categoryCreated);
+    expect(added.data).toEqual({
+      ok: true,
+      intent: "add-category",
+      message: ACCOUNT_MESSAGES.categoryCreated,
+      toast: expect.objectContaining({ type: "success", message: ACCOUNT_MESSAGES.categoryCreated }),
+    });
+    expect(toastOf(added)?.message).toBe(ACCOUNT_MESSAGES.categoryCreated);
     const cats = (await page()).data.categories;
     const whales = cats.find((c) => c.value === "Whales")!;
     expect(whales).toBeTruthy();
@@ -204,7 +219,7 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect((await post({ intent: "add-category", value: "   " })).data).toMatchObject({ ok: false, message: ACCOUNT_ERRORS.categoryRequired });
     const del = await post({ intent: "delete-category", id: whales._id, redirectTo: "/characters?dialog=category" });
     expect(del.status).toBe(302);
-    expect(toastOf(del.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.categoryDeleted });
+    expect(toastOf(del)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.categoryDeleted });
     const again = await post({ intent: "delete-category", id: whales._id });
     expect(again.status).toBe(404);
     expect(again.data.message).toBe(ACCOUNT_ERRORS.categoryNotFound);
@@ -241,7 +256,12 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
 
   it("delete-user: 'User deleted successfully', then 'User not found'", async () => {
     const res = await post({ intent: "delete-user", accountId: BOWLER });
-    expect(res.data).toEqual({ ok: true, intent: "delete-user", message: ACCOUNT_MESSAGES.userDeleted });
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "delete-user",
+      message: ACCOUNT_MESSAGES.userDeleted,
+      toast: expect.objectContaining({ type: "success", message: ACCOUNT_MESSAGES.userDeleted }),
+    });
     expect(row((await page()).data, BOWLER)).toBeUndefined();
     const again = await post({ intent: "delete-user", accountId: BOWLER });
     expect(again.status).toBe(404);
@@ -252,8 +272,13 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
   it("start-stalker selects the user; stop of the selected user clears the selection", async () => {
     const started = await post({ intent: "start-stalker", accountId: STALKER });
     // No worker runs here: the start answers what it knows (it waits for a worker).
-    expect(started.data).toEqual({ ok: true, intent: "start-stalker", message: ACCOUNT_MESSAGES.stalkerConnecting });
-    expect(toastOf(started.headers)?.message).toBe(ACCOUNT_MESSAGES.stalkerConnecting);
+    expect(started.data).toEqual({
+      ok: true,
+      intent: "start-stalker",
+      message: ACCOUNT_MESSAGES.stalkerConnecting,
+      toast: expect.objectContaining({ type: "success", message: ACCOUNT_MESSAGES.stalkerConnecting }),
+    });
+    expect(toastOf(started)?.message).toBe(ACCOUNT_MESSAGES.stalkerConnecting);
     expect(await getSelectedCharacter(operatorId)).toBe(STALKER);
     const d = (await page()).data;
     expect(d.stalker).toMatchObject({ accountId: STALKER, state: "connecting" });
@@ -261,7 +286,7 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
 
     const stopped = await post({ intent: "stop-stalker", accountId: STALKER, redirectTo: "/characters" });
     expect(stopped.status).toBe(302);
-    expect(toastOf(stopped.headers)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.stalkerStopped });
+    expect(toastOf(stopped)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.stalkerStopped });
     expect(await getSelectedCharacter(operatorId)).toBeNull();
     expect((await page()).data.stalker).toMatchObject({ state: "inactive" });
   });
@@ -277,7 +302,12 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
 
   it("refresh starts the forced characters refresh; the loader shows its progress", async () => {
     const res = await post({ intent: "refresh" });
-    expect(res.data).toEqual({ ok: true, intent: "refresh", message: REFRESH_STARTED });
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "refresh",
+      message: REFRESH_STARTED,
+      toast: expect.objectContaining({ type: "success", message: REFRESH_STARTED }),
+    });
     expect((await page()).data.progress).toMatchObject({ running: true, done: 0 });
     const job = await getQueue("bulk-refresh").getJob("characters-refresh");
     expect(job?.data).toMatchObject({ kind: "refresh", section: "characters", skipCache: true });
@@ -287,7 +317,7 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     const res = await post({ intent: "refresh", redirectTo: "/characters?gift=11" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/characters?gift=11&refreshing=1");
-    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: REFRESH_STARTED });
+    expect(toastOf(res)).toMatchObject({ type: "success", message: REFRESH_STARTED });
     const running = await page("?gift=11&refreshing=1");
     expect(running.status).toBe(200);
     expect(running.data).toMatchObject({ refreshingNoJs: true, progress: { running: true }, notice: null });
@@ -297,16 +327,16 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     await setRefreshProgress({ ...base, failed: 3, outcome: "failure", reason, failedAccounts: [] });
     const all = await page("?gift=11&refreshing=1");
     expect(all.headers.get("Location")).toBe("/characters?gift=11");
-    expect(toastOf(all.headers)).toMatchObject({ type: "error", message: "Failed to fetch user details", description: `All 3 users failed: ${reason}` });
+    expect(toastOf(all)).toMatchObject({ type: "error", message: "Failed to fetch user details", description: `All 3 users failed: ${reason}` });
 
     await setRefreshProgress({ ...base, failed: 1, outcome: "partial", reason, failedAccounts: [{ accountId: BOWLER, nick: "bowler" }] });
     const some = { type: "warning", message: "User details refreshed for 2 of 3 users; 1 failed: bowler", description: reason };
-    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject(some);
+    expect(toastOf(await page("?refreshing=1"))).toMatchObject(some);
     // With JavaScript the same words come with the page data (the screen toasts them when the job it watched ends).
     expect((await page()).data.notice).toEqual(some);
 
     await setRefreshProgress({ ...base, failed: 0, outcome: "success", reason: null, failedAccounts: [] });
-    expect(toastOf((await page("?refreshing=1")).headers)).toMatchObject({ type: "success", message: "User details refreshed" });
+    expect(toastOf(await page("?refreshing=1"))).toMatchObject({ type: "success", message: "User details refreshed" });
   });
 
   it("a failed gift stats call keeps the last known gifts (stale, with the reason); 'Failed to load gifts' only without any; totals from the rows", async () => {

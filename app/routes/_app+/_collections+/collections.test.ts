@@ -67,7 +67,7 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
   it("a blank code is refused without a platform call", async () => {
     const res = await post({ intent: "login", rc: "   " });
     expect(res.status).toBe(400);
-    expect(res.data).toEqual({ ok: false, intent: "login", message: T.noCode });
+    expect(res.data).toEqual({ ok: false, intent: "login", message: T.noCode, toast: expect.objectContaining({ type: "error", message: T.noCode }) });
     expect((await page()).data.profile).toBeNull();
   });
 
@@ -85,7 +85,7 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
       const res = await login(0);
       expect(res.status).toBe(502);
       expect(res.data.message).toBe(GALAXY_MESSAGES.connectionFailed);
-      expect(toastOf(res.headers)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.connectionFailed });
+      expect(toastOf(res)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.connectionFailed });
       expect((await page()).data.profiles).toEqual([]);
     } finally {
       process.env.GALAXY_WS_URL = sim.wsUrl;
@@ -97,8 +97,13 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     const a = account(0);
     const res = await login(0);
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ ok: true, intent: "login", message: `Logged in as ${a.nick}` });
-    expect(toastOf(res.headers)?.message).toBe(`Logged in as ${a.nick}`);
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "login",
+      message: `Logged in as ${a.nick}`,
+      toast: expect.objectContaining({ type: "success", message: `Logged in as ${a.nick}` }),
+    });
+    expect(toastOf(res)?.message).toBe(`Logged in as ${a.nick}`);
     const d = (await page()).data;
     expect(d.profile).toMatchObject({ accountId: a.id, nick: a.nick, loginMethod: "recovery" });
     expect(d.profile!.profilePic === null || d.profile!.profilePic.includes(`/avatar/${a.id}`)).toBe(true);
@@ -157,8 +162,13 @@ describe("Run, Status, inventory, Send (spec 2 §2, §5, §8 'Collections' toast
 
   it("Run: 16 mastic requests, toast 'Mastic used successfully'; Status fills the 4×4 grid from the platform", async () => {
     const res = await post({ intent: "run", collectionId: "161", recipientId: account(1).id });
-    expect(res.data).toEqual({ ok: true, intent: "run", message: "Mastic used successfully" });
-    expect(toastOf(res.headers)?.message).toBe("Mastic used successfully");
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "run",
+      message: "Mastic used successfully",
+      toast: expect.objectContaining({ type: "success", message: "Mastic used successfully" }),
+    });
+    expect(toastOf(res)?.message).toBe("Mastic used successfully");
     expect(servicesState(sim.world).counts.get("collection_mastic_ajax")).toBe(16);
     const st = await post({ intent: "status" });
     expect(st.data.ok).toBe(true);
@@ -183,7 +193,12 @@ describe("Run, Status, inventory, Send (spec 2 §2, §5, §8 'Collections' toast
     expect(inv.data.message).toBe(`${mine.length} gifts in stock`);
     expect((await page()).data.giftIds).toEqual(mine);
     const res = await post({ intent: "send", collectionId: "178", recipientId: to.id });
-    expect(res.data).toEqual({ ok: true, intent: "send", message: `Sent ${mine.length} gifts to user ${to.id}` });
+    expect(res.data).toEqual({
+      ok: true,
+      intent: "send",
+      message: `Sent ${mine.length} gifts to user ${to.id}`,
+      toast: expect.objectContaining({ type: "success", message: `Sent ${mine.length} gifts to user ${to.id}` }),
+    });
     expect(pieces(account(0).id, 178)).toEqual([]);
     expect(pieces(to.id, 178)).toEqual(expect.arrayContaining(mine));
     expect((await page()).data.giftIds).toEqual([]);
@@ -208,7 +223,7 @@ describe("Run, Status, inventory, Send (spec 2 §2, §5, §8 'Collections' toast
     await post({ intent: "inventory", recipientId: "55555" });
     const send = await post({ intent: "send" });
     expect(send.data.message).toBe("Failed to send gifts");
-    expect(toastOf(send.headers)).toMatchObject({ message: "Failed to send gifts", type: "error" });
+    expect(toastOf(send)).toMatchObject({ message: "Failed to send gifts", type: "error" });
   });
 });
 
@@ -280,7 +295,7 @@ describe("Auto and the floating panel", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/characters");
     expect(res.headers.get("Set-Cookie")).toContain("gt_collections_panel=minimized");
-    expect(toastOf(res.headers)?.message).toBe("Floating panel minimized");
+    expect(toastOf(res)?.message).toBe("Floating panel minimized");
     const bad = await post({ intent: "panel", mode: "huge" });
     expect(bad.status).toBe(400);
   });

@@ -139,7 +139,7 @@ describe("bounded pages (issue 20)", () => {
     );
     expect(save.status).toBe(302);
     expect(save.headers.get("location")).toBe(back);
-    expect(toastOf(save.headers)).toEqual({ message: RATE_MESSAGES.saved, type: "success" });
+    expect(toastOf(save)).toEqual({ message: RATE_MESSAGES.saved, type: "success" });
     expect((await listRates())[LAST.inputItem]![LAST.outputItem]).toMatchObject({ rate: "3/4" });
     expect((await load(`?page=${PAGES}`)).data!.rates![LAST.inputItem]![LAST.outputItem]).toMatchObject({ rate: "3/4" });
 
@@ -154,7 +154,7 @@ describe("bounded pages (issue 20)", () => {
       action,
       makeRequest(back, { cookie, form: { intent: "delete", pair: encodePair(LAST.inputItem, LAST.outputItem), redirectTo: back } }),
     );
-    expect(toastOf(del.headers)?.message).toBe(RATE_MESSAGES.deleted);
+    expect(toastOf(del)?.message).toBe(RATE_MESSAGES.deleted);
     const after = await load(`?page=${PAGES}`);
     expect(after.data!.rates![LAST.inputItem]?.[LAST.outputItem]).toBeUndefined();
     expect(after.data!.list!.matching).toBe(209);

@@ -134,7 +134,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ ok: true, intent: "save", message: RATE_MESSAGES.saved, formId: rowFormId("Gold Ring", "Clay") });
-    expect(toastOf(res.headers)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
+    expect(toastOf(res)).toEqual({ message: "Exchange rate saved successfully", type: "success" });
     expect((await listRates())["Gold Ring"]!.Clay).toMatchObject({
       rates: [
         { quantity: 0, rate: "1/2" },
@@ -208,7 +208,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect(res.data!.ok).toBe(false);
     expect(res.data!.message).toBe(`Failed to save exchange rate: ${message}`);
     expect(res.data!.result!.error![field]).toEqual([message]);
-    expect(toastOf(res.headers)).toEqual({ message: `Failed to save exchange rate: ${message}`, type: "error" });
+    expect(toastOf(res)).toEqual({ message: `Failed to save exchange rate: ${message}`, type: "error" });
     expect((await listRates())["Gold Ring"]!.Clay!.rate).toBe("1/2");
   });
 
@@ -225,7 +225,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     expect(off.data!.message).toBe("Exchange rate disabled successfully");
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
     const on = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "true" });
-    expect(toastOf(on.headers)?.message).toBe("Exchange rate enabled successfully");
+    expect(toastOf(on)?.message).toBe("Exchange rate enabled successfully");
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(true);
   });
 
@@ -256,7 +256,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     const undo = await post({ intent: "undo-delete", undoId: (page.data!.undo as { id: string }).id });
     expect(undo.status).toBe(200);
     expect(undo.data!.message).toBe("Exchange rate restored");
-    expect(toastOf(undo.headers)).toEqual({ message: "Exchange rate restored", type: "success" });
+    expect(toastOf(undo)).toEqual({ message: "Exchange rate restored", type: "success" });
     // Same id, rate, status and place in the list.
     expect(await listRates()).toEqual(before);
     expect(Object.keys((await listRates())["Gold Ring"]!)).toEqual(["Clay", "Silver Ring"]);
@@ -286,7 +286,7 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
     // Without JavaScript: a plain post, redirected with the flash toast.
     const res = await post({ intent: "undo-delete", undoId: offer.id, redirectTo: "/exchange-rates" });
     expect(res.status).toBe(302);
-    expect(toastOf(res.headers)).toEqual({ message: "Exchange rates restored", type: "success" });
+    expect(toastOf(res)).toEqual({ message: "Exchange rates restored", type: "success" });
     expect(await listRates()).toEqual(before);
   });
 
@@ -458,18 +458,18 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
     const res = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false", redirectTo: "/exchange-rates?in=gold" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/exchange-rates?in=gold");
-    expect(toastOf(res.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+    expect(toastOf(res)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
   });
 
   it("takes a row button's `pair` from the panel's shared Enable/Disable/Delete forms (spec 1 §2 row actions)", async () => {
     const off = await post({ intent: "status", status: "false", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
     expect(off.status).toBe(302);
-    expect(toastOf(off.headers)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
+    expect(toastOf(off)).toEqual({ message: "Exchange rate disabled successfully", type: "success" });
     expect((await listRates())["Gold Ring"]!.Clay!.status).toBe(false);
 
     const gone = await post({ intent: "delete", pair: encodePair("Gold Ring", "Clay"), redirectTo: "/exchange-rates" });
     expect(gone.status).toBe(302);
-    expect(toastOf(gone.headers)).toEqual({ message: "Exchange rate deleted successfully", type: "success" });
+    expect(toastOf(gone)).toEqual({ message: "Exchange rate deleted successfully", type: "success" });
     expect(Object.keys((await listRates())["Gold Ring"]!)).not.toContain("Clay");
 
     const broken = await post({ intent: "delete", pair: "not a pair" });
@@ -479,7 +479,7 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
   it("redirects with the error toast when a row action fails", async () => {
     const res = await post({ intent: "delete", inputItem: "Clay", outputItem: "Gold Ring", redirectTo: "/exchange-rates" });
     expect(res.status).toBe(302);
-    expect(toastOf(res.headers)).toEqual({ message: "Failed to delete exchange rate: Exchange rate not found", type: "error" });
+    expect(toastOf(res)).toEqual({ message: "Failed to delete exchange rate: Exchange rate not found", type: "error" });
   });
 
   it("answers the form again (400, no redirect) when it has errors; keeps a refused import's text", async () => {

@@ -179,7 +179,7 @@ describe("/logs action", () => {
     const res = await post({ intent: "cleanup" }, "?type=error&confirm=cleanup&auto=1");
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/logs?type=error&auto=1");
-    expect(toastOf(res.headers)).toMatchObject({ type: "success", message: "Deleted 2 log entries" });
+    expect(toastOf(res)).toMatchObject({ type: "success", message: "Deleted 2 log entries" });
     const d = (await page("?showCleared=1")).data;
     expect(messages(d)).toEqual(["auth failed", "started"]);
   });

@@ -110,7 +110,7 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
     );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/gifts?x=1");
-    expect(toastOf(res.headers)?.message).toBe("Gift rates saved");
+    expect(toastOf(res)?.message).toBe("Gift rates saved");
     expect(await getGiftRates()).toEqual({ Clay: 2.5 });
   });
   it("non-whole or negative input: error toast, nothing changed; unsafe redirectTo falls back", async () => {
@@ -126,7 +126,7 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
       );
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toBe("/");
-      expect(toastOf(res.headers)?.type).toBe("error");
+      expect(toastOf(res)?.type).toBe("error");
     }
     expect(await getGiftRates()).toEqual({ Clay: 3 });
   });
@@ -138,12 +138,12 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
       makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "1", "fireballs:Clay": "1001" }) }),
     );
     expect(res.status).toBe(302);
-    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Clay: FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)" });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: "Clay: FCB: at most 1,000 (a rate is read back with at most 1,000 fireballs)" });
     const neg = await callRoute(
       pageAction,
       makeRequest("/summary/gift-rates", { cookie: op.cookie, form: form({ "prize:Clay": "-5", "fireballs:Clay": "1" }) }),
     );
-    expect(toastOf(neg.headers)?.message).toBe("Clay: Whole numbers of 0 or more only");
+    expect(toastOf(neg)?.message).toBe("Clay: Whole numbers of 0 or more only");
     expect(await getGiftRates()).toEqual({ Clay: 3 });
   });
   it("unknown intent → 400", async () => {

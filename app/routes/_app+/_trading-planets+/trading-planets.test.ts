@@ -212,7 +212,7 @@ describe("sequence intents", () => {
     const res = await post(full);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/trading-planets");
-    expect(toastOf(res.headers)?.message).toBe(TRADING_MESSAGES.sequenceCreated);
+    expect(toastOf(res)?.message).toBe(TRADING_MESSAGES.sequenceCreated);
     const [s] = await listSequences();
     expect(s).toMatchObject({ name: "Run", seconds: 6, isActive: true, sequence: [{ id: "s1", planetType: "russian", shuffle: false }] });
   });
@@ -273,13 +273,13 @@ describe("sequence intents", () => {
     const a = await seq("A");
     const b = await seq("B");
     const up = await post([...full.filter(([k]) => k !== "name"), ["name", "A2"], ["id", a._id]]);
-    expect(toastOf(up.headers)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
+    expect(toastOf(up)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
     const off = await post([
       ["intent", "sequence-active"],
       ["id", a._id],
       ["isActive", "false"],
     ]);
-    expect(toastOf(off.headers)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
+    expect(toastOf(off)?.message).toBe(TRADING_MESSAGES.sequenceUpdated);
     await post([
       ["intent", "sequence-move"],
       ["id", b._id],
@@ -293,7 +293,7 @@ describe("sequence intents", () => {
       ["intent", "sequence-delete"],
       ["id", b._id],
     ]);
-    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.sequenceDeleted);
+    expect(toastOf(del)?.message).toBe(TRADING_MESSAGES.sequenceDeleted);
     expect((await listSequences()).map((s) => s.name)).toEqual(["A2"]);
   });
 
@@ -324,14 +324,14 @@ describe("sequence intents", () => {
       ["id", unknown],
       ["isActive", "true"],
     ]);
-    expect(toastOf(res.headers)).toMatchObject({ type: "error", message: "Failed to update sequence status" });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: "Failed to update sequence status" });
     const del = await post([
       ["intent", "sequence-delete"],
       ["id", unknown],
     ]);
-    expect(toastOf(del.headers)).toMatchObject({ type: "error", message: "Failed to delete sequence" });
+    expect(toastOf(del)).toMatchObject({ type: "error", message: "Failed to delete sequence" });
     const upd = await post([...full, ["id", unknown]]);
-    expect(toastOf(upd.headers)).toMatchObject({ type: "error", message: "Failed to update sequence" });
+    expect(toastOf(upd)).toMatchObject({ type: "error", message: "Failed to update sequence" });
     expect(await listSequences()).toEqual([a]);
   });
 });
@@ -345,26 +345,26 @@ describe("custom planet intents", () => {
       ["redirectTo", "/trading-planets?planets=blacklisted"],
     ]);
     expect(made.headers.get("location")).toBe("/trading-planets?planets=blacklisted");
-    expect(toastOf(made.headers)?.message).toBe(TRADING_MESSAGES.customPlanetCreated);
+    expect(toastOf(made)?.message).toBe(TRADING_MESSAGES.customPlanetCreated);
     const dup = await post([
       ["intent", "planet-create"],
       ["name", "HUB"],
       ["type", "blacklisted"],
     ]);
-    expect(toastOf(dup.headers)).toMatchObject({ type: "error", message: TRADING_ERRORS.customPlanetExists });
+    expect(toastOf(dup)).toMatchObject({ type: "error", message: TRADING_ERRORS.customPlanetExists });
     const blank = await post([
       ["intent", "planet-create"],
       ["name", " "],
       ["type", "english"],
     ]);
-    expect(toastOf(blank.headers)?.message).toBe(TRADING_ERRORS.planetName);
+    expect(toastOf(blank)?.message).toBe(TRADING_ERRORS.planetName);
     const [p] = await listCustomPlanets();
     const noName = await post([
       ["intent", "planet-rename"],
       ["id", p!._id],
       ["name", ""],
     ]);
-    expect(toastOf(noName.headers)?.message).toBe(TRADING_ERRORS.planetName);
+    expect(toastOf(noName)?.message).toBe(TRADING_ERRORS.planetName);
     // Issue 19: the platform's planet-name rule (api/planet-name.ts) on create and rename.
     for (const form of [
       [
@@ -378,7 +378,7 @@ describe("custom planet intents", () => {
         ["name", "Trade Zone 🌍"],
       ],
     ] as [string, string][][]) {
-      expect(toastOf((await post(form)).headers)).toMatchObject({ type: "error", message: PLANET_NAME_RULE });
+      expect(toastOf(await post(form))).toMatchObject({ type: "error", message: PLANET_NAME_RULE });
     }
     expect((await listCustomPlanets()).map((x) => x.name)).toEqual(["Hub"]);
     const renamed = await post([
@@ -386,12 +386,12 @@ describe("custom planet intents", () => {
       ["id", p!._id],
       ["name", "Den"],
     ]);
-    expect(toastOf(renamed.headers)?.message).toBe(TRADING_MESSAGES.customPlanetUpdated);
+    expect(toastOf(renamed)?.message).toBe(TRADING_MESSAGES.customPlanetUpdated);
     const del = await post([
       ["intent", "planet-delete"],
       ["id", p!._id],
     ]);
-    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.customPlanetDeleted);
+    expect(toastOf(del)?.message).toBe(TRADING_MESSAGES.customPlanetDeleted);
     expect(await listCustomPlanets()).toEqual([]);
   });
 });
@@ -404,40 +404,40 @@ describe("ad intents", () => {
       ["adsMessage", text.replace("\n", "\r\n")],
       ["category", "msg"],
     ]);
-    expect(toastOf(made.headers)?.message).toBe(TRADING_MESSAGES.adCreated);
+    expect(toastOf(made)?.message).toBe(TRADING_MESSAGES.adCreated);
     const [ad] = await listAds();
     expect(ad).toMatchObject({ adsMessage: text, category: "msg", isActive: true });
     const blank = await post([
       ["intent", "ad-create"],
       ["adsMessage", "  "],
     ]);
-    expect(toastOf(blank.headers)?.message).toBe(TRADING_ERRORS.adMessage);
+    expect(toastOf(blank)?.message).toBe(TRADING_ERRORS.adMessage);
     const editBlank = await post([
       ["intent", "ad-update"],
       ["id", ad!._id],
       ["adsMessage", ""],
     ]);
-    expect(toastOf(editBlank.headers)?.message).toBe(TRADING_ERRORS.adMessage);
+    expect(toastOf(editBlank)?.message).toBe(TRADING_ERRORS.adMessage);
     const edited = await post([
       ["intent", "ad-update"],
       ["id", ad!._id],
       ["adsMessage", "new"],
       ["category", "ads"],
     ]);
-    expect(toastOf(edited.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    expect(toastOf(edited)?.message).toBe(TRADING_MESSAGES.adUpdated);
     const off = await post([
       ["intent", "ad-active"],
       ["id", ad!._id],
       ["isActive", "false"],
     ]);
-    expect(toastOf(off.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    expect(toastOf(off)?.message).toBe(TRADING_MESSAGES.adUpdated);
     expect((await listAds())[0]).toMatchObject({ adsMessage: "new", category: "ads", isActive: false });
     const missing = await post([
       ["intent", "ad-active"],
       ["id", "00000000-0000-0000-0000-000000000000"],
       ["isActive", "true"],
     ]);
-    expect(toastOf(missing.headers)).toMatchObject({ type: "error", message: "Failed to update ad status" });
+    expect(toastOf(missing)).toMatchObject({ type: "error", message: "Failed to update ad status" });
 
     const b = await createAd({ adsMessage: "b", category: "ads", isActive: true });
     const c = await createAd({ adsMessage: "c", category: "ads", isActive: true });
@@ -446,7 +446,7 @@ describe("ad intents", () => {
       ["ids", b._id],
       ["ids", "00000000-0000-0000-0000-000000000000"],
     ]);
-    expect(toastOf(partial.headers)).toMatchObject({ type: "error", message: "Failed to delete selected ads" });
+    expect(toastOf(partial)).toMatchObject({ type: "error", message: "Failed to delete selected ads" });
     expect(await listAds()).toHaveLength(3);
     const sel = await post([
       ["intent", "ads-delete-selected"],
@@ -455,12 +455,12 @@ describe("ad intents", () => {
       ["redirectTo", "/trading-planets?select=1&ids=x"],
     ]);
     expect(sel.headers.get("location")).toBe("/trading-planets");
-    expect(toastOf(sel.headers)?.message).toBe(TRADING_MESSAGES.selectedAdsDeleted);
+    expect(toastOf(sel)?.message).toBe(TRADING_MESSAGES.selectedAdsDeleted);
     const del = await post([
       ["intent", "ad-delete"],
       ["id", ad!._id],
     ]);
-    expect(toastOf(del.headers)?.message).toBe(TRADING_MESSAGES.adDeleted);
+    expect(toastOf(del)?.message).toBe(TRADING_MESSAGES.adDeleted);
     expect(await listAds()).toEqual([]);
   });
 
@@ -479,7 +479,7 @@ describe("ad intents", () => {
       }),
     );
     expect(res.headers.get("location")).toBe("/trading-planets?adsPage=2");
-    expect(toastOf(res.headers)?.message).toBe(TRADING_MESSAGES.adUpdated);
+    expect(toastOf(res)?.message).toBe(TRADING_MESSAGES.adUpdated);
     expect((await listAds())[0]!.adsMessage).toBe("new");
   });
 
@@ -499,7 +499,7 @@ describe("issue 11 'The trading run': trader-start / trader-stop intents (POST f
       ["redirectTo", "/trading-planets"],
     ]);
     expect(refused.status).toBe(302);
-    expect(toastOf(refused.headers)).toMatchObject({ type: "error", message: "Only users of type trading can run the trading planets" });
+    expect(toastOf(refused)).toMatchObject({ type: "error", message: "Only users of type trading can run the trading planets" });
 
     const started = await post([
       ["intent", "trader-start"],
@@ -507,7 +507,7 @@ describe("issue 11 'The trading run': trader-start / trader-stop intents (POST f
       ["redirectTo", "/trading-planets"],
     ]);
     expect(started.headers.get("location")).toBe("/trading-planets");
-    expect(toastOf(started.headers)?.message).toBe("Trader started successfully");
+    expect(toastOf(started)?.message).toBe("Trader started successfully");
     const page = await callRoute<{ traders: { accountId: string; desired: string; state: string }[] }>(loader, makeRequest("/trading-planets", { cookie }));
     // No worker runs here: wanted, waiting for one ("connecting" beside the sequences).
     expect(page.data.traders).toEqual([expect.objectContaining({ accountId: "41000001", desired: "run", actual: "waiting", state: "connecting" })]);
@@ -517,7 +517,7 @@ describe("issue 11 'The trading run': trader-start / trader-stop intents (POST f
       ["account_id", "41000001"],
       ["redirectTo", "/trading-planets"],
     ]);
-    expect(toastOf(stopped.headers)?.message).toBe("Trader stopped successfully");
+    expect(toastOf(stopped)?.message).toBe("Trader stopped successfully");
     const [row] = await (await getDb()).select().from(sessions);
     expect(row).toMatchObject({ purpose: "trader", key: "41000001", desired: "stop", actual: "stopped" });
   });
