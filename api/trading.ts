@@ -106,6 +106,8 @@ export const TRADING_LIMITS = {
   sequencesPerPage: 25,
   /** Ours (issue 20): ads, and messages, shown per page of their section. */
   adsPerPage: 50,
+  /** Ours (issue 20): trading characters shown per page of the trading run (started runs first). */
+  tradersPerPage: 20,
 } as const;
 
 export const CUSTOM_PLANET_TYPES = ["blacklisted", "english"] as const;

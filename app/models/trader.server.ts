@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import type { SessionView } from "#api/sessions";
 import { TRADER_MESSAGES, type TraderCounts, type TraderPosition, type TraderState, type TraderStatus } from "#api/trading";
@@ -48,6 +48,42 @@ export async function listTraderStatuses(): Promise<TraderStatus[]> {
     rows.map((r) => r.accountId),
   );
   return rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run));
+}
+
+export type TraderPage = { traders: TraderStatus[]; page: number; total: number; running: number };
+
+/**
+ * One page of the trading run for the page (issue 20 "Bounded pages"): the started runs first
+ * (what the operator watches), then by nick; `total` counts every row of the panel, `running`
+ * the started ones over every page. A page past the end is the last one.
+ */
+export async function listTraderStatusesPage(page: number, per: number): Promise<TraderPage> {
+  const db = await getDb();
+  const started = sql<boolean>`coalesce(${sessions.desired} = 'run', false)`;
+  const base = () =>
+    db
+      .select({ accountId: users.accountId, nick: users.nick, run: traderSessions, started })
+      .from(users)
+      .leftJoin(traderSessions, eq(traderSessions.accountId, users.accountId))
+      .leftJoin(sessions, and(eq(sessions.purpose, "trader"), eq(sessions.key, users.accountId)))
+      .where(or(eq(users.type, "trading"), eq(sessions.desired, "run")));
+  const [counted] = await db
+    .select({ total: sql<number>`count(*)::int`, running: sql<number>`count(*) filter (where ${sessions.desired} = 'run')::int` })
+    .from(users)
+    .leftJoin(sessions, and(eq(sessions.purpose, "trader"), eq(sessions.key, users.accountId)))
+    .where(or(eq(users.type, "trading"), eq(sessions.desired, "run")));
+  const total = counted?.total ?? 0;
+  const last = Math.max(1, Math.ceil(total / per));
+  const shown = Math.min(Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1), last);
+  const rows = await base()
+    .orderBy(desc(started), asc(users.nick), asc(users.accountId))
+    .limit(per)
+    .offset((shown - 1) * per);
+  const found = await sessionMap(
+    "trader",
+    rows.map((r) => r.accountId),
+  );
+  return { traders: rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run)), page: shown, total, running: counted?.running ?? 0 };
 }
 
 export async function getTraderStatus(accountId: string): Promise<TraderStatus | null> {

@@ -9,7 +9,7 @@ import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { getQueue } from "#jobs/queues.server";
 import { deleteKeys } from "#jobs/test-helpers";
-import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
+import { callRoute, createTestOperator, makeRequest, readJson, routeArgs, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { appSettings, bowlingCompanions, characterDetails, users } from "~/db/schema";
 import { BOWLING_REFRESH_JOB_ID, REFRESH_TEXTS, setBowlingRefreshProgress } from "~/models/bowling-refresh.server";
@@ -20,14 +20,15 @@ import { createCompanion, listCompanions } from "~/models/companion.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
 import { action, BOWLING_TOASTS, loader, type ActionResult, type BowlingRow } from "./gifts";
+import { loader as candidatesLoader } from "./gifts.companion-candidates";
 
 type PageData = {
   rows: BowlingRow[] | null;
   userCount: number;
   matching: number;
   page: { page: number; pages: number; size: number } | null;
-  suppliers: Array<{ account_id: string; nick: string }>;
-  recipients: Array<{ account_id: string; nick: string }>;
+  candidates: { suppliers: Array<{ account_id: string; nick: string }>; recipients: Array<{ account_id: string; nick: string }> } | null;
+  candidatesFailed: boolean;
   companionCount: number;
   totals: { gifts: Array<{ type: number; amount: number }>; collection: number } | null;
   lastFetched: string | null;
@@ -71,6 +72,20 @@ const post = (fields: Record<string, string>) => callRoute<ActionResult>(action,
 const row = (d: PageData, id: string) => d.rows!.find((r) => r.account_id === id)!;
 
 describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
+  it("issue 20: the companion dialog's suppliers and recipients come with the page only while it is open by URL, else from /gifts/companion-candidates", async () => {
+    const open = await page(`?dialog=companion&account=${B1}`);
+    expect(open.data.candidates!.suppliers.map((s) => s.account_id)).toEqual([SUP]);
+    expect(open.data.candidates!.recipients.map((s) => s.account_id)).toEqual([REC]);
+    expect(open.data.candidatesFailed).toBe(false);
+    expect((await page(`?dialog=collection&account=${B1}`)).data.candidates).toBeNull();
+    const res = await candidatesLoader(routeArgs(makeRequest("/gifts/companion-candidates", { cookie })));
+    const body = await readJson<{ suppliers: Array<{ _id: string; account_id: string; nick: string }>; recipients: Array<{ account_id: string }> }>(res, 200);
+    expect(body.suppliers).toEqual([{ _id: expect.any(String), account_id: SUP, nick: "Sam Supplier" }]);
+    expect(body.recipients.map((r) => r.account_id)).toEqual([REC]);
+    expect(JSON.stringify(body)).not.toMatch(/s3cret|SEKSECRET/);
+    await expect(candidatesLoader(routeArgs(makeRequest("/gifts/companion-candidates")))).rejects.toMatchObject({ status: 302 });
+  });
+
   it("needs a logged-in operator", async () => {
     const res = await page("", false);
     expect(res.status).toBe(302);
@@ -91,8 +106,8 @@ describe("/gifts loader (spec 1 §2 Bowling Bots section)", () => {
       collection: null,
       companion: null,
     });
-    expect(data.suppliers.map((s) => s.account_id)).toEqual([SUP]);
-    expect(data.recipients.map((s) => s.account_id)).toEqual([REC]);
+    // Issue 20: the suppliers and recipients are not in the page unless the companion dialog is open by URL.
+    expect(data.candidates).toBeNull();
     expect(data.lastFetched).toBeNull();
     expect(data.progress).toBeNull();
     expect(JSON.stringify(data)).not.toMatch(/s3cret|SEKSECRET/);

@@ -23,6 +23,7 @@ import { loadSummary } from "~/models/summary.server";
 import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
+  dialogOf,
   initialsOf,
   PAGE_PARAM,
   REFRESHING_PARAM,
@@ -127,12 +128,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let details = new Map<string, CharacterDetails>();
   let detailsFailed = false;
   let companions: Awaited<ReturnType<typeof bowlingCompanionsOf>> = { byBowlingId: new Map(), count: 0 };
-  let candidates: Awaited<ReturnType<typeof companionCandidates>> = { suppliers: [], recipients: [] };
+  // Suppliers and recipients grow with the fleet: the document carries them only while the companion
+  // dialog is open by URL (no JavaScript, a shared link); with JavaScript the dialog fetches them
+  // (/gifts/companion-candidates, issue 20 "Bounded pages").
+  const companionOpen = dialogOf(url.searchParams)?.dialog === "companion";
+  let candidates: Awaited<ReturnType<typeof companionCandidates>> | null = null;
   let totals: Awaited<ReturnType<typeof bowlingTotals>> | null = null;
   const [detailed, companioned, candidated, summed] = await Promise.allSettled([
     bowlingDetailsOf(ids),
     bowlingCompanionsOf(ids),
-    companionCandidates(),
+    companionOpen ? companionCandidates() : Promise.resolve(null),
     list ? bowlingTotals() : Promise.resolve(null),
   ]);
   if (detailed.status === "fulfilled") details = detailed.value;
@@ -185,8 +190,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     /** Accounts matching `?q=` over every page. */
     matching: list?.matching ?? 0,
     page: list ? { page: list.page, pages: list.pages, size: BOWLING_PAGE_SIZE } : null,
-    suppliers: candidates.suppliers,
-    recipients: candidates.recipients,
+    /** Suppliers and recipients, only while the companion dialog is open by URL (else null: the dialog fetches them). */
+    candidates,
+    candidatesFailed: companionOpen && candidated.status === "rejected",
     companionCount: companions.count,
     totals: totals ? { gifts: totals.gifts.map((g) => ({ ...g, img: g.img ? imageUrl(g.img, origin) : g.img })), collection: totals.collection } : null,
     lastFetched,

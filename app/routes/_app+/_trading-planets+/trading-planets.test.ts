@@ -1,9 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
-import { ads, customPlanets, planetSequences, sessions } from "~/db/schema";
+import { ads, customPlanets, planetSequences, sessions, users } from "~/db/schema";
 import * as adModel from "~/models/ad.server";
 import * as customPlanetModel from "~/models/custom-planet.server";
 import * as sequenceModel from "~/models/planet-sequence.server";
@@ -81,6 +82,7 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
       sequences: { page: 1, pages: 2, total: 30, per: 25 },
       ads: { page: 1, pages: 3, total: 120, per: 50 },
       msg: { page: 1, pages: 1, total: 3, per: 50 },
+      traders: { page: 1, pages: 1, total: 0, per: 20 },
     });
 
     const later = await load("?seqPage=2&adsPage=3");
@@ -520,5 +522,37 @@ describe("issue 11 'The trading run': trader-start / trader-stop intents (POST f
     expect(toastOf(stopped)?.message).toBe("Trader stopped successfully");
     const [row] = await (await getDb()).select().from(sessions);
     expect(row).toMatchObject({ purpose: "trader", key: "41000001", desired: "stop", actual: "stopped" });
+  });
+
+  it("issue 20 'Bounded pages': the trading run shows 20 characters a page (`traderPage`), started runs first, with the count of all and of the started ones", async () => {
+    await (await getDb()).delete(users).where(eq(users.type, "trading"));
+    for (let i = 1; i <= 45; i++)
+      await upsertUser({ accountId: String(42000000 + i), nick: `Trader ${String(i).padStart(2, "0")}`, password: "c".repeat(32), type: "trading" });
+    for (const id of ["42000044", "42000031"])
+      await post([
+        ["intent", "trader-start"],
+        ["account_id", id],
+        ["redirectTo", "/trading-planets"],
+      ]);
+    type Page = {
+      traders: { accountId: string; desired: string }[];
+      tradersRunning: number;
+      pages: { traders: { page: number; pages: number; total: number; per: number } };
+    };
+    const at = async (query = "") => (await callRoute<Page>(loader, makeRequest(`/trading-planets${query}`, { cookie }))).data;
+    const first = await at();
+    expect(first.traders).toHaveLength(TRADING_LIMITS.tradersPerPage);
+    expect(first.traders.slice(0, 3).map((t) => [t.accountId, t.desired])).toEqual([
+      ["42000031", "run"],
+      ["42000044", "run"],
+      ["42000001", "stop"],
+    ]);
+    expect(first.tradersRunning).toBe(2);
+    expect(first.pages.traders).toEqual({ page: 1, pages: 3, total: 45, per: 20 });
+    const last = await at("?traderPage=3");
+    expect(last.traders.map((t) => t.accountId)).toEqual(["42000041", "42000042", "42000043", "42000045", "42000040"].sort());
+    expect(last.tradersRunning).toBe(2);
+    // Past the end: the last page.
+    expect((await at("?traderPage=99")).pages.traders.page).toBe(3);
   });
 });

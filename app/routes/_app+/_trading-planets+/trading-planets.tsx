@@ -29,7 +29,7 @@ import {
   setSequencesActive,
   updateSequence,
 } from "~/models/planet-sequence.server";
-import { listTraderStatuses, startTrader, stopTrader } from "~/models/trader.server";
+import { listTraderStatusesPage, startTrader, stopTrader } from "~/models/trader.server";
 import type { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
@@ -66,13 +66,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const url = new URL(request.url);
   const pageOf = (name: string) => Number(url.searchParams.get(name) ?? 1);
-  const size = { sequences: TRADING_LIMITS.sequencesPerPage, ads: TRADING_LIMITS.adsPerPage };
+  const size = { sequences: TRADING_LIMITS.sequencesPerPage, ads: TRADING_LIMITS.adsPerPage, traders: TRADING_LIMITS.tradersPerPage };
   const [sequences, planets, adsPage, msgPage, traders] = await Promise.allSettled([
     listSequencesPage(pageOf(PAGE_PARAMS.sequences), size.sequences),
     listCustomPlanets(),
     listAdsPage("ads", pageOf(PAGE_PARAMS.ads), size.ads),
     listAdsPage("msg", pageOf(PAGE_PARAMS.msg), size.ads),
-    listTraderStatuses(),
+    listTraderStatusesPage(pageOf(PAGE_PARAMS.traders), size.traders),
   ]);
   const takeover = await takeoverNotice(request, ["trader-start"]).catch(() => null);
   const loadErrors: string[] = [];
@@ -101,8 +101,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
         sequences: pager(sequences, size.sequences),
         ads: pager(adsOk ? adsPage : msgPage, size.ads),
         msg: pager(adsOk ? msgPage : adsPage, size.ads),
+        traders: pager(traders, size.traders),
       },
-      traders: value<TraderStatus>(traders),
+      traders: traders.status === "fulfilled" ? traders.value.traders : ([] as TraderStatus[]),
+      /** Started runs over every page of the trading run (the live fallback polls while one runs). */
+      tradersRunning: traders.status === "fulfilled" ? traders.value.running : 0,
       takeover,
       loadError: (loadErrors[0] ?? null) as string | null,
       loadErrors,
@@ -347,7 +350,7 @@ export default function TradingPlanetsRoute() {
   const loaded = useLoaderData<typeof loader>();
   const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = loaded;
   // Absent in stubs that give only the rows (component tests): then everything is one page.
-  const pages = (loaded as { pages?: { sequences: ListPage; ads: ListPage; msg: ListPage } }).pages;
+  const pages = (loaded as { pages?: { sequences: ListPage; ads: ListPage; msg: ListPage; traders?: ListPage } }).pages;
   useLoadErrorToasts(loadErrors ?? (loadError ? [loadError] : []));
   const actionData = useActionData<typeof action>() as TradingActionData | { ok: boolean } | undefined;
   const location = useLocation();
@@ -410,7 +413,7 @@ export default function TradingPlanetsRoute() {
       <Flex direction="column" gap="5">
         <div className="gt-run-grid">
           <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} page={pages?.sequences} />
-          <TraderPanel traders={traders} />
+          <TraderPanel traders={traders} page={pages?.traders} running={loaded.tradersRunning} />
         </div>
         <AdsManager ads={ads} params={params} linkWith={withParam} pages={pages} />
       </Flex>

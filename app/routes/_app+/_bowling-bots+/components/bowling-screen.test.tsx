@@ -93,8 +93,7 @@ describe("spec 1 §2 companion dialog", () => {
             onClose={() => {}}
             closeHref="/gifts"
             row={row}
-            suppliers={[{ _id: "s", account_id: "200", nick: "Sup" }]}
-            recipients={[{ _id: "r", account_id: "300", nick: "Rec" }]}
+            candidates={{ suppliers: [{ _id: "s", account_id: "200", nick: "Sup" }], recipients: [{ _id: "r", account_id: "300", nick: "Rec" }] }}
           />
         ),
       },
@@ -109,6 +108,33 @@ describe("spec 1 §2 companion dialog", () => {
     expect(assign().disabled).toBe(false);
   });
 
+  it("issue 20: without the page's list it fetches the suppliers and recipients on open; a failure stays in the dialog with Retry", async () => {
+    const answers = [
+      () => Promise.resolve(new Response(JSON.stringify({ error: "x", message: "x" }), { status: 500 })),
+      () =>
+        Promise.resolve(
+          Response.json({ suppliers: [{ _id: "s", account_id: "200", nick: "Sup" }], recipients: [{ _id: "r", account_id: "300", nick: "Rec" }] }),
+        ),
+    ];
+    const fetchMock = vi.fn((_url: string) => answers.shift()!());
+    vi.stubGlobal("fetch", fetchMock);
+    try {
+      renderRemixStub([{ path: "/gifts", Component: () => <CompanionDialog open onClose={() => {}} closeHref="/gifts" row={row} candidates={null} /> }]);
+      await screen.findByRole("dialog", { name: "Assign Companion" });
+      expect(await screen.findByRole("alert")).toHaveProperty("textContent", expect.stringContaining("Failed to load suppliers and recipients"));
+      expect((screen.getByLabelText("Supplier") as HTMLSelectElement).disabled).toBe(true);
+      fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+      await screen.findByRole("option", { name: "Sup (200)" });
+      expect(fetchMock.mock.calls.map((c) => c[0])).toEqual(["/gifts/companion-candidates", "/gifts/companion-candidates"]);
+      expect(screen.queryByTestId("companion-candidates-status")).toBeNull();
+      fireEvent.change(screen.getByLabelText("Supplier"), { target: { value: "200" } });
+      fireEvent.change(screen.getByLabelText("Recipient"), { target: { value: "300" } });
+      expect((screen.getByRole("button", { name: "Assign" }) as HTMLButtonElement).disabled).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("'Update Companion' with the current supplier and recipient chosen", async () => {
     const withCompanion = { ...row, companion: { _id: "c1", bowling_id: "100", supplier: "200", consumer: "300", supplierNick: "Sup", consumerNick: "Rec" } };
     renderRemixStub([
@@ -120,8 +146,7 @@ describe("spec 1 §2 companion dialog", () => {
             onClose={() => {}}
             closeHref="/gifts"
             row={withCompanion}
-            suppliers={[{ _id: "s", account_id: "200", nick: "Sup" }]}
-            recipients={[{ _id: "r", account_id: "300", nick: "Rec" }]}
+            candidates={{ suppliers: [{ _id: "s", account_id: "200", nick: "Sup" }], recipients: [{ _id: "r", account_id: "300", nick: "Rec" }] }}
           />
         ),
       },

@@ -195,8 +195,8 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
         onClose={close}
         closeHref={closeHref}
         row={canWrite && open?.dialog === "companion" ? dialogRow : null}
-        suppliers={data.suppliers}
-        recipients={data.recipients}
+        candidates={data.candidates}
+        candidatesFailed={data.candidatesFailed}
       />
       <CollectionDialog open={open?.dialog === "collection"} onClose={close} closeHref={closeHref} row={open?.dialog === "collection" ? dialogRow : null} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="accounts" />

@@ -1,7 +1,7 @@
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
-import { useState } from "react";
-import type { BowlingCandidate } from "#api/bowling";
+import { useCallback, useEffect, useState } from "react";
+import { BOWLING_ERRORS, type BowlingCandidate } from "#api/bowling";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
@@ -18,18 +18,23 @@ export function CompanionDialog({
   onClose,
   closeHref,
   row,
-  suppliers,
-  recipients,
+  candidates,
+  candidatesFailed = false,
 }: {
   open: boolean;
   onClose: () => void;
   closeHref: string;
   row: BowlingRow | null;
-  suppliers: BowlingCandidate[];
-  recipients: BowlingCandidate[];
+  /** From the page when it was rendered with the dialog open (no JavaScript); else fetched here. */
+  candidates: Candidates | null;
+  /** The page's load of them failed (rendered with the dialog open). */
+  candidatesFailed?: boolean;
 }) {
   const fetcher = useFetcher();
   const hydrated = useHydrated();
+  const loaded = useCandidates(open && !!row && hydrated, candidates, candidatesFailed);
+  const { suppliers, recipients } = loaded.list ?? { suppliers: [], recipients: [] };
+  const waiting = loaded.list === null;
   const existing = row?.companion ?? null;
   const [supplier, setSupplier] = useState(existing?.supplier ?? "");
   const [consumer, setConsumer] = useState(existing?.consumer ?? "");
@@ -43,6 +48,7 @@ export function CompanionDialog({
   useFetcherOutcome(fetcher, { onSuccess: onClose });
   const title = existing ? "Update Companion" : "Assign Companion";
   const complete = supplier !== "" && consumer !== "";
+  const status = loaded.failed ? BOWLING_ERRORS.loadCandidates : waiting ? "Loading suppliers and recipients…" : null;
   return (
     <DialogFrame
       open={open && !!row}
@@ -58,11 +64,24 @@ export function CompanionDialog({
         />
         <NoJsRedirect to={closeHref} />
         <Flex direction="column" gap="3">
+          {status ? (
+            <Text as="p" size="2" color={loaded.failed ? "red" : "gray"} role={loaded.failed ? "alert" : "status"} data-testid="companion-candidates-status">
+              {status}
+              {loaded.failed && hydrated ? (
+                <>
+                  {" "}
+                  <Button type="button" size="1" variant="soft" onClick={loaded.retry}>
+                    Retry
+                  </Button>
+                </>
+              ) : null}
+            </Text>
+          ) : null}
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
               Supplier
             </Text>
-            <select name="supplier" className="gt-native-select" value={supplier} onChange={(e) => setSupplier(e.target.value)} disabled={saving}>
+            <select name="supplier" className="gt-native-select" value={supplier} onChange={(e) => setSupplier(e.target.value)} disabled={saving || waiting}>
               <option value="">Choose a supplier</option>
               {suppliers.map((s) => (
                 <option key={s._id} value={s.account_id}>
@@ -75,7 +94,7 @@ export function CompanionDialog({
             <Text as="div" size="2" weight="bold" mb="1">
               Recipient
             </Text>
-            <select name="consumer" className="gt-native-select" value={consumer} onChange={(e) => setConsumer(e.target.value)} disabled={saving}>
+            <select name="consumer" className="gt-native-select" value={consumer} onChange={(e) => setConsumer(e.target.value)} disabled={saving || waiting}>
               <option value="">Choose a recipient</option>
               {recipients.map((r) => (
                 <option key={r._id} value={r.account_id}>
@@ -87,11 +106,49 @@ export function CompanionDialog({
         </Flex>
         <DialogButtons>
           <DialogCancel disabled={saving} />
-          <Button type="submit" disabled={hydrated && (!complete || saving)}>
+          <Button type="submit" disabled={hydrated && (!complete || saving || waiting)}>
             {existing ? "Update" : "Assign"}
           </Button>
         </DialogButtons>
       </fetcher.Form>
     </DialogFrame>
   );
+}
+
+type Candidates = { suppliers: BowlingCandidate[]; recipients: BowlingCandidate[] };
+
+/** Where the dialog fetches its choices (a resource route: the page's own data stays bounded). */
+export const CANDIDATES_URL = "/gifts/companion-candidates";
+
+/**
+ * The suppliers and recipients: the page's when it carried them, else fetched each time the
+ * dialog opens (a plain fetch, so a failure stays in the dialog with a Retry instead of taking
+ * the page to its error screen). `list` is null while loading or after a failure.
+ */
+function useCandidates(active: boolean, given: Candidates | null, failedOnServer: boolean): { list: Candidates | null; failed: boolean; retry: () => void } {
+  const [fetched, setFetched] = useState<Candidates | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!active || given) return;
+    const abort = new AbortController();
+    setFetched(null);
+    setFailed(false);
+    fetch(CANDIDATES_URL, { headers: { Accept: "application/json" }, signal: abort.signal })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(String(res.status));
+        const body = (await res.json()) as Candidates;
+        if (!Array.isArray(body.suppliers) || !Array.isArray(body.recipients)) throw new Error("unexpected answer");
+        setFetched(body);
+      })
+      .catch(() => {
+        if (!abort.signal.aborted) setFailed(true);
+      });
+    return () => abort.abort();
+  }, [active, given, attempt]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  if (given) return { list: given, failed: false, retry };
+  // Before hydration (the server's HTML, no JavaScript): the page's own load of them failed.
+  if (!active) return { list: fetched, failed: failedOnServer && !fetched, retry };
+  return { list: fetched, failed, retry };
 }

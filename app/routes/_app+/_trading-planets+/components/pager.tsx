@@ -3,10 +3,10 @@ import { Link, useLocation } from "@remix-run/react";
 /**
  * Pages of the Trading Planets lists (issue 20 "Bounded pages"; docs/trading-planets.md
  * "Pages"): the server renders one page of sequences and one page of each ads section. The
- * page is URL state (`seqPage`, `adsPage`, `msgPage`), so the plain links work without
+ * page is URL state (`seqPage`, `adsPage`, `msgPage`, `traderPage`), so the plain links work without
  * JavaScript and the other lists, the Custom Planets tab and multi-select stay as they are.
  */
-export const PAGE_PARAMS = { sequences: "seqPage", ads: "adsPage", msg: "msgPage" } as const;
+export const PAGE_PARAMS = { sequences: "seqPage", ads: "adsPage", msg: "msgPage", traders: "traderPage" } as const;
 
 /** A page of a list: which one is shown (1-based), how many there are, all rows, rows per page. */
 export type ListPage = { page: number; pages: number; total: number; per: number };

@@ -6,6 +6,7 @@ import { SessionDetail } from "~/components/session/session-detail";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useCanWrite } from "~/components/ui/write-only";
 import { countOf } from "~/utils/plural";
+import { PAGE_PARAMS, Pager, type ListPage } from "./pager";
 
 /** How often the screen re-reads the traders' states while one runs and the live stream is down. */
 export const TRADER_POLL_MS = 2_000;
@@ -20,14 +21,17 @@ const COLOR: Record<TraderState, "gray" | "blue" | "green" | "amber" | "red"> = 
 };
 
 /**
- * The trading run (issue 11): every character of type trading with its state (idle, flying,
+ * The trading run (issue 11): the characters of type trading, a page at a time (issue 20:
+ * started runs first; `traderPage`), each with its state (idle, flying,
  * on planet X, posting, error) and a Start/Stop form (plain POST: works without JavaScript;
  * with it the states follow live, docs/live.md), the reason when it reconnects or failed.
  */
-export function TraderPanel({ traders }: { traders: TraderStatus[] }) {
+export function TraderPanel({ traders, page, running: runningCount }: { traders: TraderStatus[]; page?: ListPage; running?: number }) {
   const location = useLocation();
   const navigation = useNavigation();
-  const running = traders.some((t) => t.desired === "run");
+  // Runs started on any page of the panel (component stubs without the count: this page's).
+  const started = runningCount ?? traders.filter((t) => t.desired === "run").length;
+  const running = started > 0;
   useLive(["session:trader"], { fallbackMs: running ? TRADER_POLL_MS : null });
   const canWrite = useCanWrite();
   const pendingId = navigation.state !== "idle" ? navigation.formData?.get("account_id") : null;
@@ -38,6 +42,11 @@ export function TraderPanel({ traders }: { traders: TraderStatus[] }) {
         <Heading as="h2" size="4" mb="2" id="gt-traders-title">
           Trading run
         </Heading>
+        {page && page.total > 0 ? (
+          <Text as="p" size="1" color="gray" mb="2" data-testid="trader-summary">
+            {`${started.toLocaleString("en-US")} of ${countOf(page.total, "trading characters")} running`}
+          </Text>
+        ) : null}
         {traders.length === 0 ? (
           <Text as="p" color="gray" size="2">
             No characters of type trading. Add one on <Link to="/characters">All Characters</Link> to run the sequences.
@@ -90,6 +99,7 @@ export function TraderPanel({ traders }: { traders: TraderStatus[] }) {
             })}
           </ul>
         )}
+        <Pager label="Trading run pages" param={PAGE_PARAMS.traders} of={page} />
       </section>
     </Box>
   );
