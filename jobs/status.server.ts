@@ -93,6 +93,23 @@ export async function jobEngineStatus(): Promise<JobEngineStatus> {
   return { redis, worker };
 }
 
+/**
+ * Which of these workers have a live heartbeat now, read fresh (no cache): for a holder the
+ * cached list above does not know yet — a worker that started within the last 2 s and took a
+ * session at once is alive, not "waiting for a worker". Empty when Redis cannot tell.
+ */
+export async function workersAliveNow(ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const conn = producerConnection();
+  if (!(await waitForReady(conn, STATUS_TIMEOUT_MS))) return new Set();
+  try {
+    const values = await withTimeout(conn.mget(ids.map(heartbeatKeys.worker)), STATUS_TIMEOUT_MS, "Worker heartbeats");
+    return new Set(ids.filter((_, i) => !!values[i]));
+  } catch {
+    return new Set();
+  }
+}
+
 /** Forget the cached answer (after starting or stopping something, and in tests). */
 export function resetJobEngineStatus() {
   g.jobStatus = undefined;

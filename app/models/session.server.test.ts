@@ -16,6 +16,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_TEXTS, type SessionView } from "#api/sessions";
 import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
 import { getQueue } from "#jobs/queues.server";
+import { heartbeatKeys, producerConnection } from "#jobs/redis.server";
+import { jobEngineDetails, resetJobEngineStatus } from "#jobs/status.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions, users } from "~/db/schema";
@@ -113,6 +115,29 @@ describe("one state per session", () => {
     await reportSession("stalker", A, "a-dead-worker", { actual: "active" });
     expect(await waitingSessions()).toEqual([`stalker:${A}`]);
     expect(await getSession("stalker", A)).toMatchObject({ holder: "a-dead-worker", holderAlive: false });
+  });
+
+  it("a holder that started after the engine's cached worker list is alive, not waiting (the list is cached 2 s; the holder is checked fresh)", async () => {
+    resetJobEngineStatus();
+    await jobEngineDetails(); // cached now, without the worker below
+    const redis = producerConnection();
+    await redis.set(
+      heartbeatKeys.worker("a-new-worker"),
+      JSON.stringify({ id: "a-new-worker", pid: 1, host: "h", mode: "process", startedAt: new Date().toISOString(), at: Date.now() }),
+      "PX",
+      10_000,
+    );
+    await redis.sadd(heartbeatKeys.workers(), "a-new-worker");
+    try {
+      await startSession("stalker", A);
+      await claimSession("stalker", A, "a-new-worker");
+      await reportSession("stalker", A, "a-new-worker", { actual: "active" });
+      expect(await waitingSessions()).toEqual([]);
+      expect(await getSession("stalker", A)).toMatchObject({ holder: "a-new-worker", holderAlive: true });
+    } finally {
+      await redis.del(heartbeatKeys.worker("a-new-worker"));
+      await redis.srem(heartbeatKeys.workers(), "a-new-worker");
+    }
   });
 
   it("every write is published on the live bus with the session's view", async () => {

@@ -3,7 +3,7 @@ import { HOSTED_PURPOSES, PURPOSE_LABELS, SESSION_TEXTS, type SessionActual, typ
 import { publishLive } from "#jobs/live.server";
 import { jobEngineOffline } from "#jobs/queues.server";
 import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/session-control.server";
-import { jobEngineDetails } from "#jobs/status.server";
+import { jobEngineDetails, workersAliveNow } from "#jobs/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
 import { pause } from "~/utils/pause";
@@ -64,11 +64,18 @@ export function idleSession(purpose: SessionPurpose, key: string, accountId: str
   };
 }
 
-/** Worker ids whose heartbeat is alive (null when Redis cannot tell). */
-async function liveWorkers(): Promise<Set<string> | null> {
+/**
+ * Worker ids whose heartbeat is alive (null when Redis cannot tell), among them every one of
+ * `holders` that is: the engine's list is cached for 2 s, so a holder it does not name is
+ * checked fresh before its session is called orphaned ("waiting for a worker").
+ */
+async function liveWorkers(holders: readonly (string | null)[]): Promise<Set<string> | null> {
   const jobs = await jobEngineDetails().catch(() => null);
   if (!jobs || jobs.redis !== "up") return null;
-  return new Set(jobs.workers.map((w) => w.id));
+  const live = new Set(jobs.workers.map((w) => w.id));
+  const unknown = [...new Set(holders.filter((h): h is string => !!h && !live.has(h)))];
+  if (unknown.length) for (const id of await workersAliveNow(unknown).catch(() => new Set<string>())) live.add(id);
+  return live;
 }
 
 function publish(row: Row) {
@@ -84,7 +91,7 @@ export async function getSession(purpose: SessionPurpose, key: string): Promise<
     .from(sessions)
     .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)))
     .limit(1);
-  return row ? toView(row, row.holder ? await liveWorkers() : null) : null;
+  return row ? toView(row, row.holder ? await liveWorkers([row.holder]) : null) : null;
 }
 
 /** Sessions of a purpose (all, or those of `keys`), keyed by key. */
@@ -95,7 +102,7 @@ export async function sessionMap(purpose: SessionPurpose, keys?: readonly string
     .select()
     .from(sessions)
     .where(and(eq(sessions.purpose, purpose), keys ? inArray(sessions.key, [...keys]) : undefined));
-  const live = rows.some((r) => r.holder) ? await liveWorkers() : null;
+  const live = rows.some((r) => r.holder) ? await liveWorkers(rows.map((r) => r.holder)) : null;
   return new Map(rows.map((r) => [r.key, toView(r, live)]));
 }
 
@@ -125,7 +132,7 @@ export async function waitingSessions(): Promise<string[]> {
     .from(sessions)
     .where(and(eq(sessions.desired, "run"), inArray(sessions.purpose, [...HOSTED_PURPOSES])));
   if (!rows.length) return [];
-  const holders = rows.some((r) => r.holder) ? await liveWorkers() : null;
+  const holders = rows.some((r) => r.holder) ? await liveWorkers(rows.map((r) => r.holder)) : null;
   return rows.filter((r) => r.actual === "waiting" || (holders !== null && r.holder !== null && !holders.has(r.holder))).map((r) => `${r.purpose}:${r.key}`);
 }
 
