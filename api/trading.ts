@@ -102,10 +102,10 @@ export const TRADING_LIMITS = {
   adLineMax: 200,
   adMax: 2000,
   stepsMax: 50,
-  /** Ours (issue 20 "Bounded pages"): sequences shown per page of the list. */
-  sequencesPerPage: 25,
+  /** Ours (issue 20 "Bounded pages"): sequences shown per page of the list (≤ 300 KB with the rest of the page). */
+  sequencesPerPage: 20,
   /** Ours (issue 20): ads, and messages, shown per page of their section. */
-  adsPerPage: 50,
+  adsPerPage: 40,
   /** Ours (issue 20): trading characters shown per page of the trading run (started runs first). */
   tradersPerPage: 20,
 } as const;

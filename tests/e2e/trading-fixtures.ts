@@ -68,7 +68,7 @@ export const traderCard = (page: Page, accountId: string) => page.getByTestId(`t
 
 /**
  * Issue 20 "Bounded pages": `n` ads of category ads, "Paged ad 1" … "Paged ad n", in list order
- * (oldest first). More than a page (TRADING_LIMITS.adsPerPage, 50) puts the last ones on page 2.
+ * (oldest first). More than a page (TRADING_LIMITS.adsPerPage, 40) puts the last ones on page 2.
  */
 export async function seedPagedAds(request: APIRequestContext, n: number) {
   for (let i = 1; i <= n; i++) expect((await request.post("/api/ads", { data: { adsMessage: `Paged ad ${i}`, category: "ads" } })).status()).toBe(201);

@@ -5,53 +5,53 @@ import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast 
 test.beforeEach(async ({ request }) => resetTrading(request));
 
 test("an ad on the second page: Next →, Edit, Save comes back to page 2; Deactivate and delete there", async ({ page, request }) => {
-  await seedPagedAds(request, 52);
+  await seedPagedAds(request, 42);
   await page.goto("/trading-planets");
-  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(50);
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(40);
   await page.getByRole("navigation", { name: "Ads pages" }).getByRole("link", { name: "Next →" }).click();
   await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
   await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(2);
 
-  await page.getByRole("link", { name: "Edit Paged ad 51" }).click();
-  await page.getByLabel("Edit message").fill("Paged ad 51 (no JS)");
+  await page.getByRole("link", { name: "Edit Paged ad 41" }).click();
+  await page.getByLabel("Edit message").fill("Paged ad 41 (no JS)");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
   await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
-  await expect(adRow(page, "Paged ad 51 (no JS)")).toBeVisible();
+  await expect(adRow(page, "Paged ad 41 (no JS)")).toBeVisible();
 
-  await adRow(page, "Paged ad 52").getByRole("button", { name: "Deactivate" }).click();
+  await adRow(page, "Paged ad 42").getByRole("button", { name: "Deactivate" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
   await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
   const ads = async () => ((await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; isActive: boolean }[] }).ads;
-  expect((await ads()).find((a) => a.adsMessage === "Paged ad 52")?.isActive).toBe(false);
+  expect((await ads()).find((a) => a.adsMessage === "Paged ad 42")?.isActive).toBe(false);
 
-  await page.getByRole("button", { name: "Delete Paged ad 52" }).click();
+  await page.getByRole("button", { name: "Delete Paged ad 42" }).click();
   await expect(toast(page, "Ad deleted successfully")).toBeVisible();
   await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
-  expect(await ads()).toHaveLength(51);
+  expect(await ads()).toHaveLength(41);
   await page.getByRole("navigation", { name: "Ads pages" }).getByRole("link", { name: "← Previous" }).click();
   await expect(page).toHaveURL(/\/trading-planets$/);
   await expect(page.getByTestId("ad").filter({ has: page.getByText("Paged ad 1", { exact: true }) })).toHaveCount(1);
 });
 
 test("move up on the first sequence of page 2 swaps it with the last of page 1", async ({ page, request }) => {
-  const names = Array.from({ length: 26 }, (_, i) => `Route ${String(i + 1).padStart(2, "0")}`);
+  const names = Array.from({ length: 21 }, (_, i) => `Route ${String(i + 1).padStart(2, "0")}`);
   await seedSequences(request, names);
   await page.goto("/trading-planets?seqPage=2");
   await expect(page.getByTestId("sequence")).toHaveCount(1);
-  await page.getByRole("button", { name: "Move Route 26 up" }).click();
-  await expect.poll(() => sequenceNames(request)).toEqual([...names.slice(0, 24), "Route 26", "Route 25"]);
+  await page.getByRole("button", { name: "Move Route 21 up" }).click();
+  await expect.poll(() => sequenceNames(request)).toEqual([...names.slice(0, 19), "Route 21", "Route 20"]);
   await expect(page).toHaveURL(/\/trading-planets\?seqPage=2$/);
-  await expect(page.getByTestId("sequence")).toContainText("Route 25");
+  await expect(page.getByTestId("sequence")).toContainText("Route 20");
 });
 
 test("multi-select on the second page: Select, check, Delete Selected, confirm; back on page 2", async ({ page, request }) => {
-  await seedPagedAds(request, 53);
+  await seedPagedAds(request, 43);
   await page.goto("/trading-planets?adsPage=2");
   await page.getByRole("link", { name: "Select", exact: true }).click();
   await expect(page).toHaveURL(/adsPage=2/);
-  await page.getByRole("checkbox", { name: "Select Paged ad 51" }).check();
-  await page.getByRole("checkbox", { name: "Select Paged ad 53" }).check();
+  await page.getByRole("checkbox", { name: "Select Paged ad 41" }).check();
+  await page.getByRole("checkbox", { name: "Select Paged ad 43" }).check();
   await page.getByRole("button", { name: "Delete Selected" }).click();
   await expect(page).toHaveURL(/adsPage=2/);
   const confirm = page.getByRole("alertdialog", { name: "Delete Selected Ads" });
@@ -60,6 +60,6 @@ test("multi-select on the second page: Select, check, Delete Selected, confirm; 
   await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
   await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
   await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(1);
-  await expect(adRow(page, "Paged ad 52")).toBeVisible();
-  expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toHaveLength(51);
+  await expect(adRow(page, "Paged ad 42")).toBeVisible();
+  expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toHaveLength(41);
 });

@@ -67,27 +67,27 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
       .values(Array.from({ length: n }, (_, i) => ({ name: `S${i + 1}`, steps: [{ id: `s${i}`, planetType: "ring", shuffle: true }], position: i })));
   };
 
-  it("renders one page of each list (25 sequences, 50 ads, 50 messages), says how many there are, and the page in the URL reaches the rest", async () => {
-    expect(TRADING_LIMITS.sequencesPerPage).toBe(25);
-    expect(TRADING_LIMITS.adsPerPage).toBe(50);
+  it("renders one page of each list (20 sequences, 40 ads, 40 messages), says how many there are, and the page in the URL reaches the rest", async () => {
+    expect(TRADING_LIMITS.sequencesPerPage).toBe(20);
+    expect(TRADING_LIMITS.adsPerPage).toBe(40);
     await seedSequences(30);
     await seedAds(120, "ads");
     await seedAds(3, "msg", 120);
     const first = await load();
     expect(first.status).toBe(200);
-    expect(first.data.sequences.map((s) => s.name)).toEqual(Array.from({ length: 25 }, (_, i) => `S${i + 1}`));
-    expect(first.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 50 }, (_, i) => `ads ${i + 1}`));
+    expect(first.data.sequences.map((s) => s.name)).toEqual(Array.from({ length: 20 }, (_, i) => `S${i + 1}`));
+    expect(first.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 40 }, (_, i) => `ads ${i + 1}`));
     expect(first.data.ads.filter((a) => a.category === "msg").map((a) => a.adsMessage)).toEqual(["msg 121", "msg 122", "msg 123"]);
     expect(first.data.pages).toEqual({
-      sequences: { page: 1, pages: 2, total: 30, per: 25 },
-      ads: { page: 1, pages: 3, total: 120, per: 50 },
-      msg: { page: 1, pages: 1, total: 3, per: 50 },
+      sequences: { page: 1, pages: 2, total: 30, per: 20 },
+      ads: { page: 1, pages: 3, total: 120, per: 40 },
+      msg: { page: 1, pages: 1, total: 3, per: 40 },
       traders: { page: 1, pages: 1, total: 0, per: 20 },
     });
 
     const later = await load("?seqPage=2&adsPage=3");
-    expect(later.data.sequences.map((s) => s.name)).toEqual(["S26", "S27", "S28", "S29", "S30"]);
-    expect(later.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 20 }, (_, i) => `ads ${i + 101}`));
+    expect(later.data.sequences.map((s) => s.name)).toEqual(Array.from({ length: 10 }, (_, i) => `S${i + 21}`));
+    expect(later.data.ads.filter((a) => a.category === "ads").map((a) => a.adsMessage)).toEqual(Array.from({ length: 40 }, (_, i) => `ads ${i + 81}`));
     expect(later.data.pages.ads.page).toBe(3);
     // Every ad is on exactly one page.
     const seen = new Set<string>();
@@ -113,27 +113,28 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const html = renderToString(createElement(Stub, { initialEntries: ["/trading-planets?adsPage=2"], hydrationData: { loaderData: { trading: loaded } } }));
     error.mockRestore();
-    expect(html.match(/data-testid="ad"/g)).toHaveLength(10);
-    expect(html.match(/data-testid="sequence"/g)).toHaveLength(25);
+    expect(html.match(/data-testid="ad"/g)).toHaveLength(20);
+    expect(html.match(/data-testid="sequence"/g)).toHaveLength(20);
     // Each ad's text once (issue 20: it was there four times); the controls are named from it.
     expect(html.split("ads 55")).toHaveLength(2);
-    expect(html).toContain('aria-labelledby="ad4-delete ad4-text"');
-    expect(html).toContain('id="ad4-text" class="gt-ad-text" title="Click to copy" disabled="">ads 55</button>');
+    expect(html).toContain('aria-labelledby="ad14-delete ad14-text"');
+    expect(html).toContain('id="ad14-text" class="gt-ad-text" title="Click to copy" disabled="">ads 55</button>');
     // "← Previous" of the ads goes to their first page; "Next →" of the sequences keeps the ads' page.
     expect(html).toMatch(/<nav class="gt-pager" aria-label="Ads pages"><a [^>]*href="\/trading-planets"[^>]*>← Previous<\/a>/);
     expect(html).toMatch(/<nav class="gt-pager" aria-label="Sequence pages">.*?href="\/trading-planets\?adsPage=2&amp;seqPage=2"[^>]*>Next →<\/a>/);
-    expect(html).toContain("Showing 51–60 of 60 · page 2 of 2");
-    expect(html).toContain("Showing 1–25 of 30 · page 1 of 2");
+    expect(html).toContain("Showing 41–60 of 60 · page 2 of 2");
+    expect(html).toContain("Showing 1–20 of 30 · page 1 of 2");
   });
 
   it("drag within a page reorders that page only: the others keep their places; a stale page is refused (409), nothing changed", async () => {
     await seedSequences(30);
     const page2 = (await load("?seqPage=2")).data.sequences.map((s) => s._id);
-    const ok = await post([["intent", "sequence-reorder"], ["offset", "25"], ...[...page2].reverse().map((id): [string, string] => ["ids", id])]);
+    const ok = await post([["intent", "sequence-reorder"], ["offset", "20"], ...[...page2].reverse().map((id): [string, string] => ["ids", id])]);
     expect(ok.status).toBe(200);
     const names = (await listSequences()).map((s) => s.name);
-    expect(names).toEqual([...Array.from({ length: 25 }, (_, i) => `S${i + 1}`), "S30", "S29", "S28", "S27", "S26"]);
-    expect((await load("?seqPage=2")).data.sequences.map((s) => s.name)).toEqual(["S30", "S29", "S28", "S27", "S26"]);
+    const reversed = Array.from({ length: 10 }, (_, i) => `S${30 - i}`);
+    expect(names).toEqual([...Array.from({ length: 20 }, (_, i) => `S${i + 1}`), ...reversed]);
+    expect((await load("?seqPage=2")).data.sequences.map((s) => s.name)).toEqual(reversed);
     // The positions are 0…29 again: a later page still starts where it should.
     const db = await getDb();
     const positions = (await db.select({ p: planetSequences.position }).from(planetSequences)).map((r) => r.p).sort((a, b) => a - b);
@@ -145,25 +146,25 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
     const first = (await load()).data.sequences;
     const moved = await post([
       ["intent", "sequence-reorder"],
-      ["offset", "20"],
-      ...[first[24]!, ...first.slice(20, 24)].map((s): [string, string] => ["ids", s._id]),
+      ["offset", "15"],
+      ...[first[19]!, ...first.slice(15, 19)].map((s): [string, string] => ["ids", s._id]),
     ]);
     expect(moved.status).toBe(200);
-    expect((await listSequences()).map((s) => s.name).slice(18, 27)).toEqual(["S19", "S20", "S25", "S21", "S22", "S23", "S24", "S30", "S29"]);
+    expect((await listSequences()).map((s) => s.name).slice(13, 22)).toEqual(["S14", "S15", "S20", "S16", "S17", "S18", "S19", "S30", "S29"]);
   });
 
   it("move up on the first sequence of page 2 swaps it with the last of page 1 (the whole list's places)", async () => {
     await seedSequences(30);
-    const s26 = (await load("?seqPage=2")).data.sequences[0]!;
+    const s21 = (await load("?seqPage=2")).data.sequences[0]!;
     const res = await post([
       ["intent", "sequence-move"],
-      ["id", s26._id],
+      ["id", s21._id],
       ["direction", "up"],
       ["redirectTo", "/trading-planets?seqPage=2"],
     ]);
     expect(res.headers.get("location")).toBe("/trading-planets?seqPage=2");
-    expect((await load()).data.sequences.at(-1)!.name).toBe("S26");
-    expect((await load("?seqPage=2")).data.sequences[0]!.name).toBe("S25");
+    expect((await load()).data.sequences.at(-1)!.name).toBe("S21");
+    expect((await load("?seqPage=2")).data.sequences[0]!.name).toBe("S20");
   });
 });
 

@@ -419,7 +419,7 @@ function AdRow({
         />
       ) : null}
       {textButton}
-      <Form method="post" action={here} preventScrollReset className="gt-inline-form">
+      <Form method="post" action={here} preventScrollReset className="gt-inline-form" discover="none">
         <HiddenFields fields={{ id: ad._id, isActive: String(!isActive) }} />
         <NoJsRedirect />
         <FormSwitch
@@ -438,7 +438,7 @@ function AdRow({
             {isActive ? "Deactivate" : "Activate"}
           </button>
         )}
-        <Link to={editTo} id={`${id}-edit`} aria-labelledby={`${id}-edit ${text}`} className={`${GHOST} rt-Button`} preventScrollReset>
+        <Link to={editTo} id={`${id}-edit`} aria-labelledby={`${id}-edit ${text}`} className={`${GHOST} rt-Button`} preventScrollReset discover="none">
           Edit
         </Link>
         <button

@@ -115,14 +115,19 @@ export function SequenceCard({
             </label>
           </fetcher.Form>
           <span className="gt-inline-form">
-            <MoveButton sequenceId={sequence._id} here={here} id={id} direction="up" disabled={index === 0} />
-            <MoveButton sequenceId={sequence._id} here={here} id={id} direction="down" disabled={index === count - 1} />
-            <Link to={linkWith("sequence", sequence._id)} preventScrollReset aria-label="Edit" {...by("edit")} className={`${SOFT} rt-Button`}>
+            <Form method="post" action={here} preventScrollReset className="gt-inline-form" discover="none">
+              <HiddenFields fields={{ intent: "sequence-move", id: sequence._id }} />
+              <NoJsRedirect />
+              <MoveButton id={id} direction="up" disabled={index === 0} />
+              <MoveButton id={id} direction="down" disabled={index === count - 1} />
+            </Form>
+            <Link to={linkWith("sequence", sequence._id)} preventScrollReset discover="none" aria-label="Edit" {...by("edit")} className={`${SOFT} rt-Button`}>
               Edit
             </Link>
             <Link
               to={linkWith("confirm", `sequence:${sequence._id}`)}
               preventScrollReset
+              discover="none"
               aria-label="Delete"
               {...by("delete")}
               className={`${SOFT} rt-IconButton`}
@@ -141,40 +146,29 @@ export function SequenceCard({
   );
 }
 
-/** "Move <name> up|down": a form of its own (it posts `direction`), named from the card's name. */
-function MoveButton({
-  sequenceId,
-  here,
-  id,
-  direction,
-  disabled,
-}: {
-  sequenceId: string;
-  here: string;
-  id: string;
-  direction: "up" | "down";
-  disabled: boolean;
-}) {
+/**
+ * "Move <name> up|down": a submit button of the card's one move form (issue 20 "one form per
+ * action bar"); the button pressed posts its `direction`. Named from the card's name.
+ */
+function MoveButton({ id, direction, disabled }: { id: string; direction: "up" | "down"; disabled: boolean }) {
   const own = `${id}-move-${direction}`;
   return (
-    <Form method="post" action={here} preventScrollReset className="gt-inline-form">
-      <HiddenFields fields={{ intent: "sequence-move", id: sequenceId, direction }} />
-      <NoJsRedirect />
-      <button
-        type="submit"
-        disabled={disabled}
-        data-disabled={disabled || undefined}
-        className={`${SOFT} rt-IconButton`}
-        data-accent-color="gray"
-        id={own}
-        aria-label="Move"
-        aria-labelledby={`${own} ${id}-name ${own}-dir`}
-      >
-        {direction === "up" ? "↑" : "↓"}
-        <span hidden id={`${own}-dir`}>
-          {direction}
-        </span>
-      </button>
-    </Form>
+    <button
+      type="submit"
+      name="direction"
+      value={direction}
+      disabled={disabled}
+      data-disabled={disabled || undefined}
+      className={`${SOFT} rt-IconButton`}
+      data-accent-color="gray"
+      id={own}
+      aria-label="Move"
+      aria-labelledby={`${own} ${id}-name ${own}-dir`}
+    >
+      {direction === "up" ? "↑" : "↓"}
+      <span hidden id={`${own}-dir`}>
+        {direction}
+      </span>
+    </button>
   );
 }

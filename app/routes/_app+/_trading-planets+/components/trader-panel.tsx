@@ -77,7 +77,7 @@ export function TraderPanel({ traders, page, running: runningCount }: { traders:
                         <SessionDetail session={t} />
                       </Flex>
                       {canWrite ? (
-                        <Form method="post" action={`${location.pathname}${location.search}`} preventScrollReset>
+                        <Form method="post" action={`${location.pathname}${location.search}`} preventScrollReset discover="none">
                           <HiddenFields fields={{ intent: started ? "trader-stop" : "trader-start", account_id: t.accountId }} />
                           <NoJsRedirect />
                           <Button

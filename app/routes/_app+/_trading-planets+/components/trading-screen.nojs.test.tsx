@@ -103,9 +103,13 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
     expect(out).toContain(`aria-labelledby="${morning}-move-down ${morning}-name ${morning}-move-down-dir"`);
     expect(out).toContain(`<span hidden="" id="${morning}-move-down-dir">down</span>`);
     expect(out).toContain(`aria-labelledby="${evening}-move-up ${evening}-name ${evening}-move-up-dir"`);
-    expect(out).toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${morning}-move-up"`));
-    expect(out).toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${evening}-move-down"`));
-    expect(out).not.toMatch(new RegExp(`<button type="submit" disabled=""[^>]*id="${morning}-move-down"`));
+    expect(out).toMatch(new RegExp(`<button type="submit" name="direction" value="up" disabled=""[^>]*id="${morning}-move-up"`));
+    expect(out).toMatch(new RegExp(`<button type="submit" name="direction" value="down" disabled=""[^>]*id="${evening}-move-down"`));
+    expect(out).not.toMatch(new RegExp(`<button type="submit" name="direction" value="down" disabled=""[^>]*id="${morning}-move-down"`));
+    // Issue 20 "one form per action bar": up and down are two submit buttons of one form (the pressed one posts its direction).
+    const moveForm = out.match(new RegExp(`<form[^>]*>(?:(?!</form>).)*id="${morning}-move-up"(?:(?!</form>).)*</form>`, "s"))?.[0] ?? "";
+    expect(moveForm).toContain(`id="${morning}-move-down"`);
+    expect(moveForm.match(/name="intent" value="sequence-move"/g)).toHaveLength(1);
     expect(out.split(">Morning<")).toHaveLength(2);
     expect(out).not.toContain("Drag");
     expect(out).toContain('value="sequence-move"');
