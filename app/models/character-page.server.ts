@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { FIRST_GROUPS, UNKNOWN_TYPE, type PublicUser } from "#api/accounts";
 import { getDb } from "~/db/client.server";
+import { memoByFleet } from "./fleet-memo.server";
 import { characterDetails, users } from "~/db/schema";
 import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
 import { toDetails, type CharacterDetails } from "./character-details.server";
@@ -89,24 +90,43 @@ export async function loadCharacterPage(q: CharacterPageQuery): Promise<Characte
   const order: SQL[] = [sql`${groupRank}`, sql`lower(${groupExpr})`, sql`${groupExpr}`];
   if (q.giftFilter.length) order.push(...giftSortExprs(q.giftFilter));
   order.push(sql`lower(${users.nick})`, asc(users.nick), asc(users.accountId));
-  const rows = await db
-    .select({
-      id: users.id,
-      accountId: users.accountId,
-      nick: users.nick,
-      type: users.type,
-      iHeaders: users.iHeaders,
-      // Only whether there is one (it marks an Android device); the token itself stays in the database.
-      hasSek: sql<boolean>`${users.sek} is not null`,
-      group: groupExpr,
-      details: characterDetails,
-    })
-    .from(users)
-    .leftJoin(characterDetails, eq(characterDetails.accountId, users.accountId))
-    .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  const columns = {
+    id: users.id,
+    accountId: users.accountId,
+    nick: users.nick,
+    type: users.type,
+    iHeaders: users.iHeaders,
+    // Only whether there is one (it marks an Android device); the token itself stays in the database.
+    hasSek: sql<boolean>`${users.sek} is not null`,
+    group: groupExpr,
+  };
+  type PageRow = { id: string; accountId: string; nick: string; type: string | null; iHeaders: string | null; hasSek: boolean; group: string };
+  let rows: Array<PageRow & { details: typeof characterDetails.$inferSelect | null }>;
+  if (q.giftFilter.length) {
+    // The §4 sort reads every user's gifts: one query, sorted with the details joined.
+    rows = await db
+      .select({ ...columns, details: characterDetails })
+      .from(users)
+      .leftJoin(characterDetails, eq(characterDetails.accountId, users.accountId))
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+  } else {
+    // Sort the narrow users alone, then read the page's details (the sort does not carry every
+    // user's JSON along: issue 20, the page's time must not grow with the fleet).
+    const shown = await db
+      .select(columns)
+      .from(users)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    const ids = shown.map((r) => r.accountId);
+    const details = ids.length ? await db.select().from(characterDetails).where(inArray(characterDetails.accountId, ids)) : [];
+    const byAccount = new Map(details.map((d) => [d.accountId, d]));
+    rows = shown.map((r) => ({ ...r, details: byAccount.get(r.accountId) ?? null }));
+  }
   return {
     users: rows.map((r) => ({
       _id: r.id,
@@ -138,7 +158,12 @@ export type GiftTotal = { type: number; name: string; img: string; amount: numbe
  * database (one aggregate, no rows leave it). Types in the order the platform lists them
  * (their first position in a user's list), then by type; name and picture as stored.
  */
-export async function giftTotalsOfAll(): Promise<GiftTotal[]> {
+export function giftTotalsOfAll(): Promise<GiftTotal[]> {
+  // Remembered until the fleet changes (fleet-memo.server.ts), not summed again for every page.
+  return memoByFleet("character-gift-totals", sumGiftTotalsOfAll);
+}
+
+async function sumGiftTotalsOfAll(): Promise<GiftTotal[]> {
   const db = await getDb();
   const res = await db.execute(sql`
     select (g->>'type')::int as type, min(g->>'name') as name, min(g->>'img') as img, sum((g->>'amount')::numeric)::float8 as amount
