@@ -23,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { privateDatabase, type Cleanup } from "./db";
+import { privateDatabase, removeRedisKeysAtEnd, type Cleanup } from "./db";
 import { freePort, request, startLauncher, startServer } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -75,6 +75,7 @@ async function main() {
     APP_SECRET: crypto.randomBytes(24).toString("hex"),
     QUEUE_PREFIX: `gt-burst-${process.pid}`,
   };
+  removeRedisKeysAtEnd(cleanups, env.QUEUE_PREFIX!);
   if (DB === "postgres") {
     const { url, dataDir } = await privateDatabase("gt_burst", cleanups);
     Object.assign(env, { DATABASE_URL: url.toString(), DATA_DIR: dataDir });

@@ -3,7 +3,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Redis from "ioredis";
 import pg from "pg";
+import { deleteKeys } from "#jobs/test-helpers";
 
 export type Cleanup = () => Promise<void>;
 
@@ -29,4 +31,48 @@ export async function privateDatabase(prefix: string, cleanups: Cleanup[]): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-bench-"));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return { url, dbName, dataDir };
+}
+
+/** How many Redis keys match `pattern` (a full SCAN), or -1 when Redis does not answer. */
+export async function countKeys(url: string, pattern: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    let n = 0;
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      cursor = next;
+      n += keys.length;
+    } while (cursor !== "0");
+    return n;
+  } catch {
+    return -1;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Pushes onto `cleanups` the removal of every Redis key under `prefix:` (issue 20: `npm run
+ * bench` leaves no Redis keys behind). Even a server with `START_REDIS=false RUN_WORKER=false`
+ * writes some (the queues' meta keys, the daily schedulers), so every bench that starts the
+ * app cleans its prefix. Run it after the app's processes ended. `deleteKeys` gives up
+ * silently when Redis does not answer (it happened once at load 30): check, try again, and
+ * say so if anything is left.
+ */
+export function removeRedisKeysAtEnd(cleanups: Cleanup[], prefix: string, url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379") {
+  cleanups.push(async () => {
+    for (let attempt = 1; ; attempt++) {
+      await deleteKeys(url, prefix);
+      const left = await countKeys(url, `${prefix}:*`);
+      if (left === 0) return;
+      if (attempt === 3) {
+        console.warn(`cleanup: Redis keys under ${prefix}: are left (${left === -1 ? "Redis did not answer" : `${left} found`}); delete them by hand`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  });
 }

@@ -27,6 +27,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { freePort, request, startServer } from "./net";
+import { removeRedisKeysAtEnd, type Cleanup } from "./db";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Every section screen of the shell's menu (spec: each section's first load ≤ 150 KB gzip). */
@@ -63,7 +64,7 @@ export function firstLoadFiles(assets: AssetsManifest, url: string): { routes: s
 }
 
 const children: ChildProcess[] = [];
-const cleanups: Array<() => void> = [];
+const cleanups: Cleanup[] = [];
 
 /** kB = 1,000 bytes, as Vite prints them. */
 const kb = (n: number) => (n / 1000).toFixed(1);
@@ -103,7 +104,7 @@ async function main() {
 
   // --- The production server, a fresh embedded database, one operator --------------------
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-first-load-"));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -117,6 +118,7 @@ async function main() {
     APP_SECRET: crypto.randomBytes(24).toString("hex"),
     QUEUE_PREFIX: `gt-first-load-${process.pid}`,
   };
+  removeRedisKeysAtEnd(cleanups, env.QUEUE_PREFIX!);
   delete env.DATABASE_URL;
   delete env.PGLITE_DIR;
   await startServer(env, children);
@@ -167,7 +169,7 @@ async function main() {
 async function cleanup() {
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)));
-  for (const fn of cleanups) fn();
+  for (const fn of cleanups) await fn().catch((err: Error) => console.warn("cleanup:", err.message));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

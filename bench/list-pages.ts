@@ -36,7 +36,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { privateDatabase, type Cleanup } from "./db";
+import { privateDatabase, removeRedisKeysAtEnd, type Cleanup } from "./db";
 import { freePort, request } from "./net";
 import { benchPairs } from "./rates-data";
 
@@ -340,6 +340,7 @@ async function main() {
     START_REDIS: "false",
   };
   Object.assign(process.env, env);
+  removeRedisKeysAtEnd(cleanups, env.QUEUE_PREFIX!);
 
   // The app's modules read the environment on first use, so import them only now.
   const { createOperator } = await import("~/models/operator.server");

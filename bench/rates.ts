@@ -24,7 +24,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { benchGiftNames, benchPairs } from "./rates-data";
 import { freePort, request } from "./net";
-import { privateDatabase } from "./db";
+import { privateDatabase, removeRedisKeysAtEnd } from "./db";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -134,6 +134,7 @@ async function main() {
     START_REDIS: "false",
   };
   Object.assign(process.env, env);
+  removeRedisKeysAtEnd(cleanups, env.QUEUE_PREFIX!);
 
   // The app's modules read the environment on first use, so import them only now.
   const { createOperator } = await import("~/models/operator.server");

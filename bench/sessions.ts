@@ -31,12 +31,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
 import pg from "pg";
 import { startSimulator, type Simulator } from "#sim/server";
 import { GENERAL_PLANETS } from "#sim/world";
-import { spawnWorker, deleteKeys, type WorkerChild } from "#jobs/test-helpers";
-import { privateDatabase, type Cleanup } from "./db";
+import { spawnWorker, type WorkerChild } from "#jobs/test-helpers";
+import { privateDatabase, removeRedisKeysAtEnd, type Cleanup } from "./db";
 import { freePort, request } from "./net";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -84,27 +83,6 @@ function cpuMs(pid: number | undefined): number {
 const mb = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(0)} MB`);
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 
-/** How many Redis keys match `pattern` (a full SCAN), or -1 when Redis does not answer. */
-async function countKeys(url: string, pattern: string): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    let n = 0;
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-      cursor = next;
-      n += keys.length;
-    } while (cursor !== "0");
-    return n;
-  } catch {
-    return -1;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** Runs `fn` over `items`, `n` at a time. */
 async function inPool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<unknown>) {
   let next = 0;
@@ -146,22 +124,7 @@ async function main() {
       GALAXY_SERVICES_URL: sim.servicesUrl,
     };
     Object.assign(process.env, env);
-    cleanups.push(async () => {
-      // deleteKeys gives up silently when Redis does not answer (it happened once at load 30):
-      // check, try again, and say so if anything is left.
-      for (let attempt = 1; ; attempt++) {
-        await deleteKeys(env.REDIS_URL, env.QUEUE_PREFIX);
-        const left = await countKeys(env.REDIS_URL, `${env.QUEUE_PREFIX}:*`);
-        if (left === 0) return;
-        if (attempt === 3) {
-          console.warn(
-            `cleanup: Redis keys under ${env.QUEUE_PREFIX}: are left (${left === -1 ? "Redis did not answer" : `${left} found`}); delete them by hand`,
-          );
-          return;
-        }
-        await sleep(1_000);
-      }
-    });
+    removeRedisKeysAtEnd(cleanups, env.QUEUE_PREFIX!, env.REDIS_URL);
 
     // The app's modules read the environment on first use, so import them only now.
     const { upsertUser, deleteUser } = await import("~/models/user.server");

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
+import { Redis } from "ioredis";
 import { startDiscordSimulator } from "../../sim/discord/server";
 import { startSimulator } from "../../sim/server";
 import { E2E_OPERATOR } from "./credentials";
@@ -60,8 +61,34 @@ export default async function globalSetup(config: FullConfig) {
   } finally {
     await browser.close();
   }
+  // Redis keys: an earlier run on this port left its prefix behind (its server outlived its
+  // teardown); this run's own go at its end (the server may write a few more while it stops).
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const ours = `gt-e2e-${port}-${process.env.E2E_RUN_ID}`;
+  await deleteKeysMatching(redisUrl, `gt-e2e-${port}-*`, (key) => !key.startsWith(`${ours}:`));
   return async () => {
     await sim.close();
     await discord.close();
+    await deleteKeysMatching(redisUrl, `${ours}:*`, () => true);
   };
+}
+
+/** Deletes the keys matching `pattern` for which `remove` says so; nothing when Redis does not answer. */
+async function deleteKeysMatching(url: string, pattern: string, remove: (key: string) => boolean) {
+  const conn = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
+  conn.on("error", () => {});
+  try {
+    await conn.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await conn.scan(cursor, "MATCH", pattern, "COUNT", 500);
+      cursor = next;
+      const gone = keys.filter(remove);
+      if (gone.length) await conn.del(...gone);
+    } while (cursor !== "0");
+  } catch {
+    // Redis gone: nothing to clean.
+  } finally {
+    conn.disconnect();
+  }
 }

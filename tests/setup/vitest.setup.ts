@@ -57,6 +57,9 @@ afterAll(async () => {
   await closeDb().catch(() => {});
   const { closeQueues } = await import("#jobs/queues.server").catch(() => ({ closeQueues: async () => {} }));
   await closeQueues().catch(() => {});
+  // This file's Redis keys (queues, schedulers, live bus state) go with its database.
+  const { deleteKeys } = await import("#jobs/test-helpers");
+  await deleteKeys(process.env.REDIS_URL!, process.env.QUEUE_PREFIX!).catch(() => {});
   const a = new pg.Client({ connectionString: base });
   await a.connect();
   await a.query(`drop database if exists ${dbName} with (force)`);
