@@ -39,8 +39,6 @@ export const BOWLING_ERRORS = {
   /** Spec 1 §5 "Companion requires both a supplier and a recipient". */
   companionIncomplete: "Companion requires both a supplier and a recipient",
   timestampInvalid: "timestamp must be an ISO date-time (e.g. 2026-11-23T15:00:00.000Z)",
-  /** The companion dialog's suppliers and recipients (issue 20: fetched when it opens). */
-  loadCandidates: "Failed to load suppliers and recipients",
 } as const;
 
 /** Spec 1 §8 "delete-all-companions shows the server message or 'Deleted N companions'". */

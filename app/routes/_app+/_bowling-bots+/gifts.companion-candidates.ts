@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { BOWLING_ERRORS } from "#api/bowling";
 import { logEvent } from "~/models/log.server";
 import { companionCandidates } from "~/models/bowling-page.server";
 import { requireOperator } from "~/utils/auth.server";
+import { CANDIDATE_TEXTS } from "./components/bowling-view";
 
 /**
  * GET /gifts/companion-candidates → { suppliers, recipients } (each { _id, account_id, nick }):
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return Response.json(await companionCandidates(), { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
     await logEvent({ type: "error", source: "system", message: "Bowling Bots: loading suppliers and recipients failed", details: err }).catch(() => {});
-    const message = BOWLING_ERRORS.loadCandidates;
+    const message = CANDIDATE_TEXTS.failed;
     return Response.json({ error: message, message }, { status: 500 });
   }
 }

@@ -77,6 +77,12 @@ export function statusText(isOnline: boolean | null, room: string | null): strin
   return isOnline ? "Online" : "Offline";
 }
 
+/** The companion dialog's suppliers and recipients, fetched when it opens (issue 20; /gifts/companion-candidates). */
+export const CANDIDATE_TEXTS = {
+  loading: "Loading suppliers and recipients…",
+  failed: "Failed to load suppliers and recipients",
+} as const;
+
 // ---- URL state (no-JavaScript dialogs, CONVENTIONS rule 6) -------------------------------
 
 export const DIALOG_PARAM = "dialog";

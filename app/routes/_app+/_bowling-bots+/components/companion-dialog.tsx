@@ -1,12 +1,13 @@
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { BOWLING_ERRORS, type BowlingCandidate } from "#api/bowling";
+import type { BowlingCandidate } from "#api/bowling";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
+import { CANDIDATE_TEXTS } from "./bowling-view";
 
 /**
  * Companion dialog (spec 1 §2): 'Assign Companion' for a bowling user without one, else
@@ -48,7 +49,7 @@ export function CompanionDialog({
   useFetcherOutcome(fetcher, { onSuccess: onClose });
   const title = existing ? "Update Companion" : "Assign Companion";
   const complete = supplier !== "" && consumer !== "";
-  const status = loaded.failed ? BOWLING_ERRORS.loadCandidates : waiting ? "Loading suppliers and recipients…" : null;
+  const status = loaded.failed ? CANDIDATE_TEXTS.failed : waiting ? CANDIDATE_TEXTS.loading : null;
   return (
     <DialogFrame
       open={open && !!row}
