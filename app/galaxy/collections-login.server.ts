@@ -14,7 +14,7 @@ import {
   updateState,
   type PublicProfile,
 } from "~/models/collections.server";
-import { toUserError } from "~/models/create-creds.server";
+import { platformLoginError } from "~/models/create-creds.server";
 import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "~/models/session.server";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
@@ -65,7 +65,7 @@ export async function loginWithRecoveryCode(operatorId: string, rc: string, opts
     });
   } catch (err) {
     // An AppError (the account held by another purpose, …) as is; the platform's refusals in its words.
-    throw toUserError(err);
+    throw platformLoginError(err);
   }
   const previous = await getState(operatorId);
   const profile = await saveProfile(operatorId, {

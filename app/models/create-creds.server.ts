@@ -31,12 +31,17 @@ export async function createUserFromRecoveryCode(
     // kick it, unless the operator takes it over (docs/sessions.md "One account, one holder").
     info = await signInOnce(rc, { tuning, beforeLogin: signInGuard(null, { takeover, byLabel: "a sign-in to add the user" }) });
   } catch (err) {
-    throw toUserError(err);
+    throw platformLoginError(err);
   }
   return upsertUser({ accountId: info.id, nick: info.nick, password: info.password, type });
 }
 
-export function toUserError(err: unknown): AppError {
+/**
+ * A failed platform sign-in (`signInOnce`) as the AppError both edges answer: an AppError (the
+ * account held by another purpose, …) as is, the platform's refusals in its words with their
+ * status (the table above), anything else the spec's connection failure (502).
+ */
+export function platformLoginError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (!(err instanceof GalaxyError)) return new AppError(502, GALAXY_MESSAGES.connectionFailed);
   switch (err.code) {

@@ -18,7 +18,7 @@ import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot } from "~/db/schema";
 import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
-import { toUserError } from "./create-creds.server";
+import { platformLoginError } from "./create-creds.server";
 import {
   accountLabel,
   AccountHeldError,
@@ -204,7 +204,7 @@ export async function connectNew(input: { channelId: string; recoveryCode: strin
       },
     });
   } catch (err) {
-    throw toUserError(err);
+    throw platformLoginError(err);
   }
   const db = await getDb();
   const now = new Date();
