@@ -24,6 +24,9 @@ import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess 
  *   with a flash toast, the failure with its status;
  * - without JavaScript (the form posts `redirectTo`) it is a redirect back with the flash
  *   toast (an outcome may name another target, or ask to render the posted form again);
+ * - a page whose forms all navigate (GalaCord: plain Forms, and fetchers that follow the
+ *   redirect) names `defaultRedirectTo`: a post without `redirectTo` is redirected there, so
+ *   every answer is a redirect with its flash toast, with or without JavaScript;
  * - an `AppError` thrown anywhere below (models, the jobs layer, the field readers) is the same
  *   failure with its text and status; anything else is logged to System Logs and answered 500
  *   with the intent's `failure` text. `onError` lets a section answer some errors its own way
@@ -49,7 +52,7 @@ export type IntentContext<I extends string> = {
   intent: I;
   form: FormFields;
   operatorId: string;
-  /** The no-JS return address (`redirectTo`, checked), or null for a fetcher. */
+  /** The no-JS return address (`redirectTo`, checked, else `defaultRedirectTo`), or null for a fetcher. */
   redirectTo: string | null;
 };
 
@@ -65,6 +68,8 @@ export type PageActionOptions<I extends string> = {
   failure: Record<I, string>;
   /** A section's own answer to some errors; undefined lets the default answer. */
   onError?: (err: unknown, ctx: IntentContext<I>) => Promise<PageOutcome | Response | undefined> | PageOutcome | Response | undefined;
+  /** Where a post without `redirectTo` goes: every answer of the page is then a redirect (its forms navigate). */
+  defaultRedirectTo?: string;
   /** The no-JS failure's target when it is not `redirectTo` (e.g. the Add User form stays open). */
   errorRedirectTo?: (form: FormFields, redirectTo: string) => string;
 };
@@ -85,7 +90,7 @@ export function pageAction<I extends string>(options: PageActionOptions<I>) {
 export async function runPageAction<I extends string>(formData: FormData, operatorId: string, options: PageActionOptions<I>): Promise<PageAnswer> {
   const form = formFields(formData);
   const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, options.home) : null;
+  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, options.home) : (options.defaultRedirectTo ?? null);
   const handlers = Object.fromEntries(
     (Object.keys(options.intents) as I[]).map((intent) => [
       intent,

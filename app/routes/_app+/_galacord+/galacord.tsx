@@ -1,5 +1,5 @@
 import { Box, Flex, Heading, Text } from "@radix-ui/themes";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { BOT_STATUS_POLL_MS, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
@@ -30,14 +30,12 @@ import {
   updateChannel,
 } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
-import type { AccountHeldError } from "~/models/session.server";
+import { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { requireOperator } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
-import { readFormData } from "~/utils/forms.server";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
-import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
+import { pageAction } from "~/utils/page-action.server";
 
 /**
  * GalaCord, the relay bot panel (spec 2 §2 "GalaCord screen", §3/§4/§5/§8 "Relay bot";
@@ -47,8 +45,10 @@ import { isJobEngineOffline } from "#jobs/queues.server";
  *         `new=1` the connection form (ID button), `channel=<accountId>` Change Channel,
  *         `planet=<accountId>` Change Planet, `options=<accountId>` Relay Options,
  *         `confirm=<accountId>` Delete Connection.
- * action  one intent per form, each answered by a redirect with a toast (the §8 defaults
- *         or the server's text). With JavaScript the status is polled every 5 s (§9).
+ * action  `pageAction` (docs/decisions/0023): one intent per form, each answered by a redirect
+ *         with a toast (the §8 defaults or the server's text), with or without JavaScript; a
+ *         dialog's failure goes back to that dialog, a refused Connect to the take-over question.
+ *         With JavaScript the status is polled every 5 s (§9).
  */
 
 export const meta: MetaFunction = () => [{ title: "GalaCord · Galaxy Toolbox" }];
@@ -80,125 +80,101 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
-const str = (fd: FormData, name: string) => {
-  const v = fd.get(name);
-  return typeof v === "string" ? v : "";
-};
-
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
-  const fd = await readFormData(request);
-  const intent = str(fd, "intent");
-  const home = "/galacord";
-  const accountId = str(fd, "accountId");
-  const fail = async (err: unknown, fallback: string, back = home) => {
-    if (err instanceof Response) throw err;
-    if (err instanceof AppError) return redirectWithError(back, err.message);
-    await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` }).catch(() => {});
-    return redirectWithError(back, fallback);
-  };
-  switch (intent) {
-    case "bot-start":
-      try {
-        await startBot();
-        return redirectWithSuccess(home, RELAY_MESSAGES.started);
-      } catch (err) {
-        if (isJobEngineOffline(err)) return redirectWithError(home, RELAY_ERRORS.controlBot);
-        return fail(err, RELAY_ERRORS.controlBot);
-      }
-    case "bot-stop":
-      try {
-        await stopBot();
-        return redirectWithSuccess(home, RELAY_MESSAGES.stopped);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.controlBot);
-      }
-    case "connect-new": {
-      const channelId = str(fd, "channelId").trim();
-      const recoveryCode = str(fd, "recoveryCode").trim();
-      const back = "/galacord?new=1";
-      if (!channelId) return redirectWithError(back, RELAY_ERRORS.channelRequired);
-      if (!recoveryCode) return redirectWithError(back, RELAY_ERRORS.recoveryCodeRequired);
-      try {
-        await connectNew({ channelId, recoveryCode, takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
-        return redirectWithSuccess(home, RELAY_MESSAGES.connected);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.createConnection, back);
-      }
-    }
-    case "connect":
-      try {
-        await connectAccount(accountId, str(fd, "channelId"), { takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
-        return redirectWithSuccess(home, RELAY_MESSAGES.reconnecting);
-      } catch (err) {
-        // Another purpose holds the account: back to the page with the take-over question.
-        const to = takeoverLocation(err, home, {
-          intent,
-          accountId,
-          fields: { accountId, channelId: str(fd, "channelId"), accountName: (err as AccountHeldError).account ?? accountId },
-        });
-        if (to) return redirectWithError(to, (err as AccountHeldError).message);
-        return fail(err, RELAY_ERRORS.createConnection);
-      }
-    case "disconnect":
-      try {
-        await stopConnection(accountId);
-        return redirectWithSuccess(home, RELAY_MESSAGES.disconnected);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.disconnectAccount);
-      }
-    case "update-channel": {
-      const channelId = str(fd, "channelId").trim();
-      const back = `/galacord?channel=${encodeURIComponent(accountId)}`;
-      if (!channelId) return redirectWithError(back, RELAY_ERRORS.channelRequired);
-      try {
-        await updateChannel(accountId, channelId);
-        return redirectWithSuccess(home, RELAY_MESSAGES.channelUpdated);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.updateChannel, back);
-      }
-    }
-    case "planet": {
-      const raw = str(fd, "custom").trim() || str(fd, "planet").trim();
-      const back = `/galacord?planet=${encodeURIComponent(accountId)}`;
-      const parsed = planetSchema.shape.planet.safeParse(raw);
-      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? RELAY_ERRORS.planetRequired);
-      try {
-        const planet = await changePlanet(accountId, parsed.data);
-        return redirectWithSuccess(home, `${RELAY_MESSAGES.planetChanged}: ${planet}`);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.changePlanet, back);
-      }
-    }
-    case "options": {
-      const back = `/galacord?options=${encodeURIComponent(accountId)}`;
-      try {
-        await saveRelayOptions(accountId, {
-          discordName: str(fd, "discordName"),
-          galaxyName: str(fd, "galaxyName"),
-          ignoreNicks: splitNicks(str(fd, "ignoreNicks")),
-          ignoreMessages: str(fd, "ignoreMessages"),
-        });
-        return redirectWithSuccess(home, RELAY_MESSAGES.optionsSaved);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.saveOptions, back);
-      }
-    }
-    case "delete":
-      try {
-        await deleteAccount(accountId);
-        return redirectWithSuccess(home, RELAY_MESSAGES.deleted);
-      } catch (err) {
-        return fail(err, RELAY_ERRORS.deleteAccount);
-      }
-    default:
-      return redirectWithError(home, `Unknown intent: ${intent || "(none)"}`);
-  }
-}
+type Intent = "bot-start" | "bot-stop" | "connect-new" | "connect" | "disconnect" | "update-channel" | "planet" | "options" | "delete";
+
+/** Spec 2 §8 "Relay bot": each intent's text for a failure that is ours (500, logged). */
+const FALLBACK: Record<Intent, string> = {
+  "bot-start": RELAY_ERRORS.controlBot,
+  "bot-stop": RELAY_ERRORS.controlBot,
+  "connect-new": RELAY_ERRORS.createConnection,
+  connect: RELAY_ERRORS.createConnection,
+  disconnect: RELAY_ERRORS.disconnectAccount,
+  "update-channel": RELAY_ERRORS.updateChannel,
+  planet: RELAY_ERRORS.changePlanet,
+  options: RELAY_ERRORS.saveOptions,
+  delete: RELAY_ERRORS.deleteAccount,
+};
+
+/** A dialog's failed post goes back to that dialog (open by URL, so without JavaScript too) with the reason. */
+const DIALOG_OF: Partial<Record<string, (accountId: string) => string>> = {
+  "connect-new": () => `${SECTION_PATH}?${DIALOG_PARAMS.connectNew}=1`,
+  "update-channel": (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changeChannel}=${encodeURIComponent(id)}`,
+  planet: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changePlanet}=${encodeURIComponent(id)}`,
+  options: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.options}=${encodeURIComponent(id)}`,
+};
+
+export const action = pageAction<Intent>({
+  section: "GalaCord",
+  home: SECTION_PATH,
+  // Every GalaCord form navigates (the dialogs are URL states, the row and bot buttons are
+  // fetchers that follow the redirect): a redirect with its toast, with or without JavaScript.
+  defaultRedirectTo: SECTION_PATH,
+  failure: FALLBACK,
+  errorRedirectTo: (form, redirectTo) => DIALOG_OF[form.string("intent")]?.(form.string("accountId")) ?? redirectTo,
+  onError: (err, { intent, form, redirectTo }) => {
+    // Spec 2 §8: Start answers its own text when the job engine is down.
+    if (intent === "bot-start" && isJobEngineOffline(err)) return { ok: false, message: RELAY_ERRORS.controlBot, status: 503 };
+    // Another purpose holds the account: back to the page with the take-over question.
+    if (!(err instanceof AccountHeldError) || intent !== "connect") return undefined;
+    const accountId = form.string("accountId");
+    const fields = { accountId, channelId: form.string("channelId"), accountName: err.account };
+    const to = takeoverLocation(err, redirectTo ?? SECTION_PATH, { intent, accountId, fields });
+    return to ? { ok: false, message: err.message, status: err.status, redirectTo: to } : undefined;
+  },
+  intents: {
+    "bot-start": async () => {
+      await startBot();
+      return RELAY_MESSAGES.started;
+    },
+    "bot-stop": async () => {
+      await stopBot();
+      return RELAY_MESSAGES.stopped;
+    },
+    "connect-new": async ({ form }) => {
+      const channelId = form.required("channelId", RELAY_ERRORS.channelRequired);
+      const recoveryCode = form.required("recoveryCode", RELAY_ERRORS.recoveryCodeRequired);
+      await connectNew({ channelId, recoveryCode, takeover: form.checked("takeover") });
+      return RELAY_MESSAGES.connected;
+    },
+    connect: async ({ form }) => {
+      await connectAccount(form.string("accountId"), form.string("channelId"), { takeover: form.checked("takeover") });
+      return RELAY_MESSAGES.reconnecting;
+    },
+    disconnect: async ({ form }) => {
+      await stopConnection(form.string("accountId"));
+      return RELAY_MESSAGES.disconnected;
+    },
+    "update-channel": async ({ form }) => {
+      const channelId = form.required("channelId", RELAY_ERRORS.channelRequired);
+      await updateChannel(form.string("accountId"), channelId);
+      return RELAY_MESSAGES.channelUpdated;
+    },
+    planet: async ({ form }) => {
+      // The typed planet wins over the picked one (the dialog's "Other planet" field).
+      const parsed = planetSchema.shape.planet.safeParse(form.string("custom").trim() || form.string("planet").trim());
+      if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? RELAY_ERRORS.planetRequired };
+      const planet = await changePlanet(form.string("accountId"), parsed.data);
+      return `${RELAY_MESSAGES.planetChanged}: ${planet}`;
+    },
+    options: async ({ form }) => {
+      await saveRelayOptions(form.string("accountId"), {
+        discordName: form.string("discordName"),
+        galaxyName: form.string("galaxyName"),
+        ignoreNicks: splitNicks(form.string("ignoreNicks")),
+        ignoreMessages: form.string("ignoreMessages"),
+      });
+      return RELAY_MESSAGES.optionsSaved;
+    },
+    delete: async ({ form }) => {
+      await deleteAccount(form.string("accountId"));
+      return RELAY_MESSAGES.deleted;
+    },
+  },
+});
 
 /**
  * The screen (spec 2 §2 "GalaCord screen"): the bot's status and control, its notices, the

@@ -1,0 +1,193 @@
+/**
+ * The GalaCord page's action (spec 2 §2 "GalaCord screen", §8 "Relay bot" defaults;
+ * docs/galacord.md): every form navigates, with or without JavaScript, so every answer is a
+ * redirect with a flash toast; a failed dialog goes back to its dialog (open by URL), a refused
+ * Connect to the page with the take-over question. Paths that need no bot or worker (the bot's
+ * own journeys are the e2e specs and api.galacord.test.ts).
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { jobEngineOffline } from "#jobs/queues.server";
+import { closeLive } from "#jobs/live.server";
+import { deleteKeys } from "#jobs/test-helpers";
+import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
+import { getDb } from "~/db/client.server";
+import { galacordAccounts, galacordBot, logs, sessions } from "~/db/schema";
+import * as galacordModel from "~/models/galacord.server";
+import { startSession } from "~/models/session.server";
+import { getEnv } from "~/utils/env.server";
+import { encryptSecret } from "~/utils/secrets.server";
+import { action } from "./galacord";
+
+const A = "71000101";
+const RELAY = "1180000000000000102";
+const BOTS = "1180000000000000103";
+let cookie: string;
+
+beforeAll(async () => {
+  cookie = (await createTestOperator({ name: "relay-op", password: "correct horse" })).cookie;
+});
+beforeEach(async () => {
+  vi.restoreAllMocks();
+  const db = await getDb();
+  await db.delete(galacordAccounts);
+  await db.delete(sessions);
+  await db.delete(logs);
+  const channels = [
+    { id: RELAY, name: "relay", guildId: "9", guildName: "Galaxy Fans" },
+    { id: BOTS, name: "bots", guildId: "9", guildName: "Galaxy Fans" },
+  ];
+  await db.insert(galacordBot).values({ id: 1, channels }).onConflictDoUpdate({ target: galacordBot.id, set: { channels } });
+  await db.insert(galacordAccounts).values({
+    accountId: A,
+    nick: "Relay",
+    channelId: RELAY,
+    channelName: "relay",
+    guildName: "Galaxy Fans",
+    guildId: "9",
+    recoveryCode: encryptSecret("ABCDEFGHIJ"),
+  });
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await closeLive();
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+
+const post = (form: Record<string, string>) => callRoute(action, makeRequest("/galacord", { cookie, form }));
+/** Where the answer goes and the toast it carries: every GalaCord answer is a redirect. */
+async function outcome(form: Record<string, string>) {
+  const res = await post(form);
+  return { status: res.status, location: res.headers.get("Location"), toast: toastOf(res) };
+}
+const account = async () => (await (await getDb()).select().from(galacordAccounts).where(eq(galacordAccounts.accountId, A)))[0];
+
+describe("GalaCord action: redirects with a toast, failed dialogs back to their dialog", () => {
+  it("needs a login", async () => {
+    const res = await callRoute(action, makeRequest("/galacord", { form: { intent: "bot-stop" } }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("New connection: a missing channel or recovery code, or an unknown channel, goes back to the open dialog with the reason", async () => {
+    expect(await outcome({ intent: "connect-new", channelId: " ", recoveryCode: "ABCDEFGHIJ" })).toEqual({
+      status: 302,
+      location: "/galacord?new=1",
+      toast: { type: "error", message: RELAY_ERRORS.channelRequired },
+    });
+    expect(await outcome({ intent: "connect-new", channelId: RELAY, recoveryCode: "  " })).toEqual({
+      status: 302,
+      location: "/galacord?new=1",
+      toast: { type: "error", message: RELAY_ERRORS.recoveryCodeRequired },
+    });
+    expect(await outcome({ intent: "connect-new", channelId: "42", recoveryCode: "ABCDEFGHIJ" })).toEqual({
+      status: 302,
+      location: "/galacord?new=1",
+      toast: { type: "error", message: RELAY_ERRORS.channelNotFound },
+    });
+  });
+
+  it("Change Channel: an empty or unknown channel goes back to the dialog; a known one is saved and the page says so", async () => {
+    expect(await outcome({ intent: "update-channel", accountId: A, channelId: "" })).toEqual({
+      status: 302,
+      location: `/galacord?channel=${A}`,
+      toast: { type: "error", message: RELAY_ERRORS.channelRequired },
+    });
+    expect(await outcome({ intent: "update-channel", accountId: A, channelId: "42" })).toEqual({
+      status: 302,
+      location: `/galacord?channel=${A}`,
+      toast: { type: "error", message: RELAY_ERRORS.channelNotFound },
+    });
+    expect((await account())!.channelId).toBe(RELAY);
+    expect(await outcome({ intent: "update-channel", accountId: A, channelId: BOTS })).toEqual({
+      status: 302,
+      location: "/galacord",
+      toast: { type: "success", message: RELAY_MESSAGES.channelUpdated },
+    });
+    expect((await account())!.channelName).toBe("bots");
+  });
+
+  it("Change Planet: no planet, a bad name, or an account that is not connected goes back to the dialog with the reason", async () => {
+    expect(await outcome({ intent: "planet", accountId: A, planet: "", custom: " " })).toEqual({
+      status: 302,
+      location: `/galacord?planet=${A}`,
+      toast: { type: "error", message: RELAY_ERRORS.planetRequired },
+    });
+    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "no spaces allowed!" })).toEqual({
+      status: 302,
+      location: `/galacord?planet=${A}`,
+      toast: { type: "error", message: RELAY_ERRORS.planetInvalid },
+    });
+    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "" })).toEqual({
+      status: 302,
+      location: `/galacord?planet=${A}`,
+      toast: { type: "error", message: RELAY_ERRORS.notConnected },
+    });
+  });
+
+  it("Relay Options: a regex that does not compile goes back to the dialog, nothing saved; good options are saved", async () => {
+    const options = {
+      intent: "options",
+      accountId: A,
+      discordName: "{nick}",
+      galaxyName: "[D] {nick}",
+      ignoreNicks: "spammer, bob",
+      ignoreMessages: "(unclosed",
+    };
+    const refused = await outcome(options);
+    expect(refused).toMatchObject({ status: 302, location: `/galacord?options=${A}`, toast: { type: "error" } });
+    expect(refused.toast!.message).toMatch(/^Ignore messages: not a valid regular expression \(.+\)$/);
+    expect((await account())!.relayOptions).toEqual({});
+    expect(await outcome({ ...options, ignoreMessages: "^!" })).toEqual({
+      status: 302,
+      location: "/galacord",
+      toast: { type: "success", message: RELAY_MESSAGES.optionsSaved },
+    });
+    expect((await account())!.relayOptions).toEqual({ discordName: "{nick}", galaxyName: "[D] {nick}", ignoreNicks: ["spammer", "bob"], ignoreMessages: "^!" });
+  });
+
+  it("Delete Connection: an unknown account says so; a saved one goes", async () => {
+    expect(await outcome({ intent: "delete", accountId: "404" })).toEqual({
+      status: 302,
+      location: "/galacord",
+      toast: { type: "error", message: RELAY_ERRORS.accountNotFound },
+    });
+    expect(await outcome({ intent: "delete", accountId: A })).toEqual({
+      status: 302,
+      location: "/galacord",
+      toast: { type: "success", message: RELAY_MESSAGES.deleted },
+    });
+    expect(await account()).toBeUndefined();
+  });
+
+  it("Connect on an account another purpose holds: back to the page with the take-over question (the redirect's message names the holder)", async () => {
+    await startSession("stalker", A, { hosted: false });
+    const refused = await outcome({ intent: "connect", accountId: A, channelId: RELAY });
+    expect(refused.status).toBe(302);
+    expect(refused.toast).toEqual({ type: "error", message: "Account Relay (71000101) is in use by the stalker. Take it over to use it here." });
+    const url = new URL(refused.location!, "http://x");
+    expect(url.pathname).toBe("/galacord");
+    expect(JSON.parse(Buffer.from(url.searchParams.get("takeover")!, "base64url").toString("utf8"))).toEqual({
+      intent: "connect",
+      accountId: A,
+      fields: { accountId: A, channelId: RELAY, accountName: "Relay (71000101)" },
+    });
+  });
+
+  it("Start with the job engine offline: the §8 text; an unexpected failure: the §8 default, logged to System Logs", async () => {
+    vi.spyOn(galacordModel, "startBot").mockRejectedValueOnce(jobEngineOffline());
+    expect(await outcome({ intent: "bot-start" })).toEqual({ status: 302, location: "/galacord", toast: { type: "error", message: RELAY_ERRORS.controlBot } });
+    vi.spyOn(galacordModel, "stopBot").mockRejectedValueOnce(new Error("db down"));
+    expect(await outcome({ intent: "bot-stop" })).toEqual({ status: 302, location: "/galacord", toast: { type: "error", message: RELAY_ERRORS.controlBot } });
+    const logged = await (await getDb()).select().from(logs);
+    expect(logged.map((l) => [l.type, l.message])).toEqual([["error", "GalaCord: bot-stop failed"]]);
+    expect(JSON.stringify(logged[0]!.details)).toContain("db down");
+  });
+
+  it("an unknown intent is a 400 naming it (CONVENTIONS rule 1)", async () => {
+    const res = await post({ intent: "explode" });
+    expect(res.status).toBe(400);
+    expect(res.data).toEqual({ ok: false, intent: null, message: "Unknown intent: explode" });
+  });
+});
