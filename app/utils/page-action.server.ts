@@ -26,11 +26,15 @@ import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess 
  *   toast (an outcome may name another target, or ask to render the posted form again);
  * - a page whose forms all navigate (GalaCord: plain Forms, and fetchers that follow the
  *   redirect) names `defaultRedirectTo`: a post without `redirectTo` is redirected there, so
- *   every answer is a redirect with its flash toast, with or without JavaScript;
+ *   every answer is a redirect with its flash toast, with or without JavaScript. It may be a
+ *   function of the intent and the URL posted to (Trading Planets: back to that URL, its list
+ *   pages and open panel in it; null keeps an intent's fetcher JSON, e.g. a drag's reorder);
  * - an `AppError` thrown anywhere below (models, the jobs layer, the field readers) is the same
  *   failure with its text and status; anything else is logged to System Logs and answered 500
- *   with the intent's `failure` text. `onError` lets a section answer some errors its own way
- *   (the take-over question, fixed spec texts) before that.
+ *   with the intent's `failure` text (a table, or a function of the form where the text depends
+ *   on it: saving a sequence with an id is an update). `onError` lets a section answer some
+ *   errors its own way (the take-over question, fixed spec texts, a model's refusal shown in the
+ *   form) before that.
  */
 export type PageOutcome = {
   ok: boolean;
@@ -65,11 +69,15 @@ export type PageActionOptions<I extends string> = {
   home: string;
   intents: Record<I, IntentHandler<I>>;
   /** Each intent's text for a failure that is ours (500, logged), and for an AppError without text. */
-  failure: Record<I, string>;
+  failure: Record<I, string> | ((intent: I, form: FormFields) => string);
   /** A section's own answer to some errors; undefined lets the default answer. */
   onError?: (err: unknown, ctx: IntentContext<I>) => Promise<PageOutcome | Response | undefined> | PageOutcome | Response | undefined;
-  /** Where a post without `redirectTo` goes: every answer of the page is then a redirect (its forms navigate). */
-  defaultRedirectTo?: string;
+  /**
+   * Where a post without `redirectTo` goes: every answer of the page is then a redirect (its forms
+   * navigate). A function answers per intent from the path and search posted to (`postedTo`);
+   * its null keeps that intent's fetcher JSON.
+   */
+  defaultRedirectTo?: string | ((intent: I, postedTo: string) => string | null);
   /** The no-JS failure's target when it is not `redirectTo` (e.g. the Add User form stays open). */
   errorRedirectTo?: (form: FormFields, redirectTo: string) => string;
 };
@@ -82,19 +90,32 @@ export type PageAnswer = Response | ReturnType<typeof data<unknown>>;
 export function pageAction<I extends string>(options: PageActionOptions<I>) {
   return async ({ request }: { request: Request }): Promise<PageAnswer> => {
     const operator = await requireOperator(request);
-    return runPageAction(await readFormData(request), operator.id, options);
+    const url = new URL(request.url);
+    return runPageAction(await readFormData(request), operator.id, options, `${url.pathname}${url.search}`);
   };
 }
 
-/** The body of `pageAction` for an action that needs its form before (e.g. to normalise fields). */
-export async function runPageAction<I extends string>(formData: FormData, operatorId: string, options: PageActionOptions<I>): Promise<PageAnswer> {
+/** The body of `pageAction` for an action that needs its form before (e.g. to normalise fields); `postedTo` is for `defaultRedirectTo`. */
+export async function runPageAction<I extends string>(
+  formData: FormData,
+  operatorId: string,
+  options: PageActionOptions<I>,
+  postedTo?: string,
+): Promise<PageAnswer> {
   const form = formFields(formData);
   const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, options.home) : (options.defaultRedirectTo ?? null);
+  const redirectOf = (intent: I): string | null => {
+    if (rawRedirect) return safeRedirect(rawRedirect, options.home);
+    const fallback = options.defaultRedirectTo;
+    if (typeof fallback !== "function") return fallback ?? null;
+    const back = postedTo !== undefined ? fallback(intent, postedTo) : null;
+    return back ? safeRedirect(back, options.home) : null;
+  };
   const handlers = Object.fromEntries(
     (Object.keys(options.intents) as I[]).map((intent) => [
       intent,
       async () => {
+        const redirectTo = redirectOf(intent);
         const ctx: IntentContext<I> = { intent, form, operatorId, redirectTo };
         let outcome: PageOutcome;
         try {
@@ -105,7 +126,7 @@ export async function runPageAction<I extends string>(formData: FormData, operat
         } catch (err) {
           const own = await options.onError?.(err, ctx);
           if (own instanceof Response) return own;
-          outcome = own ?? (await failureOf(err, intent, options));
+          outcome = own ?? (await failureOf(err, ctx, options));
         }
         const errorTo = redirectTo && options.errorRedirectTo ? options.errorRedirectTo(form, redirectTo) : redirectTo;
         return answer(intent, outcome, redirectTo, errorTo);
@@ -119,11 +140,16 @@ function isOutcome(value: PageOutcome | PageAnswer): value is PageOutcome {
   return !(value instanceof Response) && typeof (value as PageOutcome).ok === "boolean" && typeof (value as PageOutcome).message === "string";
 }
 
-async function failureOf<I extends string>(err: unknown, intent: I, options: PageActionOptions<I>): Promise<PageOutcome> {
-  if (err instanceof AppError) return { ok: false, message: err.message || options.failure[intent], status: err.status };
+/** The intent's `failure` text (the table's, or the function's answer for this form). */
+function failureText<I extends string>(options: Pick<PageActionOptions<I>, "failure">, intent: I, form: FormFields): string {
+  return typeof options.failure === "function" ? options.failure(intent, form) : options.failure[intent];
+}
+
+async function failureOf<I extends string>(err: unknown, { intent, form }: IntentContext<I>, options: PageActionOptions<I>): Promise<PageOutcome> {
+  if (err instanceof AppError) return { ok: false, message: err.message || failureText(options, intent, form), status: err.status };
   if (err instanceof Response) throw err; // a redirect (the session ended) or a ready answer
   await logEvent({ type: "error", source: "system", message: `${options.section}: ${intent} failed`, details: { error: errorText(err) } }).catch(() => {});
-  return { ok: false, message: options.failure[intent], status: 500 };
+  return { ok: false, message: failureText(options, intent, form), status: 500 };
 }
 
 function answer<I extends string>(intent: I, outcome: PageOutcome, redirectTo: string | null, errorTo: string | null): Promise<PageAnswer> | PageAnswer {

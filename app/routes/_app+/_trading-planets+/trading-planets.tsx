@@ -1,12 +1,12 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useEffect, useRef } from "react";
 import { AD_CATEGORIES, TRADER_MESSAGES, TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type AdCategory, type TraderStatus } from "#api/trading";
 import styles from "~/routes/_app+/_trading-planets+/components/trading-planets.css?url";
 import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-manager";
-import { readSequenceForm, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
+import { draftFromForm, readSequenceForm, type DraftErrors, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
 import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
 import { PAGE_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
@@ -30,13 +30,13 @@ import {
   updateSequence,
 } from "~/models/planet-sequence.server";
 import { listTraderStatusesPage, startTrader, stopTrader } from "~/models/trader.server";
-import type { AccountHeldError } from "~/models/session.server";
+import { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { requireOperator } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
-import { readFormData } from "~/utils/forms.server";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { pageAction, type FormFields, type PageOutcome } from "~/utils/page-action.server";
+import { redirectWithError } from "~/utils/toast.server";
 import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
 import { AppError } from "~/utils/app-error";
 
@@ -48,9 +48,9 @@ import { AppError } from "~/utils/app-error";
  *         `sequence=new|<id>` opens the sequence form, `planets=blacklisted|english` the Custom
  *         Planets dialog, `confirm=sequence:<id>|planet:<id>|ad:<id>` a delete confirmation,
  *         `ad=<id>` edits an ad, `select=1` multi-select of ads, `ids` the ads to delete.
- * action  one intent per form; every answer is a redirect with the spec 2 §8 toast, except a
- *         sequence form with errors or a planet added/removed without JavaScript, which is
- *         shown again as posted.
+ * action  one intent per form (`pageAction`); every answer is a redirect with the spec 2 §8
+ *         toast, except the drag's reorder (JSON) and a sequence form with errors or a planet
+ *         added/removed without JavaScript, which is shown again as posted.
  */
 
 export const meta: MetaFunction = () => [{ title: "Trading Planets · Galaxy Toolbox" }];
@@ -114,52 +114,67 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-/** Spec 2 §8's failure text of each intent (also the title of the form kit's toast). */
-export function submitFailureTitle(intent: unknown, hasId: boolean): string | undefined {
-  switch (intent) {
-    case "sequence-save":
-      return hasId ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed;
-    case "sequence-active":
-      return TRADING_MESSAGES.updateSequenceStatusFailed;
-    case "sequence-delete":
-      return TRADING_MESSAGES.deleteSequenceFailed;
-    case "sequence-move":
-    case "sequence-reorder":
-      return TRADING_MESSAGES.updateSequenceFailed;
-    case "planet-create":
-      return TRADING_ERRORS.createCustomPlanet;
-    case "planet-rename":
-      return TRADING_ERRORS.updateCustomPlanet;
-    case "planet-delete":
-      return TRADING_MESSAGES.deleteCustomPlanetFailed;
-    case "ad-create":
-      return TRADING_ERRORS.createAd;
-    case "ad-update":
-    case "ad-active":
-      return TRADING_MESSAGES.updateAdStatusFailed;
-    case "ad-delete":
-      return TRADING_MESSAGES.deleteAdFailed;
-    case "ads-delete-selected":
-      return TRADING_MESSAGES.deleteSelectedAdsFailed;
-    case "trader-start":
-      return TRADER_MESSAGES.startFailed;
-    case "trader-stop":
-      return TRADER_MESSAGES.stopFailed;
-    default:
-      return undefined;
-  }
-}
+// ---------------------------------------------------------------------------------------
+// Action
 
-export type TradingActionData = { draft: SequenceDraft; errors: Partial<Record<"name" | "sequence" | "seconds" | "form", string>> };
+type Intent =
+  | "sequence-save"
+  | "sequence-active"
+  | "sequence-delete"
+  | "sequence-move"
+  | "sequence-reorder"
+  | "planet-create"
+  | "planet-rename"
+  | "planet-delete"
+  | "ad-create"
+  | "ad-update"
+  | "ad-active"
+  | "ad-delete"
+  | "ads-delete-selected"
+  | "trader-start"
+  | "trader-stop";
 
-const str = (fd: FormData, name: string) => {
-  const v = fd.get(name);
-  return typeof v === "string" ? v : "";
+/** Spec 2 §8's failure text of each intent (the action's, and the title of the form kit's toast). */
+const FAILURE: Record<Intent, string> = {
+  "sequence-save": TRADING_MESSAGES.createSequenceFailed,
+  "sequence-active": TRADING_MESSAGES.updateSequenceStatusFailed,
+  "sequence-delete": TRADING_MESSAGES.deleteSequenceFailed,
+  "sequence-move": TRADING_MESSAGES.updateSequenceFailed,
+  "sequence-reorder": TRADING_MESSAGES.updateSequenceFailed,
+  "planet-create": TRADING_ERRORS.createCustomPlanet,
+  "planet-rename": TRADING_ERRORS.updateCustomPlanet,
+  "planet-delete": TRADING_MESSAGES.deleteCustomPlanetFailed,
+  "ad-create": TRADING_ERRORS.createAd,
+  "ad-update": TRADING_MESSAGES.updateAdStatusFailed,
+  "ad-active": TRADING_MESSAGES.updateAdStatusFailed,
+  "ad-delete": TRADING_MESSAGES.deleteAdFailed,
+  "ads-delete-selected": TRADING_MESSAGES.deleteSelectedAdsFailed,
+  "trader-start": TRADER_MESSAGES.startFailed,
+  "trader-stop": TRADER_MESSAGES.stopFailed,
 };
 
-function messageOf(err: unknown, fallback: string) {
-  return err instanceof AppError ? err.message : fallback;
+/** Spec 2 §8 gives these failures one toast text whatever the reason; the reason goes to System Logs. */
+const FIXED_FAILURE: ReadonlySet<Intent> = new Set([
+  "sequence-save",
+  "sequence-active",
+  "sequence-delete",
+  "planet-delete",
+  "ad-active",
+  "ad-delete",
+  "ads-delete-selected",
+]);
+
+/** Saving a sequence that has an id is its update. */
+function failureText(intent: Intent, hasId: boolean): string {
+  return intent === "sequence-save" && hasId ? TRADING_MESSAGES.updateSequenceFailed : FAILURE[intent];
 }
+
+/** The form kit's toast title for a post that never reached the app (undefined for an unknown intent). */
+export function submitFailureTitle(intent: unknown, hasId: boolean): string | undefined {
+  return typeof intent === "string" && Object.hasOwn(FAILURE, intent) ? failureText(intent as Intent, hasId) : undefined;
+}
+
+export type TradingActionData = { draft: SequenceDraft; errors: DraftErrors };
 
 /**
  * With JavaScript, a post that cannot reach the app keeps the screen and what was typed
@@ -170,180 +185,153 @@ function messageOf(err: unknown, fallback: string) {
 export const clientAction = keepInputOnFailure((fd) => submitFailureTitle(fd?.get("intent"), !!fd?.get("id")));
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
-export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
-  const fd = await readFormData(request);
-  const intent = str(fd, "intent");
-  // The forms post to the page's own URL (its list pages, open panel): without `redirectTo`
-  // (the kit's NoJsRedirect is there only until hydration) the answer goes back to it.
-  const posted = new URL(request.url);
-  const back = safeRedirect(fd.get("redirectTo") || `${posted.pathname}${posted.search}`, "/trading-planets");
-  const home = (() => {
-    const url = new URL(back, "http://x");
-    for (const p of ["sequence", "confirm", "ad", "select", "ids"]) url.searchParams.delete(p);
-    const s = url.searchParams.toString();
-    return `${url.pathname}${s ? `?${s}` : ""}`;
-  })();
-  const fail = async (err: unknown, fallback: string) => {
-    if (!(err instanceof AppError)) await logEvent({ type: "error", source: "system", message: `${fallback}: ${errorText(err)}` });
-    return redirectWithError(back, messageOf(err, fallback));
-  };
-  /** Spec 2 §8 gives these failures one toast text whatever the reason; the reason goes to System Logs. */
-  const failFixed = async (err: unknown, text: string, to = back) => {
-    await logEvent({ type: err instanceof AppError ? "info" : "error", source: "system", message: `${text}: ${errorText(err)}` });
-    return redirectWithError(to, text);
-  };
+/**
+ * One intent per form (`pageAction`, docs/decisions/0023). Every post is answered with a
+ * redirect and the spec 2 §8 toast, with JavaScript too: back to `redirectTo`, else to the URL
+ * posted to (`defaultRedirectTo`: the forms post to the page's own URL, its list pages and open
+ * panel in it; the kit's NoJsRedirect is there only until hydration, issue 19 B.3). A success
+ * goes to the list (`listOf`), a failure back to where it was posted from. Apart: the drag's
+ * reorder is a fetcher's (JSON; a stale page is a 409), and the sequence form with errors, or
+ * with a planet added or removed without JavaScript, is rendered again as posted.
+ */
+export const action = pageAction<Intent>({
+  section: "Trading Planets",
+  home: "/trading-planets",
+  failure: (intent, form) => failureText(intent, form.string("id") !== ""),
+  defaultRedirectTo: (intent, postedTo) => (intent === "sequence-reorder" ? null : postedTo),
+  onError: async (err, { intent, form, redirectTo }) => {
+    if (!(err instanceof AppError)) return undefined;
+    if (intent === "sequence-save" && (err.status === 400 || err.status === 409)) {
+      // A rule the model refused (levels, a taken name) is shown in the form, which keeps what was posted.
+      const field = err.message === TRADING_ERRORS.sequenceExists ? "name" : "form";
+      return formAgain(draftFromForm(form.formData), { [field]: err.message }, err.status);
+    }
+    if (intent === "trader-start" || intent === "trader-stop") {
+      const accountId = form.string("account_id").trim();
+      // Another purpose holds the account: back to the page with the take-over question.
+      const fields = { account_id: accountId, accountName: (err instanceof AccountHeldError ? err.account : null) ?? accountId };
+      const to = takeoverLocation(err, listOf(redirectTo) ?? "/trading-planets", { intent, accountId, fields });
+      if (to) return redirectWithError(to, err.message);
+      return { ok: false, message: err.message || FAILURE[intent], status: err.status, redirectTo: listOf(redirectTo) };
+    }
+    if (!FIXED_FAILURE.has(intent)) return undefined;
+    const text = failureText(intent, form.string("id") !== "");
+    await logEvent({ type: "info", source: "system", message: `${text}: ${errorText(err)}` }).catch(() => {});
+    return { ok: false, message: text, status: err.status };
+  },
+  intents: {
+    "sequence-save": async ({ form, redirectTo }) => {
+      const parsed = readSequenceForm(form.formData);
+      if (!parsed.ok) return formAgain(parsed.draft, parsed.errors, parsed.op ? 200 : 400);
+      const id = form.string("id");
+      if (id) await updateSequence(id, parsed.value);
+      else await createSequence(parsed.value);
+      return toList(redirectTo, id ? TRADING_MESSAGES.sequenceUpdated : TRADING_MESSAGES.sequenceCreated);
+    },
+    "sequence-active": async ({ form, redirectTo }) => {
+      await setSequencesActive([form.string("id")], form.string("isActive") === "true");
+      return toList(redirectTo, TRADING_MESSAGES.sequenceUpdated);
+    },
+    "sequence-delete": async ({ form, redirectTo }) => {
+      if (!(await deleteSequence(form.string("id")))) return notFound(redirectTo, TRADING_MESSAGES.deleteSequenceFailed);
+      return toList(redirectTo, TRADING_MESSAGES.sequenceDeleted);
+    },
+    "sequence-move": async ({ form, redirectTo }) => {
+      if (!(await moveSequence(form.string("id"), form.string("direction") === "up" ? -1 : 1))) return notFound(redirectTo, TRADING_ERRORS.sequenceNotFound);
+      // No toast: the list shows the new order.
+      return toList(redirectTo, "");
+    },
+    "sequence-reorder": async ({ form }) => {
+      await reorderSequences(form.all("ids"), Number(form.string("offset")) || 0);
+      return { ok: true, message: "" };
+    },
+    "planet-create": async ({ form }) => {
+      const parsed = createCustomPlanetSchema.safeParse({ name: form.string("name"), type: form.string("type") });
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.createCustomPlanet);
+      await createCustomPlanet(parsed.data);
+      // Back to the Custom Planets tab it was added in.
+      return TRADING_MESSAGES.customPlanetCreated;
+    },
+    "planet-rename": async ({ form }) => {
+      const parsed = createCustomPlanetSchema.shape.name.safeParse(form.string("name"));
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName);
+      await updateCustomPlanet(form.string("id"), { name: parsed.data });
+      return TRADING_MESSAGES.customPlanetUpdated;
+    },
+    "planet-delete": async ({ form, redirectTo }) => {
+      if (!(await deleteCustomPlanet(form.string("id")))) return notFound(redirectTo, TRADING_MESSAGES.deleteCustomPlanetFailed);
+      return toList(redirectTo, TRADING_MESSAGES.customPlanetDeleted);
+    },
+    "ad-create": async ({ form, redirectTo }) => {
+      await createAd({ ...adFields(form), isActive: true });
+      return toList(redirectTo, TRADING_MESSAGES.adCreated);
+    },
+    "ad-update": async ({ form, redirectTo }) => {
+      await updateAd(form.string("id"), adFields(form));
+      return toList(redirectTo, TRADING_MESSAGES.adUpdated);
+    },
+    "ad-active": async ({ form, redirectTo }) => {
+      await updateAd(form.string("id"), { isActive: form.string("isActive") === "true" });
+      return toList(redirectTo, TRADING_MESSAGES.adUpdated);
+    },
+    "ad-delete": async ({ form, redirectTo }) => {
+      if (!(await deleteAd(form.string("id")))) return notFound(redirectTo, TRADING_MESSAGES.deleteAdFailed);
+      return toList(redirectTo, TRADING_MESSAGES.adDeleted);
+    },
+    "ads-delete-selected": async ({ form, redirectTo }) => {
+      await deleteAds(form.all("ids"));
+      return toList(redirectTo, TRADING_MESSAGES.selectedAdsDeleted);
+    },
+    "trader-start": async ({ form, redirectTo }) => {
+      const accountId = traderAccountId(form, "trader-start");
+      const { tookOver } = await startTrader(accountId, { takeover: form.checked("takeover") });
+      return toList(redirectTo, `${TRADER_MESSAGES.started}${tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, tookOver.purpose)}` : ""}`);
+    },
+    "trader-stop": async ({ form, redirectTo }) => {
+      await stopTrader(traderAccountId(form, "trader-stop"));
+      return toList(redirectTo, TRADER_MESSAGES.stopped);
+    },
+  },
+});
 
-  switch (intent) {
-    case "sequence-save": {
-      const parsed = readSequenceForm(fd);
-      if (parsed.op) return data<TradingActionData>({ draft: parsed.draft, errors: {} });
-      if (!parsed.ok) return data<TradingActionData>({ draft: parsed.draft, errors: parsed.errors }, { status: 400 });
-      const id = str(fd, "id");
-      try {
-        if (id) {
-          await updateSequence(id, parsed.value);
-          return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
-        }
-        await createSequence(parsed.value);
-        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceCreated);
-      } catch (err) {
-        // A rule the model refused (levels, a taken name) is shown in the form, which keeps what was posted.
-        if (err instanceof AppError && (err.status === 400 || err.status === 409)) {
-          const field = err.message === TRADING_ERRORS.sequenceExists ? "name" : "form";
-          return data<TradingActionData>({ draft: parsed.draft, errors: { [field]: err.message } }, { status: err.status });
-        }
-        return failFixed(err, id ? TRADING_MESSAGES.updateSequenceFailed : TRADING_MESSAGES.createSequenceFailed);
-      }
-    }
-    case "sequence-active": {
-      try {
-        await setSequencesActive([str(fd, "id")], str(fd, "isActive") === "true");
-        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceUpdated);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.updateSequenceStatusFailed);
-      }
-    }
-    case "sequence-delete": {
-      try {
-        if (!(await deleteSequence(str(fd, "id")))) return failFixed(TRADING_ERRORS.sequenceNotFound, TRADING_MESSAGES.deleteSequenceFailed, home);
-        return redirectWithSuccess(home, TRADING_MESSAGES.sequenceDeleted);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.deleteSequenceFailed);
-      }
-    }
-    case "sequence-move": {
-      try {
-        if (!(await moveSequence(str(fd, "id"), str(fd, "direction") === "up" ? -1 : 1))) return redirectWithError(home, TRADING_ERRORS.sequenceNotFound);
-        return redirect(home);
-      } catch (err) {
-        return fail(err, TRADING_MESSAGES.updateSequenceFailed);
-      }
-    }
-    case "sequence-reorder": {
-      try {
-        await reorderSequences(fd.getAll("ids").map(String), Number(str(fd, "offset")) || 0);
-        return data({ ok: true });
-      } catch (err) {
-        return data({ ok: false, message: messageOf(err, TRADING_MESSAGES.updateSequenceFailed) }, { status: err instanceof AppError ? err.status : 500 });
-      }
-    }
-    case "planet-create": {
-      const parsed = createCustomPlanetSchema.safeParse({ name: str(fd, "name"), type: str(fd, "type") });
-      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.createCustomPlanet);
-      try {
-        await createCustomPlanet(parsed.data);
-        return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetCreated);
-      } catch (err) {
-        return fail(err, TRADING_ERRORS.createCustomPlanet);
-      }
-    }
-    case "planet-rename": {
-      const parsed = createCustomPlanetSchema.shape.name.safeParse(str(fd, "name"));
-      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName);
-      try {
-        await updateCustomPlanet(str(fd, "id"), { name: parsed.data });
-        return redirectWithSuccess(back, TRADING_MESSAGES.customPlanetUpdated);
-      } catch (err) {
-        return fail(err, TRADING_ERRORS.updateCustomPlanet);
-      }
-    }
-    case "planet-delete": {
-      try {
-        if (!(await deleteCustomPlanet(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteCustomPlanetFailed);
-        return redirectWithSuccess(home, TRADING_MESSAGES.customPlanetDeleted);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.deleteCustomPlanetFailed);
-      }
-    }
-    case "ad-create":
-    case "ad-update": {
-      const category = (AD_CATEGORIES as readonly string[]).includes(str(fd, "category")) ? (str(fd, "category") as AdCategory) : "ads";
-      const parsed = createAdSchema.shape.adsMessage.safeParse(str(fd, "adsMessage").replace(/\r\n/g, "\n"));
-      if (!parsed.success) return redirectWithError(back, parsed.error.issues[0]?.message ?? TRADING_ERRORS.adMessage);
-      try {
-        if (intent === "ad-create") {
-          await createAd({ adsMessage: parsed.data, category, isActive: true });
-          return redirectWithSuccess(home, TRADING_MESSAGES.adCreated);
-        }
-        await updateAd(str(fd, "id"), { adsMessage: parsed.data, category });
-        return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
-      } catch (err) {
-        return fail(err, intent === "ad-create" ? TRADING_ERRORS.createAd : TRADING_MESSAGES.updateAdStatusFailed);
-      }
-    }
-    case "ad-active": {
-      try {
-        await updateAd(str(fd, "id"), { isActive: str(fd, "isActive") === "true" });
-        return redirectWithSuccess(home, TRADING_MESSAGES.adUpdated);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.updateAdStatusFailed);
-      }
-    }
-    case "ad-delete": {
-      try {
-        if (!(await deleteAd(str(fd, "id")))) return redirectWithError(home, TRADING_MESSAGES.deleteAdFailed);
-        return redirectWithSuccess(home, TRADING_MESSAGES.adDeleted);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.deleteAdFailed);
-      }
-    }
-    case "ads-delete-selected": {
-      try {
-        await deleteAds(fd.getAll("ids").map(String));
-        return redirectWithSuccess(home, TRADING_MESSAGES.selectedAdsDeleted);
-      } catch (err) {
-        return failFixed(err, TRADING_MESSAGES.deleteSelectedAdsFailed);
-      }
-    }
-    case "trader-start":
-    case "trader-stop": {
-      const start = intent === "trader-start";
-      const fallback = start ? TRADER_MESSAGES.startFailed : TRADER_MESSAGES.stopFailed;
-      const accountId = str(fd, "account_id").trim();
-      if (!/^\d{1,12}$/.test(accountId)) return redirectWithError(home, fallback);
-      try {
-        if (start) {
-          const { tookOver } = await startTrader(accountId, { takeover: ["1", "on", "true"].includes(str(fd, "takeover")) });
-          return redirectWithSuccess(home, `${TRADER_MESSAGES.started}${tookOver ? ` · ${SESSION_TEXTS.tookOver(accountId, tookOver.purpose)}` : ""}`);
-        }
-        await stopTrader(accountId);
-        return redirectWithSuccess(home, TRADER_MESSAGES.stopped);
-      } catch (err) {
-        // Another purpose holds the account: back to the page with the take-over question.
-        const to = takeoverLocation(err, home, {
-          intent,
-          accountId,
-          fields: { account_id: accountId, accountName: (err as AccountHeldError).account ?? accountId },
-        });
-        if (to) return redirectWithError(to, (err as AccountHeldError).message);
-        if (err instanceof AppError) return redirectWithError(home, err.message || fallback);
-        return fail(err, fallback);
-      }
-    }
-    default:
-      return data({ ok: false, message: `Unknown intent: ${intent || "(none)"}` }, { status: 400 });
-  }
+/** The list at `back`: without its open sequence form, confirmation, ad editor or ad selection (its pages and Custom Planets tab kept). */
+function listOf(back: string | null): string | undefined {
+  if (!back) return undefined;
+  const url = new URL(back, "http://x");
+  for (const p of ["sequence", "confirm", "ad", "select", "ids"]) url.searchParams.delete(p);
+  const s = url.searchParams.toString();
+  return `${url.pathname}${s ? `?${s}` : ""}`;
+}
+
+/** A success: back to the list with its toast (none for an empty message). */
+function toList(redirectTo: string | null, message: string): PageOutcome {
+  return { ok: true, message, redirectTo: listOf(redirectTo) };
+}
+
+/** The row is gone (deleted meanwhile): back to the list, its confirmation closed. */
+function notFound(redirectTo: string | null, message: string): PageOutcome {
+  return { ok: false, message, status: 404, redirectTo: listOf(redirectTo) };
+}
+
+/** The sequence form rendered again as posted: spec 2 §5 errors (400, or the model's status), or a planet added, removed or moved without JavaScript (200). */
+function formAgain(draft: SequenceDraft, errors: DraftErrors, status: number): PageOutcome {
+  const first = Object.values(errors).find(Boolean);
+  return { ok: !first, message: first ?? "", status, render: true, toast: false, data: { draft, errors } satisfies TradingActionData };
+}
+
+function adFields(form: FormFields): { adsMessage: string; category: AdCategory } {
+  const raw = form.string("category");
+  const category = (AD_CATEGORIES as readonly string[]).includes(raw) ? (raw as AdCategory) : "ads";
+  const parsed = createAdSchema.shape.adsMessage.safeParse(form.string("adsMessage").replace(/\r\n/g, "\n"));
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.adMessage);
+  return { adsMessage: parsed.data, category };
+}
+
+/** A trading character's account id; otherwise the intent's failure (back to the list, as any refusal of the run). */
+function traderAccountId(form: FormFields, intent: "trader-start" | "trader-stop"): string {
+  const accountId = form.string("account_id").trim();
+  if (!/^\d{1,12}$/.test(accountId)) throw new AppError(400, FAILURE[intent]);
+  return accountId;
 }
 
 export default function TradingPlanetsRoute() {

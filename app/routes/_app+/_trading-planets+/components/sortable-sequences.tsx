@@ -3,9 +3,7 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState, type HTMLAttributes } from "react";
-import { TRADING_LIMITS, TRADING_MESSAGES, type PlanetSequence } from "#api/trading";
-import { isSubmitFailure } from "~/components/ui/submit-failure";
-import { toast } from "~/components/ui/toast";
+import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { SequenceCard } from "./sequence-card";
 import type { SequenceListProps } from "./sequence-list";
 
@@ -19,11 +17,8 @@ export function SortableSequences({ sequences, offset, total, ...rest }: Sequenc
   const fetcher = useFetcher<{ ok: boolean; message?: string }>();
   useEffect(() => setOrder(sequences), [sequences]);
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) {
-      // The form kit has already toasted a post that never reached the app.
-      if (!isSubmitFailure(fetcher.data)) toast.error(fetcher.data.message ?? TRADING_MESSAGES.updateSequenceFailed);
-      setOrder(sequences);
-    }
+    // The form kit has shown the failure's toast (the one the answer carries, or its own for a post that never reached the app).
+    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) setOrder(sequences);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a post finishes
   }, [fetcher.state, fetcher.data]);
   const sensors = useSensors(
