@@ -9,6 +9,7 @@ import * as adModel from "~/models/ad.server";
 import * as customPlanetModel from "~/models/custom-planet.server";
 import * as sequenceModel from "~/models/planet-sequence.server";
 import { createAd, listAds } from "~/models/ad.server";
+import { listLogs } from "~/models/log.server";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { createSequence, listSequences } from "~/models/planet-sequence.server";
 import { upsertUser } from "~/models/user.server";
@@ -488,6 +489,97 @@ describe("ad intents", () => {
 
   it("an unknown intent is a 400", async () => {
     expect((await post([["intent", "nope"]])).status).toBe(400);
+  });
+});
+
+describe("the action's answers (pageAction, docs/decisions/0023): a redirect with or without JavaScript, the drag's reorder JSON", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const postTo = (url: string, form: [string, string][]) => callRoute<Record<string, unknown>>(action, makeRequest(url, { cookie, form }));
+
+  it("a refusal goes back to where the form was posted from (the ad editor stays open), a success to the list", async () => {
+    const ad = await createAd({ adsMessage: "old", category: "ads", isActive: true });
+    const at = `/trading-planets?adsPage=2&ad=${ad._id}`;
+    const blank = await postTo(at, [
+      ["intent", "ad-update"],
+      ["id", ad._id],
+      ["adsMessage", " "],
+    ]);
+    expect(blank.status).toBe(302);
+    expect(blank.headers.get("location")).toBe(at);
+    expect(toastOf(blank)).toMatchObject({ type: "error", message: TRADING_ERRORS.adMessage });
+    const saved = await postTo(at, [
+      ["intent", "ad-update"],
+      ["id", ad._id],
+      ["adsMessage", "new"],
+    ]);
+    expect(saved.headers.get("location")).toBe("/trading-planets?adsPage=2");
+    // A row deleted meanwhile: back to the list, its confirmation closed.
+    const gone = await postTo("/trading-planets?seqPage=2&confirm=sequence:00000000-0000-0000-0000-000000000000", [
+      ["intent", "sequence-delete"],
+      ["id", "00000000-0000-0000-0000-000000000000"],
+    ]);
+    expect(gone.headers.get("location")).toBe("/trading-planets?seqPage=2");
+    expect(toastOf(gone)).toMatchObject({ type: "error", message: "Failed to delete sequence" });
+    // Not an account id: the run's failure, back to the list.
+    const noId = await postTo("/trading-planets?traderPage=2&ad=x", [
+      ["intent", "trader-start"],
+      ["account_id", "abc"],
+    ]);
+    expect(noId.headers.get("location")).toBe("/trading-planets?traderPage=2");
+    expect(toastOf(noId)).toMatchObject({ type: "error", message: "Failed to start trader" });
+  });
+
+  it("the drag's reorder is a fetcher's: JSON, a stale list's refusal with its text in the answer's toast, no redirect", async () => {
+    const [a, b] = [await seq("A"), await seq("B")];
+    const ok = await postTo("/trading-planets", [
+      ["intent", "sequence-reorder"],
+      ["ids", b._id],
+      ["ids", a._id],
+    ]);
+    expect(ok.status).toBe(200);
+    expect(ok.data).toEqual({ ok: true, intent: "sequence-reorder", message: "" });
+    const stale = await postTo("/trading-planets", [
+      ["intent", "sequence-reorder"],
+      ["ids", a._id],
+    ]);
+    expect(stale.status).toBe(409);
+    expect(stale.headers.get("location")).toBeNull();
+    expect(stale.data).toMatchObject({ ok: false, intent: "sequence-reorder", message: "The sequence list changed; reload and try again" });
+    expect(toastOf(stale)).toMatchObject({ type: "error", message: "The sequence list changed; reload and try again" });
+    expect((await listSequences()).map((s) => s.name)).toEqual(["B", "A"]);
+  });
+
+  it("a failure that is ours is logged to System Logs and told with the spec 2 §8 text of the intent (create or update of a sequence)", async () => {
+    const ad = await createAd({ adsMessage: "hi", category: "ads", isActive: true });
+    vi.spyOn(adModel, "updateAd").mockRejectedValueOnce(new Error("db down"));
+    const off = await postTo("/trading-planets?adsPage=2", [
+      ["intent", "ad-active"],
+      ["id", ad._id],
+      ["isActive", "false"],
+    ]);
+    expect(off.status).toBe(302);
+    expect(off.headers.get("location")).toBe("/trading-planets?adsPage=2");
+    expect(toastOf(off)).toMatchObject({ type: "error", message: "Failed to update ad status" });
+    expect((await listLogs({ type: "error", limit: 1 }))[0]).toMatchObject({ message: "Trading Planets: ad-active failed", details: { error: "db down" } });
+
+    const form: [string, string][] = [
+      ["intent", "sequence-save"],
+      ["name", "Run"],
+      ["stepId", "s1"],
+      ["planetType", "ring"],
+      ["seconds", "6"],
+      ["closedPlanetsLevel", "51"],
+      ["openPlanetsLevel", "15"],
+    ];
+    vi.spyOn(sequenceModel, "createSequence").mockRejectedValueOnce(new Error("db down"));
+    expect(toastOf(await postTo("/trading-planets?sequence=new", form))).toMatchObject({ type: "error", message: "Failed to create sequence" });
+    const a = await seq("A");
+    vi.spyOn(sequenceModel, "updateSequence").mockRejectedValueOnce(new Error("db down"));
+    const upd = await postTo(`/trading-planets?sequence=${a._id}`, [...form, ["id", a._id]]);
+    expect(upd.headers.get("location")).toBe(`/trading-planets?sequence=${a._id}`);
+    expect(toastOf(upd)).toMatchObject({ type: "error", message: "Failed to update sequence" });
   });
 });
 
