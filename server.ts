@@ -77,6 +77,11 @@ async function main() {
     console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
     void appEntry.onListening(port);
   });
+  // Node closes an idle keep-alive connection after 5 s; a client (a reverse proxy, a test's
+  // API context) that sends its next request on it at that moment gets ECONNRESET. Keep idle
+  // connections longer than the usual client and proxy reuse windows (60 s), headers a bit more.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -342,6 +342,10 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
     await expect(toast(page, "Failed to delete exchange rate: Please try again")).toBeVisible();
     await expect(green).toBeVisible();
 
+    // The toast sits bottom-right, over the last row's Delete when the page is short, and waits
+    // while the pointer rests on it: dismiss it first, as an operator would.
+    await page.locator(".gt-toaster").getByRole("button", { name: "Dismiss notification" }).click();
+    await expect(toast(page, "Failed to delete exchange rate: Please try again")).toHaveCount(0);
     await green.getByRole("button", { name: "Delete Fire Cannon Ball → Green Light" }).click();
     await expect(group(page, "Fire Cannon Ball")).toHaveCount(0);
     await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
