@@ -15,9 +15,10 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { cleanupLogs, clearLog, countLogs, LOG_COUNT_CAP, listLogsPage, logRetentionDays, toLogDto } from "~/models/log.server";
 import { isUuid } from "~/utils/api.server";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { requireOperator } from "~/utils/auth.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
+import { runPageAction, type PageActionOptions } from "~/utils/page-action.server";
 import { RetryPage } from "~/components/ui/retry-page";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];
@@ -57,9 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** The page this post came from, without the confirmation step. */
-function backTo(request: Request, redirectTo: FormDataEntryValue | null): string {
-  if (redirectTo) return safeRedirect(redirectTo, "/logs");
+/** The page a cleanup posted without `redirectTo` came from (the dialog's form), without the confirmation step. */
+function backTo(request: Request): string {
   const params = parseLogsPageParams(new URL(request.url).searchParams);
   return logsPageUrl({ ...params, confirmCleanup: false });
 }
@@ -68,28 +68,36 @@ function backTo(request: Request, redirectTo: FormDataEntryValue | null): string
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
+type Intent = "clear" | "cleanup";
+
 /** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
+function logsAction(request: Request): PageActionOptions<Intent> {
+  return {
+    section: "System Logs",
+    home: "/logs",
+    failure: { clear: "Could not clear the log entry", cleanup: "Could not clean up the logs" },
+    intents: {
+      clear: async ({ form, redirectTo }) => {
+        const id = form.string("id");
+        // An entry that is already gone (cleaned up in another tab) needs no message: the
+        // list revalidates and the row disappears (spec 2 §8 Logs: no user message) — so the
+        // answers are the quiet ones, not outcomes with a toast.
+        const entry = isUuid(id) ? await clearLog(id) : undefined;
+        if (redirectTo) return redirect(redirectTo);
+        return data({ ok: !!entry }, { status: entry ? 200 : 404 });
+      },
+      // A navigation (the confirm dialog's form): back to the page with the count, with or without JavaScript.
+      cleanup: async ({ redirectTo }) => {
+        const n = await cleanupLogs();
+        return redirectWithSuccess(redirectTo ?? backTo(request), n === 1 ? "Deleted 1 log entry" : `Deleted ${n} log entries`);
+      },
+    },
+  };
+}
+
 export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
-  const redirectTo = form.get("redirectTo");
-
-  if (intent === "clear") {
-    const id = String(form.get("id") ?? "");
-    // An entry that is already gone (cleaned up in another tab) needs no message: the
-    // list revalidates and the row disappears (spec 2 §8 Logs: no user message).
-    const entry = isUuid(id) ? await clearLog(id) : undefined;
-    if (redirectTo) return redirect(backTo(request, redirectTo));
-    return data({ ok: !!entry }, { status: entry ? 200 : 404 });
-  }
-
-  if (intent === "cleanup") {
-    const n = await cleanupLogs();
-    return redirectWithSuccess(backTo(request, redirectTo), n === 1 ? "Deleted 1 log entry" : `Deleted ${n} log entries`);
-  }
-
-  return data({ error: "Unknown intent" }, { status: 400 });
+  const operator = await requireOperator(request);
+  return runPageAction(await readFormData(request), operator.id, logsAction(request));
 }
 
 function cleanupDescription(retentionDays: number) {
