@@ -276,7 +276,11 @@ export async function action({ request }: ActionFunctionArgs) {
   return runPageAction(withPairFields(await readFormData(request)), operator.id, RATES_ACTION);
 }
 
-/** What a failed intent's answer carries besides its text: the form it belongs to, shown again where it has a reply. */
+/**
+ * What a failed intent's answer carries besides its text: the form it belongs to, shown again
+ * where it has a reply. The add forms are parsed again for conform's reply (the failure came
+ * after they parsed; a failure path only, and it keeps the handlers free of catch blocks).
+ */
 function failureFields(intent: Intent, form: FormFields, message: string): PageOutcome {
   const { formData } = form;
   switch (intent) {
