@@ -12,7 +12,7 @@ import { RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
 import { parseImportText } from "#api/rates-schemas";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
-import { ADD_MESSAGES, composeRate, failureMessage, INTENTS, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
+import { ADD_MESSAGES, composeRate, failureMessage, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
 import {
   addEntriesSchema,
   addOutputSchema,
@@ -148,9 +148,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyPara
 // ---------------------------------------------------------------------------------------
 // Action
 
-/** Each intent's text for a failure that is ours; `onError` below words every failure per form (§8). */
-const FALLBACK = Object.fromEntries(INTENTS.map((i) => [i, failureMessage(i, null)])) as Record<Intent, string>;
-
 /** The fields a rates answer carries besides `ok`, `intent` and `message` (ActionResult). */
 type RatesFields = Pick<ActionResult, "formId" | "result" | "importText">;
 
@@ -169,7 +166,8 @@ type AddValues = Extract<ReturnType<typeof parseAdd>, { status: "success" }>;
 const RATES_ACTION: PageActionOptions<Intent> = {
   section: "Exchange rates",
   home: "/exchange-rates",
-  failure: FALLBACK,
+  // A failure that is ours: the §8 text of the form (status: "Failed to enable…" or "…disable…").
+  failure: (intent, form) => failureMessage(intent, form.formData),
   intents: {
     save: async ({ intent, form }) => {
       const formId = rowFormId(form.string("inputItem"), form.string("outputItem"));
@@ -262,7 +260,7 @@ const RATES_ACTION: PageActionOptions<Intent> = {
     }
     if (intent === "import" && err instanceof RateValidationError) return refusedImport(form, err.message);
     // A rule the model refused (an AppError) is the operator's to fix: its status, its text in
-    // the §8 wording. Anything else is ours: logged, 500, the §8 text alone.
+    // the §8 wording. Anything else is ours: logged, 500, the §8 text alone (`failure`).
     const fallback = await byDefault();
     const message = failureMessage(intent, form.formData, err instanceof AppError ? err.message || undefined : undefined);
     const shown = failureFields(intent, form, message);
