@@ -10,7 +10,7 @@
 import path from "node:path";
 import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { CLI_ACTOR, recordAudit } from "~/models/audit.server";
-import { BackupError, checkPassphrase, writeBackupFile } from "~/models/backup.server";
+import { checkPassphrase, writeBackupFile } from "~/models/backup.server";
 import { getEnv } from "~/utils/env.server";
 import { readSecretLine } from "./cli-input";
 
@@ -24,11 +24,11 @@ async function passphrase(): Promise<string> {
   const fromEnv = getEnv().BACKUP_PASSPHRASE;
   if (fromEnv) return fromEnv;
   const first = await readSecretLine("Backup passphrase: ");
-  if (!first) throw new BackupError("No passphrase given: set BACKUP_PASSPHRASE or type it when asked");
+  if (!first) throw new Error("No passphrase given: set BACKUP_PASSPHRASE or type it when asked");
   checkPassphrase(first);
   if (process.stdin.isTTY) {
     const again = await readSecretLine("Repeat the passphrase: ");
-    if (again !== first) throw new BackupError("The passphrases do not match");
+    if (again !== first) throw new Error("The passphrases do not match");
   }
   return first;
 }

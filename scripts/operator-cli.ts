@@ -18,15 +18,7 @@
 import { createApiToken } from "~/models/api-token.server";
 import { CLI_ACTOR, recordAudit } from "~/models/audit.server";
 import { logEvent } from "~/models/log.server";
-import {
-  createOperator,
-  deleteOperator,
-  findOperatorByName,
-  listOperators,
-  OperatorError,
-  setOperatorPassword,
-  setOperatorRole,
-} from "~/models/operator.server";
+import { createOperator, deleteOperator, findOperatorByName, listOperators, setOperatorPassword, setOperatorRole } from "~/models/operator.server";
 import { isRole, ROLES, type Role } from "~/utils/roles";
 import { readSecretLine } from "./cli-input";
 
@@ -57,7 +49,7 @@ async function readPassword(io: OperatorCliIo): Promise<string> {
   const fromEnv = io.env.OPERATOR_PASSWORD;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   const line = await readSecretLine("Password: ", io.input);
-  if (!line) throw new OperatorError("No password given: set OPERATOR_PASSWORD or pass it on stdin");
+  if (!line) throw new Error("No password given: set OPERATOR_PASSWORD or pass it on stdin");
   return line;
 }
 
@@ -90,7 +82,7 @@ function arg(args: string[], i: number, what: string): string {
 
 async function requireOperatorNamed(name: string) {
   const op = await findOperatorByName(name);
-  if (!op) throw new OperatorError(`No operator named "${name}"`);
+  if (!op) throw new Error(`No operator named "${name}"`);
   return op;
 }
 
@@ -132,7 +124,7 @@ async function run(argv: string[], io: OperatorCliIo): Promise<number> {
     }
     case "delete": {
       const name = arg(args, 0, "<name>");
-      if (!(await deleteOperator(name))) throw new OperatorError(`No operator named "${name}"`);
+      if (!(await deleteOperator(name))) throw new Error(`No operator named "${name}"`);
       await logEvent({ type: "info", source: "system", message: `Operator ${name} deleted (command line)` });
       await recordAudit(CLI_ACTOR, { action: "operator.delete", target: name });
       io.out(`Deleted operator "${name}".`);

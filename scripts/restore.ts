@@ -11,7 +11,7 @@
 import path from "node:path";
 import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { CLI_ACTOR, recordAudit } from "~/models/audit.server";
-import { BackupError, restoreBackupFile } from "~/models/backup.server";
+import { restoreBackupFile } from "~/models/backup.server";
 import { getEnv } from "~/utils/env.server";
 import { readSecretLine } from "./cli-input";
 
@@ -37,7 +37,7 @@ async function main() {
   let code = 0;
   try {
     const passphrase = getEnv().BACKUP_PASSPHRASE ?? (await readSecretLine("Backup passphrase: "));
-    if (!passphrase) throw new BackupError("No passphrase given: set BACKUP_PASSPHRASE or type it when asked");
+    if (!passphrase) throw new Error("No passphrase given: set BACKUP_PASSPHRASE or type it when asked");
     const { header, tables } = await restoreBackupFile(file, passphrase, { force });
     const rows = Object.values(tables).reduce((a, b) => a + b, 0);
     await recordAudit(CLI_ACTOR, { action: "backup.restore", target: path.basename(file), details: { backupMadeAt: header.createdAt, rows, force } });

@@ -3,7 +3,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { apiTokens, operators } from "~/db/schema";
 import { tokenNameSchema } from "~/utils/operator-rules";
-import { OperatorError, type Operator } from "./operator.server";
+import { AppError } from "~/utils/app-error";
+import type { Operator } from "./operator.server";
 import { clearTokenCache, tokenCacheMap } from "./token-cache.server";
 
 /**
@@ -48,7 +49,7 @@ export function generateToken(): string {
 /** Creates a token for an operator. The plaintext is returned here and never again. */
 export async function createApiToken(operatorId: string, name: string, opts: { readOnly?: boolean } = {}): Promise<{ token: string; row: ApiTokenRow }> {
   const parsed = tokenNameSchema.safeParse(name);
-  if (!parsed.success) throw new OperatorError(parsed.error.issues[0]!.message);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]!.message);
   const token = generateToken();
   const db = await getDb();
   // The unique index (operator, name) decides; a clash is the operator's to fix.
@@ -57,7 +58,7 @@ export async function createApiToken(operatorId: string, name: string, opts: { r
     .values({ operatorId, name: parsed.data, prefix: token.slice(0, TOKEN_PREFIX.length + 6), tokenHash: hashToken(token), readOnly: !!opts.readOnly })
     .onConflictDoNothing({ target: [apiTokens.operatorId, apiTokens.name] })
     .returning(rowColumns);
-  if (!row) throw new OperatorError(duplicateTokenNameMessage(parsed.data));
+  if (!row) throw new AppError(409, duplicateTokenNameMessage(parsed.data));
   return { token, row };
 }
 

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
+import { AppError } from "~/utils/app-error";
 import { dataPath, getEnv } from "~/utils/env.server";
 import { decryptSecret, encryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
 import { clearTokenCache } from "./api-token.server";
@@ -21,7 +22,9 @@ import { resetOperatorExistsCache } from "./operator.server";
  * re-encrypts them with its own key. Nothing in the file is readable without the passphrase.
  *
  * Restore runs in one transaction: a wrong passphrase, a damaged file or any failure while
- * writing changes nothing. Operator sessions are neither saved nor kept: after a restore
+ * writing changes nothing. A refusal meant for the person at the keyboard (the CLI's stderr,
+ * the /api answer) is an AppError (docs/decisions/0023): 400 the passphrase or the file,
+ * 409 a database that is not empty. Operator sessions are neither saved nor kept: after a restore
  * everyone logs in again, with their own password.
  */
 
@@ -41,11 +44,6 @@ const SEEDED: Record<string, string> = {
 
 /** The marker a decrypted credential carries inside the payload. */
 const SECRET_MARK = "$gtSecret";
-
-/** A message for the person at the keyboard: wrong passphrase, damaged file, database not empty. */
-export class BackupError extends Error {
-  override name = "BackupError";
-}
 
 export const BACKUP_ERRORS = {
   wrongPassphrase: "Wrong passphrase: this backup was encrypted with another one. Nothing was changed.",
@@ -85,7 +83,7 @@ const gunzip = promisify(zlib.gunzip);
 
 async function deriveKeys(passphrase: string, kdf: KdfParams): Promise<{ key: Buffer; checkKey: Buffer }> {
   if (kdf.name !== "scrypt" || ![kdf.N, kdf.r, kdf.p].every((n) => Number.isInteger(n) && n > 0) || kdf.N > 2 ** 20 || kdf.r > 32 || kdf.p > 16) {
-    throw new BackupError(BACKUP_ERRORS.notABackup);
+    throw new AppError(400, BACKUP_ERRORS.notABackup);
   }
   const out = await scrypt(passphrase.normalize("NFC"), Buffer.from(kdf.salt, "base64"), 64, {
     N: kdf.N,
@@ -101,7 +99,7 @@ const aadOf = (h: Pick<BackupHeader, "format" | "version" | "createdAt" | "schem
   Buffer.from(JSON.stringify([h.format, h.version, h.createdAt, h.schema]));
 
 export function checkPassphrase(passphrase: string) {
-  if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new BackupError(BACKUP_ERRORS.shortPassphrase);
+  if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new AppError(400, BACKUP_ERRORS.shortPassphrase);
 }
 
 // ---------------------------------------------------------------------------------------- reading the database
@@ -241,10 +239,10 @@ function parseHeader(text: string): BackupFile {
   try {
     file = JSON.parse(text) as BackupFile;
   } catch {
-    throw new BackupError(BACKUP_ERRORS.notABackup);
+    throw new AppError(400, BACKUP_ERRORS.notABackup);
   }
-  if (!file || typeof file !== "object" || file.format !== BACKUP_FORMAT) throw new BackupError(BACKUP_ERRORS.notABackup);
-  if (file.version !== BACKUP_VERSION) throw new BackupError(BACKUP_ERRORS.newerVersion);
+  if (!file || typeof file !== "object" || file.format !== BACKUP_FORMAT) throw new AppError(400, BACKUP_ERRORS.notABackup);
+  if (file.version !== BACKUP_VERSION) throw new AppError(400, BACKUP_ERRORS.newerVersion);
   const ok =
     typeof file.createdAt === "string" &&
     typeof file.iv === "string" &&
@@ -256,17 +254,17 @@ function parseHeader(text: string): BackupFile {
     file.schema &&
     Number.isFinite(file.schema.migrations) &&
     Number.isFinite(file.schema.latest);
-  if (!ok) throw new BackupError(BACKUP_ERRORS.notABackup);
+  if (!ok) throw new AppError(400, BACKUP_ERRORS.notABackup);
   return file;
 }
 
-/** Opens a backup's text: its header and payload, or a BackupError (wrong passphrase, damaged, not a backup). */
+/** Opens a backup's text: its header and payload, or an AppError 400 (wrong passphrase, damaged, not a backup). */
 export async function openBackup(text: string, passphrase: string): Promise<{ header: BackupHeader; payload: Payload }> {
   const file = parseHeader(text);
   const { key, checkKey } = await deriveKeys(passphrase, file.kdf);
   const expected = Buffer.from(checkOf(checkKey));
   const given = Buffer.from(file.check);
-  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw new BackupError(BACKUP_ERRORS.wrongPassphrase);
+  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw new AppError(400, BACKUP_ERRORS.wrongPassphrase);
   let payload: Payload;
   try {
     const sealed = Buffer.from(file.payload, "base64");
@@ -278,7 +276,7 @@ export async function openBackup(text: string, passphrase: string): Promise<{ he
     payload = JSON.parse((await gunzip(plain)).toString("utf8")) as Payload;
     if (!payload || typeof payload.tables !== "object") throw new Error("no tables");
   } catch {
-    throw new BackupError(BACKUP_ERRORS.damaged);
+    throw new AppError(400, BACKUP_ERRORS.damaged);
   }
   const { payload: _sealed, ...header } = file;
   return { header, payload };
@@ -301,7 +299,7 @@ export type RestoreResult = { header: BackupHeader; tables: Record<string, numbe
 const INSERT_CHUNK = 500;
 
 /**
- * Fills the database from a backup's text, in one transaction. Refuses (BackupError, nothing
+ * Fills the database from a backup's text, in one transaction. Refuses (an AppError, nothing
  * changed) a wrong passphrase, a damaged file, a backup of a newer schema, and a database
  * that holds data unless `force` (then everything in it is replaced).
  */
@@ -309,11 +307,11 @@ export async function restoreBackup(text: string, passphrase: string, opts: { fo
   const { header, payload } = await openBackup(text, passphrase);
   const db = await getDb();
   const here = await schemaLevel(db);
-  if (header.schema.latest > here.latest) throw new BackupError(BACKUP_ERRORS.newerVersion);
+  if (header.schema.latest > here.latest) throw new AppError(400, BACKUP_ERRORS.newerVersion);
   const restored: Record<string, number> = {};
   await db.transaction(async (tx) => {
     const busy = await nonEmptyTables(tx);
-    if (busy.length && !opts.force) throw new BackupError(BACKUP_ERRORS.notEmpty(busy));
+    if (busy.length && !opts.force) throw new AppError(409, BACKUP_ERRORS.notEmpty(busy));
     const tables = await tablesInOrder(tx);
     // Everything goes, the app's own log lines and the sessions too: the backup's state is the state.
     await tx.execute(sql.raw(`truncate ${tables.map(ident).join(", ")} restart identity cascade`));
@@ -360,7 +358,7 @@ export async function restoreBackupFile(file: string, passphrase: string, opts: 
   try {
     text = fs.readFileSync(path.resolve(file), "utf8");
   } catch (err) {
-    throw new BackupError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new AppError(400, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   return restoreBackup(text, passphrase, opts);
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { operators, operatorSessions } from "~/db/schema";
+import { AppError } from "~/utils/app-error";
 import {
   createOperator,
   createSession,
@@ -11,7 +12,6 @@ import {
   findSession,
   listOperators,
   operatorExists,
-  OperatorError,
   resetOperatorExistsCache,
   SESSION_REFRESH_AFTER_MS,
   SESSION_TTL_MS,
@@ -47,9 +47,12 @@ describe("operators", () => {
   });
 
   it("refuses passwords shorter than 8 characters and duplicate names", async () => {
-    await expect(createOperator("alice", "1234567")).rejects.toThrow(new OperatorError("Password must be at least 8 characters"));
+    // AppErrors (docs/decisions/0023): every edge answers them with their status and text.
+    await expect(createOperator("alice", "1234567")).rejects.toThrow(new AppError(400, "Password must be at least 8 characters"));
+    await expect(createOperator("alice", "1234567")).rejects.toMatchObject({ status: 400 });
     await createOperator("alice", "12345678");
     await expect(createOperator("alice", "another-password")).rejects.toThrow('An operator named "alice" already exists');
+    await expect(createOperator("alice", "another-password")).rejects.toMatchObject({ name: "AppError", status: 409 });
     await expect(createOperator("", "12345678")).rejects.toThrow("Name is required");
   });
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { and, asc, count, eq, gt, lte, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { AppError } from "~/utils/app-error";
 import { operators, operatorSessions } from "~/db/schema";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
 import { remember } from "~/utils/remember.server";
@@ -14,16 +15,15 @@ import { isRole, type Role } from "~/utils/roles";
  * OWASP minimum); a session is a row found by the SHA-256 of the random token the cookie
  * carries. Roles: admin, operator, viewer (docs/decisions/0016); the first operator is admin
  * and the last admin can be neither demoted nor deleted.
+ *
+ * A refusal meant for the person at the keyboard (a form's error, the CLI's stderr) is an
+ * AppError (docs/decisions/0023): 400 a bad name, password or role, 404 no such operator,
+ * 409 a name taken or the last admin.
  */
 export type Operator = { id: string; name: string; role: Role };
 export type OperatorRow = Operator & { createdAt: Date };
 
 const operatorColumns = { id: operators.id, name: operators.name, role: operators.role };
-
-/** A message meant for the person at the keyboard (form error, CLI stderr). */
-export class OperatorError extends Error {
-  override name = "OperatorError";
-}
 
 export const SESSION_TTL_MS = 30 * 86_400_000;
 /** A used session is pushed back to a full 30 days at most this often (one UPDATE a day). */
@@ -47,13 +47,13 @@ export function resetOperatorExistsCache() {
 
 function parseName(name: string): string {
   const r = operatorNameSchema.safeParse(name);
-  if (!r.success) throw new OperatorError(r.error.issues[0]!.message);
+  if (!r.success) throw new AppError(400, r.error.issues[0]!.message);
   return r.data;
 }
 
 function checkNewPassword(password: string) {
   const r = newPasswordSchema.safeParse(password);
-  if (!r.success) throw new OperatorError(r.error.issues[0]!.message);
+  if (!r.success) throw new AppError(400, r.error.issues[0]!.message);
 }
 
 export function hashPassword(password: string): Promise<string> {
@@ -61,7 +61,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 function parseRole(role: unknown): Role {
-  if (!isRole(role)) throw new OperatorError("Role must be admin, operator or viewer");
+  if (!isRole(role)) throw new AppError(400, "Role must be admin, operator or viewer");
   return role;
 }
 
@@ -83,9 +83,9 @@ export async function createOperator(name: string, password: string, opts: { onl
   const created = await db.transaction(async (tx) => {
     await tx.execute(lockOperators);
     const [any] = await tx.select({ id: operators.id }).from(operators).limit(1);
-    if (opts.onlyIfNone && any) throw new OperatorError("An operator already exists. Log in instead.");
+    if (opts.onlyIfNone && any) throw new AppError(409, "An operator already exists. Log in instead.");
     const [dupe] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.name, cleanName));
-    if (dupe) throw new OperatorError(`An operator named "${cleanName}" already exists`);
+    if (dupe) throw new AppError(409, `An operator named "${cleanName}" already exists`);
     const [row] = await tx
       .insert(operators)
       .values({ name: cleanName, passwordHash, role: any ? role : "admin" })
@@ -134,9 +134,9 @@ export async function setOperatorRole(operatorId: string, role: Role): Promise<O
   const updated = await db.transaction(async (tx) => {
     await tx.execute(lockOperators);
     const [current] = await tx.select(operatorColumns).from(operators).where(eq(operators.id, operatorId));
-    if (!current) throw new OperatorError("No such operator");
+    if (!current) throw new AppError(404, "No such operator");
     if (current.role === "admin" && newRole !== "admin" && (await otherAdmins(tx, operatorId)) === 0) {
-      throw new OperatorError(`${current.name} is the last admin: make another operator admin first`);
+      throw new AppError(409, `${current.name} is the last admin: make another operator admin first`);
     }
     const [row] = await tx.update(operators).set({ role: newRole }).where(eq(operators.id, operatorId)).returning(operatorColumns);
     return row!;
@@ -170,7 +170,7 @@ export async function setOperatorPassword(operatorId: string, password: string, 
   const db = await getDb();
   await db.transaction(async (tx) => {
     const rows = await tx.update(operators).set({ passwordHash }).where(eq(operators.id, operatorId)).returning({ id: operators.id });
-    if (!rows.length) throw new OperatorError("No such operator");
+    if (!rows.length) throw new AppError(404, "No such operator");
     await tx
       .delete(operatorSessions)
       .where(
@@ -192,7 +192,7 @@ export async function deleteOperator(name: string): Promise<boolean> {
     if (!current) return [];
     const [others] = await tx.select({ n: count() }).from(operators).where(ne(operators.id, current.id));
     if (current.role === "admin" && Number(others?.n ?? 0) > 0 && (await otherAdmins(tx, current.id)) === 0) {
-      throw new OperatorError(`${current.name} is the last admin and cannot be deleted: make another operator admin first`);
+      throw new AppError(409, `${current.name} is the last admin and cannot be deleted: make another operator admin first`);
     }
     return tx.delete(operators).where(eq(operators.id, current.id)).returning({ id: operators.id });
   });

@@ -34,7 +34,9 @@ import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess 
  *   with the intent's `failure` text (a table, or a function of the form where the text depends
  *   on it: saving a sequence with an id is an update). `onError` lets a section answer some
  *   errors its own way (the take-over question, fixed spec texts, a model's refusal shown in the
- *   form) before that.
+ *   form) before that, or dress that default answer (`byDefault()`: Exchange Rates' §8 wording
+ *   around the AppError's text, the form's fields again). A page whose forms navigate may still
+ *   `render` a form with errors (Settings' conform replies) instead of redirecting.
  */
 export type PageOutcome = {
   ok: boolean;
@@ -70,8 +72,15 @@ export type PageActionOptions<I extends string> = {
   intents: Record<I, IntentHandler<I>>;
   /** Each intent's text for a failure that is ours (500, logged), and for an AppError without text. */
   failure: Record<I, string> | ((intent: I, form: FormFields) => string);
-  /** A section's own answer to some errors; undefined lets the default answer. */
-  onError?: (err: unknown, ctx: IntentContext<I>) => Promise<PageOutcome | Response | undefined> | PageOutcome | Response | undefined;
+  /**
+   * A section's own answer to some errors; undefined lets the default answer. `byDefault()` is
+   * that default (an AppError's text and status; anything else logged, 500), to dress it.
+   */
+  onError?: (
+    err: unknown,
+    ctx: IntentContext<I>,
+    byDefault: () => Promise<PageOutcome>,
+  ) => Promise<PageOutcome | Response | undefined> | PageOutcome | Response | undefined;
   /**
    * Where a post without `redirectTo` goes: every answer of the page is then a redirect (its forms
    * navigate). A function answers per intent from the path and search posted to (`postedTo`);
@@ -124,7 +133,7 @@ export async function runPageAction<I extends string>(
           else if (isOutcome(done)) outcome = done;
           else return done;
         } catch (err) {
-          const own = await options.onError?.(err, ctx);
+          const own = await options.onError?.(err, ctx, () => failureOf(err, ctx, options));
           if (own instanceof Response) return own;
           outcome = own ?? (await failureOf(err, ctx, options));
         }

@@ -6,6 +6,7 @@ import { createCookie, data, type ActionFunctionArgs, type LoaderFunctionArgs, t
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useState } from "react";
+import type { z } from "zod";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
 import {
   ChangePasswordSchema,
@@ -32,7 +33,6 @@ import {
   deleteOperator,
   findOperatorById,
   listOperators,
-  OperatorError,
   setOperatorPassword,
   setOperatorRole,
   verifyOperatorPassword,
@@ -44,8 +44,9 @@ import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, ROLE_LABELS } from "~/utils/roles"
 import { getEnv } from "~/utils/env.server";
 import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
 import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { AppError } from "~/utils/app-error";
 import { readFormData } from "~/utils/forms.server";
+import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/utils/page-action.server";
 
 /**
  * Operator settings (docs/auth.md): API tokens for scripts — created (shown once, read-only
@@ -151,12 +152,12 @@ async function adminData(url: URL) {
 /**
  * The admin intents' guard: an admin, with a session or a token that may write. (The gate
  * lets every role post to /settings: their own password and tokens are theirs to change.)
+ * A thrown Response: the 403 page, as the gate answers (not a toast on /settings).
  */
-async function requireAdminWriter(request: Request): Promise<AuthOperator> {
-  const operator = await requireOperator(request);
+async function requireAdminWriter(request: Request, operator: AuthOperator): Promise<AuthOperator> {
   const auth = await getAuth(request);
   const refusal = operator.role !== "admin" ? ADMIN_ONLY : auth && !canWrite(auth) ? READ_ONLY_TOKEN_REFUSAL : null;
-  if (refusal) throw data({ error: refusal, message: refusal }, { status: 403 });
+  if (refusal) throw Response.json({ error: refusal, message: refusal }, { status: 403 });
   return operator;
 }
 
@@ -164,112 +165,139 @@ async function requireAdminWriter(request: Request): Promise<AuthOperator> {
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
-export async function action({ request }: ActionFunctionArgs) {
-  const operator = await requireOperator(request);
-  const formData = await readFormData(request);
-  const intent = formData.get("intent");
+type Intent = "create-token" | "revoke-token" | "change-password" | "create-operator" | "set-role" | "reset-password" | "delete-operator";
 
-  if (intent === "create-token") {
-    const submission = parseWithZod(formData, { schema: CreateTokenSchema });
-    if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
-    let created: Awaited<ReturnType<typeof createApiToken>>;
-    try {
-      created = await createApiToken(operator.id, submission.value.name, { readOnly: submission.value.readOnly });
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      return data({ intent, result: submission.reply({ fieldErrors: { name: [err.message] } }) }, { status: 400 });
-    }
-    const { token, row } = created;
-    await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created by ${operator.name}` });
-    auditNote({ action: "token.create", target: `${operator.name}: ${row.name}`, details: { readOnly: row.readOnly } });
-    const sealed = await newTokenCookie().serialize(encryptSecret(token));
-    return redirectWithSuccess("/settings", `API token "${row.name}" created`, { headers: { "Set-Cookie": sealed } });
-  }
+/** Each intent's text for a failure that is ours (logged to System Logs). */
+const FALLBACK: Record<Intent, string> = {
+  "create-token": "Could not create the API token",
+  "revoke-token": "Could not revoke the API token",
+  "change-password": "Could not change the password",
+  "create-operator": "Could not create the operator",
+  "set-role": "Could not change the role",
+  "reset-password": "Could not reset the password",
+  "delete-operator": "Could not delete the operator",
+};
 
-  if (intent === "revoke-token") {
-    const tokenId = String(formData.get("tokenId") ?? "");
-    const revoked = isUuid(tokenId) ? await revokeApiToken(operator.id, tokenId) : null;
-    if (!revoked) return redirectWithError("/settings", "That API token does not exist (already revoked?)");
-    await logEvent({ type: "info", source: "system", message: `API token "${revoked.name}" revoked by ${operator.name}` });
-    auditNote({ action: "token.revoke", target: `${operator.name}: ${revoked.name}`, details: {} });
-    return redirectWithSuccess("/settings", `API token "${revoked.name}" revoked`);
-  }
+/** A form with errors: shown again as posted, with conform's reply (no toast). */
+function formAgain(result: SubmissionResult<string[]>, status = 400): PageOutcome {
+  return { ok: false, message: "", status, data: { result }, render: true };
+}
 
-  if (intent === "change-password") {
-    const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
-    const hide = ["currentPassword", "newPassword", "confirmPassword"];
-    if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400 });
-    // A stolen session must not become a way to guess the password: the login's limits,
-    // counted per session (a thief holds one session, whatever addresses they use).
-    const sessionId = await getSessionId(request);
-    const who = sessionId ? `session:${sessionId}` : clientIp(request);
-    const wait = await loginBlockedFor(who, operator.name);
-    if (wait > 0) {
-      return data({ intent, result: submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: hide }) }, { status: 429 });
-    }
-    if (!(await verifyOperatorPassword(operator.name, submission.value.currentPassword))) {
-      await recordLoginFailure(who, operator.name);
-      await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip: clientIp(request) } });
-      return data({ intent, result: submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields: hide }) }, { status: 400 });
-    }
-    await recordLoginSuccess(who, operator.name);
-    await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
-    await logEvent({ type: "info", source: "system", message: `Operator ${operator.name} changed their password` });
-    auditNote({ action: "password.change", target: operator.name, details: {} });
-    return redirectWithSuccess("/settings", "Password changed. Your other sessions were logged out.");
-  }
+const GONE = "That operator does not exist (deleted meanwhile?)";
 
-  if (intent === "create-operator") {
-    const admin = await requireAdminWriter(request);
-    const submission = parseWithZod(formData, { schema: CreateOperatorSchema });
-    if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-    let created;
-    try {
-      created = await createOperator(submission.value.name, submission.value.password, { role: submission.value.role });
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      return data({ intent, result: submission.reply({ fieldErrors: { name: [err.message] }, hideFields: ["password"] }) }, { status: 400 });
-    }
-    await logEvent({ type: "info", source: "system", message: `Operator ${created.name} (${created.role}) created by ${admin.name}` });
-    auditNote({ action: "operator.create", target: created.name, details: { role: created.role } });
-    return redirectWithSuccess("/settings", `Operator "${created.name}" created (${ROLE_LABELS[created.role]})`);
-  }
-
-  if (intent === "set-role" || intent === "reset-password" || intent === "delete-operator") {
-    const admin = await requireAdminWriter(request);
-    const schema = intent === "set-role" ? SetRoleSchema : intent === "reset-password" ? ResetPasswordSchema : DeleteOperatorSchema;
-    const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") {
-      const first = Object.values(submission.error ?? {}).flat()[0] ?? "Invalid request";
-      return redirectWithError("/settings", first);
-    }
+/**
+ * Every form here navigates (`defaultRedirectTo`): a success goes back to /settings with the
+ * flash toast, a form with errors is rendered again (`formAgain`), any other refusal — an
+ * operator model's AppError too (the last admin) — goes back with it as the error toast.
+ */
+function settingsAction(request: Request, operator: AuthOperator): PageActionOptions<Intent> {
+  /** The admin intents' form: the admin, and the operator it names (the first problem otherwise, as the toast). */
+  const adminTarget = async <S extends z.ZodType<{ operatorId: string }>>(form: FormFields, schema: S) => {
+    const admin = await requireAdminWriter(request, operator);
+    const submission = parseWithZod(form.formData, { schema });
+    if (submission.status !== "success") throw new AppError(400, Object.values(submission.error ?? {}).flat()[0] ?? "Invalid request");
     const target = await findOperatorById(submission.value.operatorId);
-    if (!target) return redirectWithError("/settings", "That operator does not exist (deleted meanwhile?)");
-    try {
-      if ("role" in submission.value) {
-        const updated = await setOperatorRole(target.id, submission.value.role);
+    if (!target) throw new AppError(404, GONE);
+    return { admin, target, value: submission.value };
+  };
+
+  return {
+    section: "Settings",
+    home: "/settings",
+    defaultRedirectTo: "/settings",
+    failure: FALLBACK,
+    intents: {
+      "create-token": async ({ form }) => {
+        const submission = parseWithZod(form.formData, { schema: CreateTokenSchema });
+        if (submission.status !== "success") return formAgain(submission.reply());
+        let created: Awaited<ReturnType<typeof createApiToken>>;
+        try {
+          created = await createApiToken(operator.id, submission.value.name, { readOnly: submission.value.readOnly });
+        } catch (err) {
+          // The model's refusal (a name taken) belongs under the name field.
+          if (!(err instanceof AppError)) throw err;
+          return formAgain(submission.reply({ fieldErrors: { name: [err.message] } }));
+        }
+        const { token, row } = created;
+        await logEvent({ type: "info", source: "system", message: `API token "${row.name}" created by ${operator.name}` });
+        auditNote({ action: "token.create", target: `${operator.name}: ${row.name}`, details: { readOnly: row.readOnly } });
+        const sealed = await newTokenCookie().serialize(encryptSecret(token));
+        return { ok: true, message: `API token "${row.name}" created`, headers: { "Set-Cookie": sealed } };
+      },
+      "revoke-token": async ({ form }) => {
+        const tokenId = form.string("tokenId");
+        const revoked = isUuid(tokenId) ? await revokeApiToken(operator.id, tokenId) : null;
+        if (!revoked) return { ok: false, message: "That API token does not exist (already revoked?)" };
+        await logEvent({ type: "info", source: "system", message: `API token "${revoked.name}" revoked by ${operator.name}` });
+        auditNote({ action: "token.revoke", target: `${operator.name}: ${revoked.name}`, details: {} });
+        return `API token "${revoked.name}" revoked`;
+      },
+      "change-password": async ({ form }) => {
+        const submission = parseWithZod(form.formData, { schema: ChangePasswordSchema });
+        const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
+        if (submission.status !== "success") return formAgain(submission.reply({ hideFields }));
+        // A stolen session must not become a way to guess the password: the login's limits,
+        // counted per session (a thief holds one session, whatever addresses they use).
+        const sessionId = await getSessionId(request);
+        const who = sessionId ? `session:${sessionId}` : clientIp(request);
+        const wait = await loginBlockedFor(who, operator.name);
+        if (wait > 0) return formAgain(submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields }), 429);
+        if (!(await verifyOperatorPassword(operator.name, submission.value.currentPassword))) {
+          await recordLoginFailure(who, operator.name);
+          await logEvent({ type: "error", source: "system", message: `Password change failed for ${operator.name}`, details: { ip: clientIp(request) } });
+          return formAgain(submission.reply({ fieldErrors: { currentPassword: ["Current password is wrong"] }, hideFields }));
+        }
+        await recordLoginSuccess(who, operator.name);
+        await setOperatorPassword(operator.id, submission.value.newPassword, sessionId ?? undefined);
+        await logEvent({ type: "info", source: "system", message: `Operator ${operator.name} changed their password` });
+        auditNote({ action: "password.change", target: operator.name, details: {} });
+        return "Password changed. Your other sessions were logged out.";
+      },
+      "create-operator": async ({ form }) => {
+        const admin = await requireAdminWriter(request, operator);
+        const submission = parseWithZod(form.formData, { schema: CreateOperatorSchema });
+        if (submission.status !== "success") return formAgain(submission.reply({ hideFields: ["password"] }));
+        let created;
+        try {
+          created = await createOperator(submission.value.name, submission.value.password, { role: submission.value.role });
+        } catch (err) {
+          // The model's refusal (a name taken) belongs under the name field.
+          if (!(err instanceof AppError)) throw err;
+          return formAgain(submission.reply({ fieldErrors: { name: [err.message] }, hideFields: ["password"] }));
+        }
+        await logEvent({ type: "info", source: "system", message: `Operator ${created.name} (${created.role}) created by ${admin.name}` });
+        auditNote({ action: "operator.create", target: created.name, details: { role: created.role } });
+        return `Operator "${created.name}" created (${ROLE_LABELS[created.role]})`;
+      },
+      "set-role": async ({ form }) => {
+        const { admin, target, value } = await adminTarget(form, SetRoleSchema);
+        const updated = await setOperatorRole(target.id, value.role);
         auditNote({ action: "operator.role", target: target.name, details: { from: target.role, to: updated.role } });
         await logEvent({ type: "info", source: "system", message: `Operator ${target.name} is now ${updated.role} (by ${admin.name})` });
-        return redirectWithSuccess("/settings", `${target.name} is now ${ROLE_LABELS[updated.role]}`);
-      }
-      if ("newPassword" in submission.value) {
-        await setOperatorPassword(target.id, submission.value.newPassword);
+        return `${target.name} is now ${ROLE_LABELS[updated.role]}`;
+      },
+      "reset-password": async ({ form }) => {
+        const { admin, target, value } = await adminTarget(form, ResetPasswordSchema);
+        await setOperatorPassword(target.id, value.newPassword);
         auditNote({ action: "operator.reset-password", target: target.name, details: {} });
         await logEvent({ type: "info", source: "system", message: `Password of operator ${target.name} reset by ${admin.name}` });
-        return redirectWithSuccess("/settings", `Password of ${target.name} reset; their sessions were logged out`);
-      }
-      if (target.id === admin.id) return redirectWithError("/settings", "You cannot delete yourself: ask another admin");
-      if (!(await deleteOperator(target.name))) return redirectWithError("/settings", "That operator does not exist (deleted meanwhile?)");
-      auditNote({ action: "operator.delete", target: target.name, details: { role: target.role } });
-      await logEvent({ type: "info", source: "system", message: `Operator ${target.name} deleted by ${admin.name}` });
-      return redirectWithSuccess("/settings", `Operator "${target.name}" deleted`);
-    } catch (err) {
-      if (err instanceof OperatorError) return redirectWithError("/settings", err.message);
-      throw err;
-    }
-  }
+        return `Password of ${target.name} reset; their sessions were logged out`;
+      },
+      "delete-operator": async ({ form }) => {
+        const { admin, target } = await adminTarget(form, DeleteOperatorSchema);
+        if (target.id === admin.id) return { ok: false, message: "You cannot delete yourself: ask another admin" };
+        if (!(await deleteOperator(target.name))) return { ok: false, message: GONE, status: 404 };
+        auditNote({ action: "operator.delete", target: target.name, details: { role: target.role } });
+        await logEvent({ type: "info", source: "system", message: `Operator ${target.name} deleted by ${admin.name}` });
+        return `Operator "${target.name}" deleted`;
+      },
+    },
+  };
+}
 
-  throw data({ error: `Unknown intent: ${String(intent)}` }, { status: 400 });
+export async function action({ request }: ActionFunctionArgs) {
+  const operator = await requireOperator(request);
+  return runPageAction(await readFormData(request), operator.id, settingsAction(request, operator));
 }
 
 export default function SettingsPage() {

@@ -6,7 +6,8 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AuthCard, FormErrors, TextInputField } from "~/components/auth/auth-form";
 import { logEvent } from "~/models/log.server";
-import { createOperator, operatorExists, OperatorError } from "~/models/operator.server";
+import { createOperator, operatorExists } from "~/models/operator.server";
+import { AppError } from "~/utils/app-error";
 import { getOperator, logIn } from "~/utils/auth.server";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
 import { readFormData } from "~/utils/forms.server";
@@ -46,8 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
     operator = await createOperator(name, password, { onlyIfNone: true });
   } catch (err) {
     // Someone else finished the setup a moment earlier: their operator stands.
-    if (err instanceof OperatorError) {
-      return data(submission.reply({ formErrors: [err.message], hideFields: ["password", "confirmPassword"] }), { status: 409 });
+    if (err instanceof AppError) {
+      return data(submission.reply({ formErrors: [err.message], hideFields: ["password", "confirmPassword"] }), { status: err.status });
     }
     throw err;
   }

@@ -1,6 +1,7 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { RATE_MESSAGES } from "#api/rates";
 import { addFormId, encodePair, rowFormId, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
+import { listLogs } from "~/models/log.server";
 import { batchUpsert, deleteAllRates, listRates } from "~/models/rate.server";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, E2E_FAULT_HEADER, loader, shouldRevalidate } from "./exchange-rates";
@@ -496,6 +497,28 @@ describe("action: plain posts without JavaScript (redirectTo)", () => {
     const imp = await post({ intent: "import", data: "[]", redirectTo: "/exchange-rates" });
     expect(imp.status).toBe(400);
     expect(imp.data).toMatchObject({ message: "Failed to import exchange rates: Invalid data format", importText: "[]" });
+  });
+
+  it("a rule the model refuses keeps the form: Add is the dialog again with the reason; an import keeps its text and logs why", async () => {
+    const add = await post({
+      intent: "add",
+      inputItem: "Golden Banana",
+      "outputs[0].outputItem": "Clay",
+      "outputs[0].rate": "1",
+      redirectTo: "/exchange-rates",
+    });
+    expect(add.status).toBe(400);
+    expect(add.data).toMatchObject({ ok: false, intent: "add", formId: addFormId() });
+    expect(add.data!.message).toMatch(/^Failed to add new entries: .*Unknown gift: Golden Banana/);
+    expect(add.data!.result!.error![""]).toEqual([add.data!.message]);
+
+    const text = '{"Nope": {"Clay": {"rate": 1}}}';
+    const imp = await post({ intent: "import", data: text, redirectTo: "/exchange-rates" });
+    expect(imp.status).toBe(400);
+    expect(imp.data).toMatchObject({ ok: false, intent: "import", message: "Failed to import exchange rates: Invalid data format", importText: text });
+    await vi.waitFor(async () =>
+      expect((await listLogs()).map((l) => l.message)).toContainEqual(expect.stringMatching(/^Exchange rate import refused: .*Unknown gift: Nope/)),
+    );
   });
 
   it("answers conform's list intents (add a tier) with the changed form, saving nothing", async () => {

@@ -12,7 +12,7 @@ import { RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
 import { parseImportText } from "#api/rates-schemas";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
-import { ADD_MESSAGES, composeRate, failureMessage, INTENTS, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
+import { ADD_MESSAGES, composeRate, failureMessage, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
 import {
   addEntriesSchema,
   addOutputSchema,
@@ -43,12 +43,12 @@ import {
   undoRateDeletion,
   upsertRate,
 } from "~/models/rate.server";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { AppError } from "~/utils/app-error";
+import { requireOperator } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
-import { dispatchIntent } from "~/utils/intent.server";
 import { isUnreachable } from "~/utils/unreachable";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/forms.server";
+import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/utils/page-action.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
 /**
@@ -57,11 +57,12 @@ import { keepDataForUrlOnlyParams } from "~/utils/search-params";
  * loader  one page of the rates list (`ratesPage`: the filters and `page` of the URL, run in
  *         the database; at most RATE_PAGE_SIZE pairs); a failed load answers 503 with the
  *         reason instead of throwing, so the panel can keep rates it already shows and retry (§4).
- * action  one `intent` per form: save, status, delete, delete-input, add, add-output,
- *         import. Each form's zod schema (components/exchange-rates/forms.ts) runs in the
- *         browser through conform and again here; the rate model checks the /api contract.
- *         Fetchers get data plus a flash toast; plain posts (no JavaScript, `redirectTo`)
- *         are redirected with the toast, or get the page again when a form has errors.
+ * action  one `intent` per form: save, status, delete, delete-input, undo-delete, add,
+ *         add-output, import (`pageAction`, docs/decisions/0023). Each form's zod schema
+ *         (components/forms.ts) runs in the browser through conform and again here; the rate
+ *         model checks the /api contract. Fetchers get data plus a toast; plain posts (no
+ *         JavaScript, `redirectTo`) are redirected with the flash toast, or get the page
+ *         again when a form has errors.
  */
 
 export const meta: MetaFunction = () => [{ title: "Exchange Rates · Galaxy Toolbox" }];
@@ -147,172 +148,171 @@ export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyPara
 // ---------------------------------------------------------------------------------------
 // Action
 
-type Outcome = ActionResult & { status?: number };
+/** The fields a rates answer carries besides `ok`, `intent` and `message` (ActionResult). */
+type RatesFields = Pick<ActionResult, "formId" | "result" | "importText">;
+
+/**
+ * A rates outcome. A form with errors (conform's `result`: also a tier list changed without
+ * JavaScript) and a refused import (its `importText`) are shown again as posted; the rest
+ * go back with the flash toast.
+ */
+function outcome(ok: boolean, message: string, fields: RatesFields = {}, status?: number): PageOutcome {
+  return { ok, message, status, data: fields, render: fields.result !== undefined || fields.importText !== undefined };
+}
+
+const parseAdd = (formData: FormData) => parseWithZod(formData, { schema: addEntriesSchema });
+type AddValues = Extract<ReturnType<typeof parseAdd>, { status: "success" }>;
+
+const RATES_ACTION: PageActionOptions<Intent> = {
+  section: "Exchange rates",
+  home: "/exchange-rates",
+  // A failure that is ours: the §8 text of the form (status: "Failed to enable…" or "…disable…").
+  failure: (intent, form) => failureMessage(intent, form.formData),
+  intents: {
+    save: async ({ intent, form }) => {
+      const formId = rowFormId(form.string("inputItem"), form.string("outputItem"));
+      const submission = parseWithZod(form.formData, { schema: saveRateSchema() });
+      // conform's add/remove tier and revert, posted without JavaScript.
+      if (submission.status === undefined) return outcome(true, "", { formId, result: submission.reply() });
+      if (submission.status !== "success") {
+        const first = firstError(submission.error) ?? RATE_MESSAGES.fixErrors;
+        return outcome(false, failureMessage(intent, form.formData, first), { formId, result: submission.reply() });
+      }
+      const { inputItem, outputItem, tiers } = submission.value;
+      if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, form.formData);
+      // Stored (and so shown) in quantity order, whatever order they were typed in.
+      const rates = tiersToPayload(sortTiers(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" }))));
+      await upsertRate({ inputItem, outputItem, rates });
+      return outcome(true, RATE_MESSAGES.saved, { formId });
+    },
+    status: async ({ intent, form }) => {
+      const submission = parseWithZod(form.formData, { schema: statusSchema });
+      if (submission.status !== "success") return invalid(intent, form.formData, submission.error);
+      const saved = await setRateStatus(submission.value);
+      if (!saved) return notFound(intent, form.formData);
+      return RATE_MESSAGES.statusSaved(saved.status);
+    },
+    delete: async ({ intent, form, operatorId }) => {
+      const submission = parseWithZod(form.formData, { schema: deleteSchema });
+      if (submission.status !== "success") return invalid(intent, form.formData, submission.error);
+      // Kept for Undo (the loader offers it, with and without JavaScript).
+      if (!(await deleteRatePairUndoable(operatorId, submission.value.inputItem, submission.value.outputItem))) return notFound(intent, form.formData);
+      return RATE_MESSAGES.deleted;
+    },
+    "delete-input": async ({ intent, form, operatorId }) => {
+      const submission = parseWithZod(form.formData, { schema: deleteInputSchema });
+      if (submission.status !== "success") return invalid(intent, form.formData, submission.error);
+      if (!(await deleteRatesForInputUndoable(operatorId, submission.value.inputItem))) return notFound(intent, form.formData);
+      return RATE_MESSAGES.deletedAll;
+    },
+    add: async ({ intent, form }) => {
+      const formId = addFormId();
+      const submission = parseAdd(form.formData);
+      if (submission.status === undefined) return outcome(true, "", { formId, result: submission.reply() });
+      if (submission.status !== "success") {
+        return outcome(false, failureMessage(intent, form.formData, firstError(submission.error)), { formId, result: submission.reply() });
+      }
+      const { inputItem, outputs } = submission.value;
+      const used = new Set<string>();
+      for (const o of outputs) if (await getRatePair(inputItem, o.outputItem)) used.add(o.outputItem);
+      if (used.size) return refuseUsed(form.formData, submission, used);
+      // The model refuses a pair added meanwhile (RatePairExistsError, answered by onError).
+      await batchUpsert(
+        outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })),
+        { existing: "refuse" },
+      );
+      return outcome(true, RATE_MESSAGES.newEntriesAdded, { formId });
+    },
+    "add-output": async ({ intent, form }) => {
+      const inputItem = form.string("inputItem");
+      const formId = addFormId(inputItem);
+      const submission = parseWithZod(form.formData, { schema: addOutputSchema });
+      if (submission.status !== "success") {
+        return outcome(false, failureMessage(intent, form.formData, firstError(submission.error)), { formId, result: submission.reply() });
+      }
+      const { outputItem, numerator, denominator } = submission.value;
+      if (await getRatePair(inputItem, outputItem)) {
+        const message = failureMessage(intent, form.formData, ADD_MESSAGES.alreadyUsed);
+        return outcome(false, message, { formId, result: submission.reply({ fieldErrors: { outputItem: [ADD_MESSAGES.alreadyUsed] } }) }, 409);
+      }
+      await upsertRate({ inputItem, outputItem, rates: composeRate(numerator, denominator), status: true });
+      return outcome(true, RATE_MESSAGES.added, { formId });
+    },
+    "undo-delete": async ({ form, operatorId }) => {
+      const restored = await undoRateDeletion(operatorId, form.string("undoId"));
+      if (restored === null) return outcome(false, RATE_MESSAGES.undoGone, {}, 404);
+      return RATE_MESSAGES.undone(restored);
+    },
+    import: async ({ form }) => {
+      const submission = parseWithZod(form.formData, { schema: importSchema });
+      if (submission.status !== "success") return refusedImport(form, "empty import text");
+      const parsed = parseImportText(submission.value.data);
+      if (!parsed.ok) return refusedImport(form, parsed.detail);
+      // A rule the model refuses (RateValidationError) is a refused import too (onError).
+      await batchUpsert(parsed.updates);
+      return RATE_MESSAGES.imported;
+    },
+  },
+  onError: async (err, { intent, form }, byDefault) => {
+    if (intent === "add" && err instanceof RatePairExistsError) {
+      const submission = parseAdd(form.formData);
+      if (submission.status === "success") return refuseUsed(form.formData, submission, new Set(err.pairs.map((p) => p.outputItem)));
+    }
+    if (intent === "import" && err instanceof RateValidationError) return refusedImport(form, err.message);
+    // A rule the model refused (an AppError) is the operator's to fix: its status, its text in
+    // the §8 wording. Anything else is ours: logged, 500, the §8 text alone (`failure`).
+    const fallback = await byDefault();
+    const message = failureMessage(intent, form.formData, err instanceof AppError ? err.message || undefined : undefined);
+    const shown = failureFields(intent, form, message);
+    return { ...fallback, message, data: shown.data, render: shown.render };
+  },
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);
   // A row's Enable/Disable/Delete posted without JavaScript names its pair in one field.
-  const formData = withPairFields(await readFormData(request));
-  const rawRedirect = formData.get("redirectTo");
-  const redirectTo = rawRedirect ? safeRedirect(rawRedirect, "/exchange-rates") : null;
-
-  const handlers = Object.fromEntries(INTENTS.map((i) => [i, async () => respond(await handle(i, formData, operator.id), redirectTo)]));
-  return dispatchIntent(formData, handlers as Record<Intent, () => ReturnType<typeof respond>>);
+  return runPageAction(withPairFields(await readFormData(request)), operator.id, RATES_ACTION);
 }
 
-async function respond(outcome: Outcome, redirectTo: string | null) {
-  const { status = outcome.ok ? 200 : 400, ...result } = outcome;
-  if (redirectTo) {
-    if (outcome.ok && !result.result) return redirectWithSuccess(redirectTo, result.message);
-    // A form with errors (or a tier list changed without JavaScript) is shown again as posted.
-    if (result.result || result.intent === "import") return data(result, { status });
-    return redirectWithError(redirectTo, result.message);
-  }
-  if (outcome.ok) return result.message ? jsonWithSuccess(result, result.message) : data(result, { status });
-  return jsonWithError(result, result.message, { status });
-}
-
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<Outcome> {
-  const fail = (err: unknown): Outcome => failed(intent, formData, err);
+/**
+ * What a failed intent's answer carries besides its text: the form it belongs to, shown again
+ * where it has a reply. The add forms are parsed again for conform's reply (the failure came
+ * after they parsed; a failure path only, and it keeps the handlers free of catch blocks).
+ */
+function failureFields(intent: Intent, form: FormFields, message: string): PageOutcome {
+  const { formData } = form;
   switch (intent) {
-    case "save": {
-      const formId = rowFormId(String(formData.get("inputItem") ?? ""), String(formData.get("outputItem") ?? ""));
-      const submission = parseWithZod(formData, { schema: saveRateSchema() });
-      if (submission.status === undefined) {
-        // conform's add/remove tier and revert, posted without JavaScript.
-        return { ok: true, intent, message: "", formId, result: submission.reply() };
-      }
-      if (submission.status !== "success") {
-        const first = firstError(submission.error) ?? RATE_MESSAGES.fixErrors;
-        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
-      }
-      const { inputItem, outputItem, tiers } = submission.value;
-      try {
-        if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, formData);
-        // Stored (and so shown) in quantity order, whatever order they were typed in.
-        const rates = tiersToPayload(sortTiers(tiers.map((t) => ({ quantity: t.quantity ?? "", rate: t.rate ?? "" }))));
-        await upsertRate({ inputItem, outputItem, rates });
-        return { ok: true, intent, message: RATE_MESSAGES.saved, formId };
-      } catch (err) {
-        return { ...fail(err), formId };
-      }
-    }
-    case "status": {
-      const submission = parseWithZod(formData, { schema: statusSchema });
-      if (submission.status !== "success") return invalid(intent, formData, submission.error);
-      try {
-        const saved = await setRateStatus(submission.value);
-        if (!saved) return notFound(intent, formData);
-        return { ok: true, intent, message: RATE_MESSAGES.statusSaved(saved.status) };
-      } catch (err) {
-        return fail(err);
-      }
-    }
-    case "delete": {
-      const submission = parseWithZod(formData, { schema: deleteSchema });
-      if (submission.status !== "success") return invalid(intent, formData, submission.error);
-      try {
-        // Kept for Undo (the loader offers it, with and without JavaScript).
-        if (!(await deleteRatePairUndoable(operatorId, submission.value.inputItem, submission.value.outputItem))) return notFound(intent, formData);
-        return { ok: true, intent, message: RATE_MESSAGES.deleted };
-      } catch (err) {
-        return fail(err);
-      }
-    }
-    case "delete-input": {
-      const submission = parseWithZod(formData, { schema: deleteInputSchema });
-      if (submission.status !== "success") return invalid(intent, formData, submission.error);
-      try {
-        if (!(await deleteRatesForInputUndoable(operatorId, submission.value.inputItem))) return notFound(intent, formData);
-        return { ok: true, intent, message: RATE_MESSAGES.deletedAll };
-      } catch (err) {
-        return fail(err);
-      }
-    }
-    case "add": {
-      const formId = addFormId();
-      const submission = parseWithZod(formData, { schema: addEntriesSchema });
-      if (submission.status === undefined) return { ok: true, intent, message: "", formId, result: submission.reply() };
-      if (submission.status !== "success") {
-        const first = firstError(submission.error);
-        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
-      }
-      const { inputItem, outputs } = submission.value;
-      // New entries never overwrite (spec 1 §2: used outputs are '(already used)'): a pair
-      // that exists is refused with its row marked; edits go through the row's editor.
-      const refuse = (used: ReadonlySet<string>): Outcome => {
-        const fieldErrors = Object.fromEntries(
-          outputs.flatMap((o, i) => (used.has(o.outputItem) ? [[`outputs[${i}].outputItem`, [ADD_MESSAGES.alreadyUsed]]] : [])),
-        );
-        const first = outputs.find((o) => used.has(o.outputItem))!;
-        const message = failureMessage(intent, formData, RATE_MESSAGES.pairExists(inputItem, first.outputItem));
-        return { ok: false, intent, message, formId, status: 409, result: submission.reply({ fieldErrors }) };
-      };
-      try {
-        const used = new Set<string>();
-        for (const o of outputs) if (await getRatePair(inputItem, o.outputItem)) used.add(o.outputItem);
-        if (used.size) return refuse(used);
-        await batchUpsert(
-          outputs.map((o) => ({ inputItem, outputItem: o.outputItem, rates: o.rate, status: true })),
-          { existing: "refuse" },
-        );
-        return { ok: true, intent, message: RATE_MESSAGES.newEntriesAdded, formId };
-      } catch (err) {
-        if (err instanceof RatePairExistsError) return refuse(new Set(err.pairs.map((p) => p.outputItem)));
-        const f = fail(err);
-        return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
-      }
-    }
+    case "save":
+      return outcome(false, message, { formId: rowFormId(form.string("inputItem"), form.string("outputItem")) });
+    case "add":
+      return outcome(false, message, { formId: addFormId(), result: parseAdd(formData).reply({ formErrors: [message] }) });
     case "add-output": {
-      const inputItem = String(formData.get("inputItem") ?? "");
-      const formId = addFormId(inputItem);
-      const submission = parseWithZod(formData, { schema: addOutputSchema });
-      if (submission.status !== "success") {
-        const first = firstError(submission.error);
-        return { ok: false, intent, message: failureMessage(intent, formData, first), formId, result: submission.reply() };
-      }
-      const { outputItem, numerator, denominator } = submission.value;
-      try {
-        if (await getRatePair(inputItem, outputItem)) {
-          const message = failureMessage(intent, formData, ADD_MESSAGES.alreadyUsed);
-          return { ok: false, intent, message, formId, status: 409, result: submission.reply({ fieldErrors: { outputItem: [ADD_MESSAGES.alreadyUsed] } }) };
-        }
-        await upsertRate({ inputItem, outputItem, rates: composeRate(numerator, denominator), status: true });
-        return { ok: true, intent, message: RATE_MESSAGES.added, formId };
-      } catch (err) {
-        const f = fail(err);
-        return { ...f, formId, result: submission.reply({ formErrors: [f.message] }) };
-      }
+      const result = parseWithZod(formData, { schema: addOutputSchema }).reply({ formErrors: [message] });
+      return outcome(false, message, { formId: addFormId(form.string("inputItem")), result });
     }
-    case "undo-delete": {
-      const undoId = String(formData.get("undoId") ?? "");
-      try {
-        const restored = await undoRateDeletion(operatorId, undoId);
-        if (restored === null) return { ok: false, intent, message: RATE_MESSAGES.undoGone, status: 404 };
-        return { ok: true, intent, message: RATE_MESSAGES.undone(restored) };
-      } catch (err) {
-        return fail(err);
-      }
-    }
-    case "import": {
-      const submission = parseWithZod(formData, { schema: importSchema });
-      const text = typeof formData.get("data") === "string" ? String(formData.get("data")) : "";
-      const refused = (detail: string): Outcome => {
-        void logEvent({ type: "info", source: "system", message: `Exchange rate import refused: ${detail}` });
-        return { ok: false, intent, message: RATE_MESSAGES.importFailed, importText: text };
-      };
-      if (submission.status !== "success") return refused("empty import text");
-      const parsed = parseImportText(submission.value.data);
-      if (!parsed.ok) return refused(parsed.detail);
-      try {
-        await batchUpsert(parsed.updates);
-        return { ok: true, intent, message: RATE_MESSAGES.imported };
-      } catch (err) {
-        if (err instanceof RateValidationError) return refused(err.message);
-        return { ...fail(err), importText: text };
-      }
-    }
+    case "import":
+      return outcome(false, message, { importText: form.string("data") });
+    default:
+      return outcome(false, message);
   }
+}
+
+/**
+ * New entries never overwrite (spec 1 §2: used outputs are '(already used)'): a pair that
+ * exists is refused with its row marked; edits go through the row's editor.
+ */
+function refuseUsed(formData: FormData, submission: AddValues, used: ReadonlySet<string>): PageOutcome {
+  const { inputItem, outputs } = submission.value;
+  const fieldErrors = Object.fromEntries(outputs.flatMap((o, i) => (used.has(o.outputItem) ? [[`outputs[${i}].outputItem`, [ADD_MESSAGES.alreadyUsed]]] : [])));
+  const first = outputs.find((o) => used.has(o.outputItem))!;
+  const message = failureMessage("add", formData, RATE_MESSAGES.pairExists(inputItem, first.outputItem));
+  return outcome(false, message, { formId: addFormId(), result: submission.reply({ fieldErrors }) }, 409);
+}
+
+/** An import that is not a valid rates map: 'Invalid data format' (spec 1 §5), its text kept; the reason goes to System Logs. */
+function refusedImport(form: FormFields, detail: string): PageOutcome {
+  void logEvent({ type: "info", source: "system", message: `Exchange rate import refused: ${detail}` });
+  return outcome(false, RATE_MESSAGES.importFailed, { importText: form.string("data") });
 }
 
 function firstError(error: Record<string, string[] | null> | null | undefined): string | undefined {
@@ -321,19 +321,12 @@ function firstError(error: Record<string, string[] | null> | null | undefined): 
     .find((m): m is string => !!m);
 }
 
-function invalid(intent: Intent, formData: FormData, error: Record<string, string[] | null> | null | undefined): Outcome {
-  return { ok: false, intent, message: failureMessage(intent, formData, firstError(error)) };
+function invalid(intent: Intent, formData: FormData, error: Record<string, string[] | null> | null | undefined): PageOutcome {
+  return outcome(false, failureMessage(intent, formData, firstError(error)));
 }
 
-function notFound(intent: Intent, formData: FormData): Outcome {
-  return { ok: false, intent, message: failureMessage(intent, formData, RATE_MESSAGES.notFound), status: 404 };
-}
-
-/** A rule the model refused is the operator's to fix (400, its text); anything else is ours (500, logged). */
-function failed(intent: Intent, formData: FormData, err: unknown): Outcome {
-  if (err instanceof RateValidationError) return { ok: false, intent, message: failureMessage(intent, formData, err.message) };
-  void logEvent({ type: "error", source: "system", message: `Exchange rates: ${intent} failed`, details: err });
-  return { ok: false, intent, message: failureMessage(intent, formData), status: 500 };
+function notFound(intent: Intent, formData: FormData): PageOutcome {
+  return outcome(false, failureMessage(intent, formData, RATE_MESSAGES.notFound), {}, 404);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MixerHorizontalIcon, ReaderIcon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
 import { Button, Text } from "@radix-ui/themes";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useFetchers, useLoaderData, useLocation, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatLogCursor, LOG_PAGE_SIZE, parseLogCursor, type LogDto } from "#api/logs";
@@ -15,9 +15,8 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { cleanupLogs, clearLog, countLogs, LOG_COUNT_CAP, listLogsPage, logRetentionDays, toLogDto } from "~/models/log.server";
 import { isUuid } from "~/utils/api.server";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
-import { readFormData } from "~/utils/forms.server";
+import { requireOperator } from "~/utils/auth.server";
+import { pageAction } from "~/utils/page-action.server";
 import { RetryPage } from "~/components/ui/retry-page";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];
@@ -57,10 +56,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** The page this post came from, without the confirmation step. */
-function backTo(request: Request, redirectTo: FormDataEntryValue | null): string {
-  if (redirectTo) return safeRedirect(redirectTo, "/logs");
-  const params = parseLogsPageParams(new URL(request.url).searchParams);
+/** The page a post came from (the path and search posted to), without the confirmation step. */
+function backTo(postedTo: string): string {
+  const params = parseLogsPageParams(new URL(postedTo, "http://logs").searchParams);
   return logsPageUrl({ ...params, confirmCleanup: false });
 }
 
@@ -69,28 +67,29 @@ export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
 /** Intents: `clear` (one entry, the row's Clear button) and `cleanup` ("Clean Old Logs"). */
-export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
-  const redirectTo = form.get("redirectTo");
-
-  if (intent === "clear") {
-    const id = String(form.get("id") ?? "");
-    // An entry that is already gone (cleaned up in another tab) needs no message: the
-    // list revalidates and the row disappears (spec 2 §8 Logs: no user message).
-    const entry = isUuid(id) ? await clearLog(id) : undefined;
-    if (redirectTo) return redirect(backTo(request, redirectTo));
-    return data({ ok: !!entry }, { status: entry ? 200 : 404 });
-  }
-
-  if (intent === "cleanup") {
-    const n = await cleanupLogs();
-    return redirectWithSuccess(backTo(request, redirectTo), n === 1 ? "Deleted 1 log entry" : `Deleted ${n} log entries`);
-  }
-
-  return data({ error: "Unknown intent" }, { status: 400 });
-}
+export const action = pageAction<"clear" | "cleanup">({
+  section: "System Logs",
+  home: "/logs",
+  failure: { clear: "Could not clear the log entry", cleanup: "Could not clean up the logs" },
+  // Cleanup is a navigation (the confirm dialog's form): back to the page, with or without
+  // JavaScript. Clear from a fetcher (no `redirectTo`) stays the fetcher's answer.
+  defaultRedirectTo: (intent, postedTo) => (intent === "cleanup" ? backTo(postedTo) : null),
+  intents: {
+    clear: async ({ form, redirectTo }) => {
+      const id = form.string("id");
+      // An entry that is already gone (cleaned up in another tab) needs no message: the
+      // list revalidates and the row disappears (spec 2 §8 Logs: no user message) — so the
+      // answers are the quiet ones, not outcomes with a toast.
+      const entry = isUuid(id) ? await clearLog(id) : undefined;
+      if (redirectTo) return redirect(redirectTo);
+      return data({ ok: !!entry }, { status: entry ? 200 : 404 });
+    },
+    cleanup: async () => {
+      const n = await cleanupLogs();
+      return n === 1 ? "Deleted 1 log entry" : `Deleted ${n} log entries`;
+    },
+  },
+});
 
 function cleanupDescription(retentionDays: number) {
   return `This permanently deletes every cleared entry and every entry older than ${retentionDays} days. It cannot be undone.`;
