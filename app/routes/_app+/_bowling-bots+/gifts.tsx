@@ -24,7 +24,6 @@ import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
   dialogOf,
-  initialsOf,
   PAGE_PARAM,
   REFRESHING_PARAM,
   ROW_GIFT_TYPES,
@@ -32,6 +31,7 @@ import {
   type CollectionItemView,
   type GiftCell,
 } from "~/routes/_app+/_bowling-bots+/components/bowling-view";
+import { initialsOf } from "~/components/account/account-view";
 import { requireOperator } from "~/utils/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";

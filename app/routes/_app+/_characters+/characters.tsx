@@ -1,3 +1,4 @@
+import { initialsOf } from "~/components/account/account-view";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
@@ -8,7 +9,6 @@ import {
   REFRESHING_PARAM,
   URL_ONLY_PARAMS,
   giftSelection,
-  initialsOf,
   pageParam,
   type GiftAmount,
   type StalkerCardState,

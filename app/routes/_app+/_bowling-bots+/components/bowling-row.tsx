@@ -1,7 +1,8 @@
 import { TrashIcon } from "~/components/ui/icons";
 import { StaleMark } from "~/components/ui/refresh-outcome";
 import type { BowlingRow } from "~/routes/_app+/_bowling-bots+/gifts";
-import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips, statusText } from "./bowling-view";
+import { statusText } from "~/components/account/account-view";
+import { ACCOUNT_PARAM, COLLECTION_TITLE, CONFIRM_PARAM, DIALOG_PARAM, collectionTotal, hrefWith, rowChips } from "./bowling-view";
 import { RemoteImage } from "./remote-image";
 
 /** Issue 19 items 9, 10: the companion is named only when there is one; Undo is offered for 2 minutes. */

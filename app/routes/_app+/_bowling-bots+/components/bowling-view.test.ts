@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatRelative } from "~/components/ui/relative-time";
-import { chipColor, collectionTotal, dialogOf, giftTotals, initialsOf, rowChips, statusText } from "./bowling-view";
+import { chipColor, collectionTotal, dialogOf, rowChips } from "./bowling-view";
 
 describe("Bowling Bots view helpers", () => {
   it("spec 1 §9 'Regular gift types 11, 12 and 13 with thresholds 50, 200 and 250; an amount at or above its threshold is green, below it red'", () => {
@@ -32,27 +32,7 @@ describe("Bowling Bots view helpers", () => {
     ]);
   });
 
-  it("spec 1 §2 'Status badge: a loading placeholder, then the room name, or Online or Offline'", () => {
-    expect(statusText(null, null)).toBeNull();
-    expect(statusText(true, "Bowling*3")).toBe("Bowling*3");
-    expect(statusText(true, null)).toBe("Online");
-    expect(statusText(false, null)).toBe("Offline");
-  });
-
-  it("totals bar sums by type; 'N items' sums the collection counts; initials fallback", () => {
-    expect(
-      giftTotals([
-        [{ type: 11, name: "R", img: "", amount: 2 }],
-        null,
-        [
-          { type: 11, name: "R", img: "", amount: 3 },
-          { type: 1, name: "F", img: "", amount: 1 },
-        ],
-      ]),
-    ).toEqual([
-      { type: 11, name: "R", img: "", amount: 5 },
-      { type: 1, name: "F", img: "", amount: 1 },
-    ]);
+  it("'N items' sums the collection counts", () => {
     expect(
       collectionTotal([
         { imageUrl: "", count: 2 },
@@ -61,8 +41,6 @@ describe("Bowling Bots view helpers", () => {
       ]),
     ).toBe(7);
     expect(collectionTotal(null)).toBe(0);
-    expect(initialsOf("ann bowler")).toBe("AB");
-    expect(initialsOf("x")).toBe("X");
   });
 
   it("spec 1 §4 relative time: just now < 60 s, {n}m ago < 1 h, {n}h ago < 24 h, else {n}d ago", () => {

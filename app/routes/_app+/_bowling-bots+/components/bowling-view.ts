@@ -43,38 +43,9 @@ export function rowChips(gifts: GiftCell[]): Array<GiftCell & { color: "green" |
   });
 }
 
-/** Totals bar (spec 1 §2): gift amounts summed by type (first-seen order). */
-export function giftTotals(lists: Array<GiftCell[] | null>): GiftCell[] {
-  const byType = new Map<number, GiftCell>();
-  for (const list of lists)
-    for (const g of list ?? []) {
-      const seen = byType.get(g.type);
-      if (seen) seen.amount += g.amount;
-      else byType.set(g.type, { ...g });
-    }
-  return [...byType.values()];
-}
-
 /** "N items": the sum of the item counts (counts arrive as text holding a number). */
 export function collectionTotal(items: CollectionItemView[] | null): number {
   return (items ?? []).reduce((n, i) => n + i.count, 0);
-}
-
-/** Two uppercase initials (same rule as All Characters). */
-export function initialsOf(nick: string): string {
-  const words = nick
-    .trim()
-    .split(/[\s_.-]+/)
-    .filter(Boolean);
-  const letters = words.length >= 2 ? `${[...words[0]!][0]}${[...words[1]!][0]}` : [...(words[0] ?? "?")].slice(0, 2).join("");
-  return letters.toUpperCase() || "?";
-}
-
-/** Spec 1 §2 "Status badge: a loading placeholder, then the room name, or Online or Offline". */
-export function statusText(isOnline: boolean | null, room: string | null): string | null {
-  if (isOnline === null) return null;
-  if (room) return room;
-  return isOnline ? "Online" : "Offline";
 }
 
 /** The companion dialog's suppliers and recipients, fetched when it opens (issue 20; /gifts/companion-candidates). */

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { dialogOf, giftLabel, giftSelection, giftTotals, initialsOf, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
+import { dialogOf, giftLabel, giftSelection, sortByGiftFilter, toggleGiftSearch, type GiftCell } from "./characters-view";
 import { groupRows } from "./group-rows";
 
 const g = (type: number, amount: number): GiftCell => ({ type, name: `G${type}`, img: "", amount });
-
-describe("spec 2 §2 avatar fallback: two uppercase initials", () => {
-  it("takes the first letters of two words, else the first two letters", () => {
-    expect(initialsOf("night owl")).toBe("NO");
-    expect(initialsOf("dark_knight")).toBe("DK");
-    expect(initialsOf("zed")).toBe("ZE");
-    expect(initialsOf("q")).toBe("Q");
-    expect(initialsOf("  ")).toBe("?");
-  });
-});
 
 describe("spec 2 §2 groups '{group} Characters': stalker, trading, bowling first, then alphabetical", () => {
   it("orders groups and puts users without a type in 'unknown'", () => {
@@ -59,14 +49,7 @@ describe("spec 2 §4 gift filter sort", () => {
   });
 });
 
-describe("gift totals and the URL selection", () => {
-  it("sums amounts per type over all users", () => {
-    expect(giftTotals([[g(1, 5), g(4, 1)], null, [g(4, 2), g(8, 7)]]).map((x) => [x.type, x.amount])).toEqual([
-      [1, 5],
-      [4, 3],
-      [8, 7],
-    ]);
-  });
+describe("the URL gift selection", () => {
   it("reads ?gift= repeated, ignores junk and duplicates; toggling keeps other parameters", () => {
     expect(giftSelection(new URLSearchParams("gift=4&gift=x&gift=4&gift=11&gift=-1"))).toEqual([4, 11]);
     expect(toggleGiftSearch(new URLSearchParams("dialog=user&gift=4"), 11)).toBe("?dialog=user&gift=4&gift=11");

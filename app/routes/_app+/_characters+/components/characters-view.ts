@@ -75,16 +75,6 @@ export function dialogOf(params: URLSearchParams): CharactersDialog | null {
   return (DIALOGS as readonly string[]).includes(raw ?? "") ? (raw as CharactersDialog) : null;
 }
 
-/** Two uppercase initials: the first letters of the first two words, else the first two letters. */
-export function initialsOf(nick: string): string {
-  const words = nick
-    .trim()
-    .split(/[\s_.-]+/)
-    .filter(Boolean);
-  const letters = words.length >= 2 ? `${[...words[0]!][0]}${[...words[1]!][0]}` : [...(words[0] ?? "?")].slice(0, 2).join("");
-  return letters.toUpperCase() || "?";
-}
-
 /** The selected gift types of a URL (numbers, deduplicated, in URL order). */
 export function giftSelection(params: URLSearchParams): number[] {
   const out: number[] = [];
@@ -106,19 +96,6 @@ export function toggleGiftSearch(params: URLSearchParams, type: number): string 
   for (const t of next) out.append(GIFT_PARAM, String(t));
   const s = out.toString();
   return s ? `?${s}` : "";
-}
-
-/** Summed amount per gift type over all users (first-seen order of types, then by type). */
-export function giftTotals(giftLists: (GiftCell[] | null | undefined)[]): GiftCell[] {
-  const byType = new Map<number, GiftCell>();
-  for (const list of giftLists) {
-    for (const g of list ?? []) {
-      const seen = byType.get(g.type);
-      if (seen) seen.amount += g.amount;
-      else byType.set(g.type, { ...g });
-    }
-  }
-  return [...byType.values()];
 }
 
 function amountOf(gifts: GiftCell[] | null | undefined, type: number): number {

@@ -12,18 +12,10 @@ import type { CollectionsData } from "../collections";
 import { SessionDetail } from "~/components/session/session-detail";
 import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
 import { useCanWrite } from "~/components/ui/write-only";
+import { initialsOf } from "~/components/account/account-view";
 import { COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
 
 export { IntentForm };
-
-function initials(nick: string) {
-  return (
-    nick
-      .replace(/[^\p{L}\p{N}]/gu, "")
-      .slice(0, 2)
-      .toUpperCase() || "?"
-  );
-}
 
 const STATE_LABEL: Record<string, string> = { disconnected: "Disconnected", connecting: "Connecting", connected: "Connected", error: "Error" };
 /** What a viewer finds instead of the login form (issue 21: viewers change nothing). */
@@ -113,7 +105,7 @@ function SavedAccounts({ data }: { data: CollectionsData }) {
           <li key={p.id} data-testid="saved-account">
             <Card size="1">
               <Flex gap="2" align="center">
-                <Avatar size="2" radius="full" src={p.profilePic ?? undefined} fallback={initials(p.nick)} alt="" />
+                <Avatar size="2" radius="full" src={p.profilePic ?? undefined} fallback={initialsOf(p.nick)} alt="" />
                 <Box className="gt-grow">
                   <Text as="div" weight="bold" size="2">
                     {p.nick}
@@ -154,7 +146,7 @@ function ProfileCard({ data }: { data: CollectionsData }) {
   return (
     <Card size="2" data-testid="profile-card">
       <Flex gap="3" align="center" wrap="wrap">
-        <Avatar size="4" radius="full" src={p.profilePic ?? undefined} fallback={initials(p.nick)} alt={`Picture of ${p.nick}`} />
+        <Avatar size="4" radius="full" src={p.profilePic ?? undefined} fallback={initialsOf(p.nick)} alt={`Picture of ${p.nick}`} />
         <Box className="gt-grow">
           <Heading as="h2" size="4">
             {p.nick}
