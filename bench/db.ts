@@ -3,9 +3,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Redis from "ioredis";
 import pg from "pg";
 import { deleteKeys } from "#jobs/test-helpers";
+import { countKeys } from "#tests/kit/redis-keys";
 
 export type Cleanup = () => Promise<void>;
 
@@ -31,27 +31,6 @@ export async function privateDatabase(prefix: string, cleanups: Cleanup[]): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-bench-"));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return { url, dbName, dataDir };
-}
-
-/** How many Redis keys match `pattern` (a full SCAN), or -1 when Redis does not answer. */
-export async function countKeys(url: string, pattern: string): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    let n = 0;
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-      cursor = next;
-      n += keys.length;
-    } while (cursor !== "0");
-    return n;
-  } catch {
-    return -1;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /**

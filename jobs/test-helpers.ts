@@ -6,8 +6,8 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Job } from "bullmq";
-import { Redis } from "ioredis";
 import type { SessionPurpose } from "#api/sessions";
+import { deleteKeysMatching } from "#tests/kit/redis-keys";
 import { nodeArgsFor } from "#tests/setup/test-bins";
 import type { SessionContext } from "./session-host.server";
 
@@ -27,21 +27,7 @@ export async function freePort(): Promise<number> {
 
 /** Deletes every Redis key under `prefix` (each test file has its own QUEUE_PREFIX). */
 export async function deleteKeys(url: string, prefix: string) {
-  const conn = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
-  conn.on("error", () => {});
-  try {
-    await conn.connect();
-    let cursor = "0";
-    do {
-      const [next, keys] = await conn.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length) await conn.del(...keys);
-    } while (cursor !== "0");
-  } catch {
-    // Redis gone: nothing to clean.
-  } finally {
-    conn.disconnect();
-  }
+  await deleteKeysMatching(url, `${prefix}:*`);
 }
 
 export async function waitFor<T>(

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
-import { Redis } from "ioredis";
 import { startDiscordSimulator } from "../../sim/discord/server";
 import { startSimulator } from "../../sim/server";
+import { deleteKeysMatching } from "../kit/redis-keys";
 import { E2E_OPERATOR } from "./credentials";
 
 /**
@@ -71,24 +71,4 @@ export default async function globalSetup(config: FullConfig) {
     await discord.close();
     await deleteKeysMatching(redisUrl, `${ours}:*`, () => true);
   };
-}
-
-/** Deletes the keys matching `pattern` for which `remove` says so; nothing when Redis does not answer. */
-async function deleteKeysMatching(url: string, pattern: string, remove: (key: string) => boolean) {
-  const conn = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
-  conn.on("error", () => {});
-  try {
-    await conn.connect();
-    let cursor = "0";
-    do {
-      const [next, keys] = await conn.scan(cursor, "MATCH", pattern, "COUNT", 500);
-      cursor = next;
-      const gone = keys.filter(remove);
-      if (gone.length) await conn.del(...gone);
-    } while (cursor !== "0");
-  } catch {
-    // Redis gone: nothing to clean.
-  } finally {
-    conn.disconnect();
-  }
 }
