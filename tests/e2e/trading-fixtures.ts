@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 /**
  * Waits until React has hydrated the page: the header's theme form carries a `redirectTo` field
@@ -30,6 +30,31 @@ export async function sequenceNames(request: APIRequestContext): Promise<string[
 }
 
 export const toast = (page: Page, text: string) => page.locator(".gt-toaster").getByText(text, { exact: true });
+
+/**
+ * Closes the toasts on screen, as an operator does before pressing what one covers: they sit
+ * bottom-right, over a row's right-hand buttons on a short page, and wait while the pointer
+ * rests on them. A raw `mouse.down` (a long press) would land on the toast, not the button.
+ */
+export async function dismissToasts(page: Page) {
+  // Toasts still on screen (a leaving one keeps its node for 200 ms, marked data-removed).
+  const shown = page.locator(".gt-toaster [data-sonner-toast]:not([data-removed='true'])");
+  for (let i = 0; i < 10 && (await shown.count()) > 0; i++) {
+    // Stacked toasts overlap: the close button's own click handler, whichever lies on top.
+    await shown.first().getByRole("button", { name: "Dismiss notification" }).dispatchEvent("click");
+    await page.waitForTimeout(50);
+  }
+  await expect(shown).toHaveCount(0);
+}
+
+/** A long press (spec 2 §9: 500 ms starts multi-select) on `target`, with nothing covering it. */
+export async function longPress(page: Page, target: Locator) {
+  await dismissToasts(page);
+  await target.hover();
+  await page.mouse.down();
+  await page.waitForTimeout(700);
+  await page.mouse.up();
+}
 export const sequenceCard = (page: Page, name: string) => page.getByTestId("sequence").filter({ has: page.getByText(name, { exact: true }) });
 export const adRow = (page: Page, text: string) => page.getByTestId("ad").filter({ hasText: text });
 

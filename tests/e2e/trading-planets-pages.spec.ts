@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast, waitForHydration } from "./trading-fixtures";
+import { adRow, longPress, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast, waitForHydration } from "./trading-fixtures";
 
 /**
  * Issue 20 "Bounded pages" with JavaScript: the server renders 40 ads per section and 20
@@ -31,11 +31,8 @@ test("an ad on the second page: reached by Next →, edited, multi-selected and 
   expect(stored.ads.map((a) => a.adsMessage)).toContain("Paged ad 42, edited ✨");
 
   // Multi-select on this page: a long press, a second ad, Delete Selected; then multi-select ends (issue 19 A.3).
-  const del51 = page.getByRole("button", { name: "Delete Paged ad 41" });
-  await del51.hover();
-  await page.mouse.down();
-  await page.waitForTimeout(700);
-  await page.mouse.up();
+  const del41 = page.getByRole("button", { name: "Delete Paged ad 41" });
+  await longPress(page, del41);
   await page.getByRole("button", { name: "Delete Paged ad 43" }).click();
   await expect(page.getByText("2 selected")).toBeVisible();
   await page.getByRole("button", { name: "Delete Selected" }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
+import { adRow, longPress, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
 
 /** Spec 2 §2 "Trading Planets screen", §4, §5, §8, §9 with JavaScript on. */
 
@@ -275,11 +275,7 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
     .toBe(false);
 
   // Long press (500 ms) on delete starts multi-select with that ad selected.
-  const del = page.getByRole("button", { name: "Delete second ad" });
-  await del.hover();
-  await page.mouse.down();
-  await page.waitForTimeout(700);
-  await page.mouse.up();
+  await longPress(page, page.getByRole("button", { name: "Delete second ad" }));
   await expect(page.getByRole("button", { name: "Delete Selected" })).toBeVisible();
   await page.getByRole("checkbox", { name: "Select third ad" }).check();
   await page.getByRole("button", { name: "Delete Selected" }).click();
