@@ -18,6 +18,7 @@ import type { ReactNode } from "react";
 import shellStyles from "~/components/shell/shell.css?url";
 import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
+import { AnswerToasts } from "~/components/ui/answer-toasts";
 import { Toaster } from "~/components/ui/toast";
 import { getEnv } from "~/utils/env.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
@@ -111,6 +112,7 @@ export default function App() {
     <>
       <Outlet />
       <Toaster flash={root?.toast} theme={theme} />
+      <AnswerToasts />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { ClientActionFunctionArgs, ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isSubmitFailure, keepInputOnFailure, reloadUnlessSubmitFailed, SUBMIT_FAILURE_TEXTS } from "./submit-failure";
+import { flushAnswerToasts, isSubmitFailure, keepInputOnFailure, onAnswerToastQueued, reloadUnlessSubmitFailed, SUBMIT_FAILURE_TEXTS } from "./submit-failure";
 import { toast } from "./toast";
 
 /** The form kit's clientAction (issue 19, decision 0019): which failures it keeps on the page, which it passes on. */
@@ -71,6 +71,24 @@ describe("keepInputOnFailure", () => {
     await keepInputOnFailure()(args(() => Promise.resolve({ ok: true, toast: { type: "nonsense", message: "x" } })));
     expect(success).toHaveBeenCalledTimes(1);
     expect(error).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("answer toasts with the root's <AnswerToasts> mounted", () => {
+  it("wait for the flush (the router idle again, the page's data reloaded), then show once", async () => {
+    const success = vi.spyOn(toast, "success").mockReturnValue("id");
+    const woken = vi.fn();
+    const off = onAnswerToastQueued(woken);
+    try {
+      await keepInputOnFailure()(args(() => Promise.resolve({ ok: true, toast: { id: "t3", type: "success", message: "Sent 16 gifts to user 42" } })));
+      expect(woken).toHaveBeenCalledTimes(1);
+      expect(success).not.toHaveBeenCalled();
+      flushAnswerToasts();
+      flushAnswerToasts();
+      expect(success).toHaveBeenCalledExactlyOnceWith("Sent 16 gifts to user 42", undefined);
+    } finally {
+      off();
+    }
   });
 });
 

@@ -90,7 +90,25 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
 export function showAnswerToast(answer: unknown) {
   const carried = typeof answer === "object" && answer !== null ? (answer as { toast?: unknown }).toast : undefined;
   if (!isAnswerToast(carried)) return;
-  toast[carried.type](carried.message, carried.description ? { description: carried.description } : undefined);
+  pending.push(carried);
+  // With <AnswerToasts> mounted (the root), it shows them once the page has reloaded its data,
+  // so "Sent 16 gifts" never sits beside a "Send (16)" that is about to change. Without it: now.
+  if (flushers.size === 0) flushAnswerToasts();
+  else for (const wake of flushers) wake();
+}
+
+const pending: AnswerToast[] = [];
+const flushers = new Set<() => void>();
+
+/** Shows the queued answer toasts (the root calls it when the router is idle again). */
+export function flushAnswerToasts() {
+  for (const t of pending.splice(0)) toast[t.type](t.message, t.description ? { description: t.description } : undefined);
+}
+
+/** For <AnswerToasts>: be told when a toast is queued; returns the unsubscribe. */
+export function onAnswerToastQueued(wake: () => void): () => void {
+  flushers.add(wake);
+  return () => flushers.delete(wake);
 }
 
 type AnswerToast = { type: "success" | "error" | "info" | "warning"; message: string; description?: string };
