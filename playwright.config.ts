@@ -1,26 +1,53 @@
 import { defineConfig, devices } from "@playwright/test";
 
+import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_WORKERS, WORLD, WORLDS, type World } from "./tests/e2e/world";
+
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
- * build, with a fresh embedded database and a fresh simulator per run.
+ * build, with a fresh embedded database and fresh simulators per run.
  * `*.nojs.spec.ts` files run with JavaScript disabled (forms, redirects, flash toasts).
- * E2E_PORT lets several runs coexist on one machine; each gets its own build and data dir.
+ * E2E_WORKERS workers (2 by default) each own a world (tests/e2e/world.ts): an app server on
+ * E2E_PORT + N with its own data dir, simulators and Redis prefix. This file is evaluated in
+ * every worker too: `use.baseURL` and `use.storageState` are that worker's world's.
+ * E2E_PORT lets several runs coexist on one machine (leave E2E_WORKERS ports between them).
  */
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
-/** The Galaxy simulator of this run (started by global-setup.ts); the app connects to it. */
-const simPort = Number(process.env.E2E_SIM_PORT ?? port + 1000);
-/** The Discord simulator of this run (global-setup.ts); the GalaCord bot logs in to it. */
-const discordPort = Number(process.env.E2E_DISCORD_PORT ?? port + 2000);
-const buildDir = `build-e2e-${port}`;
-const dataDir = `data-e2e-${port}`;
 // Set once in the main process; workers inherit it, so every process agrees on it.
 const runId = (process.env.E2E_RUN_ID ??= Date.now().toString(36));
 /**
  * E2E_PREBUILT=1: `build-e2e-<port>` is already the production build of this tree
- * (scripts/test.sh builds it while the other stages run), so the webServer only starts.
+ * (scripts/test.sh builds it while the other stages run), so the webServers only start.
  */
-const build = process.env.E2E_PREBUILT === "1" ? "" : `BUILD_DIR=${buildDir} npx remix vite:build >/dev/null && `;
+const build = process.env.E2E_PREBUILT === "1" ? "" : `BUILD_DIR=${E2E_BUILD_DIR} npx remix vite:build >/dev/null && `;
+
+/** One world's app server: a fresh data dir, the run's build, the world's simulators. */
+function server(world: World) {
+  return {
+    // The first world's server builds (when not prebuilt); Playwright starts them in order.
+    command: `rm -rf ${world.dataDir} && ${world.index === 0 ? build : ""}node ${E2E_BUILD_DIR}/server.js`,
+    url: `${world.baseURL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(world.port),
+      HOST: "127.0.0.1",
+      BUILD_DIR: E2E_BUILD_DIR,
+      DATA_DIR: world.dataDir,
+      DATABASE_URL: "",
+      // Redis outlives the run's data dir: a fresh prefix per world and run (rate-limit counters, jobs).
+      QUEUE_PREFIX: `gt-e2e-${world.port}-${runId}`,
+      START_REDIS: "false",
+      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+      E2E: "1",
+      GALAXY_WS_URL: `ws://127.0.0.1:${world.simPort}/`,
+      GALAXY_SERVICES_URL: `${world.simUrl}/services/`,
+      DISCORD_TOKEN: "sim-bot-token",
+      DISCORD_API_URL: `${world.discordUrl}/api`,
+    },
+  };
+}
 
 const chromium = {
   ...devices["Desktop Chrome"],
@@ -41,49 +68,28 @@ const chromium = {
 
 export default defineConfig({
   testDir: "./tests/e2e",
-  outputDir: `test-results/${port}`,
+  outputDir: `test-results/${E2E_BASE_PORT}`,
+  // Files are spread over the workers; a file's journeys run in order, in one world.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   globalSetup: "./tests/e2e/global-setup.ts",
   use: {
-    baseURL,
-    trace: "retain-on-failure",
-    storageState: `${dataDir}/storage-state.json`,
+    baseURL: WORLD.baseURL,
+    // A trace of the retry of a failed journey (CI retries once): recording every passing
+    // journey cost a sixth of the run's time.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
+    storageState: WORLD.storageState,
     // The `request` fixture writes to /api with the session cookie, as the browser would:
     // cookie-authenticated writes must name their origin (docs/decisions/0006).
-    extraHTTPHeaders: { Origin: baseURL },
+    extraHTTPHeaders: { Origin: WORLD.baseURL },
   },
   projects: [
     { name: "js", testIgnore: /\.nojs\.spec\.ts$/, use: { ...chromium } },
     { name: "nojs", testMatch: /\.nojs\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: `rm -rf ${dataDir} && ${build}node ${buildDir}/server.js`,
-    url: `${baseURL}/healthz`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BUILD_DIR: buildDir,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      // Redis outlives the run's data dir: a fresh prefix per run (rate-limit counters, jobs).
-      QUEUE_PREFIX: `gt-e2e-${port}-${runId}`,
-      START_REDIS: "false",
-      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
-      E2E: "1",
-      GALAXY_WS_URL: `ws://127.0.0.1:${simPort}/`,
-      GALAXY_SERVICES_URL: `http://127.0.0.1:${simPort}/services/`,
-      DISCORD_TOKEN: "sim-bot-token",
-      DISCORD_API_URL: `http://127.0.0.1:${discordPort}/api`,
-    },
-  },
+  webServer: WORLDS.map(server),
 });

@@ -1,13 +1,13 @@
 import { expect, request as playwrightRequest, type Page } from "@playwright/test";
 import { simAccounts, type SimAccount } from "./characters-fixtures";
+import { WORLD } from "./world";
 
 /** Bowling Bots journeys: accounts created through the app (POST /api/create-creds with simulator recovery codes). */
 
 export const bowlingRow = (page: Page, accountId: string) => page.locator(`[data-testid="bowling-row"][data-account="${accountId}"]`);
 
 export async function createAccounts(baseURL: string, list: Array<{ account: SimAccount; type: string }>) {
-  const port = process.env.E2E_PORT ?? "3100";
-  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json`, extraHTTPHeaders: { Origin: baseURL } });
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: WORLD.storageState, extraHTTPHeaders: { Origin: baseURL } });
   try {
     for (const { account, type } of list) {
       const res = await ctx.post("/api/create-creds", { data: { rc: account.recoveryCode, type } });
@@ -36,8 +36,7 @@ export async function seedBowling(baseURL: string, offset: number) {
 
 /** Deletes bowling accounts through DELETE /api/bowling-users/{id} (a spec's own accounts, so later specs do not see them). */
 export async function deleteBowlers(baseURL: string, ids: string[]) {
-  const port = process.env.E2E_PORT ?? "3100";
-  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json`, extraHTTPHeaders: { Origin: baseURL } });
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: WORLD.storageState, extraHTTPHeaders: { Origin: baseURL } });
   try {
     for (const id of ids) {
       const res = await ctx.delete(`/api/bowling-users/${id}`);

@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
+import { WORLD } from "./world";
 
-/** The run's Galaxy simulator (started by global-setup.ts on E2E_PORT + 1000). */
-export const SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SIM_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 1000)}`;
+/** This worker's world's Galaxy simulator (tests/e2e/world.ts; global-setup.ts starts it). */
+export const SIM_URL = WORLD.simUrl;
 
 export type SimAccount = { id: string; nick: string; recoveryCode: string; kind?: string };
 

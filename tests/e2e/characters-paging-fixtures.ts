@@ -1,6 +1,7 @@
 import { expect, test, request as playwrightRequest } from "@playwright/test";
 import { createAccounts } from "./bowling-fixtures";
 import { simAccounts, type SimAccount } from "./characters-fixtures";
+import { WORLD } from "./world";
 
 /**
  * Issue 20 "Bounded pages" journeys: more characters than one page holds. 51 simulator
@@ -27,8 +28,7 @@ export async function seedPagingFleet(baseURL: string): Promise<SimAccount[]> {
 }
 
 export async function removePagingFleet(baseURL: string): Promise<void> {
-  const port = process.env.E2E_PORT ?? "3100";
-  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json`, extraHTTPHeaders: { Origin: baseURL } });
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: WORLD.storageState, extraHTTPHeaders: { Origin: baseURL } });
   try {
     for (const account of await pagingFleet()) {
       const res = await ctx.delete(`/api/users/${account.id}`);

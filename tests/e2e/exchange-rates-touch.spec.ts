@@ -60,7 +60,8 @@ test("swipe left beyond 80px deletes the row", async ({ page }) => {
 test("the swipe reveals the action, stops at ±100px, and does nothing when released before 80px", async ({ page }) => {
   const clay = row(page, "Gold Ring", "Clay");
   const releaseLeft = await swipe(page, clay.locator(".gt-rate-name"), -160, { release: false });
-  expect(await offset(clay)).toBe(-100);
+  // The surface follows the last move on the next frame: read it once it has.
+  await expect.poll(() => offset(clay)).toBe(-100);
   await expect(clay.locator(".gt-swipe-delete")).toHaveAttribute("data-armed", "true");
   await releaseLeft();
   await expect(toast(page, "Exchange rate deleted successfully")).toBeVisible();
@@ -68,7 +69,7 @@ test("the swipe reveals the action, stops at ±100px, and does nothing when rele
 
   const green = row(page, "Fire Cannon Ball", "Green Light");
   const releaseRight = await swipe(page, green.locator(".gt-rate-name"), 60, { release: false });
-  expect(await offset(green)).toBe(60);
+  await expect.poll(() => offset(green)).toBe(60);
   await expect(green.locator(".gt-swipe-toggle")).toHaveAttribute("data-label", "Enable");
   await expect(green.locator(".gt-swipe-toggle")).toHaveAttribute("data-visible", "true");
   await expect(green.locator(".gt-swipe-toggle")).not.toHaveAttribute("data-armed");

@@ -5,8 +5,9 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
+import { WORLD } from "./world";
 
-const DISCORD_URL = `http://127.0.0.1:${Number(process.env.E2E_DISCORD_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 2000)}`;
+const DISCORD_URL = WORLD.discordUrl;
 const status = (page: Page) => page.getByRole("status").filter({ hasText: /Running|Stopped/ });
 
 async function botStopped(page: Page) {

@@ -1,46 +1,67 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type FullConfig } from "@playwright/test";
+import { chromium, type FullConfig, type LaunchOptions } from "@playwright/test";
 import { startDiscordSimulator } from "../../sim/discord/server";
 import { startSimulator } from "../../sim/server";
 import { deleteKeysMatching } from "../kit/redis-keys";
 import { E2E_OPERATOR } from "./credentials";
+import { E2E_BASE_PORT, WORLDS, type World } from "./world";
 
 /**
- * Runs once per `playwright test`, after Playwright has started the webServer (plugins set
- * up before globalSetup) on a freshly emptied data dir. It walks the real first-run flow —
- * `/` redirects to /setup, the form creates the operator and logs in — and saves the
- * logged-in browser state where `use.storageState` points, so every spec starts logged in.
- * Logged-out journeys opt out with `test.use({ storageState: { cookies: [], origins: [] } })`.
+ * Runs once per `playwright test`, after Playwright has started the webServers (plugins set
+ * up before globalSetup) on freshly emptied data dirs. For each world (tests/e2e/world.ts) it
+ * starts the Galaxy and Discord simulators the world's app points at, walks the real first-run
+ * flow (`/` redirects to /setup, the form creates the operator and logs in) and saves the
+ * logged-in browser state where that world's `use.storageState` points, so every spec starts
+ * logged in. Logged-out journeys opt out with `test.use({ storageState: { cookies: [], origins: [] } })`.
  */
 export default async function globalSetup(config: FullConfig) {
   const use = config.projects[0]!.use;
-  const baseURL = use.baseURL;
-  const storageState = use.storageState;
-  if (!baseURL || typeof storageState !== "string") {
-    throw new Error("playwright.config.ts must set use.baseURL and use.storageState (a file path)");
+  const root = config.configFile ? path.dirname(config.configFile) : process.cwd();
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  };
+  try {
+    // The worlds set up side by side: each one's first run is a few seconds of one browser page.
+    await Promise.all(WORLDS.map((world) => setUpWorld(world, use.launchOptions, root, closers)));
+  } catch (err) {
+    await closeAll();
+    throw err;
   }
-  const port = process.env.E2E_PORT ?? "3100";
-  // Relative paths in the config are relative to the config file (the repository root).
-  const statePath = path.resolve(config.configFile ? path.dirname(config.configFile) : process.cwd(), storageState);
-  fs.mkdirSync(path.dirname(statePath), { recursive: true });
+  // Redis keys: an earlier run on these ports left its prefix behind (its server outlived its
+  // teardown); this run's own go at its end (the servers may write a few more while they stop).
+  const ours = WORLDS.map((w) => `gt-e2e-${w.port}-${process.env.E2E_RUN_ID}:`);
+  for (const world of WORLDS) {
+    await deleteKeysMatching(redisUrl, `gt-e2e-${world.port}-*`, (key) => !ours.some((prefix) => key.startsWith(prefix)));
+  }
+  return async () => {
+    await closeAll();
+    for (const prefix of ours) await deleteKeysMatching(redisUrl, `${prefix}*`, () => true);
+  };
+}
 
+async function setUpWorld(world: World, launchOptions: LaunchOptions | undefined, root: string, closers: Array<() => Promise<void>>) {
   // The Galaxy simulator the app points at (GALAXY_WS_URL in playwright.config.ts); specs read
   // its seeded accounts from GET /__sim/accounts. It lives as long as this run.
-  const simPort = Number(process.env.E2E_SIM_PORT ?? Number(port) + 1000);
-  const sim = await startSimulator({ port: simPort });
+  const sim = await startSimulator({ port: world.simPort });
+  closers.push(() => sim.close());
   // The Discord simulator the GalaCord bot logs in to (DISCORD_API_URL in playwright.config.ts).
-  const discord = await startDiscordSimulator({ port: Number(process.env.E2E_DISCORD_PORT ?? Number(port) + 2000) });
+  const discord = await startDiscordSimulator({ port: world.discordPort });
+  closers.push(() => discord.close());
 
-  const browser = await chromium.launch(use.launchOptions);
-  const page = await browser.newPage({ baseURL });
+  const statePath = path.resolve(root, world.storageState);
+  fs.mkdirSync(path.dirname(statePath), { recursive: true });
+  const browser = await chromium.launch(launchOptions);
+  const page = await browser.newPage({ baseURL: world.baseURL });
   try {
     const response = await page.goto("/");
     const landed = new URL(page.url());
     if (landed.pathname !== "/setup") {
       throw new Error(
-        `Expected the first visit of ${baseURL}/ to redirect to /setup, got ${landed.pathname} (HTTP ${response?.status()}). ` +
-          `Is data-e2e-${port} left over from another run?`,
+        `Expected the first visit of ${world.baseURL}/ to redirect to /setup, got ${landed.pathname} (HTTP ${response?.status()}). ` +
+          `Is ${world.dataDir} left over from another run?`,
       );
     }
     await page.getByLabel("Name").fill(E2E_OPERATOR.name);
@@ -52,23 +73,11 @@ export default async function globalSetup(config: FullConfig) {
     if (!cookies.some((c) => c.name === "gt_session")) throw new Error("Setup finished without a session cookie");
     await page.context().storageState({ path: statePath });
   } catch (err) {
-    const shot = path.resolve(`test-results/${port}/global-setup-failure.png`);
+    const shot = path.resolve(root, `test-results/${E2E_BASE_PORT}/global-setup-failure-${world.port}.png`);
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-    await sim.close().catch(() => {});
-    await discord.close().catch(() => {});
     throw err;
   } finally {
     await browser.close();
   }
-  // Redis keys: an earlier run on this port left its prefix behind (its server outlived its
-  // teardown); this run's own go at its end (the server may write a few more while it stops).
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const ours = `gt-e2e-${port}-${process.env.E2E_RUN_ID}`;
-  await deleteKeysMatching(redisUrl, `gt-e2e-${port}-*`, (key) => !key.startsWith(`${ours}:`));
-  return async () => {
-    await sim.close();
-    await discord.close();
-    await deleteKeysMatching(redisUrl, `${ours}:*`, () => true);
-  };
 }

@@ -1,4 +1,5 @@
 import { expect, request as playwrightRequest } from "@playwright/test";
+import { WORLD } from "./world";
 
 /**
  * Seeds one distinct `error` entry (source `system`) in System Logs through the app
@@ -8,10 +9,9 @@ import { expect, request as playwrightRequest } from "@playwright/test";
  * The call is the logged-in operator's (the run's storage state), same-origin JSON.
  */
 export async function seedFailedLogin(baseURL: string, name: string): Promise<string> {
-  const port = process.env.E2E_PORT ?? "3100";
   const ctx = await playwrightRequest.newContext({
     baseURL,
-    storageState: `data-e2e-${port}/storage-state.json`,
+    storageState: WORLD.storageState,
     extraHTTPHeaders: { Origin: baseURL },
   });
   try {
@@ -31,10 +31,9 @@ export async function seedFailedLogin(baseURL: string, name: string): Promise<st
  * with one user-agent map like `seedFailedLogin`. Returns the messages in the same order.
  */
 export async function seedSkippedEntries(baseURL: string, names: string[]): Promise<string[]> {
-  const port = process.env.E2E_PORT ?? "3100";
   const ctx = await playwrightRequest.newContext({
     baseURL,
-    storageState: `data-e2e-${port}/storage-state.json`,
+    storageState: WORLD.storageState,
     extraHTTPHeaders: { Origin: baseURL },
   });
   try {
@@ -58,8 +57,7 @@ export function uniqueName(prefix: string) {
  * `except` keeps a source out of the choice (the one the test filtered by just before).
  */
 export async function emptyFilter(baseURL: string, except: { type?: string; source?: string } = {}): Promise<{ type: string; source: string }> {
-  const port = process.env.E2E_PORT ?? "3100";
-  const ctx = await playwrightRequest.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json` });
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: WORLD.storageState });
   try {
     for (const type of ["debug", "disconnect", "info", "error"]) {
       for (const source of ["discord", "galaxyAuth", "bot", "system"]) {

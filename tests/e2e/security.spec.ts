@@ -14,6 +14,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { appRoutes } from "../../app/routes.manifest";
 import { PUBLIC_PAGES, SERVER_ROUTES } from "../../app/server-routes";
+import { E2E_BUILD_DIR, WORLD } from "./world";
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
@@ -30,8 +31,7 @@ function remixPaths(): string[] {
 }
 
 function staticPaths(): string[] {
-  const port = process.env.E2E_PORT ?? "3100";
-  const assets = path.resolve(`build-e2e-${port}/client/assets`);
+  const assets = path.resolve(`${E2E_BUILD_DIR}/client/assets`);
   const some = fs.existsSync(assets) ? fs.readdirSync(assets).slice(0, 3) : [];
   return [...some.map((f) => `/assets/${f}`), "/favicon.ico", "/assets/", "/assets"];
 }
@@ -100,8 +100,7 @@ test("no route, by any path variant or method, answers without credentials", asy
   test.setTimeout(600_000);
   const baseURL = testInfo.project.use.baseURL!;
   const base = new URL(baseURL);
-  const port = process.env.E2E_PORT ?? "3100";
-  const operator = await playwright.request.newContext({ baseURL, storageState: `data-e2e-${port}/storage-state.json` });
+  const operator = await playwright.request.newContext({ baseURL, storageState: WORLD.storageState });
   const before = await state(operator);
 
   const publicPages = new Set<string>(PUBLIC_PAGES);

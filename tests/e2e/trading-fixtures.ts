@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { WORLD } from "./world";
 
 /**
  * Waits until React has hydrated the page: the header's theme form carries a `redirectTo` field
@@ -58,8 +59,8 @@ export async function longPress(page: Page, target: Locator) {
 export const sequenceCard = (page: Page, name: string) => page.getByTestId("sequence").filter({ has: page.getByText(name, { exact: true }) });
 export const adRow = (page: Page, text: string) => page.getByTestId("ad").filter({ hasText: text });
 
-/** The run's Galaxy simulator (global-setup.ts starts it on E2E_PORT + 1000). */
-export const TRADING_SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SIM_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 1000)}`;
+/** This worker's world's Galaxy simulator (tests/e2e/world.ts; global-setup.ts starts it). */
+export const TRADING_SIM_URL = WORLD.simUrl;
 
 /**
  * A character of type trading made from a seeded simulator account (POST /api/create-creds),

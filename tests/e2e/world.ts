@@ -1,0 +1,52 @@
+/**
+ * The e2e run's worlds (docs/testing.md "Browser journeys in parallel"). Playwright runs
+ * E2E_WORKERS workers; worker N (TEST_PARALLEL_INDEX, which Playwright sets in each worker's
+ * environment and keeps unique among the workers alive) owns world N: its own app server on
+ * E2E_PORT + N with its own embedded database and data dir, its own Galaxy simulator on
+ * port + 1000 and Discord simulator on port + 2000, its own Redis prefix. A spec file runs in
+ * one worker, so it sees only its world: the journeys keep the sequential run's isolation
+ * while the worlds run side by side. The main process (and globalSetup) sees world 0 here.
+ */
+export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** Two by default: the journeys leave a quarter of this 2-core machine idle with one. */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
+
+export type World = {
+  index: number;
+  port: number;
+  baseURL: string;
+  simPort: number;
+  simUrl: string;
+  discordPort: number;
+  discordUrl: string;
+  dataDir: string;
+  /** The logged-in state of the first-run operator, written by global-setup.ts. */
+  storageState: string;
+};
+
+export function worldAt(index: number): World {
+  const port = E2E_BASE_PORT + index;
+  const simPort = port + 1000;
+  const discordPort = port + 2000;
+  const dataDir = `data-e2e-${port}`;
+  return {
+    index,
+    port,
+    baseURL: `http://127.0.0.1:${port}`,
+    simPort,
+    simUrl: `http://127.0.0.1:${simPort}`,
+    discordPort,
+    discordUrl: `http://127.0.0.1:${discordPort}`,
+    dataDir,
+    storageState: `${dataDir}/storage-state.json`,
+  };
+}
+
+/** Every world of the run, world 0 first. */
+export const WORLDS: World[] = Array.from({ length: E2E_WORKERS }, (_, i) => worldAt(i));
+
+/** This process's world: a worker's own (TEST_PARALLEL_INDEX), world 0 elsewhere. */
+export const WORLD: World = worldAt(Math.min(Number(process.env.TEST_PARALLEL_INDEX ?? 0) || 0, E2E_WORKERS - 1));
+
+/** The production build every world serves (one build per run). */
+export const E2E_BUILD_DIR = `build-e2e-${E2E_BASE_PORT}`;
