@@ -68,3 +68,18 @@ test("an unknown page says so in words", async ({ page }) => {
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
 });
+
+test("a flash toast without JavaScript closes with its ×, so nothing has to be waited out over a button", async ({ page }) => {
+  // A refused recovery code: a flash toast, nothing changed.
+  await page.goto("/characters?dialog=user");
+  const dialog = page.getByRole("dialog", { name: "Add User" });
+  await dialog.getByLabel("Recovery code").fill("ZZZZZZZZZZ");
+  await dialog.getByRole("button", { name: "Create User" }).click();
+  const card = page.locator(".gt-toast-static .gt-toast-card");
+  await expect(card).toContainText("Login failed: Invalid credentials");
+  // Hovering keeps it (time to read it); its × hides it at once.
+  await card.hover();
+  await card.locator(".gt-toast-close-static").click();
+  await expect(card).toBeHidden();
+  await expect(page.getByRole("checkbox", { name: "Dismiss notification" })).toBeChecked();
+});

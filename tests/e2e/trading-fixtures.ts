@@ -38,6 +38,9 @@ export const toast = (page: Page, text: string) => page.locator(".gt-toaster").g
  * rests on them. A raw `mouse.down` (a long press) would land on the toast, not the button.
  */
 export async function dismissToasts(page: Page) {
+  // Without JavaScript: each flash toast's × (the label of its checkbox) hides it.
+  const statics = page.locator(".gt-toast-static .gt-toast-card:visible");
+  for (let i = 0; i < 10 && (await statics.count()) > 0; i++) await statics.first().locator(".gt-toast-close-static").click();
   // Toasts still on screen (a leaving one keeps its node for 200 ms, marked data-removed).
   const shown = page.locator(".gt-toaster [data-sonner-toast]:not([data-removed='true'])");
   for (let i = 0; i < 10 && (await shown.count()) > 0; i++) {

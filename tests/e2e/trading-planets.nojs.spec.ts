@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { adRow, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
+import { adRow, dismissToasts, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
 
 /** Spec 2 "Trading Planets screen" with JavaScript off: URL dialogs, posted forms, redirects with toasts. */
 
@@ -172,10 +172,14 @@ test("ads: edit with Save (blank refused), Deactivate/Activate, a single delete"
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
   await expect(page.getByRole("list", { name: "Messages" })).toContainText("first ad 🚀 edited");
 
+  // The flash toast sits over the bottom right of the page (a row there is under it): closed first.
+  await dismissToasts(page);
   await adRow(page, "second ad").getByRole("button", { name: "Deactivate" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
+  await dismissToasts(page);
   await adRow(page, "second ad").getByRole("button", { name: "Activate" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
+  await dismissToasts(page);
   await adRow(page, "second ad").getByRole("button", { name: "Delete second ad" }).click();
   await expect(toast(page, "Ad deleted successfully")).toBeVisible();
   const ads = (await (await request.get("/api/ads")).json()) as { ads: { adsMessage: string; category: string; isActive: boolean }[] };

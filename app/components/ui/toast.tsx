@@ -149,7 +149,10 @@ export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | nu
         <section aria-label="Notifications" className="gt-toaster gt-toaster-static">
           <ol>
             <li className="gt-toast-static" style={{ "--gt-toast-duration": `${flash.duration ?? DEFAULT_TOAST_DURATION}ms` } as CSSProperties}>
-              <ToastCard type={flash.type} message={flash.message} description={flash.description} />
+              {/* Closing without JavaScript: a checkbox the card's × is the label of (CSS hides the
+                  card once it is checked), so a toast never has to be waited out over a button. */}
+              <input type="checkbox" id={`gt-toast-${flash.id}`} className="gt-toast-dismiss gt-visually-hidden" aria-label="Dismiss notification" />
+              <ToastCard type={flash.type} message={flash.message} description={flash.description} closeFor={`gt-toast-${flash.id}`} />
             </li>
           </ol>
         </section>
@@ -172,10 +175,13 @@ export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | nu
   );
 }
 
-type ToastCardProps = { type: ToastType; message: string; description?: string; action?: ToastAction; id?: string };
+type ToastCardProps = { type: ToastType; message: string; description?: string; action?: ToastAction; id?: string; closeFor?: string };
 
-/** One toast's card; without an id (the no-JavaScript flash) it has no buttons. */
-function ToastCard({ id, type, message, description, action }: ToastCardProps) {
+/**
+ * One toast's card. Without an id (the no-JavaScript flash) it has no buttons: `closeFor`
+ * names the checkbox its × label ticks to hide it.
+ */
+function ToastCard({ id, type, message, description, action, closeFor }: ToastCardProps) {
   return (
     <Callout.Root
       color={COLOR[type]}
@@ -204,6 +210,11 @@ function ToastCard({ id, type, message, description, action }: ToastCardProps) {
         >
           {action.label}
         </Button>
+      ) : null}
+      {closeFor ? (
+        <label htmlFor={closeFor} className="gt-toast-close gt-toast-close-static" title="Dismiss notification" aria-hidden="true">
+          <Cross2Icon />
+        </label>
       ) : null}
       {id ? (
         <IconButton
