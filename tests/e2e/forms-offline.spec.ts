@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adRow, resetTrading, seedSequences, seedTrader, sequenceCard, sequenceNames, traderCard } from "./trading-fixtures";
+import { adRow, keyboardDrag, resetTrading, seedSequences, seedTrader, sequenceCard, sequenceIds, sequenceNames, traderCard } from "./trading-fixtures";
 
 /**
  * Issue 19 item 1, the standing test of the form kit (app/components/ui/submit-failure.ts):
@@ -136,18 +136,12 @@ test.describe("Trading Planets: every form keeps its input when the post fails",
     );
 
     const handle = page.getByRole("button", { name: "Drag One" });
+    const ids = await sequenceIds(request);
     await expect(handle).toHaveAttribute("aria-roledescription", "sortable");
     await walk(
       page,
       "Trading Planets",
-      async () => {
-        await handle.focus();
-        await page.keyboard.press("Space");
-        await expect(handle).toHaveAttribute("aria-pressed", "true");
-        await page.keyboard.press("ArrowDown");
-        await expect(page.getByText(/Draggable item .* was moved over droppable area/)).toBeAttached();
-        await page.keyboard.press("Space");
-      },
+      async () => keyboardDrag(page, handle, "ArrowDown", ids.Two!),
       async () => {
         await expect(page.getByTestId("sequence").first()).toContainText("One");
         expect(await sequenceNames(request)).toEqual(["One", "Two"]);

@@ -30,6 +30,27 @@ export async function sequenceNames(request: APIRequestContext): Promise<string[
   return body.sequences.map((s) => s.name);
 }
 
+/** Sequence name → its `_id` (the sortable id dnd-kit's announcements name). */
+export async function sequenceIds(request: APIRequestContext): Promise<Record<string, string>> {
+  const body = (await (await request.get("/api/planet-sequences")).json()) as { sequences: { _id: string; name: string }[] };
+  return Object.fromEntries(body.sequences.map((s) => [s.name, s._id]));
+}
+
+/**
+ * A keyboard drag of a sequence (spec 2 §9; dnd-kit's keyboard sensor): Space picks it up,
+ * `key` moves it, Space drops it — each key once the list has taken the one before (picked up,
+ * then announced over `overId`), as a screen-reader user hears it; a key pressed before the
+ * sensor has measured the list is lost on a busy machine.
+ */
+export async function keyboardDrag(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", overId: string) {
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await expect(handle).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press(key);
+  await expect(page.getByText(new RegExp(`was moved over droppable area ${overId}\\.?$`))).toBeAttached();
+  await page.keyboard.press("Space");
+}
+
 export const toast = (page: Page, text: string) => page.locator(".gt-toaster").getByText(text, { exact: true });
 
 /**

@@ -1,5 +1,16 @@
 import { expect, test } from "@playwright/test";
-import { adRow, longPress, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast, waitForHydration } from "./trading-fixtures";
+import {
+  adRow,
+  keyboardDrag,
+  longPress,
+  resetTrading,
+  seedPagedAds,
+  seedSequences,
+  sequenceIds,
+  sequenceNames,
+  toast,
+  waitForHydration,
+} from "./trading-fixtures";
 
 /**
  * Issue 20 "Bounded pages" with JavaScript: the server renders 40 ads per section and 20
@@ -63,10 +74,7 @@ test("drag on the second page of sequences reorders that page; page 1 keeps its 
   await expect(page.getByTestId("sequence")).toHaveCount(20);
   await page.getByRole("navigation", { name: "Sequence pages" }).getByRole("link", { name: "Next →" }).click();
   await expect(page.getByTestId("sequence")).toHaveCount(2);
-  const handle = page.getByRole("button", { name: "Drag Route 22" });
-  await handle.focus();
-  await page.keyboard.press("Space");
-  await page.keyboard.press("ArrowUp");
-  await page.keyboard.press("Space");
+  const ids = await sequenceIds(request);
+  await keyboardDrag(page, page.getByRole("button", { name: "Drag Route 22" }), "ArrowUp", ids["Route 21"]!);
   await expect.poll(() => sequenceNames(request)).toEqual([...names.slice(0, 20), "Route 22", "Route 21"]);
 });
