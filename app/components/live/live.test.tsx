@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { act, cleanup, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderRemixStub } from "../../../tests/kit/component";
+import { keepInputOnFailure } from "../ui/submit-failure";
 import { LiveProvider, useLive } from "./live";
 
 /**
@@ -68,5 +69,49 @@ describe("useLive", () => {
     await act(async () => FakeEventSource.last!.emit("live", JSON.stringify({ topic: "session", scope: "relay", key: "bot" })));
     await waitFor(() => expect(screen.getByTestId("state").textContent).toBe("Stopped"));
     expect(loads).toBe(3);
+  });
+
+  it("waits while a post is on its way (a revalidation then would make the router drop the redirect the post answers with), then catches up", async () => {
+    vi.stubGlobal("EventSource", FakeEventSource);
+    let loads = 0;
+    function Page() {
+      useLive(["session:stalker"], { fallbackMs: null });
+      useLoaderData();
+      return <p>page</p>;
+    }
+    renderRemixStub([
+      {
+        path: "/",
+        Component: () => (
+          <LiveProvider>
+            <Page />
+          </LiveProvider>
+        ),
+        loader: () => ({ n: ++loads }),
+      },
+    ]);
+    await screen.findByText("page");
+    await act(async () => FakeEventSource.last!.emit("ready"));
+    await waitFor(() => expect(loads).toBe(2));
+    await new Promise((r) => setTimeout(r, 300));
+
+    // A post through the form kit's clientAction, its answer not back yet.
+    let answer!: (value: unknown) => void;
+    const clientAction = keepInputOnFailure();
+    const posted = clientAction({
+      request: new Request("http://localhost/", { method: "POST", body: new URLSearchParams({ intent: "start-stalker" }) }),
+      serverAction: () => new Promise((resolve) => (answer = resolve)),
+      params: {},
+    } as unknown as Parameters<typeof clientAction>[0]);
+    const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
+    await act(async () => FakeEventSource.last!.emit("live", event));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(loads).toBe(2);
+
+    answer({ ok: true });
+    await posted;
+    // The change is still owed: the next event (or the page going idle) brings it.
+    await act(async () => FakeEventSource.last!.emit("live", event));
+    await waitFor(() => expect(loads).toBe(3));
   });
 });

@@ -1,6 +1,7 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { LIVE_EVENTS_PATH, LIVE_THROTTLE_MS, liveMatches, type LiveEvent } from "#api/live";
+import { submissionsInFlight } from "~/components/ui/submit-failure";
 
 /**
  * Live pages (issue 18; docs/live.md): ONE EventSource per tab (`/api/events`), opened by the
@@ -134,7 +135,8 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
   const flush = useRef(() => {});
   flush.current = () => {
     const s = state.current;
-    if (!s.pending || !s.enabled || s.busy || s.timer) return;
+    // `busy` is as of the last render; a post sent since shows only in the counter.
+    if (!s.pending || !s.enabled || s.busy || s.timer || submissionsInFlight() > 0) return;
     if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
     const wait = s.last + LIVE_THROTTLE_MS - Date.now();
     if (wait > 0) {

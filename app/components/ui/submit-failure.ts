@@ -64,6 +64,7 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
   return async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
     const copy = request.clone();
     let answer: unknown;
+    inFlight++;
     try {
       answer = await serverAction();
     } catch (error) {
@@ -76,10 +77,25 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
       if (heading) toast.error(heading, { description: reason });
       else toast.error(reason);
       return { ok: false, message: heading ?? reason, reason, submitFailed: kind, intent: typeof raw === "string" ? raw : null } satisfies SubmitFailure;
+    } finally {
+      inFlight--;
     }
     showAnswerToast(answer);
     return answer;
   };
+}
+
+/** Posts of this tab whose answer has not come back yet. */
+let inFlight = 0;
+
+/**
+ * How many posts (forms and fetchers through {@link keepInputOnFailure}) are on their way.
+ * A live refresh waits for them: a revalidation started while a fetcher's post is under way
+ * makes the router drop the redirect that post answers with (the take-over question's
+ * `?takeover=`, issue 18), and the page's own render may not show the post yet.
+ */
+export function submissionsInFlight(): number {
+  return inFlight;
 }
 
 /**
