@@ -70,11 +70,13 @@ test.describe("spec 1 §2 panel, groups and rows", () => {
     });
     await openRates(page);
     await expect(page.locator('.gt-gift-image[data-state="loaded"]')).toHaveCount(await page.locator(".gt-gift-image").count());
-    const cached = await page.evaluate(async () => {
-      const cache = await caches.open("gift-images-v1");
-      return (await cache.keys()).map((r) => new URL(r.url).pathname).sort();
-    });
-    expect(cached).toEqual(["clay", "fire-cannon-ball", "gold-ring", "green-light", "silver-ring"].map((slug) => `/img/gifts/${slug}.png`));
+    // The page stores a picture after showing it: read the store until the last one is in.
+    const cached = () =>
+      page.evaluate(async () => {
+        const cache = await caches.open("gift-images-v1");
+        return (await cache.keys()).map((r) => new URL(r.url).pathname).sort();
+      });
+    await expect.poll(cached).toEqual(["clay", "fire-cannon-ball", "gold-ring", "green-light", "silver-ring"].map((slug) => `/img/gifts/${slug}.png`));
     // Next visit, host unreachable: the pictures still show, from the cache store.
     await page.unroute(/galaxy\.mobstudio\.ru/);
     await page.route(/^https:\/\/galaxy\.mobstudio\.ru\//, (route) => route.abort());

@@ -39,15 +39,19 @@ export async function sequenceIds(request: APIRequestContext): Promise<Record<st
 /**
  * A keyboard drag of a sequence (spec 2 §9; dnd-kit's keyboard sensor): Space picks it up,
  * `key` moves it, Space drops it — each key once the list has taken the one before (picked up,
- * then announced over `overId`), as a screen-reader user hears it; a key pressed before the
- * sensor has measured the list is lost on a busy machine.
+ * then announced over `overId`), as a screen-reader user hears it.
  */
 export async function keyboardDrag(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", overId: string) {
   await handle.focus();
   await page.keyboard.press("Space");
   await expect(handle).toHaveAttribute("aria-pressed", "true");
-  await page.keyboard.press(key);
-  await expect(page.getByText(new RegExp(`was moved over droppable area ${overId}\\.?$`))).toBeAttached();
+  // The sensor listens for arrows a moment after the pick-up: an arrow before that is lost, as
+  // for a user who then presses it again (an extra press past the end of the list stays there).
+  const over = page.getByText(new RegExp(`was moved over droppable area ${overId}\\.?$`));
+  await expect(async () => {
+    if ((await over.count()) === 0) await page.keyboard.press(key);
+    await expect(over).toBeAttached({ timeout: 1_500 });
+  }).toPass({ timeout: 10_000 });
   await page.keyboard.press("Space");
 }
 
