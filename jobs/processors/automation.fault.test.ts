@@ -94,11 +94,11 @@ describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
     // the after-mastic account goes first, alone, until its kill, so no other kill can take its
     // mastic run away (on a loaded machine the cycles' steps overlap in any order).
     const afterMastic = runs.find((r) => r.point === "after-mastic")!;
-    await startAuto(afterMastic.op.id, { repeat: 2, intervalSeconds: 5 });
-    await waitFor(`the after-mastic kill\n${workers.output()}`, () => fs.readdirSync(crashDir).some((f) => f.startsWith("after-mastic@")), 120_000, 50);
-    for (const r of runs) if (r !== afterMastic) await startAuto(r.op.id, { repeat: 2, intervalSeconds: 5 });
-
     try {
+      await startAuto(afterMastic.op.id, { repeat: 2, intervalSeconds: 5 });
+      await waitFor(`the after-mastic kill\n${workers.output()}`, () => fs.readdirSync(crashDir).some((f) => f.startsWith("after-mastic@")), 120_000, 50);
+      for (const r of runs) if (r !== afterMastic) await startAuto(r.op.id, { repeat: 2, intervalSeconds: 5 });
+
       // Eight kills, each followed by a worker start and a stall check: minutes on a loaded machine.
       await waitFor(
         `every Auto run to finish\n${workers.output()}`,
