@@ -90,14 +90,17 @@ describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
       COLLECTIONS_TEST_CRASH: runs.map((r) => `${r.point}@${r.sender.id}`).join(","),
       COLLECTIONS_TEST_CRASH_DIR: crashDir,
     });
-    // A kill during another account's mastic run ends that run for good (it is not repeated):
-    // the after-mastic account goes first, alone, until its kill, so no other kill can take its
-    // mastic run away (on a loaded machine the cycles' steps overlap in any order).
-    const afterMastic = runs.find((r) => r.point === "after-mastic")!;
+    // A kill ends every step in flight for good (a mastic run is not repeated; an interrupted
+    // send resumes as a new first chunk), so on a loaded machine a kill can take another run's
+    // point away before it is reached. The runs start one after another, each once the one
+    // before has been killed at its point: no kill can come before a later run's point.
     try {
-      await startAuto(afterMastic.op.id, { repeat: 2, intervalSeconds: 5 });
-      await waitFor(`the after-mastic kill\n${workers.output()}`, () => fs.readdirSync(crashDir).some((f) => f.startsWith("after-mastic@")), 120_000, 50);
-      for (const r of runs) if (r !== afterMastic) await startAuto(r.op.id, { repeat: 2, intervalSeconds: 5 });
+      for (const r of runs) {
+        await startAuto(r.op.id, { repeat: 2, intervalSeconds: 5 });
+        const marker = path.join(crashDir, `${r.point}@${r.sender.id}`);
+        // The simulator keeps its latest 500 requests: collect them while waiting too.
+        await waitFor(`the ${r.point} kill\n${workers.output()}`, () => (bed.collect(), fs.existsSync(marker)), 120_000, 50);
+      }
 
       // Eight kills, each followed by a worker start and a stall check: minutes on a loaded machine.
       await waitFor(
