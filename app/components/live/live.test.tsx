@@ -33,29 +33,34 @@ class FakeEventSource {
   }
 }
 
+/** A live page at "/" inside the tab's LiveProvider, with its loader. */
+function renderLivePage(Page: () => JSX.Element, loader: () => Record<string, unknown>) {
+  vi.stubGlobal("EventSource", FakeEventSource);
+  renderRemixStub([
+    {
+      path: "/",
+      Component: () => (
+        <LiveProvider>
+          <Page />
+        </LiveProvider>
+      ),
+      loader,
+    },
+  ]);
+}
+
 describe("useLive", () => {
   it("revalidates once when the stream first says ready (what changed since the render), and on a live event", async () => {
-    vi.stubGlobal("EventSource", FakeEventSource);
     let loads = 0;
     let state = "Stopped";
     function Page() {
       useLive(["session:relay"], { fallbackMs: null });
       return <p data-testid="state">{useLoaderData<{ state: string }>().state}</p>;
     }
-    renderRemixStub([
-      {
-        path: "/",
-        Component: () => (
-          <LiveProvider>
-            <Page />
-          </LiveProvider>
-        ),
-        loader: () => {
-          loads++;
-          return { state };
-        },
-      },
-    ]);
+    renderLivePage(Page, () => {
+      loads++;
+      return { state };
+    });
     expect((await screen.findByTestId("state")).textContent).toBe("Stopped");
     expect(loads).toBe(1);
     // The bot logged in before the stream was up: its event went to nobody.
@@ -72,24 +77,13 @@ describe("useLive", () => {
   });
 
   it("waits while a post is on its way (a revalidation then would make the router drop the redirect the post answers with), then catches up", async () => {
-    vi.stubGlobal("EventSource", FakeEventSource);
     let loads = 0;
     function Page() {
       useLive(["session:stalker"], { fallbackMs: null });
       useLoaderData();
       return <p>page</p>;
     }
-    renderRemixStub([
-      {
-        path: "/",
-        Component: () => (
-          <LiveProvider>
-            <Page />
-          </LiveProvider>
-        ),
-        loader: () => ({ n: ++loads }),
-      },
-    ]);
+    renderLivePage(Page, () => ({ n: ++loads }));
     await screen.findByText("page");
     await act(async () => FakeEventSource.last!.emit("ready"));
     await waitFor(() => expect(loads).toBe(2));
