@@ -10,8 +10,18 @@ const [vitestFile, pwFile] = process.argv.slice(2);
 try {
   const v = JSON.parse(fs.readFileSync(vitestFile, "utf8"));
   passed += v.numPassedTests;
-  failed += v.numFailedTests;
+  // A file that fails to load has no failed test, only a failed suite.
+  const vitestFailed = v.numFailedTests || v.numFailedTestSuites;
+  failed += vitestFailed;
   skipped += v.numPendingTests + v.numTodoTests;
+  // vitest's JSON report leaves out errors raised outside any test (an uncaught exception or
+  // an unhandled rejection): the run still fails on them, so its exit status counts as one more
+  // failure when every test passed.
+  const rc = Number(process.env.VITEST_RC ?? 0);
+  if (rc !== 0 && vitestFailed === 0) {
+    failed += 1;
+    console.log(`vitest exited with ${rc} although every test passed: an error outside the tests (its report is above)`);
+  }
 } catch {
   missing.push("vitest");
 }

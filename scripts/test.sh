@@ -44,7 +44,9 @@ show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
 
 echo "== unit + integration (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=1
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+vitest_rc=$?
+[ "$vitest_rc" = 0 ] || status=1
 
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
 if show build "-- production build for the journeys (build-e2e-$port)" >/dev/null; then
@@ -56,5 +58,5 @@ else
 fi
 
 # One closing line for both runners and the lint step: "N passed, N failed".
-LINT_RESULT=$lint node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
+LINT_RESULT=$lint VITEST_RC=$vitest_rc node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
 exit $status

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeDb, dbKind, getDb } from "./client.server";
 import { logs } from "./schema";
 import { resetEnv } from "~/utils/env.server";
@@ -27,6 +28,49 @@ describe("database client", () => {
     const r = await db.execute(sql`select count(*)::int as n from information_schema.tables where table_name = 'logs'`);
     expect((r as unknown as { rows: { n: number }[] }).rows[0].n).toBe(1);
     await closeDb();
+  });
+
+  it("survives a connection lost in the middle of a query: the query fails, the process does not, the next query works", async () => {
+    const db = await getDb();
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on("uncaughtException", record);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      type PidRows = { rows: { pid: number }[] };
+      const pidOf = async () => ((await db.execute(sql`select pg_backend_pid() as pid`)) as unknown as PidRows).rows[0].pid;
+      // A transaction holds its connection checked out of the pool: the case pg's pool does not
+      // cover (its one-shot queries listen for the loss themselves).
+      let before = 0;
+      const long = db
+        .transaction(async (tx) => {
+          before = ((await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as PidRows).rows[0].pid;
+          await tx.execute(sql`select pg_sleep(10)`);
+        })
+        .then(
+          () => null,
+          (err: Error) => err,
+        );
+      await vi.waitFor(() => expect(before).not.toBe(0));
+      const admin = new pg.Client({ connectionString: realUrl });
+      await admin.connect();
+      await vi.waitFor(async () => {
+        const r = await admin.query("select count(*)::int as n from pg_stat_activity where pid = $1 and query like '%pg_sleep%'", [before]);
+        expect(r.rows[0].n).toBe(1);
+      });
+      await admin.query("select pg_terminate_backend($1)", [before]);
+      await admin.end();
+      // The transaction fails (Drizzle's rollback on the dead connection is what it reports).
+      expect((await long)?.message).toMatch(/^Failed query: /);
+      // pg reports the loss a second time, as an event on the client: heard, not thrown.
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[db] connection lost during a query:", expect.any(String)));
+      expect(await pidOf()).not.toBe(before);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", record);
+      warn.mockRestore();
+      await closeDb();
+    }
   });
 
   it("falls back to embedded PGlite files when DATABASE_URL is unset, and keeps data across reopen", async () => {
