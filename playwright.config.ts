@@ -78,6 +78,13 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   globalSetup: "./tests/e2e/global-setup.ts",
   use: {
+    // One browser context per worker, reset between journeys (cookies and storage back to the
+    // storage state, routes, init scripts, dialogs and the clock removed, extra pages closed,
+    // the tab back on about:blank). A fresh context and tab cost ~1.7 core-seconds per journey,
+    // most of the browser's share of the run (docs/testing.md "One tab per worker").
+    // A journey that changes other options (`test.use({ storageState })`, touch) gets a fresh
+    // context, as Playwright does whenever those options differ.
+    reuseContext: true,
     baseURL: WORLD.baseURL,
     // A trace of the retry of a failed journey (CI retries once): recording every passing
     // journey cost a sixth of the run's time.

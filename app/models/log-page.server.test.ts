@@ -179,3 +179,17 @@ describe("an index behind every filter (EXPLAIN on a table of 60,000 entries)", 
     }
   });
 });
+
+describe("entries written in the same instant", () => {
+  it("list in the order they were written, newest first, page after page (time-ordered ids)", async () => {
+    await reset();
+    const db = await getDb();
+    const at = new Date(T0 + 60_000);
+    const messages = Array.from({ length: 40 }, (_, i) => `burst-${String(i).padStart(2, "0")}`);
+    // One statement: every row has the same timestamp, as a burst does on a millisecond clock.
+    await db.insert(logs).values(messages.map((message) => ({ type: "info" as const, source: "system" as const, message, timestamp: at })));
+    const newestFirst = [...messages].reverse();
+    expect((await listLogs({ limit: 100 })).map((e) => e.message)).toEqual(newestFirst);
+    expect(await walkOlder({}, 15)).toEqual(newestFirst);
+  });
+});

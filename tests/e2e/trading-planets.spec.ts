@@ -232,9 +232,7 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   // The first delete's toast may still be up: the chip going and the stored list say this one is done.
   await expect(dialog.getByLabel("Rename JunkHub")).toHaveCount(0);
   await expect(toast(page, "Custom planet deleted successfully").first()).toBeVisible();
-  await expect
-    .poll(async () => ((await (await request.get("/api/custom-planets")).json()) as { planets: unknown[] }).planets)
-    .toEqual([]);
+  await expect.poll(async () => ((await (await request.get("/api/custom-planets")).json()) as { planets: unknown[] }).planets).toEqual([]);
 });
 
 test("Ads: message required, expand + quick insert at the caret, copy to clipboard, optimistic active, long-press multi-select delete", async ({

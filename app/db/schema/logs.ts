@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { uuidv7 } from "../../utils/uuidv7";
 
 // The lists live in the client-safe /api contract; the table only types its columns by them.
 import type { LogSource, LogType } from "../../../api/logs";
@@ -19,7 +20,9 @@ export { LOG_SOURCES, LOG_TYPES, type LogSource, type LogType } from "../../../a
 export const logs = pgTable(
   "logs",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    // Time-ordered: entries written in the same millisecond list in the order they were written
+    // (the list sorts by timestamp, then id). The database's own default stays for raw inserts.
+    id: uuid().primaryKey().defaultRandom().$defaultFn(uuidv7),
     type: text().$type<LogType>().notNull(),
     source: text().$type<LogSource>().notNull(),
     message: text().notNull(),
