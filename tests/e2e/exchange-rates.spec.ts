@@ -642,6 +642,8 @@ test.describe("spec 1 §2 import and §7 export", () => {
     await page.getByRole("button", { name: "Export", exact: true }).click();
     await expect(toast(page, "Exchange rates copied to clipboard")).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
+    // The worker's next journeys share this context (playwright.config.ts reuseContext).
+    await context.clearPermissions();
     const api = await getRates(page.request);
     expect(copied).toBe(JSON.stringify(api, null, 2));
     // What Export writes, Import takes back.

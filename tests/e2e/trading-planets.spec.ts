@@ -259,6 +259,8 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   await adRow(page, "Sell 🚀 now").getByRole("button", { name: "Sell 🚀 now", exact: true }).click();
   await expect(toast(page, "Text copied to clipboard")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Sell 🚀 now");
+  // The worker's next journeys share this context (playwright.config.ts reuseContext).
+  await context.clearPermissions();
 
   await page.getByRole("switch", { name: "Active: second ad" }).click();
   await expect(page.getByRole("switch", { name: "Active: second ad" })).toHaveAttribute("aria-checked", "false");

@@ -5,6 +5,7 @@
  *
  *   const res = await loader(apiArgs(new Request("http://localhost/api/logs")));
  */
+import { expect } from "vitest";
 import { createTestApiToken, createTestOperator } from "./auth";
 
 async function makeToken(): Promise<string> {
@@ -12,12 +13,15 @@ async function makeToken(): Promise<string> {
   return createTestApiToken(operator.id, "route-tests");
 }
 
-let token: Promise<string> | undefined;
+// Keyed by the test file: without isolation (vitest.config.ts) this module outlives the file
+// that made the token, and the next file has a database of its own.
+let token: { file: string | undefined; value: Promise<string> } | undefined;
 
 /** The test file's API token (created on first use). */
 export function testApiToken(): Promise<string> {
-  token ??= makeToken();
-  return token;
+  const file = expect.getState().testPath;
+  if (!token || token.file !== file) token = { file, value: makeToken() };
+  return token.value;
 }
 
 /** A copy of `request` that carries the test operator's bearer token. */

@@ -12,6 +12,14 @@ import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
  * the app's migrate() on first use finds nothing to do.
  * The app modules read DATABASE_URL lazily, so setting it here is enough.
  */
+// Without isolation a fork runs file after file (vitest.config.ts): each file starts from the
+// environment the first one saw, whatever the file before set or forgot to put back.
+const first = globalThis as { __gtFirstEnv?: Record<string, string | undefined> };
+if (first.__gtFirstEnv) {
+  for (const key of Object.keys(process.env)) if (!(key in first.__gtFirstEnv)) delete process.env[key];
+  Object.assign(process.env, first.__gtFirstEnv);
+} else first.__gtFirstEnv = { ...process.env };
+
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const dbName = `gt_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: base });
@@ -37,6 +45,18 @@ Object.assign(process.env, {
   GT_TEST_BIN_DIR: inject("testBinDir"),
 });
 
+// The modules outlive a file too: forget what they read from the environment the file before set.
+{
+  const { resetEnv } = await import("~/utils/env.server");
+  resetEnv();
+  // Work the file before left running may have opened the database again after it closed it
+  // (its own, dropped since): this file opens its own on first use.
+  const { closeDb } = await import("~/db/client.server");
+  await closeDb().catch(() => {});
+  const { resetGalaxyServices } = await import("~/galaxy/services.server");
+  resetGalaxyServices();
+}
+
 // Rule 12 of CONVENTIONS: a console.error during a test fails it.
 let errors: unknown[][] = [];
 beforeEach(() => {
@@ -55,6 +75,11 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  // Nothing a file switched on outlives it: fake timers, spies, stubbed globals.
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
   const { closeDb } = await import("~/db/client.server");
   await closeDb().catch(() => {});
   const { closeQueues } = await import("#jobs/queues.server").catch(() => ({ closeQueues: async () => {} }));
