@@ -6,7 +6,7 @@ import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_WORKERS, WORLD, WORLDS, type World } 
  * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
  * build, with a fresh embedded database and fresh simulators per run.
  * `*.nojs.spec.ts` files run with JavaScript disabled (forms, redirects, flash toasts).
- * E2E_WORKERS workers (2 by default) each own a world (tests/e2e/world.ts): an app server on
+ * E2E_WORKERS workers (3 by default) each own a world (tests/e2e/world.ts): an app server on
  * E2E_PORT + N with its own data dir, simulators and Redis prefix. This file is evaluated in
  * every worker too: `use.baseURL` and `use.storageState` are that worker's world's.
  * E2E_PORT lets several runs coexist on one machine (leave E2E_WORKERS ports between them).

@@ -130,14 +130,7 @@ test("sequence form: planets reorder by drag (keyboard and mouse on the handle),
   }
   await expect(page.getByRole("button", { name: "Drag planet 3" })).toHaveAttribute("aria-roledescription", "sortable");
   // Keyboard: russian (3rd) up one place.
-  const handle = page.getByRole("button", { name: "Drag planet 3" });
-  await handle.focus();
-  await page.keyboard.press("Space");
-  // dnd-kit picks the item up in an effect: move only once it says so (a loaded machine is slow).
-  await expect(handle).toHaveAttribute("aria-pressed", "true");
-  await page.keyboard.press("ArrowUp");
-  await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(/moved over droppable area/i);
-  await page.keyboard.press("Space");
+  await keyboardDrag(page, page.getByRole("button", { name: "Drag planet 3" }), "ArrowUp");
   await expect(page.getByRole("combobox", { name: "Planet type 2" })).toContainText("russian");
   // Mouse: the ring (1st) below the cannon (now 3rd).
   const from = (await page.getByRole("button", { name: "Drag planet 1" }).boundingBox())!;

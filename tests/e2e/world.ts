@@ -8,8 +8,12 @@
  * while the worlds run side by side. The main process (and globalSetup) sees world 0 here.
  */
 export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
-/** Two by default: the journeys leave a quarter of this 2-core machine idle with one. */
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
+/**
+ * Three by default on this 2-core machine: a journey waits on its page and its server for part
+ * of its time, and since journeys share a tab (playwright.config.ts reuseContext) each costs
+ * less CPU, so two workers left it idle (measured 2026-11-26: 6.6 → 5.4 min, docs/testing.md).
+ */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 3) || 1);
 
 export type World = {
   index: number;
