@@ -58,11 +58,12 @@ async function openPostgres(url: string, options: { max: number }) {
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const pool = new pg.Pool({ connectionString: url, max: options.max });
   pool.on("error", (err) => console.error("[db] idle client error", err.message));
-  // A connection lost while a query holds it (PostgreSQL restarted, the backend terminated)
-  // rejects that query, and pg also emits "error" on the client: the pool listens only while
-  // the client is idle, so without this listener the process would die of an uncaught error.
-  // The pool drops the broken client when it is released; the next query opens a fresh one.
-  pool.on("connect", (client) => client.on("error", (err) => console.warn("[db] connection lost during a query:", err.message)));
+  // A connection lost while a transaction holds it (PostgreSQL restarted, the backend
+  // terminated) rejects that transaction, and pg also emits "error" on the client: the pool
+  // listens only while the client is idle, so without this listener the process would die of an
+  // uncaught error. The pool drops the broken client when it is released; the next query opens
+  // a fresh one. (An idle client's loss reaches both listeners.)
+  pool.on("connect", (client) => client.on("error", (err) => console.warn("[db] connection lost:", err.message)));
   const db = drizzle(pool, { schema, casing: "snake_case" });
   // A no-op when the database is already migrated (a test template, a running owner).
   await migrate(db, { migrationsFolder: MIGRATIONS });

@@ -11,7 +11,9 @@ import { WORLD } from "./world";
 const DISCORD_URL = WORLD.discordUrl;
 const RELAY = "1180000000000000102";
 const WEBHOOK_BUCKET = "POST /webhooks/:webhook/:token";
-const status = (page: Page) => page.getByRole("status").filter({ hasText: /Running|Stopped/ });
+// "Running", "Starting" or "Stopped": always on the page, so a check reads it at once (a locator
+// for Running|Stopped alone waited, on a no-JS page that cannot change, while the bot was Starting).
+const botState = async (page: Page) => (await page.getByTestId("bot-state").textContent()) ?? "";
 
 async function reloadUntil(page: Page, check: () => Promise<boolean>) {
   await expect
@@ -30,9 +32,10 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   test.setTimeout(120_000);
   const [acc] = (await simAccounts("plain")).slice(43, 44);
   await page.goto("/galacord");
-  if (!(await status(page).textContent())?.includes("Running")) {
+  if ((await botState(page)) !== "Running") {
     await page.getByRole("button", { name: "Start", exact: true }).click();
-    await reloadUntil(page, async () => (await status(page).textContent())?.includes("Running") ?? false);
+    await expect(toast(page, "Bot started")).toBeVisible();
+    await reloadUntil(page, async () => (await botState(page)) === "Running");
   }
   await page.getByRole("button", { name: "ID", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "New connection" });
@@ -68,6 +71,8 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   await page.goto("/galacord");
 
   // Discord lets the webhook post once every 4 s: lines from the planet wait, and the row says how many.
+  // (This run's lines carry a tag: the simulator keeps what earlier runs in this world sent.)
+  const run = Date.now().toString(36);
   const conns = (await (await fetch(`${SIM_URL}/__sim/connections`)).json()) as { open: { accountId: string | null; planet: string | null }[] };
   const planet = conns.open.find((c) => c.accountId === acc.id)!.planet!;
   const sentLines = async () =>
@@ -77,7 +82,7 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   await expect.poll(async () => (await sentLines()).some((s) => s.content === "warm up"), { timeout: 20_000 }).toBe(true);
   expect((await post(`${DISCORD_URL}/__discord/ratelimits`, { buckets: { [WEBHOOK_BUCKET]: { limit: 1, windowMs: 4000 } } })).status).toBe(200);
   try {
-    for (let i = 0; i < 6; i++) expect((await post(`${SIM_URL}/__sim/say`, { planet, fromId: "999998", text: `queued line ${i}` })).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await post(`${SIM_URL}/__sim/say`, { planet, fromId: "999998", text: `queued line ${i} ${run}` })).status).toBe(200);
     // (textContent waits for the badge without a timeout of its own: a short one, then the next reload.)
     await reloadUntil(page, async () =>
       /^[1-6] queued$/.test(
@@ -92,8 +97,8 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   }
   await reloadUntil(page, async () => (await row.getByTestId("relay-queued").count()) === 0);
   const sent = await sentLines();
-  expect(sent.filter((s) => s.content.startsWith("queued line ")).map((s) => [s.content, s.username])).toEqual(
-    Array.from({ length: 6 }, (_, i) => [`queued line ${i}`, `#999998 @ ${planet}`]),
+  expect(sent.filter((s) => s.content.endsWith(` ${run}`)).map((s) => [s.content, s.username])).toEqual(
+    Array.from({ length: 6 }, (_, i) => [`queued line ${i} ${run}`, `#999998 @ ${planet}`]),
   );
 
   await row.getByRole("button", { name: `Delete ${acc.nick}` }).click();

@@ -6,7 +6,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { simAccounts, toast } from "./characters-fixtures";
 
-const status = (page: Page) => page.getByRole("status").filter({ hasText: /Running|Stopped/ });
+// "Running", "Starting" or "Stopped": always on the page, so a check reads it at once (a locator
+// for Running|Stopped alone waited, on a no-JS page that cannot change, while the bot was Starting).
+const botState = async (page: Page) => (await page.getByTestId("bot-state").textContent()) ?? "";
 
 async function reloadUntil(page: Page, check: () => Promise<boolean>) {
   await expect
@@ -27,7 +29,7 @@ test("no-JS: Start, ID → Connect, Change Channel, Delete Connection (confirm),
   if (await page.getByRole("button", { name: "Stop", exact: true }).isVisible()) await page.getByRole("button", { name: "Stop", exact: true }).click();
   await page.getByRole("button", { name: "Start", exact: true }).click();
   await expect(toast(page, "Bot started")).toBeVisible();
-  await reloadUntil(page, async () => (await status(page).textContent())?.includes("Running") ?? false);
+  await reloadUntil(page, async () => (await botState(page)) === "Running");
 
   await page.getByRole("button", { name: "ID", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "New connection" });
@@ -58,5 +60,5 @@ test("no-JS: Start, ID → Connect, Change Channel, Delete Connection (confirm),
 
   await page.getByRole("button", { name: "Stop", exact: true }).click();
   await expect(toast(page, "Bot stopped")).toBeVisible();
-  await expect(status(page)).toContainText("Stopped");
+  await expect(page.getByTestId("bot-state")).toHaveText("Stopped");
 });

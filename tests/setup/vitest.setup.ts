@@ -5,13 +5,6 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
 
-/**
- * Each test file gets its own PostgreSQL database, Redis key prefix and data dir, so files
- * run in parallel (and several developers can run tests at once) without touching each other.
- * The database is a copy of the run's migrated template (tests/setup/global-setup.ts), so
- * the app's migrate() on first use finds nothing to do.
- * The app modules read DATABASE_URL lazily, so setting it here is enough.
- */
 // Without isolation a fork runs file after file (vitest.config.ts): each file starts from the
 // environment the first one saw, whatever the file before set or forgot to put back.
 const first = globalThis as { __gtFirstEnv?: Record<string, string | undefined> };
@@ -20,6 +13,13 @@ if (first.__gtFirstEnv) {
   Object.assign(process.env, first.__gtFirstEnv);
 } else first.__gtFirstEnv = { ...process.env };
 
+/**
+ * Each test file gets its own PostgreSQL database, Redis key prefix and data dir, so files
+ * run in parallel (and several developers can run tests at once) without touching each other.
+ * The database is a copy of the run's migrated template (tests/setup/global-setup.ts), so
+ * the app's migrate() on first use finds nothing to do.
+ * The app modules read DATABASE_URL lazily, so setting it here is enough.
+ */
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const dbName = `gt_test_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: base });
