@@ -29,6 +29,17 @@ async function swipe(page: Page, target: Locator, dx: number, { release = true }
   return end;
 }
 
+/** The writes the page sends to the section from now on (a gesture that does nothing sends none). */
+function writesFrom(page: Page) {
+  const writes: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() !== "GET" && new URL(r.url()).pathname.startsWith("/exchange-rates")) writes.push(r.url());
+  });
+  return writes;
+}
+/** Two frames: a release's outcome (swipe.tsx acts in the touchend handler) has been drawn and sent by then. */
+const twoFrames = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+
 const surface = (r: Locator) => r.locator(".gt-swipe-surface");
 const offset = (r: Locator) =>
   surface(r).evaluate((el) => {
@@ -73,9 +84,11 @@ test("the swipe reveals the action, stops at ±100px, and does nothing when rele
   await expect(green.locator(".gt-swipe-toggle")).toHaveAttribute("data-label", "Enable");
   await expect(green.locator(".gt-swipe-toggle")).toHaveAttribute("data-visible", "true");
   await expect(green.locator(".gt-swipe-toggle")).not.toHaveAttribute("data-armed");
+  const writes = writesFrom(page);
   await releaseRight();
   await expect.poll(() => offset(green)).toBe(0);
-  await page.waitForTimeout(500);
+  await twoFrames(page);
+  expect(writes).toEqual([]);
   await expect(green).toHaveAttribute("data-status", "disabled");
   expect((await getRates(page.request))["Fire Cannon Ball"]["Green Light"].status).toBe(false);
 });
@@ -84,12 +97,14 @@ test("a vertical drag scrolls and never swipes", async ({ page }) => {
   const clay = row(page, "Gold Ring", "Clay");
   const box = (await clay.locator(".gt-rate-name").boundingBox())!;
   const cdp = await page.context().newCDPSession(page);
+  const writes = writesFrom(page);
   const x = box.x + 20;
   const y = box.y + box.height / 2;
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
   for (let i = 1; i <= 6; i++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: x + i * 15, y: y + i * 40 }] });
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-  await page.waitForTimeout(500);
+  await twoFrames(page);
+  expect(writes).toEqual([]);
   await expect(clay).toHaveAttribute("data-status", "enabled");
   await expect(clay).toBeVisible();
 });

@@ -327,8 +327,10 @@ test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
       await route.fallback();
     });
     const clay = row(page, "Gold Ring", "Clay");
+    const posted = page.waitForRequest((r) => r.method() === "POST" && /\/exchange-rates\.data/.test(r.url()));
     await clay.getByRole("button", { name: "Disable Gold Ring → Clay" }).click();
-    await page.waitForTimeout(300);
+    // The post is out (and held): an optimistic screen would have changed on the click already.
+    await posted;
     await expect(clay).toHaveAttribute("data-status", "enabled");
     release();
     await expect(clay).toHaveAttribute("data-status", "disabled");

@@ -81,10 +81,11 @@ export async function dismissToasts(page: Page) {
   for (let i = 0; i < 10 && (await statics.count()) > 0; i++) await statics.first().locator(".gt-toast-close-static").click();
   // Toasts still on screen (a leaving one keeps its node for 200 ms, marked data-removed).
   const shown = page.locator(".gt-toaster [data-sonner-toast]:not([data-removed='true'])");
-  for (let i = 0; i < 10 && (await shown.count()) > 0; i++) {
+  for (let i = 0, n = await shown.count(); i < 10 && n > 0; i++) {
     // Stacked toasts overlap: the close button's own click handler, whichever lies on top.
     await shown.first().getByRole("button", { name: "Dismiss notification" }).dispatchEvent("click");
-    await page.waitForTimeout(50);
+    await expect(shown).not.toHaveCount(n);
+    n = await shown.count();
   }
   await expect(shown).toHaveCount(0);
 }
