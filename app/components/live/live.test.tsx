@@ -108,4 +108,30 @@ describe("useLive", () => {
     await act(async () => FakeEventSource.last!.emit("live", event));
     await waitFor(() => expect(loads).toBe(3));
   });
+
+  it("waits while the router is busy in its own state (a fetcher's redirect under way, not yet rendered), then catches up", async () => {
+    let loads = 0;
+    function Page() {
+      useLive(["session:stalker"], { fallbackMs: null });
+      useLoaderData();
+      return <p>page</p>;
+    }
+    renderLivePage(Page, () => ({ n: ++loads }));
+    await screen.findByText("page");
+    await act(async () => FakeEventSource.last!.emit("ready"));
+    await waitFor(() => expect(loads).toBe(2));
+    await new Promise((r) => setTimeout(r, 300));
+
+    // What Remix's router says between a fetcher's redirect answer and the navigation it starts.
+    const fetchers = new Map([["start-stalker", { state: "loading" }]]);
+    vi.stubGlobal("__remixRouter", { state: { navigation: { state: "idle" }, revalidation: "idle", fetchers } });
+    const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
+    await act(async () => FakeEventSource.last!.emit("live", event));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(loads).toBe(2);
+
+    fetchers.set("start-stalker", { state: "idle" });
+    await act(async () => FakeEventSource.last!.emit("live", event));
+    await waitFor(() => expect(loads).toBe(3));
+  });
 });
