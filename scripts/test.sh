@@ -5,9 +5,9 @@
 # 127.0.0.1:6379 — `.ci/run` starts both when they are not answering.
 #
 # The CPU-bound checks that wait on nothing (tsc, ESLint, Prettier and the production build
-# the journeys run against) start together; each one's output is kept and printed whole, in
-# this order, under its own heading, with its own exit status. Then vitest, then Playwright
-# on the build made above (E2E_PREBUILT=1). docs/testing.md has the figures.
+# the journeys run against) start together, and vitest with them; each check's output is kept
+# and printed whole after vitest's, in this order, under its own heading, with its own exit
+# status. Then Playwright on the build made above (E2E_PREBUILT=1). docs/testing.md has the figures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -37,16 +37,18 @@ stage tsc npx tsc --noEmit
 stage eslint npx eslint . --max-warnings 0
 stage prettier npx prettier --check .
 
+# vitest starts beside them: a quarter of its time is waiting on sockets and timers, which the
+# checks fill (docs/testing.md "Issue 19 D"). Their output follows vitest's, each whole.
+echo "== unit + integration (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+vitest_rc=$?
+[ "$vitest_rc" = 0 ] || status=1
+
 show tsc "== typecheck" || status=1
 lint=passed
 show eslint "== lint (ESLint, then Prettier --check)" || lint=failed
 show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
-
-echo "== unit + integration (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
-vitest_rc=$?
-[ "$vitest_rc" = 0 ] || status=1
 
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
 if show build "-- production build for the journeys (build-e2e-$port)" >/dev/null; then
