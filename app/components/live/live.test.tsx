@@ -49,6 +49,25 @@ function renderLivePage(Page: () => JSX.Element, loader: () => Record<string, un
   ]);
 }
 
+/**
+ * A page following stalker sessions, past its first load and the stream's catch-up (two loads),
+ * with the throttle's window over. Returns how many times its loader ran so far.
+ */
+async function stalkerPageCaughtUp(): Promise<() => number> {
+  let loads = 0;
+  function Page() {
+    useLive(["session:stalker"], { fallbackMs: null });
+    useLoaderData();
+    return <p>page</p>;
+  }
+  renderLivePage(Page, () => ({ n: ++loads }));
+  await screen.findByText("page");
+  await act(async () => FakeEventSource.last!.emit("ready"));
+  await waitFor(() => expect(loads).toBe(2));
+  await new Promise((r) => setTimeout(r, 300));
+  return () => loads;
+}
+
 describe("useLive", () => {
   it("revalidates once when the stream first says ready (what changed since the render), and on a live event", async () => {
     let loads = 0;
@@ -77,17 +96,7 @@ describe("useLive", () => {
   });
 
   it("waits while a post is on its way (a revalidation then would make the router drop the redirect the post answers with), then catches up", async () => {
-    let loads = 0;
-    function Page() {
-      useLive(["session:stalker"], { fallbackMs: null });
-      useLoaderData();
-      return <p>page</p>;
-    }
-    renderLivePage(Page, () => ({ n: ++loads }));
-    await screen.findByText("page");
-    await act(async () => FakeEventSource.last!.emit("ready"));
-    await waitFor(() => expect(loads).toBe(2));
-    await new Promise((r) => setTimeout(r, 300));
+    const loads = await stalkerPageCaughtUp();
 
     // A post through the form kit's clientAction, its answer not back yet.
     let answer!: (value: unknown) => void;
@@ -100,27 +109,17 @@ describe("useLive", () => {
     const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
     await act(async () => FakeEventSource.last!.emit("live", event));
     await new Promise((r) => setTimeout(r, 400));
-    expect(loads).toBe(2);
+    expect(loads()).toBe(2);
 
     answer({ ok: true });
     await posted;
     // The change is still owed: the next event (or the page going idle) brings it.
     await act(async () => FakeEventSource.last!.emit("live", event));
-    await waitFor(() => expect(loads).toBe(3));
+    await waitFor(() => expect(loads()).toBe(3));
   });
 
   it("waits while the router is busy in its own state (a fetcher's redirect under way, not yet rendered), then catches up", async () => {
-    let loads = 0;
-    function Page() {
-      useLive(["session:stalker"], { fallbackMs: null });
-      useLoaderData();
-      return <p>page</p>;
-    }
-    renderLivePage(Page, () => ({ n: ++loads }));
-    await screen.findByText("page");
-    await act(async () => FakeEventSource.last!.emit("ready"));
-    await waitFor(() => expect(loads).toBe(2));
-    await new Promise((r) => setTimeout(r, 300));
+    const loads = await stalkerPageCaughtUp();
 
     // What Remix's router says between a fetcher's redirect answer and the navigation it starts.
     const fetchers = new Map([["start-stalker", { state: "loading" }]]);
@@ -128,10 +127,10 @@ describe("useLive", () => {
     const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
     await act(async () => FakeEventSource.last!.emit("live", event));
     await new Promise((r) => setTimeout(r, 400));
-    expect(loads).toBe(2);
+    expect(loads()).toBe(2);
 
     fetchers.set("start-stalker", { state: "idle" });
     await act(async () => FakeEventSource.last!.emit("live", event));
-    await waitFor(() => expect(loads).toBe(3));
+    await waitFor(() => expect(loads()).toBe(3));
   });
 });
