@@ -113,10 +113,6 @@ export type UseLiveOptions = {
   enabled?: boolean;
 };
 
-/**
- * Revalidates the page's loaders when a change matching `patterns` happens anywhere, within
- * ~LIVE_THROTTLE_MS; polls every `fallbackMs` while the stream is down.
- */
 type RouterState = { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> };
 
 /**
@@ -133,6 +129,10 @@ function routerBusy(): boolean {
   return navigation.state !== "idle" || revalidation !== "idle" || [...fetchers.values()].some((f) => f.state !== "idle");
 }
 
+/**
+ * Revalidates the page's loaders when a change matching `patterns` happens anywhere, within
+ * ~LIVE_THROTTLE_MS; polls every `fallbackMs` while the stream is down.
+ */
 export function useLive(patterns: readonly string[], options: UseLiveOptions = {}) {
   const hub = useContext(LiveContext);
   const revalidator = useRevalidator();
