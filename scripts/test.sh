@@ -40,8 +40,8 @@ stage prettier npx prettier --check .
 # vitest starts beside them: a quarter of its time is waiting on sockets and timers, which the
 # checks fill (docs/testing.md "Issue 19 D"). Their output follows vitest's, each whole.
 echo "== unit + integration (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
-vitest_rc=$?
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json 2>&1 | tee "$logs/vitest.log"
+vitest_rc=${PIPESTATUS[0]}
 [ "$vitest_rc" = 0 ] || status=1
 
 show tsc "== typecheck" || status=1
@@ -60,5 +60,5 @@ else
 fi
 
 # One closing line for both runners and the lint step: "N passed, N failed".
-LINT_RESULT=$lint VITEST_RC=$vitest_rc node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
+LINT_RESULT=$lint VITEST_RC=$vitest_rc VITEST_LOG="$logs/vitest.log" node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json || status=1
 exit $status
