@@ -94,7 +94,8 @@ export const row = (page: Page, input: string, output: string) =>
     .locator("li.gt-rate-row")
     .filter({ has: page.locator(".gt-rate-name", { hasText: new RegExp(`^${escape(output)}$`) }) });
 
-export const groupNames = (page: Page) => page.locator(".gt-rate-group h2").allInnerTexts();
+/** The groups' headings, in order: `await expect(groupHeadings(page)).toHaveText([...])` retries until the page shows them. */
+export const groupHeadings = (page: Page) => page.locator(".gt-rate-group h2");
 
 /**
  * A toast by its text. Located by the toaster's class rather than its "Notifications"
