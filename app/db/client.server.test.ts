@@ -10,6 +10,9 @@ import { resetEnv } from "~/utils/env.server";
 
 // Issue "Foundation" item 2: with no DATABASE_URL the app stores everything in an embedded
 // PGlite database under ./data; with DATABASE_URL it uses that PostgreSQL server.
+// vi.waitFor gives up after 1 s by default: too short for a busy CI machine.
+const WAIT = { timeout: 10_000, interval: 50 };
+
 describe("database client", () => {
   const realUrl = process.env.DATABASE_URL;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-pglite-"));
@@ -51,19 +54,19 @@ describe("database client", () => {
           () => null,
           (err: Error) => err,
         );
-      await vi.waitFor(() => expect(before).not.toBe(0));
+      await vi.waitFor(() => expect(before).not.toBe(0), WAIT);
       const admin = new pg.Client({ connectionString: realUrl });
       await admin.connect();
       await vi.waitFor(async () => {
         const r = await admin.query("select count(*)::int as n from pg_stat_activity where pid = $1 and query like '%pg_sleep%'", [before]);
         expect(r.rows[0].n).toBe(1);
-      });
+      }, WAIT);
       await admin.query("select pg_terminate_backend($1)", [before]);
       await admin.end();
       // The transaction fails (Drizzle's rollback on the dead connection is what it reports).
       expect((await long)?.message).toMatch(/^Failed query: /);
       // pg reports the loss a second time, as an event on the client: heard, not thrown.
-      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[db] connection lost:", expect.any(String)));
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[db] connection lost:", expect.any(String)), WAIT);
       expect(await pidOf()).not.toBe(before);
       expect(uncaught).toEqual([]);
     } finally {

@@ -384,11 +384,11 @@ describe("live events of the refresh (issue 18 'Live pages')", () => {
       await waitFor("the live subscriber", () => liveBusUp(), 5_000, 20);
       const writer = refreshProgressWriter("bowling", startingProgress(new Date().toISOString()));
       for (let done = 1; done <= 200; done++) writer.update({ done, total: 200 });
-      await new Promise((r) => setTimeout(r, 400));
-      // The trailing write stored the latest figures without an end.
+      // The trailing write stores the latest figures without an end.
+      await waitFor("the trailing write", async () => (await getBowlingRefreshProgress())?.done === 200, 10_000, 20);
       expect(await getBowlingRefreshProgress()).toMatchObject({ running: true, done: 200, total: 200 });
       await writer.end({ running: false, outcome: "success", finishedAt: new Date().toISOString() });
-      await waitFor("the end's event", () => count >= 3, 2_000, 10);
+      await waitFor("the end's event", () => count >= 3, 10_000, 10);
       await new Promise((r) => setTimeout(r, 200));
       expect(count).toBe(3); // the first, the trailing one, the end
     } finally {

@@ -87,7 +87,7 @@ describe("characters Refresh outcome (issue 18 item 5)", () => {
       await waitFor("the live subscriber", () => liveBusUp(), 5_000, 20);
       const end = await refresh();
       expect(end).toMatchObject({ running: false, done: N, total: N, failed: 0, outcome: "success", finishedAt: expect.any(String) });
-      await waitFor("the end's event", () => seen.some((p) => p && !p.running), 2_000, 20);
+      await waitFor("the end's event", () => seen.some((p) => p && !p.running), 10_000, 20);
       // Running figures with the total reached the listeners before the end.
       expect(seen.some((p) => p?.running && p.total === N)).toBe(true);
       expect(charactersRefreshNotice(end)).toEqual({ type: "success", message: "User details refreshed" });

@@ -57,6 +57,14 @@ Object.assign(process.env, {
   resetGalaxyServices();
 }
 
+// Component tests (a DOM per file): testing-library's waitFor / findBy* wait up to 5 s, not its
+// default 1 s, which a render on a busy 2-core CI machine can outlast. They return as soon as
+// what they wait for is there, so a fast run is as fast as before.
+if (typeof document !== "undefined") {
+  const { configure } = await import("@testing-library/react");
+  configure({ asyncUtilTimeout: 5_000 });
+}
+
 // Rule 12 of CONVENTIONS: a console.error during a test fails it.
 let errors: unknown[][] = [];
 beforeEach(() => {
