@@ -21,7 +21,7 @@ function summary(vitest: unknown, playwright: unknown, env: Record<string, strin
   const script = path.resolve(import.meta.dirname, "test-summary.mjs");
   const r = spawnSync(process.execPath, [script, write("v.json", vitest), write("p.json", playwright)], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH, LINT_RESULT: "passed", ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: "test", LINT_RESULT: "passed", ...env },
   });
   return { out: r.stdout, status: r.status };
 }
