@@ -5,7 +5,7 @@ import { useState } from "react";
 import { FormErrors, TextInputField } from "~/components/auth/auth-form";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { DownloadIcon } from "~/components/ui/icons";
-import { lazyValidation } from "~/components/ui/lazy-validation";
+import { checkWith, lazyValidation } from "~/components/ui/lazy-validation";
 import { LazyConfirmDialog as ConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -169,7 +169,7 @@ function CreateOperatorForm({ constraints, lastResult }: { constraints: Constrai
     id: "create-operator",
     lastResult,
     constraint: constraints,
-    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.CreateOperatorSchema })),
+    onValidate: ({ formData }) => checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: v.CreateOperatorSchema })),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -23,7 +23,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";
 import { toast } from "~/components/ui/toast";
-import { lazyValidation } from "~/components/ui/lazy-validation";
+import { checkWith, lazyValidation } from "~/components/ui/lazy-validation";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
 import { automaticPassphrase, backupDir, dailyBackupsEnabled, generatedPassphraseFile, listAutomaticBackups } from "~/models/backup.server";
@@ -502,7 +502,7 @@ function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]
     id: "create-token",
     lastResult,
     constraint: constraints.createToken,
-    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.CreateTokenSchema })),
+    onValidate: ({ formData }) => checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: v.CreateTokenSchema })),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
@@ -535,7 +535,7 @@ function ChangePasswordForm({ lastResult }: { lastResult: SubmissionResult<strin
     id: "change-password",
     lastResult,
     constraint: constraints.changePassword,
-    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.ChangePasswordSchema })),
+    onValidate: ({ formData }) => checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: v.ChangePasswordSchema })),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

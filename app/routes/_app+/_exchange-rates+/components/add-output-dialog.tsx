@@ -10,6 +10,7 @@ import { FieldError } from "~/components/ui/field-error";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { addFormId, useRatesValidation, type ActionResult } from "./form-helpers";
+import { checkWith } from "~/components/ui/lazy-validation";
 
 type Props = {
   input: string | null;
@@ -54,7 +55,7 @@ function AddOutputForm({ input, used, onClose, closeHref, lastResult }: Omit<Pro
     defaultValue: { intent: "add-output", inputItem: input, outputItem: "", numerator: "", denominator: "" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.addOutputSchema })),
+    onValidate: ({ formData }) => checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: v.addOutputSchema })),
   });
 
   const usedSet = new Set(used);

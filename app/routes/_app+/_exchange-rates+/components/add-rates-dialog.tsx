@@ -11,6 +11,7 @@ import { FieldError } from "~/components/ui/field-error";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { addFormId, useRatesValidation, type ActionResult } from "./form-helpers";
+import { checkWith } from "~/components/ui/lazy-validation";
 import { isCompleteRow } from "./form-rules";
 
 type Props = {
@@ -57,7 +58,7 @@ function AddRatesForm({ usedOutputs, onClose, closeHref, lastResult }: Omit<Prop
     defaultValue: { intent: "add", inputItem: "", outputs: [{ outputItem: "", rate: "" }] },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: validation && (({ formData }) => validation.parseWithZod(formData, { schema: validation.addEntriesSchema })),
+    onValidate: ({ formData }) => checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: v.addEntriesSchema })),
   });
 
   const rows = fields.outputs.getFieldList();

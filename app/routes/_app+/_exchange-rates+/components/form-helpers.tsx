@@ -127,7 +127,8 @@ export function RowToggleForm() {
 
 /**
  * The section's zod schemas (forms.ts, with zod and conform's adapter) for the browser,
- * loaded after the page; undefined until then, and the forms post to the server unchecked.
+ * loaded after the page; undefined until then, when the forms check nothing in the browser and
+ * the server checks what they post (`checkWith`, ~/components/ui/lazy-validation).
  * Performance trick (CONVENTIONS rule 15): bench/README.md "First-load weight",
  * /exchange-rates (zod with conform's adapter, ~30 kB gzip of the first load).
  */

@@ -8,6 +8,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { rowFetcherKey, rowFormId, useRatesValidation, type ActionResult } from "./form-helpers";
+import { checkWith } from "~/components/ui/lazy-validation";
 import { tierMessages } from "./form-rules";
 import type { RowProps } from "./rate-row";
 
@@ -44,8 +45,8 @@ export function RowEditor({
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
     // Live: a freshly added blank tier is not an error yet; on submit every rate must be set.
-    onValidate:
-      validation && (({ formData }) => validation.parseWithZod(formData, { schema: (intent) => validation.saveRateSchema({ requireRate: intent === null }) })),
+    onValidate: ({ formData }) =>
+      checkWith(validation, formData, (v) => v.parseWithZod(formData, { schema: (intent) => v.saveRateSchema({ requireRate: intent === null }) })),
   });
 
   const tiers = fields.tiers.getFieldList();
