@@ -110,8 +110,14 @@ describe("session host failover (issue 9 Proof: fault tests)", () => {
 
     const b = await worker();
     await allActiveOn([keep.id], b.id);
-    // Give the second worker time to take every orphaned job (the stalled check runs each second).
-    await new Promise((r) => setTimeout(r, 4_000));
+    // The second worker takes the dead one's orphaned jobs (its stalled check runs each second):
+    // the one stopped while nobody held it ends there, without a sign-in.
+    await waitFor(
+      "the orphaned job of the stalker stopped while its worker was dead ended",
+      async () => !(await getQueue("stalker").getJob(sessionJobId("stalker", stoppedWhileDead.id))),
+      20_000,
+      100,
+    );
     for (const acc of [stoppedBefore, stoppedWhileDead]) {
       expect(await getStalkerStatus(acc.id)).toMatchObject({ desired: "stop", state: "inactive" });
       expect(sim.sockets.sessions(acc.id)).toHaveLength(0);
