@@ -116,11 +116,10 @@ export type UseLiveOptions = {
 type RouterState = { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> };
 
 /**
- * The router's state read now, not as of the last render: between a fetcher's redirect answer
- * and the navigation it starts (the route is looked up first), the fetcher is "loading" while
- * the navigation still says idle, and a revalidation started then completes the redirect
- * without writing the address bar (the page shows `?takeover=`'s question, the URL lacks it).
- * Remix puts its router on `window.__remixRouter`; without one (component tests) nothing waits.
+ * The router's state read now, not as of the last render: a navigation, revalidation or
+ * fetcher started since the last render shows only here, and a revalidation started over it
+ * would repeat or cut its loads. Remix puts its router on `window.__remixRouter`; without one
+ * (component tests) nothing waits.
  */
 function routerBusy(): boolean {
   const router = typeof window === "undefined" ? undefined : (window as { __remixRouter?: { state: RouterState } }).__remixRouter;
@@ -152,7 +151,7 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
   flush.current = () => {
     const s = state.current;
     // `busy` is as of the last render; a post sent since shows only in the counter, and a
-    // fetcher's redirect under way only in the router's own state.
+    // load started since only in the router's own state.
     if (!s.pending || !s.enabled || s.busy || s.timer || submissionsInFlight() > 0 || routerBusy()) return;
     if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
     const wait = s.last + LIVE_THROTTLE_MS - Date.now();
