@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -195,6 +197,55 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
     clients.push(c);
     const err = await c.status(creds(0), account(0).id).catch((e) => e);
     expect(err).toMatchObject({ kind: "network" });
+  });
+
+  describe("a kept-alive connection the platform closed as the next request went out", () => {
+    // In front of the simulator: a server that, like a platform dropping an idle connection in
+    // that moment, closes the socket on the second request it reads there, unanswered.
+    let proxy: http.Server;
+    let connections = 0;
+    const seen = new WeakMap<object, number>();
+    beforeAll(async () => {
+      const target = new URL(sim.servicesUrl);
+      proxy = http.createServer((req, res) => {
+        const n = (seen.get(req.socket) ?? 0) + 1;
+        seen.set(req.socket, n);
+        if (n === 2) return void req.socket.destroy();
+        const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        req.pipe(upstream);
+      });
+      proxy.on("connection", () => connections++);
+      await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    });
+    afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const viaProxy = () => {
+      const { port } = proxy.address() as AddressInfo;
+      const c = new GalaxyServices({ baseUrl: `http://127.0.0.1:${port}/services/`, config: buildServicesConfig() });
+      clients.push(c);
+      return c;
+    };
+
+    it("a read goes again on a fresh connection and succeeds", async () => {
+      const c = viaProxy();
+      const before = connections;
+      await c.giftStats(creds(0), account(1).id);
+      const stats = await c.giftStats(creds(0), account(2).id);
+      const amounts = (list: { type: number; amount: number }[]) => list.map(({ type, amount }) => ({ type, amount }));
+      expect(amounts(stats)).toEqual(amounts(await client().giftStats(creds(0), account(2).id)));
+      expect(connections - before).toBe(2);
+      expect(calls("gift_stats_ajax")).toBe(3);
+    });
+
+    it("a POST is not sent again (a gift send must never repeat): the call fails as unreachable", async () => {
+      const c = viaProxy();
+      await c.search(creds(0), account(5).nick.slice(0, 4));
+      const err = await c.search(creds(0), account(6).nick.slice(0, 4)).catch((e) => e);
+      expect(err).toMatchObject({ kind: "network", message: "Cannot reach the Galaxy services (ECONNRESET)" });
+      expect(calls("search_ajax")).toBe(1);
+    });
   });
 
   it("maps a 5xx answer to an http error", async () => {

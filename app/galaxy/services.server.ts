@@ -306,7 +306,13 @@ export class GalaxyServices {
     return this.semaphore.run(() => this.exchange(creds, spec, headers));
   }
 
-  private exchange(creds: GalaxyCredentials, spec: Spec, headers: Record<string, string>): Promise<Raw> {
+  /**
+   * `attempt` counts the tries of a read whose kept-alive socket the platform had closed: the
+   * server drops an idle connection after a few seconds, and a request sent on it in that
+   * moment dies unanswered (ECONNRESET, EPIPE), never seen. A GET then goes again on another
+   * socket, at most {@link STALE_SOCKET_TRIES} times; a POST (a gift send) never goes twice.
+   */
+  private exchange(creds: GalaxyCredentials, spec: Spec, headers: Record<string, string>, attempt = 1): Promise<Raw> {
     const url = new URL(this.baseUrl);
     const usercur = spec.usercur ?? creds.userID;
     const q = url.searchParams;
@@ -339,7 +345,9 @@ export class GalaxyServices {
         if (abort) req.destroy();
         reject(err);
       };
+      let answered = false;
       const req = lib.request(url, { method: spec.method, headers: sendHeaders, agent: this.agent }, (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -366,13 +374,23 @@ export class GalaxyServices {
         });
       });
       const timer = setTimeout(() => fail(new GalaxyServiceError(`${spec.action} timed out after ${timeoutMs} ms`, "timeout", spec.action)), timeoutMs);
-      req.on("error", (err: NodeJS.ErrnoException) =>
-        fail(new GalaxyServiceError(`Cannot reach the Galaxy services (${err.code ?? "network error"})`, "network", spec.action)),
-      );
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && !answered && (err.code === "ECONNRESET" || err.code === "EPIPE");
+        if (stale && spec.method === "GET" && attempt < STALE_SOCKET_TRIES && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(this.exchange(creds, spec, headers, attempt + 1));
+          return;
+        }
+        fail(new GalaxyServiceError(`Cannot reach the Galaxy services (${err.code ?? "network error"})`, "network", spec.action));
+      });
       req.end(body);
     });
   }
 }
+
+/** Tries of a read on kept-alive sockets the platform may have closed meanwhile (`exchange`). */
+const STALE_SOCKET_TRIES = 3;
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new GalaxyServiceError("The request was aborted", "aborted", ""));
