@@ -146,6 +146,17 @@ test.describe("spec 1 §2 filters", () => {
 });
 
 test.describe("spec 1 §4, §5 the tier editor", () => {
+  /** Opens the section, shows Clay's tiers and types a second one, T2 "≥ 20" at 0.75 (not saved). */
+  async function clayWithSecondTier(page: Page) {
+    await openRates(page);
+    const clay = row(page, "Gold Ring", "Clay");
+    await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
+    await clay.getByRole("button", { name: "Add tier" }).click();
+    await clay.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("20");
+    await clay.getByRole("textbox", { name: "T2 rate" }).fill("0.75");
+    return clay;
+  }
+
   test("expands to T1.. with the ≥ marker; 0 clears on focus; edited rows turn orange; Revert", async ({ page }) => {
     await openRates(page);
     const silver = row(page, "Gold Ring", "Silver Ring");
@@ -263,12 +274,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     const posts: string[] = [];
     page.on("request", (r) => void (r.method() === "POST" && posts.push(r.url())));
     try {
-      await openRates(page);
-      const clay = row(page, "Gold Ring", "Clay");
-      await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
-      await clay.getByRole("button", { name: "Add tier" }).click();
-      await clay.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("20");
-      await clay.getByRole("textbox", { name: "T2 rate" }).fill("0.75");
+      const clay = await clayWithSecondTier(page);
       await clay.getByRole("textbox", { name: "T2 rate" }).blur();
       await expect(clay.getByRole("spinbutton", { name: /^T2 quantity/ })).toHaveValue("20");
       await expect(clay.getByRole("textbox", { name: "T2 rate" })).toHaveValue("0.75");
@@ -286,12 +292,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
   });
 
   test("save: several tiers go as a list, one tier of quantity 0 as a flat rate", async ({ page }) => {
-    await openRates(page);
-    const clay = row(page, "Gold Ring", "Clay");
-    await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
-    await clay.getByRole("button", { name: "Add tier" }).click();
-    await clay.getByRole("spinbutton", { name: /^T2 quantity/ }).fill("20");
-    await clay.getByRole("textbox", { name: "T2 rate" }).fill("0.75");
+    const clay = await clayWithSecondTier(page);
     await clay.getByRole("button", { name: "Save", exact: true }).click();
     await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
     await expect(clay.getByText("2 tiers")).toBeVisible();

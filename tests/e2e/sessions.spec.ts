@@ -95,6 +95,43 @@ test("a stop made elsewhere (another tab, a script) shows on the open page withi
   await remove(request, acc);
 });
 
+type RouterSnapshot = {
+  navigation: { state: string; location?: { search: string } };
+  historyAction: string;
+  location: { search: string };
+  revalidation: string;
+  fetchers: Map<string, { state: string }>;
+};
+
+/**
+ * For the take-over journey's failure report: every pushState / replaceState (with where it came
+ * from), popstate, and each state of the router (navigation, history action, location, fetchers).
+ */
+async function recordHistory(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __gtHistory: string[]; __remixRouter?: { subscribe: (f: (s: RouterSnapshot) => void) => void } };
+    w.__gtHistory = [];
+    for (const m of ["pushState", "replaceState"] as const) {
+      const original = history[m].bind(history);
+      history[m] = (data: unknown, unused: string, url?: string | URL | null) => {
+        w.__gtHistory.push(`${m} ${String(url)} ${new Error().stack?.split("\n").slice(2, 6).join(" | ")}`);
+        original(data, unused, url);
+      };
+    }
+    addEventListener("popstate", () => w.__gtHistory.push(`popstate ${location.href}`));
+    const wait = setInterval(() => {
+      if (!w.__remixRouter) return;
+      clearInterval(wait);
+      w.__remixRouter.subscribe((st) =>
+        w.__gtHistory.push(
+          `router ${st.navigation.state} ${st.navigation.location?.search ?? ""} | ${st.historyAction} ${st.location.search} ` +
+            `revalidation=${st.revalidation} fetchers=${[...st.fetchers.values()].map((f) => f.state).join(",")}`,
+        ),
+      );
+    }, 5);
+  });
+}
+
 test("one account, one holder: Start on an account Collections holds asks first; Take over starts it and Collections says it was taken over", async ({
   page,
   request,
@@ -104,6 +141,7 @@ test("one account, one holder: Start on an account Collections holds asks first;
   const logs: string[] = [];
   page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on("framenavigated", (f) => f === page.mainFrame() && logs.push(`nav: ${f.url()}`));
+  await recordHistory(page);
   // Collections logs the same account in (its live connection holds it).
   await page.goto("/collections");
   const out = page.getByTestId("profile-card").getByRole("button", { name: "Log out" });
@@ -126,7 +164,12 @@ test("one account, one holder: Start on an account Collections holds asks first;
     .catch(async (err: Error) => {
       const seen = await page.evaluate(() => {
         const router = (window as { __remixRouter?: { state: { location: unknown; historyAction: string } } }).__remixRouter;
-        return { history: history.length, router: router?.state.location, action: router?.state.historyAction };
+        return {
+          history: history.length,
+          router: router?.state.location,
+          action: router?.state.historyAction,
+          steps: (window as { __gtHistory?: string[] }).__gtHistory,
+        };
       });
       throw new Error(`${err.message}\npage: ${JSON.stringify(seen)}\nconsole and navigations: ${JSON.stringify(logs)}`);
     });

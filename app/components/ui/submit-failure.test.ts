@@ -1,7 +1,15 @@
 // @vitest-environment happy-dom
 import type { ClientActionFunctionArgs, ShouldRevalidateFunctionArgs } from "@remix-run/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushAnswerToasts, isSubmitFailure, keepInputOnFailure, onAnswerToastQueued, reloadUnlessSubmitFailed, SUBMIT_FAILURE_TEXTS } from "./submit-failure";
+import {
+  flushAnswerToasts,
+  isSubmitFailure,
+  keepInputOnFailure,
+  onAnswerToastQueued,
+  reloadUnlessSubmitFailed,
+  ROUTER_SETTLE_CAP_MS,
+  SUBMIT_FAILURE_TEXTS,
+} from "./submit-failure";
 import { toast } from "./toast";
 
 /** The form kit's clientAction (issue 19, decision 0019): which failures it keeps on the page, which it passes on. */
@@ -71,6 +79,70 @@ describe("keepInputOnFailure", () => {
     await keepInputOnFailure()(args(() => Promise.resolve({ ok: true, toast: { type: "nonsense", message: "x" } })));
     expect(success).toHaveBeenCalledTimes(1);
     expect(error).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("a post waits for the router's own loads (React Router's redirect bug, docs/testing.md 'Issue 19 D')", () => {
+  /** A stand-in for `window.__remixRouter`: its state and subscribers. */
+  function fakeRouter(navigation: string, revalidation: string) {
+    const listeners = new Set<() => void>();
+    const router = {
+      state: { navigation: { state: navigation }, revalidation },
+      subscribe: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)),
+      set(next: { navigation?: string; revalidation?: string }) {
+        router.state = {
+          navigation: { state: next.navigation ?? router.state.navigation.state },
+          revalidation: next.revalidation ?? router.state.revalidation,
+        };
+        for (const l of [...listeners]) l();
+      },
+      listeners,
+    };
+    vi.stubGlobal("__remixRouter", router);
+    return router;
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it("a live revalidation under way: the post goes once it has completed, not before", async () => {
+    const router = fakeRouter("idle", "loading");
+    const serverAction = vi.fn(() => Promise.resolve({ ok: true }));
+    const answer = keepInputOnFailure()(args(serverAction));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(serverAction).not.toHaveBeenCalled();
+    router.set({ revalidation: "idle" });
+    expect(await answer).toEqual({ ok: true });
+    expect(serverAction).toHaveBeenCalledOnce();
+    expect(router.listeners.size).toBe(0);
+  });
+
+  it("a navigation's loads under way: waited for too; a navigation's own submission is not", async () => {
+    const router = fakeRouter("loading", "idle");
+    const serverAction = vi.fn(() => Promise.resolve({ ok: true }));
+    const answer = keepInputOnFailure()(args(serverAction));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(serverAction).not.toHaveBeenCalled();
+    router.set({ navigation: "idle" });
+    await answer;
+    expect(serverAction).toHaveBeenCalledOnce();
+
+    fakeRouter("submitting", "loading");
+    const own = vi.fn(() => Promise.resolve({ ok: true }));
+    await keepInputOnFailure()(args(own));
+    expect(own).toHaveBeenCalledOnce();
+  });
+
+  it("a load that never ends holds the post at most ROUTER_SETTLE_CAP_MS", async () => {
+    vi.useFakeTimers();
+    fakeRouter("idle", "loading");
+    const serverAction = vi.fn(() => Promise.resolve({ ok: true }));
+    const answer = keepInputOnFailure()(args(serverAction));
+    await vi.advanceTimersByTimeAsync(ROUTER_SETTLE_CAP_MS - 1);
+    expect(serverAction).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await answer).toEqual({ ok: true });
   });
 });
 

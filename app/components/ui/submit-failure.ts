@@ -66,6 +66,7 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
     let answer: unknown;
     inFlight++;
     try {
+      await routerLoadsSettled();
       answer = await serverAction();
     } catch (error) {
       const kind = submitFailureKind(error);
@@ -83,6 +84,46 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
     showAnswerToast(answer);
     return answer;
   };
+}
+
+type RouterView = {
+  state: { navigation: { state: string }; revalidation: string };
+  subscribe(listener: () => void): () => void;
+};
+
+/** How long a post waits at most for the router's own loads (below) before it goes anyway. */
+export const ROUTER_SETTLE_CAP_MS = 5_000;
+
+/**
+ * Resolves once the router has no load of its own under way: a revalidation (a live update's),
+ * or a navigation's loads; at most {@link ROUTER_SETTLE_CAP_MS} later. A post sent meanwhile
+ * and answered with a redirect (the take-over question's `?takeover=`) meets a bug of React
+ * Router 6 (@remix-run/router 1.23): starting the redirect's navigation drops the running
+ * load's abort handle, so both complete; the older one, finishing first, takes the redirect's
+ * "push" for its own URL, and the redirect then completes without touching the address bar
+ * (docs/testing.md "Issue 19 D", third round: the page showed the question, the URL lacked it).
+ * A navigation's own submission ("submitting") is not waited for; Remix puts its router on
+ * `window.__remixRouter`, and without one (component tests) nothing waits.
+ */
+export function routerLoadsSettled(capMs = ROUTER_SETTLE_CAP_MS): Promise<void> {
+  const router = typeof window === "undefined" ? undefined : (window as { __remixRouter?: RouterView }).__remixRouter;
+  if (!router) return Promise.resolve();
+  const busy = () => {
+    const { navigation, revalidation } = router.state;
+    return navigation.state === "loading" || (navigation.state === "idle" && revalidation !== "idle");
+  };
+  if (!busy()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, capMs);
+    const unsubscribe = router.subscribe(() => {
+      if (!busy()) done();
+    });
+  });
 }
 
 /** Posts of this tab whose answer has not come back yet. */
