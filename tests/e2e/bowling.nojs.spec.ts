@@ -1,6 +1,7 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
-import { simAccounts, simFaults } from "./characters-fixtures";
+import { simAccounts } from "./characters-fixtures";
 
 /**
  * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts with JavaScript
@@ -13,13 +14,10 @@ let seeded: Awaited<ReturnType<typeof seedBowling>>;
 test.beforeAll(async ({ baseURL }) => {
   seeded = await seedBowling(baseURL!, 3);
 });
-test.afterEach(async () => {
-  await simFaults({ latencyMs: 0, failAccounts: [] });
-});
 
 const flash = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
 
-test("refresh with progress: the page follows the job, then 'Data refreshed successfully'", async ({ page }) => {
+test("refresh with progress: the page follows the job, then 'Data refreshed successfully'", async ({ simFaults, page }) => {
   const [b0] = seeded.bowlers;
   await page.goto("/gifts");
   await expect(bowlingRow(page, b0!.id)).toBeVisible();
@@ -42,6 +40,7 @@ test("refresh with progress: the page follows the job, then 'Data refreshed succ
 });
 
 test("issue 18 item 5: every account fails → the flash 'Failed to refresh data' with the reason, last-fetched unchanged, rows keep their gifts marked stale", async ({
+  simFaults,
   page,
 }) => {
   const [b0] = seeded.bowlers;

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
-import { simAccounts, simFaults, toast } from "./characters-fixtures";
+import { simAccounts, toast } from "./characters-fixtures";
 
 /**
  * Spec 1 §2 "Bowling Bots section", §4 refresh control, §8 bowling toasts, with JavaScript:
@@ -15,11 +15,11 @@ let seeded: Awaited<ReturnType<typeof seedBowling>>;
 test.beforeAll(async ({ baseURL }) => {
   seeded = await seedBowling(baseURL!, 0);
 });
-test.afterEach(async () => {
-  await simFaults({ latencyMs: 0, failAccounts: [] });
-});
 
-test("refresh with progress: 'Loading...' and a spinning disabled button, rows fill in, 'Data refreshed successfully', 'just now'", async ({ page }) => {
+test("refresh with progress: 'Loading...' and a spinning disabled button, rows fill in, 'Data refreshed successfully', 'just now'", async ({
+  simFaults,
+  page,
+}) => {
   const [b0] = seeded.bowlers;
   await page.goto("/gifts");
   await expect(page.getByRole("heading", { name: "Bowling Bots", level: 1 })).toBeVisible();
@@ -77,6 +77,7 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
 });
 
 test("issue 18 item 5: some accounts fail → a warning naming them; all fail → 'Failed to refresh data', last-fetched unchanged, rows keep their gifts marked stale, totals agree, another tab follows live", async ({
+  simFaults,
   page,
   context,
 }) => {

@@ -18,9 +18,3 @@ export const toast = (page: Page, text: string | RegExp) => page.locator(".gt-to
 export const characterRow = (page: Page, accountId: string) => page.locator(`[data-testid="character-row"][data-account="${accountId}"]`);
 
 export const group = (page: Page, name: string) => page.getByRole("region", { name: `${name} Characters` });
-
-/** Sets simulator faults (partial merge), e.g. `{ latencyMs: 800 }` delays every line the socket sends. */
-export async function simFaults(faults: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${SIM_URL}/__sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
-  if (!res.ok) throw new Error(`POST /__sim/faults answered ${res.status}: ${await res.text()}`);
-}

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createAccounts } from "./bowling-fixtures";
-import { characterRow, group, simAccounts, simFaults, toast } from "./characters-fixtures";
+import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters" with JavaScript: dialogs,
@@ -99,7 +100,7 @@ test("add and delete a category in the Add Category dialog", async ({ page }) =>
   await expect(toast(page, "Restored category whales-js")).toBeVisible();
 });
 
-test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a user", async ({ page }) => {
+test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a user", async ({ simFaults, page }) => {
   const [stalker] = await simAccounts("stalker");
   await page.goto("/characters");
   await createUser(page, stalker!.recoveryCode, "stalker");
@@ -147,6 +148,7 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
 });
 
 test("issue 18 item 5: Refresh shows progress to the end and 'User details refreshed'; every user failing → 'Failed to fetch user details', rows keep their gifts marked stale", async ({
+  simFaults,
   page,
   baseURL,
 }) => {

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { SIM_URL, simAccounts, simFaults, toast } from "./characters-fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
 
 /**
  * Spec 2 §2 "Collections screen", "Main app shell" (floating panel, header icon), §4, §8
@@ -60,7 +61,10 @@ async function simLever(path: "drop" | "another-device", accountId: string) {
   expect(res.ok).toBe(true);
 }
 
-test("spec 2 §4: a dropped connection shows 'Connecting' and comes back by itself; 950 ends it with 'You login from another device'", async ({ page }) => {
+test("spec 2 §4: a dropped connection shows 'Connecting' and comes back by itself; 950 ends it with 'You login from another device'", async ({
+  simFaults,
+  page,
+}) => {
   const acc = (await simAccounts("plain"))[2]!;
   await loginWithCode(page, acc.recoveryCode);
   const state = page.getByTestId("connection-state");

@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { characterRow, simAccounts, simFaults, toast, type SimAccount } from "./characters-fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { characterRow, simAccounts, toast, type SimAccount } from "./characters-fixtures";
 
 /**
  * Issue 18 without JavaScript: the page shows the state as of its render; a refused start
@@ -17,11 +18,7 @@ async function remove(request: APIRequestContext, acc: SimAccount) {
   await request.delete(`/api/users/${acc.id}`);
 }
 
-test.afterEach(async () => {
-  await simFaults({ loginCode: null, loginCodeAccounts: null });
-});
-
-test("a refused login (451): the redirect's toast has the platform's words and the row says why", async ({ page, request }) => {
+test("a refused login (451): the redirect's toast has the platform's words and the row says why", async ({ simFaults, page, request }) => {
   const acc = await stalkerUser(request, 9);
   await simFaults({ loginCode: 451, loginCodeAccounts: [acc.id] });
   await page.goto("/characters");

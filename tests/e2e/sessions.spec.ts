@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { characterRow, simAccounts, simFaults, toast, type SimAccount } from "./characters-fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { characterRow, simAccounts, toast, type SimAccount } from "./characters-fixtures";
 
 /**
  * Issue 18 with JavaScript, on the app's own worker and the run's simulator: a background
@@ -23,11 +24,8 @@ async function remove(request: APIRequestContext, acc: SimAccount) {
   await request.delete(`/api/users/${acc.id}`);
 }
 
-test.afterEach(async () => {
-  await simFaults({ loginCode: null, loginCodeAccounts: null, refuseConnections: false, latencyMs: 0 });
-});
-
 test("a refused login (451): the start answers the platform's words; the row says so and links to the session's System Logs entries", async ({
+  simFaults,
   page,
   request,
 }) => {
@@ -47,7 +45,11 @@ test("a refused login (451): the start answers the platform's words; the row say
   await remove(request, acc);
 });
 
-test("the platform unreachable: 'Connecting Stalker' with the reason, the attempt and the next try; it comes up by itself, live", async ({ page, request }) => {
+test("the platform unreachable: 'Connecting Stalker' with the reason, the attempt and the next try; it comes up by itself, live", async ({
+  simFaults,
+  page,
+  request,
+}) => {
   const acc = await stalkerUser(request, 6);
   await page.goto("/characters");
   await simFaults({ refuseConnections: true });

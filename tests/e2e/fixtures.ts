@@ -1,0 +1,37 @@
+import { test as base } from "@playwright/test";
+import { SIM_URL } from "./characters-fixtures";
+
+export { expect } from "@playwright/test";
+
+type Faults = Record<string, unknown>;
+
+async function postFaults(faults: Faults): Promise<void> {
+  const res = await fetch(`${SIM_URL}/__sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+  if (!res.ok) throw new Error(`POST /__sim/faults answered ${res.status}: ${await res.text()}`);
+}
+
+async function currentFaults(): Promise<Faults> {
+  const res = await fetch(`${SIM_URL}/__sim/faults`);
+  if (!res.ok) throw new Error(`GET /__sim/faults answered ${res.status}`);
+  return ((await res.json()) as { faults: Faults }).faults;
+}
+
+/**
+ * The journeys' `test` with the run's fixtures (Playwright `test.extend`):
+ * - `simFaults(faults)` sets this world's simulator faults (POST /__sim/faults, a partial
+ *   merge: `{ latencyMs: 800 }`, `{ failAccounts: [id] }`, `{ loginCode: 451, … }`) for this
+ *   journey only. The faults as they were before its first call are put back when the journey
+ *   ends, passed or failed, so a failed journey's faults never reach the next journey in its
+ *   world, nor its own retry.
+ */
+export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void> }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
+  simFaults: async ({}, provide) => {
+    let before: Faults | null = null;
+    await provide(async (faults) => {
+      before ??= await currentFaults();
+      await postFaults(faults);
+    });
+    if (before) await postFaults(before);
+  },
+});
