@@ -158,9 +158,10 @@ test("one account, one holder: Start on an account Collections holds asks first;
     .click();
   const panel = page.getByTestId("takeover-panel");
   await expect(panel).toContainText(`Account ${acc.nick} (${acc.id}) is in use by Collections. Take it over to use it here.`);
-  // A rare failure seen only in full runs (docs/testing.md "Issue 19 D"): the address bar
-  // without `?takeover=` while the router's location has it. Should it fail again, the error
-  // carries what the page knew, for the next look.
+  // This check found a React Router bug (docs/testing.md "Issue 19 D", third round): a live
+  // revalidation under way when the Start was posted completed over its redirect, and the address
+  // bar lacked `?takeover=` while the router's location had it (the form kit's clientAction now
+  // waits for such loads). Should it fail again, the error carries the page's record.
   await expect(page)
     .toHaveURL(/takeover=/)
     .catch(async (err: Error) => {
