@@ -2,6 +2,7 @@ import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { LIVE_EVENTS_PATH, LIVE_THROTTLE_MS, liveMatches, type LiveEvent } from "#api/live";
 import { submissionsInFlight } from "~/components/ui/submit-failure";
+import { remixRouter } from "~/components/ui/remix-router";
 
 /**
  * Live pages (issue 18; docs/live.md): ONE EventSource per tab (`/api/events`), opened by the
@@ -113,16 +114,13 @@ export type UseLiveOptions = {
   enabled?: boolean;
 };
 
-type RouterState = { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> };
-
 /**
  * The router's state read now, not as of the last render: a navigation, revalidation or
  * fetcher started since the last render shows only here, and a revalidation started over it
- * would repeat or cut its loads. Remix puts its router on `window.__remixRouter`; without one
- * (component tests) nothing waits.
+ * would repeat or cut its loads. Without a router (component tests) nothing waits.
  */
 function routerBusy(): boolean {
-  const router = typeof window === "undefined" ? undefined : (window as { __remixRouter?: { state: RouterState } }).__remixRouter;
+  const router = remixRouter();
   if (!router) return false;
   const { navigation, revalidation, fetchers } = router.state;
   return navigation.state !== "idle" || revalidation !== "idle" || [...fetchers.values()].some((f) => f.state !== "idle");

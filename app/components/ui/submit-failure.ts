@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import { remixRouter } from "~/components/ui/remix-router";
 import { toast } from "~/components/ui/toast";
 
 /**
@@ -86,11 +87,6 @@ export function keepInputOnFailure(title?: (formData: FormData | null) => string
   };
 }
 
-type RouterView = {
-  state: { navigation: { state: string }; revalidation: string };
-  subscribe(listener: () => void): () => void;
-};
-
 /** How long a post waits at most for the router's own loads (below) before it goes anyway. */
 export const ROUTER_SETTLE_CAP_MS = 5_000;
 
@@ -102,11 +98,11 @@ export const ROUTER_SETTLE_CAP_MS = 5_000;
  * load's abort handle, so both complete; the older one, finishing first, takes the redirect's
  * "push" for its own URL, and the redirect then completes without touching the address bar
  * (docs/testing.md "Issue 19 D", third round: the page showed the question, the URL lacked it).
- * A navigation's own submission ("submitting") is not waited for; Remix puts its router on
- * `window.__remixRouter`, and without one (component tests) nothing waits.
+ * A navigation's own submission ("submitting") is not waited for; without a router (component
+ * tests) nothing waits.
  */
 export function routerLoadsSettled(capMs = ROUTER_SETTLE_CAP_MS): Promise<void> {
-  const router = typeof window === "undefined" ? undefined : (window as { __remixRouter?: RouterView }).__remixRouter;
+  const router = remixRouter();
   if (!router) return Promise.resolve();
   const busy = () => {
     const { navigation, revalidation } = router.state;
