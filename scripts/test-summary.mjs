@@ -46,6 +46,12 @@ try {
   passed += p.stats.expected + p.stats.flaky;
   failed += p.stats.unexpected;
   skipped += p.stats.skipped;
+  // Errors outside any journey (a webServer that cannot start, a failing globalSetup): the
+  // run fails with no journey failed, so each counts as one failure.
+  for (const error of p.errors ?? []) {
+    failed += 1;
+    failures.push(`playwright  ${firstLine(error.message)}`);
+  }
   for (const { spec, project, status } of playwrightTests(p.suites ?? [])) {
     if (status === "unexpected") failures.push(`journey [${project}] ${spec.file}:${spec.line} › ${spec.title}`);
   }

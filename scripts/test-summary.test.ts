@@ -83,6 +83,20 @@ describe("the closing lines", () => {
     expect(r.status).toBe(1);
   });
 
+  it("a Playwright run that failed before any journey (a port in use) counts and is named", () => {
+    const r = summary(passingVitest, { ...journeys([]), errors: [{ message: "Error: http://127.0.0.1:3300/healthz is already used, make sure…\n at x" }] });
+    expect(r.out).toBe(
+      [
+        "failed:",
+        "  playwright  Error: http://127.0.0.1:3300/healthz is already used, make sure…",
+        "lint (ESLint + Prettier): passed",
+        "6 passed, 1 failed",
+        "",
+      ].join("\n"),
+    );
+    expect(r.status).toBe(1);
+  });
+
   it("an error outside the tests: vitest's exit status counts, with the first lines of its report", () => {
     const log = write("vitest.log", "\u001b[31m⎯⎯⎯ Unhandled Errors ⎯⎯⎯\u001b[39m\n\nError: read ECONNRESET\n ❯ TCP.onStreamRead\n");
     const r = summary(passingVitest, journeys([]), { VITEST_RC: "1", VITEST_LOG: log });
