@@ -106,6 +106,11 @@ export function liveBusUp(): boolean {
   return bus().up;
 }
 
+/** Listeners attached to this process's bus now: one event and one status listener per open stream (tests, the bench). */
+export function liveListenerCount(): { listeners: number; statusListeners: number } {
+  return { listeners: g.bus?.listeners.size ?? 0, statusListeners: g.bus?.statusListeners.size ?? 0 };
+}
+
 /** Closes the subscriber (shutdown, tests). */
 export async function closeLive(): Promise<void> {
   const b = g.bus;

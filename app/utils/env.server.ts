@@ -63,6 +63,21 @@ const schema = z.object({
   /** JSON file overriding the configured (undocumented) Galaxy service actions. */
   GALAXY_SERVICES_CONFIG: z.string().optional(),
   DISCORD_TOKEN: z.string().optional(),
+  // Resource limits (issue 28 item 3; docs/decisions/0026, docs/auth.md "Resource limits").
+  /** Live streams (GET /api/events) one cookie session or one API token may hold at once. */
+  LIVE_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Live streams one operator may hold at once, all sessions and tokens together. */
+  LIVE_STREAMS_PER_OPERATOR: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Live streams this web process holds at once, all operators together. */
+  LIVE_STREAMS_TOTAL: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** A request's headers and body must arrive within this (Node's default is 300 s); 0 = no limit. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** A request's headers must arrive within this; kept at or below HTTP_REQUEST_TIMEOUT_MS. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
+  /** Open connections one client address (IPv6: one /64) may hold; 0 = no limit. Loopback counts too (see docs/auth.md). */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** Open connections in all; unset = sized from the process's file-descriptor limit; 0 = no limit. */
+  HTTP_MAX_CONNECTIONS: z.union([z.literal("").transform(() => undefined), z.coerce.number().int().min(0).max(10_000_000)]).optional(),
   /** The day boundary of the Summary's daily totals (docs/summary.md [D] "time zone"); an IANA zone. */
   SUMMARY_TIME_ZONE: z
     .string()

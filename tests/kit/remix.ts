@@ -8,6 +8,9 @@
 import path from "node:path";
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler as createExpressHandler } from "@remix-run/express";
+import express, { type Express } from "express";
+import { createAuthGate } from "~/utils/auth-gate.server";
 import { appRoutes } from "~/routes.manifest";
 import { guardBuild } from "~/utils/route-guard.server";
 
@@ -26,6 +29,12 @@ export function fullPath(route: RouteEntry, table = routeTable()): string {
 }
 
 export async function remixHandler(wanted: (route: RouteEntry) => boolean): Promise<(request: Request) => Promise<Response>> {
+  // As server.ts does: every action behind the roles guard and the audit trail.
+  return createRequestHandler(guardBuild(await remixBuild(wanted)), "production");
+}
+
+/** The build behind `remixHandler` (unguarded), for tests that serve it over real HTTP through `@remix-run/express`. */
+export async function remixBuild(wanted: (route: RouteEntry) => boolean): Promise<ServerBuild> {
   const table = routeTable();
   const chosen = table.filter(wanted);
   const routes: ServerBuild["routes"] = { root: { id: "root", path: "", module: { default: () => null } as never } };
@@ -61,6 +70,19 @@ export async function remixHandler(wanted: (route: RouteEntry) => boolean): Prom
     isSpaMode: false,
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
   } as unknown as ServerBuild;
-  // As server.ts does: every action behind the roles guard and the audit trail.
-  return createRequestHandler(guardBuild(build), "production");
+  return build;
+}
+
+/**
+ * An Express app as server.ts builds it, over the chosen routes: the `/healthz` probe, the
+ * auth gate, then Remix through `@remix-run/express` (whose request signal aborts when the
+ * client's socket closes), actions behind the route guard. Serve it over real HTTP.
+ */
+export async function expressApp(wanted: (route: RouteEntry) => boolean): Promise<Express> {
+  const app = express();
+  app.set("trust proxy", "loopback");
+  app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
+  app.use(createAuthGate());
+  app.all("*", createExpressHandler({ build: guardBuild(await remixBuild(wanted)), mode: "production" }));
+  return app;
 }

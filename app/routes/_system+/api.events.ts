@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
+import { admitLiveStream } from "~/utils/stream-limits.server";
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -14,6 +15,10 @@ const HEARTBEAT_MS = 15_000;
  */
 export const loader = apiRoute(async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireApiAuth(request);
+  // HEAD: Remix drops a HEAD answer's body unread, so a stream opened for it would never close.
+  if (request.method === "HEAD") return new Response(null, { headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
+  // A slot per stream, released on every way it ends (429 past the caps: stream-limits.server.ts).
+  const slot = await admitLiveStream(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -49,6 +54,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
         clearInterval(heartbeat);
         clearTimeout(startup);
         unsubscribe();
+        slot.release();
         try {
           controller.close();
         } catch {
@@ -57,6 +63,8 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
       };
       cleanup = close;
       request.signal.addEventListener("abort", close, { once: true });
+      // A client gone before the stream started: no "abort" event will come.
+      if (request.signal.aborted) close();
     },
     cancel() {
       cleanup();
