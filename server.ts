@@ -9,7 +9,6 @@
  * auth gate, the queue board, the routes — comes from the Remix build's module graph
  * through `build.entry.module` (app/entry.server.tsx). This file only wires HTTP.
  */
-import http from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express from "express";
@@ -73,15 +72,11 @@ async function main() {
   // The dev server serves source files through Vite without a login: loopback only unless asked.
   const host = process.env.HOST ?? (viteDevServer ? "127.0.0.1" : "0.0.0.0");
   // GET /api/rates from memory ahead of Express when nothing in front would change the answer.
-  const server = http.createServer(appEntry.requestListener(app)).listen(port, host, () => {
+  // Request timeouts, keep-alive and connection limits: app/utils/http-limits.server.ts.
+  const server = appEntry.createHttpServer(appEntry.requestListener(app)).listen(port, host, () => {
     console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
     void appEntry.onListening(port);
   });
-  // Node closes an idle keep-alive connection after 5 s; a client (a reverse proxy, a test's
-  // API context) that sends its next request on it at that moment gets ECONNRESET. Keep idle
-  // connections longer than the usual client and proxy reuse windows (60 s), headers a bit more.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -15,6 +15,7 @@ import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 export { guardBuild } from "~/utils/route-guard.server";
+export { createHttpServer } from "~/utils/http-limits.server";
 export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {

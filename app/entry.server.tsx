@@ -15,6 +15,7 @@ import { NonceProvider } from "~/utils/nonce";
 
 export {
   compressionWhereItPays,
+  createHttpServer,
   expressErrorHandler,
   guardBuild,
   mountRequestHygiene,
