@@ -10,7 +10,9 @@
  *   request is timed, not the answer: a live stream (a GET without a body) runs for hours;
  * - connections per client address (`HTTP_MAX_CONNECTIONS_PER_ADDRESS`, 256; IPv6 per /64):
  *   a browser uses at most six, a script a few dozen. One address cannot take the process's
- *   descriptors from everyone else;
+ *   descriptors from everyone else. Not 127.0.0.1 and ::1: that is where a reverse proxy on
+ *   this host connects from (the one `trust proxy` believes), carrying every client's
+ *   connections, so its own limits per client apply (docs/auth.md "Resource limits");
  * - connections in all (`HTTP_MAX_CONNECTIONS`): sized from the process's descriptor limit so
  *   the database, Redis and files always have descriptors left.
  * A connection over a limit is answered 503 `{error, message}` with `Retry-After` at once and
@@ -26,6 +28,9 @@ import { addressKey } from "./rate-limit.server";
 const DESCRIPTOR_RESERVE = 1024;
 /** Without a readable descriptor limit (not Linux): a total that fits the common 8192 hard limit. */
 const FALLBACK_MAX_CONNECTIONS = 4096;
+
+/** Where a reverse proxy on this host connects from: no per-address limit. */
+const LOCAL_PROXY = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 export const TOO_MANY_FROM_ADDRESS = "Too many connections from your address: close some and try again";
 export const TOO_MANY_CONNECTIONS = "The server has too many connections open: try again shortly";
@@ -102,10 +107,11 @@ function limitConnections(server: http.Server, limits: HttpLimits) {
   const nodeListeners = server.listeners("connection") as ((socket: Socket) => void)[];
   server.removeAllListeners("connection");
   server.on("connection", (socket: Socket) => {
-    const address = addressKey(socket.remoteAddress ?? "unknown");
+    const remote = socket.remoteAddress ?? "unknown";
+    const address = addressKey(remote);
     const fromAddress = perAddress.get(address) ?? 0;
     const refusal =
-      limits.maxConnectionsPerAddress > 0 && fromAddress >= limits.maxConnectionsPerAddress
+      limits.maxConnectionsPerAddress > 0 && fromAddress >= limits.maxConnectionsPerAddress && !LOCAL_PROXY.has(remote)
         ? TOO_MANY_FROM_ADDRESS
         : limits.maxConnections > 0 && total >= limits.maxConnections
           ? TOO_MANY_CONNECTIONS
@@ -143,9 +149,4 @@ function refuse(socket: Socket, text: string) {
   );
   // A client that never reads its answer does not keep the descriptor.
   socket.setTimeout(5_000, () => socket.destroy());
-}
-
-/** Connections this server holds now, per address and in all (tests). */
-export function connectionCount(server: http.Server): Promise<number> {
-  return new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 }
