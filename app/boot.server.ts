@@ -10,6 +10,7 @@ import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
 import { createAuthGate } from "~/utils/auth-gate.server";
+import { trackStreamConnections } from "~/utils/stream-limits.server";
 import { ratesExpressHandler, ratesHotPath } from "~/routes/_app+/_exchange-rates+/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
@@ -35,6 +36,7 @@ export async function mountServerRoutes(app: Express) {
   // Unauthenticated liveness probe (process up, no details); /api/health needs a session.
   app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
   app.use(createAuthGate());
+  app.use("/api/events", trackStreamConnections());
   // The hottest read of the API, answered from the in-memory snapshot without Remix's
   // per-request routing (byte-for-byte the resource route's answer; docs/decisions/0005).
   app.get("/api/rates", ratesExpressHandler);

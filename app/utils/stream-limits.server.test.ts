@@ -8,6 +8,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeLive, liveListenerCount } from "#jobs/live.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
@@ -17,6 +19,9 @@ import { errorBody } from "#tests/kit/api";
 import { createTestApiToken, createTestOperator, sessionCookieFor } from "#tests/kit/auth";
 import { expressApp } from "#tests/kit/remix";
 import { openStreams, STREAM_RETRY_AFTER_S, tooManyForCredential, tooManyForOperator, tooManyOnServer } from "./stream-limits.server";
+
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc") as () => void;
 
 let server: http.Server;
 let port: number;
@@ -128,6 +133,22 @@ describe("GET /api/events admission", () => {
     expect(liveListenerCount()).toEqual(before.listeners);
     // Each stream's heartbeat timer is cleared with it.
     await waitFor("the heartbeats cleared", () => timers() <= before.timers, 10_000, 20);
+  });
+
+  it("gives the slots back after a garbage collection too (an undici Request's signal stops following once its Request is collected)", async () => {
+    const op = await createTestOperator({ name: "collected" });
+    const token = await createTestApiToken(op.id);
+    const streams = await openMany(20, { token });
+    expect(openStreams().total).toBe(20);
+    // The probe's streams stayed after their clients left: the loader's Request was collected,
+    // its signal never aborted, and the heartbeat kept the stream (and its slot) alive.
+    for (let i = 0; i < 3; i++) {
+      collectGarbage();
+      await new Promise((r) => setImmediate(r));
+    }
+    for (const s of streams) s.req.destroy();
+    await waitFor("every slot back", () => openStreams().total === 0, 10_000, 20);
+    expect(liveListenerCount().listeners).toBe(0);
   });
 
   it("never refuses a browser: a tab reloaded 60 times reconnects each time, and a HEAD holds nothing", async () => {

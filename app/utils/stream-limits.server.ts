@@ -19,6 +19,9 @@
  *   bench/README.md "Live streams").
  * Past any of them the stream is refused with 429 `{error, message}` and `Retry-After`.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ServerResponse } from "node:http";
+import type { RequestHandler } from "express";
 import { AppError } from "./app-error";
 import { getAuth, requireApiAuth, type AuthResult } from "./auth.server";
 import { getEnv } from "./env.server";
@@ -82,6 +85,36 @@ export async function admitLiveStream(request: Request): Promise<StreamSlot> {
   const auth = await getAuth(request);
   if (!auth) throw new Error("requireApiAuth let a request without credentials through");
   return admitStream(auth);
+}
+
+/**
+ * The Node response of the stream being served, for `onClientGone`. A loader's `request.signal`
+ * alone does not do: Node 20's undici makes each Request copy (the Express adapter's, Remix's)
+ * follow its parent's signal through a weak reference, so once a copy is garbage-collected the
+ * client's disconnect no longer reaches the loader. The probe's 19,800 streams stayed, with their
+ * heartbeat timers and bus listeners, after their clients had gone: memory never came back.
+ */
+const connection = remember("stream-connection", () => new AsyncLocalStorage<ServerResponse>());
+
+/** Express middleware ahead of Remix on the stream routes: remembers the Node response for `onClientGone`. */
+export function trackStreamConnections(): RequestHandler {
+  return (_req, res, next) => connection.run(res, next);
+}
+
+/**
+ * Calls `fn` once the client of this request has gone (its connection closed or the response
+ * ended): through the Node response when `trackStreamConnections` runs ahead, and the request's
+ * signal in any case (direct loader calls in tests).
+ */
+export function onClientGone(request: Request, fn: () => void): void {
+  const res = connection.getStore();
+  if (res) {
+    if (res.closed) fn();
+    else res.once("close", fn);
+  }
+  request.signal.addEventListener("abort", fn, { once: true });
+  // A client gone before the stream started: no "abort" event will come.
+  if (request.signal.aborted) fn();
 }
 
 /** Adds `by` to a key's count; a count back at 0 leaves the map (no key outlives its streams). */

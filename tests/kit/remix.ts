@@ -11,6 +11,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import express, { type Express } from "express";
 import { createAuthGate } from "~/utils/auth-gate.server";
+import { trackStreamConnections } from "~/utils/stream-limits.server";
 import { appRoutes } from "~/routes.manifest";
 import { guardBuild } from "~/utils/route-guard.server";
 
@@ -83,6 +84,7 @@ export async function expressApp(wanted: (route: RouteEntry) => boolean): Promis
   app.set("trust proxy", "loopback");
   app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
   app.use(createAuthGate());
+  app.use("/api/events", trackStreamConnections());
   app.all("*", createExpressHandler({ build: guardBuild(await remixBuild(wanted)), mode: "production" }));
   return app;
 }

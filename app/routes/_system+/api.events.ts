@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
-import { admitLiveStream } from "~/utils/stream-limits.server";
+import { admitLiveStream, onClientGone } from "~/utils/stream-limits.server";
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -62,9 +62,8 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
         }
       };
       cleanup = close;
-      request.signal.addEventListener("abort", close, { once: true });
-      // A client gone before the stream started: no "abort" event will come.
-      if (request.signal.aborted) close();
+      // The socket's close, not only request.signal (which can stop following it): stream-limits.server.ts.
+      onClientGone(request, close);
     },
     cancel() {
       cleanup();
