@@ -74,7 +74,7 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** A request's headers must arrive within this; kept at or below HTTP_REQUEST_TIMEOUT_MS. */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
-  /** Open connections one client address (IPv6: one /64) may hold; 0 = no limit. Loopback counts too (see docs/auth.md). */
+  /** Open connections one client address (IPv6: one /64) may hold; 0 = no limit. Not 127.0.0.1/::1, a local reverse proxy's (docs/auth.md). */
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
   /** Open connections in all; unset = sized from the process's file-descriptor limit; 0 = no limit. */
   HTTP_MAX_CONNECTIONS: z.union([z.literal("").transform(() => undefined), z.coerce.number().int().min(0).max(10_000_000)]).optional(),
