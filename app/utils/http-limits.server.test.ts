@@ -138,7 +138,10 @@ describe("connection limits", () => {
     await waitFor("the server holds them", count(5), 5_000, 20);
 
     const sixth = connect(port, "127.0.0.2");
+    // What a refused connection sends is never read as a request.
+    sixth.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     await waitFor("the sixth refused", () => sixth.closed(), 5_000, 20);
+    expect(sixth.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect(sixth.received()).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     expect(sixth.received()).toMatch(/\r\nRetry-After: 5\r\n/);
     expect(body(sixth)).toEqual(errorBody(TOO_MANY_FROM_ADDRESS));
