@@ -55,7 +55,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   // A script (no Accept: text/html) refused by a page gets { error, message }, not the error page (issue 28).
-  const scripted = scriptErrorAnswer(request, responseStatusCode, remixContext.staticHandlerContext.errors);
+  const scripted = scriptErrorAnswer(request, responseStatusCode, remixContext.staticHandlerContext);
   if (scripted) return scripted;
   const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : "";
   // Bots (and no-JS crawlers) get the whole document at once; browsers get the shell early.

@@ -251,22 +251,25 @@ export function createAuthGate(): RequestHandler {
           .type("text/plain")
           .send("Method not allowed");
       }
-      const refusal = publicWriteRefusal(req);
-      if (refusal) {
-        closeAfterRefusal(req, res);
-        return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
-      }
+      const publicWrite = () => {
+        const refusal = publicWriteRefusal(req);
+        if (refusal) {
+          closeAfterRefusal(req, res);
+          return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
+        }
+        return runWithAuth(null, next);
+      };
       // A public page needs no credential, but one that is sent is judged by the one write
-      // rule (access.server.ts): a read-only token posts nowhere, a token cannot log out.
+      // rule first (access.server.ts): a read-only token posts nowhere, a token cannot log out.
       if (WRITE_METHODS.has(req.method) && req.headers.authorization) {
         return void (async () => {
           const result = await authenticate({ cookie: undefined, authorization: req.headers.authorization });
           const denied = result && writeAccessRefusal(req.method, path, result);
           if (denied) return sendRoleRefusal(req, res, denied);
-          return runWithAuth(null, next);
+          return publicWrite();
         })().catch(next);
       }
-      return runWithAuth(null, next);
+      return publicWrite();
     }
 
     void (async () => {

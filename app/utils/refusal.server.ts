@@ -1,4 +1,6 @@
 import { data } from "@remix-run/node";
+import { safeRedirect } from "./auth.server";
+import { redirectWithError } from "./toast.server";
 
 /**
  * How a refusal (a 4xx: the write rule, a missing right, a bad request) reaches whoever asked
@@ -6,9 +8,11 @@ import { data } from "@remix-run/node";
  *
  * - a script — /api, or any request that does not accept `text/html` (curl, fetch with a
  *   token) — gets JSON `{ error, message }` with the status, from every route;
- * - a browser's page fetch (`.data`) and a browser's document request get the same
- *   `{ error, message }` as route error data, which the page's error boundary shows as the
- *   reason (root.tsx), never "Unexpected Server Error".
+ * - a browser's no-JavaScript form (a document request that accepts HTML) goes back to the
+ *   page it came from with the reason as an error toast (the gate answers its own refusals
+ *   with a page that says the reason);
+ * - a browser's page fetch (`.data`) gets `{ error, message }` as route error data, which
+ *   the error boundary shows as the reason (root.tsx), never "Unexpected Server Error".
  */
 export function wantsHtml(request: Request): boolean {
   return /text\/html/i.test(request.headers.get("Accept") ?? "");
@@ -21,10 +25,26 @@ export function isScript(request: Request): boolean {
   return !isDataRequest(request) && !wantsHtml(request);
 }
 
-/** The answer to throw for a refusal: JSON for /api and scripts, route error data for a browser. */
-export function refusalAnswer(request: Request, status: number, text: string, api = false) {
+/** The answer to throw for a refusal: JSON for /api and scripts, a redirect with a toast for a no-JS form, route error data for a page fetch. */
+export async function refusalAnswer(request: Request, status: number, text: string, api = false) {
   if (api || isScript(request)) return Response.json({ error: text, message: text }, { status, headers: { "Cache-Control": "no-store" } });
+  if (!isDataRequest(request)) return redirectWithError(backTo(request), text);
   return data({ error: text, message: text }, { status });
+}
+
+/** The same-origin page a form was posted from (Referer), else the page posted to. */
+function backTo(request: Request): string {
+  const url = new URL(request.url);
+  const referer = request.headers.get("Referer");
+  if (referer) {
+    try {
+      const from = new URL(referer);
+      if (from.origin === url.origin) return safeRedirect(from.pathname + from.search, url.pathname);
+    } catch {
+      // not a URL: the page posted to
+    }
+  }
+  return safeRedirect(url.pathname, "/");
 }
 
 /**
@@ -33,11 +53,19 @@ export function refusalAnswer(request: Request, status: number, text: string, ap
  * that does not accept HTML gets the error as `{ error, message }` with its status instead.
  * Null when the HTML page is the right answer.
  */
-export function scriptErrorAnswer(request: Request, status: number, errors: Record<string, unknown> | null | undefined): Response | null {
-  if (status < 400 || status >= 500 || !isScript(request) || !errors) return null;
-  for (const error of Object.values(errors)) {
-    const body = (error as { data?: unknown } | null)?.data;
-    const text = errorText(body) ?? (error as { statusText?: string } | null)?.statusText;
+export function scriptErrorAnswer(
+  request: Request,
+  status: number,
+  context: { errors?: Record<string, unknown> | null; actionData?: Record<string, unknown> | null },
+): Response | null {
+  if (status < 400 || status >= 500 || !isScript(request)) return null;
+  // A thrown refusal (route error data), else an action's answer with a 4xx ({ ok: false, message } of pageAction).
+  const candidates = [
+    ...Object.values(context.errors ?? {}).map((e) => (e as { data?: unknown } | null)?.data ?? (e as { statusText?: string } | null)?.statusText),
+    ...Object.values(context.actionData ?? {}),
+  ];
+  for (const body of candidates) {
+    const text = errorText(body);
     if (text) return Response.json({ error: text, message: text }, { status, headers: { "Cache-Control": "no-store" } });
   }
   return null;

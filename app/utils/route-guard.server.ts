@@ -73,7 +73,7 @@ function guardAction(pattern: string, action: Action): Action {
     // The one write rule (access.server.ts), as the gate asked it; refused before the body is read.
     const path = new URL(request.url).pathname;
     const refusal = writeAccessRefusal(method, path, auth);
-    if (refusal) throw refusalAnswer(request, 403, refusal, isApiPattern(pattern));
+    if (refusal) throw await refusalAnswer(request, 403, refusal, isApiPattern(pattern));
     // The body is read once, up to the route's limit, and handed on: the action reads the
     // same bytes, the audit summary reads them afterwards. (A tee'd clone would stall: a
     // cancelled branch of a tee waits for the other one.)
@@ -90,7 +90,7 @@ function guardAction(pattern: string, action: Action): Action {
     // A route that mixes personal and admin forms (/settings): the intent's rule, now that the body is read.
     if (bytes && adminIntentsOf(path).length) {
       const denied = writeAccessRefusal(method, path, auth, await intentOf(bytes, request.headers.get("content-type") ?? ""));
-      if (denied) throw refusalAnswer(request, 403, denied, isApiPattern(pattern));
+      if (denied) throw await refusalAnswer(request, 403, denied, isApiPattern(pattern));
     }
     const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
     const scope = newAuditScope();

@@ -26,6 +26,15 @@ export function fullPath(route: RouteEntry, table = routeTable()): string {
 }
 
 export async function remixHandler(wanted: (route: RouteEntry) => boolean): Promise<(request: Request) => Promise<Response>> {
+  // As server.ts does: every action behind the roles guard and the audit trail.
+  return createRequestHandler(await remixBuild(wanted), "production");
+}
+
+/**
+ * The guarded build remixHandler serves (for an Express app: `@remix-run/express`). `entry`
+ * replaces the stub document entry, e.g. with app/entry.server.tsx's exports.
+ */
+export async function remixBuild(wanted: (route: RouteEntry) => boolean, options: { entry?: ServerBuild["entry"]["module"] } = {}): Promise<ServerBuild> {
   const table = routeTable();
   const chosen = table.filter(wanted);
   const routes: ServerBuild["routes"] = { root: { id: "root", path: "", module: { default: () => null } as never } };
@@ -52,7 +61,7 @@ export async function remixHandler(wanted: (route: RouteEntry) => boolean): Prom
   }
   const build = {
     mode: "production",
-    entry: { module: { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
+    entry: { module: options.entry ?? { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
     routes,
     assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
     publicPath: "/",
@@ -61,6 +70,5 @@ export async function remixHandler(wanted: (route: RouteEntry) => boolean): Prom
     isSpaMode: false,
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
   } as unknown as ServerBuild;
-  // As server.ts does: every action behind the roles guard and the audit trail.
-  return createRequestHandler(guardBuild(build), "production");
+  return guardBuild(build);
 }

@@ -160,14 +160,14 @@ async function adminData(url: URL) {
 async function requireAdminWriter(request: Request, operator: AuthOperator, intent: Intent): Promise<AuthOperator> {
   const auth = (await getAuth(request)) ?? { operator };
   const refusal = writeAccessRefusal(request.method, "/settings", auth, intent) ?? (operator.role !== "admin" ? ADMIN_ONLY : null);
-  if (refusal) throw refusalAnswer(request, 403, refusal);
+  if (refusal) throw await refusalAnswer(request, 403, refusal);
   return operator;
 }
 
 /** The personal intents' guard: the same rule (a read-only or a viewer's token never gets past it). */
 async function requireWriter(request: Request, operator: AuthOperator, intent: Intent): Promise<void> {
   const refusal = writeAccessRefusal(request.method, "/settings", (await getAuth(request)) ?? { operator }, intent);
-  if (refusal) throw refusalAnswer(request, 403, refusal);
+  if (refusal) throw await refusalAnswer(request, 403, refusal);
 }
 
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
