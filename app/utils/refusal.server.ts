@@ -26,10 +26,12 @@ export function isScript(request: Request): boolean {
 }
 
 /** The answer to throw for a refusal: JSON for /api and scripts, a redirect with a toast for a no-JS form, route error data for a page fetch. */
-export async function refusalAnswer(request: Request, status: number, text: string, api = false) {
-  if (api || isScript(request)) return Response.json({ error: text, message: text }, { status, headers: { "Cache-Control": "no-store" } });
+export async function refusalAnswer(request: Request, status: number, text: string, kind: "api" | "resource" | "page" = "page") {
+  const json = () => Response.json({ error: text, message: text }, { status, headers: { "Cache-Control": "no-store" } });
+  if (kind === "api" || isScript(request)) return json();
   if (!isDataRequest(request)) return redirectWithError(backTo(request), text);
-  return data({ error: text, message: text }, { status });
+  // A resource route's thrown data() reaches the client as "Unexpected Server Error": a Response there.
+  return kind === "resource" ? json() : data({ error: text, message: text }, { status });
 }
 
 /** The same-origin page a form was posted from (Referer), else the page posted to. */

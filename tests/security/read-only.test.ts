@@ -250,6 +250,7 @@ describe("a read-only token, a viewer's session and a viewer's token write nothi
               continue;
             }
             const text = await res.text();
+            if (/Unexpected Server Error/i.test(text)) failures.push(`${where}: says "Unexpected Server Error"`);
             if (path.endsWith(".data")) {
               if (!text.includes(who.text) && !text.includes(ADMIN_ONLY)) failures.push(`${where}: the reason is missing: ${text.slice(0, 100)}`);
               continue;
