@@ -509,7 +509,9 @@ function NewTokenCallout({ token }: { token: string }) {
 
 function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const navigation = useNavigation();
-  const { constraints } = useLoaderData<typeof loader>();
+  const { constraints, operator } = useLoaderData<typeof loader>();
+  // A viewer's tokens are read-only whatever the box says (the action decides; decision 0024): show it so.
+  const viewer = operator.role === "viewer";
   const validation = useSettingsValidation();
   const [form, fields] = useForm({
     id: "create-token",
@@ -527,9 +529,10 @@ function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]
         <Box style={{ flex: "1 1 220px" }}>
           <TextInputField label="Token name" field={fields.name} />
         </Box>
-        <label className="gt-check">
-          <input type="checkbox" name="readOnly" value="on" />
-          <Text size="2">Read-only</Text>
+        <label className="gt-check" title={viewer ? "Your role is viewer: your tokens can only read" : undefined}>
+          {viewer ? <input type="hidden" name="readOnly" value="on" /> : null}
+          <input type="checkbox" name="readOnly" value="on" defaultChecked={viewer} disabled={viewer} />
+          <Text size="2">{viewer ? "Read-only (always, for a viewer)" : "Read-only"}</Text>
         </label>
         <Button type="submit" size="3" loading={busy}>
           Create token
