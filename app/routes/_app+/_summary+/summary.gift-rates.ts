@@ -4,7 +4,7 @@ import { replaceGiftRates } from "~/models/gift-rates.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
-import { isScript, resourceError } from "~/utils/refusal.server";
+import { resourceError } from "~/utils/refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /**
@@ -25,14 +25,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const prizeText = asText(form.get(`prize:${name}`));
     const fireballsText = asText(form.get(`fireballs:${name}`));
     const refused = giftRateInputError(prizeText, fireballsText);
-    if (refused) return isScript(request) ? resourceError(request, 400, `${name}: ${refused}`) : redirectWithError(back, `${name}: ${refused}`);
+    if (refused) return redirectWithError(back, `${name}: ${refused}`);
     pairs[name] = { prize: parseRateInput(prizeText) ?? 0, fireballs: parseRateInput(fireballsText) ?? 0 };
   }
   try {
     await replaceGiftRates(pairsToRates(pairs));
   } catch (err) {
     console.warn("[summary] gift rates save failed:", errorText(err));
-    return isScript(request) ? resourceError(request, 500, GIFT_RATE_ERRORS.saveFailed) : redirectWithError(back, GIFT_RATE_ERRORS.saveFailed);
+    return redirectWithError(back, GIFT_RATE_ERRORS.saveFailed);
   }
   return redirectWithSuccess(back, GIFT_RATE_ERRORS.saved);
 }
