@@ -12,6 +12,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
+import { scriptErrorAnswer } from "~/utils/refusal.server";
 
 export {
   compressionWhereItPays,
@@ -54,6 +55,9 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A script (no Accept: text/html) refused by a page gets { error, message }, not the error page (issue 28).
+  const scripted = scriptErrorAnswer(request, responseStatusCode, remixContext.staticHandlerContext);
+  if (scripted) return scripted;
   const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : "";
   // Bots (and no-JS crawlers) get the whole document at once; browsers get the shell early.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;

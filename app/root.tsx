@@ -1,4 +1,5 @@
 import radixStyles from "@radix-ui/themes/styles.css?url";
+import { refusalReason } from "~/utils/refusal";
 import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -121,12 +122,16 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? "Page not found" : "Something went wrong";
+  // A refusal (4xx) carries its reason as { error, message } (issue 28): say it, not a status text.
+  const reason = isRouteErrorResponse(error) && error.status < 500 ? refusalReason(error.data) : null;
+  const title = notFound ? "Page not found" : reason && isRouteErrorResponse(error) && error.status === 403 ? "Not allowed" : "Something went wrong";
   const text = notFound
     ? "There is nothing at this address. The section menu starts from the home page."
-    : isRouteErrorResponse(error)
-      ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}. Try again in a moment.`
-      : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
+    : reason
+      ? reason
+      : isRouteErrorResponse(error)
+        ? `The server answered ${error.status}. Try again in a moment.`
+        : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
   return (
     <Flex align="center" justify="center" minHeight="100vh" p="4">
       <Box maxWidth="480px">

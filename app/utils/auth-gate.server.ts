@@ -154,6 +154,7 @@ function sendDataRedirect(res: ExpressResponse, method: string, location: string
  */
 async function sendRoleRefusal(req: Parameters<RequestHandler>[0], res: ExpressResponse, text: string) {
   res.set("Cache-Control", "no-store");
+  closeAfterRefusal(req, res);
   if (takesJson(req.path)) return void res.status(403).json({ error: text, message: text });
   const back = refererPath(req) ?? (req.path.endsWith(".data") ? safeRedirect(pageOfDataRequest(req.path, new URLSearchParams())) : "/");
   if (req.path.endsWith(".data")) {
@@ -198,6 +199,22 @@ async function streamToResponse(body: ReadableStream<Uint8Array>, res: ExpressRe
   res.end();
 }
 
+/**
+ * A write the gate refuses is answered before its body is read: the answer says
+ * `Connection: close`, and the socket closes once the answer is out (Node ends a response
+ * marked so), so a client cannot keep a refused request open by trickling its body in
+ * (issue 28 item 3). What already arrived of the body is drained, not read into memory.
+ */
+function closeAfterRefusal(req: Parameters<RequestHandler>[0], res: ExpressResponse) {
+  if (!WRITE_METHODS.has(req.method) && !hasBody(req)) return;
+  res.set("Connection", "close");
+  res.once("finish", () => {
+    // Node closes a "Connection: close" answer's socket itself; this covers any layer that
+    // would keep it (a pipelined request behind it is not served either way).
+    if (!req.socket.destroyed) req.socket.end();
+  });
+}
+
 export function createAuthGate(): RequestHandler {
   return (req, res, next) => {
     // Forwarded once, trustworthy: routes read the client IP (login rate limit) from here.
@@ -209,7 +226,8 @@ export function createAuthGate(): RequestHandler {
     const limit = bodyLimitFor(path);
     if (WRITE_METHODS.has(req.method) && Number(req.headers["content-length"] ?? 0) > limit) {
       const text = `Request body too large (limit ${limit} bytes)`;
-      res.status(413).set({ "Cache-Control": "no-store", Connection: "close" });
+      res.status(413).set("Cache-Control", "no-store");
+      closeAfterRefusal(req, res);
       if (takesJson(path)) res.json({ error: text, message: text });
       else res.type("text/plain").send(text);
       return;
@@ -218,27 +236,49 @@ export function createAuthGate(): RequestHandler {
     // Pages are written to by forms only; anything else (JSON, XML, text) posted to a
     // page, /login included, is refused before an action tries to parse it as a form.
     if (WRITE_METHODS.has(req.method) && !takesJson(path) && hasBody(req) && !FORM_TYPES.test(req.headers["content-type"] ?? "")) {
+      closeAfterRefusal(req, res);
       res.status(415).set("Cache-Control", "no-store").type("text/plain").send("Forms only: application/x-www-form-urlencoded or multipart/form-data");
       return;
     }
 
     if (isPublic(path)) {
       // Public pages serve GET and form posts; TRACE and friends never reach Remix (a 500 there).
-      if (!SERVED_METHODS.has(req.method))
+      if (!SERVED_METHODS.has(req.method)) {
+        closeAfterRefusal(req, res);
         return void res
           .status(405)
           .set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" })
           .type("text/plain")
           .send("Method not allowed");
-      const refusal = publicWriteRefusal(req);
-      if (refusal) return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
-      return runWithAuth(null, next);
+      }
+      const publicWrite = () => {
+        const refusal = publicWriteRefusal(req);
+        if (refusal) {
+          closeAfterRefusal(req, res);
+          return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
+        }
+        return runWithAuth(null, next);
+      };
+      // A public page needs no credential, but one that is sent is judged by the one write
+      // rule first (access.server.ts): a read-only token posts nowhere, a token cannot log out.
+      if (WRITE_METHODS.has(req.method) && req.headers.authorization) {
+        return void (async () => {
+          const result = await authenticate({ cookie: undefined, authorization: req.headers.authorization });
+          const denied = result && writeAccessRefusal(req.method, path, result);
+          if (denied) return sendRoleRefusal(req, res, denied);
+          return publicWrite();
+        })().catch(next);
+      }
+      return publicWrite();
     }
 
     void (async () => {
       if (SETUP_PATHS.has(path) && !(await operatorExists())) {
         const refusal = publicWriteRefusal(req);
-        if (refusal) return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
+        if (refusal) {
+          closeAfterRefusal(req, res);
+          return void res.status(403).set("Cache-Control", "no-store").type("text/plain").send(refusal);
+        }
         return runWithAuth(null, next);
       }
 
@@ -249,6 +289,7 @@ export function createAuthGate(): RequestHandler {
           res.append("Set-Cookie", await sessionCookie().serialize(result.sessionToken));
         }
         if (!SERVED_METHODS.has(req.method)) {
+          closeAfterRefusal(req, res);
           res.status(405).set({ Allow: [...SERVED_METHODS].join(", "), "Cache-Control": "no-store" });
           if (isApi(path)) res.json({ error: "Method not allowed", message: "Method not allowed" });
           else res.type("text/plain").send("Method not allowed");
@@ -256,6 +297,7 @@ export function createAuthGate(): RequestHandler {
         }
         const refusal = csrfRefusal(req, result.via);
         if (refusal) {
+          closeAfterRefusal(req, res);
           res.status(refusal.status).set("Cache-Control", "no-store");
           if (takesJson(path)) res.json({ error: refusal.text, message: refusal.text });
           else res.type("text/plain").send(refusal.text);
@@ -268,6 +310,7 @@ export function createAuthGate(): RequestHandler {
       }
 
       res.set("Cache-Control", "no-store");
+      closeAfterRefusal(req, res);
       if (isApi(path)) {
         res.status(401).set("WWW-Authenticate", 'Bearer realm="api"').json({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
         return;

@@ -1,6 +1,7 @@
-import { data, type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
+import { type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
 import { recordAudit, type AuditActor } from "~/models/audit.server";
-import { writeAccessRefusal } from "./access.server";
+import { adminIntentsOf, writeAccessRefusal } from "./access.server";
+import { refusalAnswer } from "./refusal.server";
 import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context.server";
 import { getAuth, type AuthResult } from "./auth.server";
 import { bodyLimitFor } from "./body-limits";
@@ -38,7 +39,8 @@ export function guardBuild(build: ServerBuild): ServerBuild {
       continue;
     }
     const pattern = routePattern(build.routes, id);
-    routes[id] = { ...route, module: { ...route.module, action: guardAction(pattern, action) } };
+    const kind = isApiPattern(pattern) ? "api" : route.module.default ? "page" : "resource";
+    routes[id] = { ...route, module: { ...route.module, action: guardAction(pattern, action, kind) } };
   }
   const result = { ...build, routes };
   guarded.set(build, result);
@@ -62,18 +64,17 @@ const isApiPattern = (pattern: string) => pattern === "/api" || pattern.startsWi
 
 type Action = NonNullable<ServerBuild["routes"][string]["module"]["action"]>;
 
-function guardAction(pattern: string, action: Action): Action {
+function guardAction(pattern: string, action: Action, kind: "api" | "resource" | "page"): Action {
   return async (args) => {
     const { request } = args;
     const method = request.method.toUpperCase();
     if (!WRITES.has(method)) return action(args);
     const auth = await getAuth(request).catch(() => null);
     if (!auth) return action(args); // the route's own check answers (401 / redirect to the login)
-    const refusal = writeAccessRefusal(method, new URL(request.url).pathname, auth);
-    if (refusal) {
-      if (isApiPattern(pattern)) throw Response.json({ error: refusal, message: refusal }, { status: 403, headers: { "Cache-Control": "no-store" } });
-      throw data({ error: refusal, message: refusal }, { status: 403 });
-    }
+    // The one write rule (access.server.ts), as the gate asked it; refused before the body is read.
+    const path = new URL(request.url).pathname;
+    const refusal = writeAccessRefusal(method, path, auth);
+    if (refusal) throw await refusalAnswer(request, 403, refusal, kind);
     // The body is read once, up to the route's limit, and handed on: the action reads the
     // same bytes, the audit summary reads them afterwards. (A tee'd clone would stall: a
     // cancelled branch of a tee waits for the other one.)
@@ -83,9 +84,13 @@ function guardAction(pattern: string, action: Action): Action {
       bytes = await readCapped(request.body, limit);
       if (!bytes) {
         const text = `Request body too large (limit ${limit} bytes)`;
-        if (isApiPattern(pattern)) return Response.json({ error: text, message: text }, { status: 413, headers: { "Cache-Control": "no-store" } });
-        throw data({ error: text, message: text }, { status: 413 });
+        throw await refusalAnswer(request, 413, text, kind);
       }
+    }
+    // A route that mixes personal and admin forms (/settings): the intent's rule, now that the body is read.
+    if (bytes && adminIntentsOf(path).length) {
+      const denied = writeAccessRefusal(method, path, auth, await intentOf(bytes, request.headers.get("content-type") ?? ""));
+      if (denied) throw await refusalAnswer(request, 403, denied, kind);
     }
     const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
     const scope = newAuditScope();
@@ -104,6 +109,14 @@ function guardAction(pattern: string, action: Action): Action {
     if (failed) throw thrown;
     return result as Awaited<ReturnType<Action>>;
   };
+}
+
+/** The form's `intent` field, when the body is a form. */
+async function intentOf(bytes: Buffer<ArrayBuffer>, type: string): Promise<string | null> {
+  if (!/form/i.test(type)) return null;
+  const form = await new Response(bytes, { headers: { "Content-Type": type } }).formData().catch(() => null);
+  const intent = form?.get("intent");
+  return typeof intent === "string" ? intent : null;
 }
 
 /** The HTTP status an action's outcome becomes: a Response's, data()'s, 200 for plain data, 500 for a thrown error. */

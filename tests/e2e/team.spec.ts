@@ -41,6 +41,23 @@ test("an admin adds a viewer, who reads but cannot write; the audit trail shows 
   await demoted.goto("/settings");
   await expect(demoted.getByRole("heading", { name: "API tokens", exact: true })).toBeVisible();
   await expect(demoted.getByRole("heading", { name: "Operators" })).toHaveCount(0);
+  // Issue 28 (decision 0024): a viewer's token is read-only whatever the box says.
+  const box = demoted.getByRole("checkbox", { name: /Read-only/ });
+  await expect(box).toBeChecked();
+  await expect(box).toBeDisabled();
+  await demoted.getByRole("textbox", { name: "Token name" }).fill("viewer dashboard");
+  await demoted.getByRole("button", { name: "Create token" }).click();
+  await expect(demoted.getByText('API token "viewer dashboard" created')).toBeVisible();
+  await expect(demoted.getByRole("listitem").filter({ hasText: "viewer dashboard" })).toContainText("read-only");
+  // An admin form posted anyway (the production build): a script gets { error, message }, a
+  // no-JS form goes back with the reason; neither says "Unexpected Server Error".
+  const form = { intent: "create-operator", name: `sneaky-${Date.now().toString(36)}`, password: "long enough password", role: "admin" };
+  const script = await demoted.request.post("/settings", { form, headers: { Origin: baseURL!, Accept: "application/json" }, maxRedirects: 0 });
+  expect(script.status()).toBe(403);
+  expect(await script.json()).toEqual({ error: expect.stringContaining("Viewers can look"), message: expect.stringContaining("Viewers can look") });
+  const noJs = await demoted.request.post("/settings", { form, headers: { Origin: baseURL!, Accept: "text/html" }, maxRedirects: 0 });
+  expect([302, 303]).toContain(noJs.status());
+  expect(await noJs.text()).not.toMatch(/Unexpected Server Error/);
   await demoted.context().close();
 
   await page.goto(`/audit?action=operator.`);

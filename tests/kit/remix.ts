@@ -31,11 +31,14 @@ export function fullPath(route: RouteEntry, table = routeTable()): string {
 
 export async function remixHandler(wanted: (route: RouteEntry) => boolean): Promise<(request: Request) => Promise<Response>> {
   // As server.ts does: every action behind the roles guard and the audit trail.
-  return createRequestHandler(guardBuild(await remixBuild(wanted)), "production");
+  return createRequestHandler(await remixBuild(wanted), "production");
 }
 
-/** The build behind `remixHandler` (unguarded), for tests that serve it over real HTTP through `@remix-run/express`. */
-export async function remixBuild(wanted: (route: RouteEntry) => boolean): Promise<ServerBuild> {
+/**
+ * The guarded build remixHandler serves (for an Express app: `@remix-run/express`). `entry`
+ * replaces the stub document entry, e.g. with app/entry.server.tsx's exports.
+ */
+export async function remixBuild(wanted: (route: RouteEntry) => boolean, options: { entry?: ServerBuild["entry"]["module"] } = {}): Promise<ServerBuild> {
   const table = routeTable();
   const chosen = table.filter(wanted);
   const routes: ServerBuild["routes"] = { root: { id: "root", path: "", module: { default: () => null } as never } };
@@ -62,7 +65,7 @@ export async function remixBuild(wanted: (route: RouteEntry) => boolean): Promis
   }
   const build = {
     mode: "production",
-    entry: { module: { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
+    entry: { module: options.entry ?? { default: () => new Response("document requests are not part of this test", { status: 500 }) } },
     routes,
     assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "test" },
     publicPath: "/",
@@ -71,7 +74,7 @@ export async function remixBuild(wanted: (route: RouteEntry) => boolean): Promis
     isSpaMode: false,
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
   } as unknown as ServerBuild;
-  return build;
+  return guardBuild(build);
 }
 
 /**

@@ -39,8 +39,10 @@ import {
 } from "~/models/operator.server";
 import { isUuid } from "~/utils/api.server";
 import { auditNote } from "~/utils/audit-context.server";
-import { canWrite, clientIp, getAuth, getSessionId, requireOperator, type AuthOperator } from "~/utils/auth.server";
-import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, ROLE_LABELS } from "~/utils/roles";
+import { mintsReadOnlyTokens, writeAccessRefusal } from "~/utils/access.server";
+import { clientIp, getAuth, getSessionId, requireOperator, type AuthOperator } from "~/utils/auth.server";
+import { refusalAnswer } from "~/utils/refusal.server";
+import { ADMIN_ONLY, ROLE_LABELS } from "~/utils/roles";
 import { getEnv } from "~/utils/env.server";
 import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
 import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
@@ -150,15 +152,22 @@ async function adminData(url: URL) {
 }
 
 /**
- * The admin intents' guard: an admin, with a session or a token that may write. (The gate
- * lets every role post to /settings: their own password and tokens are theirs to change.)
- * A thrown Response: the 403 page, as the gate answers (not a toast on /settings).
+ * The admin intents' guard: the one write rule (access.server.ts) with this intent — the
+ * route guard already asked it before the action ran; asked again here so the action is
+ * safe wherever it is called from. A thrown Response: the 403, as the gate answers (not a
+ * toast on /settings).
  */
-async function requireAdminWriter(request: Request, operator: AuthOperator): Promise<AuthOperator> {
-  const auth = await getAuth(request);
-  const refusal = operator.role !== "admin" ? ADMIN_ONLY : auth && !canWrite(auth) ? READ_ONLY_TOKEN_REFUSAL : null;
-  if (refusal) throw Response.json({ error: refusal, message: refusal }, { status: 403 });
+async function requireAdminWriter(request: Request, operator: AuthOperator, intent: Intent): Promise<AuthOperator> {
+  const auth = (await getAuth(request)) ?? { operator };
+  const refusal = writeAccessRefusal(request.method, "/settings", auth, intent) ?? (operator.role !== "admin" ? ADMIN_ONLY : null);
+  if (refusal) throw await refusalAnswer(request, 403, refusal);
   return operator;
+}
+
+/** The personal intents' guard: the same rule (a read-only or a viewer's token never gets past it). */
+async function requireWriter(request: Request, operator: AuthOperator, intent: Intent): Promise<void> {
+  const refusal = writeAccessRefusal(request.method, "/settings", (await getAuth(request)) ?? { operator }, intent);
+  if (refusal) throw await refusalAnswer(request, 403, refusal);
 }
 
 /** With JavaScript, a post that cannot reach the app keeps the screen and what was typed (the form kit, issue 19). */
@@ -192,8 +201,8 @@ const GONE = "That operator does not exist (deleted meanwhile?)";
  */
 function settingsAction(request: Request, operator: AuthOperator): PageActionOptions<Intent> {
   /** The admin intents' form: the admin, and the operator it names (the first problem otherwise, as the toast). */
-  const adminTarget = async <S extends z.ZodType<{ operatorId: string }>>(form: FormFields, schema: S) => {
-    const admin = await requireAdminWriter(request, operator);
+  const adminTarget = async <S extends z.ZodType<{ operatorId: string }>>(form: FormFields, schema: S, intent: Intent) => {
+    const admin = await requireAdminWriter(request, operator, intent);
     const submission = parseWithZod(form.formData, { schema });
     if (submission.status !== "success") throw new AppError(400, Object.values(submission.error ?? {}).flat()[0] ?? "Invalid request");
     const target = await findOperatorById(submission.value.operatorId);
@@ -208,11 +217,14 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
     failure: FALLBACK,
     intents: {
       "create-token": async ({ form }) => {
+        await requireWriter(request, operator, "create-token");
         const submission = parseWithZod(form.formData, { schema: CreateTokenSchema });
         if (submission.status !== "success") return formAgain(submission.reply());
+        // A token never exceeds its maker's rights: a viewer's tokens are read-only, whatever the box says.
+        const readOnly = submission.value.readOnly || mintsReadOnlyTokens((await getAuth(request)) ?? { operator });
         let created: Awaited<ReturnType<typeof createApiToken>>;
         try {
-          created = await createApiToken(operator.id, submission.value.name, { readOnly: submission.value.readOnly });
+          created = await createApiToken(operator.id, submission.value.name, { readOnly });
         } catch (err) {
           // The model's refusal (a name taken) belongs under the name field.
           if (!(err instanceof AppError)) throw err;
@@ -225,6 +237,7 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
         return { ok: true, message: `API token "${row.name}" created`, headers: { "Set-Cookie": sealed } };
       },
       "revoke-token": async ({ form }) => {
+        await requireWriter(request, operator, "revoke-token");
         const tokenId = form.string("tokenId");
         const revoked = isUuid(tokenId) ? await revokeApiToken(operator.id, tokenId) : null;
         if (!revoked) return { ok: false, message: "That API token does not exist (already revoked?)" };
@@ -254,7 +267,7 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
         return "Password changed. Your other sessions were logged out.";
       },
       "create-operator": async ({ form }) => {
-        const admin = await requireAdminWriter(request, operator);
+        const admin = await requireAdminWriter(request, operator, "create-operator");
         const submission = parseWithZod(form.formData, { schema: CreateOperatorSchema });
         if (submission.status !== "success") return formAgain(submission.reply({ hideFields: ["password"] }));
         let created;
@@ -270,21 +283,21 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
         return `Operator "${created.name}" created (${ROLE_LABELS[created.role]})`;
       },
       "set-role": async ({ form }) => {
-        const { admin, target, value } = await adminTarget(form, SetRoleSchema);
+        const { admin, target, value } = await adminTarget(form, SetRoleSchema, "set-role");
         const updated = await setOperatorRole(target.id, value.role);
         auditNote({ action: "operator.role", target: target.name, details: { from: target.role, to: updated.role } });
         await logEvent({ type: "info", source: "system", message: `Operator ${target.name} is now ${updated.role} (by ${admin.name})` });
         return `${target.name} is now ${ROLE_LABELS[updated.role]}`;
       },
       "reset-password": async ({ form }) => {
-        const { admin, target, value } = await adminTarget(form, ResetPasswordSchema);
+        const { admin, target, value } = await adminTarget(form, ResetPasswordSchema, "reset-password");
         await setOperatorPassword(target.id, value.newPassword);
         auditNote({ action: "operator.reset-password", target: target.name, details: {} });
         await logEvent({ type: "info", source: "system", message: `Password of operator ${target.name} reset by ${admin.name}` });
         return `Password of ${target.name} reset; their sessions were logged out`;
       },
       "delete-operator": async ({ form }) => {
-        const { admin, target } = await adminTarget(form, DeleteOperatorSchema);
+        const { admin, target } = await adminTarget(form, DeleteOperatorSchema, "delete-operator");
         if (target.id === admin.id) return { ok: false, message: "You cannot delete yourself: ask another admin" };
         if (!(await deleteOperator(target.name))) return { ok: false, message: GONE, status: 404 };
         auditNote({ action: "operator.delete", target: target.name, details: { role: target.role } });
@@ -496,7 +509,9 @@ function NewTokenCallout({ token }: { token: string }) {
 
 function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const navigation = useNavigation();
-  const { constraints } = useLoaderData<typeof loader>();
+  const { constraints, operator } = useLoaderData<typeof loader>();
+  // A viewer's tokens are read-only whatever the box says (the action decides; decision 0024): show it so.
+  const viewer = operator.role === "viewer";
   const validation = useSettingsValidation();
   const [form, fields] = useForm({
     id: "create-token",
@@ -514,9 +529,10 @@ function CreateTokenForm({ lastResult }: { lastResult: SubmissionResult<string[]
         <Box style={{ flex: "1 1 220px" }}>
           <TextInputField label="Token name" field={fields.name} />
         </Box>
-        <label className="gt-check">
-          <input type="checkbox" name="readOnly" value="on" />
-          <Text size="2">Read-only</Text>
+        <label className="gt-check" title={viewer ? "Your role is viewer: your tokens can only read" : undefined}>
+          {viewer ? <input type="hidden" name="readOnly" value="on" /> : null}
+          <input type="checkbox" name="readOnly" value="on" defaultChecked={viewer} disabled={viewer} />
+          <Text size="2">{viewer ? "Read-only (always, for a viewer)" : "Read-only"}</Text>
         </label>
         <Button type="submit" size="3" loading={busy}>
           Create token

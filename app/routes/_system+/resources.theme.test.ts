@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callRoute, makeRequest, routeArgs } from "#tests/kit";
+import { callRoute, makeRequest, remixHandler, routeArgs, toastOf } from "#tests/kit";
 import { action, loader } from "./resources.theme";
 import { loader as indexLoader } from "../_index";
 
@@ -25,7 +25,22 @@ describe("dark mode toggle action (spec 2 Main app shell: 'Default is dark and t
   it("refuses an unknown theme with 400 and sets no cookie", async () => {
     const res = await post({ theme: "sepia" });
     expect(res.status).toBe(400);
-    expect([...res.headers]).toEqual([]);
+    expect(res.headers.get("Set-Cookie")).toBeNull();
+    expect(res.data).toEqual({ error: "Theme must be dark or light", message: "Theme must be dark or light" });
+  });
+
+  it("through Remix, a script's refused theme is a 400 {error, message}, never a 200 with an error body (issue 28); a no-JS form goes back with a toast", async () => {
+    const handle = await remixHandler((r) => r.file.includes("resources.theme"));
+    const res = await handle(makeRequest("/resources/theme", { form: { theme: "sepia" } }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Theme must be dark or light", message: "Theme must be dark or light" });
+    const fetcher = await handle(makeRequest("/resources/theme.data", { form: { theme: "sepia" } }));
+    expect(fetcher.status).toBe(400);
+    await fetcher.arrayBuffer();
+    const noJs = await handle(makeRequest("/resources/theme", { form: { theme: "sepia", redirectTo: "/logs" }, headers: { Accept: "text/html" } }));
+    expect(noJs.status).toBe(302);
+    expect(noJs.headers.get("Location")).toBe("/logs");
+    expect(toastOf(noJs)).toMatchObject({ type: "error", message: "Theme must be dark or light" });
   });
 
   it("a GET of the resource lands on the app", () => {

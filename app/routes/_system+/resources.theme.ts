@@ -3,6 +3,10 @@ import { safeRedirect } from "~/utils/auth.server";
 import { isTheme, setThemeCookie } from "~/utils/theme.server";
 import { readFormData } from "~/utils/forms.server";
 import { keepInputOnFailure } from "~/components/ui/submit-failure";
+import { isScript, resourceError } from "~/utils/refusal.server";
+import { redirectWithError } from "~/utils/toast.server";
+
+const THEME_REFUSAL = "Theme must be dark or light";
 
 /**
  * The dark mode toggle's action: remembers the chosen theme in the `gt_theme` cookie.
@@ -12,9 +16,13 @@ import { keepInputOnFailure } from "~/components/ui/submit-failure";
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const theme = form.get("theme");
-  if (!isTheme(theme)) return data({ error: "Theme must be dark or light" }, { status: 400 });
-  const headers = { "Set-Cookie": setThemeCookie(theme) };
   const redirectTo = form.get("redirectTo");
+  if (!isTheme(theme)) {
+    // A no-JS form goes back with the reason as a toast; a script or a fetcher gets a 400 (never a 200).
+    if (redirectTo && !isScript(request)) return redirectWithError(safeRedirect(redirectTo, "/"), THEME_REFUSAL);
+    return resourceError(request, 400, THEME_REFUSAL);
+  }
+  const headers = { "Set-Cookie": setThemeCookie(theme) };
   if (redirectTo) return redirect(safeRedirect(redirectTo, "/"), { headers });
   return data({ theme }, { headers });
 }

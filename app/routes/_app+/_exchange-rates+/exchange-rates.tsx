@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { refusalReason } from "~/utils/refusal";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -358,7 +359,8 @@ export function ErrorBoundary() {
   const hydrated = useHydrated();
   const { retrying, retry } = useRatesLoadRetry(error);
   const message = isRouteErrorResponse(error)
-    ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}`
+    ? // A refusal says its reason (issue 28); otherwise the status, never a status text like "Unexpected Server Error".
+      ((error.status < 500 ? refusalReason(error.data) : null) ?? `The server answered ${error.status}`)
     : error instanceof Error
       ? error.message
       : "The server could not be reached";

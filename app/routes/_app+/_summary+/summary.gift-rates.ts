@@ -1,9 +1,10 @@
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs } from "@remix-run/node";
 import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES, giftRateInputError, pairsToRates, parseRateInput, type RatePair } from "#api/summary";
 import { replaceGiftRates } from "~/models/gift-rates.server";
 import { requireOperator, safeRedirect } from "~/utils/auth.server";
 import { errorText } from "~/utils/errors";
 import { readFormData } from "~/utils/forms.server";
+import { resourceError } from "~/utils/refusal.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /**
@@ -16,7 +17,8 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireOperator(request);
   const form = await readFormData(request);
   const intent = form.get("intent");
-  if (intent !== "save") return data({ error: "Unknown intent", message: "Unknown intent" }, { status: 400 });
+  // A resource route's data() reaches a document request as 200: a real 400 instead (issue 28).
+  if (intent !== "save") return resourceError(request, 400, "Unknown intent");
   const back = safeRedirect(form.get("redirectTo"), "/");
   const pairs: Record<string, RatePair> = {};
   for (const name of GIFT_RATE_NAMES) {
