@@ -130,13 +130,16 @@ describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
       const sends = texts.filter((m) => m.startsWith("Sent "));
       const ids = sentIds(requestsOf(r.sender.id));
       allSent = allSent.concat(ids);
+      // A cycle taken back mid-way says so once (issue 29); one killed after it completed has nothing to say.
+      const moved = texts.filter((m) => m === "Cycle 1 of 2: worker lost or cut off; continuing on another worker");
+      expect(moved, r.point).toHaveLength(r.point === "after-complete" ? 0 : 1);
       // Exactly the lines of two cycles, newest first; a send line for each cycle that sent.
       expect(
-        texts.filter((m) => !m.startsWith("Sent ")),
+        texts.filter((m) => !m.startsWith("Sent ") && !moved.includes(m)),
         r.point,
       ).toEqual(["Auto finished: 2 of 2 cycles", "Cycle 2 of 2: cycle completed", "Cycle 1 of 2: cycle completed", "Auto on: 2 cycles every 5 s"]);
       expect(
-        log.every((e) => e.status === "success"),
+        log.every((e) => e.status === "success" || moved.includes(e.message)),
         r.point,
       ).toBe(true);
       expect(sends.length, r.point).toBeLessThanOrEqual(2);
