@@ -131,7 +131,7 @@ describe("a worker SIGKILLed at any point of a cycle (issue 18 item 6)", () => {
       const ids = sentIds(requestsOf(r.sender.id));
       allSent = allSent.concat(ids);
       // A cycle taken back mid-way says so once (issue 29); one killed after it completed has nothing to say.
-      const moved = texts.filter((m) => m === "Cycle 1 of 2: worker lost or cut off; continuing on another worker");
+      const moved: string[] = texts.filter((m) => m === "Cycle 1 of 2: worker lost or cut off; continuing on another worker");
       expect(moved, r.point).toHaveLength(r.point === "after-complete" ? 0 : 1);
       // Exactly the lines of two cycles, newest first; a send line for each cycle that sent.
       expect(
