@@ -2,11 +2,17 @@
  * The lock proof of jobs/fence.server.ts (decision 0028) without Redis: renewals are driven
  * through the Worker method BullMQ's lock manager calls (`extendJobLocks`), on a stand-in worker.
  */
-import type { Worker } from "bullmq";
-import { describe, expect, it } from "vitest";
-import { fenceTiming, fenceWorker, trackLock, untrackLock } from "./fence.server";
+import { Queue, Worker, type Job } from "bullmq";
+import { afterAll, describe, expect, it } from "vitest";
+import { getEnv } from "~/utils/env.server";
+import { fencedProcessor, fenceTiming, fenceWorker, lockProof, trackLock, untrackLock } from "./fence.server";
+import { createWorkerConnection, queuePrefix } from "./redis.server";
 import { workerTroubleLog } from "./worker-log.server";
-import { waitFor } from "./test-helpers";
+import { deleteKeys, waitFor } from "./test-helpers";
+
+afterAll(async () => {
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
 
 const timing = fenceTiming(1_000); // let go after 700 ms without an accepted renewal
 let n = 0;
@@ -62,6 +68,37 @@ describe("fencing: the lock proof (decision 0028)", () => {
     expect(proof.lost).toBe(true);
     untrackLock(j.token);
   });
+
+  it("with a real BullMQ worker and a reachable Redis, a job running three let-go ages stays proven", async () => {
+    const t = fenceTiming(1_000);
+    const connection = createWorkerConnection();
+    const queue = new Queue("fence-probe", { connection, prefix: queuePrefix() });
+    const worker = new Worker(
+      "fence-probe",
+      fencedProcessor(async (_job: Job, token?: string) => {
+        const proof = lockProof(token)!;
+        let unproven = 0;
+        const until = Date.now() + 3 * t.letGoAfterMs;
+        while (Date.now() < until) {
+          if (!proof.proven()) unproven++;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return { unproven, lost: proof.lost };
+      }, t),
+      { connection: createWorkerConnection(), prefix: queuePrefix(), lockDuration: t.lockDurationMs, lockRenewTime: t.lockRenewTimeMs },
+    );
+    fenceWorker(worker);
+    worker.on("error", () => {});
+    try {
+      const done = new Promise<unknown>((resolve) => worker.once("completed", (_job, result) => resolve(result)));
+      await queue.add("probe", {});
+      expect(await done).toEqual({ unproven: 0, lost: false });
+    } finally {
+      await worker.close();
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 20_000);
 
   it("a stalled event loop is caught on wake, before any timer runs", () => {
     const j = job();

@@ -147,9 +147,10 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
   if (entry === null) return { run: p.run, stopped: "auto off", sent: 0, next: null };
 
   // Taken back from a worker that stopped renewing its lock (it died, or was cut off and let
-  // go): said once per takeover, on a cycle that had begun and not completed.
+  // go): said once per cycle (a second loss of the same cycle adds nothing new for the
+  // operator), on a cycle that had begun and not completed.
   if (begun && !completedBefore && job.stalledCounter > 0) {
-    await runStepOnce(key(`moved-${job.stalledCounter}`), async (tx) => {
+    await runStepOnce(key("moved"), async (tx) => {
       await addActivity(p.operatorId, "error", line(T.workerLost), tx);
     });
     changed();
