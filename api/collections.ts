@@ -69,6 +69,8 @@ export const COLLECTIONS_TEXTS = {
   statusFailed: "Failed to fetch collection status",
   notConnected: "Not connected to Galaxy",
   cycleCompleted: "cycle completed",
+  /** A cycle taken back from a worker that died or was cut off (ours; decision 0028). */
+  workerLost: "worker lost or cut off; continuing on another worker",
   // Bad input (ours).
   badUserId: "userID must be a numeric account id",
   badPassword: "password is required",

@@ -25,7 +25,10 @@
  *   it is handed back for a worker with room. Beyond SESSION_CONCURRENCY a job waits in the
  *   queue, and its row says "waiting" (the header counts them).
  * - A holder that loses its lock (Redis restarted or partitioned) aborts its session quietly,
- *   so two workers never keep the same account online.
+ *   so two workers never keep the same account online. It does not wait to be told: a holder
+ *   that cannot *prove* its lock (no renewal accepted for lock − margin, measured on its own
+ *   monotonic clock; jobs/fence.server.ts, decision 0028) lets go first — the session closes its
+ *   socket while the lock is still valid, and writes no state afterwards.
  */
 import os from "node:os";
 import { DelayedError, type Job, type Worker } from "bullmq";
@@ -34,6 +37,7 @@ import { z } from "zod";
 import { HOSTED_PURPOSES, type HostedPurpose, type SessionPurpose } from "#api/sessions";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
+import { fenceTiming, lockProof } from "./fence.server";
 import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
 import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "./session-control.server";
 
@@ -44,7 +48,11 @@ export const SESSION_QUEUES = HOSTED_PURPOSES;
 
 /** Session-host tuning read from the environment (docs/jobs.md). */
 const settingsSchema = z.object({
-  /** Lock of a session job; a dead holder's sessions are taken back after at most lock + stalled interval. */
+  /**
+   * Lock of a session job; a dead holder's sessions are taken back after at most lock + stalled
+   * interval. The one fencing setting (decision 0028): renewed every lock / 4, a holder without
+   * a renewal accepted for 70 % of it lets its sessions go (jobs/fence.server.ts).
+   */
   SESSION_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(5_000),
   /** How often workers look for sessions whose holder died. */
   SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(2_000),
@@ -95,6 +103,8 @@ export type SessionStore = {
   wanted(purpose: SessionPurpose): Promise<string[]>;
   wantedCount(purposes: readonly SessionPurpose[]): Promise<number>;
   desiredOf(purpose: SessionPurpose, keys: readonly string[]): Promise<Map<string, "run" | "stop">>;
+  /** Started again (desired run, still waiting for a worker): a start that landed while its job was ending. */
+  wantedAgain(purpose: SessionPurpose, key: string): Promise<boolean>;
   claimCommands(purpose: SessionPurpose, keys: readonly string[]): Promise<SessionCommand[]>;
   finishCommand(id: number, outcome: CommandOutcome): Promise<void>;
 };
@@ -157,6 +167,12 @@ export type SessionContext = {
   reason(): AbortReason | null;
   /** Do we still hold the job's lock? (Checked before acting on "another device".) */
   holdsLock(): Promise<boolean>;
+  /**
+   * False once this worker can no longer prove it holds the session (decision 0028): it has let
+   * go (the signal is aborted with reason "lock-lost") and must not write or send anything more.
+   * Synchronous, so a write path can check it first thing (e.g. after a stalled event loop woke).
+   */
+  proven(): boolean;
   job: Job;
   /** Writes what is (only while still wanted and held by this worker); false: no longer wanted. */
   report(patch: SessionPatch): Promise<boolean>;
@@ -182,6 +198,8 @@ type Held = {
   reason: AbortReason | null;
   wake: Set<() => void>;
   commands: CommandScope[];
+  /** Let go: its lock could not be proven (decision 0028); it writes nothing more. */
+  fenced: boolean;
 };
 type HostState = {
   held: Map<string, Held>;
@@ -243,14 +261,27 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     }
 
     const controller = new AbortController();
-    const held: Held = { purpose, key, controller, reason: null, wake: new Set(), commands: [] };
+    const held: Held = { purpose, key, controller, reason: null, wake: new Set(), commands: [], fenced: false };
     state.held.set(jobId, held);
     // BullMQ's own cancel (worker.cancelJob) ends the session like a stop.
     signal?.addEventListener("abort", () => abortHeld(jobId, "stop"), { once: true });
     const settings = sessionSettings();
     const workerId = state.workerId;
+    // Fencing (decision 0028): once this worker cannot prove the lock, the session lets go at
+    // once — the runner closes its socket (QUIT :ds) before the lock can lapse and another
+    // worker log in, which would make the platform kick the account — and writes nothing more;
+    // writes already waiting (a database that is cut off too) answer "no longer wanted".
+    const proof = lockProof(token);
+    let onLetGo!: () => void;
+    const letGo = new Promise<false>((resolve) => (onLetGo = () => resolve(false)));
+    proof?.onLost(() => {
+      held.fenced = true;
+      onLetGo();
+      abortHeld(jobId, "lock-lost");
+    });
+    const proven = () => !held.fenced && (proof?.proven() ?? true);
     try {
-      if (!(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
+      if (!proven() || !(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
       await spec.runner({
         purpose,
         key,
@@ -259,7 +290,9 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
         workerId,
         signal: controller.signal,
         reason: () => held.reason,
+        proven,
         holdsLock: async () => {
+          if (!proven()) return false;
           if (!token) return true;
           try {
             return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
@@ -268,8 +301,10 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
           }
         },
         job,
-        report: (patch) => store.report(purpose, key, workerId, patch),
-        end: (end) => store.end(purpose, key, workerId, end),
+        report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
+        end: async (end) => {
+          if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
+        },
         onWake: (handler) => {
           held.wake.add(handler);
           return () => void held.wake.delete(handler);
@@ -288,11 +323,12 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
-    if (held.reason === "stop" && token) {
-      // Started again while it was stopping (its job still active, so the start added none):
-      // run it again now rather than at the next reconcile.
-      const again = await store.desiredOf(purpose, [key]).catch(() => null);
-      if (again?.get(key) === "run") {
+    if (token && held.reason !== "lock-lost") {
+      // Started again while it was ending — on a stop, a refused login, a fatal Discord close —
+      // (its job still active, so the start added none): run it again now rather than at the
+      // next reconcile. "waiting" is what a start writes; a runner that returned on its own while
+      // still wanted shows another state, so this never loops.
+      if (await store.wantedAgain(purpose, key).catch(() => false)) {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
@@ -308,6 +344,7 @@ export function sessionWorkerOptions(concurrency?: number) {
   return {
     concurrency: concurrency ?? s.SESSION_CONCURRENCY,
     lockDuration: s.SESSION_LOCK_DURATION_MS,
+    lockRenewTime: fenceTiming(s.SESSION_LOCK_DURATION_MS).lockRenewTimeMs,
     stalledInterval: s.SESSION_STALLED_INTERVAL_MS,
     // Every worker death counts as one stall; sessions must survive any number of them.
     maxStalledCount: 1_000_000,

@@ -85,6 +85,7 @@ export function stopWhileConnecting(purpose: SessionPurpose, key: string): { ctx
     signal: controller.signal,
     reason: () => (controller.signal.aborted ? "stop" : null),
     holdsLock: async () => true,
+    proven: () => true,
     job: {} as Job,
     report: async (patch) => {
       if (patch.actual) reports.push(patch.actual);

@@ -19,11 +19,13 @@ import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/clie
 import { logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
+import { fencedProcessor, fenceTiming, fenceWorker } from "./fence.server";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
 import type { HeartbeatRecord } from "./status.server";
+import { workerTroubleLog } from "./worker-log.server";
 
 export type WorkerPool = {
   id: string;
@@ -44,7 +46,10 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   const connection = createWorkerConnection();
 
   let connectionWarned = false;
+  // Lock errors and stalls come in bursts (a cut-off worker's every job): one entry per burst.
+  const trouble = workerTroubleLog(id);
   const onWorkerError = (queue: QueueName) => (err: Error) => {
+    if (trouble.lockError(queue, err)) return;
     if (isConnectionError(err) || /connect/i.test(err.message)) {
       if (!connectionWarned) console.warn(`[jobs] worker for "${queue}" lost Redis at ${safeRedisUrl()}: ${err.message}`);
       connectionWarned = true;
@@ -57,20 +62,27 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   const detachers: (() => Promise<void>)[] = [];
   const workers = PROCESSED_QUEUES.map((name) => {
     const spec = PROCESSORS[name]!;
-    // The processor is passed as is: BullMQ hands an abort signal only to functions declaring 3 parameters.
-    const worker = new Worker(name, spec.process as (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, {
-      connection,
-      prefix,
-      name: id,
-      concurrency: spec.concurrency,
+    const options = {
       lockDuration: settings.JOB_LOCK_DURATION_MS,
       stalledInterval: settings.JOB_STALLED_INTERVAL_MS,
       // A job whose worker died is put back to run again, up to this many times; only a
       // job that keeps killing its workers fails. Effects stay single through job_steps.
       maxStalledCount: settings.JOB_MAX_STALLED_COUNT,
-      // Session queues (jobs/session-host.server.ts) bring their own failover timing.
+      // Session queues (jobs/session-host.server.ts) and cycles bring their own failover timing.
       ...spec.workerOptions?.(),
+    };
+    // Fencing (jobs/fence.server.ts, decision 0028): renewals every lock / 4, each job's proof tracked.
+    const timing = fenceTiming(options.lockDuration);
+    const processor = spec.process as (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+    const worker = new Worker(name, fencedProcessor(processor, timing), {
+      connection,
+      prefix,
+      name: id,
+      concurrency: spec.concurrency,
+      ...options,
+      lockRenewTime: timing.lockRenewTimeMs,
     });
+    fenceWorker(worker);
     if (spec.attach) detachers.push(spec.attach(worker, id));
     worker.on("error", onWorkerError(name));
     worker.on("ready", () => {
@@ -88,14 +100,9 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
         details: { queue: name, jobId: job.id, name: job.name, attemptsMade: job.attemptsMade },
       });
     });
-    worker.on("stalled", (jobId) => {
-      void logEvent({
-        type: "info",
-        source: "system",
-        message: `Job ${jobId} on queue ${name} stalled (its worker stopped); it will run again`,
-        details: { queue: name, jobId },
-      });
-    });
+    // Seen by the worker that took the job back: its holder stopped, or was cut off or stalled
+    // (and let it go, decision 0028); this worker cannot tell which, so the entry says both.
+    worker.on("stalled", (jobId) => trouble.stalled(name, jobId));
     return worker;
   });
 

@@ -13,7 +13,7 @@
  *                                           the last two are the HTTP services' switches: every call
  *                                           about those accounts / of those actions answers 500)
  *   POST /__sim/reset                     seeded presence, no faults, connections closed
- *   GET  /__sim/connections               open and recently closed socket sessions
+ *   GET  /__sim/connections               open and recently closed socket sessions, logins refused, kicks (950 on a takeover)
  *   POST /__sim/ping   { accountId? }     PING now (sessions must answer PONG)
  *   POST /__sim/send   { line, accountId? } raw text to sessions (malformed lines, notices…)
  *   POST /__sim/say    { planet, fromId, text, toId? }  chat from someone on a planet

@@ -175,6 +175,12 @@ export class SimSocketServer {
   readonly closed: ConnectionSnapshot[] = [];
   refused = 0;
   total = 0;
+  /**
+   * Kicks: logins that took over a session still online (950 "another device" sent to it), in
+   * order, with when the old session was opened. A worker that let its sessions go before
+   * another logged them in causes none (decision 0028).
+   */
+  kicks: { accountId: string; at: Date; oldOpenedAt: Date }[] = [];
   #nextId = 1;
   #byAccount = new Map<string, SimConnection>();
   #pingTimer: NodeJS.Timeout | null = null;
@@ -387,6 +393,8 @@ export class SimSocketServer {
     const old = this.#byAccount.get(account.id);
     this.#byAccount.set(account.id, conn);
     if (old && old !== conn) {
+      this.kicks.push({ accountId: account.id, at: new Date(), oldOpenedAt: old.openedAt });
+      if (this.kicks.length > 1000) this.kicks.shift();
       old.sendLine("950", [], SIM_TEXTS[950]);
       old.closeAfterSend("taken over");
     }
@@ -625,6 +633,7 @@ export class SimSocketServer {
       open: [...this.connections.values()].map((c) => c.snapshot()),
       closed: [...this.closed],
       total: this.total,
+      kicks: this.kicks.length,
       refused: this.refused,
     };
   }
@@ -633,6 +642,7 @@ export class SimSocketServer {
   clearHistory() {
     this.closed.length = 0;
     this.refused = 0;
+    this.kicks.length = 0;
     this.total = this.connections.size;
   }
 

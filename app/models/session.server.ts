@@ -580,6 +580,19 @@ export async function desiredOf(purpose: SessionPurpose, keys: readonly string[]
   return new Map(rows.map((r) => [r.key, r.desired]));
 }
 
+/**
+ * Started again and waiting for a worker (desired run, actual waiting): what a start writes. The
+ * session host runs a session again when this is true as its job ends (decision 0028, item 4).
+ */
+export async function wantedAgain(purpose: SessionPurpose, key: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ desired: sessions.desired, actual: sessions.actual })
+    .from(sessions)
+    .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)));
+  return row?.desired === "run" && row.actual === "waiting";
+}
+
 // --- commands -------------------------------------------------------------------------------
 
 export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };

@@ -174,6 +174,7 @@ describe("a failing step is logged once (issue 18 item 6)", () => {
     const log = await listActivity(op.id, 20);
     expect(log.map((e) => [e.status, e.message.replace(/: Failed to send gifts: .*$/, ": Failed to send gifts: …")])).toEqual([
       ["success", "Auto finished: 1 of 1 cycle"],
+      ["error", "Cycle 1 of 1: worker lost or cut off; continuing on another worker"],
       ["error", "Cycle 1 (send): Failed to send gifts: …"],
       ["error", "Cycle 1 of 1: cycle completed (failed: send)"],
       ["success", "Auto on: 1 cycle every 5 s"],

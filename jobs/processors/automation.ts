@@ -17,6 +17,11 @@
  *   `complete`, `stopped`, `failed`. A re-run reads what is done and carries on from there, so
  *   no line is written twice and none is lost, wherever the worker died.
  *
+ * A worker cut off from Redis (or stalled) stops before its next platform call once it cannot
+ * prove the job's lock (jobs/fence.server.ts, decision 0028); the worker that takes the job
+ * back says so once on the Activity Log ("worker lost or cut off; continuing on another
+ * worker") and carries on from the steps above.
+ *
  * Auto off (another chain, or none, in the state row) stops the cycle at its next step
  * boundary: after a step, during the wait that follows it, or (a re-run) before the next
  * step. A step under way finishes (a send call is never cut). The cycle then writes "Cycle n
@@ -32,6 +37,7 @@ import { addActivity, collectionsChanged, finishActivity, ownedProfileCredential
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { errorText } from "~/utils/errors";
+import { assertLockProven, LockLetGoError } from "../fence.server";
 import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../once.server";
 import { enqueue, type AutomationJob } from "../queues.server";
 import { countOf } from "~/utils/plural";
@@ -90,10 +96,12 @@ const slug = (step: StepName) => step.replace(" ", "-");
 /** What a step's `done-<step>` record keeps: its error, and for the send the count sent. */
 type StepOutcome = { error?: string; sent?: number };
 
-export async function processAutomationJob(job: Job<AutomationJob>): Promise<CycleResult> {
+export async function processAutomationJob(job: Job<AutomationJob>, token?: string): Promise<CycleResult> {
   try {
-    return await runCycle(job);
+    return await runCycle(job, token);
   } catch (err) {
+    // Let go (its lock unproven): another worker continues the cycle; Auto stays on.
+    if (err instanceof LockLetGoError) throw err;
     // An unexpected failure (database, Redis, a password that cannot be decrypted) is retried
     // with done steps skipped; after the last attempt Auto stops, said once.
     if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await autoStoppedByFailure(job, err).catch(() => {});
@@ -101,7 +109,7 @@ export async function processAutomationJob(job: Job<AutomationJob>): Promise<Cyc
   }
 }
 
-async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
+async function runCycle(job: Job<AutomationJob>, token: string | undefined): Promise<CycleResult> {
   const p = job.data;
   const t = collectionsTimings();
   const key = (step: string) => stepKey(job, step);
@@ -137,6 +145,16 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   });
   changed();
   if (entry === null) return { run: p.run, stopped: "auto off", sent: 0, next: null };
+
+  // Taken back from a worker that stopped renewing its lock (it died, or was cut off and let
+  // go): said once per cycle (a second loss of the same cycle adds nothing new for the
+  // operator), on a cycle that had begun and not completed.
+  if (begun && !completedBefore && job.stalledCounter > 0) {
+    await runStepOnce(key("moved"), async (tx) => {
+      await addActivity(p.operatorId, "error", line(T.workerLost), tx);
+    });
+    changed();
+  }
 
   let lastDone: StepName | null = null;
   let sent = 0;
@@ -176,6 +194,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
         continue;
       }
       if (await off()) return stop();
+      assertLockProven(token);
 
       await runStepOnce(key(`start-${slug(step)}`), async (tx) => {
         await updateState(p.operatorId, { autoStep: STATE_STEP[step] }, tx);
@@ -183,7 +202,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
       });
       changed();
 
-      const outcome = await runStep(step, { job, creds, set, recipientId: p.recipientId });
+      const outcome = await runStep(step, { job, token, creds, set, recipientId: p.recipientId });
       // The step's lines and its outcome, in one transaction with its key.
       await runStepOnce(doneKey, async (tx) => {
         if (outcome.items) await storeItems(p.operatorId, set, outcome.items, tx);
@@ -230,7 +249,7 @@ async function runCycle(job: Job<AutomationJob>): Promise<CycleResult> {
   return { run: p.run, sent, next: nextId };
 }
 
-type StepRun = { job: Job<AutomationJob>; creds: GalaxyCredentials; set: CollectionSetId; recipientId: string };
+type StepRun = { job: Job<AutomationJob>; token: string | undefined; creds: GalaxyCredentials; set: CollectionSetId; recipientId: string };
 type StepResult = {
   error?: string;
   sent?: number;
@@ -264,6 +283,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
         return {};
       }
       crashPoint("before-mastic", accountId);
+      assertLockProven(r.token);
       const out = await clay(async () => {
         await runMasticRequests(r.creds, r.set, COLLECTIONS_LIMITS.masticRequests);
         return {};
@@ -292,7 +312,7 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
         const chunk = plan.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
         const out = await clay(async () => ({
-          sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.creds, r.recipientId, chunk, chunkNo),
+          sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.token, r.creds, r.recipientId, chunk, chunkNo),
         }));
         if (out.error) {
           error = out.error;
@@ -339,7 +359,14 @@ async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
  * re-run finding the intent without "done" reconciles: ids no longer held were sent by the run
  * that died (never sent again); the ids still held are sent now.
  */
-async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, recipientId: string, ids: string[], chunkNo: number): Promise<number> {
+async function sendChunkOnce(
+  stepKeyText: string,
+  token: string | undefined,
+  creds: GalaxyCredentials,
+  recipientId: string,
+  ids: string[],
+  chunkNo: number,
+): Promise<number> {
   const step = await beginExternalStep(stepKeyText);
   if (step.state === "done") return Number((step.result as { sent?: number } | null)?.sent ?? 0);
   const held = await heldOf(creds, ids);
@@ -353,6 +380,9 @@ async function sendChunkOnce(stepKeyText: string, creds: GalaxyCredentials, reci
   // galaxy-runtime.md §3.3: chunks go 2 s apart.
   if (chunkNo > 0) await sleep(collectionsTimings().sendChunkGapMs);
   crashPoint("before-send", creds.userID, chunkNo);
+  // Fencing (decision 0028): a worker that cannot prove the lock any more (cut off, stalled)
+  // sends nothing: the worker that took the job reconciles this chunk from the inventory.
+  assertLockProven(token);
   try {
     await getGalaxyServices().sendGifts(creds, recipientId, held);
   } catch (err) {

@@ -8,7 +8,7 @@ import { HOSTED_PURPOSES, type HostedPurpose } from "#api/sessions";
 import type { QueueName, QueuePayloads } from "../queues.server";
 import { processAutomationJob } from "./automation";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
-import { attachSessionWorker, sessionProcessor, sessionWorkerOptions } from "../session-host.server";
+import { attachSessionWorker, sessionProcessor, sessionSettings, sessionWorkerOptions } from "../session-host.server";
 import { SESSIONS } from "./sessions";
 import { processSystemJob } from "./system";
 
@@ -18,7 +18,7 @@ export type ProcessorSpec<Q extends QueueName> = {
   /** Jobs of this queue one worker process runs at the same time. */
   concurrency: number;
   /** Worker options of this queue instead of the engine-wide ones (session queues: jobs/session-host.server.ts). */
-  workerOptions?: () => { concurrency?: number; lockDuration?: number; stalledInterval?: number; maxStalledCount?: number };
+  workerOptions?: () => { concurrency?: number; lockDuration?: number; lockRenewTime?: number; stalledInterval?: number; maxStalledCount?: number };
   /** Called with the queue's Worker once created; the returned function runs before the worker closes. */
   attach?: (worker: Worker, poolId: string) => () => Promise<void>;
 };
@@ -34,12 +34,22 @@ function session<Q extends HostedPurpose>(purpose: Q): ProcessorSpec<Q> {
   };
 }
 
+/**
+ * Auto cycles and refreshes: a cycle whose worker died or was cut off continues on another
+ * worker within lock + stalled interval (≤ 10 s), so they use the sessions' lock setting and
+ * its fencing rule (decision 0028) instead of the engine-wide 30 s.
+ */
+function cycleWorkerOptions() {
+  const s = sessionSettings();
+  return { lockDuration: s.SESSION_LOCK_DURATION_MS, stalledInterval: s.SESSION_STALLED_INTERVAL_MS };
+}
+
 export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   system: { process: processSystemJob, concurrency: 2 },
   // One refresh at a time per worker: each already runs its calls in parallel (services client limits).
-  "status-refresh": { process: processStatusRefreshJob, concurrency: 1 },
-  "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1 },
-  automation: { process: processAutomationJob, concurrency: 20 },
+  "status-refresh": { process: processStatusRefreshJob, concurrency: 1, workerOptions: cycleWorkerOptions },
+  "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1, workerOptions: cycleWorkerOptions },
+  automation: { process: processAutomationJob, concurrency: 20, workerOptions: cycleWorkerOptions },
   // Long-lived sessions (jobs/session-host.server.ts, registry jobs/processors/sessions.ts): one job per session.
   ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, session(p)])) as { [P in HostedPurpose]: ProcessorSpec<P> }),
 };

@@ -16,13 +16,15 @@ import { connectNew, getBotStatus, getSavedAccount, startBot, stopBot } from "~/
 import { getEnv } from "~/utils/env.server";
 import { closeQueues } from "../queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
+import { startPartitionProxy, type PartitionProxy } from "../test-partition";
 
 let galaxy: Simulator;
 let discord: DiscordSimulator;
+let proxy: PartitionProxy;
 const children: WorkerChild[] = [];
 const RELAY = SEED.guilds[0].channels[1].id;
 
-async function worker(): Promise<WorkerChild & { id: string }> {
+async function worker(env: Record<string, string> = {}): Promise<WorkerChild & { id: string }> {
   const w = spawnWorker({
     SESSION_LOCK_DURATION_MS: "3000",
     SESSION_STALLED_INTERVAL_MS: "1000",
@@ -36,6 +38,7 @@ async function worker(): Promise<WorkerChild & { id: string }> {
     RELAY_POLL_MS: "300",
     RELAY_LINE_INTERVAL_MS: "20",
     RELAY_GALAXY_RETRY_MS: "200",
+    ...env,
   });
   children.push(w);
   const id = await waitFor(`worker ready\n${w.output()}`, () => /\[jobs\] worker (\S+) processing/.exec(w.output())?.[1], 30_000);
@@ -46,11 +49,15 @@ beforeAll(async () => {
   galaxy = await startSimulator({ port: 0, pingIntervalMs: 0 });
   discord = await startDiscordSimulator({ port: 0, heartbeatIntervalMs: 1000 });
   process.env.GALAXY_WS_URL = galaxy.wsUrl;
+  const redis = new URL(getEnv().REDIS_URL);
+  proxy = await startPartitionProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
 });
 afterEach(() => {
+  proxy.heal();
   for (const w of children.splice(0)) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
 });
 afterAll(async () => {
+  await proxy?.close();
   await closeQueues();
   await galaxy?.close();
   await discord?.close();
@@ -120,6 +127,42 @@ describe("GalaCord survives a worker SIGKILL (issue 13 Proof)", () => {
     await waitFor("said on the planet", () => lines.includes("Bob: welcome back"));
     await listener.close();
 
+    await stopBot();
+    await waitFor("Galaxy session closed", () => galaxy.sockets.sessions(acc.id).length === 0, 15_000);
+  }, 120_000);
+});
+
+describe("GalaCord on a worker cut off from Redis lets go first (issue 29 item 2; decision 0028)", () => {
+  it("the cut-off worker destroys its Discord client and closes its relay sockets before the other worker logs in: no kick", async () => {
+    const a = await worker({ REDIS_URL: proxy.url });
+    await startBot();
+    await botOn(a.id);
+    const acc = galaxy.world.accounts.filter((x) => x.kind === "plain")[2]!;
+    await connectNew({ channelId: RELAY, recoveryCode: acc.recoveryCode });
+    await waitFor("connected", async () => (await getSavedAccount(acc.id))?.state === "connected" && galaxy.sockets.sessions(acc.id).length === 1);
+    const b = await worker();
+    const kicks = galaxy.sockets.kicks.length;
+    const events = discord.gateway.events.length;
+    const cutAt = new Date();
+
+    proxy.cut();
+    await botOn(b.id);
+    await waitFor(
+      "connected again on the other worker",
+      async () => (await getSavedAccount(acc.id))?.state === "connected" && galaxy.sockets.sessions(acc.id).length === 1,
+      30_000,
+    );
+    // The relay account was never kicked: A said QUIT :ds before B's login.
+    expect(galaxy.sockets.kicks.slice(kicks)).toEqual([]);
+    const ours = galaxy.sockets.closed.filter((c) => c.accountId === acc.id && new Date(c.openedAt) < cutAt && new Date(c.closedAt!) >= cutAt);
+    expect(ours.map((c) => c.quit)).toEqual(["ds"]);
+    expect(new Date(ours[0]!.closedAt!).getTime()).toBeLessThanOrEqual(galaxy.sockets.sessions(acc.id)[0]!.openedAt.getTime());
+    // A's Discord gateway session closed before B identified: one bot online at a time.
+    const after = discord.gateway.events.slice(events).map((e) => e.kind);
+    expect(after.indexOf("close")).toBeGreaterThanOrEqual(0);
+    expect(after.indexOf("close")).toBeLessThan(after.indexOf("identify"));
+
+    proxy.heal();
     await stopBot();
     await waitFor("Galaxy session closed", () => galaxy.sockets.sessions(acc.id).length === 0, 15_000);
   }, 120_000);

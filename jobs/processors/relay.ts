@@ -91,7 +91,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
       const key = JSON.stringify(info);
       if (written.get(id) === key) continue;
       written.set(id, key);
-      writes(() => reportSession("relay-link", id, ctx.workerId, { info }));
+      writes(async () => ctx.proven() && reportSession("relay-link", id, ctx.workerId, { info }));
     }
     dirty.clear();
   };
@@ -161,10 +161,24 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     signal,
   );
 
+  // A holder that let go (decision 0028: its lock unproven) writes nothing more for its links.
+  // Let go (decision 0028: this worker cannot prove its lock): the Discord client and every relay
+  // socket close at once, before anything that needs the database or Redis (cut off too, maybe)
+  // and before the lock lapses and another worker logs the accounts in.
+  signal.addEventListener(
+    "abort",
+    () => {
+      if (ctx.reason() === "lock-lost") void Promise.all([bot.stop(), ...[...links.values()].map((h) => h.link.close())]);
+    },
+    { once: true },
+  );
+
   const linkSession = (accountId: string) => ({
     holdsLock: ctx.holdsLock,
-    report: (patch: Parameters<SessionContext["report"]>[0]) => reportSession("relay-link", accountId, ctx.workerId, patch),
-    end: (end: Parameters<SessionContext["end"]>[0]) => endSession("relay-link", accountId, ctx.workerId, end),
+    report: async (patch: Parameters<SessionContext["report"]>[0]) => ctx.proven() && reportSession("relay-link", accountId, ctx.workerId, patch),
+    end: async (end: Parameters<SessionContext["end"]>[0]) => {
+      if (ctx.proven()) await endSession("relay-link", accountId, ctx.workerId, end);
+    },
     log: (type: "error" | "disconnect" | "info", message: string, details: Record<string, unknown>) => log(type, message, ctx, { accountId, ...details }),
   });
 
@@ -241,7 +255,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     written.delete(accountId);
     await h.link.close();
     await h.running;
-    await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});
+    if (ctx.proven()) await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});
   };
 
   let busy: Promise<void> | null = null;
@@ -319,10 +333,12 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     await writes.idle();
     // The relay connections show offline while the bot does not run (still wanted: they come back with it).
     const reason = ctx.reason();
-    await settleHostedSessions(
-      "relay-link",
-      reason === "shutdown" ? "Waiting for a worker to take the GalaCord bot over" : "The GalaCord bot is stopped",
-    ).catch(() => {});
+    // After a let-go the rows are the next holder's to write.
+    if (reason !== "lock-lost")
+      await settleHostedSessions(
+        "relay-link",
+        reason === "shutdown" ? "Waiting for a worker to take the GalaCord bot over" : "The GalaCord bot is stopped",
+      ).catch(() => {});
   }
 }
 

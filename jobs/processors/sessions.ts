@@ -12,6 +12,7 @@ import {
   releaseSession,
   reportSession,
   wantedCount,
+  wantedAgain,
   wantedKeys,
 } from "~/models/session.server";
 import type { SessionRegistry } from "../session-host.server";
@@ -29,6 +30,7 @@ export const SESSIONS: SessionRegistry = {
     wanted: wantedKeys,
     wantedCount,
     desiredOf,
+    wantedAgain,
     claimCommands,
     finishCommand,
   },

@@ -90,6 +90,9 @@ export async function runStalker(ctx: SessionContext): Promise<void> {
           return { kind: "ended" };
         }
         nick = creds.nick;
+        // Stopped or let go (decision 0028) while the credentials were read — after a partition
+        // heals, that read may answer long after the next holder logged in: never log in then.
+        if (ctx.signal.aborted) return { kind: "aborted" };
         return runConnection(ctx, creds, t);
       },
     );

@@ -242,7 +242,12 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Tra
     outcome ??= o;
     local.abort();
   };
-  const onAbort = () => end({ kind: "aborted" });
+  const onAbort = () => {
+    end({ kind: "aborted" });
+    // Let go (decision 0028): the socket closes now, not after a walk step that may be waiting
+    // on a database the worker is cut off from too.
+    if (ctx.reason() === "lock-lost") void conn.close().catch(() => {});
+  };
   signal.addEventListener("abort", onAbort, { once: true });
   let online = false;
   conn.on("error", (err: GalaxyError) => {

@@ -1,0 +1,87 @@
+/**
+ * The session host runs a session again when it was started while its job was still ending —
+ * whatever ended it (issue 29 item 4; docs/testing.md's open GalaCord "start right after a stop"
+ * flake: the bot ended on a refused Discord login, the start landed before its job finished, and
+ * only a holder that ended on a "stop" message ran it again). A real BullMQ worker in this
+ * process runs the host's processor over an in-memory store and a runner this test drives.
+ */
+import { Worker } from "bullmq";
+import { afterAll, describe, expect, it } from "vitest";
+import { getEnv } from "~/utils/env.server";
+import { closeQueues } from "./queues.server";
+import { createWorkerConnection, queuePrefix } from "./redis.server";
+import { requestSession } from "./session-control.server";
+import { sessionProcessor, sessionWorkerOptions, type SessionRegistry, type SessionStore } from "./session-host.server";
+import { deleteKeys, waitFor } from "./test-helpers";
+
+type Row = { desired: "run" | "stop"; actual: string };
+const rows = new Map<string, Row>();
+const store: SessionStore = {
+  claim: async (_p, key) => {
+    const r = rows.get(key);
+    if (r?.desired !== "run") return false;
+    r.actual = "connecting";
+    return true;
+  },
+  report: async (_p, key) => rows.get(key)?.desired === "run",
+  end: async (_p, key, _h, end) => void rows.set(key, { desired: "stop", actual: end.actual }),
+  release: async () => {},
+  wanted: async () => [],
+  wantedCount: async () => 0,
+  desiredOf: async (_p, keys) => new Map(keys.flatMap((k) => (rows.has(k) ? [[k, rows.get(k)!.desired] as const] : []))),
+  wantedAgain: async (_p, key) => rows.get(key)?.desired === "run" && rows.get(key)?.actual === "waiting",
+  claimCommands: async () => [],
+  finishCommand: async () => {},
+};
+
+afterAll(async () => {
+  await closeQueues();
+  await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);
+});
+
+describe("session host: a start that lands while the session's job is ending (issue 29 item 4)", () => {
+  it("a session that ended by itself (a refused login) and was started again meanwhile runs again at once", async () => {
+    let runs = 0;
+    let endedItself!: () => void;
+    const ended = new Promise<void>((r) => (endedItself = r));
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const registry: SessionRegistry = {
+      store,
+      purposes: {
+        stalker: { runner: async () => {} },
+        trader: { runner: async () => {} },
+        collections: { runner: async () => {} },
+        relay: {
+          runner: async (ctx) => {
+            runs++;
+            if (runs > 1) return;
+            // The bot's Discord login was refused: it ends itself, then winds down for a while.
+            await ctx.end({ actual: "failed", error: "An invalid token was provided." });
+            endedItself();
+            await gate;
+          },
+        },
+      },
+    };
+    rows.set("bot", { desired: "run", actual: "waiting" });
+    const worker = new Worker("relay", sessionProcessor(registry, "relay"), {
+      connection: createWorkerConnection(),
+      prefix: queuePrefix(),
+      ...sessionWorkerOptions(10),
+    });
+    worker.on("error", () => {});
+    try {
+      await requestSession("relay", "bot");
+      await ended;
+      // The operator starts the bot again while its job is still active: the start adds no job.
+      rows.set("bot", { desired: "run", actual: "waiting" });
+      await requestSession("relay", "bot");
+      finish();
+      await waitFor("the session ran again", () => runs >= 2, 10_000, 50);
+      expect(runs).toBe(2);
+    } finally {
+      await worker.close();
+    }
+  }, 30_000);
+});
