@@ -20,7 +20,12 @@ export const CLI_ACTOR: AuditActor = { operatorId: null, operator: "(command lin
 /** Changes the app makes by itself (the daily backup). */
 export const SYSTEM_ACTOR: AuditActor = { operatorId: null, operator: "(system)", token: null };
 
-export type AuditInput = { action: string; target?: string; details?: Record<string, unknown> | null };
+/**
+ * `target` names what changed the way the screen names it ("Kazensar (123456)", "Gold Ring →
+ * Silver Ring", "12 companions", an operator's or a token's name), never a secret. Required:
+ * an entry that does not say what it changed is of no use to an auditor (issue 28).
+ */
+export type AuditInput = { action: string; target: string; details?: Record<string, unknown> | null };
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -88,18 +93,31 @@ function boundedDetails(details: Record<string, unknown> | null | undefined): Re
 export async function recordAudit(actor: AuditActor, input: AuditInput, at = new Date()): Promise<void> {
   try {
     const db = await getDb();
-    await db.insert(auditLog).values({
-      at,
-      operatorId: actor.operatorId,
-      operator: actor.operator,
-      token: actor.token,
-      action: storable(scrubLogText(input.action)).slice(0, 200),
-      target: storable(scrubLogText(input.target ?? "")).slice(0, 300),
-      details: boundedDetails(input.details),
-    });
+    await db.insert(auditLog).values(auditRow(actor, input, at));
   } catch (err) {
     console.warn(`[audit] could not record "${input.action}" by ${actor.operator}:`, errorText(err));
   }
+}
+
+/**
+ * The row an entry becomes (recordAudit; restore writes its own inside its transaction).
+ * A caller that passed no target still gets one (JavaScript callers, a blank string): the
+ * action and the names of the fields it carried, never "".
+ */
+export function auditRow(actor: AuditActor, input: AuditInput, at = new Date()): typeof auditLog.$inferInsert {
+  const action = storable(scrubLogText(input.action)).slice(0, 200);
+  const given = typeof input.target === "string" ? storable(scrubLogText(input.target)).trim() : "";
+  const fields = input.details ? Object.keys(input.details).filter((k) => k !== "status") : [];
+  const target = given || `${action || "(unnamed change)"}${fields.length ? ` (${fields.slice(0, 5).join(", ")})` : ""}`;
+  return {
+    at,
+    operatorId: actor.operatorId,
+    operator: actor.operator,
+    token: actor.token,
+    action,
+    target: target.slice(0, 300),
+    details: boundedDetails(input.details),
+  };
 }
 
 export type AuditFilter = {

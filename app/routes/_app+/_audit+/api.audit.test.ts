@@ -64,7 +64,13 @@ describe("recording", () => {
     const res = await call("/characters", { cookie: alice.cookie, form: { intent: "add-category", value: "miners", redirectTo: "/characters" } });
     expect(res.status).toBeLessThan(400);
     const { entries } = await audit();
-    expect(entries[0]).toMatchObject({ operator: "alice", token: null, action: "POST /characters add-category", details: { value: "miners" } });
+    expect(entries[0]).toMatchObject({
+      operator: "alice",
+      token: null,
+      action: "POST /characters add-category",
+      target: "miners",
+      details: { value: "miners" },
+    });
     expect(entries[0]!.details).not.toHaveProperty("redirectTo");
   });
 
@@ -80,17 +86,17 @@ describe("recording", () => {
     expect(text).toContain("[redacted]");
   });
 
-  it("a job started by an action gets its own entry, naming the action", async () => {
+  it("a job started by an action is named in the action's one entry (issue 28: one write, one entry)", async () => {
     const res = await call("/api/jobs/probe", { token: aliceToken, json: { ms: 0, key: "audit-test" } });
     expect(res.status).toBe(202);
     const { entries } = await audit();
-    expect(entries.map((e) => e.action)).toEqual(["job system probe", "POST /api/jobs/probe"]);
+    expect(entries.map((e) => e.action)).toEqual(["POST /api/jobs/probe"]);
     expect(entries[0]).toMatchObject({
       operator: "alice",
       token: "nightly import",
-      target: "probe-audit-test",
-      details: { startedBy: "POST /api/jobs/probe" },
+      details: { jobs: ["system probe probe-audit-test"] },
     });
+    expect(entries[0]!.target).not.toBe("");
   });
 
   it("records nothing for reads and for refused writes", async () => {
