@@ -12,7 +12,13 @@ import { getDb } from "~/db/client.server";
  * found nothing, after it (what a create made exists only then). Never a secret: only ids,
  * names and nicks are read; recovery codes, passwords and `sek`s are neither read nor named.
  */
-export type TargetRequest = { pattern: string; params: Record<string, string | undefined>; fields: Record<string, unknown> };
+export type TargetRequest = {
+  pattern: string;
+  params: Record<string, string | undefined>;
+  fields: Record<string, unknown>;
+  /** Who writes: Collections' actions act on the account that operator is logged in as. */
+  operatorId?: string;
+};
 
 const MAX_TARGET = 300;
 const LISTED = 3;
@@ -124,7 +130,7 @@ const ACCOUNT_FIELDS = ["accountId", "account_id", "userID", "userId", "bowling_
  * A human name for what the request changes, or "" when nothing in it names a thing. Each
  * section's ids are looked up in that section's table; what is not found keeps its id.
  */
-export async function describeTarget({ pattern, params, fields }: TargetRequest): Promise<string> {
+export async function describeTarget({ pattern, params, fields, operatorId }: TargetRequest): Promise<string> {
   const p = pattern.toLowerCase();
   const intent = text(fields.intent);
   const id = text(params.id ?? fields.id ?? fields._id);
@@ -163,6 +169,10 @@ export async function describeTarget({ pattern, params, fields }: TargetRequest)
     if (p.includes("/ads") || intent.startsWith("ad")) {
       const n = id ? await adName(id) : "";
       if (n) return n;
+      const message = text(fields.adsMessage ?? fields.message)
+        .split("\n")[0]!
+        .trim();
+      if (message) return `ad "${message.length > 60 ? `${message.slice(0, 60)}…` : message}"`;
     }
     const profile = text(fields.profileId);
     if (profile) {
@@ -179,9 +189,36 @@ export async function describeTarget({ pattern, params, fields }: TargetRequest)
       const v = text(fields[key]);
       if (/^\d{1,12}$/.test(v)) return accountName(v);
     }
-    return "";
+    // POST /api/user-agent {"<accountId>": {...}}: the accounts are the body's keys.
+    if (p.includes("user-agent")) {
+      const ids = Object.keys(fields).filter((k) => /^\d{1,12}$/.test(k));
+      if (ids.length)
+        return listed(await Promise.all(ids.slice(0, LISTED + 1).map(accountName))) + (ids.length > LISTED + 1 ? ` (${ids.length} accounts)` : "");
+    }
+    // Collections acts as the account its operator is logged in as.
+    if ((p.includes("collections") || p.includes("/clay")) && operatorId && UUID.test(operatorId)) {
+      const row = await one<{ a: string; n: string }>(
+        sql`select p.account_id as a, p.nick as n from collections_state s join collections_profiles p on p.id = s.profile_id where s.operator_id = ${operatorId}`,
+      );
+      if (row) return `${row.n} (${row.a})`;
+    }
+    return fixedName(p, intent, fields);
   })();
   return name.slice(0, MAX_TARGET);
+}
+
+/** Writes that act on one well-known thing rather than a row: named as the screen names it. */
+function fixedName(p: string, intent: string, fields: Record<string, unknown>): string {
+  if (intent === "refresh") return p.includes("gifts") ? "bowling users" : p.includes("characters") ? "all characters" : "";
+  if (p.includes("/bot/") || p.endsWith("/bot") || intent.startsWith("bot-")) return "GalaCord bot";
+  if (p.includes("logs")) return "System Logs";
+  if (p.includes("jobs/probe")) return `probe job${text(fields.key) ? ` "${text(fields.key)}"` : ""}`;
+  if (p.includes("gift-rates")) return text(fields.name) ? `gift rate "${text(fields.name)}"` : "gift rates";
+  if (p.includes("theme")) return "theme (this browser)";
+  if (p.includes("logout")) return "own session";
+  if (p.includes("collections")) return "Collections";
+  if (p.includes("trading") || p.includes("trader")) return "trader";
+  return "";
 }
 
 /**

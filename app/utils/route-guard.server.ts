@@ -89,7 +89,7 @@ function guardAction(pattern: string, action: Action): Action {
       }
     }
     // What the request names, looked up before the action (a deleted row is gone afterwards).
-    const named = await nameBeforeAction(pattern, args, bytes, request.headers.get("content-type") ?? "");
+    const named = await nameBeforeAction(pattern, args, bytes, request.headers.get("content-type") ?? "", auth.operator.id);
     const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
     const scope = newAuditScope();
     let result: unknown;
@@ -143,15 +143,21 @@ export function actorOf(auth: AuthResult): AuditActor {
   return { operatorId: auth.operator.id, operator: auth.operator.name, token: auth.token?.name ?? null };
 }
 
-type NamedRequest = { body: unknown; fields: Record<string, unknown>; target: string };
+type NamedRequest = { body: unknown; fields: Record<string, unknown>; target: string; operatorId: string };
 
 /** The request's body as fields, and the human name of what it changes as it stands before the action. */
-async function nameBeforeAction(pattern: string, args: ActionFunctionArgs, bytes: Buffer<ArrayBuffer> | null, contentType: string): Promise<NamedRequest> {
+async function nameBeforeAction(
+  pattern: string,
+  args: ActionFunctionArgs,
+  bytes: Buffer<ArrayBuffer> | null,
+  contentType: string,
+  operatorId: string,
+): Promise<NamedRequest> {
   const body = await parseBody(bytes, contentType);
   const fields: Record<string, unknown> = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
   const listFields = Array.isArray(body) && body.every((b) => b && typeof b === "object") ? (body as Record<string, unknown>[]) : null;
-  const target = await describeRequest(pattern, args.params ?? {}, fields, listFields);
-  return { body, fields, target };
+  const target = await describeRequest(pattern, args.params ?? {}, fields, listFields, operatorId);
+  return { body, fields, target, operatorId };
 }
 
 /** describeTarget for an object body, or for each item of a list body (a batch), joined. */
@@ -160,12 +166,13 @@ async function describeRequest(
   params: Record<string, string | undefined>,
   fields: Record<string, unknown>,
   list: Record<string, unknown>[] | null,
+  operatorId: string,
 ): Promise<string> {
   try {
-    if (!list) return await describeTarget({ pattern, params, fields });
+    if (!list) return await describeTarget({ pattern, params, fields, operatorId });
     const names: string[] = [];
     for (const item of list.slice(0, 50)) {
-      const n = await describeTarget({ pattern, params, fields: item });
+      const n = await describeTarget({ pattern, params, fields: item, operatorId });
       if (n && !names.includes(n)) names.push(n);
     }
     return names.length ? listed(names) + (list.length > 50 ? ` (${list.length} items)` : "") : "";
@@ -201,7 +208,7 @@ async function recordRequest(
   const target =
     scope.note.target?.trim() ||
     named.target ||
-    (await describeRequest(pattern, args.params ?? {}, named.fields, list)) ||
+    (await describeRequest(pattern, args.params ?? {}, named.fields, list, named.operatorId)) ||
     (params.length ? params.join("/") : targetFromBody(fields)) ||
     fallbackTarget(action, fields);
   const details: Record<string, unknown> = {
