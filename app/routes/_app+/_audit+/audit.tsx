@@ -57,6 +57,8 @@ export default function AuditRoute() {
       </Text>
 
       <Form method="get" action="/audit" aria-label="Filter the audit trail" key={key} className="gt-audit-filters">
+        {/* A page size asked for in the URL is kept by a new filter (a new filter starts at the newest). */}
+        {params.limit ? <input type="hidden" name="limit" value={params.limit} /> : null}
         <Flex gap="3" align="end" wrap="wrap" mb="4">
           <label className="gt-field">
             <Text size="1" weight="medium" color="gray">

@@ -13,6 +13,8 @@ export type AuditPageParams = {
   to?: string;
   before?: string;
   after?: string;
+  /** Entries per page, when the URL asks for another size than the default. */
+  limit?: string;
   page: number;
 };
 
@@ -27,19 +29,20 @@ export function auditPageParams(search: URLSearchParams): AuditPageParams {
     to: text("to"),
     before: text("before"),
     after: text("after"),
+    limit: text("limit"),
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 }
 
 export function auditPageUrl(p: Partial<AuditPageParams>): string {
   const q = new URLSearchParams();
-  for (const k of [...AUDIT_FILTER_KEYS, "before", "after"] as const) if (p[k]) q.set(k, p[k]!);
+  for (const k of [...AUDIT_FILTER_KEYS, "limit", "before", "after"] as const) if (p[k]) q.set(k, p[k]!);
   if (p.page && p.page > 1) q.set("page", String(p.page));
   const s = q.toString();
   return s ? `/audit?${s}` : "/audit";
 }
 
-/** The filters alone (a page link keeps them, drops the position). */
+/** The filters and the page size (a page link keeps them, drops the position). */
 export function auditFilters(p: AuditPageParams): Partial<AuditPageParams> {
-  return Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, p[k]]));
+  return { ...Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, p[k]])), limit: p.limit };
 }
