@@ -42,7 +42,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
   process.env.GALAXY_WS_URL = sim.wsUrl;
   resetEnv();
-  handle = await remixHandler((r) => /\/api\.|characters$|gifts$|exchange-rates$|settings$/.test(r.id));
+  handle = await remixHandler((r) => /\/api\.|characters$|gifts$|exchange-rates$|settings$|collections$/.test(r.id));
   admin = await createTestOperator({ name: "root", role: "admin" });
   alice = await createTestOperator({ name: "alice", role: "operator" });
   aliceToken = await createTestApiToken(alice.id, "nightly import");
@@ -160,6 +160,16 @@ describe("every write names its target (issue 28)", () => {
     await expectOne("delete-companions", () => page("/gifts", { intent: "delete-companions" }), {
       action: "POST /gifts delete-companions",
       target: "2 companions",
+    });
+    const other = sim.world.accounts[2]!;
+    const login = await expectOne("Collections login with a recovery code", () => page("/collections", { intent: "login", rc: other.recoveryCode }), {
+      action: "POST /collections login",
+      target: `${other.nick} (${other.id})`,
+    });
+    expect(JSON.stringify(login)).not.toContain(other.recoveryCode);
+    await expectOne("Collections logout", () => page("/collections", { intent: "logout" }), {
+      action: "POST /collections logout",
+      target: `${other.nick} (${other.id})`,
     });
     await expectOne("create-token", () => page("/settings", { intent: "create-token", name: "dashboard" }), {
       action: "token.create",
