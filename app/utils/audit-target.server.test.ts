@@ -38,6 +38,10 @@ describe("describeTarget", () => {
       "Gold Ring → Clay, Gold Ring → Silk",
     );
     expect(await name("/api/rates/input/:inputItem", {}, { inputItem: "Gold Ring" })).toBe("Gold Ring → every output");
+    expect(await name("/api/rates/batch", { updates: [1, 2, 3, 4, 5].map((n) => ({ inputItem: "Gold Ring", outputItem: `Gift ${n}` })) })).toBe(
+      "Gold Ring → Gift 1, Gold Ring → Gift 2, Gold Ring → Gift 3 and 2 more",
+    );
+    expect(await name("/exchange-rates", { intent: "import", data: JSON.stringify({ "Gold Ring": { Clay: "1/2" } }) })).toBe("Gold Ring → Clay");
     expect(await name("/api/planet-sequences/:id", {}, { id: ids.sequence! })).toBe('sequence "Morning loop"');
     expect(await name("/trading-planets", { intent: "planet-delete", id: ids.planet })).toBe('planet "Nebula"');
     expect(await name("/api/ads/:id", {}, { id: ids.ad! })).toBe('ad "Selling rings cheap"');

@@ -82,6 +82,26 @@ function ratePairs(fields: Record<string, unknown>, params: TargetRequest["param
       // not a pair
     }
   }
+  // POST /api/rates/batch {updates: [{inputItem, outputItem}]}.
+  if (Array.isArray(fields.updates)) {
+    return (fields.updates as unknown[]).flatMap((u) => {
+      const f = u && typeof u === "object" ? (u as Record<string, unknown>) : {};
+      return text(f.inputItem) && text(f.outputItem) ? [pairName(text(f.inputItem), text(f.outputItem))] : [];
+    });
+  }
+  // The import's text: {"Gold Ring": {"Clay": "1/2", …}, …}.
+  if (typeof fields.data === "string" && fields.intent === "import") {
+    try {
+      const map: unknown = JSON.parse(fields.data);
+      if (map && typeof map === "object" && !Array.isArray(map)) {
+        return Object.entries(map as Record<string, unknown>).flatMap(([i, outs]) =>
+          outs && typeof outs === "object" && !Array.isArray(outs) ? Object.keys(outs).map((o) => pairName(i, o)) : [],
+        );
+      }
+    } catch {
+      // Not JSON: the import refuses it, nothing to name.
+    }
+  }
   if (input) {
     const outs = Object.entries(fields)
       .filter(([k]) => /^outputs\[\d+\]\.outputItem$/.test(k))
