@@ -17,7 +17,8 @@ export async function auditJourney(page: Page, expect: Expect) {
   await page.getByLabel("Target contains").fill(stamp);
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(new RegExp(`/audit\\?.*target=${stamp}`));
-  const rows = page.getByRole("table", { name: "Audit trail entries" }).getByRole("row").filter({ hasText: stamp });
+  // Radix names the table's wrapper: the rows are inside it.
+  const rows = page.getByLabel("Audit trail entries").getByRole("row").filter({ hasText: stamp });
   await expect(rows).toHaveCount(3);
   // Newest first, each naming its category.
   for (const [i, name] of [...names].reverse().entries()) await expect(rows.nth(i)).toContainText(name);
