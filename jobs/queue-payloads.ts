@@ -58,8 +58,9 @@ export const QUEUE_PAYLOAD_SCHEMAS = {
   system,
 } satisfies { [Q in QueueName]: z.ZodType<QueuePayloads[Q]> };
 
-// Both ways: a payload type the schema would refuse is a compile error too.
-type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+// Identical types, not just assignable: a field the schema lacks (even an optional one) or has
+// beyond the payload type is a compile error.
+type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : never;
 const _same: { [Q in QueueName]: Exact<z.infer<(typeof QUEUE_PAYLOAD_SCHEMAS)[Q]>, QueuePayloads[Q]> } = {
   automation: true,
   stalker: true,
