@@ -2,12 +2,17 @@
  * The /api contract of the audit trail (issue 21; docs/decisions/0016). Client-safe: the
  * /audit page parses its URL with the same function.
  *
- *   GET /api/audit?operator&action&from&to&page&limit
- *     → { entries: AuditEntryDto[], page, limit, hasMore }   newest first
+ *   GET /api/audit?operator&action&target&from&to&before&after&limit
+ *     → { entries: AuditEntryDto[], page, limit, hasMore, next, prev }   newest first
  *
  * operator: an operator's name (exact, any case; "(command line)" for CLI commands) or id;
- * action: part of the action's name; from / to (also since / until): ISO times or dates
- * (YYYY-MM-DD: from the day's start, to its end, UTC); page: 1-based; limit: 1–200 (default 50).
+ * action: part of the action's name; target: part of the target's text (any case);
+ * from / to (also since / until): ISO times or dates (YYYY-MM-DD: from the day's start, to its
+ * end, UTC); limit: 1–200 (default 50).
+ * Paging is by keyset on (at, id) (issue 28; docs/decisions/0025): `next` is the cursor of the
+ * page of older entries (pass it as `before`), `prev` of the newer ones (pass it as `after`);
+ * null when there is none. `page` (1-based, offset paging) is still read for old scripts, up to
+ * MAX_OFFSET entries deep.
  */
 export type AuditEntryDto = {
   _id: string;
@@ -21,11 +26,39 @@ export type AuditEntryDto = {
   details: Record<string, unknown> | null;
 };
 
-export type AuditListDto = { entries: AuditEntryDto[]; page: number; limit: number; hasMore: boolean };
+export type AuditListDto = { entries: AuditEntryDto[]; page: number; limit: number; hasMore: boolean; next: string | null; prev: string | null };
 
-export type AuditQuery = { operator?: string; action?: string; from?: Date; to?: Date; page: number; limit: number };
+/** A position in the trail: the time (to the microsecond, as stored) and id of an entry. */
+export type AuditCursor = { at: string; id: number };
 
-export const AUDIT_QUERY_KEYS = ["operator", "action", "from", "to", "since", "until", "page", "limit"] as const;
+export type AuditQuery = {
+  operator?: string;
+  action?: string;
+  target?: string;
+  from?: Date;
+  to?: Date;
+  before?: AuditCursor;
+  after?: AuditCursor;
+  page: number;
+  limit: number;
+};
+
+export const AUDIT_QUERY_KEYS = ["operator", "action", "target", "from", "to", "since", "until", "before", "after", "page", "limit"] as const;
+
+/** Offset paging (`page`) reads no deeper than this: past it, the cursors page at any depth. */
+export const AUDIT_MAX_OFFSET = 10_000;
+
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)~(\d{1,18})$/;
+
+export function encodeAuditCursor(c: AuditCursor): string {
+  return `${c.at}~${c.id}`;
+}
+
+export function decodeAuditCursor(text: string): AuditCursor | null {
+  const m = CURSOR.exec(text);
+  if (!m || Number.isNaN(Date.parse(m[1]!))) return null;
+  return { at: m[1]!, id: Number(m[2]) };
+}
 /** Other names scripts reach for. */
 const ALIASES: Record<"from" | "to", string[]> = { from: ["from", "since"], to: ["to", "until"] };
 
@@ -57,6 +90,15 @@ export function parseAuditQuery(params: URLSearchParams): { query: AuditQuery } 
   };
   query.operator = text("operator");
   query.action = text("action");
+  query.target = text("target");
+  for (const key of ["before", "after"] as const) {
+    const v = text(key);
+    if (!v) continue;
+    const c = decodeAuditCursor(v);
+    if (!c) return { error: `Invalid ${key}: use the next or prev cursor of an answer` };
+    query[key] = c;
+  }
+  if (query.before && query.after) return { error: "Use before or after, not both" };
   for (const key of ["from", "to"] as const) {
     const v = ALIASES[key].map(text).find((x) => x !== undefined);
     if (!v) continue;
@@ -68,6 +110,9 @@ export function parseAuditQuery(params: URLSearchParams): { query: AuditQuery } 
   if (typeof page === "string") return { error: page };
   const limit = parsePositive(params.get("limit"), 50, 200, "limit");
   if (typeof limit === "string") return { error: limit };
+  if ((page - 1) * limit > AUDIT_MAX_OFFSET)
+    return { error: `Invalid page: offset paging reaches ${AUDIT_MAX_OFFSET} entries; page further with the next cursor (before)` };
+  if (page > 1 && (query.before || query.after)) return { error: "Use page or a cursor (before / after), not both" };
   query.page = page;
   query.limit = limit;
   return { query };

@@ -18,6 +18,7 @@ import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";
+import { boardAudit } from "./board-audit.server";
 
 /** How long stopping the web process waits for the in-process worker's active jobs. */
 const IN_PROCESS_SHUTDOWN_MS = 10_000;
@@ -148,7 +149,8 @@ export async function mountQueueBoard(app: Express, basePath: string): Promise<v
     }
     res.type("html").send(offlinePage(basePath));
   };
-  app.use(basePath, offlineGate, serverAdapter.getRouter());
+  // boardAudit: its writes on the audit trail, add-job checked (board-audit.server.ts).
+  app.use(basePath, offlineGate, boardAudit(), serverAdapter.getRouter());
 }
 
 /**

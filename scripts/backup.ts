@@ -10,7 +10,7 @@
 import path from "node:path";
 import { closeDb, setEmbeddedMode } from "~/db/client.server";
 import { CLI_ACTOR, recordAudit } from "~/models/audit.server";
-import { checkPassphrase, writeBackupFile } from "~/models/backup.server";
+import { backupLabel, checkPassphrase, writeBackupFile } from "~/models/backup.server";
 import { getEnv } from "~/utils/env.server";
 import { readSecretLine } from "./cli-input";
 
@@ -49,7 +49,11 @@ async function main() {
   try {
     const header = await writeBackupFile(file, await passphrase());
     const rows = Object.values(header.tables).reduce((a, b) => a + b, 0);
-    await recordAudit(CLI_ACTOR, { action: "backup.create", target: path.basename(file), details: { rows, tables: Object.keys(header.tables).length } });
+    await recordAudit(CLI_ACTOR, {
+      action: "backup.create",
+      target: backupLabel(header.createdAt, path.basename(file)),
+      details: { rows, tables: Object.keys(header.tables).length },
+    });
     console.log(`Backup written to ${path.resolve(file)}: ${rows} rows in ${Object.keys(header.tables).length} tables.`);
   } catch (err) {
     console.error(`Error: ${(err as Error).message}`);

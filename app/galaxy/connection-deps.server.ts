@@ -13,6 +13,7 @@
 import { logEvent } from "~/models/log.server";
 import { GalaxyConnection, type GalaxyConnectionOptions, type GalaxyLogger, type LoggedInContext } from "./connection.server";
 import { registerUserAgent } from "./user-agent.server";
+import { auditNote } from "~/utils/audit-context.server";
 
 export const writeGalaxyAuthLog: GalaxyLogger = (entry) => logEvent({ ...entry, source: "galaxyAuth" });
 
@@ -44,7 +45,10 @@ export async function signInOnce(
 ): Promise<{ id: string; password: string; nick: string }> {
   const connection = createGalaxyConnection({ credentials: { recoveryCode }, joinOnConnect: false, beforeLogin: opts.beforeLogin, ...opts.tuning });
   try {
-    return await connection.connect();
+    const account = await connection.connect();
+    // The request's audit entry names the account the code signed into, never the code (issue 28).
+    auditNote({ target: `${account.nick} (${account.id})` });
+    return account;
   } catch (err) {
     const cause = (err as { cause?: unknown } | null)?.cause;
     throw cause !== undefined && opts.beforeLogin ? cause : err;

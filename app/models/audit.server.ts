@@ -1,5 +1,5 @@
-import { and, desc, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
-import type { AuditEntryDto } from "#api/audit";
+import { and, asc, desc, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
+import { encodeAuditCursor, type AuditCursor, type AuditEntryDto } from "#api/audit";
 import { getDb } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
@@ -20,7 +20,12 @@ export const CLI_ACTOR: AuditActor = { operatorId: null, operator: "(command lin
 /** Changes the app makes by itself (the daily backup). */
 export const SYSTEM_ACTOR: AuditActor = { operatorId: null, operator: "(system)", token: null };
 
-export type AuditInput = { action: string; target?: string; details?: Record<string, unknown> | null };
+/**
+ * `target` names what changed the way the screen names it ("Kazensar (123456)", "Gold Ring →
+ * Silver Ring", "12 companions", an operator's or a token's name), never a secret. Required:
+ * an entry that does not say what it changed is of no use to an auditor (issue 28).
+ */
+export type AuditInput = { action: string; target: string; details?: Record<string, unknown> | null };
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -88,18 +93,31 @@ function boundedDetails(details: Record<string, unknown> | null | undefined): Re
 export async function recordAudit(actor: AuditActor, input: AuditInput, at = new Date()): Promise<void> {
   try {
     const db = await getDb();
-    await db.insert(auditLog).values({
-      at,
-      operatorId: actor.operatorId,
-      operator: actor.operator,
-      token: actor.token,
-      action: storable(scrubLogText(input.action)).slice(0, 200),
-      target: storable(scrubLogText(input.target ?? "")).slice(0, 300),
-      details: boundedDetails(input.details),
-    });
+    await db.insert(auditLog).values(auditRow(actor, input, at));
   } catch (err) {
     console.warn(`[audit] could not record "${input.action}" by ${actor.operator}:`, errorText(err));
   }
+}
+
+/**
+ * The row an entry becomes (recordAudit; restore writes its own inside its transaction).
+ * A caller that passed no target still gets one (JavaScript callers, a blank string): the
+ * action and the names of the fields it carried, never "".
+ */
+export function auditRow(actor: AuditActor, input: AuditInput, at = new Date()): typeof auditLog.$inferInsert {
+  const action = storable(scrubLogText(input.action)).slice(0, 200);
+  const given = typeof input.target === "string" ? storable(scrubLogText(input.target)).trim() : "";
+  const fields = input.details ? Object.keys(input.details).filter((k) => k !== "status") : [];
+  const target = given || `${action || "(unnamed change)"}${fields.length ? ` (${fields.slice(0, 5).join(", ")})` : ""}`;
+  return {
+    at,
+    operatorId: actor.operatorId,
+    operator: actor.operator,
+    token: actor.token,
+    action,
+    target: target.slice(0, 300),
+    details: boundedDetails(input.details),
+  };
 }
 
 export type AuditFilter = {
@@ -107,9 +125,15 @@ export type AuditFilter = {
   operator?: string;
   /** Part of the action's name ("/api/rates", "create-user", "operator."). */
   action?: string;
+  /** Part of the target's text, any case ("Kazensar", "123456", "Gold Ring"). */
+  target?: string;
   from?: Date;
   to?: Date;
-  /** 1-based. */
+  /** Keyset paging on (at, id): entries older than this one (the `next` cursor)… */
+  before?: AuditCursor;
+  /** …or newer than this one (the `prev` cursor). */
+  after?: AuditCursor;
+  /** 1-based offset paging, kept for old scripts (bounded by AUDIT_MAX_OFFSET in the contract). */
   page?: number;
   limit?: number;
 };
@@ -117,7 +141,9 @@ export type AuditFilter = {
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
 
-function whereOf(f: AuditFilter): SQL | undefined {
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function whereOf(f: AuditFilter): SQL[] {
   const where: SQL[] = [];
   if (f.operator) {
     // A name (any case), or an operator's id.
@@ -127,25 +153,72 @@ function whereOf(f: AuditFilter): SQL | undefined {
         : sql`lower(${auditLog.operator}) = lower(${f.operator})`,
     );
   }
-  if (f.action) where.push(ilike(auditLog.action, `%${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (f.action) where.push(ilike(auditLog.action, like(f.action)));
+  if (f.target) where.push(ilike(auditLog.target, like(f.target)));
   if (f.from) where.push(gte(auditLog.at, f.from));
   if (f.to) where.push(lte(auditLog.at, f.to));
-  return where.length ? and(...where) : undefined;
+  return where;
 }
 
-/** Newest first, one page; `hasMore` when another page follows. */
-export async function listAudit(f: AuditFilter = {}): Promise<{ entries: AuditRow[]; page: number; limit: number; hasMore: boolean }> {
+/** Entries strictly older (`<`) or newer (`>`) than a cursor; written so the index on `at` bounds the scan. */
+function beyond(c: AuditCursor, dir: "<" | ">"): SQL {
+  const at = sql`${c.at}::timestamptz`;
+  return dir === "<"
+    ? sql`(${auditLog.at} <= ${at} and (${auditLog.at} < ${at} or ${auditLog.id} < ${c.id}))`
+    : sql`(${auditLog.at} >= ${at} and (${auditLog.at} > ${at} or ${auditLog.id} > ${c.id}))`;
+}
+
+/** The entry's position as a cursor: its time to the microsecond (as stored) and its id. */
+const cursorAt = sql<string>`to_char(${auditLog.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export type AuditPage = { entries: AuditRow[]; page: number; limit: number; hasMore: boolean; next: string | null; prev: string | null };
+
+/**
+ * One page, newest first (by time, then id): never more than `limit` + 1 rows read, at any
+ * depth (keyset paging on (at, id); issue 28). `next` pages to older entries, `prev` to newer;
+ * `hasMore` is `next !== null`. No total count: counting a filtered trail would read all of it.
+ */
+export async function listAudit(f: AuditFilter = {}): Promise<AuditPage> {
   const limit = Math.max(1, Math.min(Math.trunc(f.limit ?? AUDIT_PAGE_SIZE), AUDIT_MAX_PAGE_SIZE));
   const page = Math.max(1, Math.trunc(f.page ?? 1));
   const db = await getDb();
+  const base = whereOf(f);
+  const newerFirst = !f.after;
+  const where = [...base];
+  if (f.before) where.push(beyond(f.before, "<"));
+  if (f.after) where.push(beyond(f.after, ">"));
   const rows = await db
-    .select()
+    .select({ row: auditLog, cursor: cursorAt })
     .from(auditLog)
-    .where(whereOf(f))
-    .orderBy(desc(auditLog.id))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(...(newerFirst ? [desc(auditLog.at), desc(auditLog.id)] : [asc(auditLog.at), asc(auditLog.id)]))
     .limit(limit + 1)
-    .offset((page - 1) * limit);
-  return { entries: rows.slice(0, limit), page, limit, hasMore: rows.length > limit };
+    .offset(f.before || f.after ? 0 : (page - 1) * limit);
+  const more = rows.length > limit;
+  const shown = rows.slice(0, limit);
+  if (!newerFirst) shown.reverse();
+  const first = shown[0];
+  const last = shown.at(-1);
+  const cursor = (r: (typeof shown)[number]) => encodeAuditCursor({ at: r.cursor, id: r.row.id });
+  const exists = async (c: AuditCursor, dir: "<" | ">") =>
+    (
+      await db
+        .select({ id: auditLog.id })
+        .from(auditLog)
+        .where(and(...base, beyond(c, dir)))
+        .limit(1)
+    ).length > 0;
+  // Older entries follow when this read found one more (newest first), or, paging back, when it started from one.
+  const olderFollow = newerFirst ? more : !!last && (await exists({ at: last.cursor, id: last.row.id }, "<"));
+  const newerFollow = newerFirst ? !!first && (page > 1 || !!f.before) && (await exists({ at: first.cursor, id: first.row.id }, ">")) : more;
+  return {
+    entries: shown.map((r) => r.row),
+    page,
+    limit,
+    hasMore: olderFollow,
+    next: olderFollow && last ? cursor(last) : null,
+    prev: newerFollow && first ? cursor(first) : null,
+  };
 }
 
 /** The operator names that appear in the trail (the page's filter offers them). */

@@ -67,7 +67,7 @@ describe("a backup file", () => {
     expect(header.tables).toMatchObject({ operators: 2, users: 1, collections_profiles: 1, galacord_accounts: 1, exchange_rates: 1, audit_log: 1 });
     expect(header.tables).not.toHaveProperty("operator_sessions");
     const file = JSON.parse(text);
-    expect(file).toMatchObject({ format: "galaxy-toolbox-backup", version: 1, cipher: "aes-256-gcm", kdf: { name: "scrypt" } });
+    expect(file).toMatchObject({ format: "galaxy-toolbox-backup", version: 2, cipher: "aes-256-gcm", kdf: { name: "scrypt" } });
   });
 
   it("opens with the passphrase: credentials decrypted inside, marked for re-encryption", async () => {
@@ -122,7 +122,12 @@ describe("restore", () => {
     try {
       const { tables } = await restoreBackup(text, PASS, { force: true });
       expect(tables).toMatchObject({ operators: 2, users: 1 });
-      expect(await dump()).toEqual(before);
+      // The same data; the audit trail keeps its entries and gains the restore's own.
+      const { audit_log: trail, ...data } = await dump();
+      const { audit_log: trailBefore, ...dataBefore } = before;
+      expect(data).toEqual(dataBefore);
+      expect(trail).toEqual(expect.arrayContaining(trailBefore!));
+      expect(trail).toHaveLength(trailBefore!.length + 1);
       expect(await getUserCredentials("87654321")).toMatchObject({
         password: planted.userPassword,
         recoveryCode: planted.userRecoveryCode,
@@ -138,7 +143,79 @@ describe("restore", () => {
     expect(await db.select().from(operatorSessions)).toEqual([]);
     expect(await findSession(admin.sessionToken)).toBeNull();
     // Sequences follow the restored ids: new rows do not collide.
-    await recordAudit({ operatorId: null, operator: "(command line)", token: null }, { action: "backup.restore" });
+    await recordAudit({ operatorId: null, operator: "(command line)", token: null }, { action: "test.after-restore", target: "sequence check" });
+  });
+
+  it("a header whose row counts were changed is refused as damaged (version 2 authenticates them), nothing changed", async () => {
+    const { text } = await createBackup(PASS);
+    const file = JSON.parse(text);
+    const before = await dump();
+    // The counts alone changed: the payload, the tag, every other field as written.
+    const tampered = JSON.stringify({ ...file, tables: { ...file.tables, operators: file.tables.operators + 5 } });
+    await expect(openBackup(tampered, PASS)).rejects.toThrow(BACKUP_ERRORS.damaged);
+    await expect(restoreBackup(tampered, PASS, { force: true })).rejects.toThrow(BACKUP_ERRORS.damaged);
+    // A table dropped from the header, or one added, is a change too.
+    const { operators: _gone, ...fewer } = file.tables;
+    await expect(openBackup(JSON.stringify({ ...file, tables: fewer }), PASS)).rejects.toThrow(BACKUP_ERRORS.damaged);
+    await expect(openBackup(JSON.stringify({ ...file, tables: { ...file.tables, invented: 1 } }), PASS)).rejects.toThrow(BACKUP_ERRORS.damaged);
+    expect(await dump()).toEqual(before);
+  });
+
+  it("a version 1 backup (written by the old code: counts outside the tag) still restores; a changed count in it is refused", async () => {
+    // __fixtures__/backup-v1.gtbackup was written by createBackup before the version 2 change
+    // (two operators, planted credentials marked V1MARK, a rate, a category, one audit entry).
+    const text = fs.readFileSync(path.join(import.meta.dirname, "__fixtures__", "backup-v1.gtbackup"), "utf8");
+    const file = JSON.parse(text);
+    expect(file.version).toBe(1);
+    const tampered = JSON.stringify({ ...file, tables: { ...file.tables, users: file.tables.users + 1 } });
+    await expect(restoreBackup(tampered, "version one passphrase", { force: true })).rejects.toThrow(BACKUP_ERRORS.damaged);
+    const { tables, header } = await restoreBackup(text, "version one passphrase", { force: true });
+    expect(header.version).toBe(1);
+    expect(tables).toMatchObject({ operators: 2, users: 1, exchange_rates: 1 });
+    expect(await verifyOperatorPassword("root", "root password 1")).toMatchObject({ name: "root", role: "admin" });
+    expect(await getUserCredentials("87654321")).toMatchObject({ password: "V1MARK-user-password", recoveryCode: "V1MARK-user-rc", sek: "V1MARK-user-sek" });
+  });
+});
+
+describe("the audit trail across a restore (append-only)", () => {
+  it("keeps every entry the database holds (those after the backup, those the backup never had), adds the backup's, and records the restore", async () => {
+    const db = await getDb();
+    const actor = { operatorId: admin.id, operator: "root", token: null };
+    await recordAudit(actor, { action: "before.backup", target: "in the backup" });
+    const madeAt = new Date();
+    const { text } = await createBackup(PASS, madeAt);
+    // Written after the backup was taken: what the restore is about to undo.
+    await recordAudit(actor, { action: "after.backup", target: "Kazensar (123456)" });
+    await db.execute(sql`update users set nick = 'changed after the backup'`);
+    // An entry the backup holds but this database lost (a retention clean-up, another machine).
+    await db.execute(sql`delete from audit_log where action = 'before.backup'`);
+    const before = (await db.execute(sql`select id, at, action, target from audit_log order by id`)) as unknown as { rows: { action: string }[] };
+
+    const { audit } = await restoreBackup(text, PASS, { force: true, source: "team.gtbackup" });
+
+    const after = (await db.execute(sql`select id, at, action, target, operator, details from audit_log order by at, id`)) as unknown as {
+      rows: { id: number; action: string; target: string; operator: string; details: Record<string, unknown> }[];
+    };
+    const actions = after.rows.map((r) => r.action);
+    // Nothing that was here is gone, nor changed.
+    for (const row of before.rows) expect(after.rows).toContainEqual(expect.objectContaining(row));
+    expect(actions).toContain("after.backup");
+    // The backup's entry this database no longer had is back, once.
+    expect(actions.filter((a) => a === "before.backup")).toHaveLength(1);
+    expect(audit.kept).toBe(before.rows.length);
+    // The restore's own entry, last, naming the backup and what it brought.
+    const own = after.rows.at(-1)!;
+    expect(own).toMatchObject({ action: "backup.restore", operator: "(command line)" });
+    expect(own.target).toBe(`backup of ${madeAt.toISOString().slice(0, 16).replace("T", " ")} UTC (team.gtbackup)`);
+    expect(own.details).toMatchObject({ backupMadeAt: madeAt.toISOString(), force: true, auditEntriesKept: before.rows.length });
+    // The data itself is the backup's.
+    expect((await db.execute(sql`select nick from users`)) as unknown as { rows: unknown[] }).toMatchObject({ rows: [{ nick: "Planted" }] });
+
+    // The same backup restored again adds nothing it already holds.
+    const count = after.rows.length;
+    await restoreBackup(text, PASS, { force: true });
+    const again = (await db.execute(sql`select count(*)::int as n from audit_log`)) as unknown as { rows: { n: number }[] };
+    expect(again.rows[0]!.n).toBe(count + 1);
   });
 });
 

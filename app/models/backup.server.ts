@@ -8,7 +8,9 @@ import { getDb, type Db } from "~/db/client.server";
 import { AppError } from "~/utils/app-error";
 import { dataPath, getEnv } from "~/utils/env.server";
 import { decryptSecret, encryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
+import { auditLog } from "~/db/schema";
 import { clearTokenCache } from "./api-token.server";
+import { auditRow, CLI_ACTOR, type AuditActor } from "./audit.server";
 import { resetOperatorExistsCache } from "./operator.server";
 
 /**
@@ -29,7 +31,12 @@ import { resetOperatorExistsCache } from "./operator.server";
  */
 
 export const BACKUP_FORMAT = "galaxy-toolbox-backup";
-export const BACKUP_VERSION = 1;
+/**
+ * 2: the header's row counts are part of GCM's additional data (decision 0017, issue 28).
+ * 1: format, version, time and schema only; still restored (its counts checked against the payload).
+ */
+export const BACKUP_VERSION = 2;
+const READABLE_VERSIONS = new Set([1, 2]);
 export const BACKUP_EXTENSION = ".gtbackup";
 export const MIN_PASSPHRASE_LENGTH = 8;
 
@@ -95,8 +102,13 @@ async function deriveKeys(passphrase: string, kdf: KdfParams): Promise<{ key: Bu
 }
 
 const checkOf = (checkKey: Buffer) => crypto.createHmac("sha256", checkKey).update("galaxy-toolbox backup passphrase check").digest("base64");
-const aadOf = (h: Pick<BackupHeader, "format" | "version" | "createdAt" | "schema">) =>
-  Buffer.from(JSON.stringify([h.format, h.version, h.createdAt, h.schema]));
+/**
+ * What the AES-GCM tag covers besides the payload: the clear header a reader acts on. Version 1
+ * left the row counts out (a changed count went unnoticed); from version 2 they are in, in
+ * the header's own order, so any change to the header is refused as a damaged file.
+ */
+const aadOf = (h: Pick<BackupHeader, "format" | "version" | "createdAt" | "schema" | "tables">) =>
+  Buffer.from(JSON.stringify(h.version === 1 ? [h.format, h.version, h.createdAt, h.schema] : [h.format, h.version, h.createdAt, h.schema, h.tables]));
 
 export function checkPassphrase(passphrase: string) {
   if (passphrase.length < MIN_PASSPHRASE_LENGTH) throw new AppError(400, BACKUP_ERRORS.shortPassphrase);
@@ -211,12 +223,12 @@ export async function createBackup(passphrase: string, now = new Date()): Promis
   const kdf: KdfParams = { name: "scrypt", ...SCRYPT, salt: crypto.randomBytes(16).toString("base64") };
   const { key, checkKey } = await deriveKeys(passphrase, kdf);
   const iv = crypto.randomBytes(12);
-  const head = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: now.toISOString(), schema } as const;
+  const head = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: now.toISOString(), schema, tables: counts } as const;
   const cipher = crypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 });
   cipher.setAAD(aadOf(head));
   const plain = await gzip(Buffer.from(JSON.stringify(payload), "utf8"));
   const sealed = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-  const header: BackupHeader = { ...head, tables: counts, kdf, cipher: "aes-256-gcm", iv: iv.toString("base64"), check: checkOf(checkKey) };
+  const header: BackupHeader = { ...head, kdf, cipher: "aes-256-gcm", iv: iv.toString("base64"), check: checkOf(checkKey) };
   const file: BackupFile = { ...header, payload: sealed.toString("base64") };
   return { text: JSON.stringify(file), header };
 }
@@ -242,7 +254,7 @@ function parseHeader(text: string): BackupFile {
     throw new AppError(400, BACKUP_ERRORS.notABackup);
   }
   if (!file || typeof file !== "object" || file.format !== BACKUP_FORMAT) throw new AppError(400, BACKUP_ERRORS.notABackup);
-  if (file.version !== BACKUP_VERSION) throw new AppError(400, BACKUP_ERRORS.newerVersion);
+  if (!READABLE_VERSIONS.has(file.version)) throw new AppError(400, BACKUP_ERRORS.newerVersion);
   const ok =
     typeof file.createdAt === "string" &&
     typeof file.iv === "string" &&
@@ -253,7 +265,10 @@ function parseHeader(text: string): BackupFile {
     typeof file.kdf.salt === "string" &&
     file.schema &&
     Number.isFinite(file.schema.migrations) &&
-    Number.isFinite(file.schema.latest);
+    Number.isFinite(file.schema.latest) &&
+    !!file.tables &&
+    typeof file.tables === "object" &&
+    Object.values(file.tables).every((n) => Number.isInteger(n) && n >= 0);
   if (!ok) throw new AppError(400, BACKUP_ERRORS.notABackup);
   return file;
 }
@@ -275,6 +290,10 @@ export async function openBackup(text: string, passphrase: string): Promise<{ he
     const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
     payload = JSON.parse((await gunzip(plain)).toString("utf8")) as Payload;
     if (!payload || typeof payload.tables !== "object") throw new Error("no tables");
+    // The counts a reader is shown are the rows it gets: authenticated from version 2, and
+    // checked against the payload for every version (a version 1 header is not authenticated).
+    const names = new Set([...Object.keys(file.tables), ...Object.keys(payload.tables)]);
+    for (const name of names) if ((file.tables[name] ?? -1) !== (payload.tables[name]?.rows.length ?? -1)) throw new Error(`count of ${name}`);
   } catch {
     throw new AppError(400, BACKUP_ERRORS.damaged);
   }
@@ -294,7 +313,18 @@ export async function nonEmptyTables(db?: Executor): Promise<string[]> {
   return out;
 }
 
-export type RestoreResult = { header: BackupHeader; tables: Record<string, number> };
+export type RestoreResult = { header: BackupHeader; tables: Record<string, number>; audit: { kept: number; added: number } };
+
+export type RestoreOptions = {
+  force?: boolean;
+  /** Who restores (the restore's own audit entry): the command line unless told. */
+  actor?: AuditActor;
+  /** What was restored, for that entry: the file's name. */
+  source?: string;
+};
+
+/** The audit trail is append-only (issue 28; docs/decisions/0025): a restore adds to it, never replaces it. */
+const APPEND_ONLY = "audit_log";
 
 const INSERT_CHUNK = 500;
 
@@ -303,20 +333,35 @@ const INSERT_CHUNK = 500;
  * changed) a wrong passphrase, a damaged file, a backup of a newer schema, and a database
  * that holds data unless `force` (then everything in it is replaced).
  */
-export async function restoreBackup(text: string, passphrase: string, opts: { force?: boolean } = {}): Promise<RestoreResult> {
+export async function restoreBackup(text: string, passphrase: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
   const { header, payload } = await openBackup(text, passphrase);
   const db = await getDb();
   const here = await schemaLevel(db);
   if (header.schema.latest > here.latest) throw new AppError(400, BACKUP_ERRORS.newerVersion);
   const restored: Record<string, number> = {};
+  const audit = { kept: 0, added: 0 };
   await db.transaction(async (tx) => {
     const busy = await nonEmptyTables(tx);
     if (busy.length && !opts.force) throw new AppError(409, BACKUP_ERRORS.notEmpty(busy));
     const tables = await tablesInOrder(tx);
-    // Everything goes, the app's own log lines and the sessions too: the backup's state is the state.
-    await tx.execute(sql.raw(`truncate ${tables.map(ident).join(", ")} restart identity cascade`));
+    // Everything goes, the app's own log lines and the sessions too: the backup's state is the
+    // state. Except the audit trail: what happened since the backup (and what the restore undoes)
+    // stays on it; the backup's entries this database does not hold are added (restoreAuditTrail).
+    await tx.execute(
+      sql.raw(
+        `truncate ${tables
+          .filter((t) => t !== APPEND_ONLY)
+          .map(ident)
+          .join(", ")} restart identity cascade`,
+      ),
+    );
     for (const table of tables) {
       const saved = payload.tables[table];
+      if (table === APPEND_ONLY) {
+        Object.assign(audit, await restoreAuditTrail(tx, saved?.rows ?? []));
+        restored[table] = audit.added;
+        continue;
+      }
       if (!saved || !saved.rows.length) continue;
       const columns = await columnsOf(tx, table);
       // Columns added since the backup was made take their defaults; identity columns keep the
@@ -346,21 +391,70 @@ export async function restoreBackup(text: string, passphrase: string, opts: { fo
       update operators set role = 'admin'
       where not exists (select 1 from operators where role = 'admin')
         and id = (select id from operators order by created_at, id limit 1)`);
+    // The restore's own entry, in the same transaction: on the trail exactly when the restore happened.
+    const rows = Object.entries(restored)
+      .filter(([t]) => t !== APPEND_ONLY)
+      .reduce((a, [, n]) => a + n, 0);
+    await tx.insert(auditLog).values(
+      auditRow(opts.actor ?? CLI_ACTOR, {
+        action: "backup.restore",
+        target: backupLabel(header.createdAt, opts.source),
+        details: {
+          backupMadeAt: header.createdAt,
+          version: header.version,
+          rows,
+          tables: Object.keys(restored).length,
+          force: !!opts.force,
+          auditEntriesKept: audit.kept,
+          auditEntriesAdded: audit.added,
+        },
+      }),
+    );
   });
   // This process's caches of operators and tokens describe the old data.
   resetOperatorExistsCache();
   clearTokenCache();
-  return { header, tables: restored };
+  return { header, tables: restored, audit };
 }
 
-export async function restoreBackupFile(file: string, passphrase: string, opts: { force?: boolean } = {}): Promise<RestoreResult> {
+/** "backup of 2026-11-20 12:00 UTC (team.gtbackup)": how the trail names a backup (made, downloaded, restored). */
+export function backupLabel(createdAt: string, source?: string): string {
+  const at = Number.isNaN(Date.parse(createdAt)) ? createdAt : `${new Date(createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `backup of ${at}${source ? ` (${source})` : ""}`;
+}
+
+/**
+ * The backup's audit entries merged into the trail this database holds: every entry here stays
+ * as it is (those written after the backup was taken, and any the backup never had); an entry
+ * of the backup is added unless the same entry (time, operator, action and target) is here
+ * already (ids differ between databases, and an entry added by an earlier restore took a new one). Added
+ * entries take new ids: the trail is ordered by (at, id), so they sit at their own time.
+ */
+async function restoreAuditTrail(tx: Executor, rows: Record<string, unknown>[]): Promise<{ kept: number; added: number }> {
+  const [here] = rowsOf<{ n: string | number }>(await tx.execute(sql`select count(*) as n from audit_log`));
+  let added = 0;
+  const columns = (await columnsOf(tx, APPEND_ONLY)).map((c) => c.name).filter((c) => c !== "id");
+  const list = columns.map(ident).join(", ");
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
+    const result = await tx.execute(sql`
+      ${sql.raw(`insert into audit_log (${list}) select ${columns.map((c) => `r.${ident(c)}`).join(", ")} from json_populate_recordset(null::audit_log, `)}${chunk}${sql.raw(`::json) r
+      where not exists (select 1 from audit_log a where a.at = r.at and a.action = r.action and a.operator = r.operator and a.target is not distinct from r.target)
+      order by r.at, r.id
+      returning 1`)}`);
+    added += rowsOf(result).length;
+  }
+  return { kept: Number(here?.n ?? 0), added };
+}
+
+export async function restoreBackupFile(file: string, passphrase: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
   let text: string;
   try {
     text = fs.readFileSync(path.resolve(file), "utf8");
   } catch (err) {
     throw new AppError(400, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return restoreBackup(text, passphrase, opts);
+  return restoreBackup(text, passphrase, { source: path.basename(file), ...opts });
 }
 
 // ---------------------------------------------------------------------------------------- automatic backups

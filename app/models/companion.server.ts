@@ -4,6 +4,8 @@ import { getDb, type Db } from "~/db/client.server";
 import { bowlingCompanions, users } from "~/db/schema";
 import { isUuid } from "~/utils/api.server";
 import { AppError } from "~/utils/app-error";
+import { auditNote } from "~/utils/audit-context.server";
+import { counted } from "~/utils/audit-target.server";
 
 /**
  * Bowling companions (spec 1 §3 "Companion", §5, §7 "Companions"): every read and write of
@@ -99,5 +101,6 @@ export async function updateCompanion(id: string, body: CompanionBody): Promise<
 export async function deleteAllCompanions(): Promise<number> {
   const db = await getDb();
   const rows = await db.delete(bowlingCompanions).returning({ id: bowlingCompanions.id });
+  auditNote({ target: counted(rows.length, "companion") });
   return rows.length;
 }

@@ -3,6 +3,7 @@ import { recordAudit, type AuditActor } from "~/models/audit.server";
 import { adminIntentsOf, writeAccessRefusal } from "./access.server";
 import { refusalAnswer } from "./refusal.server";
 import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context.server";
+import { describeTarget, fallbackTarget, listed } from "./audit-target.server";
 import { getAuth, type AuthResult } from "./auth.server";
 import { bodyLimitFor } from "./body-limits";
 import { getToast } from "remix-toast";
@@ -92,6 +93,8 @@ function guardAction(pattern: string, action: Action, kind: "api" | "resource" |
       const denied = writeAccessRefusal(method, path, auth, await intentOf(bytes, request.headers.get("content-type") ?? ""));
       if (denied) throw await refusalAnswer(request, 403, denied, kind);
     }
+    // What the request names, looked up before the action (a deleted row is gone afterwards).
+    const named = await nameBeforeAction(pattern, args, bytes, request.headers.get("content-type") ?? "", auth.operator.id);
     const forwarded = bytes ? new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal }) : request;
     const scope = newAuditScope();
     let result: unknown;
@@ -105,7 +108,7 @@ function guardAction(pattern: string, action: Action, kind: "api" | "resource" |
     }
     const status = statusOf(failed ? thrown : result, failed);
     if (status < 400 && !scope.skip && !(await failedWithToast(failed ? thrown : result)))
-      await recordRequest(auth, method, pattern, args, bytes, request.headers.get("content-type") ?? "", scope, status);
+      await recordRequest(auth, method, pattern, args, named, scope, status);
     if (failed) throw thrown;
     return result as Awaited<ReturnType<Action>>;
   };
@@ -153,20 +156,58 @@ export function actorOf(auth: AuthResult): AuditActor {
   return { operatorId: auth.operator.id, operator: auth.operator.name, token: auth.token?.name ?? null };
 }
 
+type NamedRequest = { body: unknown; fields: Record<string, unknown>; target: string; operatorId: string };
+
+/** The request's body as fields, and the human name of what it changes as it stands before the action. */
+async function nameBeforeAction(
+  pattern: string,
+  args: ActionFunctionArgs,
+  bytes: Buffer<ArrayBuffer> | null,
+  contentType: string,
+  operatorId: string,
+): Promise<NamedRequest> {
+  const body = await parseBody(bytes, contentType);
+  const fields: Record<string, unknown> = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+  const listFields = Array.isArray(body) && body.every((b) => b && typeof b === "object") ? (body as Record<string, unknown>[]) : null;
+  const target = await describeRequest(pattern, args.params ?? {}, fields, listFields, operatorId);
+  return { body, fields, target, operatorId };
+}
+
+/** describeTarget for an object body, or for each item of a list body (a batch), joined. */
+async function describeRequest(
+  pattern: string,
+  params: Record<string, string | undefined>,
+  fields: Record<string, unknown>,
+  list: Record<string, unknown>[] | null,
+  operatorId: string,
+): Promise<string> {
+  try {
+    if (!list) return await describeTarget({ pattern, params, fields, operatorId });
+    const names: string[] = [];
+    for (const item of list.slice(0, 50)) {
+      const n = await describeTarget({ pattern, params, fields: item, operatorId });
+      if (n && !names.includes(n)) names.push(n);
+    }
+    return names.length ? listed(names) + (list.length > 50 ? ` (${list.length} items)` : "") : "";
+  } catch {
+    // A lookup that failed must not fail the write: the entry falls back to the request's own words.
+    return "";
+  }
+}
+
 async function recordRequest(
   auth: AuthResult,
   method: string,
   pattern: string,
   args: ActionFunctionArgs,
-  bytes: Buffer<ArrayBuffer> | null,
-  contentType: string,
+  named: NamedRequest,
   scope: AuditScope,
   status: number,
 ) {
   const actor = actorOf(auth);
-  const body = await parseBody(bytes, contentType);
+  const { body } = named;
   const api = isApiPattern(pattern);
-  const fields: Record<string, unknown> = body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+  const fields = { ...named.fields };
   const intent = !api && typeof fields.intent === "string" ? fields.intent : undefined;
   delete fields.intent;
   // Where the page goes afterwards tells nothing about the change.
@@ -174,17 +215,24 @@ async function recordRequest(
   delete fields.errorRedirectTo;
   const params = Object.values(args.params ?? {}).filter((v): v is string => typeof v === "string");
   const action = scope.note.action ?? (api ? `${method} ${pattern}` : `${method} ${pattern}${intent ? ` ${intent}` : ""}`);
-  const target = scope.note.target ?? (params.length ? params.join("/") : targetFromBody(fields));
+  // The action's own words first; else what the request named before it ran; else what it
+  // names now (a row it created); else the ids it carried; else the request itself.
+  const list = Array.isArray(body) && body.every((b) => b && typeof b === "object") ? (body as Record<string, unknown>[]) : null;
+  const target =
+    scope.note.target?.trim() ||
+    named.target ||
+    (await describeRequest(pattern, args.params ?? {}, named.fields, list, named.operatorId)) ||
+    (params.length ? params.join("/") : targetFromBody(fields)) ||
+    fallbackTarget(action, fields);
   const details: Record<string, unknown> = {
     ...(body === undefined ? {} : Array.isArray(body) || typeof body !== "object" || body === null ? { body } : fields),
     ...scope.note.details,
     status,
   };
   if (actor.token) details.via = `API token "${actor.token}"`;
+  // One write, one entry (issue 28): the jobs it started are part of what it did.
+  if (scope.jobs.length) details.jobs = scope.jobs.map((j) => `${j.queue} ${j.kind} ${j.jobId}`);
   await recordAudit(actor, { action, target, details });
-  for (const job of scope.jobs) {
-    await recordAudit(actor, { action: `job ${job.queue} ${job.kind}`, target: job.jobId, details: { startedBy: action } });
-  }
 }
 
 const ID_FIELDS = ["_id", "id", "accountId", "account_id", "userID", "userId", "profileId", "tokenId", "operatorId", "name", "inputItem"];

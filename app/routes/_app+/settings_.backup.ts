@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { BackupSchema } from "~/components/settings/forms";
-import { backupFileName, createBackup } from "~/models/backup.server";
+import { backupFileName, backupLabel, createBackup } from "~/models/backup.server";
 import { logEvent } from "~/models/log.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireRole } from "~/utils/auth.server";
@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { text, header } = await createBackup(submission.value.passphrase, now);
   const name = backupFileName(now);
   const rows = Object.values(header.tables).reduce((a, b) => a + b, 0);
-  auditNote({ action: "backup.download", target: name, details: { rows } });
+  auditNote({ action: "backup.download", target: backupLabel(header.createdAt, name), details: { rows } });
   await logEvent({ type: "info", source: "system", message: `Backup downloaded (${rows} rows)` });
   return new Response(text, {
     headers: {

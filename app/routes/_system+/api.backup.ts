@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { backupFileName, createBackup, MIN_PASSPHRASE_LENGTH } from "~/models/backup.server";
+import { backupFileName, backupLabel, createBackup, MIN_PASSPHRASE_LENGTH } from "~/models/backup.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/utils/auth.server";
@@ -28,7 +28,11 @@ export const action = apiRoute(async function action({ request }: ActionFunction
   const now = new Date();
   const { text, header } = await createBackup(passphrase, now);
   const name = backupFileName(now);
-  auditNote({ action: "backup.download", target: name, details: { rows: Object.values(header.tables).reduce((a, b) => a + b, 0) } });
+  auditNote({
+    action: "backup.download",
+    target: backupLabel(header.createdAt, name),
+    details: { rows: Object.values(header.tables).reduce((a, b) => a + b, 0) },
+  });
   return new Response(text, { headers: { "Content-Type": "application/octet-stream", "Content-Disposition": `attachment; filename="${name}"` } });
 });
 

@@ -64,7 +64,13 @@ describe("recording", () => {
     const res = await call("/characters", { cookie: alice.cookie, form: { intent: "add-category", value: "miners", redirectTo: "/characters" } });
     expect(res.status).toBeLessThan(400);
     const { entries } = await audit();
-    expect(entries[0]).toMatchObject({ operator: "alice", token: null, action: "POST /characters add-category", details: { value: "miners" } });
+    expect(entries[0]).toMatchObject({
+      operator: "alice",
+      token: null,
+      action: "POST /characters add-category",
+      target: "miners",
+      details: { value: "miners" },
+    });
     expect(entries[0]!.details).not.toHaveProperty("redirectTo");
   });
 
@@ -80,17 +86,17 @@ describe("recording", () => {
     expect(text).toContain("[redacted]");
   });
 
-  it("a job started by an action gets its own entry, naming the action", async () => {
+  it("a job started by an action is named in the action's one entry (issue 28: one write, one entry)", async () => {
     const res = await call("/api/jobs/probe", { token: aliceToken, json: { ms: 0, key: "audit-test" } });
     expect(res.status).toBe(202);
     const { entries } = await audit();
-    expect(entries.map((e) => e.action)).toEqual(["job system probe", "POST /api/jobs/probe"]);
+    expect(entries.map((e) => e.action)).toEqual(["POST /api/jobs/probe"]);
     expect(entries[0]).toMatchObject({
       operator: "alice",
       token: "nightly import",
-      target: "probe-audit-test",
-      details: { startedBy: "POST /api/jobs/probe" },
+      details: { jobs: ["system probe probe-audit-test"] },
     });
+    expect(entries[0]!.target).not.toBe("");
   });
 
   it("records nothing for reads and for refused writes", async () => {
@@ -148,7 +154,8 @@ describe("GET /api/audit", () => {
     const { entries, page, hasMore } = await audit();
     expect(page).toBe(1);
     expect(hasMore).toBe(false);
-    expect(entries.map((e) => e.target)).toEqual(["vera", "r4", "r3", "r2", "r1", "r0"]);
+    // By time, then id: "vera" was recorded at r0's time, after it.
+    expect(entries.map((e) => e.target)).toEqual(["r4", "r3", "r2", "r1", "vera", "r0"]);
     for (const e of entries) expect(Object.keys(e).sort()).toEqual(["_id", "action", "at", "details", "operator", "target", "token"]);
   });
 
@@ -169,8 +176,49 @@ describe("GET /api/audit", () => {
     expect(last.hasMore).toBe(false);
   });
 
+  it("filters by target text (any case, part of it), with the other filters", async () => {
+    expect((await audit("?target=R3")).entries.map((e) => e.target)).toEqual(["r3"]);
+    expect((await audit("?target=ver&operator=boss")).entries.map((e) => e.target)).toEqual(["vera"]);
+    expect((await audit("?target=ver&operator=alice")).entries).toEqual([]);
+    // % and _ are the text itself, not wildcards.
+    expect((await audit("?target=%25")).entries).toEqual([]);
+  });
+
+  it("pages by cursor on (at, id): next to older, prev to newer, the same entries both ways, at any depth", async () => {
+    // Equal times too: the id breaks the tie, nothing is skipped or shown twice.
+    const t = new Date("2026-03-10T00:00:00Z");
+    for (let i = 0; i < 7; i++) await recordAudit({ operatorId: alice.id, operator: "alice", token: null }, { action: "tie", target: `t${i}` }, t);
+    const seen: string[] = [];
+    let page = await audit("?action=tie&limit=3");
+    expect(page.prev).toBeNull();
+    const cursors: string[] = [];
+    for (;;) {
+      seen.push(...page.entries.map((e) => e.target));
+      if (!page.next) break;
+      cursors.push(page.next);
+      page = await audit(`?action=tie&limit=3&before=${encodeURIComponent(page.next)}`);
+    }
+    expect(seen).toEqual(["t6", "t5", "t4", "t3", "t2", "t1", "t0"]);
+    expect(page.hasMore).toBe(false);
+    // Back from the last page: the page before it, then the first.
+    const back = await audit(`?action=tie&limit=3&after=${encodeURIComponent(page.prev!)}`);
+    expect(back.entries.map((e) => e.target)).toEqual(["t3", "t2", "t1"]);
+    const first = await audit(`?action=tie&limit=3&after=${encodeURIComponent(back.prev!)}`);
+    expect(first.entries.map((e) => e.target)).toEqual(["t6", "t5", "t4"]);
+    expect(first.prev).toBeNull();
+    expect(first.next).toBe(cursors[0]);
+  });
+
   it("refuses bad filters with 400 {error, message}", async () => {
-    for (const q of ["?from=yesterday", "?page=0", "?limit=abc", "?operator=%00"]) {
+    for (const q of [
+      "?from=yesterday",
+      "?page=0",
+      "?limit=abc",
+      "?operator=%00",
+      "?before=yesterday",
+      "?before=2026-01-01T00:00:00.000Z~1&after=2026-01-01T00:00:00.000Z~2",
+      "?page=1000&limit=200",
+    ]) {
       const res = await call(`/api/audit${q}`, { token: aliceToken });
       expect(res.status, q).toBe(400);
       const body = (await res.json()) as { error: string; message: string };

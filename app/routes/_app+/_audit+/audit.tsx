@@ -9,13 +9,15 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { auditOperators, listAudit, toAuditDto } from "~/models/audit.server";
 import { requireOperator } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
-import { auditPageParams, auditPageUrl } from "./components/audit-params";
+import { auditFilters, auditPageParams, auditPageUrl } from "./components/audit-params";
 import { RetryPage } from "~/components/ui/retry-page";
 
 /**
  * The audit trail (issue 21; docs/decisions/0016): who changed what and when, newest first.
- * Filters (operator, action, from, to) and the page live in the URL; the filter form is a
- * plain GET form, so everything works without JavaScript. Every role may read it.
+ * Filters (operator, action, target text, from, to) and the page's position (a keyset cursor,
+ * docs/decisions/0025) live in the URL; the filter form is a plain GET form and the pages are
+ * links, so everything works without JavaScript. A page reads at most 51 rows at any depth.
+ * Every role may read it.
  */
 export const meta: MetaFunction = () => [{ title: "Audit Trail · Galaxy Toolbox" }];
 
@@ -31,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     problem: "error" in parsed ? parsed.error : null,
     entries: list.entries.map(toAuditDto),
     page: list.page,
-    hasMore: list.hasMore,
+    next: list.next,
+    prev: list.prev,
     operators,
     empty: any.entries.length === 0,
     retentionDays: getEnv().AUDIT_RETENTION_DAYS,
@@ -39,10 +42,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function AuditRoute() {
-  const { params, problem, entries, page, hasMore, operators, empty, retentionDays } = useLoaderData<typeof loader>();
-  const filtered = !!(params.operator || params.action || params.from || params.to);
+  const { params, problem, entries, page, next, prev, operators, empty, retentionDays } = useLoaderData<typeof loader>();
+  const filtered = !!(params.operator || params.action || params.target || params.from || params.to);
+  const paged = page > 1 || !!params.before || !!params.after;
+  const filters = auditFilters(params);
   // The key resets the uncontrolled fields when the URL changes (Back, "Clear filters").
-  const key = `${params.operator}|${params.action}|${params.from}|${params.to}`;
+  const key = `${params.operator}|${params.action}|${params.target}|${params.from}|${params.to}`;
 
   return (
     <>
@@ -52,6 +57,8 @@ export default function AuditRoute() {
       </Text>
 
       <Form method="get" action="/audit" aria-label="Filter the audit trail" key={key} className="gt-audit-filters">
+        {/* A page size asked for in the URL is kept by a new filter (a new filter starts at the newest). */}
+        {params.limit ? <input type="hidden" name="limit" value={params.limit} /> : null}
         <Flex gap="3" align="end" wrap="wrap" mb="4">
           <label className="gt-field">
             <Text size="1" weight="medium" color="gray">
@@ -71,6 +78,12 @@ export default function AuditRoute() {
               Action contains
             </Text>
             <TextField.Root name="action" defaultValue={params.action ?? ""} placeholder="e.g. /api/rates, operator." />
+          </label>
+          <label className="gt-field">
+            <Text size="1" weight="medium" color="gray">
+              Target contains
+            </Text>
+            <TextField.Root name="target" defaultValue={params.target ?? ""} placeholder="e.g. a nick, an id, Gold Ring" />
           </label>
           <label className="gt-field">
             <Text size="1" weight="medium" color="gray">
@@ -111,8 +124,8 @@ export default function AuditRoute() {
         ) : (
           <EmptyState
             icon={<MixerHorizontalIcon width="28" height="28" />}
-            title={page > 1 ? "No more entries" : "No entries match these filters"}
-            description={page > 1 ? "This page is past the last entry." : "Try another operator, action or period, or clear the filters."}
+            title={paged ? "No more entries" : "No entries match these filters"}
+            description={paged ? "This page is past the last entry." : "Try another operator, action, target or period, or clear the filters."}
             action={
               <Button asChild variant="soft">
                 <Link to="/audit">Clear filters</Link>
@@ -164,25 +177,32 @@ export default function AuditRoute() {
               ))}
             </Table.Body>
           </Table.Root>
-          <Flex justify="between" align="center" mt="3" gap="3" wrap="wrap">
-            {page > 1 ? (
-              <Button asChild variant="soft" className="gt-touch">
-                <Link to={auditPageUrl({ ...params, page: page - 1 })}>Newer</Link>
-              </Button>
-            ) : (
-              <span />
-            )}
-            <Text size="1" color="gray">
-              Page {page}
-            </Text>
-            {hasMore ? (
-              <Button asChild variant="soft" className="gt-touch">
-                <Link to={auditPageUrl({ ...params, page: page + 1 })}>Older</Link>
-              </Button>
-            ) : (
-              <span />
-            )}
-          </Flex>
+          <nav aria-label="Audit trail pages">
+            <Flex justify="between" align="center" mt="3" gap="3" wrap="wrap">
+              {prev ? (
+                <Button asChild variant="soft" className="gt-touch">
+                  <Link to={auditPageUrl({ ...filters, after: prev })} rel="prev">
+                    Newer
+                  </Link>
+                </Button>
+              ) : (
+                <span />
+              )}
+              <Text size="1" color="gray">
+                Showing {entries.length === 1 ? "1 entry" : `${entries.length} entries`}
+                {prev ? "" : ", the latest first"}: <RelativeTime value={entries[0]!.at} /> to <RelativeTime value={entries.at(-1)!.at} />
+              </Text>
+              {next ? (
+                <Button asChild variant="soft" className="gt-touch">
+                  <Link to={auditPageUrl({ ...filters, before: next })} rel="next">
+                    Older
+                  </Link>
+                </Button>
+              ) : (
+                <span />
+              )}
+            </Flex>
+          </nav>
         </>
       )}
     </>
