@@ -12,11 +12,12 @@
  * to System Logs. The same `key` within the job's retention gives the same job (idempotent).
  */
 import { z } from "zod";
+import { DEPENDENCY_DOWN } from "./dependencies";
 
 export const PROBE_LIMITS = { minMs: 0, maxMs: 60_000, defaultMs: 1_000, keyMax: 64 } as const;
 
 export const JOB_ERRORS = {
-  offline: "Job engine offline: Redis is not reachable",
+  offline: DEPENDENCY_DOWN.redis,
   // readJson() prefixes the field: "ms: must be …".
   badMs: `must be a whole number of milliseconds from ${PROBE_LIMITS.minMs} to ${PROBE_LIMITS.maxMs}`,
   badKey: `must be 1-${PROBE_LIMITS.keyMax} letters, digits, '-' or '_'`,
