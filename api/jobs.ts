@@ -12,7 +12,7 @@
  * to System Logs. The same `key` within the job's retention gives the same job (idempotent).
  */
 import { z } from "zod";
-import { DEPENDENCY_DOWN } from "./dependencies";
+import { DEPENDENCY_DOWN, type Dependency, type DependencyState } from "./dependencies";
 
 export const PROBE_LIMITS = { minMs: 0, maxMs: 60_000, defaultMs: 1_000, keyMax: 64 } as const;
 
@@ -52,7 +52,12 @@ export type ProbeResponse = { jobId: string; queue: "system"; name: "probe"; ms:
 
 export type HealthResponse = {
   status: "ok" | "degraded";
-  database: { ok: boolean; kind: "pglite" | "postgres" };
-  redis: { ok: boolean };
+  // state/error (issue 29 item 3): which dependency is down, and the driver's reason.
+  database: { ok: boolean; kind: "pglite" | "postgres"; state: DependencyState; error?: string };
+  redis: { ok: boolean; state: DependencyState; error?: string };
+  /** The unreachable dependencies (empty when none); with a 503 also `error`/`message` naming the database. */
+  down: Dependency[];
+  error?: string;
+  message?: string;
   worker: { state: "running" | "stopped" | "unknown"; lastHeartbeat: string | null };
 };

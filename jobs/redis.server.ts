@@ -142,6 +142,7 @@ export function watchConnection(conn: Redis, label: string) {
       .catch((err: Error) => {
         if (conn.status !== "ready") return;
         console.warn(`[jobs] ${label} connection to ${safeRedisUrl()} stopped answering (${err.message}); reconnecting`);
+        conn.emit("watchdog", err);
         conn.disconnect(true);
       })
       .finally(() => {
@@ -159,7 +160,7 @@ export function createSubscriberConnection(): Redis {
   return conn;
 }
 
-type Registry = { key: string; producer?: Redis };
+type Registry = { key: string; producer?: Redis; lastError?: string };
 const g = remember("redis", (): { redis?: Registry } => ({}));
 
 function registry(): Registry {
@@ -189,9 +190,20 @@ export function producerConnection(): Redis {
     });
     attachErrorLog(conn, "producer");
     watchConnection(conn, "producer");
+    // The reason /api/health gives while Redis is down (cleared when the connection is back).
+    conn.on("error", (err: Error) => void (reg.lastError = err.message || String(err)));
+    conn.on("watchdog", (err: Error) => void (reg.lastError = err.message));
+    conn.on("ready", () => void (reg.lastError = undefined));
     reg.producer = conn;
   }
   return reg.producer;
+}
+
+/** Why the producer connection is not ready (its last error), if it is not. */
+export function producerLastError(): string | undefined {
+  const reg = g.redis;
+  if (!reg?.producer || reg.producer.status === "ready") return undefined;
+  return reg.lastError ?? `connection ${reg.producer.status}`;
 }
 
 /** A new connection for a BullMQ Worker (it duplicates it for its blocking reads). The caller closes it. */

@@ -2,8 +2,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import type { z } from "zod";
 import { writeAccessRefusal } from "./access.server";
 import { getAuth, requireApiAuth } from "./auth.server";
+import { reportDbUnreachable } from "~/db/reachability.server";
 import { AppError } from "./app-error";
 import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
+import { findDependencyDown } from "./dependency-down.server";
 import { errorText } from "./errors";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
@@ -58,7 +60,7 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
       } catch (err) {
         // Without the database no credential can be checked: unavailable, not a 500.
         if (err instanceof Response) throw err;
-        throw new AppError(503, SERVICE_UNAVAILABLE, { headers: { "Retry-After": "5" } });
+        throw findDependencyDown(err, reportDbUnreachable) ?? new AppError(503, SERVICE_UNAVAILABLE, { headers: { "Retry-After": "5" } });
       }
       const auth = await getAuth(args.request);
       const refusal = auth && writeAccessRefusal(args.request.method, new URL(args.request.url).pathname, auth);
@@ -75,6 +77,8 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
 /** The /api answer of anything a route threw (see apiRoute). */
 export function apiErrorResponse(err: unknown, request: Request, failure?: ApiFailureText): Response {
   if (err instanceof Response) return err;
+  // A database or Redis that is down: 503 naming it (Drizzle wraps the driver's error; decision 0029).
+  err = findDependencyDown(err, reportDbUnreachable) ?? err;
   if (err instanceof AppError) {
     return Response.json(
       { ...err.body, error: err.message, message: err.message },
