@@ -134,8 +134,20 @@ function webOptions(): RedisOptions {
  */
 export function watchConnection(conn: Redis, label: string) {
   let busy = false;
+  let handshakeSince: number | undefined;
   const timer = setInterval(() => {
     if (conn.status === "end") return clearInterval(timer);
+    // A connection whose socket opened but whose handshake never answers (the partition
+    // began between the two) is dropped too: ioredis would wait on it.
+    if (conn.status === "connect" || conn.status === "connecting") {
+      handshakeSince ??= Date.now();
+      if (Date.now() - handshakeSince > WEB_REDIS.connectTimeoutMs + WEB_REDIS.commandTimeoutMs) {
+        handshakeSince = undefined;
+        conn.disconnect(true);
+      }
+      return;
+    }
+    handshakeSince = undefined;
     if (busy || conn.status !== "ready") return;
     busy = true;
     withTimeout(conn.ping(), WEB_REDIS.commandTimeoutMs, `Redis PING (${label})`)
@@ -154,7 +166,7 @@ export function watchConnection(conn: Redis, label: string) {
 
 /** A connection for the live bus's subscriber (jobs/live.server.ts): the web's fail-fast settings, watched. */
 export function createSubscriberConnection(): Redis {
-  const conn = new Redis(redisUrl(), { ...webOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true });
+  const conn = new Redis(redisUrl(), { ...webOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: WEB_REDIS.commandTimeoutMs });
   attachErrorLog(conn, "live-bus");
   watchConnection(conn, "live-bus");
   return conn;

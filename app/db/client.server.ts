@@ -81,11 +81,12 @@ async function openPostgres(url: string, options: { max: number }) {
   // listens only while the client is idle, so without this listener the process would die of an
   // uncaught error. The pool drops the broken client when it is released; the next query opens
   // a fresh one. (An idle client's loss reaches both listeners.)
-  pool.on("connect", (client) =>
+  pool.on("connect", (client) => {
     client.on("error", (err) => {
       if (!discarded.has(client)) console.warn("[db] connection lost:", err.message);
-    }),
-  );
+    });
+    watchQueries(client);
+  });
   failFast(pool);
   attachDbBreaker({
     probe: () => probePostgres(pg, url),
@@ -130,9 +131,41 @@ function failFast(pool: import("pg").Pool) {
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   // Callback forms (nothing of ours uses them) pass through untouched.
-  const wrap = (fn: (...args: unknown[]) => unknown) => (...args: unknown[]) =>
-    typeof args[args.length - 1] === "function" ? fn(...args) : guard(() => fn(...args) as Promise<unknown>);
+  const wrap =
+    (fn: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) =>
+      typeof args[args.length - 1] === "function" ? fn(...args) : guard(() => fn(...args) as Promise<unknown>);
   Object.assign(pool, { query: wrap(query), connect: wrap(connect) });
+}
+
+/**
+ * Every query of this connection (the pool's and a transaction's) that has no answer after
+ * DB_TIMEOUTS.suspectMs makes the breaker probe the database: on a silently dropped connection
+ * it would otherwise wait DB_TIMEOUTS.queryMs. A slow query on a live database is left alone.
+ */
+function watchQueries(client: import("pg").PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const watched = (...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (first && typeof first === "object" && typeof first.submit === "function") return query(...args);
+    const timer = setTimeout(() => reportDbUnreachable(new Error(`a query got no answer within ${DB_TIMEOUTS.suspectMs} ms`)), DB_TIMEOUTS.suspectMs);
+    timer.unref();
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (...result: unknown[]) => {
+        clearTimeout(timer);
+        (last as (...r: unknown[]) => void)(...result);
+      };
+      return query(...args);
+    }
+    const result = query(...args) as Promise<unknown>;
+    result.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+    return result;
+  };
+  Object.assign(client, { query: watched });
 }
 
 /** Connect + `select 1` on a fresh connection, bounded; the socket is destroyed after a failure. */

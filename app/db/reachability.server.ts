@@ -3,17 +3,19 @@
  * docs/decisions/0029-web-degrades.md.)
  *
  * A circuit breaker in front of the pool. While the database answers, nothing here costs
- * anything. The first sign that it does not — a refused or timed-out connect, a query whose
- * connection ended or stopped answering, a request's auth read past its deadline — marks it
- * down: from then on every query fails at once with `DependencyDownError("database")` (a 503
- * naming the database) instead of waiting on a socket that may never answer, and a probe on a
- * fresh connection runs every PROBE_EVERY_MS until one succeeds, which marks it up again.
+ * anything. A sign that it does not — a refused or timed-out connect, a query whose connection
+ * ended, a query without an answer after DB_TIMEOUTS.suspectMs, a request's auth read past its
+ * deadline — starts one probe (connect + `select 1` on a fresh connection, DB_TIMEOUTS.probeMs).
+ * If the probe fails the database is down: every query fails at once with
+ * `DependencyDownError("database")` (a 503 naming the database) instead of waiting on a socket
+ * that may never answer, and probes repeat every DB_TIMEOUTS.probeEveryMs until one succeeds,
+ * which marks it up again. A suspicion the probe contradicts (a slow query) changes nothing.
  *
  * A partition that drops packets (no RST) never errors a connection: its in-flight queries
- * would wait for TCP to give up (minutes). So when the first probe after a trip fails too, the
- * pool's connections are discarded (sockets destroyed): their queries fail now, and after the
- * heal the pool opens fresh connections instead of waiting out TCP's retransmission backoff
- * on the old ones. A trip the probe contradicts (a slow moment, not an outage) discards nothing.
+ * would wait for TCP to give up (minutes). So when the database is marked down the pool's
+ * connections are discarded (sockets destroyed): their queries fail now, and after the heal the
+ * pool opens fresh connections instead of waiting out TCP's retransmission backoff on the old
+ * ones.
  */
 import { remember } from "~/utils/remember.server";
 
@@ -29,8 +31,10 @@ export const DB_TIMEOUTS = {
   queryMs: 30_000,
   /** The auth gate's read and /api/health's ping: past this a request answers 503. */
   requestMs: 1_500,
+  /** A query still without an answer after this is suspect: a probe decides whether the database is down. */
+  suspectMs: 1_000,
   /** One probe (connect + `select 1` on a fresh connection). */
-  probeMs: 1_000,
+  probeMs: 800,
   /** Probes while down: recovery is seen within about this long after the heal. */
   probeEveryMs: 1_000,
   /** TCP keepalive on every connection (node-postgres `keepAliveInitialDelayMillis`). */
@@ -47,12 +51,12 @@ type Breaker = {
   /** Set by the database handle: destroys every pooled connection. */
   discard?: () => void;
   timer?: ReturnType<typeof setTimeout>;
-  /** Probes since the last trip. */
-  probes: number;
+  /** A probe deciding a suspicion is under way. */
+  checking: boolean;
   listeners: Set<Listener>;
 };
 
-const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, probes: 0, listeners: new Set() }));
+const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, checking: false, listeners: new Set() }));
 
 /** The database handle registers how to probe and how to discard connections (app/db/client.server.ts). */
 export function attachDbBreaker(hooks: { probe: () => Promise<void>; discard: () => void }) {
@@ -96,18 +100,34 @@ function errorText(err: unknown): string {
 }
 
 /**
- * A failure to reach the database (or a request's read past its deadline): marks it down now
- * and starts probing. Without a probe (the embedded database in this process) it never trips.
+ * A sign that the database may be unreachable: a connect or query error of the network kind,
+ * a query without an answer after DB_TIMEOUTS.suspectMs, a request's read past its deadline.
+ * One probe on a fresh connection decides: if it fails the database is marked down, the pooled
+ * connections are discarded (they may be silently dead) and probes repeat until one succeeds;
+ * if it succeeds nothing happens (a slow query, not an outage). Without a probe (the embedded
+ * database in this process) nothing here ever trips.
  */
 export function reportDbUnreachable(err: unknown) {
-  if (!b.probe) return;
-  if (b.state.up) {
-    b.probes = 0;
-    setState({ up: false, error: errorText(err), since: Date.now() });
-  }
-  if (!b.timer) b.timer = setTimeout(runProbe, 0).unref();
+  const probe = b.probe;
+  if (!probe || !b.state.up || b.checking) return;
+  b.checking = true;
+  probe().then(
+    () => {
+      b.checking = false;
+    },
+    (probeErr: unknown) => {
+      b.checking = false;
+      if (b.probe !== probe || !b.state.up) return;
+      setState({ up: false, error: errorText(isTimeout(err) ? probeErr : err), since: Date.now() });
+      b.discard?.();
+      b.timer = setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref();
+    },
+  );
 }
 
+const isTimeout = (err: unknown) => /no answer within|timeout/i.test(errorText(err));
+
+/** While down: one probe every DB_TIMEOUTS.probeEveryMs until one succeeds. */
 function runProbe() {
   const probe = b.probe;
   if (!probe) {
@@ -117,13 +137,12 @@ function runProbe() {
   probe().then(
     () => {
       b.timer = undefined;
-      setState({ up: true });
+      if (b.probe === probe) setState({ up: true });
     },
     (err: unknown) => {
-      // The first failed probe confirms the outage: connections that may be silently dead go.
-      if (b.probes++ === 0) b.discard?.();
+      if (b.probe !== probe) return void (b.timer = undefined);
       if (!b.state.up) b.state = { ...b.state, error: errorText(err) };
-      b.timer = b.probe ? setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref() : undefined;
+      b.timer = setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref();
     },
   );
 }

@@ -2,10 +2,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import type { z } from "zod";
 import { writeAccessRefusal } from "./access.server";
 import { getAuth, requireApiAuth } from "./auth.server";
-import { reportDbUnreachable } from "~/db/reachability.server";
+import { dbReachability, reportDbUnreachable } from "~/db/reachability.server";
 import { AppError } from "./app-error";
 import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
-import { findDependencyDown } from "./dependency-down.server";
+import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
 import { errorText } from "./errors";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
@@ -91,6 +91,9 @@ export function apiErrorResponse(err: unknown, request: Request, failure?: ApiFa
 }
 
 async function finishApiResponse(response: Response): Promise<Response> {
+  // A route that caught a failure itself and answered 500 while the database is known to be
+  // down failed for want of it: say so (503 naming it), as for an error it let through.
+  if (response.status === 500 && !dbReachability().up) response = apiErrorResponse(new DependencyDownError("database"), new Request("http://local.invalid"));
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   if (response.status < 400 || !/json/i.test(response.headers.get("Content-Type") ?? "")) return response;
   const body: unknown = await response

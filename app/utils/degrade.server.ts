@@ -75,7 +75,10 @@ export function answerDependencyDown(
   req: ExpressRequest,
   res: ExpressResponse,
   err: unknown,
-  options: { isJson: (path: string) => boolean; sendDataRedirect: (res: ExpressResponse, method: string, location: string, opts: { status?: number; reload?: boolean; error?: string }) => void },
+  options: {
+    isJson: (path: string) => boolean;
+    sendDataRedirect: (res: ExpressResponse, method: string, location: string, opts: { status?: number; reload?: boolean; error?: string }) => void;
+  },
 ): boolean {
   const down = findDependencyDown(err, reportDbUnreachable);
   if (!down || res.headersSent) return false;
