@@ -195,7 +195,7 @@ describe.each(["drop", "refuse"] as const)("PostgreSQL %s", (mode) => {
     expect((await page("/logs")).status).toBe(200);
     expect((await health()).status).toBe(200);
     const stream = openStream();
-    await waitFor("the stream's first state", () => stream.down()?.length === 0, RECOVERY_MS);
+    await waitFor("the stream to open", () => stream.events.some((e) => e.event === "ready"), RECOVERY_MS);
 
     if (mode === "drop") pg.drop();
     else await pg.refuse();
@@ -233,7 +233,7 @@ describe.each(["drop", "refuse"] as const)("PostgreSQL %s", (mode) => {
 describe.each(["drop", "refuse"] as const)("Redis %s", (mode) => {
   it("pages render with the job engine marked down, job endpoints answer 503, health and the stream say so; all comes back", async () => {
     const stream = openStream();
-    await waitFor("the stream's first state", () => stream.down()?.length === 0, RECOVERY_MS);
+    await waitFor("the stream to open", () => stream.events.some((e) => e.event === "ready"), RECOVERY_MS);
 
     if (mode === "drop") redis.drop();
     else await redis.refuse();
