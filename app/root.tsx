@@ -1,4 +1,5 @@
 import radixStyles from "@radix-ui/themes/styles.css?url";
+import { DEPENDENCY_TITLE, isDependencyDownBody } from "#api/dependencies";
 import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -121,12 +122,16 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? "Page not found" : "Something went wrong";
+  // A loader that failed for want of the database or Redis names it (decision 0029).
+  const down = isRouteErrorResponse(error) && isDependencyDownBody(error.data) ? error.data : null;
+  const title = notFound ? "Page not found" : down ? DEPENDENCY_TITLE[down.dependency] : "Something went wrong";
   const text = notFound
     ? "There is nothing at this address. The section menu starts from the home page."
-    : isRouteErrorResponse(error)
-      ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}. Try again in a moment.`
-      : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
+    : down
+      ? `${down.message}. Nothing was lost: try again in a moment.`
+      : isRouteErrorResponse(error)
+        ? `The server answered ${error.status}${error.statusText ? ` ${error.statusText}` : ""}. Try again in a moment.`
+        : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
   return (
     <Flex align="center" justify="center" minHeight="100vh" p="4">
       <Box maxWidth="480px">
