@@ -1,9 +1,10 @@
 /**
  * The /api contract of the job engine. Client-safe: no server imports.
  *
- *   GET  /api/health      → 200 { status: "ok" | "degraded", database: { ok, kind }, redis: { ok },
- *                                 worker: { state, lastHeartbeat } }
- *                           503 (same body, status "degraded") only when the database is down.
+ *   GET  /api/health      → 200 { status: "ok" | "degraded", database: { ok, kind, state, error? },
+ *                                 redis: { ok, state, error? }, worker: { state, lastHeartbeat }, down: [] }
+ *                           503 (same body, status "degraded", with error/message) only when the database
+ *                           is down; while the gate itself cannot reach it: 503 { error, message, dependency }.
  *   POST /api/jobs/probe  { ms?: 0..60000 (default 1000), key?: idempotency key }
  *                         → 202 { jobId, queue: "system", name: "probe", ms, state }
  *                           400 { error } bad input · 503 { error: "Job engine offline: Redis is not reachable" }
