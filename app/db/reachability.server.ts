@@ -32,9 +32,9 @@ export const DB_TIMEOUTS = {
   /** The auth gate's read and /api/health's ping: past this a request answers 503. */
   requestMs: 1_500,
   /** A query still without an answer after this is suspect: a probe decides whether the database is down. */
-  suspectMs: 1_000,
+  suspectMs: 700,
   /** One probe (connect + `select 1` on a fresh connection). */
-  probeMs: 800,
+  probeMs: 700,
   /** Probes while down: recovery is seen within about this long after the heal. */
   probeEveryMs: 1_000,
   /** TCP keepalive on every connection (node-postgres `keepAliveInitialDelayMillis`). */
