@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv, dataPath } from "~/utils/env.server";
 import { forget, recall, remember } from "~/utils/remember.server";
 import { DependencyDownError, isDbConnectivityError } from "~/utils/dependency-down.server";
-import { attachDbBreaker, DB_TIMEOUTS, dbReachability, detachDbBreaker, reportDbUnreachable } from "./reachability.server";
+import { attachDbBreaker, DB_TIMEOUTS, dbBreakerActive, dbReachability, detachDbBreaker, reportDbUnreachable } from "./reachability.server";
 import { serveEmbeddedDb, socketInfoPath, type EmbeddedSocketInfo } from "./embedded-socket.server";
 import * as schema from "./schema";
 
@@ -291,12 +291,14 @@ export async function dbHealth(): Promise<{ state: "up" | "down"; error?: string
   const known = dbReachability();
   if (!known.up) return { state: "down", error: known.error };
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A PGlite of this process cannot be cut off: a slow answer is load, given the old 2 s.
+  const deadline = dbBreakerActive() ? DB_TIMEOUTS.requestMs : 2_000;
   try {
     const { sql } = await import("drizzle-orm");
     await Promise.race([
       getDb().then((db) => db.execute(sql`select 1`)),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${DB_TIMEOUTS.requestMs} ms`)), DB_TIMEOUTS.requestMs);
+        timer = setTimeout(() => reject(new Error(`no answer within ${deadline} ms`)), deadline);
       }),
     ]);
     return { state: "up" };

@@ -30,7 +30,7 @@ export const DB_TIMEOUTS = {
    */
   queryMs: 30_000,
   /** The auth gate's read and /api/health's ping: past this a request answers 503. */
-  requestMs: 1_500,
+  requestMs: 1_200,
   /** A query still without an answer after this is suspect: a probe decides whether the database is down. */
   suspectMs: 700,
   /** One probe (connect + `select 1` on a fresh connection). */
@@ -71,6 +71,15 @@ export function detachDbBreaker() {
   b.probe = undefined;
   b.discard = undefined;
   if (!b.state.up) setState({ up: true });
+}
+
+/**
+ * Is there a network between this process and its database (DATABASE_URL, or the embedded
+ * database through its owner's socket)? A process that opened PGlite itself cannot lose it:
+ * a slow answer there is load, never an outage, so no deadline applies.
+ */
+export function dbBreakerActive(): boolean {
+  return !!b.probe;
 }
 
 export function dbReachability(): DbReachability {

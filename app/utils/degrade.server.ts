@@ -17,7 +17,7 @@ import { DEPENDENCY_DOWN, DEPENDENCY_RETRY_S, DEPENDENCY_TITLE, type DegradedEve
 import { liveBusUp, onLive } from "#jobs/live.server";
 import { producerConnection } from "#jobs/redis.server";
 import { dbHealth } from "~/db/client.server";
-import { DB_TIMEOUTS, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
+import { DB_TIMEOUTS, dbBreakerActive, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
 import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
 
 export { DependencyDownError, findDependencyDown };
@@ -29,6 +29,7 @@ export { DependencyDownError, findDependencyDown };
  */
 export async function failFastRead<T>(read: () => Promise<T>): Promise<T> {
   if (!dbReachability().up) throw new DependencyDownError("database");
+  if (!dbBreakerActive()) return read();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

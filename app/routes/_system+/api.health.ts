@@ -11,7 +11,7 @@ import { getEnv } from "~/utils/env.server";
  * 200 with status "ok" when everything runs, "degraded" when Redis or the worker is
  * down (pages and the API still work); 503 only when the database is down. `database.state`,
  * `redis.state` (with the reason in `error`) and `down` say which dependency is unreachable
- * (issue 29 item 3). Answers within ~1.5 s whatever is down: the database ping is bounded
+ * (issue 29 item 3). Answers within ~1.2 s whatever is down: the database ping is bounded
  * (dbHealth, app/db/reachability.server.ts), the Redis reads too (jobs/status.server.ts).
  * (Unauthenticated liveness without details is GET /healthz.)
  */
