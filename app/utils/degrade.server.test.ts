@@ -19,7 +19,9 @@ import { closeQueues } from "#jobs/queues.server";
 import { closeProducerConnection } from "#jobs/redis.server";
 import { jobEngineStatus, resetJobEngineStatus } from "#jobs/status.server";
 import { waitFor } from "#jobs/test-helpers";
+import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "~/db/client.server";
+import { dbReachability, onDbReachability } from "~/db/reachability.server";
 import { operators } from "~/db/schema";
 import { resetEnv } from "~/utils/env.server";
 import { createAuthGate } from "./auth-gate.server";
@@ -186,6 +188,22 @@ describe("healthy", () => {
     expect(body.database).toMatchObject({ ok: true, state: "up" });
     expect(body.redis).toMatchObject({ ok: true, state: "up" });
     expect(body.down).toEqual([]);
+  });
+});
+
+describe("a slow query on a live database", () => {
+  it("is not an outage: the probe its silence starts finds the database, nothing trips, the query completes", async () => {
+    const trips: unknown[] = [];
+    const off = onDbReachability((state) => trips.push(state));
+    try {
+      const db = await getDb();
+      await db.execute(sql`select pg_sleep(1.5)`);
+      expect((await api("/api/logs")).status).toBe(200);
+      expect(dbReachability().up).toBe(true);
+      expect(trips).toEqual([]);
+    } finally {
+      off();
+    }
   });
 });
 
