@@ -166,7 +166,9 @@ export function watchConnection(conn: Redis, label: string) {
 
 /** A connection for the live bus's subscriber (jobs/live.server.ts): the web's fail-fast settings, watched. */
 export function createSubscriberConnection(): Redis {
-  const conn = new Redis(redisUrl(), { ...webOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: WEB_REDIS.commandTimeoutMs });
+  // No commandTimeout: it runs from the moment a command is queued, so a SUBSCRIBE sent while
+  // Redis is away would be dropped for good; the watchdog bounds a dead or stuck connection.
+  const conn = new Redis(redisUrl(), { ...webOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true });
   attachErrorLog(conn, "live-bus");
   watchConnection(conn, "live-bus");
   return conn;
