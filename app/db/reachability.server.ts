@@ -25,10 +25,11 @@ export const DB_TIMEOUTS = {
   connectMs: 1_500,
   /**
    * node-postgres `query_timeout`: the longest a query may wait for its answer on a connection
-   * before the client gives up on it. Generous (backups, big lists are legitimately slow); an
-   * outage is caught much sooner by the request deadline and the breaker.
+   * before the client gives up on it. Only a backstop, so generous (restores, bench seeding of a
+   * million rows, backups are legitimately slow): an outage is caught much sooner by the
+   * suspicion below, the request deadline and the breaker.
    */
-  queryMs: 30_000,
+  queryMs: 120_000,
   /** The auth gate's read and /api/health's ping: past this a request answers 503. */
   requestMs: 1_200,
   /** A query still without an answer after this is suspect: a probe decides whether the database is down. */
