@@ -19,6 +19,7 @@ import { producerConnection } from "#jobs/redis.server";
 import { dbHealth } from "~/db/client.server";
 import { DB_TIMEOUTS, dbBreakerActive, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
 import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
+import { remember } from "./remember.server";
 
 export { DependencyDownError, findDependencyDown };
 
@@ -130,7 +131,8 @@ export function degradedEvent(down = dependenciesDown()): DegradedEvent {
 export const WATCH_EVERY_MS = 1_000;
 
 type Watch = { listeners: Set<(event: DegradedEvent) => void>; last: string; timer?: ReturnType<typeof setInterval>; stop?: () => void; ticks: number };
-const watch: Watch = { listeners: new Set(), last: "", ticks: 0 };
+// remember(): one watch per process, across Vite dev reloads too (CONVENTIONS rule 13).
+const watch = remember("degrade-watch", (): Watch => ({ listeners: new Set(), last: "", ticks: 0 }));
 
 function check() {
   const event = degradedEvent();
