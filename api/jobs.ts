@@ -1,9 +1,10 @@
 /**
  * The /api contract of the job engine. Client-safe: no server imports.
  *
- *   GET  /api/health      → 200 { status: "ok" | "degraded", database: { ok, kind }, redis: { ok },
- *                                 worker: { state, lastHeartbeat } }
- *                           503 (same body, status "degraded") only when the database is down.
+ *   GET  /api/health      → 200 { status: "ok" | "degraded", database: { ok, kind, state, error? },
+ *                                 redis: { ok, state, error? }, worker: { state, lastHeartbeat }, down: [] }
+ *                           503 (same body, status "degraded", with error/message) only when the database
+ *                           is down; while the gate itself cannot reach it: 503 { error, message, dependency }.
  *   POST /api/jobs/probe  { ms?: 0..60000 (default 1000), key?: idempotency key }
  *                         → 202 { jobId, queue: "system", name: "probe", ms, state }
  *                           400 { error } bad input · 503 { error: "Job engine offline: Redis is not reachable" }
@@ -12,11 +13,12 @@
  * to System Logs. The same `key` within the job's retention gives the same job (idempotent).
  */
 import { z } from "zod";
+import { DEPENDENCY_DOWN, type Dependency, type DependencyState } from "./dependencies";
 
 export const PROBE_LIMITS = { minMs: 0, maxMs: 60_000, defaultMs: 1_000, keyMax: 64 } as const;
 
 export const JOB_ERRORS = {
-  offline: "Job engine offline: Redis is not reachable",
+  offline: DEPENDENCY_DOWN.redis,
   // readJson() prefixes the field: "ms: must be …".
   badMs: `must be a whole number of milliseconds from ${PROBE_LIMITS.minMs} to ${PROBE_LIMITS.maxMs}`,
   badKey: `must be 1-${PROBE_LIMITS.keyMax} letters, digits, '-' or '_'`,
@@ -51,7 +53,12 @@ export type ProbeResponse = { jobId: string; queue: "system"; name: "probe"; ms:
 
 export type HealthResponse = {
   status: "ok" | "degraded";
-  database: { ok: boolean; kind: "pglite" | "postgres" };
-  redis: { ok: boolean };
+  // state/error (issue 29 item 3): which dependency is down, and the driver's reason.
+  database: { ok: boolean; kind: "pglite" | "postgres"; state: DependencyState; error?: string };
+  redis: { ok: boolean; state: DependencyState; error?: string };
+  /** The unreachable dependencies (empty when none); with a 503 also `error`/`message` naming the database. */
+  down: Dependency[];
+  error?: string;
+  message?: string;
   worker: { state: "running" | "stopped" | "unknown"; lastHeartbeat: string | null };
 };

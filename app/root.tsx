@@ -1,5 +1,6 @@
 import radixStyles from "@radix-ui/themes/styles.css?url";
 import { refusalReason } from "~/utils/refusal";
+import { DEPENDENCY_TITLE, isDependencyDownBody } from "#api/dependencies";
 import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -124,14 +125,24 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A refusal (4xx) carries its reason as { error, message } (issue 28): say it, not a status text.
   const reason = isRouteErrorResponse(error) && error.status < 500 ? refusalReason(error.data) : null;
-  const title = notFound ? "Page not found" : reason && isRouteErrorResponse(error) && error.status === 403 ? "Not allowed" : "Something went wrong";
+  // A loader that failed for want of the database or Redis names it (decision 0029).
+  const down = isRouteErrorResponse(error) && isDependencyDownBody(error.data) ? error.data : null;
+  const title = notFound
+    ? "Page not found"
+    : down
+      ? DEPENDENCY_TITLE[down.dependency]
+      : reason && isRouteErrorResponse(error) && error.status === 403
+        ? "Not allowed"
+        : "Something went wrong";
   const text = notFound
     ? "There is nothing at this address. The section menu starts from the home page."
-    : reason
-      ? reason
-      : isRouteErrorResponse(error)
-        ? `The server answered ${error.status}. Try again in a moment.`
-        : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
+    : down
+      ? `${down.message}. Nothing was lost: try again in a moment.`
+      : reason
+        ? reason
+        : isRouteErrorResponse(error)
+          ? `The server answered ${error.status}. Try again in a moment.`
+          : "The page failed to load. Try again; if it keeps failing, System Logs may say why.";
   return (
     <Flex align="center" justify="center" minHeight="100vh" p="4">
       <Box maxWidth="480px">

@@ -1,10 +1,10 @@
 /**
- * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists|streams]`: runs the benchmarks one after the other (they compete for
+ * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists|streams|degrade]`: runs the benchmarks one after the other (they compete for
  * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
  */
 import { spawnSync } from "node:child_process";
 
-const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists", "streams"] as const;
+const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists", "streams", "degrade"] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
 const files = {
   rates: "bench/rates.ts",
@@ -16,6 +16,7 @@ const files = {
   relay: "bench/relay.ts",
   lists: "bench/list-pages.ts",
   streams: "bench/streams.ts",
+  degrade: "bench/degrade.ts",
 };
 
 let failed = false;

@@ -10,7 +10,7 @@
 import type { Redis } from "ioredis";
 import type { LiveEvent, LiveTopic } from "#api/live";
 import { remember } from "~/utils/remember.server";
-import { createWorkerConnection, producerConnection, queuePrefix, waitForReady } from "./redis.server";
+import { createSubscriberConnection, producerConnection, queuePrefix, waitForReady } from "./redis.server";
 
 export const liveChannel = () => `${queuePrefix()}:live`;
 
@@ -63,7 +63,7 @@ function bus(): Bus {
 
 function ensureSubscriber(b: Bus) {
   if (b.sub) return;
-  const sub = createWorkerConnection();
+  const sub = createSubscriberConnection();
   b.sub = sub;
   const setUp = (up: boolean) => {
     if (b.up === up) return;

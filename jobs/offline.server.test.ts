@@ -83,9 +83,11 @@ describe("Redis down: the status badge and /api/health say so", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "degraded",
-      database: { ok: true, kind: "postgres" },
-      redis: { ok: false },
+      database: { ok: true, kind: "postgres", state: "up" },
+      // Which dependency is down, with the connection's own reason (issue 29 item 3).
+      redis: { ok: false, state: "down", error: expect.stringMatching(/ECONNREFUSED|Redis/) as unknown },
       worker: { state: "unknown", lastHeartbeat: null },
+      down: ["redis"],
     });
   });
 });

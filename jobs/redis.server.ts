@@ -100,7 +100,81 @@ function baseOptions(): RedisOptions {
   };
 }
 
-type Registry = { key: string; producer?: Redis };
+/**
+ * The web's own connections (the producer, the live-bus subscriber) fail fast and come back
+ * fast (issue 29 item 3; docs/decisions/0029): a request never waits longer than these for
+ * Redis, and Redis coming back is noticed within about a second.
+ */
+export const WEB_REDIS = {
+  connectTimeoutMs: 1_000,
+  /** A command without an answer by then rejects (a Redis that stopped answering). */
+  commandTimeoutMs: 1_500,
+  /** Reconnect attempts back off to at most this. */
+  retryCapMs: 1_000,
+  /** A PING this often on an idle "ready" connection; one without an answer drops the connection. */
+  watchdogEveryMs: 1_000,
+  keepAliveMs: 5_000,
+} as const;
+
+function webOptions(): RedisOptions {
+  return {
+    connectionName: `galaxy-toolbox:${os.hostname()}:${process.pid}`,
+    connectTimeout: WEB_REDIS.connectTimeoutMs,
+    retryStrategy: (times: number) => Math.min(times * 100, WEB_REDIS.retryCapMs),
+    keepAlive: WEB_REDIS.keepAliveMs,
+  };
+}
+
+/**
+ * A partition that drops packets never errors a connection: ioredis would say "ready" for
+ * minutes (until TCP gives up) and, after the heal, wait out TCP's retransmission backoff. A
+ * PING every second that gets no answer within WEB_REDIS.commandTimeoutMs drops the connection
+ * and reconnects: commands fail at once meanwhile (no offline queue), and a fresh connection
+ * is made as soon as Redis answers again. Stops when the connection ends for good.
+ */
+export function watchConnection(conn: Redis, label: string) {
+  let busy = false;
+  let handshakeSince: number | undefined;
+  const timer = setInterval(() => {
+    if (conn.status === "end") return clearInterval(timer);
+    // A connection whose socket opened but whose handshake never answers (the partition
+    // began between the two) is dropped too: ioredis would wait on it.
+    if (conn.status === "connect" || conn.status === "connecting") {
+      handshakeSince ??= Date.now();
+      if (Date.now() - handshakeSince > WEB_REDIS.connectTimeoutMs + WEB_REDIS.commandTimeoutMs) {
+        handshakeSince = undefined;
+        conn.disconnect(true);
+      }
+      return;
+    }
+    handshakeSince = undefined;
+    if (busy || conn.status !== "ready") return;
+    busy = true;
+    withTimeout(conn.ping(), WEB_REDIS.commandTimeoutMs, `Redis PING (${label})`)
+      .catch((err: Error) => {
+        if (conn.status !== "ready") return;
+        console.warn(`[jobs] ${label} connection to ${safeRedisUrl()} stopped answering (${err.message}); reconnecting`);
+        conn.emit("watchdog", err);
+        conn.disconnect(true);
+      })
+      .finally(() => {
+        busy = false;
+      });
+  }, WEB_REDIS.watchdogEveryMs);
+  timer.unref();
+}
+
+/** A connection for the live bus's subscriber (jobs/live.server.ts): the web's fail-fast settings, watched. */
+export function createSubscriberConnection(): Redis {
+  // No commandTimeout: it runs from the moment a command is queued, so a SUBSCRIBE sent while
+  // Redis is away would be dropped for good; the watchdog bounds a dead or stuck connection.
+  const conn = new Redis(redisUrl(), { ...webOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true });
+  attachErrorLog(conn, "live-bus");
+  watchConnection(conn, "live-bus");
+  return conn;
+}
+
+type Registry = { key: string; producer?: Redis; lastError?: string };
 const g = remember("redis", (): { redis?: Registry } => ({}));
 
 function registry(): Registry {
@@ -122,16 +196,28 @@ export function producerConnection(): Redis {
   const reg = registry();
   if (!reg.producer || reg.producer.status === "end") {
     const conn = new Redis(redisUrl(), {
-      ...baseOptions(),
+      ...webOptions(),
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       // A Redis that accepts the connection but never answers must not hang a request either.
-      commandTimeout: 5_000,
+      commandTimeout: WEB_REDIS.commandTimeoutMs,
     });
     attachErrorLog(conn, "producer");
+    watchConnection(conn, "producer");
+    // The reason /api/health gives while Redis is down (cleared when the connection is back).
+    conn.on("error", (err: Error) => void (reg.lastError = err.message || String(err)));
+    conn.on("watchdog", (err: Error) => void (reg.lastError = err.message));
+    conn.on("ready", () => void (reg.lastError = undefined));
     reg.producer = conn;
   }
   return reg.producer;
+}
+
+/** Why the producer connection is not ready (its last error), if it is not. */
+export function producerLastError(): string | undefined {
+  const reg = g.redis;
+  if (!reg?.producer || reg.producer.status === "ready") return undefined;
+  return reg.lastError ?? `connection ${reg.producer.status}`;
 }
 
 /** A new connection for a BullMQ Worker (it duplicates it for its blocking reads). The caller closes it. */

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv, dataPath } from "~/utils/env.server";
 import { forget, recall, remember } from "~/utils/remember.server";
+import { DependencyDownError, isDbConnectivityError } from "~/utils/dependency-down.server";
+import { attachDbBreaker, DB_TIMEOUTS, dbBreakerActive, dbReachability, detachDbBreaker, reportDbUnreachable } from "./reachability.server";
 import { serveEmbeddedDb, socketInfoPath, type EmbeddedSocketInfo } from "./embedded-socket.server";
 import * as schema from "./schema";
 
@@ -56,18 +58,128 @@ async function openPostgres(url: string, options: { max: number }) {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: url, max: options.max });
-  pool.on("error", (err) => console.error("[db] idle client error", err.message));
+  // Fail fast (docs/decisions/0029): a connect, a wait for a pooled connection and a query
+  // never wait unbounded on a database that stopped answering; keepalive lets the kernel
+  // notice a dead peer on idle connections too.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max,
+    connectionTimeoutMillis: DB_TIMEOUTS.connectMs,
+    query_timeout: DB_TIMEOUTS.queryMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: DB_TIMEOUTS.keepAliveMs,
+  });
+  const discarded = new WeakSet<object>();
+  pool.on("error", (err, client) => {
+    // An idle connection that ended: the database restarted or is going away.
+    if (discarded.has(client)) return;
+    console.warn("[db] idle client error", err.message);
+    reportDbUnreachable(err);
+  });
   // A connection lost while a transaction holds it (PostgreSQL restarted, the backend
   // terminated) rejects that transaction, and pg also emits "error" on the client: the pool
   // listens only while the client is idle, so without this listener the process would die of an
   // uncaught error. The pool drops the broken client when it is released; the next query opens
   // a fresh one. (An idle client's loss reaches both listeners.)
-  pool.on("connect", (client) => client.on("error", (err) => console.warn("[db] connection lost:", err.message)));
+  pool.on("connect", (client) => {
+    client.on("error", (err) => {
+      if (!discarded.has(client)) console.warn("[db] connection lost:", err.message);
+    });
+    watchQueries(client);
+  });
+  failFast(pool);
+  attachDbBreaker({
+    probe: () => probePostgres(pg, url),
+    // Destroys every pooled connection's socket: queries on them fail now (a silently dropped
+    // connection would otherwise hold them until TCP gives up) and the pool opens fresh ones.
+    discard: () => {
+      for (const client of (pool as unknown as { _clients: PgClientInternals[] })._clients) {
+        discarded.add(client);
+        client.connection?.stream?.destroy();
+      }
+    },
+  });
   const db = drizzle(pool, { schema, casing: "snake_case" });
   // A no-op when the database is already migrated (a test template, a running owner).
   await migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    close: () => {
+      detachDbBreaker();
+      return pool.end();
+    },
+  };
+}
+
+/** node-postgres' client with the socket it keeps privately (used to discard a silently dead connection). */
+type PgClientInternals = { connection?: { stream?: { destroy: () => void } } };
+
+/**
+ * The pool's `query()` and `connect()` reject at once while the breaker says the database is
+ * down, and turn a failure to reach it into `DependencyDownError("database")` (a 503 at every
+ * edge) after telling the breaker. Other errors (constraint violations…) pass unchanged.
+ */
+function failFast(pool: import("pg").Pool) {
+  const guard = <T>(run: () => Promise<T>): Promise<T> => {
+    if (!dbReachability().up) return Promise.reject(new DependencyDownError("database"));
+    return run().catch((err: unknown) => {
+      if (!isDbConnectivityError(err)) throw err;
+      reportDbUnreachable(err);
+      throw new DependencyDownError("database", { cause: err });
+    });
+  };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  // Callback forms (nothing of ours uses them) pass through untouched.
+  const wrap =
+    (fn: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) =>
+      typeof args[args.length - 1] === "function" ? fn(...args) : guard(() => fn(...args) as Promise<unknown>);
+  Object.assign(pool, { query: wrap(query), connect: wrap(connect) });
+}
+
+/**
+ * Every query of this connection (the pool's and a transaction's) that has no answer after
+ * DB_TIMEOUTS.suspectMs makes the breaker probe the database: on a silently dropped connection
+ * it would otherwise wait DB_TIMEOUTS.queryMs. A slow query on a live database is left alone.
+ */
+function watchQueries(client: import("pg").PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const watched = (...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (first && typeof first === "object" && typeof first.submit === "function") return query(...args);
+    const timer = setTimeout(() => reportDbUnreachable(new Error(`a query got no answer within ${DB_TIMEOUTS.suspectMs} ms`)), DB_TIMEOUTS.suspectMs);
+    timer.unref();
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (...result: unknown[]) => {
+        clearTimeout(timer);
+        (last as (...r: unknown[]) => void)(...result);
+      };
+      return query(...args);
+    }
+    const result = query(...args) as Promise<unknown>;
+    result.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+    return result;
+  };
+  Object.assign(client, { query: watched });
+}
+
+/** Connect + `select 1` on a fresh connection, bounded; the socket is destroyed after a failure. */
+async function probePostgres(pg: typeof import("pg").default, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: DB_TIMEOUTS.probeMs, query_timeout: DB_TIMEOUTS.probeMs });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("select 1");
+    void client.end().catch(() => {});
+  } catch (err) {
+    (client as unknown as PgClientInternals).connection?.stream?.destroy();
+    throw err;
+  }
 }
 
 async function open(): Promise<Handle> {
@@ -165,16 +277,51 @@ export async function dbVia() {
   return (await handle()).via;
 }
 
-/** Cheap liveness probe for /api/health. */
+/** Cheap liveness probe (true when the database answers `select 1` within the request deadline). */
 export async function pingDb(): Promise<boolean> {
+  return (await dbHealth()).state === "up";
+}
+
+/**
+ * The database's state for /api/health and the live stream, within DB_TIMEOUTS.requestMs:
+ * "down" at once while the breaker says so, else a `select 1` (a ping past the deadline trips
+ * the breaker, docs/decisions/0029).
+ */
+export async function dbHealth(): Promise<{ state: "up" | "down"; error?: string }> {
+  const known = dbReachability();
+  if (!known.up) return { state: "down", error: known.error };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A PGlite of this process cannot be cut off: a slow answer is load, given the old 2 s.
+  const deadline = dbBreakerActive() ? DB_TIMEOUTS.requestMs : 2_000;
   try {
     const { sql } = await import("drizzle-orm");
-    const db = await getDb();
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
+    await Promise.race([
+      getDb().then((db) => db.execute(sql`select 1`)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${deadline} ms`)), deadline);
+      }),
+    ]);
+    return { state: "up" };
+  } catch (err) {
+    const cause = findCause(err);
+    if (/no answer within/.test(cause)) reportDbUnreachable(new Error(cause));
+    const now = dbReachability();
+    return { state: "down", error: now.up ? cause : now.error };
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** The innermost message (Drizzle wraps the driver's error, and ours wraps that). */
+function findCause(err: unknown): string {
+  let e: unknown = err;
+  let text = String(err);
+  for (let depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const m = (e as { message?: unknown }).message;
+    if (typeof m === "string" && !m.startsWith("Failed query:")) text = m;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return text;
 }
 
 export async function closeDb() {

@@ -2,8 +2,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import type { z } from "zod";
 import { writeAccessRefusal } from "./access.server";
 import { getAuth, requireApiAuth } from "./auth.server";
+import { dbReachability, reportDbUnreachable } from "~/db/reachability.server";
 import { AppError } from "./app-error";
 import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
+import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
 import { errorText } from "./errors";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
@@ -58,7 +60,7 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
       } catch (err) {
         // Without the database no credential can be checked: unavailable, not a 500.
         if (err instanceof Response) throw err;
-        throw new AppError(503, SERVICE_UNAVAILABLE, { headers: { "Retry-After": "5" } });
+        throw findDependencyDown(err, reportDbUnreachable) ?? new AppError(503, SERVICE_UNAVAILABLE, { headers: { "Retry-After": "5" } });
       }
       const auth = await getAuth(args.request);
       const refusal = auth && writeAccessRefusal(args.request.method, new URL(args.request.url).pathname, auth);
@@ -75,6 +77,8 @@ export function apiRoute<A extends LoaderFunctionArgs | ActionFunctionArgs>(
 /** The /api answer of anything a route threw (see apiRoute). */
 export function apiErrorResponse(err: unknown, request: Request, failure?: ApiFailureText): Response {
   if (err instanceof Response) return err;
+  // A database or Redis that is down: 503 naming it (Drizzle wraps the driver's error; decision 0029).
+  err = findDependencyDown(err, reportDbUnreachable) ?? err;
   if (err instanceof AppError) {
     return Response.json(
       { ...err.body, error: err.message, message: err.message },
@@ -87,6 +91,9 @@ export function apiErrorResponse(err: unknown, request: Request, failure?: ApiFa
 }
 
 async function finishApiResponse(response: Response): Promise<Response> {
+  // A route that caught a failure itself and answered 500 while the database is known to be
+  // down failed for want of it: say so (503 naming it), as for an error it let through.
+  if (response.status === 500 && !dbReachability().up) response = apiErrorResponse(new DependencyDownError("database"), new Request("http://local.invalid"));
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   if (response.status < 400 || !/json/i.test(response.headers.get("Content-Type") ?? "")) return response;
   const body: unknown = await response

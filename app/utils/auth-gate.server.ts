@@ -6,6 +6,7 @@ import { SERVED_METHODS } from "./http-security.server";
 import { writeAccessRefusal } from "./access.server";
 import { AUTH_REQUIRED, authenticate, CLIENT_IP_HEADER, loginPath, runWithAuth, safeRedirect, sessionCookie } from "./auth.server";
 import { bodyLimitFor } from "./body-limits";
+import { answerDependencyDown, failFastRead } from "./degrade.server";
 import { redirectWithError } from "./toast.server";
 
 /**
@@ -127,7 +128,7 @@ export function pageOfDataRequest(path: string, search: URLSearchParams): string
  * login page, which then sends it back. Loader navigations expect the redirect under
  * Remix's SingleFetchRedirect plugin; actions expect a bare redirect object.
  */
-function sendDataRedirect(res: ExpressResponse, method: string, location: string, opts: { status?: number; reload?: boolean; error?: string } = {}) {
+export function sendDataRedirect(res: ExpressResponse, method: string, location: string, opts: { status?: number; reload?: boolean; error?: string } = {}) {
   const reload = opts.reload ?? true;
   const redirect = { redirect: location, status: 302, revalidate: !reload, reload, replace: false };
   const marker = {};
@@ -273,7 +274,7 @@ export function createAuthGate(): RequestHandler {
     }
 
     void (async () => {
-      if (SETUP_PATHS.has(path) && !(await operatorExists())) {
+      if (SETUP_PATHS.has(path) && !(await failFastRead(operatorExists))) {
         const refusal = publicWriteRefusal(req);
         if (refusal) {
           closeAfterRefusal(req, res);
@@ -282,7 +283,8 @@ export function createAuthGate(): RequestHandler {
         return runWithAuth(null, next);
       }
 
-      const result = await authenticate({ cookie: req.headers.cookie, authorization: req.headers.authorization });
+      // Within the request deadline, or a 503 naming the database (degrade.server.ts, decision 0029).
+      const result = await failFastRead(() => authenticate({ cookie: req.headers.cookie, authorization: req.headers.authorization }));
       if (result) {
         if (result.refreshed && result.sessionToken) {
           // Rolling expiry: the row was pushed 30 days ahead; so is the cookie.
@@ -315,7 +317,7 @@ export function createAuthGate(): RequestHandler {
         res.status(401).set("WWW-Authenticate", 'Bearer realm="api"').json({ error: AUTH_REQUIRED, message: AUTH_REQUIRED });
         return;
       }
-      const exists = await operatorExists();
+      const exists = await failFastRead(operatorExists);
       const url = new URL(req.originalUrl, "http://local.invalid");
       if (path.endsWith(".data")) {
         const page = safeRedirect(pageOfDataRequest(path, url.searchParams));
@@ -324,6 +326,6 @@ export function createAuthGate(): RequestHandler {
       if (!exists) return res.redirect(req.method === "GET" || req.method === "HEAD" ? 302 : 303, "/setup");
       const page = safeRedirect(url.pathname + url.search);
       res.redirect(req.method === "GET" || req.method === "HEAD" ? 302 : 303, loginPath(page));
-    })().catch(next);
+    })().catch((err: unknown) => answerDependencyDown(req, res, err, { isJson: takesJson, sendDataRedirect }) || next(err));
   };
 }

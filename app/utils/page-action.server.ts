@@ -1,6 +1,8 @@
 import { data, redirect } from "@remix-run/node";
 import { logEvent } from "~/models/log.server";
+import { reportDbUnreachable } from "~/db/reachability.server";
 import { AppError } from "./app-error";
+import { findDependencyDown } from "./dependency-down.server";
 import { requireOperator, safeRedirect } from "./auth.server";
 import { errorText } from "./errors";
 import { readFormData } from "./forms.server";
@@ -155,6 +157,8 @@ function failureText<I extends string>(options: Pick<PageActionOptions<I>, "fail
 }
 
 async function failureOf<I extends string>(err: unknown, { intent, form }: IntentContext<I>, options: PageActionOptions<I>): Promise<PageOutcome> {
+  // The database or Redis unreachable: its 503 text, not the intent's "failed" (decision 0029).
+  err = findDependencyDown(err, reportDbUnreachable) ?? err;
   if (err instanceof AppError) return { ok: false, message: err.message || failureText(options, intent, form), status: err.status };
   if (err instanceof Response) throw err; // a redirect (the session ended) or a ready answer
   await logEvent({ type: "error", source: "system", message: `${options.section}: ${intent} failed`, details: { error: errorText(err) } }).catch(() => {});

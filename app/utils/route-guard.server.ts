@@ -6,6 +6,7 @@ import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context
 import { describeTarget, fallbackTarget, listed } from "./audit-target.server";
 import { getAuth, type AuthResult } from "./auth.server";
 import { bodyLimitFor } from "./body-limits";
+import { degradeRoute } from "./degrade.server";
 import { getToast } from "remix-toast";
 
 /**
@@ -34,14 +35,20 @@ export function guardBuild(build: ServerBuild): ServerBuild {
   if (known) return known;
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
-    const action = route?.module.action;
-    if (!route || !action) {
+    if (!route) {
       routes[id] = route;
       continue;
     }
+    // A database or Redis that is down: a 503 naming it, from every loader and action (decision 0029).
+    const module = degradeRoute(route.module);
+    const action = module.action;
+    if (!action) {
+      routes[id] = module === route.module ? route : { ...route, module };
+      continue;
+    }
     const pattern = routePattern(build.routes, id);
-    const kind = isApiPattern(pattern) ? "api" : route.module.default ? "page" : "resource";
-    routes[id] = { ...route, module: { ...route.module, action: guardAction(pattern, action, kind) } };
+    const kind = isApiPattern(pattern) ? "api" : module.default ? "page" : "resource";
+    routes[id] = { ...route, module: { ...module, action: guardAction(pattern, action, kind) } };
   }
   const result = { ...build, routes };
   guarded.set(build, result);

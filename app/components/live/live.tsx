@@ -1,5 +1,6 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
+import type { DegradedEvent } from "#api/dependencies";
 import { LIVE_EVENTS_PATH, LIVE_THROTTLE_MS, liveMatches, type LiveEvent } from "#api/live";
 import { submissionsInFlight } from "~/components/ui/submit-failure";
 import { remixRouter } from "~/components/ui/remix-router";
@@ -16,6 +17,10 @@ import { remixRouter } from "~/components/ui/remix-router";
 export type LiveStatus = "connecting" | "up" | "offline";
 type Listener = (event: LiveEvent) => void;
 
+/** How long a tab waits before opening its stream again after the server refused it (a 503 while the database is down). */
+export const LIVE_REOPEN_MS = 3_000;
+const HEALTHY: DegradedEvent = { down: [], messages: [], at: 0 };
+
 class LiveHub {
   status: LiveStatus = "connecting";
   #source: EventSource | null = null;
@@ -23,6 +28,9 @@ class LiveHub {
   #statusListeners = new Set<() => void>();
   /** Bumped on every (re)connection: pages revalidate once for what they missed. */
   epoch = 0;
+  /** The server's word on its dependencies (the stream's `degraded` event; decision 0029). */
+  degraded: DegradedEvent = HEALTHY;
+  #reopen: ReturnType<typeof setTimeout> | null = null;
 
   open() {
     if (this.#source || typeof EventSource === "undefined") return;
@@ -33,6 +41,13 @@ class LiveHub {
       this.#setStatus("up");
     });
     source.addEventListener("offline", () => this.#setStatus("offline"));
+    source.addEventListener("degraded", (e) => {
+      try {
+        this.#setDegraded(JSON.parse((e as MessageEvent<string>).data) as DegradedEvent);
+      } catch {
+        // a malformed event changes nothing
+      }
+    });
     source.addEventListener("live", (e) => {
       let event: LiveEvent;
       try {
@@ -42,13 +57,31 @@ class LiveHub {
       }
       for (const l of this.#listeners) l(event);
     });
-    // The browser reconnects by itself (after `retry`); until then the page polls.
-    source.addEventListener("error", () => this.#setStatus("offline"));
+    // The browser reconnects by itself (after `retry`); until then the page polls. A stream
+    // the server refused (a 503 while the database is down) is not retried by the browser:
+    // the tab opens it again itself, so it recovers without a reload.
+    source.addEventListener("error", () => {
+      this.#setStatus("offline");
+      if (source.readyState !== 2 /* CLOSED */ || this.#source !== source || this.#reopen) return;
+      this.#source = null;
+      this.#reopen = setTimeout(() => {
+        this.#reopen = null;
+        this.open();
+      }, LIVE_REOPEN_MS);
+    });
   }
 
   close() {
+    if (this.#reopen) clearTimeout(this.#reopen);
+    this.#reopen = null;
     this.#source?.close();
     this.#source = null;
+  }
+
+  #setDegraded(event: DegradedEvent) {
+    if (event.down.join() === this.degraded.down.join()) return;
+    this.degraded = event;
+    for (const l of this.#statusListeners) l();
   }
 
   #setStatus(status: LiveStatus) {
@@ -83,6 +116,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
 }
 
 const noSubscribe = () => () => {};
+
+/** What the server says is unreachable right now (`down` empty when all is well; on the server too). */
+export function useLiveDegraded(): DegradedEvent {
+  const hub = useContext(LiveContext);
+  return useSyncExternalStore(
+    hub?.subscribeStatus ?? noSubscribe,
+    () => hub?.degraded ?? HEALTHY,
+    () => HEALTHY,
+  );
+}
 
 /** "up" while changes stream in; "offline" while pages fall back to polling; "connecting" at first (and on the server). */
 export function useLiveStatus(): LiveStatus {

@@ -8,6 +8,7 @@ import { floatingPanelData } from "~/models/collections-panel.server";
 import { waitingSessions } from "~/models/session.server";
 import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
 import { LiveProvider } from "~/components/live/live";
+import { DegradedBanner } from "~/components/live/degraded-banner";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { canWrite, getAuth, requireOperator } from "~/utils/auth.server";
 import { rememberSectionHeader } from "~/utils/section.server";
@@ -86,6 +87,7 @@ export default function AppLayout() {
           Skip to content
         </a>
         <AppHeader operatorName={operator.name} role={operator.role} canWrite={operator.canWrite} jobs={jobs} waiting={waiting} />
+        <DegradedBanner />
         <main id="main" tabIndex={-1} className="gt-main">
           <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>
             <Outlet />

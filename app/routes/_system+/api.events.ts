@@ -3,6 +3,7 @@ import { liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { admitLiveStream, onClientGone } from "~/utils/stream-limits.server";
+import { streamDegraded } from "~/utils/degrade.server";
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -41,6 +42,8 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
         },
         (up) => send(up ? "ready" : "offline", { at: Date.now() }),
       );
+      // Which dependency of this process is down, now and on every change (decision 0029).
+      const stopDegraded = streamDegraded(send);
       const heartbeat = setInterval(() => write(`: keepalive ${Date.now()}\n\n`), HEARTBEAT_MS);
       // Reconnect a dropped stream after 2 s (the browser's EventSource honours `retry`).
       write("retry: 2000\n\n");
@@ -55,6 +58,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
         clearTimeout(startup);
         unsubscribe();
         slot.release();
+        stopDegraded();
         try {
           controller.close();
         } catch {

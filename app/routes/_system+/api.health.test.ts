@@ -27,7 +27,13 @@ describe("GET /api/health", () => {
     expect(await health()).toEqual({
       status: 200,
       cache: "no-store",
-      body: { status: "degraded", database: { ok: true, kind: "postgres" }, redis: { ok: true }, worker: { state: "stopped", lastHeartbeat: null } },
+      body: {
+        status: "degraded",
+        database: { ok: true, kind: "postgres", state: "up" },
+        redis: { ok: true, state: "up" },
+        worker: { state: "stopped", lastHeartbeat: null },
+        down: [],
+      },
     });
   });
 
