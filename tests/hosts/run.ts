@@ -5,7 +5,7 @@
  *   node --import tsx tests/hosts/run.ts [scenario …]   figures (npm run bench -- hosts runs all)
  *   node --import tsx tests/hosts/run.ts --short        the npm test variant: asserts, exits 1 on failure
  *
- * Scenarios: sigkill, vanish, worker-cut, web-cut, redis-restart (default: all of them) and
+ * Scenarios: sigkill, drain (SIGTERM), vanish, worker-cut, web-cut, redis-restart (default: all of them) and
  * sigkill-1000 (only when named: 1,000 sessions over two workers, one killed).
  *
  * This process (root namespace) checks the machine, finds or makes a production build, builds
@@ -23,7 +23,7 @@ import path from "node:path";
 import { canBuildNamespaces, createTopology, destroyTopology, type Topology } from "./netns";
 import { ROOT } from "./cluster";
 
-const SCENARIOS = ["sigkill", "vanish", "worker-cut", "web-cut", "redis-restart"] as const;
+const SCENARIOS = ["sigkill", "drain", "vanish", "worker-cut", "web-cut", "redis-restart"] as const;
 const OPTIONAL = ["sigkill-1000"] as const;
 export type Scenario = (typeof SCENARIOS)[number] | (typeof OPTIONAL)[number];
 
@@ -54,7 +54,8 @@ function findOrBuild(): string {
 }
 
 async function outer() {
-  const args = process.argv.slice(2);
+  // Scenarios as arguments, or in HOSTS_SCENARIOS (npm run bench -- hosts passes no arguments on).
+  const args = [...process.argv.slice(2), ...(process.env.HOSTS_SCENARIOS ?? "").split(/[\s,]+/).filter(Boolean)];
   const short = args.includes("--short");
   const named = args.filter((a): a is Scenario => ([...SCENARIOS, ...OPTIONAL] as readonly string[]).includes(a));
   const unknown = args.filter((a) => a !== "--short" && !named.includes(a as Scenario));
