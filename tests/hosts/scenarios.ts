@@ -147,13 +147,13 @@ export async function inner(config: InnerConfig): Promise<number> {
     };
     /** Both workers hold some of `ids` (the fair shares spread them); waits for it. */
     const spread = async (ids: string[]) => {
-      await until(async () => allActive(ids), 180_000, `all ${ids.length} stalkers active`);
+      await until(async () => allActive(ids), config.short ? 60_000 : 180_000, `all ${ids.length} stalkers active`);
       await until(
         async () => {
           const c = await counts();
           return heldBy(c, "w1").size > 0 && heldBy(c, "w2").size > 0;
         },
-        60_000,
+        config.short ? 20_000 : 60_000,
         "stalkers on both workers",
       ).catch(() => undefined);
     };
