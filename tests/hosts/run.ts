@@ -5,7 +5,7 @@
  *   node --import tsx tests/hosts/run.ts [scenario …]   figures (npm run bench -- hosts runs all)
  *   node --import tsx tests/hosts/run.ts --short        the npm test variant: asserts, exits 1 on failure
  *
- * Scenarios: sigkill, drain (SIGTERM), vanish, worker-cut, web-cut, redis-restart (default: all of them) and
+ * Scenarios: sigkill, drain (SIGTERM), vanish, worker-cut, web-cut, redis-restart, collections-cut (default: all of them) and
  * sigkill-1000 (only when named: 1,000 sessions over two workers, one killed).
  *
  * This process (root namespace) checks the machine, finds or makes a production build, builds
@@ -23,7 +23,7 @@ import path from "node:path";
 import { canBuildNamespaces, createTopology, destroyTopology, type Topology } from "./netns";
 import { ROOT } from "./cluster";
 
-const SCENARIOS = ["sigkill", "drain", "vanish", "worker-cut", "web-cut", "redis-restart"] as const;
+const SCENARIOS = ["sigkill", "drain", "vanish", "worker-cut", "web-cut", "redis-restart", "collections-cut"] as const;
 const OPTIONAL = ["sigkill-1000"] as const;
 export type Scenario = (typeof SCENARIOS)[number] | (typeof OPTIONAL)[number];
 

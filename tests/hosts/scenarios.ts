@@ -402,6 +402,77 @@ export async function inner(config: InnerConfig): Promise<number> {
           ok: healthy !== null && healthy <= 5_000,
         });
         await stopStalkers(ids);
+      } else if (scenario === "collections-cut") {
+        // Collections Auto (3 cycles, every 5 s) whose cycle runs on w1: w1 is cut from the data
+        // host in the middle of a send, w2 is there to continue. Counted at the simulator: gift
+        // ids asked to be sent twice (present_make requests), and whether Auto finished.
+        const { saveProfile, updateState, getState, listActivity } = await import("~/models/collections.server");
+        const { startAuto, stopAuto } = await import("~/models/automation.server");
+        const all = (await simGet<{ accounts: Account[] }>("/__sim/accounts")).accounts;
+        const [sender, recipient] = [all[0]!, all[1]!];
+        const profile = await saveProfile(op.id, { accountId: sender.id, nick: sender.nick, password: sender.password, loginMethod: "recovery" });
+        await updateState(op.id, { profileId: profile.id, collectionId: 178, recipientId: recipient.id });
+        console.log(`\n## Collections Auto (3 cycles, every 5 s) on w1, w1 cut from the data host for 30 s in the middle of a send`);
+        // Only w1 runs while Auto starts, so its first cycle is w1's; w2 comes back to take over.
+        workers.w2!.signal("SIGTERM");
+        await workers.w2!.exited;
+        type Req = { action: string; userID: string; params: Record<string, string>; at: number; remoteAddress?: string | null };
+        const sends = async () =>
+          (await simGet<{ requests: Req[] }>("/__sim/services/requests?action=present_make")).requests.filter((r) => r.userID === sender.id);
+        const before = (await sends()).length;
+        await startAuto(op.id, { repeat: 3, intervalSeconds: 5 });
+        const w2Up = restartWorker("w2");
+        await until(async () => (await sends()).length > before, 120_000, "the first gift send of the Auto cycle");
+        await w2Up;
+        const key = cut(topo, "w1", "data");
+        const tCut = Date.now();
+        await sleep(30_000);
+        heal(topo, key);
+        const tHeal = Date.now();
+        const done = await until(
+          async () => {
+            const st = await getState(op.id);
+            return !st.auto && st.autoChain === null;
+          },
+          180_000,
+          "Auto finished",
+        ).catch(() => null);
+        await sleep(3_000);
+        const made = (await sends()).slice(before);
+        const ids = made.flatMap((r) => Object.keys(r.params).flatMap((k) => /^checked_items\[(\d+)\]$/.exec(k)?.[1] ?? []));
+        const twice = ids.length - new Set(ids).size;
+        const fromW1WhileCut = made.filter((r) => r.at >= tCut && r.at < tHeal && r.remoteAddress === topo.addr("w1")).length;
+        const firstOnW2 = made.find((r) => r.at >= tCut && r.remoteAddress === topo.addr("w2"));
+        const firstAfter = made.find((r) => r.at >= tCut);
+        const activity = (await listActivity(op.id, 200)).map((a) => JSON.stringify(a));
+        fig({ name: "gift ids asked to be sent twice (present_make)", value: twice, unit: `of ${ids.length} sent`, goal: "0", ok: twice === 0 });
+        fig({
+          name: "first send by w2 after the cut",
+          value: firstOnW2 ? secs(firstOnW2.at - tCut) : null,
+          unit: "s",
+          goal: "≤ 10 s",
+          ok: !!firstOnW2 && firstOnW2.at - tCut <= 10_000,
+        });
+        fig({
+          name: "first send by any worker after the cut",
+          value: firstAfter ? secs(firstAfter.at - tCut) : null,
+          unit: "s",
+          goal: "(reported)",
+          ok: null,
+          note: firstAfter
+            ? `by ${firstAfter.remoteAddress === topo.addr("w1") ? "w1" : firstAfter.remoteAddress === topo.addr("w2") ? "w2" : firstAfter.remoteAddress}`
+            : undefined,
+        });
+        fig({ name: "sends by w1 while it was cut from the data host", value: fromW1WhileCut, unit: "", goal: "0", ok: fromW1WhileCut === 0 });
+        fig({
+          name: "Auto finished (3 cycles), after the heal",
+          value: done === null ? null : secs(done),
+          unit: "s",
+          goal: "(reported)",
+          ok: null,
+          note: `${activity.filter((t) => /stalled|lost|another worker|moved/i.test(t)).length} Activity Log entries name a lost, stalled or moved worker`,
+        });
+        await stopAuto(op.id).catch(() => undefined);
       } else if (scenario === "redis-restart") {
         const ids = await ensureStalkers(N);
         await startStalkers(ids);
@@ -458,6 +529,12 @@ export async function inner(config: InnerConfig): Promise<number> {
     console.log(`ERROR ${(err as Error).message}`);
   } finally {
     await db?.end().catch(() => undefined);
+    if (process.env.DATABASE_URL) {
+      const { closeDb } = await import("~/db/client.server");
+      const { closeQueues } = await import("#jobs/queues.server");
+      await closeQueues().catch(() => undefined);
+      await closeDb().catch(() => undefined);
+    }
     if (failures.length) {
       for (const p of cluster.procs) if (["web", "w1", "w2"].includes(p.name)) console.log(`--- last lines of ${p.name}:\n${p.tail(15)}`);
     }
