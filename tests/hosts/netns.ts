@@ -13,6 +13,12 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** One file per live run (its prefix, holding the owner's pid): a run killed with SIGKILL is swept by the next. */
+const OWNERS = "/run/galaxy-hosts-test";
 
 export const HOSTS = ["ctl", "data", "sim", "web", "w1", "w2", "w3"] as const;
 export type HostName = (typeof HOSTS)[number];
@@ -37,8 +43,35 @@ export function canBuildNamespaces(): { ok: true } | { ok: false; why: string } 
   return { ok: true };
 }
 
+/** Removes the namespaces of earlier runs whose owner process is gone (killed before its cleanup). */
+export function sweepAbandoned() {
+  let files: string[] = [];
+  try {
+    files = fs.readdirSync(OWNERS);
+  } catch {
+    return;
+  }
+  for (const prefix of files) {
+    const pid = Number(fs.readFileSync(path.join(OWNERS, prefix), "utf8"));
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      // gone
+    }
+    if (alive) continue;
+    destroyTopology({ prefix });
+    // Its hosts' files too (tests/hosts/run.ts keeps them in <tmp>/<prefix>-*).
+    for (const f of fs.readdirSync(os.tmpdir())) if (f.startsWith(`${prefix}-`)) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true });
+  }
+}
+
 export function createTopology(hosts: readonly HostName[] = HOSTS): Topology {
+  sweepAbandoned();
   const prefix = `gh${crypto.randomBytes(2).toString("hex")}`;
+  fs.mkdirSync(OWNERS, { recursive: true });
+  fs.writeFileSync(path.join(OWNERS, prefix), String(process.pid));
   const index = (h: HostName) => HOSTS.indexOf(h) + 1;
   const topo: Topology = {
     prefix,
@@ -86,6 +119,7 @@ export function destroyTopology(topo: Pick<Topology, "prefix">) {
     }
   }
   for (const ns of mine) spawnSync("ip", ["netns", "del", ns]);
+  fs.rmSync(path.join(OWNERS, topo.prefix), { force: true });
 }
 
 /** Rules added by `cut`/`isolate`, so `heal` removes exactly those. */
