@@ -14,7 +14,15 @@ import { fill, hostEnv, POSTGRES_CONF, REDIS_CONF, type Placeholders } from "./r
 import type { HostName, Topology } from "./netns";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const PG_BIN = "/usr/lib/postgresql/15/bin";
+/** Debian's PostgreSQL binaries (the newest installed version); PG_BIN overrides. */
+const PG_BIN =
+  process.env.PG_BIN ??
+  (() => {
+    const root = "/usr/lib/postgresql";
+    const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb"))) : [];
+    const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+    return newest ? path.join(root, newest, "bin") : "/usr/lib/postgresql/15/bin";
+  })();
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type Proc = {
