@@ -53,6 +53,13 @@ show eslint "== lint (ESLint, then Prettier --check)" || lint=failed
 show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
 
+# The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
+# namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
+echo "== multi-host (worker SIGKILL across network namespaces)"
+if show build "" >/dev/null; then
+  HOSTS_BUILD_DIR="build-e2e-$port" timeout -k 10 300 node --import tsx tests/hosts/run.ts --short || status=1
+fi
+
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
 if show build "-- production build for the journeys (build-e2e-$port)" >/dev/null; then
   PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json E2E_PREBUILT=1 npx playwright test --reporter=list,json || status=1

@@ -14,6 +14,9 @@
  *                                           about those accounts / of those actions answers 500)
  *   POST /__sim/reset                     seeded presence, no faults, connections closed
  *   GET  /__sim/connections               open and recently closed socket sessions, logins refused, kicks (950 on a takeover)
+ *   GET  /__sim/services/requests[?action=present_make]  the latest 500 HTTP services requests (no passwords)
+ *   GET  /__sim/counters                  logins, 950 takeovers (a second login while the first was
+ *                                           logged in), open sockets, accounts with two logged-in sockets
  *   POST /__sim/ping   { accountId? }     PING now (sessions must answer PONG)
  *   POST /__sim/send   { line, accountId? } raw text to sessions (malformed lines, notices…)
  *   POST /__sim/say    { planet, fromId, text, toId? }  chat from someone on a planet
@@ -93,6 +96,8 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
           "GET|POST /__sim/faults",
           "POST /__sim/reset",
           "GET /__sim/connections",
+          "GET /__sim/counters",
+          "GET /__sim/services/requests",
           "POST /__sim/ping",
           "POST /__sim/send",
           "POST /__sim/say",
@@ -153,6 +158,12 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
       return send(res, 200, { ok: true, dropped, faults: world.faults });
     }
     if (method === "GET" && path === "/__sim/connections") return send(res, 200, sockets.snapshot());
+    if (method === "GET" && path === "/__sim/counters") return send(res, 200, sockets.counts());
+    if (method === "GET" && path === "/__sim/services/requests") {
+      const action = url.searchParams.get("action");
+      const requests = servicesState(world).recent.filter((r) => !action || r.action === action);
+      return send(res, 200, { requests });
+    }
     if (method === "POST" && path === "/__sim/ping") {
       const { accountId } = await parse(req, pingSchema);
       return send(res, 200, { sent: sockets.ping(accountId) });

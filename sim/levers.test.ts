@@ -116,6 +116,18 @@ describe("fault injection for sessions", () => {
     expect(c.lastError?.code).toBe("another_device");
   });
 
+  it("counters: a second login of a logged-in account is one 950 takeover; sockets by client address", async () => {
+    const get = async () => (await (await fetch(`${sim.controlUrl}counters`)).json()) as Record<string, unknown> & { byRemote: Record<string, string[]> };
+    const first = await online(0);
+    expect(await get()).toMatchObject({ logins: 1, takeovers: 0, onlineAccounts: 1, doubledAccounts: 0, byRemote: { "127.0.0.1": [first.acc.id] } });
+    const closed = new Promise((r) => first.c.once("closed", r));
+    await online(0);
+    await closed;
+    expect(await get()).toMatchObject({ logins: 2, takeovers: 1, onlineAccounts: 1, byRemote: { "127.0.0.1": [first.acc.id] } });
+    await post("reset", {});
+    expect(await get()).toMatchObject({ logins: 0, takeovers: 0 });
+  });
+
   it("drop one account's socket without a handshake", async () => {
     const { acc, c } = await online(0);
     const other = await online(1);

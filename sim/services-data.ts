@@ -107,6 +107,8 @@ export type RequestRecord = {
   params: Record<string, string>;
   headers: Record<string, string>;
   at: number;
+  /** The client's address (which host asked, for the multi-host test). */
+  remoteAddress?: string | null;
 };
 
 export type ServicesState = {

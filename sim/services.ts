@@ -179,7 +179,8 @@ export async function handleServices(
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && /^(x-galaxy-|user-agent$)/i.test(k)) headers[k.toLowerCase()] = v;
     const shown = Object.fromEntries([...params].map(([k, v]) => [k, k === "password" ? "***" : v]));
-    state.recent.push({ action, method: req.method ?? "GET", userID, usercur, params: shown, headers, at: Date.now() });
+    const remoteAddress = req.socket.remoteAddress?.replace(/^::ffff:/, "") ?? null;
+    state.recent.push({ action, method: req.method ?? "GET", userID, usercur, params: shown, headers, at: Date.now(), remoteAddress });
     if (state.recent.length > 500) state.recent.splice(0, state.recent.length - 500);
 
     if (!userID || !world.checkPassword(userID, params.get("password") ?? "")) {

@@ -62,6 +62,8 @@ export type ConnectionSnapshot = {
   userFields: number | null;
   /** Lines received from the client, credentials masked, oldest first (last 200). */
   received: string[];
+  /** The client's address (which host holds the socket, for the multi-host test). */
+  remoteAddress: string | null;
 };
 
 type Op = { kind: "send"; text: string } | { kind: "close"; code: number; reason: string };
@@ -89,6 +91,7 @@ export class SimConnection {
   clientInfo: Record<string, string> = {};
   userFields: number | null = null;
   lastFlyAt = 0;
+  remoteAddress: string | null = null;
   /** Login fault 950: take the session over after its first planet is shown. */
   pendingTakeover = false;
   #lastAt = 0;
@@ -164,6 +167,7 @@ export class SimConnection {
       clientInfo: { ...this.clientInfo },
       userFields: this.userFields,
       received: [...this.received],
+      remoteAddress: this.remoteAddress,
     };
   }
 }
@@ -181,6 +185,13 @@ export class SimSocketServer {
    * another logged them in causes none (decision 0028).
    */
   kicks: { accountId: string; at: Date; oldOpenedAt: Date }[] = [];
+   * Counters for the multi-host test (tests/hosts/): logins accepted, and 950 "another device"
+   * sent because a second login of the same account arrived while its first socket was still
+   * logged in — each one is the platform kicking an account that two holders had online.
+   */
+  readonly counters = { logins: 0, takeovers: 0 };
+  /** Per account: the 950 takeovers (same reason as `counters.takeovers`). */
+  readonly takeoversByAccount = new Map<string, number>();
   #nextId = 1;
   #byAccount = new Map<string, SimConnection>();
   #pingTimer: NodeJS.Timeout | null = null;
@@ -208,11 +219,12 @@ export class SimSocketServer {
       socket.destroy();
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req.socket.remoteAddress ?? null));
   }
 
-  #accept(ws: WebSocket) {
+  #accept(ws: WebSocket, remoteAddress: string | null) {
     const conn = new SimConnection(this.#nextId++, ws, this);
+    conn.remoteAddress = remoteAddress?.replace(/^::ffff:/, "") ?? null;
     this.total++;
     this.connections.set(conn.id, conn);
     ws.on("message", (data) => {
@@ -395,11 +407,14 @@ export class SimSocketServer {
     if (old && old !== conn) {
       this.kicks.push({ accountId: account.id, at: new Date(), oldOpenedAt: old.openedAt });
       if (this.kicks.length > 1000) this.kicks.shift();
+      this.counters.takeovers++;
+      this.takeoversByAccount.set(account.id, (this.takeoversByAccount.get(account.id) ?? 0) + 1);
       old.sendLine("950", [], SIM_TEXTS[950]);
       old.closeAfterSend("taken over");
     }
     conn.account = account;
     conn.state = "online";
+    this.counters.logins++;
     this.world.setOnline(account.id);
     conn.sendLine("999");
     if (faulted && f.loginCode === 950) {
@@ -638,8 +653,35 @@ export class SimSocketServer {
     };
   }
 
+  /**
+   * Socket counts for the multi-host test (GET /__sim/counters): open sockets, accounts logged
+   * in, and accounts with two logged-in sockets open at once (the old one not yet closed,
+   * whether or not it was told 950) — the platform's view of "two holders".
+   */
+  counts() {
+    const perAccount = new Map<string, number>();
+    /** Logged-in accounts per client address (which host holds them). */
+    const byRemote: Record<string, string[]> = {};
+    for (const c of this.sessions()) {
+      perAccount.set(c.account!.id, (perAccount.get(c.account!.id) ?? 0) + 1);
+      (byRemote[c.remoteAddress ?? "?"] ??= []).push(c.account!.id);
+    }
+    const doubled = [...perAccount].filter(([, n]) => n > 1).map(([id]) => id);
+    return {
+      ...this.counters,
+      openSockets: this.connections.size,
+      onlineAccounts: perAccount.size,
+      doubledAccounts: doubled.length,
+      doubled: doubled.slice(0, 50),
+      byRemote,
+    };
+  }
+
   /** Forget history (POST /__sim/reset). */
   clearHistory() {
+    this.counters.logins = 0;
+    this.counters.takeovers = 0;
+    this.takeoversByAccount.clear();
     this.closed.length = 0;
     this.refused = 0;
     this.kicks.length = 0;
