@@ -185,6 +185,7 @@ export class SimSocketServer {
    * another logged them in causes none (decision 0028).
    */
   kicks: { accountId: string; at: Date; oldOpenedAt: Date }[] = [];
+  /**
    * Counters for the multi-host test (tests/hosts/): logins accepted, and 950 "another device"
    * sent because a second login of the same account arrived while its first socket was still
    * logged in — each one is the platform kicking an account that two holders had online.
