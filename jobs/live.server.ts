@@ -101,6 +101,16 @@ export function onLive(listener: Listener, onStatus?: StatusListener): () => voi
   };
 }
 
+/** Only the bus's up/down changes (the degraded-state watcher, app/utils/degrade.server.ts): no event listener, so `liveListenerCount().listeners` stays one per stream. */
+export function onLiveStatus(onStatus: StatusListener): () => void {
+  const b = bus();
+  ensureSubscriber(b);
+  b.statusListeners.add(onStatus);
+  return () => {
+    b.statusListeners.delete(onStatus);
+  };
+}
+
 /** Is this process's subscriber connected (events flow)? */
 export function liveBusUp(): boolean {
   return bus().up;

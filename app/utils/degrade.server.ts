@@ -14,7 +14,7 @@
  */
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { DEPENDENCY_DOWN, DEPENDENCY_RETRY_S, DEPENDENCY_TITLE, type DegradedEvent, type Dependency } from "#api/dependencies";
-import { liveBusUp, onLive } from "#jobs/live.server";
+import { liveBusUp, onLiveStatus } from "#jobs/live.server";
 import { producerConnection } from "#jobs/redis.server";
 import { dbHealth } from "~/db/client.server";
 import { DB_TIMEOUTS, dbBreakerActive, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
@@ -153,10 +153,7 @@ export function watchDependencies(listener: (event: DegradedEvent) => void): () 
   if (!watch.timer) {
     watch.last = dependenciesDown().join(",");
     const offDb = onDbReachability(check);
-    const offLive = onLive(
-      () => {},
-      () => check(),
-    );
+    const offLive = onLiveStatus(() => check());
     watch.stop = () => {
       offDb();
       offLive();
