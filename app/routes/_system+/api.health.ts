@@ -2,6 +2,7 @@ import type { HealthResponse } from "#api/jobs";
 import { withTimeout } from "#jobs/redis.server";
 import { jobEngineDetails } from "#jobs/status.server";
 import { pingDb } from "~/db/client.server";
+import { healthWorkers } from "~/models/session.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -20,6 +21,8 @@ export const loader = apiRoute(async function loader() {
     database: { ok: dbOk, kind: getEnv().DATABASE_URL ? "postgres" : "pglite" },
     redis: { ok: jobs.redis === "up" },
     worker: { state: jobs.worker, lastHeartbeat: jobs.lastHeartbeat },
+    // Issue 29: each worker and what the sessions of a lost one show (never holds up the answer).
+    ...(await withTimeout(healthWorkers(jobs, dbOk), DB_TIMEOUT_MS, "Workers").catch(() => ({ workers: [], sessions: { waiting: 0, status: null } }))),
   };
   return Response.json(body, { status: dbOk ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 });
