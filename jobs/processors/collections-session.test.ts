@@ -118,6 +118,8 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
   it("spec 2 §4/§9: an unexpected drop → 'connecting', reconnected after 2 s (scaled) and 'connected' again", async () => {
     const { a, w } = await connected(10);
     const before = sim.sockets.total;
+    // Issue 29: the planet it was on stays on the card while it reconnects (it joins it again).
+    const was = (await waitFor("on a planet", async () => (await getConnection(a.id)).planet ?? undefined, 10_000))!;
     expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
     // Held in "connecting" while the platform refuses the socket, past the 2 quick retries.
     await simPost("faults", { refuseConnections: true });
@@ -132,7 +134,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
         const row = await getConnection(a.id);
         return row.nextRetryAt ? row : null;
       }))!;
-      expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: null, error: GALAXY_MESSAGES.connectionFailed });
+      expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: was, error: GALAXY_MESSAGES.connectionFailed });
       expect(c.attempt).toBeGreaterThanOrEqual(4);
       expect(c.nextRetryAt).not.toBeNull();
     } finally {
