@@ -33,8 +33,14 @@ export type WorkerInfo = Pick<HeartbeatRecord, "id" | "pid" | "host" | "mode" | 
   lostAt?: string;
 };
 
-export type JobEngineStatus = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
-export type JobEngineDetails = JobEngineStatus & {
+export type JobEngineStatus = {
+  redis: "up" | "down";
+  worker: "running" | "stopped" | "unknown";
+  /** Issue 29: how many workers beat now, and how many were lost within LOST_KEEP_MS (the header counts them). */
+  workers?: number;
+  lost?: number;
+};
+export type JobEngineDetails = Pick<JobEngineStatus, "redis" | "worker"> & {
   /** ISO time of the latest heartbeat any worker wrote, or null when none ever did (or Redis is down). */
   lastHeartbeat: string | null;
   /** Live workers (their heartbeat key has not expired). */
@@ -141,8 +147,8 @@ export async function jobEngineDetails(): Promise<JobEngineDetails> {
 
 /** The header badge's question: `{ redis: "up" | "down", worker: "running" | "stopped" | "unknown" }`. */
 export async function jobEngineStatus(): Promise<JobEngineStatus> {
-  const { redis, worker } = await jobEngineDetails();
-  return { redis, worker };
+  const { redis, worker, workers, lost } = await jobEngineDetails();
+  return { redis, worker, workers: workers.length, lost: lost.length };
 }
 
 /**
