@@ -107,7 +107,7 @@ export function sessionPhase(
   if (s.desired !== "run" || s.actual === "stopped") return { phase: "stopped", status: PHASE_TEXTS.stopped };
   // A holder whose beat expired holds nothing: whatever its row last said, nobody runs it now.
   if (s.holder && s.holderAlive === false) return { phase: "waiting", status: PHASE_TEXTS.workerLost };
-  if (s.actual === "waiting" || !s.holder) {
+  if (s.actual === "waiting") {
     if (s.purpose === "relay-link") return { phase: "waiting", status: PHASE_TEXTS.waiting };
     if (liveness && liveness.alive.size === 0) return { phase: "waiting", status: PHASE_TEXTS.noWorker };
     return { phase: "waiting", status: liveness?.full[s.purpose] ?? PHASE_TEXTS.waiting };
@@ -118,7 +118,7 @@ export function sessionPhase(
   }
   if (s.actual === "connecting") {
     const from = typeof s.info.movedFrom === "string" ? s.info.movedFrom : null;
-    return { phase: "connecting", status: from ? PHASE_TEXTS.moving(s.holder) : PHASE_TEXTS.connecting };
+    return { phase: "connecting", status: from ? PHASE_TEXTS.moving(s.holder ?? "another worker") : PHASE_TEXTS.connecting };
   }
   return { phase: "active", status: PHASE_TEXTS.active };
 }
