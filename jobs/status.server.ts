@@ -177,10 +177,12 @@ export async function workersAliveNow(ids: readonly string[]): Promise<Set<strin
 export async function sweepDeadWorkers(): Promise<string[]> {
   const conn = producerConnection();
   if (conn.status !== "ready") return [];
-  const ids = await withTimeout(conn.smembers(heartbeatKeys.workers()), STATUS_TIMEOUT_MS, "Workers");
+  // Not on a page's path: a loaded machine may take longer than the badge's 0.5 s.
+  const SWEEP_TIMEOUT_MS = 2_000;
+  const ids = await withTimeout(conn.smembers(heartbeatKeys.workers()), SWEEP_TIMEOUT_MS, "Workers");
   const won: string[] = [];
   if (ids.length) {
-    const values = await withTimeout(conn.mget(ids.map(heartbeatKeys.worker)), STATUS_TIMEOUT_MS, "Worker heartbeats");
+    const values = await withTimeout(conn.mget(ids.map(heartbeatKeys.worker)), SWEEP_TIMEOUT_MS, "Worker heartbeats");
     const now = Date.now();
     for (const id of ids.filter((_, i) => !values[i])) {
       const [[, removed]] = (await conn.multi().srem(heartbeatKeys.workers(), id).exec()) as [[Error | null, number]];

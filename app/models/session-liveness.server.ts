@@ -34,13 +34,19 @@ export function startHolderWatcher(): () => void {
   g.users += 1;
   if (!g.stop) {
     let busy = false;
+    let failing = false;
     const timer = setInterval(() => {
       if (busy) return;
       busy = true;
       watchHoldersOnce()
+        .then(() => {
+          failing = false;
+        })
         .catch((err: unknown) => {
-          // Redis or the database away: the next sweep tries again (the beats expire meanwhile too).
-          if (process.env.NODE_ENV !== "test") console.warn(`[sessions] beat watcher: ${errorText(err)}`);
+          // Redis or the database away (or slow): the next sweep tries again. Said once per
+          // streak, not every second.
+          if (!failing && process.env.NODE_ENV !== "test") console.warn(`[sessions] beat watcher: ${errorText(err)}; retrying every second`);
+          failing = true;
         })
         .finally(() => {
           busy = false;
