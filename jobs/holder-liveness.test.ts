@@ -20,7 +20,7 @@ import { loader as healthLoader } from "~/routes/_system+/api.health";
 import { getEnv } from "~/utils/env.server";
 import { closeLive, liveBusUp, onLive, type LiveMessage } from "./live.server";
 import { defaultSessionCapacity } from "./session-host.server";
-import { resetJobEngineStatus } from "./status.server";
+import { jobEngineDetails, resetJobEngineStatus } from "./status.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 
 let sim: Simulator;
@@ -74,6 +74,11 @@ describe("holder liveness with real workers (issue 29)", () => {
     for (const acc of accounts) await startStalker(acc.id);
     await waitFor("both active", async () => (await Promise.all(accounts.map((x) => getStalkerStatus(x.id)))).every((s) => s?.phase === "active"), 30_000);
     expect((await getJson(activeLoader, "/api/stalker/active")).connections).toEqual(accounts.map((x) => x.id).sort());
+    // Its beat (each second) has said what it holds: the lost worker is described by that beat.
+    await waitFor("the beat names the two sessions", async () => {
+      resetJobEngineStatus();
+      return (await jobEngineDetails()).workers.find((w) => w.id === a.id)?.sessions.stalker === 2;
+    });
 
     const events: LiveMessage[] = [];
     const off = onLive((m) => events.push(m));
