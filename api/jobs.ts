@@ -61,4 +61,28 @@ export type HealthResponse = {
   error?: string;
   message?: string;
   worker: { state: "running" | "stopped" | "unknown"; lastHeartbeat: string | null };
+  /** Issue 29: each worker alive now, then each lost within the last 10 minutes. */
+  workers: HealthWorker[];
+  /** Issue 29: sessions wanted that no live worker holds, and why ("Worker lost · waiting for a worker"…). */
+  sessions: { waiting: number; status: string | null };
+};
+
+/** A worker as /api/health lists it (issue 29 "Holder liveness"). */
+export type HealthWorker = {
+  id: string;
+  host: string;
+  pid: number;
+  mode: "in-process" | "standalone";
+  startedAt: string;
+  state: "alive" | "lost";
+  /** Seconds since its last beat (beats every second; lost after 3 s without one). */
+  beatAgeSeconds: number;
+  /** Sessions held per purpose, as of its last beat. */
+  sessions: Record<string, number>;
+  /** Sessions it can hold per purpose (SESSION_CONCURRENCY or what its memory holds). */
+  capacity: Record<string, number>;
+  /** When its loss was noticed (ISO), for lost workers. */
+  lostAt?: string;
+  /** "Alive", "Worker lost · 12 sessions waiting for a worker", "Worker lost; its sessions moved". */
+  status: string;
 };

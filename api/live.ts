@@ -28,7 +28,9 @@ export type LiveTopic =
   /** Trading Planets data (sequences, ads, custom planets). */
   | "trading"
   /** System Logs got new entries. */
-  | "logs";
+  | "logs"
+  /** A worker was lost (its beat expired; issue 29): data = { lost: ids, sessions: count }. The header re-reads its counts. */
+  | "workers";
 
 export type LiveEvent = {
   topic: LiveTopic;

@@ -58,11 +58,80 @@ export type SessionView = {
   planet: string | null;
   /** Purpose-specific detail (the trader's step, the bot's channel count…). */
   info: Record<string, unknown>;
+  /**
+   * The ONE state every screen shows (issue 29, decision 0027): `actual` joined with its holder's
+   * beat and the workers' capacity. A session whose holder died is `waiting` ("worker lost"),
+   * never `active`; a reconnect wait is `retrying`, not connecting.
+   */
+  phase: SessionPhase;
+  /** The phase in words, the same on every screen and in /api ("Worker lost · waiting for a worker"). */
+  status: string;
 };
 
-/** Is the session meant to run and not (yet) up? */
-export function isStarting(s: Pick<SessionView, "desired" | "actual">): boolean {
+/** One state per badge (issue 29): what a screen shows of a session. */
+export type SessionPhase = "waiting" | "connecting" | "active" | "retrying" | "stopped" | "failed";
+
+/** What the reader knew of the workers when it built the view (null: Redis could not tell). */
+export type SessionLiveness = {
+  /** Ids of workers whose beat is alive. */
+  alive: ReadonlySet<string>;
+  /** Per purpose: "all workers are full (N of M)" when every live worker is at its capacity. */
+  full: Partial<Record<SessionPurpose, string>>;
+};
+
+/** Texts of the phases (issue 29). */
+export const PHASE_TEXTS = {
+  waiting: "Waiting for a worker",
+  workerLost: "Worker lost · waiting for a worker",
+  noWorker: "Waiting for a worker: no worker is running",
+  /** "Waiting for a worker: all workers are full (1000 of 1000)" — sessions held of the live workers' capacity. */
+  full: (held: number, capacity: number) => `Waiting for a worker: all workers are full (${held} of ${capacity})`,
+  moving: (to: string) => `Moving to worker ${to}`,
+  connecting: "Connecting",
+  active: "Active",
+  /** "Retrying at 17:03:12" (UTC on the server; screens show a local countdown). */
+  retrying: (at: string | null) => (at ? `Retrying at ${at.slice(11, 19)} UTC` : "Retrying now"),
+  stopped: "Stopped",
+  failed: (error: string | null) => (error ? `Failed: ${error}` : "Failed"),
+} as const;
+
+/**
+ * The phase of a session (issue 29): its row as the holder wrote it, joined with the holder's
+ * beat (`holderAlive`) and, for a session no worker took, why (`liveness`).
+ */
+export function sessionPhase(
+  s: Pick<SessionView, "purpose" | "desired" | "actual" | "holder" | "holderAlive" | "nextRetryAt" | "error" | "info">,
+  liveness: SessionLiveness | null = null,
+): { phase: SessionPhase; status: string } {
+  if (s.actual === "failed") return { phase: "failed", status: PHASE_TEXTS.failed(s.error) };
+  if (s.desired !== "run" || s.actual === "stopped") return { phase: "stopped", status: PHASE_TEXTS.stopped };
+  // A holder whose beat expired holds nothing: whatever its row last said, nobody runs it now.
+  if (s.holder && s.holderAlive === false) return { phase: "waiting", status: PHASE_TEXTS.workerLost };
+  if (s.actual === "waiting") {
+    if (s.purpose === "relay-link") return { phase: "waiting", status: PHASE_TEXTS.waiting };
+    if (liveness && liveness.alive.size === 0) return { phase: "waiting", status: PHASE_TEXTS.noWorker };
+    return { phase: "waiting", status: liveness?.full[s.purpose] ?? PHASE_TEXTS.waiting };
+  }
+  if (s.actual === "reconnecting") {
+    if (s.nextRetryAt && new Date(s.nextRetryAt).getTime() > Date.now()) return { phase: "retrying", status: PHASE_TEXTS.retrying(s.nextRetryAt) };
+    return { phase: "connecting", status: PHASE_TEXTS.connecting };
+  }
+  if (s.actual === "connecting") {
+    const from = typeof s.info.movedFrom === "string" ? s.info.movedFrom : null;
+    return { phase: "connecting", status: from ? PHASE_TEXTS.moving(s.holder ?? "another worker") : PHASE_TEXTS.connecting };
+  }
+  return { phase: "active", status: PHASE_TEXTS.active };
+}
+
+/** Is the session meant to run and not (yet) up? (A session whose holder died is not up.) */
+export function isStarting(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): boolean {
+  if (s.phase) return s.phase === "waiting" || s.phase === "connecting" || s.phase === "retrying";
   return s.desired === "run" && (s.actual === "waiting" || s.actual === "connecting" || s.actual === "reconnecting");
+}
+
+/** Is it up now, held by a live worker? (Lists such as /api/stalker/active and "N active connections".) */
+export function isUp(s: Pick<SessionView, "actual"> & Partial<Pick<SessionView, "phase">>): boolean {
+  return (s.phase ?? s.actual) === "active";
 }
 
 /** Is it meant to run (whatever the connection does right now)? */
@@ -90,6 +159,7 @@ export const PURPOSE_PAGES: Record<SessionPurpose, string> = {
 
 export const SESSION_TEXTS = {
   waiting: "Waiting for a worker",
+  /** Issue 29: said only while a live worker exists to take it; otherwise PHASE_TEXTS.workerLost alone. */
   holderGone: "Its worker stopped; another worker takes it over",
   /** "Taken over by Collections". */
   takenOverBy: (purpose: SessionPurpose) => `Taken over by ${PURPOSE_LABELS[purpose]}`,

@@ -29,8 +29,12 @@ const settingsSchema = z.object({
    * outage) do not drop a job that has attempts left.
    */
   JOB_MAX_STALLED_COUNT: z.coerce.number().int().min(1).max(100).default(5),
-  /** How often a worker refreshes its heartbeat key; the key lives three times as long. */
-  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  /**
+   * How often a worker refreshes its heartbeat key; the key lives three times as long. Every
+   * displayed session state joins its holder's beat (issue 29 "Holder liveness", decision 0027):
+   * 1 s beats make a dead worker visible within ~3 s (+1 s for the watcher).
+   */
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).max(60_000).default(1_000),
   /** How long a worker waits for active jobs on SIGINT/SIGTERM before it stops anyway. */
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
 });
@@ -289,6 +293,10 @@ export const heartbeatKeys = {
   workers: () => `${queuePrefix()}:meta:workers`,
   worker: (id: string) => `${queuePrefix()}:meta:worker:${id}`,
   last: () => `${queuePrefix()}:meta:last-heartbeat`,
+  /** Issue 29: each worker's last beat record (hash by id, no TTL), kept to describe a lost worker. */
+  records: () => `${queuePrefix()}:meta:worker-records`,
+  /** Issue 29: workers whose beat expired (zset id → when it was noticed), listed as lost for a while. */
+  lost: () => `${queuePrefix()}:meta:workers-lost`,
 };
 
 /** Closes the producer connection (queues must be closed first). */

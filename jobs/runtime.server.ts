@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { Queue } from "bullmq";
 import { logEvent } from "~/models/log.server";
+import { startHolderWatcher } from "~/models/session-liveness.server";
 import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./private-redis.server";
 import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAGE, QUEUE_DESCRIPTIONS, QUEUE_NAMES, type QueueName } from "./queues.server";
 import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
@@ -90,6 +91,8 @@ export async function startJobRuntime(options: { runWorker: boolean; startRedis:
   // Started even while Redis is down: BullMQ workers wait for the connection and begin then.
   const worker = options.runWorker ? startWorkers({ mode: "in-process" }) : undefined;
   resetJobEngineStatus();
+  // Issue 29: this web process tells open pages when a worker dies, even when none is left.
+  const stopWatcher = startHolderWatcher();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -98,6 +101,7 @@ export async function startJobRuntime(options: { runWorker: boolean; startRedis:
     stop() {
       stopping ??= (async () => {
         conn.off("ready", onReady);
+        stopWatcher();
         // server.ts force-exits 15 s after a signal; leave room for the rest of the shutdown.
         // Jobs still running then are picked up again by the next worker (stalled check).
         await worker?.close(IN_PROCESS_SHUTDOWN_MS).catch((err: Error) => console.warn(`[jobs] worker shutdown: ${err.message}`));

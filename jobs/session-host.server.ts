@@ -31,6 +31,7 @@
  *   socket while the lock is still valid, and writes no state afterwards.
  */
 import os from "node:os";
+import v8 from "node:v8";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
@@ -56,8 +57,8 @@ const settingsSchema = z.object({
   SESSION_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(5_000),
   /** How often workers look for sessions whose holder died. */
   SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(2_000),
-  /** Sessions one worker process holds at most, per purpose. */
-  SESSION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Sessions one worker process holds at most, per purpose (default: what its memory holds, `defaultSessionCapacity`). */
+  SESSION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   /** How often a worker re-reads `desired` and the commands of the sessions it holds (the control channel's fallback). */
   SESSION_POLL_MS: z.coerce.number().int().min(200).max(600_000).default(3_000),
   /** How often a worker re-enqueues sessions that should run (jobs lost with an emptied Redis). */
@@ -65,7 +66,7 @@ const settingsSchema = z.object({
   /** How often a worker announces itself to the others (fair shares); it counts as gone after 3 of these. */
   SESSION_HOST_BEAT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
 });
-export type SessionSettings = z.infer<typeof settingsSchema>;
+export type SessionSettings = z.infer<typeof settingsSchema> & { SESSION_CONCURRENCY: number };
 
 export function sessionSettings(): SessionSettings {
   const parsed = settingsSchema.safeParse(process.env);
@@ -73,7 +74,21 @@ export function sessionSettings(): SessionSettings {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid session host environment: ${issues}`);
   }
-  return parsed.data;
+  return { ...parsed.data, SESSION_CONCURRENCY: parsed.data.SESSION_CONCURRENCY ?? defaultSessionCapacity() };
+}
+
+/** Memory one held session costs, generously: a worker holding 500 stalkers measured 226–231 MB RSS, process included (issue 29). */
+const BYTES_PER_SESSION = 0.5 * 1024 * 1024;
+
+/**
+ * The default capacity per purpose (issue 29 "Capacity is part of the truth", decision 0027):
+ * half of what this process may use (the smaller of V8's heap limit and half the machine's
+ * memory) at 0.5 MB a session, between 1,000 (one of two workers carries a 1,000-session fleet
+ * when the other dies) and 10,000. A 2 GB heap gives 2,048; 4 GB or more gives 4,096+.
+ */
+export function defaultSessionCapacity(): number {
+  const budget = Math.min(v8.getHeapStatistics().heap_size_limit, os.totalmem() / 2) / 2;
+  return Math.max(1_000, Math.min(10_000, Math.floor(budget / BYTES_PER_SESSION)));
 }
 
 export const hostsKey = () => `${queuePrefix()}:sessions:hosts`;
@@ -219,6 +234,23 @@ const host = remember("session-host", (): { state?: HostState } => ({}));
 function hostState(): HostState {
   host.state ??= { held: new Map(), timers: [], attached: 0, workerId: `${os.hostname()}-${process.pid}`, share: new Map(), running: new Set() };
   return host.state;
+}
+
+/**
+ * What this process holds and can hold, per purpose (its heartbeat carries it: /api/health and
+ * the "all workers are full (N of M)" text read it). Empty before a session worker attached.
+ */
+export function hostLoad(): { sessions: Partial<Record<HostedPurpose, number>>; capacity: Partial<Record<HostedPurpose, number>> } {
+  const state = hostState();
+  if (!state.registry || !state.attached) return { sessions: {}, capacity: {} };
+  const settings = sessionSettings();
+  const sessions: Partial<Record<HostedPurpose, number>> = {};
+  const capacity: Partial<Record<HostedPurpose, number>> = {};
+  for (const purpose of HOSTED_PURPOSES) {
+    sessions[purpose] = heldCount(purpose);
+    capacity[purpose] = state.registry.purposes[purpose].concurrency ?? settings.SESSION_CONCURRENCY;
+  }
+  return { sessions, capacity };
 }
 
 /** The job ids of the sessions this process holds. */

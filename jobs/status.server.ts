@@ -16,23 +16,64 @@ export type HeartbeatRecord = {
   queues: QueueName[];
   startedAt: string;
   at: number;
+  /** Sessions held per purpose (issue 29; absent from workers older than it). */
+  sessions?: Record<string, number>;
+  /** Sessions it can hold per purpose (its SESSION_CONCURRENCY). */
+  capacity?: Record<string, number>;
 };
 
-export type JobEngineStatus = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
-export type JobEngineDetails = JobEngineStatus & {
+/** A worker as /api/health lists it: alive (its beat is fresh) or lost (its beat expired). */
+export type WorkerInfo = Pick<HeartbeatRecord, "id" | "pid" | "host" | "mode" | "startedAt"> & {
+  state: "alive" | "lost";
+  /** Milliseconds since its last beat, as of the read. */
+  beatAgeMs: number;
+  sessions: Record<string, number>;
+  capacity: Record<string, number>;
+  /** When its loss was noticed (ISO), for lost ones. */
+  lostAt?: string;
+};
+
+export type JobEngineStatus = {
+  redis: "up" | "down";
+  worker: "running" | "stopped" | "unknown";
+  /** Issue 29: how many workers beat now, and how many were lost within LOST_KEEP_MS (the header counts them). */
+  workers?: number;
+  lost?: number;
+};
+export type JobEngineDetails = Pick<JobEngineStatus, "redis" | "worker"> & {
   /** ISO time of the latest heartbeat any worker wrote, or null when none ever did (or Redis is down). */
   lastHeartbeat: string | null;
   /** Live workers (their heartbeat key has not expired). */
-  workers: Pick<HeartbeatRecord, "id" | "pid" | "host" | "mode" | "startedAt">[];
+  workers: WorkerInfo[];
+  /** Workers whose beat expired within the last LOST_KEEP_MS (killed, or cut off from Redis). */
+  lost: WorkerInfo[];
 };
 
-const CACHE_MS = 2_000;
+/** Short: a dead holder must show within ~6 s (beat TTL 3 s + this + the watcher's second). */
+const CACHE_MS = 1_000;
+/** How long a lost worker stays listed in /api/health. */
+export const LOST_KEEP_MS = 10 * 60_000;
 const STATUS_TIMEOUT_MS = 500;
 
 type Cache = { key: string; at: number; value?: JobEngineDetails; pending?: Promise<JobEngineDetails> };
 const g = remember("job-status", (): { jobStatus?: Cache } => ({}));
 
-const DOWN: JobEngineDetails = { redis: "down", worker: "unknown", lastHeartbeat: null, workers: [] };
+const DOWN: JobEngineDetails = { redis: "down", worker: "unknown", lastHeartbeat: null, workers: [], lost: [] };
+
+function info(r: HeartbeatRecord, state: WorkerInfo["state"], now: number, lostAt?: number): WorkerInfo {
+  return {
+    id: r.id,
+    pid: r.pid,
+    host: r.host,
+    mode: r.mode,
+    startedAt: r.startedAt,
+    state,
+    beatAgeMs: Math.max(0, now - r.at),
+    sessions: r.sessions ?? {},
+    capacity: r.capacity ?? {},
+    ...(lostAt !== undefined ? { lostAt: new Date(lostAt).toISOString() } : {}),
+  };
+}
 
 async function read(): Promise<JobEngineDetails> {
   const conn = producerConnection();
@@ -40,21 +81,37 @@ async function read(): Promise<JobEngineDetails> {
   if (!(await waitForReady(conn, STATUS_TIMEOUT_MS))) return DOWN;
   const left = Math.max(50, STATUS_TIMEOUT_MS - (Date.now() - started));
   try {
-    const [[, ids], [, last]] = (await withTimeout(
-      conn.multi().smembers(heartbeatKeys.workers()).get(heartbeatKeys.last()).exec(),
+    const now = Date.now();
+    const [[, ids], [, last], [, lostRaw]] = (await withTimeout(
+      conn
+        .multi()
+        .smembers(heartbeatKeys.workers())
+        .get(heartbeatKeys.last())
+        .zrangebyscore(heartbeatKeys.lost(), now - LOST_KEEP_MS, "+inf", "WITHSCORES")
+        .exec(),
       left,
       "Job engine status",
-    )) as [[Error | null, string[]], [Error | null, string | null]];
-    let workers: JobEngineDetails["workers"] = [];
+    )) as [[Error | null, string[]], [Error | null, string | null], [Error | null, string[]]];
+    let workers: WorkerInfo[] = [];
     if (ids.length) {
       const values = await withTimeout(conn.mget(ids.map(heartbeatKeys.worker)), left, "Worker heartbeats");
-      const dead = ids.filter((_, i) => !values[i]);
-      // Forget workers whose heartbeat expired (killed without a clean shutdown).
-      if (dead.length) void conn.srem(heartbeatKeys.workers(), ...dead).catch(() => {});
-      workers = values
-        .filter((v): v is string => !!v)
-        .map((v) => JSON.parse(v) as HeartbeatRecord)
-        .map(({ id, pid, host, mode, startedAt }) => ({ id, pid, host, mode, startedAt }));
+      // A worker whose beat expired is not alive; the watcher (sweepDeadWorkers) lists it as lost.
+      workers = values.filter((v): v is string => !!v).map((v) => info(JSON.parse(v) as HeartbeatRecord, "alive", now));
+    }
+    let lost: WorkerInfo[] = [];
+    const lostIds: { id: string; at: number }[] = [];
+    for (let i = 0; i + 1 < lostRaw.length; i += 2) lostIds.push({ id: lostRaw[i]!, at: Number(lostRaw[i + 1]) });
+    const alive = new Set(workers.map((w) => w.id));
+    const stillLost = lostIds.filter((l) => !alive.has(l.id));
+    if (stillLost.length) {
+      const records = await withTimeout(conn.hmget(heartbeatKeys.records(), ...stillLost.map((l) => l.id)), left, "Lost workers");
+      lost = stillLost.flatMap((l, i) => {
+        const raw = records[i];
+        const r: HeartbeatRecord = raw
+          ? (JSON.parse(raw) as HeartbeatRecord)
+          : { id: l.id, pid: 0, host: "", mode: "standalone", queues: [], startedAt: "", at: l.at };
+        return [info(r, "lost", now, l.at)];
+      });
     }
     const lastMs = last ? Number(last) : NaN;
     return {
@@ -62,6 +119,7 @@ async function read(): Promise<JobEngineDetails> {
       worker: workers.length ? "running" : "stopped",
       lastHeartbeat: Number.isFinite(lastMs) ? new Date(lastMs).toISOString() : null,
       workers,
+      lost,
     };
   } catch {
     return DOWN;
@@ -89,8 +147,8 @@ export async function jobEngineDetails(): Promise<JobEngineDetails> {
 
 /** The header badge's question: `{ redis: "up" | "down", worker: "running" | "stopped" | "unknown" }`. */
 export async function jobEngineStatus(): Promise<JobEngineStatus> {
-  const { redis, worker } = await jobEngineDetails();
-  return { redis, worker };
+  const { redis, worker, workers, lost } = await jobEngineDetails();
+  return { redis, worker, workers: workers.length, lost: lost.length };
 }
 
 /**
@@ -108,6 +166,40 @@ export async function workersAliveNow(ids: readonly string[]): Promise<Set<strin
   } catch {
     return new Set();
   }
+}
+
+/**
+ * The beat watcher's step (app/models/session-liveness.server.ts): workers named in the
+ * workers set whose beat key expired are moved to the lost list. Returns the ids THIS call
+ * moved: SREM is atomic, so with several web processes and workers watching, each death is
+ * announced by exactly one of them. Also forgets workers lost longer than LOST_KEEP_MS.
+ */
+export async function sweepDeadWorkers(): Promise<string[]> {
+  const conn = producerConnection();
+  if (conn.status !== "ready") return [];
+  // Not on a page's path: a loaded machine may take longer than the badge's 0.5 s.
+  const SWEEP_TIMEOUT_MS = 2_000;
+  const ids = await withTimeout(conn.smembers(heartbeatKeys.workers()), SWEEP_TIMEOUT_MS, "Workers");
+  const won: string[] = [];
+  if (ids.length) {
+    const values = await withTimeout(conn.mget(ids.map(heartbeatKeys.worker)), SWEEP_TIMEOUT_MS, "Worker heartbeats");
+    const now = Date.now();
+    for (const id of ids.filter((_, i) => !values[i])) {
+      const [[, removed]] = (await conn.multi().srem(heartbeatKeys.workers(), id).exec()) as [[Error | null, number]];
+      if (removed !== 1) continue;
+      await conn.zadd(heartbeatKeys.lost(), now, id);
+      won.push(id);
+    }
+  }
+  const old = await conn.zrangebyscore(heartbeatKeys.lost(), 0, Date.now() - LOST_KEEP_MS);
+  if (old.length)
+    await conn
+      .multi()
+      .zrem(heartbeatKeys.lost(), ...old)
+      .hdel(heartbeatKeys.records(), ...old)
+      .exec();
+  if (won.length) resetJobEngineStatus();
+  return won;
 }
 
 /** Forget the cached answer (after starting or stopping something, and in tests). */

@@ -17,11 +17,12 @@ import { pathToFileURL } from "node:url";
 import { Worker, type Job } from "bullmq";
 import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/client.server";
 import { logEvent } from "~/models/log.server";
+import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { fencedProcessor, fenceTiming, fenceWorker } from "./fence.server";
 import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
-import { restoreSessions } from "./session-host.server";
+import { hostLoad, restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
 import type { HeartbeatRecord } from "./status.server";
@@ -114,15 +115,22 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     queues: PROCESSED_QUEUES,
     startedAt,
     at: Date.now(),
+    // Sessions held and capacity per purpose (issue 29: /api/health, "all workers are full").
+    ...hostLoad(),
   });
   const ttl = settings.WORKER_HEARTBEAT_MS * 3;
   const beat = async () => {
     // While Redis is away the worker connection would queue these; skip instead.
     if (connection.status !== "ready") return;
     const now = record();
+    const json = JSON.stringify(now);
     await connection
       .multi()
-      .set(heartbeatKeys.worker(id), JSON.stringify(now), "PX", ttl)
+      .set(heartbeatKeys.worker(id), json, "PX", ttl)
+      // The last record outlives the beat: a lost worker is described by it (jobs/status.server.ts).
+      .hset(heartbeatKeys.records(), id, json)
+      // Back after a partition: no longer lost.
+      .zrem(heartbeatKeys.lost(), id)
       .sadd(heartbeatKeys.workers(), id)
       .set(heartbeatKeys.last(), String(now.at))
       .exec()
@@ -157,6 +165,8 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
             .multi()
             .del(heartbeatKeys.worker(id))
             .srem(heartbeatKeys.workers(), id)
+            // A clean stop is not a loss: nothing to list.
+            .hdel(heartbeatKeys.records(), id)
             .exec()
             .catch(() => {});
           await connection.quit().catch(() => connection.disconnect());
@@ -186,6 +196,8 @@ async function main() {
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
   }
   const pool = startWorkers({ mode: "standalone" });
+  // Issue 29: every surviving worker also watches the others' beats (decision 0027).
+  const stopWatcher = startHolderWatcher();
   // Boot restore of sessions that should run (idempotent: the web process does it too).
   void restoreSessions(SESSIONS);
 
@@ -197,6 +209,7 @@ async function main() {
     const settings = jobSettings();
     // Last resort if something hangs beyond the graceful window.
     setTimeout(() => process.exit(1), settings.WORKER_SHUTDOWN_TIMEOUT_MS + 10_000).unref();
+    stopWatcher();
     await pool.close();
     await logEvent({ type: "info", source: "system", message: `Job worker stopped (pid ${process.pid}, ${signal})`, details: { worker: pool.id } });
     await closeQueues();

@@ -16,10 +16,11 @@ export type ConnectionStatus = SessionView & {
 };
 
 /** The spec's state of the connection, from its session. */
-export function connectionState(s: Pick<SessionView, "desired" | "actual">): ConnectionState {
+export function connectionState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): ConnectionState {
+  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "disconnected";
-  return s.actual === "active" ? "connected" : "connecting";
+  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
 }
 
 export async function getConnection(accountId: string): Promise<ConnectionStatus> {

@@ -60,16 +60,18 @@ async function botSession(): Promise<SessionView> {
   return (await getSession("relay", RELAY_SESSION_ID)) ?? idleSession("relay", RELAY_SESSION_ID, null);
 }
 
-export function botState(s: Pick<SessionView, "desired" | "actual">): BotState {
+export function botState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): BotState {
+  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "stopped";
-  return s.actual === "active" ? "running" : "starting";
+  return (s.phase ?? s.actual) === "active" ? "running" : "starting";
 }
 
-export function accountState(s: Pick<SessionView, "desired" | "actual">): AccountState {
+export function accountState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): AccountState {
+  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "offline";
-  return s.actual === "active" ? "connected" : "connecting";
+  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
 }
 
 function toSaved(row: AccountRow, session: SessionView | undefined): SavedAccount {

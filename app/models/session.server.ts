@@ -1,9 +1,20 @@
 import { and, eq, inArray, isNull, ne, notInArray as notIn, or, sql, type SQL } from "drizzle-orm";
-import { HOSTED_PURPOSES, PURPOSE_LABELS, SESSION_TEXTS, type SessionActual, type SessionPurpose, type SessionView } from "#api/sessions";
+import {
+  HOSTED_PURPOSES,
+  PHASE_TEXTS,
+  PURPOSE_LABELS,
+  SESSION_TEXTS,
+  sessionPhase,
+  type SessionActual,
+  type SessionLiveness,
+  type SessionPurpose,
+  type SessionView,
+} from "#api/sessions";
 import { publishLive } from "#jobs/live.server";
 import { jobEngineOffline } from "#jobs/queues.server";
 import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/session-control.server";
-import { jobEngineDetails, workersAliveNow } from "#jobs/status.server";
+import type { HealthResponse, HealthWorker } from "#api/jobs";
+import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "#jobs/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
 import { pause } from "~/utils/pause";
@@ -25,8 +36,8 @@ import { AppError } from "~/utils/app-error";
 type Row = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
 
-function toView(row: Row, live: Set<string> | null = null): SessionView {
-  return {
+function toView(row: Row, liveness: SessionLiveness | null = null): SessionView {
+  const view: Omit<SessionView, "phase" | "status"> = {
     purpose: row.purpose,
     key: row.key,
     accountId: row.accountId,
@@ -38,10 +49,11 @@ function toView(row: Row, live: Set<string> | null = null): SessionView {
     attempt: row.attempt,
     nextRetryAt: row.nextRetryAt ? row.nextRetryAt.toISOString() : null,
     holder: row.holder,
-    holderAlive: row.holder && live ? live.has(row.holder) : null,
+    holderAlive: row.holder && liveness ? liveness.alive.has(row.holder) : null,
     planet: row.planet,
     info: row.info ?? {},
   };
+  return { ...view, ...sessionPhase(view, liveness) };
 }
 
 /** A stopped, never-started session (what a screen shows before the first start). */
@@ -61,25 +73,36 @@ export function idleSession(purpose: SessionPurpose, key: string, accountId: str
     holderAlive: null,
     planet: null,
     info: {},
+    phase: "stopped",
+    status: PHASE_TEXTS.stopped,
   };
 }
 
 /**
- * Worker ids whose heartbeat is alive (null when Redis cannot tell), among them every one of
- * `holders` that is: the engine's list is cached for 2 s, so a holder it does not name is
- * checked fresh before its session is called orphaned ("waiting for a worker").
+ * What the views join (issue 29, decision 0027): the workers whose beat is alive — among them
+ * every one of `holders` that is (the engine's list is cached for 1 s, so a holder it does not
+ * name is checked fresh before its session is called orphaned) — and, per purpose, whether
+ * every live worker is at its capacity. Null when Redis cannot tell.
  */
-async function liveWorkers(holders: readonly (string | null)[]): Promise<Set<string> | null> {
+export async function sessionLiveness(holders: readonly (string | null)[] = []): Promise<SessionLiveness | null> {
   const jobs = await jobEngineDetails().catch(() => null);
   if (!jobs || jobs.redis !== "up") return null;
-  const live = new Set(jobs.workers.map((w) => w.id));
-  const unknown = [...new Set(holders.filter((h): h is string => !!h && !live.has(h)))];
-  if (unknown.length) for (const id of await workersAliveNow(unknown).catch(() => new Set<string>())) live.add(id);
-  return live;
+  const alive = new Set(jobs.workers.map((w) => w.id));
+  const unknown = [...new Set(holders.filter((h): h is string => !!h && !alive.has(h)))];
+  if (unknown.length) for (const id of await workersAliveNow(unknown).catch(() => new Set<string>())) alive.add(id);
+  const full: SessionLiveness["full"] = {};
+  for (const purpose of HOSTED_PURPOSES) {
+    const hosts = jobs.workers.filter((w) => w.capacity[purpose] !== undefined);
+    if (!hosts.length) continue;
+    const held = hosts.reduce((n, w) => n + (w.sessions[purpose] ?? 0), 0);
+    const capacity = hosts.reduce((n, w) => n + (w.capacity[purpose] ?? 0), 0);
+    if (hosts.every((w) => (w.sessions[purpose] ?? 0) >= (w.capacity[purpose] ?? 0))) full[purpose] = PHASE_TEXTS.full(held, capacity);
+  }
+  return { alive, full };
 }
 
-function publish(row: Row) {
-  publishLive("session", { scope: row.purpose, key: row.key, data: toView(row) });
+function publish(row: Row, liveness: SessionLiveness | null = null) {
+  publishLive("session", { scope: row.purpose, key: row.key, data: toView(row, liveness) });
 }
 
 // --- reading --------------------------------------------------------------------------------
@@ -91,7 +114,7 @@ export async function getSession(purpose: SessionPurpose, key: string): Promise<
     .from(sessions)
     .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)))
     .limit(1);
-  return row ? toView(row, row.holder ? await liveWorkers([row.holder]) : null) : null;
+  return row ? toView(row, row.desired === "run" ? await sessionLiveness([row.holder]) : null) : null;
 }
 
 /** Sessions of a purpose (all, or those of `keys`), keyed by key. */
@@ -102,7 +125,7 @@ export async function sessionMap(purpose: SessionPurpose, keys?: readonly string
     .select()
     .from(sessions)
     .where(and(eq(sessions.purpose, purpose), keys ? inArray(sessions.key, [...keys]) : undefined));
-  const live = rows.some((r) => r.holder) ? await liveWorkers(rows.map((r) => r.holder)) : null;
+  const live = rows.some((r) => r.desired === "run") ? await sessionLiveness(rows.map((r) => r.holder)) : null;
   return new Map(rows.map((r) => [r.key, toView(r, live)]));
 }
 
@@ -132,8 +155,91 @@ export async function waitingSessions(): Promise<string[]> {
     .from(sessions)
     .where(and(eq(sessions.desired, "run"), inArray(sessions.purpose, [...HOSTED_PURPOSES])));
   if (!rows.length) return [];
-  const holders = rows.some((r) => r.holder) ? await liveWorkers(rows.map((r) => r.holder)) : null;
-  return rows.filter((r) => r.actual === "waiting" || (holders !== null && r.holder !== null && !holders.has(r.holder))).map((r) => `${r.purpose}:${r.key}`);
+  const live = rows.some((r) => r.holder) ? await sessionLiveness(rows.map((r) => r.holder)) : null;
+  return rows.filter((r) => r.actual === "waiting" || (live !== null && r.holder !== null && !live.alive.has(r.holder))).map((r) => `${r.purpose}:${r.key}`);
+}
+
+/**
+ * The header's words for the sessions no worker holds: why they wait (issue 29: "all workers
+ * are full (N of M)", a worker lost, none running), or null when none waits.
+ */
+export async function waitingSummary(): Promise<{ keys: string[]; text: string | null }> {
+  const keys = await waitingSessions();
+  if (!keys.length) return { keys, text: null };
+  const live = await sessionLiveness();
+  const purposes = new Set(keys.map((k) => k.slice(0, k.indexOf(":")) as SessionPurpose));
+  const full = [...purposes].map((p) => live?.full[p]).find(Boolean);
+  const text = live && live.alive.size === 0 ? PHASE_TEXTS.noWorker : (full ?? null);
+  return { keys, text };
+}
+
+/**
+ * /api/health's workers (issue 29): alive ones, then the recently lost with how many of the
+ * sessions they held still wait for a worker; and the sessions no live worker holds, with why.
+ */
+export async function healthWorkers(jobs: JobEngineDetails, dbOk: boolean): Promise<Pick<HealthResponse, "workers" | "sessions">> {
+  const orphaned = new Map<string, number>();
+  if (dbOk && jobs.lost.length) {
+    const db = await getDb();
+    const rows = await db
+      .select({ holder: sessions.holder, n: sql<number>`count(*)::int` })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.desired, "run"),
+          inArray(
+            sessions.holder,
+            jobs.lost.map((w) => w.id),
+          ),
+        ),
+      )
+      .groupBy(sessions.holder);
+    for (const r of rows) if (r.holder) orphaned.set(r.holder, r.n);
+  }
+  const workers: HealthWorker[] = [...jobs.workers, ...jobs.lost].map((w) => {
+    const waiting = orphaned.get(w.id) ?? 0;
+    return {
+      id: w.id,
+      host: w.host,
+      pid: w.pid,
+      mode: w.mode,
+      startedAt: w.startedAt,
+      state: w.state,
+      beatAgeSeconds: Math.round(w.beatAgeMs / 100) / 10,
+      sessions: w.sessions,
+      capacity: w.capacity,
+      ...(w.lostAt ? { lostAt: w.lostAt } : {}),
+      status:
+        w.state === "alive"
+          ? "Alive"
+          : waiting
+            ? `Worker lost · ${waiting} session${waiting === 1 ? "" : "s"} waiting for a worker`
+            : "Worker lost; its sessions moved",
+    };
+  });
+  const summary = dbOk && jobs.redis === "up" ? await waitingSummary() : { keys: [], text: null };
+  const status = summary.keys.length ? (orphaned.size ? PHASE_TEXTS.workerLost : (summary.text ?? PHASE_TEXTS.waiting)) : null;
+  return { workers, sessions: { waiting: summary.keys.length, status } };
+}
+
+/**
+ * Sessions wanted and held by one of `workers` (the beat watcher: their holder just died), as
+ * the screens must now show them, published on the live bus. Returns how many.
+ */
+export async function publishHolderLoss(workers: readonly string[]): Promise<number> {
+  if (!workers.length) return 0;
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.desired, "run"), inArray(sessions.holder, [...workers])));
+  if (!rows.length) return 0;
+  const live = await sessionLiveness();
+  // Redis said these are dead a moment ago; a null answer must not make them look alive.
+  const liveness: SessionLiveness = live ?? { alive: new Set(), full: {} };
+  for (const id of workers) (liveness.alive as Set<string>).delete(id);
+  for (const row of rows) publish(row, liveness);
+  return rows.length;
 }
 
 // --- one account, one holder ----------------------------------------------------------------
@@ -430,7 +536,19 @@ export async function claimSession(purpose: SessionPurpose, key: string, holder:
   const db = await getDb();
   const [row] = await db
     .update(sessions)
-    .set({ holder, actual: "connecting", nextRetryAt: null, since: new Date(), updatedAt: new Date() })
+    .set({
+      holder,
+      actual: "connecting",
+      nextRetryAt: null,
+      // Taken from another worker (its holder died or let go of its lock): "Moving to worker …"
+      // until it is up (issue 29). The SET reads the row's old holder.
+      info: sql`case when ${sessions.holder} is not null and ${sessions.holder} <> ${holder} then ${sessions.info} || jsonb_build_object('movedFrom', ${sessions.holder}) else ${sessions.info} - 'movedFrom' end` as unknown as Record<
+        string,
+        unknown
+      >,
+      since: new Date(),
+      updatedAt: new Date(),
+    })
     .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key), eq(sessions.desired, "run")))
     .returning();
   if (row) publish(row);
@@ -451,13 +569,19 @@ export async function reportSession(purpose: SessionPurpose, key: string, holder
     if (patch.actual === "active") {
       set.attempt = 0;
       set.nextRetryAt = null;
+      // Up on its new worker: no longer moving (issue 29).
+      if (!patch.info) set.info = sql`${sessions.info} - 'movedFrom'` as unknown as Record<string, unknown>;
     }
   }
   if (patch.error !== undefined) set.error = patch.error;
   if (patch.attempt !== undefined) set.attempt = patch.attempt;
   if (patch.nextRetryAt !== undefined) set.nextRetryAt = patch.nextRetryAt;
   if (patch.planet !== undefined) set.planet = patch.planet;
-  if (patch.info) set.info = sql`${sessions.info} || ${JSON.stringify(patch.info)}::jsonb` as unknown as Record<string, unknown>;
+  if (patch.info)
+    set.info = sql`(${sessions.info} || ${JSON.stringify(patch.info)}::jsonb)${patch.actual === "active" ? sql` - 'movedFrom'` : sql``}` as unknown as Record<
+      string,
+      unknown
+    >;
   if (holder !== null) set.holder = holder;
   const [row] = await db
     .update(sessions)

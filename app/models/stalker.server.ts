@@ -24,11 +24,15 @@ export function startWaitMs(): number {
   return Number.isFinite(raw) && raw >= 0 ? Math.min(raw, 30_000) : 4_000;
 }
 
-/** The card state (spec 2 §2): active, connecting while it tries (or waits), inactive, error when it failed. */
-export function stalkerState(s: Pick<SessionView, "desired" | "actual">): StalkerSessionState {
+/**
+ * The card state (spec 2 §2): active (up on a live worker), connecting while it tries (or
+ * waits: the card says which beside it, from `phase`), inactive, error when it failed.
+ */
+export function stalkerState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): StalkerSessionState {
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "inactive";
-  return s.actual === "active" ? "active" : "connecting";
+  // Issue 29: a session whose holder died is not active, whatever its row last said.
+  return (s.phase ?? s.actual) === "active" ? "active" : "connecting";
 }
 
 function withState(s: SessionView): StalkerStatus {
@@ -44,10 +48,13 @@ export async function getStalkerStatus(accountId: string): Promise<StalkerStatus
   return s ? withState(s) : null;
 }
 
-/** GET /api/stalker/active: the accounts whose stalker is started and not stopped or failed (connecting counts). */
+/**
+ * GET /api/stalker/active: the accounts whose stalker a live worker holds, up or connecting
+ * (issue 29: never one whose holder died, nor one waiting for a worker).
+ */
 export async function activeStalkerIds(): Promise<string[]> {
   return [...(await sessionMap("stalker")).values()]
-    .filter((s) => stalkerState(s) === "active" || stalkerState(s) === "connecting")
+    .filter((s) => s.phase === "active" || s.phase === "connecting" || s.phase === "retrying")
     .map((s) => s.key)
     .sort();
 }

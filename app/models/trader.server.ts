@@ -19,10 +19,11 @@ const ZERO: TraderCounts = { visits: 0, posts: 0, replies: 0, skipped: 0, failur
 type RunRow = typeof traderSessions.$inferSelect;
 
 /** The state beside the sequences, from the session (and the run's step while it is up). */
-export function traderState(s: Pick<SessionView, "desired" | "actual" | "info">): TraderState {
+export function traderState(s: Pick<SessionView, "desired" | "actual" | "info"> & Partial<Pick<SessionView, "phase">>): TraderState {
+  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "idle";
-  if (s.actual !== "active") return "connecting";
+  if ((s.phase ?? s.actual) !== "active") return "connecting";
   const step = s.info.step;
   return step === "flying" || step === "on_planet" || step === "posting" || step === "error" ? step : "idle";
 }

@@ -118,6 +118,8 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
   it("spec 2 §4/§9: an unexpected drop → 'connecting', reconnected after 2 s (scaled) and 'connected' again", async () => {
     const { a, w } = await connected(10);
     const before = sim.sockets.total;
+    // Issue 29: the planet it was on stays on the card while it reconnects (it joins it again).
+    const was = (await waitFor("on a planet", async () => (await getConnection(a.id)).planet ?? undefined, 10_000))!;
     expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
     // Held in "connecting" while the platform refuses the socket, past the 2 quick retries.
     await simPost("faults", { refuseConnections: true });
@@ -132,7 +134,7 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
         const row = await getConnection(a.id);
         return row.nextRetryAt ? row : null;
       }))!;
-      expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: null, error: GALAXY_MESSAGES.connectionFailed });
+      expect(c).toMatchObject({ desired: "run", actual: "reconnecting", state: "connecting", planet: was, error: GALAXY_MESSAGES.connectionFailed });
       expect(c.attempt).toBeGreaterThanOrEqual(4);
       expect(c.nextRetryAt).not.toBeNull();
     } finally {
@@ -217,4 +219,27 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     w.child.kill("SIGTERM");
     await w.exited;
   }, 60_000);
+
+  it("issue 29: keeps its planet across reconnects (the card and the platform agree after each drop)", async () => {
+    const { a, w } = await connected(14);
+    const home = sim.world.whereIs(a.id)?.planet;
+    const planet = GENERAL_PLANETS.find((p) => p !== home)!;
+    await changePlanet(a.id, planet);
+    await waitFor("planet reported", async () => (await getConnection(a.id)).planet === planet, 10_000);
+    for (let round = 0; round < 3; round++) {
+      const total = sim.sockets.total;
+      expect((await simPost("drop", { accountId: a.id })).dropped).toBe(1);
+      await waitFor(`a new socket (round ${round})\n${w.output()}`, () => sim.sockets.total > total && sim.sockets.sessions(a.id).length === 1, 15_000, 20);
+      await waitFor(`connected again (round ${round})`, async () => (await getConnection(a.id)).state === "connected", 15_000);
+      // On the same planet at the platform, and the card says so (it settles once the JOIN's answer is written).
+      await waitFor(`on ${planet} at the platform (round ${round})`, () => sim.world.whereIs(a.id)?.planet === planet, 10_000);
+      await waitFor(`the card says ${planet} (round ${round})`, async () => (await getConnection(a.id)).planet === planet, 5_000);
+      // And stays so (no late write of "none").
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await getConnection(a.id)).planet).toBe(planet);
+    }
+    await disconnectAccount(a.id);
+    w.child.kill("SIGTERM");
+    await w.exited;
+  }, 90_000);
 });

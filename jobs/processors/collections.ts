@@ -56,11 +56,18 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
   let nick = accountId;
   /** The live connection, for Change planet. */
   let live: ReturnType<typeof createGalaxyConnection> | null = null;
+  /**
+   * The planet it was last on (issue 29: Collections keeps its planet across reconnects): a
+   * reconnect joins it again, and the row keeps it, instead of a bare JOIN whose answer could
+   * land after the "connected" write had cleared the planet.
+   */
+  const where: { planet: string | null } = { planet: null };
   ctx.onCommand(async (cmd) => {
     if (cmd.kind !== "planet") throw Object.assign(new Error(`Unknown command ${cmd.kind}`), { status: 400 });
     const conn = live;
     if (!conn || conn.state !== "connected") throw Object.assign(new Error(M.notConnected), { status: 409 });
     const planet = await conn.joinPlanet(String(cmd.arg));
+    where.planet = planet.name;
     await ctx.report({ planet: planet.name });
     return planet.name;
   });
@@ -92,10 +99,10 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
       }
       nick = creds.nick;
       // The first connection retries twice itself (spec 2 §9); reconnects are the supervisor's.
-      const conn = createGalaxyConnection({ credentials: creds, planet: null, retries: attempt === 0 ? t.retries : 0, retryDelayMs: t.retryMs });
+      const conn = createGalaxyConnection({ credentials: creds, planet: where.planet, retries: attempt === 0 ? t.retries : 0, retryDelayMs: t.retryMs });
       live = conn;
       try {
-        return await runConnection(ctx, conn);
+        return await runConnection(ctx, conn, where);
       } finally {
         live = null;
       }
@@ -104,15 +111,33 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
 }
 
 /** One socket connection, from open to close. Resolves how it ended. */
-async function runConnection(ctx: SessionContext, conn: ReturnType<typeof createGalaxyConnection>): Promise<ConnectionOutcome> {
+async function runConnection(
+  ctx: SessionContext,
+  conn: ReturnType<typeof createGalaxyConnection>,
+  where: { planet: string | null },
+): Promise<ConnectionOutcome> {
   const { signal } = ctx;
   let closed!: (o: ConnectionOutcome) => void;
   const ended = new Promise<ConnectionOutcome>((resolve) => (closed = resolve));
+  const gone = { closed: false };
   conn.on("closed", (info) => {
+    gone.closed = true;
     if (info.expected && conn.lastError?.code === "another_device") closed({ kind: "refused", code: "another_device", message: M.anotherDevice });
     else closed({ kind: "dropped", wasOnline: true, why: info.expected ? info.reason : M.connectionLost });
   });
-  conn.on("planet", (planet) => void ctx.report({ planet: planet?.name ?? null }).catch(() => {}));
+  // Planet writes in the order the planets came (a late "none" must not land over "Orion"),
+  // and only while the connection is up: leaving on a drop is not a planet change.
+  let planetWrites = Promise.resolve();
+  conn.on("planet", (planet) => {
+    if (planet) where.planet = planet.name;
+    planetWrites = planetWrites.then(async () => {
+      // The connection emits "none" as it closes, just before "closed": run after both (a
+      // microtask later), a drop keeps the planet it will join again.
+      if (!planet && gone.closed) return;
+      if (!planet) where.planet = null;
+      await ctx.report({ planet: planet?.name ?? null }).catch(() => {});
+    });
+  });
   const onAbort = () => closed({ kind: "aborted" });
   signal.addEventListener("abort", onAbort, { once: true });
   try {
@@ -127,7 +152,14 @@ async function runConnection(ctx: SessionContext, conn: ReturnType<typeof create
       if (REFUSALS.includes(e.code)) return { kind: "refused", code: e.code as "invalid_credentials", message: e.message };
       return { kind: "dropped", wasOnline: false, why: e.code === "connection" ? M.connectionFailed : e.message };
     }
-    if (!(await ctx.report({ actual: "active", error: null, planet: conn.planet?.name ?? null }))) return { kind: "ended" };
+    // The planet as known now; when the JOIN's answer is still on its way, the planet writes
+    // above bring it (never a null over the planet it is about to be on).
+    const upWrite = planetWrites.then(() => ctx.report({ actual: "active", error: null, ...(conn.planet ? { planet: conn.planet.name } : {}) }));
+    planetWrites = upWrite.then(
+      () => {},
+      () => {},
+    );
+    if (!(await upWrite)) return { kind: "ended" };
     return await ended;
   } finally {
     signal.removeEventListener("abort", onAbort);

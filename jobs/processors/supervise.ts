@@ -98,7 +98,9 @@ export async function superviseConnection(s: Supervised, policy: RetryPolicy, co
     }
     busy = 0;
     if (outcome.wasOnline) {
+      // A connection that was up starts the count afresh: the next drop is attempt 1 again.
       drops = 0;
+      attempt = 0;
       everUp = true;
     }
     if (!everUp && policy.firstConnect === "give-up") {

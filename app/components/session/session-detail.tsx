@@ -1,26 +1,9 @@
 import { Text } from "@radix-ui/themes";
 import { Link } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
-import { SESSION_TEXTS, sessionLogsUrl, type SessionView } from "#api/sessions";
+import { type ReactNode } from "react";
+import { sessionLogsUrl, type SessionView } from "#api/sessions";
 import { RelativeTime } from "~/components/ui/relative-time";
-
-/** "in 12 s", "in 3 min", "now": until `at`, ticking every second after hydration. */
-function Countdown({ at }: { at: string }) {
-  const target = new Date(at).getTime();
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, []);
-  const left = Math.max(0, Math.round((target - (now ?? Date.now())) / 1000));
-  const text = left === 0 ? "now" : left < 60 ? `in ${left} s` : `in ${Math.round(left / 60)} min`;
-  return (
-    <time dateTime={at} title={new Date(at).toISOString()} suppressHydrationWarning>
-      {text}
-    </time>
-  );
-}
+import { Countdown } from "./session-phase";
 
 /**
  * The truth of one background session under its spec state (issue 18, docs/sessions.md): why it
@@ -65,25 +48,27 @@ export function SessionDetail({
       </>,
     );
   }
-  if (s.desired === "run" && s.holder && s.holderAlive === false) return line("holder-gone", "amber", SESSION_TEXTS.holderGone, null);
-  if (s.actual === "waiting" && s.desired === "run") {
+  // Issue 29: the phase joins the holder's beat; a dead holder's session waits ("Worker lost ·
+  // waiting for a worker"), whatever its row last said, and never claims another worker takes it.
+  if (s.phase === "waiting") {
     return line(
-      s.actual,
+      s.actual === "waiting" ? "waiting" : "holder-gone",
       "amber",
-      SESSION_TEXTS.waiting,
+      s.status,
       <>
         since <RelativeTime value={s.since} />
       </>,
     );
   }
-  if (s.actual === "reconnecting" && s.desired === "run") {
+  if (s.phase === "connecting" && s.info.movedFrom) return line("moving", "amber", s.status, null);
+  if ((s.phase === "retrying" || s.phase === "connecting") && s.actual === "reconnecting") {
     return line(
-      s.actual,
+      s.phase,
       "amber",
       s.error ?? "Reconnecting",
       <>
         {s.attempt ? `attempt ${s.attempt}` : "retrying"}
-        {s.nextRetryAt ? (
+        {s.phase === "retrying" && s.nextRetryAt ? (
           <>
             {" · next try "}
             <Countdown at={s.nextRetryAt} />
@@ -97,6 +82,6 @@ export function SessionDetail({
   }
   if (s.actual === "stopped" && s.note) return line(s.actual, "gray", s.note, <RelativeTime value={s.since} />);
   // Up, with a passing trouble worth knowing (a planet that refused the join, prison).
-  if (s.actual === "active" && s.error) return line(s.actual, "amber", s.error, null);
+  if (s.phase === "active" && s.error) return line(s.actual, "amber", s.error, null);
   return null;
 }

@@ -6,6 +6,7 @@ import { JobsBadge, type JobsState } from "./jobs-badge";
 import { SectionMenu } from "./section-menu";
 import { ThemeToggle } from "./theme-toggle";
 import { WaitingBadge } from "./waiting-badge";
+import { useLive } from "~/components/live/live";
 
 /**
  * The app header: brand, job engine badge, System Logs, the audit trail, settings, dark
@@ -20,6 +21,7 @@ export function AppHeader({
   canWrite = true,
   jobs,
   waiting = [],
+  waitingText = null,
 }: {
   operatorName: string;
   role?: Role;
@@ -27,8 +29,12 @@ export function AppHeader({
   canWrite?: boolean;
   jobs: JobsState;
   waiting?: string[];
+  /** Why they wait ("all workers are full (N of M)"), issue 29. */
+  waitingText?: string | null;
 }) {
   const navigation = useNavigation();
+  // Issue 29: a worker lost (or back) re-reads the header's counts on every page, live.
+  useLive(["workers"]);
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
     <header className="gt-app-header">
@@ -40,7 +46,7 @@ export function AppHeader({
           <span>Galaxy Toolbox</span>
         </Link>
         <JobsBadge jobs={jobs} />
-        <WaitingBadge waiting={waiting} />
+        <WaitingBadge waiting={waiting} text={waitingText} />
         <Flex align="center" gap="1" ml="auto" className="gt-tools">
           <NavLink to="/logs" className="gt-tool-link">
             <ReaderIcon aria-hidden />

@@ -1,7 +1,7 @@
 import { Badge } from "@radix-ui/themes";
 import { Hint } from "~/components/ui/hint";
 
-export type JobsState = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown" };
+export type JobsState = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown"; workers?: number; lost?: number };
 
 /**
  * The job engine at a glance. Background work (refreshes, stalker, relay bot, collection
@@ -17,9 +17,14 @@ export function JobsBadge({ jobs }: { jobs: JobsState }) {
           hint: "Redis is not reachable, so background jobs cannot be queued or run. They resume once Redis answers again.",
         }
       : jobs.worker === "running"
-        ? { label: "Jobs online", color: "green" as const, hint: "Redis is reachable and a job worker is running." }
+        ? {
+            // Issue 29: the live workers counted truthfully (their beats), and one lost lately said.
+            label: `Jobs online${jobs.workers && jobs.workers > 1 ? ` · ${jobs.workers} workers` : ""}${jobs.lost ? ` · ${jobs.lost} lost` : ""}`,
+            color: jobs.lost ? ("amber" as const) : ("green" as const),
+            hint: `Redis is reachable and ${jobs.workers ?? 1} job worker${(jobs.workers ?? 1) === 1 ? " is" : "s are"} running${jobs.lost ? `; ${jobs.lost} stopped beating in the last 10 minutes (see /api/health)` : ""}.`,
+          }
         : {
-            label: "Worker stopped",
+            label: jobs.lost ? "Worker lost" : "Worker stopped",
             color: "amber" as const,
             hint: "Redis is reachable, but no job worker is running: jobs are queued and wait for a worker (npm run worker).",
           };

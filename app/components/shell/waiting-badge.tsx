@@ -10,14 +10,15 @@ import { useLiveEvent } from "~/components/live/live";
  * names them; live session events add and remove them, so the count follows without reloading
  * any page.
  */
-export function WaitingBadge({ waiting }: { waiting: string[] }) {
+export function WaitingBadge({ waiting, text = null }: { waiting: string[]; text?: string | null }) {
   const [keys, setKeys] = useState(() => new Set(waiting));
   useEffect(() => setKeys(new Set(waiting)), [waiting]);
   useLiveEvent(["session"], (event) => {
     const s = event.data as SessionView | undefined;
     if (!s) return;
     const id = `${s.purpose}:${s.key}`;
-    const isWaiting = s.desired === "run" && s.actual === "waiting" && s.purpose !== "relay-link";
+    // Issue 29: the phase joins the holder's beat (a dead holder's session waits too).
+    const isWaiting = s.desired === "run" && (s.phase ? s.phase === "waiting" : s.actual === "waiting") && s.purpose !== "relay-link";
     setKeys((prev) => {
       if (prev.has(id) === isWaiting) return prev;
       const next = new Set(prev);
@@ -32,7 +33,7 @@ export function WaitingBadge({ waiting }: { waiting: string[] }) {
   return (
     <Hint content={hint}>
       <Badge color="amber" variant="soft" radius="full" title={hint} tabIndex={0} data-testid="waiting-sessions">
-        {keys.size} waiting for a worker
+        {keys.size} waiting for a worker{text && text !== "Waiting for a worker" ? `: ${text.replace(/^Waiting for a worker: /, "")}` : ""}
       </Badge>
     </Hint>
   );

@@ -5,7 +5,7 @@ import { jobEngineStatus } from "#jobs/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";
-import { waitingSessions } from "~/models/session.server";
+import { waitingSummary } from "~/models/session.server";
 import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_collections+/components/floating-panel";
 import { LiveProvider } from "~/components/live/live";
 import { DegradedBanner } from "~/components/live/degraded-banner";
@@ -56,10 +56,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [collectionsPanel, waiting] = await Promise.all([
     floatingPanelData(request, operator.id).catch(() => null),
     // Sessions no worker holds (the header's "waiting for a worker"); never holds up the shell.
-    jobs.redis === "up" ? waitingSessions().catch(() => []) : Promise.resolve([] as string[]),
+    jobs.redis === "up" ? waitingSummary().catch(() => ({ keys: [] as string[], text: null })) : Promise.resolve({ keys: [] as string[], text: null }),
   ]);
   return data(
-    { operator: { name: operator.name, role: operator.role, canWrite: writer }, jobs, collectionsPanel, waiting },
+    { operator: { name: operator.name, role: operator.role, canWrite: writer }, jobs, collectionsPanel, waiting: waiting.keys, waitingText: waiting.text },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }
@@ -79,14 +79,14 @@ export const clientLoader = keepDataWhenUnreachable(ROUTE_ID);
 export default function AppLayout() {
   const loaded = useLoaderData<typeof loader>();
   rememberLoaderData(ROUTE_ID, loaded);
-  const { operator, jobs, collectionsPanel, waiting } = loaded;
+  const { operator, jobs, collectionsPanel, waiting, waitingText } = loaded;
   return (
     <LiveProvider>
       <Box className="gt-shell" data-role={operator.role} data-can-write={String(operator.canWrite)}>
         <a href="#main" className="gt-skip-link">
           Skip to content
         </a>
-        <AppHeader operatorName={operator.name} role={operator.role} canWrite={operator.canWrite} jobs={jobs} waiting={waiting} />
+        <AppHeader operatorName={operator.name} role={operator.role} canWrite={operator.canWrite} jobs={jobs} waiting={waiting} waitingText={waitingText} />
         <DegradedBanner />
         <main id="main" tabIndex={-1} className="gt-main">
           <Container size="4" px={{ initial: "3", sm: "5" }} py={{ initial: "4", sm: "5" }}>

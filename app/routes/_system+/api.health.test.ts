@@ -8,7 +8,13 @@ import { closeDb } from "~/db/client.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { resetJobEngineStatus } from "#jobs/status.server";
 import { deleteKeys } from "#jobs/test-helpers";
+import os from "node:os";
 import { startWorkers } from "#jobs/worker";
+import { heartbeatKeys, producerConnection } from "#jobs/redis.server";
+import { waitFor } from "#jobs/test-helpers";
+import { watchHoldersOnce } from "~/models/session-liveness.server";
+import { claimSession, reportSession, startSession, stopSession } from "~/models/session.server";
+import { upsertUser } from "~/models/user.server";
 import { action, loader } from "./api.health";
 import { apiArgs, errorBody } from "#tests/kit/api";
 
@@ -33,6 +39,8 @@ describe("GET /api/health", () => {
         redis: { ok: true, state: "up" },
         worker: { state: "stopped", lastHeartbeat: null },
         down: [],
+        workers: [],
+        sessions: { waiting: 0, status: null },
       },
     });
   });
@@ -56,6 +64,65 @@ describe("GET /api/health", () => {
     expect(after.body.status).toBe("degraded");
     expect(after.body.worker.state).toBe("stopped");
     expect(after.body.worker.lastHeartbeat).not.toBeNull();
+  });
+
+  it("issue 29: lists each worker (host, pid, beat age, sessions held, capacity) and one that was lost, with what its sessions show", async () => {
+    const pool = startWorkers({ mode: "in-process" });
+    const redis = producerConnection();
+    try {
+      await waitFor("the in-process worker listed", async () => {
+        resetJobEngineStatus();
+        return (await health()).body.workers.length === 1;
+      });
+      const { body } = await health();
+      expect(body.workers).toEqual([
+        expect.objectContaining({ id: pool.id, host: os.hostname(), pid: process.pid, mode: "in-process", state: "alive", status: "Alive" }),
+      ]);
+      expect(body.workers[0].beatAgeSeconds).toBeLessThan(3);
+      // A worker that stopped beating while holding a stalker (killed: its key simply lapses).
+      await upsertUser({ accountId: "73000001", nick: "Held", password: "pw", type: "stalker" });
+      // No job (hosted: false): the in-process worker must not take it over during the test.
+      await startSession("stalker", "73000001", { hosted: false });
+      await claimSession("stalker", "73000001", "w-killed");
+      await reportSession("stalker", "73000001", "w-killed", { actual: "active" });
+      const record = {
+        id: "w-killed",
+        pid: 999,
+        host: "other-host",
+        mode: "standalone",
+        queues: [],
+        startedAt: new Date().toISOString(),
+        at: Date.now(),
+        sessions: { stalker: 1 },
+        capacity: { stalker: 2000 },
+      };
+      await redis
+        .multi()
+        .set(heartbeatKeys.worker("w-killed"), JSON.stringify(record), "PX", 300)
+        .sadd(heartbeatKeys.workers(), "w-killed")
+        .hset(heartbeatKeys.records(), "w-killed", JSON.stringify(record))
+        .exec();
+      await waitFor("the watcher notices", async () => (await watchHoldersOnce()).includes("w-killed") || undefined);
+      resetJobEngineStatus();
+      const after = (await health()).body;
+      expect(after.worker.state).toBe("running");
+      expect(after.workers.map((w: { id: string; state: string }) => [w.id, w.state])).toEqual([
+        [pool.id, "alive"],
+        ["w-killed", "lost"],
+      ]);
+      expect(after.workers[1]).toMatchObject({
+        host: "other-host",
+        pid: 999,
+        sessions: { stalker: 1 },
+        capacity: { stalker: 2000 },
+        status: "Worker lost · 1 session waiting for a worker",
+      });
+      expect(Date.parse(after.workers[1].lostAt)).toBeGreaterThan(0);
+      expect(after.sessions).toEqual({ waiting: 1, status: "Worker lost · waiting for a worker" });
+    } finally {
+      await stopSession("stalker", "73000001").catch(() => {});
+      await pool.close(5_000);
+    }
   });
 
   it("405 JSON for other methods", async () => {

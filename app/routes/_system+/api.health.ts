@@ -1,10 +1,14 @@
 import { DEPENDENCY_DOWN, type Dependency } from "#api/dependencies";
 import type { HealthResponse } from "#api/jobs";
-import { producerLastError } from "#jobs/redis.server";
+import { producerLastError, withTimeout } from "#jobs/redis.server";
 import { jobEngineDetails } from "#jobs/status.server";
 import { dbHealth } from "~/db/client.server";
+import { healthWorkers } from "~/models/session.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { getEnv } from "~/utils/env.server";
+
+/** The workers list after the database check (≤ ~1.2 s): together well inside the 2 s every answer keeps. */
+const WORKERS_TIMEOUT_MS = 700;
 
 /**
  * GET /api/health: database, Redis and worker state, for operators and monitors.
@@ -27,6 +31,8 @@ export const loader = apiRoute(async function loader() {
     worker: { state: jobs.worker, lastHeartbeat: jobs.lastHeartbeat },
     down,
     ...(dbOk ? {} : { error: DEPENDENCY_DOWN.database, message: DEPENDENCY_DOWN.database }),
+    // Issue 29: each worker and what the sessions of a lost one show (bounded: never holds up the answer).
+    ...(await withTimeout(healthWorkers(jobs, dbOk), WORKERS_TIMEOUT_MS, "Workers").catch(() => ({ workers: [], sessions: { waiting: 0, status: null } }))),
   };
   return Response.json(body, { status: dbOk ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 });

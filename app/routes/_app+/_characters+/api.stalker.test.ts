@@ -92,7 +92,8 @@ describe("POST /api/stalker/start {account_id} (spec 2 §7, §4 Stalker)", () =>
     const job = await getQueue("stalker").getJob(sessionJobId("stalker", STALKER));
     expect(job?.data).toEqual({ kind: "session", accountId: STALKER, reason: "start" });
     expect(await job!.getState()).toBe("waiting");
-    expect((await active()).body).toEqual({ connections: [STALKER] });
+    // Issue 29: a session no live worker holds is not an active connection (decision 0027).
+    expect((await active()).body).toEqual({ connections: [] });
 
     const again = await call(startAction, { account_id: Number(STALKER) });
     expect(again.status).toBe(202);

@@ -36,7 +36,7 @@ import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
-import { SESSION_TEXTS } from "#api/sessions";
+import { SESSION_TEXTS, type SessionPhase } from "#api/sessions";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
 import { pageAction, withSearchParam, type FormFields } from "~/utils/page-action.server";
@@ -84,6 +84,9 @@ export type CharacterRow = {
   /** The stalker runs for this user (connecting or active). */
   active: boolean;
   stalkerState: StalkerCardState;
+  /** Issue 29: the one state of its stalker session (the badge), and its words ("Worker lost · waiting for a worker"). */
+  stalkerPhase: SessionPhase | null;
+  stalkerStatus: string | null;
   /** Its stalker ended by itself: the platform's words (the row says so; the card has the details). */
   stalkerError: string | null;
 };
@@ -149,6 +152,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       isStalker: u.group === "stalker",
       active: stalkerState !== "inactive",
       stalkerState,
+      stalkerPhase: statusOf.get(u.account_id)?.phase ?? null,
+      stalkerStatus: statusOf.get(u.account_id)?.status ?? null,
       stalkerError: statusOf.get(u.account_id)?.state === "error" ? (statusOf.get(u.account_id)?.error ?? "Stopped after an error") : null,
     };
   });

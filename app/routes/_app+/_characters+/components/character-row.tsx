@@ -177,9 +177,19 @@ export function CharacterRowView({ row, ctx }: { row: Row; ctx: RowContext }) {
       <div className="gt-character-main">
         <div className="gt-character-head">
           <span className="rt-Text rt-r-weight-bold gt-character-nick">{row.nick}</span>
-          {row.active ? (
-            <span className={`${BADGE} rt-variant-soft`} data-accent-color={row.stalkerState === "active" ? "green" : "blue"} data-testid="active-badge">
-              Active
+          {row.active && row.stalkerPhase && row.stalkerPhase !== "active" && row.stalkerPhase !== "connecting" ? (
+            // Issue 29: one state per badge — waiting for a worker (worker lost, all full) or retrying, never "Active".
+            <span className={`${BADGE} rt-variant-soft`} data-accent-color="amber" data-testid="stalker-phase-badge" data-phase={row.stalkerPhase}>
+              {row.stalkerPhase === "retrying" ? "Stalker retrying" : row.stalkerStatus}
+            </span>
+          ) : row.active ? (
+            <span
+              className={`${BADGE} rt-variant-soft`}
+              data-accent-color={row.stalkerState === "active" ? "green" : "blue"}
+              data-testid="active-badge"
+              data-phase={row.stalkerPhase ?? undefined}
+            >
+              {row.stalkerPhase === "connecting" ? "Connecting" : "Active"}
             </span>
           ) : row.stalkerError ? (
             <span className={`${BADGE} rt-variant-soft gt-badge-wrap`} data-accent-color="red" title={row.stalkerError} data-testid="stalker-failed-badge">

@@ -31,6 +31,7 @@ import {
   LIVE_PATTERNS,
   pageSearch,
   REFRESH_POLL_MS,
+  STALKER_PHASE_TEXTS,
   STALKER_TEXTS,
   toggleGiftSearch,
 } from "./characters-view";
@@ -57,13 +58,17 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
   const pendingStart = start.state !== "idle";
   // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
   const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
-  const color = state === "active" ? "green" : state === "connecting" ? "blue" : "gray";
+  // Issue 29: one state — the spec's three words where they are true; waiting for a worker
+  // (its holder lost, all workers full) and retrying say so instead of "Connecting Stalker".
+  const phase = pendingStart ? "connecting" : (stalker?.session?.phase ?? null);
+  const other = state === "connecting" && (phase === "waiting" || phase === "retrying") ? phase : null;
+  const color = other ? "amber" : state === "active" ? "green" : state === "connecting" ? "blue" : "gray";
   return (
     <Card mb="4" data-testid="stalker-card">
       <Flex gap="3" align="center" justify="between" wrap="wrap">
         <Box>
-          <Text as="div" weight="bold" color={color} data-state={state} role="status">
-            {STALKER_TEXTS[state]}
+          <Text as="div" weight="bold" color={color} data-state={state} data-phase={phase ?? undefined} role="status">
+            {other === "waiting" ? STALKER_PHASE_TEXTS.waiting : other === "retrying" ? STALKER_PHASE_TEXTS.retrying : STALKER_TEXTS[state]}
           </Text>
           <Text as="div" size="1" color="gray">
             {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}

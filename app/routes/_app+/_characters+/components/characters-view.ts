@@ -124,6 +124,11 @@ export const STALKER_TEXTS: Record<StalkerCardState, string> = {
   connecting: "Connecting Stalker",
   active: "Stalker Active",
 };
+/** Issue 29: the card's words when it is neither of the spec's states (the reason is beside it). */
+export const STALKER_PHASE_TEXTS = {
+  waiting: "Stalker waiting for a worker",
+  retrying: "Stalker retrying",
+} as const;
 
 /** While a refresh runs and the live stream is down, the page re-reads every 2 s (with JavaScript). */
 export const REFRESH_POLL_MS = 2000;

@@ -10,6 +10,7 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CollectionsData } from "../collections";
 import { SessionDetail } from "~/components/session/session-detail";
+import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
 import { useCanWrite } from "~/components/ui/write-only";
 import { initialsOf } from "~/components/account/account-view";
@@ -155,9 +156,14 @@ function ProfileCard({ data }: { data: CollectionsData }) {
             ID {p.accountId}
           </Text>
           <Flex gap="2" mt="1" align="center" wrap="wrap">
-            <Badge color={STATE_COLOR[state]} data-testid="connection-state">
-              {STATE_LABEL[state]}
-            </Badge>
+            {c && state === "connecting" && (c.phase === "waiting" || c.phase === "retrying") ? (
+              // Issue 29: one state — waiting for a worker (its worker lost) or retrying, not "Connecting".
+              <SessionPhaseBadge session={c} />
+            ) : (
+              <Badge color={STATE_COLOR[state]} data-testid="connection-state">
+                {STATE_LABEL[state]}
+              </Badge>
+            )}
             {c?.planet && state === "connected" ? <Text size="1">on {c.planet}</Text> : null}
           </Flex>
           {c ? <SessionDetail session={c} announce={c.actual === "failed" ? "alert" : "status"} /> : null}

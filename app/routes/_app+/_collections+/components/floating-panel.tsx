@@ -2,6 +2,7 @@ import { Badge, Button, Flex, IconButton, Text } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
+import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { Cross2Icon, ReloadIcon } from "~/components/ui/icons";
 import type { FloatingPanelData } from "~/models/collections-panel.server";
 import { IntentForm } from "./intent-form";
@@ -48,9 +49,14 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
       {minimized ? null : (
         <>
           <Flex gap="2" mt="2" align="center" wrap="wrap">
-            <Badge color={panel.state === "connected" ? "green" : panel.state === "error" ? "red" : "blue"} data-testid="panel-connection">
-              {panel.state === "connected" ? "Connected" : panel.state === "error" ? "Error" : "Connecting"}
-            </Badge>
+            {panel.state === "connecting" && (panel.session.phase === "waiting" || panel.session.phase === "retrying") ? (
+              // Issue 29: one state — waiting for a worker (its worker lost) or retrying, not "Connecting".
+              <SessionPhaseBadge session={panel.session} />
+            ) : (
+              <Badge color={panel.state === "connected" ? "green" : panel.state === "error" ? "red" : "blue"} data-testid="panel-connection">
+                {panel.state === "connected" ? "Connected" : panel.state === "error" ? "Error" : "Connecting"}
+              </Badge>
+            )}
             <Text size="1" data-testid="panel-runs">
               Auto {panel.auto ? "on" : "off"} · Runs: {panel.runCount} / {panel.repeat ? panel.repeat : "∞"}
             </Text>

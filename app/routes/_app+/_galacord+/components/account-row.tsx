@@ -2,6 +2,7 @@ import { Badge, Button, Card, Flex, Link as RLink, Spinner, Text } from "@radix-
 import { Form, useFetcher } from "@remix-run/react";
 import type { SavedAccount } from "#api/galacord";
 import { SessionDetail } from "~/components/session/session-detail";
+import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { GlobeIcon, Link2Icon, TrashIcon } from "~/components/ui/icons";
 import { useCanWrite } from "~/components/ui/write-only";
 import { channelLink, DIALOG_PARAMS, formText, SECTION_PATH } from "./galacord-view";
@@ -61,6 +62,9 @@ export function OpenDialog({
 export function StatusBadge({ account, pending }: { account: SavedAccount; pending: "connect" | "disconnect" | null }) {
   const connecting = pending === "connect" || (account.desired === "connected" && account.state === "connecting");
   if (pending !== "disconnect" && account.isConnected && !pending) return <Badge color="green">Connected</Badge>;
+  // Issue 29: one state per badge — waiting for a worker (its worker lost) or retrying, not a spinner.
+  const phase = account.session.phase;
+  if (!pending && connecting && (phase === "waiting" || phase === "retrying")) return <SessionPhaseBadge session={account.session} />;
   if (connecting)
     return (
       <Badge color="blue">

@@ -18,17 +18,32 @@ function useBotShown(status: ShownBotStatus) {
   const pendingBot = botFetcher.state !== "idle" ? formText(botFetcher.formData, "intent") : "";
   // Starting, from the click until Discord answers: never "Stopped" in between.
   const shown = pendingBot === "bot-start" ? "starting" : pendingBot === "bot-stop" ? "stopped" : status.state;
-  return { botFetcher, pendingBot, shown, running: shown === "running" || shown === "starting" };
+  // Issue 29: a bot no worker holds (its worker lost, none running) or one waiting to retry is
+  // not "Starting": one state, with the truth in the same words as every screen.
+  const phase = status.session?.phase;
+  const waiting = !pendingBot && shown === "starting" && (phase === "waiting" || phase === "retrying") ? phase : null;
+  return { botFetcher, pendingBot, shown, waiting, running: shown === "running" || shown === "starting" };
 }
 
 /** Spec 2 §2 "a status dot Running/Stopped with the active connection count" (a live region). */
 export function BotStatusDot({ status }: { status: ShownBotStatus }) {
-  const { shown } = useBotShown(status);
+  const { shown, waiting } = useBotShown(status);
   return (
     <Flex align="center" gap="2" role="status" aria-live="polite" className="gt-bot-status">
-      <span className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" ? "gt-status-dot-starting" : ""}`} aria-hidden />
-      <Text size="2" weight="medium" data-testid="bot-state">
-        {shown === "running" ? "Running" : shown === "starting" ? "Starting" : "Stopped"}
+      <span
+        className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" && !waiting ? "gt-status-dot-starting" : ""}`}
+        aria-hidden
+      />
+      <Text size="2" weight="medium" data-testid="bot-state" data-phase={status.session?.phase}>
+        {waiting === "waiting"
+          ? status.session!.status
+          : waiting === "retrying"
+            ? "Retrying"
+            : shown === "running"
+              ? "Running"
+              : shown === "starting"
+                ? "Starting"
+                : "Stopped"}
       </Text>
       <Text size="2" color="gray">
         · {status.connectedChannels} active {status.connectedChannels === 1 ? "connection" : "connections"}
@@ -52,7 +67,7 @@ export function BotStartStop({ status }: { status: ShownBotStatus }) {
 
 /** Spec 2 §2 'A bot error is displayed as "Bot Error"'; while starting, the login under way; else the bot's session. */
 export function BotNotice({ status }: { status: ShownBotStatus }) {
-  const { pendingBot, shown } = useBotShown(status);
+  const { pendingBot, shown, waiting } = useBotShown(status);
   if (status.error) {
     return (
       <Callout.Root color="red" mb="4" role="alert">
@@ -71,7 +86,7 @@ export function BotNotice({ status }: { status: ShownBotStatus }) {
       </Callout.Root>
     );
   }
-  if (shown === "starting") {
+  if (shown === "starting" && !waiting) {
     return (
       <Flex as="div" direction="column" mb="3" gap="1" data-testid="bot-starting">
         <Flex align="center" gap="2">

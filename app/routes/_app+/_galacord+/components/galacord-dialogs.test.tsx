@@ -57,6 +57,8 @@ const account: SavedAccount = {
     holderAlive: null,
     planet: null,
     info: {},
+    phase: "stopped",
+    status: "Stopped",
   },
   options: { ...DEFAULT_RELAY_OPTIONS, ignoreNicks: ["spammer", "bob"], ignoreMessages: "^!" },
 };

@@ -3,6 +3,7 @@ import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
+import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useCanWrite } from "~/components/ui/write-only";
 import { countOf } from "~/utils/plural";
@@ -65,9 +66,14 @@ export function TraderPanel({ traders, page, running: runningCount }: { traders:
                           {t.nick}
                         </Text>
                         <Flex gap="2" align="center" wrap="wrap">
-                          <Badge color={COLOR[t.state]} data-testid="trader-state" aria-label={`State: ${label}`}>
-                            {label}
-                          </Badge>
+                          {t.state === "connecting" && (t.phase === "waiting" || t.phase === "retrying") ? (
+                            // Issue 29: one state — waiting for a worker (its worker lost) or retrying, not "connecting".
+                            <SessionPhaseBadge session={t} />
+                          ) : (
+                            <Badge color={COLOR[t.state]} data-testid="trader-state" aria-label={`State: ${label}`}>
+                              {label}
+                            </Badge>
+                          )}
                           {started || t.counts.visits ? (
                             <Text size="1" color="gray" data-testid="trader-counts">
                               {`${countOf(t.counts.posts, "posts")} · ${countOf(t.counts.visits, "visits")} · ${countOf(t.counts.replies, "replies")}`}

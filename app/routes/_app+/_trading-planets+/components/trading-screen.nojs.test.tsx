@@ -1,4 +1,4 @@
-import type { SessionView } from "#api/sessions";
+import { sessionPhase, type SessionView } from "#api/sessions";
 import { Theme } from "@radix-ui/themes";
 import { createRemixStub } from "@remix-run/testing";
 import { renderToString } from "react-dom/server";
@@ -34,23 +34,25 @@ const planets: CustomPlanet[] = [{ _id: "33333333-3333-4333-8333-333333333333", 
 const ads: Ad[] = [{ _id: "55555555-5555-4555-8555-555555555555", adsMessage: "WTS ⭐ rings", category: "ads", isActive: true }];
 
 const counts = { visits: 4, posts: 3, replies: 1, skipped: 1, failures: 0, rounds: 0 };
-const session = (key: string, over: Partial<SessionView>): SessionView => ({
-  purpose: "trader",
-  key,
-  accountId: key,
-  desired: "stop",
-  actual: "stopped",
-  since: "2026-01-01T00:00:00.000Z",
-  error: null,
-  note: null,
-  attempt: 0,
-  nextRetryAt: null,
-  holder: null,
-  holderAlive: null,
-  planet: null,
-  info: {},
-  ...over,
-});
+const session = (key: string, over: Partial<SessionView>): SessionView =>
+  withPhase({
+    purpose: "trader",
+    key,
+    accountId: key,
+    desired: "stop",
+    actual: "stopped",
+    since: "2026-01-01T00:00:00.000Z",
+    error: null,
+    note: null,
+    attempt: 0,
+    nextRetryAt: null,
+    holder: null,
+    holderAlive: null,
+    planet: null,
+    info: {},
+    ...over,
+  });
+const withPhase = (v: Omit<SessionView, "phase" | "status">): SessionView => ({ ...v, ...sessionPhase(v) });
 const traders: TraderStatus[] = [
   {
     ...session("10000001", { desired: "run", actual: "active", planet: "Cannon*4", holder: "w1", info: { step: "on_planet" } }),
