@@ -52,8 +52,18 @@ describe("an Auto cycle whose worker is cut off mid-send (issue 29)", () => {
     await waitFor("A sending", async () => (await getState(op.id)).autoStep === "send", 30_000, 50);
 
     proxy.cut();
-    bed.sim.world.faults.latencyMs = 0;
     try {
+      // The platform stays slow until B has taken the cycle back: for a moment after the cut A
+      // can still prove its lock, and on a loaded machine a fast platform let it finish every
+      // send within that moment (then there was nothing to take back, and no line to check).
+      await waitFor(
+        "B took the cycle back",
+        async () => (await listActivity(op.id, 50)).some((e) => e.message === `Cycle 1 of 1: ${T.workerLost}`),
+        45_000,
+        100,
+      ).finally(() => {
+        bed.sim.world.faults.latencyMs = 0;
+      });
       await finished(op.id, () => `${a.output()}\n---\n${b.output()}`, 60_000);
     } finally {
       proxy.heal();

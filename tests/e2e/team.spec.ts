@@ -48,7 +48,7 @@ test("an admin adds a viewer, who reads but cannot write; the audit trail shows 
   await demoted.getByRole("textbox", { name: "Token name" }).fill("viewer dashboard");
   await demoted.getByRole("button", { name: "Create token" }).click();
   await expect(demoted.getByText('API token "viewer dashboard" created')).toBeVisible();
-  await expect(demoted.getByRole("listitem").filter({ hasText: "viewer dashboard" })).toContainText("read-only");
+  await expect(demoted.getByRole("listitem", { name: "viewer dashboard", exact: true })).toContainText("read-only");
   // An admin form posted anyway (the production build): a script gets { error, message }, a
   // no-JS form goes back with the reason; neither says "Unexpected Server Error".
   const form = { intent: "create-operator", name: `sneaky-${Date.now().toString(36)}`, password: "long enough password", role: "admin" };
