@@ -102,11 +102,15 @@ export class Cluster {
     const onData = (c: Buffer) => {
       p.log += c.toString();
       if (p.log.length > 400_000) p.log = p.log.slice(-200_000);
-      logFile.write(c);
+      // Output can still arrive after 'exit' (a grandchild of the process group, buffered pipes).
+      if (!logFile.writableEnded) logFile.write(c);
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    void p.exited.then(() => logFile.end());
+    // The log ends once the pipes are closed ('close'), not at 'exit': a late chunk crashed the
+    // harness with "write after end" after a 1,000-session run.
+    logFile.on("error", () => {});
+    child.once("close", () => logFile.end());
     this.procs.push(p);
     return p;
   }

@@ -208,9 +208,33 @@ export async function inner(config: InnerConfig): Promise<number> {
       const c0 = await counts();
       const onW1 = ids.filter((id) => heldBy(c0, "w1").has(id));
       console.log(`\n## ${title}: ${n} stalkers (${before}); load average ${os.loadavg()[0]!.toFixed(2)}`);
+      // Which /api/health worker is w1 (by its pid: `ip netns exec` execs the worker in place).
+      type HealthWorker = { pid: number; state: string };
+      const healthWorkers = async () => {
+        const h = await web("GET", "/api/health", undefined, 3_000);
+        try {
+          return (JSON.parse(h.text) as { workers?: HealthWorker[] }).workers ?? [];
+        } catch {
+          return [];
+        }
+      };
+      const w1Pid = workers.w1!.child.pid;
+      const listedBefore = (await healthWorkers()).some((w) => w.pid === w1Pid && w.state === "alive");
       let isolation: string | undefined;
       if (how === "vanish") isolation = isolate(topo, "w1");
       const tSignal = Date.now();
+      // When the truth flips: every screen and /api joins a session's holder to this list (decision 0027).
+      const shownLost =
+        how === "drain" || !listedBefore
+          ? Promise.resolve(null)
+          : (async () => {
+              while (Date.now() - tSignal < 30_000) {
+                const w = (await healthWorkers()).find((x) => x.pid === w1Pid);
+                if (w && w.state !== "alive") return Date.now() - tSignal;
+                await sleep(200);
+              }
+              return null;
+            })();
       workers.w1!.signal(how === "drain" ? "SIGTERM" : "SIGKILL");
       if (how !== "drain") await workers.w1!.exited;
       else
@@ -256,12 +280,23 @@ export async function inner(config: InnerConfig): Promise<number> {
         goal: how === "vanish" ? "none: told to the vanished host's dead sockets" : "0",
         ok: how === "vanish" ? null : r.takeovers === 0,
       });
+      if (how !== "drain") {
+        const lostMs = await shownLost;
+        fig({
+          name: "dead holder shown as lost (/api/health's worker, which every screen and /api joins), after the signal",
+          value: lostMs === null ? null : secs(lostMs),
+          unit: "s",
+          goal: "≤ 6 s",
+          ok: lostMs !== null && lostMs <= 6_000,
+          note: listedBefore ? undefined : "w1 was not listed alive in /api/health before the signal",
+        });
+      }
       fig({
-        name: "seconds /api/stalker/active listed a session no live host had a socket for",
+        name: "seconds /api/stalker/active listed a session with no logged-in socket (a dead holder, or the new holder still logging in)",
         value: secs(r.lyingMs),
         unit: "s",
-        goal: "≤ 6 s",
-        ok: r.lyingMs <= 6_000,
+        goal: "(reported: spec 2 §7 lists connecting stalkers too)",
+        ok: null,
         note: r.maxLying ? `up to ${r.maxLying} sessions` : undefined,
       });
       if (config.short) {
@@ -444,14 +479,37 @@ export async function inner(config: InnerConfig): Promise<number> {
         const fromW1WhileCut = made.filter((r) => r.at >= tCut && r.at < tHeal && r.remoteAddress === topo.addr("w1")).length;
         const firstOnW2 = made.find((r) => r.at >= tCut && r.remoteAddress === topo.addr("w2"));
         const firstAfter = made.find((r) => r.at >= tCut);
-        const activity = (await listActivity(op.id, 200)).map((a) => JSON.stringify(a));
+        const entries = await listActivity(op.id, 200);
+        const activity = entries.map((a) => JSON.stringify(a));
+        // The issue's measure: the cycle continues on another worker (the line that worker writes
+        // once when it takes the cycle back, decision 0028). A send may come later: the cycle may
+        // have had nothing left to send, and the next cycle waits its interval.
+        const moved = entries
+          .filter((a) => /worker lost or cut off/i.test(a.message) && Date.parse(a.at) >= tCut)
+          .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))[0];
+        console.log(
+          "  Activity Log after the cut (s after the cut):\n" +
+            entries
+              .filter((a) => Date.parse(a.at) >= tCut - 2_000)
+              .reverse()
+              .slice(0, 20)
+              .map((a) => `    ${secs(Date.parse(a.at) - tCut)} ${a.message}`)
+              .join("\n"),
+        );
+        fig({
+          name: "cycle continued on another worker (its Activity Log line), after the cut",
+          value: moved ? secs(Date.parse(moved.at) - tCut) : null,
+          unit: "s",
+          goal: "≤ 10 s",
+          ok: !!moved && Date.parse(moved.at) - tCut <= 10_000,
+        });
         fig({ name: "gift ids asked to be sent twice (present_make)", value: twice, unit: `of ${ids.length} sent`, goal: "0", ok: twice === 0 });
         fig({
           name: "first send by w2 after the cut",
           value: firstOnW2 ? secs(firstOnW2.at - tCut) : null,
           unit: "s",
-          goal: "≤ 10 s",
-          ok: !!firstOnW2 && firstOnW2.at - tCut <= 10_000,
+          goal: "(reported: the cycle's next send, if it had one left)",
+          ok: null,
         });
         fig({
           name: "first send by any worker after the cut",
