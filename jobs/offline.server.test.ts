@@ -73,7 +73,7 @@ describe("Redis down: the status badge and /api/health say so", () => {
   it("jobEngineStatus() reports redis down, worker unknown, within ~0.5 s", async () => {
     resetJobEngineStatus();
     const { value, ms } = await timed(() => jobEngineStatus());
-    expect(value).toEqual({ redis: "down", worker: "unknown" });
+    expect(value).toEqual({ redis: "down", worker: "unknown", workers: 0, lost: 0 });
     expect(ms).toBeLessThan(FAIL_FAST_MS);
   });
 
@@ -88,6 +88,9 @@ describe("Redis down: the status badge and /api/health say so", () => {
       redis: { ok: false, state: "down", error: expect.stringMatching(/ECONNREFUSED|Redis/) as unknown },
       worker: { state: "unknown", lastHeartbeat: null },
       down: ["redis"],
+      // No worker can be listed while Redis is down (issue 29 item 1).
+      workers: [],
+      sessions: { waiting: 0, status: null },
     });
   });
 });

@@ -103,3 +103,22 @@ export function stopWhileConnecting(purpose: SessionPurpose, key: string): { ctx
 export function endsWithin(run: Promise<unknown>, ms = 5_000): Promise<"returned" | "still running"> {
   return Promise.race([run.then(() => "returned" as const), new Promise<"still running">((r) => setTimeout(() => r("still running"), ms))]);
 }
+
+/**
+ * A worker's heartbeat as jobs/worker.ts writes it, for tests whose sessions name a holder that
+ * is no process: every view joins its holder's beat (decision 0027), so a holder without one is
+ * "worker lost". Lives `ttlMs`; the job engine's cached status is forgotten.
+ */
+export async function beatAsWorker(id: string, ttlMs = 60_000): Promise<void> {
+  const { heartbeatKeys, producerConnection, waitForReady } = await import("./redis.server");
+  const { resetJobEngineStatus } = await import("./status.server");
+  const json = JSON.stringify({ id, pid: 0, host: "test-host", mode: "standalone", queues: [], startedAt: new Date().toISOString(), at: Date.now() });
+  await waitForReady(producerConnection(), 5_000);
+  await producerConnection()
+    .multi()
+    .set(heartbeatKeys.worker(id), json, "PX", ttlMs)
+    .sadd(heartbeatKeys.workers(), id)
+    .hset(heartbeatKeys.records(), id, json)
+    .exec();
+  resetJobEngineStatus();
+}

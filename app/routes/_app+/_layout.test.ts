@@ -35,6 +35,7 @@ describe("_app layout loader", () => {
       jobs: { redis: "up", worker: "running" },
       collectionsPanel: null,
       waiting: [],
+      waitingText: null,
     });
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
 import { getQueue } from "#jobs/queues.server";
-import { deleteKeys, freePort } from "#jobs/test-helpers";
+import { beatAsWorker, deleteKeys, freePort } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
@@ -309,7 +309,8 @@ describe("Auto and the floating panel", () => {
       return res.data.collectionsPanel;
     };
     await login(0);
-    // As its holder would once logged in.
+    // As its holder would once logged in (a live worker: a holder without a beat is "worker lost").
+    await beatAsWorker("w1");
     expect(await reportSession("collections", account(0).id, "w1", { actual: "active" })).toBe(true);
     expect(await shell("show")).toMatchObject({ mode: "show", nick: account(0).nick, state: "connected" });
     expect(await shell("minimized")).toMatchObject({ mode: "minimized" });
