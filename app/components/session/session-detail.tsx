@@ -33,7 +33,7 @@ export function SessionDetail({
     </Link>
   );
   const line = (actual: string, color: "red" | "amber" | "gray", main: ReactNode, meta: ReactNode) => (
-    <Text as="p" size={size} color={color} data-testid="session-detail" data-actual={actual} className="gt-session-detail">
+    <Text as="p" size={size} color={color} data-testid="session-detail" data-actual={actual} data-phase={s.phase} className="gt-session-detail">
       <span role={r}>{main}</span>
       {meta ? <span className="gt-session-meta"> · {meta}</span> : null}
     </Text>
@@ -63,7 +63,7 @@ export function SessionDetail({
   if (s.phase === "connecting" && s.info.movedFrom) return line("moving", "amber", s.status, null);
   if ((s.phase === "retrying" || s.phase === "connecting") && s.actual === "reconnecting") {
     return line(
-      s.phase,
+      s.actual,
       "amber",
       s.error ?? "Reconnecting",
       <>

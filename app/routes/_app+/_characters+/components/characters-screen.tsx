@@ -58,17 +58,18 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
   const pendingStart = start.state !== "idle";
   // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
   const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
-  // Issue 29: one state — the spec's three words where they are true; waiting for a worker
-  // (its holder lost, all workers full) and retrying say so instead of "Connecting Stalker".
+  // Issue 29: one state — the spec's three words where they are true (spec 2 §1: a retrying
+  // stalker is "Connecting Stalker", its detail line says when the next try is); one that no
+  // worker holds (its holder lost, all workers full) says so instead.
   const phase = pendingStart ? "connecting" : (stalker?.session?.phase ?? null);
-  const other = state === "connecting" && (phase === "waiting" || phase === "retrying") ? phase : null;
+  const other = state === "connecting" && phase === "waiting" ? phase : null;
   const color = other ? "amber" : state === "active" ? "green" : state === "connecting" ? "blue" : "gray";
   return (
     <Card mb="4" data-testid="stalker-card">
       <Flex gap="3" align="center" justify="between" wrap="wrap">
         <Box>
           <Text as="div" weight="bold" color={color} data-state={state} data-phase={phase ?? undefined} role="status">
-            {other === "waiting" ? STALKER_PHASE_TEXTS.waiting : other === "retrying" ? STALKER_PHASE_TEXTS.retrying : STALKER_TEXTS[state]}
+            {other === "waiting" ? STALKER_PHASE_TEXTS.waiting : STALKER_TEXTS[state]}
           </Text>
           <Text as="div" size="1" color="gray">
             {stalker ? `${stalker.nick} (${stalker.accountId})` : "No stalker user"}

@@ -156,8 +156,9 @@ function ProfileCard({ data }: { data: CollectionsData }) {
             ID {p.accountId}
           </Text>
           <Flex gap="2" mt="1" align="center" wrap="wrap">
-            {c && state === "connecting" && (c.phase === "waiting" || c.phase === "retrying") ? (
-              // Issue 29: one state — waiting for a worker (its worker lost) or retrying, not "Connecting".
+            {c && state === "connecting" && c.phase === "waiting" ? (
+              // Issue 29: one state — waiting for a worker (its worker lost), not "Connecting". A retry
+              // is "Connecting" (spec 2 Collections states); the detail line says when the next try is.
               <SessionPhaseBadge session={c} />
             ) : (
               <Badge color={STATE_COLOR[state]} data-testid="connection-state">

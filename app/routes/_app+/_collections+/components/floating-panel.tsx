@@ -49,8 +49,9 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
       {minimized ? null : (
         <>
           <Flex gap="2" mt="2" align="center" wrap="wrap">
-            {panel.state === "connecting" && (panel.session.phase === "waiting" || panel.session.phase === "retrying") ? (
-              // Issue 29: one state — waiting for a worker (its worker lost) or retrying, not "Connecting".
+            {panel.state === "connecting" && panel.session.phase === "waiting" ? (
+              // Issue 29: one state — waiting for a worker (its worker lost), not "Connecting" (a retry is
+              // "Connecting", as on the card; the detail line says when the next try is).
               <SessionPhaseBadge session={panel.session} />
             ) : (
               <Badge color={panel.state === "connected" ? "green" : panel.state === "error" ? "red" : "blue"} data-testid="panel-connection">
