@@ -82,13 +82,19 @@ describe("an Auto cycle whose worker is cut off mid-send (issue 29)", () => {
     const sends = lines.filter((m) => m.startsWith("Sent "));
     expect(sends.reduce((n, m) => n + Number(/^Sent (\d+)/.exec(m)![1]), 0)).toBe(sent.length);
     // The worker that took the cycle back does not claim its holder stopped: it may have been cut off.
-    const stalled = await (
-      await getDb()
-    )
-      .select()
-      .from(logs)
-      .where(and(eq(logs.source, "system"), gte(logs.timestamp, since)));
-    const moved = stalled.filter((r) => r.message.includes("automation") && / lost (its|their) worker/.test(r.message));
+    const systemLogs = async () =>
+      (await getDb())
+        .select()
+        .from(logs)
+        .where(and(eq(logs.source, "system"), gte(logs.timestamp, since)));
+    const movedIn = (rows: Awaited<ReturnType<typeof systemLogs>>) =>
+      rows.filter((r) => r.message.includes("automation") && / lost (its|their) worker/.test(r.message));
+    // B writes its entry once the burst of stalled jobs closes (2 s, jobs/worker-log.server.ts):
+    // the cycle can finish before that.
+    await waitFor("B's System Logs entry", async () => movedIn(await systemLogs()).length > 0, 15_000, 100);
+    await new Promise((r) => setTimeout(r, 2_500)); // a second entry would come within one more burst
+    const stalled = await systemLogs();
+    const moved = movedIn(stalled);
     expect(moved.map((r) => r.message)).toEqual([expect.stringMatching(/cut off from Redis/)]);
     expect(stalled.some((r) => /stalled \(its worker stopped\)/.test(r.message))).toBe(false);
     expect(aId).toBeTruthy();
