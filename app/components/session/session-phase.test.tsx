@@ -96,22 +96,34 @@ describe("screens show one state", () => {
     expect(screen.getByText("0 active connections", { exact: false })).toBeTruthy();
   });
 
-  it("GalaCord relay row waiting to retry: 'Retrying in …', not a 'Connecting' spinner", async () => {
-    const session = { ...retrying(), purpose: "relay-link" as const, key: "1", accountId: "1" };
-    const account = {
-      accountId: "1",
-      nick: "N",
-      planet: null,
-      isConnected: false,
-      state: "connecting",
-      desired: "connected",
-      error: null,
-      session,
-    } as unknown as SavedAccount;
-    show(<StatusBadge account={account} pending={null} />);
-    const badge = await screen.findByTestId("session-phase");
-    expect(badge.textContent).toMatch(/^Retrying in/);
-    expect(screen.queryByText("Connecting")).toBeNull();
+  it("GalaCord relay row: a retry is spec 2 §4's 'Connecting' spinner; a connection no worker holds says so instead", async () => {
+    const row = (session: SessionView) =>
+      ({
+        accountId: "1",
+        nick: "N",
+        planet: null,
+        isConnected: false,
+        state: "connecting",
+        desired: "connected",
+        error: null,
+        session: { ...session, purpose: "relay-link" as const, key: "1", accountId: "1" },
+      }) as unknown as SavedAccount;
+    show(
+      <>
+        <div data-testid="retrying-row">
+          <StatusBadge account={row(retrying())} pending={null} />
+        </div>
+        <div data-testid="lost-row">
+          <StatusBadge account={row(lost())} pending={null} />
+        </div>
+      </>,
+    );
+    const retryingRow = await screen.findByTestId("retrying-row");
+    expect(retryingRow.textContent?.trim()).toBe("Connecting");
+    expect(retryingRow.querySelector('[data-testid="session-phase"]')).toBeNull();
+    const lostRow = screen.getByTestId("lost-row");
+    expect(lostRow.querySelector('[data-testid="session-phase"]')?.textContent).toMatch(/^Worker lost · waiting for a worker/);
+    expect(lostRow.textContent).not.toContain("Connecting");
   });
 
   it("the detail line of a lost holder says worker lost once (not 'Its worker stopped; another worker takes it over')", async () => {

@@ -62,9 +62,10 @@ export function OpenDialog({
 export function StatusBadge({ account, pending }: { account: SavedAccount; pending: "connect" | "disconnect" | null }) {
   const connecting = pending === "connect" || (account.desired === "connected" && account.state === "connecting");
   if (pending !== "disconnect" && account.isConnected && !pending) return <Badge color="green">Connected</Badge>;
-  // Issue 29: one state per badge — waiting for a worker (its worker lost) or retrying, not a spinner.
+  // Issue 29: one state per badge — a connection no worker holds (its worker lost) says so, not a
+  // spinner. A retry is connecting (spec 2 §4's spinner); the row's detail line says when the next try is.
   const phase = account.session.phase;
-  if (!pending && connecting && (phase === "waiting" || phase === "retrying")) return <SessionPhaseBadge session={account.session} />;
+  if (!pending && connecting && phase === "waiting") return <SessionPhaseBadge session={account.session} />;
   if (connecting)
     return (
       <Badge color="blue">
