@@ -1,12 +1,12 @@
 import { ClockIcon, ExitIcon, GearIcon, ReaderIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, Text } from "@radix-ui/themes";
 import { READ_ONLY_HINT, ROLE_LABELS, type Role } from "~/utils/roles";
-import { Form, Link, NavLink, useNavigation } from "@remix-run/react";
+import { Form, Link, NavLink, useNavigation, useRevalidator } from "@remix-run/react";
 import { JobsBadge, type JobsState } from "./jobs-badge";
 import { SectionMenu } from "./section-menu";
 import { ThemeToggle } from "./theme-toggle";
 import { WaitingBadge } from "./waiting-badge";
-import { useLive } from "~/components/live/live";
+import { useLiveEvent } from "~/components/live/live";
 
 /**
  * The app header: brand, job engine badge, System Logs, the audit trail, settings, dark
@@ -33,8 +33,13 @@ export function AppHeader({
   waitingText?: string | null;
 }) {
   const navigation = useNavigation();
-  // Issue 29: a worker lost (or back) re-reads the header's counts on every page, live.
-  useLive(["workers"]);
+  // Issue 29: a worker lost (or back) re-reads the header's counts on every page, live. Only on
+  // that event: useLive would also catch up when the stream comes up, i.e. reload every page's
+  // loaders once after each page load (and it cut into Exchange Rates' spec 1 §4 retry flow).
+  const revalidator = useRevalidator();
+  useLiveEvent(["workers"], () => {
+    if (revalidator.state === "idle") revalidator.revalidate();
+  });
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
     <header className="gt-app-header">
