@@ -10,6 +10,7 @@ import type { SessionPurpose } from "#api/sessions";
 import { deleteKeysMatching } from "#tests/kit/redis-keys";
 import { nodeArgsFor } from "#tests/setup/test-bins";
 import type { SessionContext } from "./session-host.server";
+import type { HeartbeatRecord } from "./status.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -107,12 +108,23 @@ export function endsWithin(run: Promise<unknown>, ms = 5_000): Promise<"returned
 /**
  * A worker's heartbeat as jobs/worker.ts writes it, for tests whose sessions name a holder that
  * is no process: every view joins its holder's beat (decision 0027), so a holder without one is
- * "worker lost". Lives `ttlMs`; the job engine's cached status is forgotten.
+ * "worker lost". Lives `ttlMs`; `record` adds to what the beat says (sessions held, capacity).
+ * The job engine's cached status is forgotten.
  */
-export async function beatAsWorker(id: string, ttlMs = 60_000): Promise<void> {
+export async function beatAsWorker(id: string, ttlMs = 60_000, record: Partial<HeartbeatRecord> = {}): Promise<void> {
   const { heartbeatKeys, producerConnection, waitForReady } = await import("./redis.server");
   const { resetJobEngineStatus } = await import("./status.server");
-  const json = JSON.stringify({ id, pid: 0, host: "test-host", mode: "standalone", queues: [], startedAt: new Date().toISOString(), at: Date.now() });
+  const beat: HeartbeatRecord = {
+    id,
+    pid: 4242,
+    host: "test-host",
+    mode: "standalone",
+    queues: [],
+    startedAt: new Date().toISOString(),
+    at: Date.now(),
+    ...record,
+  };
+  const json = JSON.stringify(beat);
   await waitForReady(producerConnection(), 5_000);
   await producerConnection()
     .multi()

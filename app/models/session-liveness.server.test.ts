@@ -8,9 +8,8 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { PHASE_TEXTS, type SessionView } from "#api/sessions";
 import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
-import { heartbeatKeys, producerConnection, waitForReady } from "#jobs/redis.server";
 import { jobEngineDetails, resetJobEngineStatus, type HeartbeatRecord } from "#jobs/status.server";
-import { deleteKeys, waitFor } from "#jobs/test-helpers";
+import { beatAsWorker, deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
@@ -23,27 +22,8 @@ const A = "72000001";
 const B = "72000002";
 const C = "72000003";
 
-/** Beats as jobs/worker.ts does: the key with its TTL, the set of workers, the last record. */
-async function beat(id: string, ttlMs: number, load: Pick<HeartbeatRecord, "sessions" | "capacity"> = {}) {
-  const record: HeartbeatRecord = {
-    id,
-    pid: 4242,
-    host: "test-host",
-    mode: "standalone",
-    queues: [],
-    startedAt: new Date().toISOString(),
-    at: Date.now(),
-    ...load,
-  };
-  const json = JSON.stringify(record);
-  await waitForReady(producerConnection(), 5_000);
-  await producerConnection()
-    .multi()
-    .set(heartbeatKeys.worker(id), json, "PX", ttlMs)
-    .sadd(heartbeatKeys.workers(), id)
-    .hset(heartbeatKeys.records(), id, json)
-    .exec();
-}
+/** Beats as jobs/worker.ts does (jobs/test-helpers.ts). */
+const beat = (id: string, ttlMs: number, load: Pick<HeartbeatRecord, "sessions" | "capacity"> = {}) => beatAsWorker(id, ttlMs, load);
 
 beforeEach(async () => {
   const db = await getDb();
