@@ -21,7 +21,8 @@
 import { PLANET_NAME_RULE } from "./planet-name";
 import type { SessionView } from "./sessions";
 
-export type BotState = "stopped" | "starting" | "running" | "error";
+/** `waiting`: no live worker holds the bot (its worker lost, none running, all full); `retrying`: backing off before the next login. */
+export type BotState = "stopped" | "starting" | "waiting" | "retrying" | "running" | "error";
 export type BotStatus = {
   /** Spec 2 §7: running means the bot is wanted and logged in to Discord. */
   isRunning: boolean;
@@ -29,8 +30,10 @@ export type BotStatus = {
   error: string | null;
   /** Active (connected) relay connections. */
   connectedChannels: number;
-  /** Finer state: starting = login under way or backing off. */
+  /** Finer state, one per badge (issue 29): starting = login under way. */
   state: BotState;
+  /** The same words every screen shows for it ("Running", "Worker lost · waiting for a worker", …). */
+  status: string;
   /** The bot's session (api/sessions.ts): reason, attempt, next retry, holder. */
   session: SessionView;
 };

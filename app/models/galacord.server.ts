@@ -64,7 +64,9 @@ export function botState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pi
   // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
   if (s.actual === "failed") return "error";
   if (s.desired !== "run" || s.actual === "stopped") return "stopped";
-  return (s.phase ?? s.actual) === "active" ? "running" : "starting";
+  const phase = s.phase ?? s.actual;
+  if (phase === "waiting" || phase === "retrying") return phase;
+  return phase === "active" ? "running" : "starting";
 }
 
 export function accountState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): AccountState {
@@ -108,6 +110,7 @@ export async function getBotStatus(): Promise<BotStatus> {
     error: state === "error" ? session.error : null,
     connectedChannels: links.filter((l) => accountState(l) === "connected").length,
     state,
+    status: state === "running" ? "Running" : state === "stopped" ? "Stopped" : state === "starting" ? "Starting" : session.status,
     session,
   };
 }

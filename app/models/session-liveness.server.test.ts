@@ -15,6 +15,7 @@ import { sessions, users } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { watchHoldersOnce } from "./session-liveness.server";
 import { claimSession, getSession, reportSession, startSession, waitingSummary } from "./session.server";
+import { getBotStatus, RELAY_SESSION_ID } from "./galacord.server";
 import { activeStalkerIds, getStalkerStatus } from "./stalker.server";
 import { upsertUser } from "./user.server";
 
@@ -133,5 +134,23 @@ describe("holder liveness (issue 29)", () => {
     expect(await getStalkerStatus(A)).toMatchObject({ phase: "retrying", status: PHASE_TEXTS.retrying(at.toISOString()) });
     await reportSession("stalker", A, "w-r", { actual: "reconnecting", attempt: 3, nextRetryAt: null });
     expect(await getStalkerStatus(A)).toMatchObject({ phase: "connecting", status: "Connecting" });
+  });
+
+  it("GET /api/bot/status: a bot whose worker is lost is 'waiting' at the top level, with the words every screen shows (not 'starting')", async () => {
+    await beat("w-bot", 60_000);
+    await startSession("relay", RELAY_SESSION_ID);
+    await claimSession("relay", RELAY_SESSION_ID, "w-bot");
+    await reportSession("relay", RELAY_SESSION_ID, "w-bot", { actual: "active" });
+    expect(await getBotStatus()).toMatchObject({ isRunning: true, state: "running", status: "Running" });
+
+    await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX); // its beat is gone: the worker died
+    resetJobEngineStatus();
+    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "waiting", status: PHASE_TEXTS.workerLost, session: { phase: "waiting" } });
+
+    await beat("w-bot", 60_000);
+    const at = new Date(Date.now() + 12_000);
+    await reportSession("relay", RELAY_SESSION_ID, "w-bot", { actual: "reconnecting", attempt: 2, nextRetryAt: at, error: "Connection lost" });
+    resetJobEngineStatus();
+    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "retrying", status: PHASE_TEXTS.retrying(at.toISOString()) });
   });
 });

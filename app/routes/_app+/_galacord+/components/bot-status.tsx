@@ -20,9 +20,8 @@ function useBotShown(status: ShownBotStatus) {
   const shown = pendingBot === "bot-start" ? "starting" : pendingBot === "bot-stop" ? "stopped" : status.state;
   // Issue 29: a bot no worker holds (its worker lost, none running) or one waiting to retry is
   // not "Starting": one state, with the truth in the same words as every screen.
-  const phase = status.session?.phase;
-  const waiting = !pendingBot && shown === "starting" && (phase === "waiting" || phase === "retrying") ? phase : null;
-  return { botFetcher, pendingBot, shown, waiting, running: shown === "running" || shown === "starting" };
+  const waiting = !pendingBot && (shown === "waiting" || shown === "retrying") ? shown : null;
+  return { botFetcher, pendingBot, shown, waiting, running: shown !== "stopped" && shown !== "error" };
 }
 
 /** Spec 2 §2 "a status dot Running/Stopped with the active connection count" (a live region). */
@@ -30,13 +29,10 @@ export function BotStatusDot({ status }: { status: ShownBotStatus }) {
   const { shown, waiting } = useBotShown(status);
   return (
     <Flex align="center" gap="2" role="status" aria-live="polite" className="gt-bot-status">
-      <span
-        className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" && !waiting ? "gt-status-dot-starting" : ""}`}
-        aria-hidden
-      />
+      <span className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" ? "gt-status-dot-starting" : ""}`} aria-hidden />
       <Text size="2" weight="medium" data-testid="bot-state" data-phase={status.session?.phase}>
         {waiting === "waiting"
-          ? status.session!.status
+          ? status.status
           : waiting === "retrying"
             ? "Retrying"
             : shown === "running"
@@ -67,7 +63,7 @@ export function BotStartStop({ status }: { status: ShownBotStatus }) {
 
 /** Spec 2 §2 'A bot error is displayed as "Bot Error"'; while starting, the login under way; else the bot's session. */
 export function BotNotice({ status }: { status: ShownBotStatus }) {
-  const { pendingBot, shown, waiting } = useBotShown(status);
+  const { pendingBot, shown } = useBotShown(status);
   if (status.error) {
     return (
       <Callout.Root color="red" mb="4" role="alert">
@@ -86,7 +82,7 @@ export function BotNotice({ status }: { status: ShownBotStatus }) {
       </Callout.Root>
     );
   }
-  if (shown === "starting" && !waiting) {
+  if (shown === "starting") {
     return (
       <Flex as="div" direction="column" mb="3" gap="1" data-testid="bot-starting">
         <Flex align="center" gap="2">
