@@ -11,6 +11,7 @@
  */
 import crypto from "node:crypto";
 import os from "node:os";
+import { chromium, type Browser } from "@playwright/test";
 import pg from "pg";
 import { Cluster, sleep, type Proc } from "./cluster";
 import { cut, heal, isolate, type HostName, type Topology } from "./netns";
@@ -49,6 +50,7 @@ export async function inner(config: InnerConfig): Promise<number> {
   const t0 = Date.now();
   const workers: Partial<Record<"w1" | "w2" | "w3", WorkerProc>> = {};
   let db: pg.Client | undefined;
+  let browser: Browser | undefined;
   try {
     console.log(`# multi-host test ${config.short ? "(short: worker SIGKILL, 20 stalkers)" : `— ${new Date().toISOString()}`}`);
     console.log(
@@ -169,14 +171,21 @@ export async function inner(config: InnerConfig): Promise<number> {
       const start = Date.now();
       const base = await counts();
       const deadAddrs = new Set(dead.map((h) => topo.addr(h)));
+      const idSet = new Set(ids);
       let doubledMs = 0;
       let maxDoubled = 0;
       let lyingMs = 0;
       let maxLying = 0;
       let last = Date.now();
+      /** Per second since the start: how many of `ids` the survivors hold at the simulator (the figure's shape, printed for large runs). */
+      const timeline: number[] = [];
       for (;;) {
         const [c, api] = await Promise.all([counts(), activeIds()]);
         const now = Date.now();
+        const second = Math.floor((now - start) / 1000);
+        let live = 0;
+        for (const [addr, held] of Object.entries(c.byRemote)) if (!deadAddrs.has(addr)) for (const id of held) if (idSet.has(id)) live++;
+        timeline[second] = live;
         const dt = now - last;
         last = now;
         const sockets = new Map<string, number>();
@@ -189,13 +198,65 @@ export async function inner(config: InnerConfig): Promise<number> {
         maxLying = Math.max(maxLying, lying);
         const finished = done(c, api);
         if (finished || now - start > timeoutMs) {
-          return { ms: finished ? now - start : null, doubledMs, maxDoubled, lyingMs, maxLying, takeovers: c.takeovers - base.takeovers };
+          return { ms: finished ? now - start : null, doubledMs, maxDoubled, lyingMs, maxLying, takeovers: c.takeovers - base.takeovers, timeline };
         }
         await sleep(250);
       }
     };
     const restartWorker = async (h: "w1" | "w2" | "w3") => {
       workers[h] = await cluster.startWorker(h);
+    };
+
+    /**
+     * An operator's open page (Chromium, logged in by the controller's token): All Characters
+     * with rows of `watched`. Resolves with the time (ms after `t0()`) at which the page first
+     * showed one of them as not active — "Worker lost · waiting for a worker", or "Moving to
+     * worker …" once another worker took it — recorded in the page by a MutationObserver, so a
+     * state shown briefly between two renders still counts; null when it never did within 30 s.
+     */
+    const openPage = async (watched: string[]) => {
+      browser ??= await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+      const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` }, viewport: { width: 1366, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${cluster.webUrl}/characters`, { waitUntil: "load" });
+      // Scripts as text: tsx names the functions it compiles (__name), which the page does not have.
+      const ids = JSON.stringify(watched);
+      const onPage = (await page.evaluate(`${ids}.filter((id) => document.querySelector('[data-account="' + id + '"]'))`)) as string[];
+      if (!onPage.length) throw new Error("no row of the doomed worker's stalkers on the first page of All Characters");
+      const phaseOf = `((id) => document.querySelector('[data-account="' + id + '"] [data-phase]')?.getAttribute("data-phase"))`;
+      // Every watched row shows its stalker active before the signal (the screen told the truth until then).
+      await page.waitForFunction(`${JSON.stringify(onPage)}.every((id) => ${phaseOf}(id) === "active")`, undefined, { timeout: 30_000 });
+      // From now on the page changes only through its live stream (no reload below).
+      await page.evaluate(`(() => {
+        window.__shownLostAt = null;
+        const check = () => {
+          if (window.__shownLostAt !== null) return;
+          for (const id of ${JSON.stringify(onPage)}) {
+            const phase = ${phaseOf}(id);
+            if (phase && phase !== "active") {
+              window.__shownLostAt = Date.now();
+              window.__shownText = document.querySelector('[data-account="' + id + '"]')?.innerText ?? "";
+              return;
+            }
+          }
+        };
+        new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      })()`);
+      return {
+        rows: onPage.length,
+        /** Waits up to 30 s after `since` for the page to have shown it; then closes the page. */
+        shown: async (since: number) => {
+          try {
+            await page.waitForFunction(`window.__shownLostAt !== null`, undefined, { timeout: Math.max(1_000, since + 30_000 - Date.now()) });
+            const [at, text] = (await page.evaluate(`[window.__shownLostAt, window.__shownText]`)) as [number, string];
+            return { ms: at - since, text };
+          } catch {
+            return { ms: null, text: "" };
+          } finally {
+            await context.close().catch(() => undefined);
+          }
+        },
+      };
     };
 
     /** SIGKILL (or isolate, then SIGKILL; or SIGTERM: a drain) w1 while w1 and w2 hold `n` stalkers. */
@@ -220,6 +281,8 @@ export async function inner(config: InnerConfig): Promise<number> {
       };
       const w1Pid = workers.w1!.child.pid;
       const listedBefore = (await healthWorkers()).some((w) => w.pid === w1Pid && w.state === "alive");
+      // An open page (the 1,000-session run has too many rows for one page: the figures above cover it).
+      const page = how !== "drain" && n <= 100 ? await openPage(onW1) : null;
       let isolation: string | undefined;
       if (how === "vanish") isolation = isolate(topo, "w1");
       const tSignal = Date.now();
@@ -255,6 +318,17 @@ export async function inner(config: InnerConfig): Promise<number> {
       );
       if (isolation) heal(topo, isolation);
       if (how === "drain") await workers.w1!.exited;
+      if (n >= 500 || r.ms === null || r.ms > 10_000) {
+        // Where the time went: sessions held by live hosts per second, and the moved sessions' retries.
+        console.log(`  held by live hosts, per second after the signal: ${r.timeline.map((v, i) => `${i}:${v ?? "-"}`).join(" ")}`);
+        const { rows } = await db!.query<{ attempt: number; error: string | null; n: string }>(
+          `select attempt, error, count(*) as n from sessions where purpose = 'stalker' and key = any($1) group by attempt, error order by n desc limit 8`,
+          [onW1],
+        );
+        console.log(
+          `  moved sessions by attempt and last error: ${rows.map((x) => `${x.n}× attempt ${x.attempt}${x.error ? ` "${x.error}"` : ""}`).join("; ")}`,
+        );
+      }
       fig({
         name: "all sessions active on the survivor (simulator and /api/stalker/active)",
         value: r.ms === null ? null : secs(r.ms),
@@ -280,6 +354,18 @@ export async function inner(config: InnerConfig): Promise<number> {
         goal: how === "vanish" ? "none: told to the vanished host's dead sockets" : "0",
         ok: how === "vanish" ? null : r.takeovers === 0,
       });
+      if (page) {
+        const shown = await page.shown(tSignal);
+        fig({
+          name: "dead holder shown on an open page (All Characters in Chromium, live, no reload), after the signal",
+          value: shown.ms === null ? null : secs(shown.ms),
+          unit: "s",
+          goal: "≤ 6 s",
+          ok: shown.ms !== null && shown.ms <= 6_000,
+          note: shown.ms === null ? `none of its ${page.rows} rows changed within 30 s` : `a row said: ${shown.text.replace(/\s+/g, " ").slice(0, 90)}`,
+        });
+        if (config.short && shown.ms === null) failures.push(`the open page kept showing the dead worker's ${page.rows} stalkers active for 30 s`);
+      }
       if (how !== "drain") {
         const lostMs = await shownLost;
         fig({
@@ -586,6 +672,7 @@ export async function inner(config: InnerConfig): Promise<number> {
     failures.push((err as Error).message);
     console.log(`ERROR ${(err as Error).message}`);
   } finally {
+    await browser?.close().catch(() => undefined);
     await db?.end().catch(() => undefined);
     if (process.env.DATABASE_URL) {
       const { closeDb } = await import("~/db/client.server");
