@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { getEnv, dataPath } from "~/utils/env.server";
 import { forget, recall, remember } from "~/utils/remember.server";
 import { DependencyDownError, isDbConnectivityError } from "~/utils/dependency-down.server";
-import { attachDbBreaker, DB_TIMEOUTS, dbBreakerActive, dbReachability, detachDbBreaker, reportDbUnreachable } from "./reachability.server";
+import { attachDbBreaker, DB_TIMEOUTS, dbBreakerActive, dbReachability, detachDbBreaker, noteDbAnswer, reportDbUnreachable } from "./reachability.server";
 import { serveEmbeddedDb, socketInfoPath, type EmbeddedSocketInfo } from "./embedded-socket.server";
 import * as schema from "./schema";
 
@@ -160,8 +160,14 @@ function watchQueries(client: import("pg").PoolClient) {
     }
     const result = query(...args) as Promise<unknown>;
     result.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
+      () => {
+        clearTimeout(timer);
+        noteDbAnswer();
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!isDbConnectivityError(err)) noteDbAnswer(); // the server's own error is an answer too
+      },
     );
     return result;
   };

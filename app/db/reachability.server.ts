@@ -54,10 +54,12 @@ type Breaker = {
   timer?: ReturnType<typeof setTimeout>;
   /** A probe deciding a suspicion is under way. */
   checking: boolean;
+  /** When a query last got an answer from the server (a result or the server's own error). */
+  lastAnswerAt: number;
   listeners: Set<Listener>;
 };
 
-const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, checking: false, listeners: new Set() }));
+const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, checking: false, lastAnswerAt: 0, listeners: new Set() }));
 
 /** The database handle registers how to probe and how to discard connections (app/db/client.server.ts). */
 export function attachDbBreaker(hooks: { probe: () => Promise<void>; discard: () => void }) {
@@ -121,11 +123,23 @@ export function reportDbUnreachable(err: unknown) {
   const probe = b.probe;
   if (!probe || !b.state.up || b.checking) return;
   b.checking = true;
+  const started = Date.now();
   probe().then(
     () => {
       b.checking = false;
     },
-    (probeErr: unknown) => {
+    async (probeErr: unknown) => {
+      if (isTimeout(probeErr)) {
+        // A probe that timed out while other queries kept getting answers is load (a worker
+        // logging in hundreds of sessions made the server's start-up of a fresh connection take
+        // > 700 ms), not an outage: a partition answers nothing. Answers already delivered to
+        // this process are read first (a busy event loop runs the timer before them).
+        await new Promise((r) => setImmediate(r));
+        if (b.lastAnswerAt >= started) {
+          b.checking = false;
+          return;
+        }
+      }
       b.checking = false;
       if (b.probe !== probe || !b.state.up) return;
       setState({ up: false, error: errorText(isTimeout(err) ? probeErr : err), since: Date.now() });
@@ -133,6 +147,11 @@ export function reportDbUnreachable(err: unknown) {
       b.timer = setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref();
     },
   );
+}
+
+/** A query got an answer from the server: it is reachable (app/db/client.server.ts calls it). */
+export function noteDbAnswer() {
+  b.lastAnswerAt = Date.now();
 }
 
 const isTimeout = (err: unknown) => /no answer within|timeout/i.test(errorText(err));

@@ -41,7 +41,7 @@ import {
   type PlanetInfo,
   type PlanetUser,
 } from "./protocol";
-import { emptyRoster, isOnPlanet, reduceRoster, type Roster } from "./roster";
+import { emptyRoster, isOnPlanet, reduceRoster, rosterChange, type Roster, type RosterChange } from "./roster";
 
 export type GalaxyState = "disconnected" | "connecting" | "connected" | "error";
 
@@ -158,7 +158,8 @@ type Events = {
   state: [state: GalaxyState, previous: GalaxyState];
   error: [error: GalaxyError];
   planet: [planet: PlanetInfo | null];
-  users: [users: readonly PlanetUser[]];
+  /** The planet's users; `change` when one line changed a complete list (absent for a whole new list). */
+  users: [users: readonly PlanetUser[], change?: RosterChange];
   line: [line: GalaxyLine];
   loggedIn: [info: LoggedInInfo];
   closed: [info: { expected: boolean; reason: string; code: number | null }];
@@ -734,7 +735,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
       }
     } else if (next.users !== prev.users && next.complete && line.command !== "353") {
       // 353 lines only build the list that 366 announces.
-      this.emit("users", next.users);
+      this.emit("users", next.users, rosterChange(prev, next));
     }
   }
 

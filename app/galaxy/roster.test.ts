@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLine, ProtocolError } from "./protocol";
-import { emptyRoster, isOnPlanet, reduceRoster, type Roster } from "./roster";
+import { emptyRoster, isOnPlanet, reduceRoster, rosterChange, type Roster } from "./roster";
 
 const ME = "1000001";
 
@@ -127,5 +127,27 @@ describe("reduceRoster", () => {
     expect(Object.isFrozen(emptyRoster)).toBe(true);
     expect(Object.isFrozen(emptyRoster.users)).toBe(true);
     expect(emptyRoster).toEqual({ planet: null, users: [], complete: false });
+  });
+});
+
+describe("rosterChange (what one line changed, for O(1) listeners)", () => {
+  it("an arrival, a departure, a move and a repeated record", () => {
+    const arrived = reduceRoster(onPlanet, parseLine("JOIN - Bob 4000004 1 0 60 -1 -1 -1"), ME);
+    expect(rosterChange(onPlanet, arrived)).toEqual({ arrived: arrived.users[3], left: null });
+    expect(arrived.users[3]).toMatchObject({ id: "4000004", nick: "Bob" });
+    const gone = reduceRoster(arrived, parseLine("PART 3000003"), ME);
+    expect(rosterChange(arrived, gone)).toEqual({ arrived: null, left: "3000003" });
+    const lastGone = reduceRoster(arrived, parseLine("SLEEP 4000004"), ME);
+    expect(rosterChange(arrived, lastGone)).toEqual({ arrived: null, left: "4000004" });
+    const moved = reduceRoster(arrived, parseLine("REMOVE 4000004 40"), ME);
+    expect(rosterChange(arrived, moved)).toEqual({ arrived: null, left: null });
+  });
+
+  it("a 353 that repeats an id replaces it in place, in one pass over many records", () => {
+    const records = Array.from({ length: 600 }, (_, i) => `- U${i} ${5000000 + (i % 400)} 0 ${i}`).join(" ");
+    const r = feed(["900 Big 1000 0 0", `353 1 = Big :${records}`, "366"]);
+    expect(r.users).toHaveLength(400);
+    expect(r.users[0]).toMatchObject({ id: "5000000", nick: "U400", position: 400 });
+    expect(r.users[399]).toMatchObject({ id: "5000399", nick: "U399" });
   });
 });

@@ -32,6 +32,24 @@ export type Roster = {
   readonly complete: boolean;
 };
 
+/**
+ * What one line changed in a complete list, so a listener can follow it in O(1) instead of
+ * comparing whole lists (a planet of hundreds, each arrival seen by every session on it).
+ */
+export type RosterChange = { arrived: PlanetUser | null; left: string | null };
+
+/** The change from `prev` to `next` (`reduceRoster`'s result for `line`): one arrival, one departure, or neither (a move, a replaced record). */
+export function rosterChange(prev: Roster, next: Roster): RosterChange {
+  if (next.users.length === prev.users.length + 1) return { arrived: next.users[next.users.length - 1]!, left: null };
+  if (next.users.length === prev.users.length - 1) {
+    // One user removed: the first index where the lists differ (or the last).
+    let i = 0;
+    while (i < next.users.length && next.users[i] === prev.users[i]) i++;
+    return { arrived: null, left: prev.users[i]!.id };
+  }
+  return { arrived: null, left: null };
+}
+
 export const emptyRoster: Roster = Object.freeze({ planet: null, users: Object.freeze([]), complete: false });
 
 /**
@@ -45,7 +63,7 @@ export function reduceRoster(roster: Roster, line: GalaxyLine, selfId: string | 
       return { planet: readPlanetInfo(line), users: [], complete: false };
     case "353": {
       const { users } = readNames(line);
-      return users.length ? { ...roster, users: users.reduce(upsert, roster.users) } : roster;
+      return users.length ? { ...roster, users: upsertAll(roster.users, users) } : roster;
     }
     case "366":
       return roster.complete ? roster : { ...roster, complete: true };
@@ -82,6 +100,21 @@ export function isOnPlanet(roster: Roster): boolean {
 function upsert(users: readonly PlanetUser[], user: PlanetUser): readonly PlanetUser[] {
   const i = users.findIndex((u) => u.id === user.id);
   return i < 0 ? [...users, user] : users.with(i, user);
+}
+
+/** `upsert` of each record in turn, in one copy (a 353 line carries many records: one copy each was quadratic). */
+function upsertAll(users: readonly PlanetUser[], records: readonly PlanetUser[]): readonly PlanetUser[] {
+  const out = [...users];
+  const at = new Map<string, number>();
+  out.forEach((u, i) => at.set(u.id, i));
+  for (const user of records) {
+    const i = at.get(user.id);
+    if (i === undefined) {
+      at.set(user.id, out.length);
+      out.push(user);
+    } else out[i] = user;
+  }
+  return out;
 }
 
 function without(roster: Roster, id: string): Roster {

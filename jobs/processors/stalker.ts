@@ -180,8 +180,21 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
     if (/^prison/i.test(name)) void log("info", `Stalker ${creds.nick} is in prison (${name}); staying there`, ctx, { planet: name });
   });
 
-  conn.on("users", (list) => {
+  conn.on("users", (list, change) => {
     const planet = planetName;
+    if (planet && change && present.size > 0) {
+      // One arrival or departure on a complete list: O(1), not a comparison of whole lists
+      // (every stalker on a planet of hundreds sees each arrival; a failover brings hundreds).
+      if (change.arrived && !present.has(change.arrived.id)) {
+        present.set(change.arrived.id, change.arrived);
+        recorder.arrived(accountId, planet, [{ id: change.arrived.id, nick: change.arrived.nick }]);
+      }
+      if (change.left && present.delete(change.left)) {
+        recorder.left(planet, change.left, leaving.get(change.left) ?? "leave");
+        leaving.delete(change.left);
+      }
+      return;
+    }
     const next = new Map(list.map((u) => [u.id, u]));
     if (!planet) {
       present = next;

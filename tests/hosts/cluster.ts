@@ -160,7 +160,21 @@ export class Cluster {
       // (a throw-away database on a shared machine; durability is not what is measured).
       [...POSTGRES_CONF.map((l) => fill(l, this.values)), `unix_socket_directories = '${dir}'`, "fsync = off", "synchronous_commit = off", ""].join("\n"),
     );
-    const pg = this.start("postgres", "data", ["runuser", "-u", "postgres", "--", `${PG_BIN}/postgres`, "-D", dir], { PATH: process.env.PATH ?? "" });
+    const pg = this.start(
+      "postgres",
+      "data",
+      [
+        "runuser",
+        "-u",
+        "postgres",
+        "--",
+        `${PG_BIN}/postgres`,
+        "-D",
+        dir,
+        ...(process.env.HOSTS_PG_LOG_STATEMENTS ? ["-c", "log_statement=all", "-c", "log_line_prefix=%m %a "] : []),
+      ],
+      { PATH: process.env.PATH ?? "" },
+    );
     await this.waitFor(pg, /ready to accept connections/, 60_000);
     const created = spawnSync(`${PG_BIN}/psql`, ["-h", this.values.DATA, "-U", "galaxy", "-d", "postgres", "-c", "create database galaxy"], {
       env: { ...process.env, PGPASSWORD: this.values.PG_PASSWORD },
@@ -199,12 +213,20 @@ export class Cluster {
 
   /** A worker host's `npm run worker` (node --import tsx jobs/worker.ts); resolves with its worker id once it processes. */
   async startWorker(host: "w1" | "w2" | "w3") {
-    const w = this.start(host, host, [process.execPath, "--import", "tsx", "jobs/worker.ts"], this.env("worker", host));
+    // HOSTS_WORKER_PROF=<dir>: each worker writes a V8 CPU profile there when it exits (stopAll lets them exit).
+    const prof = process.env.HOSTS_WORKER_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.HOSTS_WORKER_PROF}`] : [];
+    const w = this.start(host, host, [process.execPath, ...prof, "--import", "tsx", "jobs/worker.ts"], this.env("worker", host));
     const m = await this.waitFor(w, /\[jobs\] worker (\S+) processing/, 120_000);
     return Object.assign(w, { workerId: m[1] });
   }
 
   async stopAll() {
+    if (process.env.HOSTS_WORKER_PROF) {
+      // Profiles are written on a clean exit only: SIGTERM the workers first.
+      const workers = this.procs.filter((p) => p.alive() && /^w\d$/.test(p.name));
+      for (const p of workers) p.signal("SIGTERM");
+      await Promise.all(workers.map((p) => Promise.race([p.exited, sleep(30_000)])));
+    }
     for (const p of [...this.procs].reverse()) if (p.alive()) p.signal("SIGKILL");
     await Promise.all(this.procs.map((p) => Promise.race([p.exited, sleep(5_000)])));
   }

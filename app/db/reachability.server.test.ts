@@ -1,0 +1,50 @@
+/**
+ * The database breaker's verdict (decision 0029; issue 29's 1,000-session failover): a probe
+ * that times out while queries keep getting answers is load, not an outage. On a worker logging
+ * in hundreds of sessions at once the server's start-up of a fresh connection took > 700 ms; the
+ * breaker called the database down, discarded the pool and failed every session's writes for
+ * ~10 s. A partition answers nothing, so it is still called down at the first probe.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { attachDbBreaker, dbReachability, detachDbBreaker, noteDbAnswer, reportDbUnreachable } from "./reachability.server";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A probe that gives up after `ms` like probePostgres does (node-postgres' timeout text). */
+const timingOutProbe = (ms: number) => () => sleep(ms).then(() => Promise.reject(new Error("Query read timeout")));
+
+afterEach(() => detachDbBreaker());
+
+describe("database breaker: load or outage", () => {
+  it("a probe that times out while other queries get answers leaves the database up, nothing discarded", async () => {
+    let discarded = 0;
+    attachDbBreaker({ probe: timingOutProbe(60), discard: () => void discarded++ });
+    reportDbUnreachable(new Error("a query got no answer within 700 ms"));
+    await sleep(30);
+    noteDbAnswer(); // a query of the pool got its answer meanwhile
+    await sleep(80);
+    expect(dbReachability()).toEqual({ up: true });
+    expect(discarded).toBe(0);
+  });
+
+  it("a probe that times out with no answer anywhere (a partition) marks it down and discards the pool", async () => {
+    let discarded = 0;
+    noteDbAnswer(); // answers before the suspicion do not count
+    await sleep(5);
+    attachDbBreaker({ probe: timingOutProbe(40), discard: () => void discarded++ });
+    reportDbUnreachable(new Error("a query got no answer within 700 ms"));
+    await sleep(100);
+    expect(dbReachability()).toMatchObject({ up: false });
+    expect(discarded).toBe(1);
+  });
+
+  it("a refused probe marks it down even while old connections answered (the server is going away)", async () => {
+    attachDbBreaker({
+      probe: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+      discard: () => {},
+    });
+    reportDbUnreachable(new Error("Connection terminated unexpectedly"));
+    noteDbAnswer();
+    await sleep(20);
+    expect(dbReachability()).toMatchObject({ up: false, error: expect.stringContaining("Connection terminated") });
+  });
+});
