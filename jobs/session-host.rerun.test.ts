@@ -7,11 +7,12 @@
  */
 import { Worker } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
+import { DependencyDownError } from "~/utils/dependency-down.server";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues } from "./queues.server";
+import { closeQueues, getQueue } from "./queues.server";
 import { createWorkerConnection, queuePrefix } from "./redis.server";
 import { requestSession } from "./session-control.server";
-import { sessionProcessor, sessionWorkerOptions, type SessionRegistry, type SessionStore } from "./session-host.server";
+import { sessionJobId, sessionProcessor, sessionWorkerOptions, type SessionRegistry, type SessionStore } from "./session-host.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 
 type Row = { desired: "run" | "stop"; actual: string };
@@ -80,6 +81,52 @@ describe("session host: a start that lands while the session's job is ending (is
       finish();
       await waitFor("the session ran again", () => runs >= 2, 10_000, 50);
       expect(runs).toBe(2);
+    } finally {
+      await worker.close();
+    }
+  }, 30_000);
+
+  it("a claim the database could not take (down or overloaded) is taken again in a second, not dropped until the next reconcile", async () => {
+    let claims = 0;
+    let runs = 0;
+    const flaky: SessionStore = {
+      ...store,
+      claim: async (p, key, holder) => {
+        claims++;
+        if (claims === 1) throw new DependencyDownError("database");
+        return store.claim(p, key, holder);
+      },
+    };
+    const registry: SessionRegistry = {
+      store: flaky,
+      purposes: {
+        stalker: {
+          runner: async () => {
+            runs++;
+          },
+        },
+        trader: { runner: async () => {} },
+        collections: { runner: async () => {} },
+        relay: { runner: async () => {} },
+      },
+    };
+    rows.set("71000001", { desired: "run", actual: "waiting" });
+    const worker = new Worker("stalker", sessionProcessor(registry, "stalker"), {
+      connection: createWorkerConnection(),
+      prefix: queuePrefix(),
+      ...sessionWorkerOptions(10),
+    });
+    worker.on("error", () => {});
+    const failed: string[] = [];
+    worker.on("failed", (job) => failed.push(String(job?.id)));
+    try {
+      await requestSession("stalker", "71000001");
+      const job = await getQueue("stalker").getJob(sessionJobId("stalker", "71000001"));
+      await waitFor("the session ran after its claim failed once", () => runs >= 1, 10_000, 50).catch(async (err: Error) => {
+        throw new Error(`${err.message} (claims ${claims}, failed ${failed.join()}, job ${await job?.getState()})`);
+      });
+      expect(claims).toBe(2);
+      expect(failed).toEqual([]); // the job was delayed, never failed
     } finally {
       await worker.close();
     }

@@ -312,43 +312,61 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
       abortHeld(jobId, "lock-lost");
     });
     const proven = () => !held.fenced && (proof?.proven() ?? true);
+    /** The claim could not be written (database away or overloaded): try again soon, not at the next reconcile. */
+    let claimFailed: unknown = null;
     try {
-      if (!proven() || !(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
-      await spec.runner({
-        purpose,
-        key,
-        accountId: key,
-        jobId,
-        workerId,
-        signal: controller.signal,
-        reason: () => held.reason,
-        proven,
-        holdsLock: async () => {
-          if (!proven()) return false;
-          if (!token) return true;
-          try {
-            return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
-          } catch {
-            return false;
-          }
-        },
-        job,
-        report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
-        end: async (end) => {
-          if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
-        },
-        onWake: (handler) => {
-          held.wake.add(handler);
-          return () => void held.wake.delete(handler);
-        },
-        onCommand: (handler, scope) => {
-          held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
-        },
-      });
+      let claimed = false;
+      try {
+        claimed = proven() && (await store.claim(purpose, key, workerId));
+      } catch (err) {
+        claimFailed = err; // handled after the finally below (a return here would skip it)
+      }
+      if (!claimed && !claimFailed) return { ended: "not wanted" };
+      if (claimed)
+        await spec.runner({
+          purpose,
+          key,
+          accountId: key,
+          jobId,
+          workerId,
+          signal: controller.signal,
+          reason: () => held.reason,
+          proven,
+          holdsLock: async () => {
+            if (!proven()) return false;
+            if (!token) return true;
+            try {
+              return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
+            } catch {
+              return false;
+            }
+          },
+          job,
+          report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
+          end: async (end) => {
+            if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
+          },
+          onWake: (handler) => {
+            held.wake.add(handler);
+            return () => void held.wake.delete(handler);
+          },
+          onCommand: (handler, scope) => {
+            held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
+          },
+        });
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
       const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";
-      await store.release(purpose, key, workerId, how).catch((err: unknown) => console.warn(`[sessions] could not release ${jobId}: ${errorText(err)}`));
+      // Nothing to release when it was never claimed.
+      if (!claimFailed)
+        await store.release(purpose, key, workerId, how).catch((err: unknown) => console.warn(`[sessions] could not release ${jobId}: ${errorText(err)}`));
+    }
+    if (claimFailed && token && held.reason !== "lock-lost") {
+      // A failover of hundreds of sessions on a loaded database: the job stays, and this or
+      // another worker takes it again in a second (a failed job waited for the 15-s reconcile).
+      console.warn(`[sessions] could not claim ${jobId}, trying again in 1 s: ${errorText(claimFailed)}`);
+      await job.moveToDelayed(Date.now() + CLAIM_RETRY_MS, token);
+      throw new DelayedError();
     }
     if (held.reason === "shutdown" && token) {
       // Back to the queue at once: a live worker (or this one's successor) takes it over.
@@ -369,6 +387,9 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     return { ended: held.reason ?? "done" };
   };
 }
+
+/** How long a session whose claim could not be written waits before it is taken again. */
+export const CLAIM_RETRY_MS = 1_000;
 
 /** Worker options of a session queue (configurable failover timing, high concurrency). */
 export function sessionWorkerOptions(concurrency?: number) {
