@@ -35,7 +35,16 @@ import v8 from "node:v8";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { HOSTED_PURPOSES, type HostedPurpose, type SessionPurpose } from "#api/sessions";
+import {
+  HOSTED_PURPOSES,
+  type CommandOutcome,
+  type HostedPurpose,
+  type SessionCommand,
+  type SessionEnd,
+  type SessionPatch,
+  type SessionPurpose,
+} from "#api/sessions";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
 import { fenceTiming, lockProof } from "./fence.server";
@@ -96,17 +105,7 @@ export const hostsKey = () => `${queuePrefix()}:sessions:hosts`;
 // ---------------------------------------------------------------------------------------
 // The registry handed to the host
 
-export type SessionPatch = Partial<{
-  actual: "waiting" | "connecting" | "active" | "reconnecting";
-  error: string | null;
-  attempt: number;
-  nextRetryAt: Date | null;
-  planet: string | null;
-  info: Record<string, unknown>;
-}>;
-export type SessionEnd = { actual: "failed" | "stopped"; error?: string | null; note?: string | null };
-export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
-export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; status: number; message: string };
+export type { CommandOutcome, SessionCommand, SessionEnd, SessionPatch } from "#api/sessions";
 
 /** Where session state lives (app/models/session.server.ts implements it; the host never imports it). */
 export type SessionStore = {
@@ -198,7 +197,7 @@ export type SessionContext = {
   /**
    * Runs the pending commands of this session (or, with `scope`, of the sub-sessions it hosts,
    * e.g. GalaCord's relay connections). The handler's result is the caller's answer; a thrown
-   * error with `status` fails it with that status and message.
+   * AppError fails it with that status and message (anything else: 409 with its text).
    */
   onCommand(handler: (cmd: SessionCommand) => Promise<unknown>, scope?: { purpose: SessionPurpose; keys: () => string[] }): void;
 };
@@ -483,8 +482,8 @@ async function runCommands(state: HostState, helds: Held[]) {
         try {
           outcome = { ok: true, result: await scope.handler(cmd) };
         } catch (err) {
-          const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 409;
-          outcome = { ok: false, status, message: errorText(err) };
+          // A runner's refusal is an AppError (decision 0023); anything else failed the command: 409 with its text.
+          outcome = err instanceof AppError ? { ok: false, status: err.status, message: err.message } : { ok: false, status: 409, message: errorText(err) };
         }
         await store.finishCommand(cmd.id, outcome).catch(() => {});
         state.running.delete(cmd.id);

@@ -5,8 +5,12 @@ import {
   PURPOSE_LABELS,
   SESSION_TEXTS,
   sessionPhase,
+  type CommandOutcome,
   type SessionActual,
+  type SessionCommand,
+  type SessionEnd,
   type SessionLiveness,
+  type SessionPatch,
   type SessionPurpose,
   type SessionView,
 } from "#api/sessions";
@@ -519,15 +523,6 @@ export async function deleteSession(purpose: SessionPurpose, key: string): Promi
 
 // --- holders (the session host and the runners) ---------------------------------------------
 
-export type SessionPatch = Partial<{
-  actual: Exclude<SessionActual, "stopped" | "failed">;
-  error: string | null;
-  attempt: number;
-  nextRetryAt: Date | null;
-  planet: string | null;
-  info: Record<string, unknown>;
-}>;
-
 /**
  * A worker takes the session: holder = it, actual connecting. False when it is no longer
  * wanted (stopped meanwhile): the job ends without connecting.
@@ -604,12 +599,7 @@ export async function reportSession(purpose: SessionPurpose, key: string, holder
  * desired stop, `failed` with the platform's text (or `stopped` with a note). Only its holder
  * (or anyone when `holder` is null) may; a session stopped meanwhile keeps the operator's stop.
  */
-export async function endSession(
-  purpose: SessionPurpose,
-  key: string,
-  holder: string | null,
-  end: { actual: "failed" | "stopped"; error?: string | null; note?: string | null },
-): Promise<void> {
+export async function endSession(purpose: SessionPurpose, key: string, holder: string | null, end: SessionEnd): Promise<void> {
   const db = await getDb();
   const [row] = await db
     .update(sessions)
@@ -719,8 +709,6 @@ export async function wantedAgain(purpose: SessionPurpose, key: string): Promise
 
 // --- commands -------------------------------------------------------------------------------
 
-export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
-
 /**
  * Runs a command on the live session, wherever it is held: a row, a wake over the control
  * channel, then the result as the holder wrote it (at most `waitMs`; then 504 `timeoutText`).
@@ -770,7 +758,7 @@ export async function claimCommands(purpose: SessionPurpose, keys: readonly stri
   return rows.sort((a, b) => a.id - b.id).map((r) => ({ id: r.id, purpose: r.purpose, key: r.key, kind: r.kind, arg: r.arg }));
 }
 
-export async function finishCommand(id: number, outcome: { ok: true; result?: unknown } | { ok: false; status: number; message: string }): Promise<void> {
+export async function finishCommand(id: number, outcome: CommandOutcome): Promise<void> {
   const db = await getDb();
   await db
     .update(sessionCommands)

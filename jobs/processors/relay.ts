@@ -15,6 +15,7 @@
 import { accountsToRelay, saveBotInfo, saveLinkAccount, type RelayAccountRow } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
 import { claimSession, endSession, releaseSession, reportSession, settleHostedSessions } from "~/models/session.server";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import type { SessionContext } from "../session-host.server";
 import { deletedNote, discordToGalaxy, EDIT_SUFFIX, galaxyToDiscord, replyContext, webhookUsername } from "../relay/format";
@@ -306,8 +307,8 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   ctx.onCommand(
     async (cmd) => {
       const h = links.get(cmd.key);
-      if (cmd.kind !== "planet") throw Object.assign(new Error(`Unknown command ${cmd.kind}`), { status: 400 });
-      if (!h) throw Object.assign(new Error("Not connected to Galaxy"), { status: 409 });
+      if (cmd.kind !== "planet") throw new AppError(400, `Unknown command ${cmd.kind}`);
+      if (!h) throw new AppError(409, "Not connected to Galaxy");
       const planet = await h.link.changePlanet(String(cmd.arg));
       await saveLinkAccount(cmd.key, { planet });
       await reportSession("relay-link", cmd.key, ctx.workerId, { planet });
