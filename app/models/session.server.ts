@@ -14,14 +14,13 @@ import {
   type SessionPurpose,
   type SessionView,
 } from "#api/sessions";
-import { publishLive } from "#jobs/live.server";
+import { awaitLive, publishLive, type LiveMessage } from "#jobs/live.server";
 import { jobEngineOffline } from "#jobs/queues.server";
 import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/session-control.server";
 import type { HealthResponse, HealthWorker } from "#api/jobs";
 import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "#jobs/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
-import { pause } from "~/utils/pause";
 import { AppError } from "~/utils/app-error";
 
 /**
@@ -304,18 +303,23 @@ async function stopHolderOf(tx: Tx, accountId: string, by: { purpose: SessionPur
   return row ?? null;
 }
 
-/** Waits until no worker holds the session any more (its runner ended and sent QUIT). */
+/** A live event about this session (its row changed). */
+const aboutSession = (purpose: SessionPurpose, key: string) => (m: LiveMessage) => m.topic === "session" && m.scope === purpose && m.key === key;
+
+/** Waits until no worker holds the session any more (its runner ended and sent QUIT): read again on each of its live events. */
 async function waitForRelease(purpose: SessionPurpose, key: string, waitMs: number) {
   const db = await getDb();
-  const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline) {
-    const [row] = await db
-      .select({ holder: sessions.holder })
-      .from(sessions)
-      .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)));
-    if (!row?.holder) return;
-    await pause(100);
-  }
+  await awaitLive(
+    aboutSession(purpose, key),
+    async () => {
+      const [row] = await db
+        .select({ holder: sessions.holder })
+        .from(sessions)
+        .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)));
+      return row?.holder ? undefined : true;
+    },
+    waitMs,
+  );
 }
 
 /**
@@ -452,12 +456,16 @@ export async function startSession(purpose: SessionPurpose, key: string, opts: S
  * to have failed, and returns it as it is then (still connecting after the wait is a fine answer).
  */
 export async function settledSession(purpose: SessionPurpose, key: string, waitMs: number): Promise<SessionView | null> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const s = await getSession(purpose, key);
-    if (!s || s.actual === "active" || s.actual === "failed" || s.actual === "stopped" || Date.now() >= deadline) return s;
-    await pause(100);
-  }
+  let last: SessionView | null = null;
+  const settled = await awaitLive(
+    aboutSession(purpose, key),
+    async () => {
+      last = await getSession(purpose, key);
+      return !last || last.actual === "active" || last.actual === "failed" || last.actual === "stopped" ? { view: last } : undefined;
+    },
+    waitMs,
+  );
+  return settled ? settled.view : last;
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -722,22 +730,29 @@ export async function runSessionCommand(
 ): Promise<unknown> {
   const db = await getDb();
   const [cmd] = await db.insert(sessionCommands).values({ purpose, key, kind, arg }).returning({ id: sessionCommands.id });
+  const id = cmd!.id;
+  // The holder's answer arrives as a live event (finishCommand): the row is read then, not on a timer.
+  const answered = awaitLive(
+    (m) => m.topic === "command" && m.key === String(id),
+    async () => {
+      const [row] = await db.select().from(sessionCommands).where(eq(sessionCommands.id, id));
+      return !row || row.status === "done" || row.status === "failed" ? { row } : undefined;
+    },
+    opts.waitMs ?? 20_000,
+  );
+  answered.catch(() => {}); // awaited below; not unhandled while the wake is sent
   await sendSessionControl(purpose, key, "wake");
-  const deadline = Date.now() + (opts.waitMs ?? 20_000);
-  while (Date.now() < deadline) {
-    await pause(50);
-    const [row] = await db.select().from(sessionCommands).where(eq(sessionCommands.id, cmd!.id));
-    if (!row) break;
-    if (row.status === "done") return row.result;
-    if (row.status === "failed") {
-      const r = (row.result ?? {}) as { status?: number; message?: string };
-      throw new AppError(r.status ?? 409, r.message ?? opts.timeoutText);
-    }
+  const outcome = await answered;
+  const row = outcome?.row;
+  if (row?.status === "done") return row.result;
+  if (row?.status === "failed") {
+    const r = (row.result ?? {}) as { status?: number; message?: string };
+    throw new AppError(r.status ?? 409, r.message ?? opts.timeoutText);
   }
   await db
     .update(sessionCommands)
     .set({ status: "failed", result: { status: 504, message: opts.timeoutText }, doneAt: new Date() })
-    .where(and(eq(sessionCommands.id, cmd!.id), inArray(sessionCommands.status, ["pending", "running"])));
+    .where(and(eq(sessionCommands.id, id), inArray(sessionCommands.status, ["pending", "running"])));
   throw new AppError(504, opts.timeoutText);
 }
 
@@ -768,6 +783,8 @@ export async function finishCommand(id: number, outcome: CommandOutcome): Promis
         : { status: "failed", result: { status: outcome.status, message: outcome.message }, doneAt: new Date() },
     )
     .where(and(eq(sessionCommands.id, id), eq(sessionCommands.status, "running")));
+  // The request waiting for it (runSessionCommand, in whichever web process) reads it now.
+  publishLive("command", { key: String(id) });
   // Old finished commands are of no use to anyone.
   await db.delete(sessionCommands).where(and(ne(sessionCommands.status, "pending"), sql`${sessionCommands.createdAt} < now() - interval '1 hour'`));
 }

@@ -37,6 +37,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
       const unsubscribe = onLive(
         (message: LiveMessage) => {
           if (message.operatorId && message.operatorId !== operator.id) return;
+          if (message.topic === "command") return; // a request's answer, not a page's data
           const { operatorId: _omit, ...event } = message;
           send("live", event);
         },
