@@ -35,7 +35,6 @@ async function worker(env: Record<string, string> = {}): Promise<WorkerChild & {
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiBase,
     RELAY_FAST_IDENTIFY: "1",
-    RELAY_POLL_MS: "300",
     RELAY_LINE_INTERVAL_MS: "20",
     RELAY_GALAXY_RETRY_MS: "200",
     ...env,

@@ -9,7 +9,7 @@
  * docs/sessions.md) held inside this one: this runner claims it, and its GalaxyLink writes
  * its state through the same supervisor as every other session. The holder reconciles the
  * rows with what it runs at start, on every wake over the control channel (a change made by
- * the operator) and on the session host's poll: accounts wanted get a GalaxyLink (a channel
+ * the operator) and on the session host's poll (SESSION_POLL_MS): accounts wanted get a GalaxyLink (a channel
  * change restarts it), the others are closed; planet changes arrive as commands.
  */
 import { accountsToRelay, saveBotInfo, saveLinkAccount, type RelayAccountRow } from "~/models/galacord.server";
@@ -302,7 +302,9 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     })();
   };
 
-  // Operators' changes arrive as wakes; planet changes as commands on the relay connections.
+  // Operators' changes arrive as wakes (the control channel, and the host's SESSION_POLL_MS
+  // round for a wake lost while Redis was away: no poll of its own); planet changes as commands
+  // on the relay connections.
   ctx.onWake(kick);
   ctx.onCommand(
     async (cmd) => {
@@ -316,7 +318,6 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     },
     { purpose: "relay-link", keys: () => [...links.keys()] },
   );
-  const poll = setInterval(kick, settings.RELAY_POLL_MS);
   try {
     kick();
     const botRun = bot.run();
@@ -326,7 +327,6 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     });
     await botRun;
   } finally {
-    clearInterval(poll);
     clearInterval(backlogTimer);
     await busy;
     await Promise.all([...links.keys()].map((id) => stopLink(id)));

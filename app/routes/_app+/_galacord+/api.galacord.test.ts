@@ -43,7 +43,6 @@ beforeAll(async () => {
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiBase,
     RELAY_FAST_IDENTIFY: "1",
-    RELAY_POLL_MS: "300",
     RELAY_JOIN_MIN_DELAY_MS: "100",
     SESSION_POLL_MS: "300",
     SESSION_RECONCILE_MS: "1000",
