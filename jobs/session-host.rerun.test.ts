@@ -32,6 +32,7 @@ const store: SessionStore = {
   wantedAgain: async (_p, key) => rows.get(key)?.desired === "run" && rows.get(key)?.actual === "waiting",
   claimCommands: async () => [],
   finishCommand: async () => {},
+  log: async () => {},
 };
 
 afterAll(async () => {

@@ -47,6 +47,7 @@ import {
 import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
+import type { Supervised } from "./processors/supervise";
 import { fenceTiming, lockProof } from "./fence.server";
 import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
 import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "./session-control.server";
@@ -121,6 +122,8 @@ export type SessionStore = {
   wantedAgain(purpose: SessionPurpose, key: string): Promise<boolean>;
   claimCommands(purpose: SessionPurpose, keys: readonly string[]): Promise<SessionCommand[]>;
   finishCommand(id: number, outcome: CommandOutcome): Promise<void>;
+  /** A System Logs entry (source "bot"); the runners' `ctx.log`. */
+  log(entry: { type: "info" | "error" | "disconnect" | "debug"; message: string; details: Record<string, unknown> }): Promise<void>;
 };
 
 export type PurposeSpec = {
@@ -200,7 +203,49 @@ export type SessionContext = {
    * AppError fails it with that status and message (anything else: 409 with its text).
    */
   onCommand(handler: (cmd: SessionCommand) => Promise<unknown>, scope?: { purpose: SessionPurpose; keys: () => string[] }): void;
+  /** A System Logs entry about this session (source "bot"; details name its account, purpose and worker). Never throws. */
+  log: SessionLog;
+  /**
+   * What the reconnect supervisor (jobs/processors/supervise.ts) needs of this session — its
+   * signal, lock, report, end and log — labelled `label` ("Stalker Nick"; a function is read at
+   * each line, for a nick learnt at login). `hosted`: a session this one holds instead (a GalaCord
+   * relay connection), its row written while this holder is proven. The one set-up every runner
+   * used to copy (issue 30 C2).
+   */
+  supervised(label: string | (() => string), opts?: { logDrops?: boolean; hosted?: { purpose: SessionPurpose; key: string } }): Supervised;
 };
+
+export type SessionLog = (type: "info" | "error" | "disconnect" | "debug", message: string, details?: Record<string, unknown>) => Promise<void>;
+
+/** Adds `log` and `supervised` to a session's context (the host's, and tests' hand-made ones). */
+export function withSupervision(base: Omit<SessionContext, "log" | "supervised">, store: Pick<SessionStore, "log" | "report" | "end">): SessionContext {
+  // The GalaCord bot's session logs in no Galaxy account (its key is "bot").
+  const account = base.purpose === "relay" ? {} : { accountId: base.accountId };
+  const log: SessionLog = (type, message, details = {}) =>
+    store.log({ type, message, details: { ...account, purpose: base.purpose, worker: base.workerId, ...details } }).catch(() => {});
+  return {
+    ...base,
+    log,
+    supervised(label, opts = {}) {
+      const hosted = opts.hosted;
+      return {
+        signal: base.signal,
+        get label() {
+          return typeof label === "function" ? label() : label;
+        },
+        holdsLock: base.holdsLock,
+        report: hosted ? async (patch) => base.proven() && store.report(hosted.purpose, hosted.key, base.workerId, patch) : base.report,
+        end: hosted
+          ? async (end) => {
+              if (base.proven()) await store.end(hosted.purpose, hosted.key, base.workerId, end);
+            }
+          : base.end,
+        log: hosted ? (type, message, details) => log(type, message, { accountId: hosted.key, ...details }) : log,
+        logDrops: opts.logDrops,
+      };
+    },
+  };
+}
 
 export type SessionRunner = (ctx: SessionContext) => Promise<void>;
 
@@ -313,7 +358,7 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     const proven = () => !held.fenced && (proof?.proven() ?? true);
     try {
       if (!proven() || !(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
-      await spec.runner({
+      const base: Omit<SessionContext, "log" | "supervised"> = {
         purpose,
         key,
         accountId: key,
@@ -343,7 +388,8 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
         onCommand: (handler, scope) => {
           held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
         },
-      });
+      };
+      await spec.runner(withSupervision(base, store));
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
       const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";

@@ -20,7 +20,6 @@
 import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
-import { logEvent } from "~/models/log.server";
 import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { accountProfileCredentials } from "~/models/collections.server";
@@ -73,16 +72,7 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
     return planet.name;
   });
   await superviseConnection(
-    {
-      signal: ctx.signal,
-      get label() {
-        return `Collections ${nick}`;
-      },
-      holdsLock: ctx.holdsLock,
-      report: ctx.report,
-      end: ctx.end,
-      log: (type, message, details) => log(type, message, ctx, details),
-    },
+    ctx.supervised(() => `Collections ${nick}`),
     {
       dropRetryMs: t.retryMs,
       dropRetries: t.retries,
@@ -167,10 +157,4 @@ async function runConnection(
     conn.removeAllListeners("closed");
     await conn.close().catch(() => {});
   }
-}
-
-async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "collections", worker: ctx.workerId, ...details } }).catch(
-    () => {},
-  );
 }

@@ -15,6 +15,7 @@ import {
   wantedAgain,
   wantedKeys,
 } from "~/models/session.server";
+import { logEvent } from "~/models/log.server";
 import type { SessionRegistry } from "../session-host.server";
 import { runCollectionsSession } from "./collections";
 import { runRelay } from "./relay";
@@ -33,6 +34,7 @@ export const SESSIONS: SessionRegistry = {
     wantedAgain,
     claimCommands,
     finishCommand,
+    log: (entry) => logEvent({ ...entry, source: "bot" }),
   },
   purposes: {
     stalker: { runner: runStalker },
