@@ -4,7 +4,7 @@ import { rateBatchSchema, rateEntrySchema, rateStatusSchema } from "#api/rates-s
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { remember } from "~/utils/remember.server";
 import { AppError } from "~/utils/app-error";
 

@@ -200,10 +200,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: string | undefined): value is string {
-  return !!value && UUID.test(value);
-}
+export { isUuid } from "./uuid";
 
 /** Answers 405 for methods a resource route does not serve. */
 export function methodNotAllowed(allowed: string[]) {
