@@ -110,7 +110,7 @@ export function onLive(listener: Listener, onStatus?: StatusListener): () => voi
   };
 }
 
-/** Only the bus's up/down changes (the degraded-state watcher, app/utils/degrade.server.ts): no event listener, so `liveListenerCount().listeners` stays one per stream. */
+/** Only the bus's up/down changes (the degraded-state watcher, app/http/degrade.server.ts): no event listener, so `liveListenerCount().listeners` stays one per stream. */
 export function onLiveStatus(onStatus: StatusListener): () => void {
   const b = bus();
   ensureSubscriber(b);

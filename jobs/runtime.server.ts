@@ -19,7 +19,7 @@ import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";
-import { boardAudit } from "./board-audit.server";
+import { boardAudit } from "../app/http/board-audit.server";
 
 /** How long stopping the web process waits for the in-process worker's active jobs. */
 const IN_PROCESS_SHUTDOWN_MS = 10_000;

@@ -5,7 +5,7 @@ import { bowlingCompanions, users } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 import { auditNote } from "~/utils/audit-context.server";
-import { counted } from "~/utils/audit-target.server";
+import { counted } from "~/models/audit-target.server";
 
 /**
  * Bowling companions (spec 1 §3 "Companion", §5, §7 "Companions"): every read and write of

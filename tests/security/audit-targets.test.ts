@@ -16,7 +16,7 @@ import { getDb } from "~/db/client.server";
 import { auditLog, categories } from "~/db/schema";
 import { upsertRate } from "~/models/rate.server";
 import { upsertUser } from "~/models/user.server";
-import { authenticate, runWithAuth } from "~/utils/auth.server";
+import { authenticate, runWithAuth } from "~/http/auth.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 
 /**

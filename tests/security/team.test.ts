@@ -26,7 +26,7 @@ import { getDb } from "~/db/client.server";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { getState, listActivity, saveProfile, updateState } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
-import { writeRuleFor } from "~/utils/access.server";
+import { writeRuleFor } from "~/http/access.server";
 import { resetEnv } from "~/utils/env.server";
 
 let handle: (request: Request) => Promise<Response>;

@@ -10,8 +10,8 @@ import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_co
 import { LiveProvider } from "~/components/live/live";
 import { DegradedBanner } from "~/components/live/degraded-banner";
 import { lazyComponent } from "~/components/ui/lazy-component";
-import { canWrite, getAuth, requireOperator } from "~/utils/auth.server";
-import { rememberSectionHeader } from "~/utils/section.server";
+import { canWrite, getAuth, requireOperator } from "~/http/auth.server";
+import { rememberSectionHeader } from "~/http/section.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 
 /**

@@ -4,7 +4,7 @@ import { producerLastError, withTimeout } from "#jobs/redis.server";
 import { jobEngineDetails } from "#jobs/status.server";
 import { dbHealth } from "~/db/client.server";
 import { healthWorkers } from "~/models/session.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { getEnv } from "~/utils/env.server";
 
 /** The workers list after the database check (≤ ~1.2 s): together well inside the 2 s every answer keeps. */

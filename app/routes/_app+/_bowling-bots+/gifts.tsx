@@ -32,13 +32,13 @@ import {
   type GiftCell,
 } from "~/routes/_app+/_bowling-bots+/components/bowling-view";
 import { initialsOf } from "~/components/account/account-view";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
-import { pageAction, withSearchParam, type FormFields } from "~/utils/page-action.server";
+import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8

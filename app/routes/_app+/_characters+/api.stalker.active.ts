@@ -1,7 +1,7 @@
 import type { StalkerActiveResponse } from "#api/stalker";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { activeStalkerIds } from "~/models/stalker.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/stalker/active (spec 2 §7): `{ connections: [account ids] }` of stalkers connecting or active. */
 export const loader = apiRoute(async function loader() {

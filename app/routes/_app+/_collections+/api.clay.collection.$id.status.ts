@@ -4,7 +4,7 @@ import { clayCredentialsSchema } from "#api/collections-schemas";
 import { skipCacheHeader } from "#api/galaxy";
 import { collectionStatus } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /**

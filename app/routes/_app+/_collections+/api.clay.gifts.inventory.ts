@@ -3,7 +3,7 @@ import { COLLECTIONS_TEXTS as T, DEFAULT_COLLECTION_SET, type InventoryResponse 
 import { inventorySchema } from "#api/collections-schemas";
 import { giftInventory } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */

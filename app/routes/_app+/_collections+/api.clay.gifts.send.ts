@@ -3,7 +3,7 @@ import { COLLECTIONS_TEXTS as T, type SendGiftsResponse } from "#api/collections
 import { sendGiftsSchema } from "#api/collections-schemas";
 import { sendGifts } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */

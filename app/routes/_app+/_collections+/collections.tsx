@@ -20,9 +20,9 @@ import {
 } from "~/models/collections.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listUsers } from "~/models/user.server";
-import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { collectionsPanelCookie } from "~/utils/collections-panel.server";
 import { redirectWithError } from "~/utils/toast.server";
 import styles from "./components/collections.css?url";
@@ -30,7 +30,7 @@ import { CollectionsScreen } from "./components/collections-screen";
 import { AppError } from "~/utils/app-error";
 import type { z } from "zod";
 import { panelModeSchema, pickersFormSchema } from "#api/collections-schemas";
-import { pageAction, type FormFields } from "~/utils/page-action.server";
+import { pageAction, type FormFields } from "~/http/page-action.server";
 
 /**
  * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and

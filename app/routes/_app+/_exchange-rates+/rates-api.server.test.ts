@@ -9,11 +9,11 @@ import { createOperator, createSession } from "~/models/operator.server";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
 import { deleteAllRates, ratesSnapshot, RateValidationError, upsertRate } from "~/models/rate.server";
 import { encodeRates, ratesExpressHandler, ratesHotPath } from "./rates-api.server";
-import { apiErrorResponse } from "~/utils/api.server";
+import { apiErrorResponse } from "~/http/api.server";
 import { AppError } from "~/utils/app-error";
 import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
-import { createAuthGate } from "~/utils/auth-gate.server";
-import { sessionCookie } from "~/utils/auth.server";
+import { createAuthGate } from "~/http/auth-gate.server";
+import { sessionCookie } from "~/http/auth.server";
 import { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 
 /** GET through the gate, as the API token's operator. */

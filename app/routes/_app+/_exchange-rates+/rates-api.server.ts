@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
 import { gzip as gzipCb } from "node:zlib";
-import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/utils/auth.server";
+import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/http/auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
 import { cachedToken } from "~/models/api-token.server";

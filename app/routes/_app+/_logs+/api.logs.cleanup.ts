@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cleanupMessage, LOG_ERRORS } from "#api/logs";
 import { cleanupLogs } from "~/models/log.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/logs/cleanup (spec 2 §7 "Logs"; which entries go is our decision, see

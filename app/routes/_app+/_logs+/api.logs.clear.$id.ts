@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { LOG_ERRORS } from "#api/logs";
 import { clearLog, toLogDto } from "~/models/log.server";
-import { apiRoute, isUuid, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, isUuid, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /**
  * POST /api/logs/clear/{id} (spec 2 §7 "Logs"): marks the entry cleared.

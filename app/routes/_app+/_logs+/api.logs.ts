@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { LOG_ERRORS, LOG_LIST_LIMIT } from "#api/logs";
 import { logsQuerySchema } from "#api/logs-query";
 import { listLogs, toLogDto } from "~/models/log.server";
-import { apiRoute, jsonError, methodNotAllowed, zodMessage } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, zodMessage } from "~/http/api.server";
 
 /**
  * GET /api/logs with optional query type, source, cleared (spec 2 §7 "Logs").

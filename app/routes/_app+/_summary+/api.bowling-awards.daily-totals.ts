@@ -1,6 +1,6 @@
 import { SUMMARY_DAYS, SUMMARY_TEXTS } from "#api/summary";
 import { dailyTotals } from "~/models/daily-totals.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/bowling-awards/daily-totals → { dailyTotals: [{ date, awards, ballStats }] }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { GIFT_RATE_ERRORS } from "#api/summary";
 import { giftRatesBodySchema } from "#api/summary-schemas";
 import { getGiftRates, replaceGiftRates } from "~/models/gift-rates.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * GET /api/gift-rates → { rates: { [giftName]: number } } (spec 2 §7 "Characters").

@@ -3,11 +3,11 @@ import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES } from "#api/summary";
 import { giftRatesFormSchema } from "#api/summary-schemas";
 import { replaceGiftRates } from "~/models/gift-rates.server";
 import { AppError } from "~/utils/app-error";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { unknownIntentMessage } from "~/utils/intent.server";
-import { runPageAction, type PageActionOptions } from "~/utils/page-action.server";
-import { resourceError } from "~/utils/refusal.server";
+import { runPageAction, type PageActionOptions } from "~/http/page-action.server";
+import { resourceError } from "~/http/refusal.server";
 
 type Intent = "save";
 

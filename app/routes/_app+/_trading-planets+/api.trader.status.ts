@@ -1,6 +1,6 @@
 import { TRADER_MESSAGES } from "#api/trading";
 import { listTraderStatuses } from "~/models/trader.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/trader/status (issue 11): `{ traders }`, every character of type trading with its run's state. */
 export const loader = apiRoute(async function loader() {

@@ -18,8 +18,8 @@ import { liveBusUp, onLiveStatus } from "#jobs/live.server";
 import { producerConnection } from "#jobs/redis.server";
 import { dbHealth } from "~/db/client.server";
 import { DB_TIMEOUTS, dbBreakerActive, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
-import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
-import { remember } from "./remember.server";
+import { DependencyDownError, findDependencyDown } from "../utils/dependency-down.server";
+import { remember } from "../utils/remember.server";
 
 export { DependencyDownError, findDependencyDown };
 

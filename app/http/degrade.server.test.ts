@@ -25,7 +25,7 @@ import { dbReachability, onDbReachability } from "~/db/reachability.server";
 import { operators } from "~/db/schema";
 import { resetEnv } from "~/utils/env.server";
 import { createAuthGate } from "./auth-gate.server";
-import { expressErrorHandler } from "./http-security.server";
+import { expressErrorHandler } from "../utils/http-security.server";
 import { createTestApiToken, createTestOperator, remixHandler, type TestOperator } from "#tests/kit";
 import { TcpProxy } from "#tests/kit/tcp-proxy";
 
