@@ -12,10 +12,19 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { Queue } from "bullmq";
 import { logEvent } from "~/models/log.server";
 import { startHolderWatcher } from "~/models/session-liveness.server";
-import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./private-redis.server";
-import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAGE, QUEUE_DESCRIPTIONS, QUEUE_NAMES, type QueueName } from "./queues.server";
-import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
-import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
+import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./queue/private-redis.server";
+import {
+  closeQueues,
+  getQueue,
+  onQueueCreated,
+  upsertSchedulers,
+  OFFLINE_MESSAGE,
+  QUEUE_DESCRIPTIONS,
+  QUEUE_NAMES,
+  type QueueName,
+} from "./queue/queues.server";
+import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./queue/redis.server";
+import { jobEngineStatus, resetJobEngineStatus } from "./queue/status.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";

@@ -5,7 +5,7 @@
  *   status → "cycle completed" → the next cycle after the interval, until the run counter
  *   reaches the repeat count (0 = infinite).
  *
- * Exactly once (jobs/once.server.ts; docs/jobs.md "Exactly-once effects"). BullMQ may run a
+ * Exactly once (app/models/once.server.ts; docs/jobs.md "Exactly-once effects"). BullMQ may run a
  * cycle job again (a worker SIGKILLed mid-cycle leaves it stalled; the next worker runs it).
  * Every effect is a step keyed by the job:
  * - the mastic run and each send chunk are two-phase external steps; the gifts a cycle sends
@@ -38,8 +38,8 @@ import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/model
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { errorText } from "~/utils/errors";
 import { assertLockProven, LockLetGoError } from "../fence.server";
-import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../once.server";
-import { enqueue, type AutomationJob } from "../queues.server";
+import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../../app/models/once.server";
+import { enqueue, type AutomationJob } from "../queue/queues.server";
 import { countOf } from "~/utils/plural";
 import { AppError } from "~/utils/app-error";
 
