@@ -31,7 +31,7 @@ import type { Job } from "bullmq";
 import fs from "node:fs";
 import path from "node:path";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
-import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/galaxy/clay.server";
+import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/platform/clay.server";
 import { collectionsTimings } from "~/models/clay.server";
 import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";

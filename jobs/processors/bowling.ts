@@ -28,7 +28,7 @@ import { getGalaxyServices } from "~/galaxy/services.server";
 import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
 import { listBowlingAccounts, setLastFetched, type BowlingAccount } from "~/models/bowling-user.server";
 import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
-import { pullDailyStats } from "~/galaxy/daily-stats.server";
+import { pullDailyStats } from "~/platform/daily-stats.server";
 import { logEvent } from "~/models/log.server";
 import { startingProgress } from "~/models/refresh-progress.server";
 import { errorText } from "~/utils/errors";

@@ -8,7 +8,7 @@ import { cleanupAudit } from "~/models/audit.server";
 import { runAutomaticBackup } from "~/models/backup.server";
 import { cleanupLogs, logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
-import { pullDailyStats } from "~/galaxy/daily-stats.server";
+import { pullDailyStats } from "~/platform/daily-stats.server";
 import { pruneJobSteps, runStepOnce, stepKey } from "../../app/models/once.server";
 import type { ProbeJob, SystemJob } from "../queue/queues.server";
 

@@ -3,9 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
-import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/galaxy/clay.server";
+import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/platform/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
-import { loginWithProfile, loginWithRecoveryCode, logout } from "~/galaxy/collections-login.server";
+import { loginWithProfile, loginWithRecoveryCode, logout } from "~/platform/collections-login.server";
 import {
   clearActivity,
   getProfile,
