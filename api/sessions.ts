@@ -7,8 +7,8 @@
  */
 
 /**
- * Purposes the session host runs, each as jobs of the queue of the same name (jobs/queue/queues.server.ts
- * and jobs/queue/session-control.server.ts derive theirs from this list). Adding a purpose: its name
+ * Purposes the session host runs, each as jobs of the queue of the same name (app/queue/queues.server.ts
+ * and app/queue/session-control.server.ts derive theirs from this list). Adding a purpose: its name
  * here, its label and page below, its runner in jobs/processors/sessions.ts.
  */
 export const HOSTED_PURPOSES = ["stalker", "trader", "collections", "relay"] as const;

@@ -102,7 +102,7 @@ async function server() {
     const { createOperator } = await import("~/models/operator.server");
     const { createApiToken } = await import("~/models/api-token.server");
     const { openStreams } = await import("~/http/stream-limits.server");
-    const { closeLive, liveListenerCount } = await import("#jobs/queue/live.server");
+    const { closeLive, liveListenerCount } = await import("~/queue/live.server");
     const { closeDb } = await import("~/db/client.server");
     const { getEnv } = await import("~/utils/env.server");
 

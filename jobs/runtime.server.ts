@@ -12,7 +12,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { Queue } from "bullmq";
 import { logEvent } from "~/models/log.server";
 import { startHolderWatcher } from "~/models/session-liveness.server";
-import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./queue/private-redis.server";
+import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "../app/queue/private-redis.server";
 import {
   closeQueues,
   getQueue,
@@ -22,9 +22,9 @@ import {
   QUEUE_DESCRIPTIONS,
   QUEUE_NAMES,
   type QueueName,
-} from "./queue/queues.server";
-import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./queue/redis.server";
-import { jobEngineStatus, resetJobEngineStatus } from "./queue/status.server";
+} from "../app/queue/queues.server";
+import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "../app/queue/redis.server";
+import { jobEngineStatus, resetJobEngineStatus } from "../app/queue/status.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";

@@ -8,9 +8,9 @@
 import { Worker } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues } from "./queue/queues.server";
-import { createWorkerConnection, queuePrefix } from "./queue/redis.server";
-import { requestSession } from "./queue/session-control.server";
+import { closeQueues } from "../app/queue/queues.server";
+import { createWorkerConnection, queuePrefix } from "../app/queue/redis.server";
+import { requestSession } from "../app/queue/session-control.server";
 import { sessionProcessor, sessionWorkerOptions, type SessionRegistry, type SessionStore } from "./session-host.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 

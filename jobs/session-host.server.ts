@@ -12,7 +12,7 @@
  * - What the operator asked for (`desired`) and what is (actual, since, error, attempt, next
  *   retry, holder) live in the database (the store); the host writes the transitions it owns
  *   (taken → connecting, handed back → waiting, released), the runner the rest (ctx.report).
- * - ONE control channel (`<prefix>:sessions:control`, jobs/queue/session-control.server.ts) reaches
+ * - ONE control channel (`<prefix>:sessions:control`, app/queue/session-control.server.ts) reaches
  *   whichever process holds a session: "stop" ends it, "wake" runs its pending commands and
  *   its wake handlers (a sub-session's messages go to the session hosting it). Every
  *   SESSION_POLL_MS the host also reads `desired` and the commands of what it holds, so a
@@ -49,10 +49,10 @@ import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
 import type { Supervised } from "./processors/supervise";
 import { fenceTiming, lockProof } from "./fence.server";
-import { createWorkerConnection, producerConnection, queuePrefix } from "./queue/redis.server";
-import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "./queue/session-control.server";
+import { createWorkerConnection, producerConnection, queuePrefix } from "../app/queue/redis.server";
+import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "../app/queue/session-control.server";
 
-export { sessionJobId } from "./queue/session-control.server";
+export { sessionJobId } from "../app/queue/session-control.server";
 
 /** Session queues (one per purpose the host runs, api/sessions.ts): each carries `{kind: "session", accountId, reason}` (accountId = the session key). */
 export const SESSION_QUEUES = HOSTED_PURPOSES;

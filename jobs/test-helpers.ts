@@ -10,7 +10,7 @@ import type { SessionPurpose } from "#api/sessions";
 import { deleteKeysMatching } from "#tests/kit/redis-keys";
 import { nodeArgsFor } from "#tests/setup/test-bins";
 import { withSupervision, type SessionContext } from "./session-host.server";
-import type { HeartbeatRecord } from "./queue/status.server";
+import type { HeartbeatRecord } from "../app/queue/status.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -113,8 +113,8 @@ export function endsWithin(run: Promise<unknown>, ms = 5_000): Promise<"returned
  * The job engine's cached status is forgotten.
  */
 export async function beatAsWorker(id: string, ttlMs = 60_000, record: Partial<HeartbeatRecord> = {}): Promise<void> {
-  const { heartbeatKeys, producerConnection, waitForReady } = await import("./queue/redis.server");
-  const { resetJobEngineStatus } = await import("./queue/status.server");
+  const { heartbeatKeys, producerConnection, waitForReady } = await import("../app/queue/redis.server");
+  const { resetJobEngineStatus } = await import("../app/queue/status.server");
   const beat: HeartbeatRecord = {
     id,
     pid: 4242,

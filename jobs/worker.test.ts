@@ -8,9 +8,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
-import { enqueue, getQueue } from "./queue/queues.server";
+import { enqueue, getQueue } from "../app/queue/queues.server";
 import { probeCompletedMessage } from "./processors/system";
-import { jobEngineDetails, resetJobEngineStatus } from "./queue/status.server";
+import { jobEngineDetails, resetJobEngineStatus } from "../app/queue/status.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 
 // Short locks so a killed worker's job counts as stalled within seconds, not 30 s.

@@ -15,9 +15,9 @@ import { authenticate, runWithAuth } from "~/http/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { createTestApiToken, createTestOperator } from "#tests/kit";
 import { boardWriteOf } from "./board-audit.server";
-import { getQueue } from "../../jobs/queue/queues.server";
+import { getQueue } from "../queue/queues.server";
 import { mountQueueBoard } from "../../jobs/runtime.server";
-import { resetJobEngineStatus } from "../../jobs/queue/status.server";
+import { resetJobEngineStatus } from "../queue/status.server";
 import { deleteKeys } from "../../jobs/test-helpers";
 
 let server: http.Server;

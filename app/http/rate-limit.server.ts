@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { producerConnection, queuePrefix, waitForReady } from "#jobs/queue/redis.server";
+import { producerConnection, queuePrefix, waitForReady } from "~/queue/redis.server";
 import { remember } from "../utils/remember.server";
 
 /**

@@ -1,5 +1,5 @@
-import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queue/queues.server";
-import { awaitLive } from "#jobs/queue/live.server";
+import { enqueue, getQueue, jobEngineOffline, producerReady } from "~/queue/queues.server";
+import { awaitLive } from "~/queue/live.server";
 import { refreshNotice, type RefreshNotice, type RefreshProgress, type RefreshTexts } from "~/utils/refresh-outcome";
 // A cycle with character-details.server.ts (which re-exports this module): only functions
 // cross it, called after both modules are evaluated.

@@ -7,7 +7,7 @@ import {
   type ActivityStatus,
   type CollectionSetId,
 } from "#api/collections";
-import { publishLive } from "#jobs/queue/live.server";
+import { publishLive } from "~/queue/live.server";
 import { getDb, type Db } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
 import type { GalaxyCredentials } from "~/galaxy/services-parse";

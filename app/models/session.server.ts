@@ -14,11 +14,11 @@ import {
   type SessionPurpose,
   type SessionView,
 } from "#api/sessions";
-import { awaitLive, publishLive, type LiveMessage } from "#jobs/queue/live.server";
-import { jobEngineOffline } from "#jobs/queue/queues.server";
-import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/queue/session-control.server";
+import { awaitLive, publishLive, type LiveMessage } from "~/queue/live.server";
+import { jobEngineOffline } from "~/queue/queues.server";
+import { requestSession, sendSessionControl, sessionEngineReady } from "~/queue/session-control.server";
 import type { HealthResponse, HealthWorker } from "#api/jobs";
-import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "#jobs/queue/status.server";
+import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "~/queue/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
 import { AppError } from "~/utils/app-error";

@@ -39,7 +39,7 @@ import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.ser
 import { errorText } from "~/utils/errors";
 import { assertLockProven, LockLetGoError } from "../fence.server";
 import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../../app/models/once.server";
-import { enqueue, type AutomationJob } from "../queue/queues.server";
+import { enqueue, type AutomationJob } from "../../app/queue/queues.server";
 import { countOf } from "~/utils/plural";
 import { AppError } from "~/utils/app-error";
 

@@ -6,8 +6,8 @@
  */
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/queue/live.server";
-import { closeQueues, getQueue } from "#jobs/queue/queues.server";
+import { closeLive, liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
+import { closeQueues, getQueue } from "~/queue/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { refreshProgressWriter } from "#jobs/processors/refresh-progress";

@@ -34,7 +34,7 @@ import { startingProgress } from "~/models/refresh-progress.server";
 import { errorText } from "~/utils/errors";
 import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "~/utils/refresh-outcome";
 import { runStepOnce, stepKey } from "../../app/models/once.server";
-import type { BulkRefreshJob } from "../queue/queues.server";
+import type { BulkRefreshJob } from "../../app/queue/queues.server";
 import { refreshProgressWriter } from "./refresh-progress";
 
 /** Spec 1 §7 / §9: collection stats use collection 151 ('Capybara'). */

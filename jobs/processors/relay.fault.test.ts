@@ -14,7 +14,7 @@ import { sessions } from "~/db/schema";
 import { GalaxyConnection } from "~/galaxy/connection.server";
 import { connectNew, getBotStatus, getSavedAccount, startBot, stopBot } from "~/models/galacord.server";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues } from "../queue/queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
 import { startPartitionProxy, type PartitionProxy } from "../test-partition";
 

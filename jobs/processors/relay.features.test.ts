@@ -17,7 +17,7 @@ import { GalaxyConnection } from "~/galaxy/connection.server";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import { connectNew, getBotStatus, getSavedAccount, listSavedAccounts, saveRelayOptions, startBot, stopBot, stopConnection } from "~/models/galacord.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { closeQueues } from "../queue/queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 

@@ -29,7 +29,7 @@ import {
   updateChannel,
 } from "~/models/galacord.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { closeQueues } from "../queue/queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { AppError } from "~/utils/app-error";

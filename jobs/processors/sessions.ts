@@ -1,7 +1,7 @@
 /**
  * The session registry handed to the session host (docs/sessions.md): each purpose's runner and
  * the store of session state. Adding a purpose is one entry here (and its queue in
- * jobs/queue/queues.server.ts, the purpose in api/sessions.ts HOSTED_PURPOSES, whose queue has its name: `sessionQueue` in jobs/queue/session-control.server.ts).
+ * app/queue/queues.server.ts, the purpose in api/sessions.ts HOSTED_PURPOSES, whose queue has its name: `sessionQueue` in app/queue/session-control.server.ts).
  */
 import {
   claimCommands,

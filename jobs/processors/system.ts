@@ -10,7 +10,7 @@ import { cleanupLogs, logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
 import { pullDailyStats } from "~/platform/daily-stats.server";
 import { pruneJobSteps, runStepOnce, stepKey } from "../../app/models/once.server";
-import type { ProbeJob, SystemJob } from "../queue/queues.server";
+import type { ProbeJob, SystemJob } from "../../app/queue/queues.server";
 
 const PROBE_MAX_MS = PROBE_LIMITS.maxMs;
 const PROBE_DEFAULT_MS = PROBE_LIMITS.defaultMs;

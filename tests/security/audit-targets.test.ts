@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { createTestApiToken, createTestOperator, makeRequest, remixHandler, type TestOperator } from "#tests/kit";
 import { nodeArgsFor } from "#tests/setup/test-bins";
 import { mountQueueBoard } from "#jobs/runtime.server";
-import { resetJobEngineStatus } from "#jobs/queue/status.server";
+import { resetJobEngineStatus } from "~/queue/status.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { auditLog, categories } from "~/db/schema";

@@ -26,7 +26,7 @@ import express from "express";
 import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getQueue, QUEUE_NAMES } from "#jobs/queue/queues.server";
+import { getQueue, QUEUE_NAMES } from "~/queue/queues.server";
 import { mountQueueBoard } from "#jobs/runtime.server";
 import { createTestApiToken, createTestOperator, makeRequest, toastOf, type TestOperator } from "#tests/kit";
 import { remixBuild } from "#tests/kit/remix";

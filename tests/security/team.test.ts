@@ -16,7 +16,7 @@ import type { Job } from "bullmq";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
-import type { AutomationJob } from "#jobs/queue/queues.server";
+import type { AutomationJob } from "~/queue/queues.server";
 import { processAutomationJob } from "#jobs/processors/automation";
 import { startSimulator, type Simulator } from "#sim/server";
 import { resetServicesFigures, servicesState } from "#sim/services-data";

@@ -1,7 +1,7 @@
 import { Box, Container } from "@radix-ui/themes";
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { jobEngineStatus } from "#jobs/queue/status.server";
+import { jobEngineStatus } from "~/queue/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";

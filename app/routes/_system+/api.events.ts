@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { liveBusUp, onLive, type LiveMessage } from "#jobs/queue/live.server";
+import { liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
 import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { requireApiAuth } from "~/http/auth.server";
 import { admitLiveStream, onClientGone } from "~/http/stream-limits.server";

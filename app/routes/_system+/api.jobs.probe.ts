@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { probeRequestSchema, type ProbeResponse } from "#api/jobs";
-import { enqueue } from "#jobs/queue/queues.server";
+import { enqueue } from "~/queue/queues.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**

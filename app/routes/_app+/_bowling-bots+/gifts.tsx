@@ -37,7 +37,7 @@ import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { AppError } from "~/utils/app-error";
-import { isJobEngineOffline } from "#jobs/queue/queues.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
 import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 
 /**

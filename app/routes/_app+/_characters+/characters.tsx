@@ -38,7 +38,7 @@ import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { SESSION_TEXTS, type SessionPhase } from "#api/sessions";
 import { AppError } from "~/utils/app-error";
-import { isJobEngineOffline } from "#jobs/queue/queues.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
 import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 
 /**

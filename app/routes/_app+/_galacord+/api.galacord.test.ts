@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
-import { closeQueues } from "#jobs/queue/queues.server";
+import { closeQueues } from "~/queue/queues.server";
 import { startWorkers, type WorkerPool } from "#jobs/worker";
 import { startDiscordSimulator, type DiscordSimulator } from "#sim/discord/server";
 import { SEED } from "#sim/discord/state";

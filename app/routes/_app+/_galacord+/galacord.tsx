@@ -34,7 +34,7 @@ import { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
-import { isJobEngineOffline } from "#jobs/queue/queues.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
 import { pageAction } from "~/http/page-action.server";
 
 /**

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "~/utils/env.server";
 import { awaitLive, closeLive, liveBusUp, onLive, publishLive } from "./live.server";
-import { deleteKeys, waitFor } from "../test-helpers";
+import { deleteKeys, waitFor } from "../../jobs/test-helpers";
 
 beforeAll(async () => {
   const off = onLive(() => {});
