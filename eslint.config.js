@@ -22,14 +22,14 @@ const ENTRIES = [
   "./jobs/runtime.server.ts",
   "./scripts",
 ];
-/** The worker side (consumers): the session host, fencing, processors, the relay; jobs/queue is the producers'. */
+/** The worker side (consumers): the session host, fencing, processors, the relay (the producers are app/queue). */
 const WORKER_SIDE = ["./jobs/*.ts", "./jobs/processors/**", "./jobs/relay/**"];
 const WORKER_TARGETS = ["./jobs/session-host.server.ts", "./jobs/fence.server.ts", "./jobs/worker-log.server.ts", "./jobs/processors", "./jobs/relay"];
 /** Everything under routes and the entries. */
 const BELOW_ROUTES = [
   "./app/http",
   ...WORKER_TARGETS,
-  "./jobs/queue",
+  "./app/queue",
   "./app/platform",
   "./app/models",
   "./app/galaxy",
@@ -142,7 +142,7 @@ export default defineConfig(
           zones: [
             // Decision 0022, one folder one layer (issue 30 C1). From the top: entries › routes
             // (app/routes) › the HTTP edge (app/http) and the worker side (WORKER_SIDE) › platform
-            // calls (app/platform) › models (app/models) › the queue producers (jobs/queue) › the
+            // calls (app/platform) › models (app/models) › the queue producers (app/queue) › the
             // Galaxy transport (app/galaxy), app/utils, app/db, api/, app/data, and the browser kit
             // (app/components). Each zone names what a layer must not import. (A zone's `from` is
             // all globs or all paths: import-x refuses a mix.)
@@ -159,7 +159,7 @@ export default defineConfig(
             {
               target: "./app/http",
               from: [...WORKER_SIDE, "./app/platform/**"],
-              message: "The HTTP edge reads requests and calls models and the queue producers (jobs/queue), not the worker side or the platform calls.",
+              message: "The HTTP edge reads requests and calls models and the queue producers (app/queue), not the worker side or the platform calls.",
             },
             {
               target: WORKER_TARGETS,
@@ -176,16 +176,16 @@ export default defineConfig(
               target: "./app/models",
               from: ["./app/http/**", "./app/platform/**", ...WORKER_SIDE, "./app/galaxy/services.server.ts*"],
               message:
-                "Models read and write the database: no HTTP edge, no platform HTTP calls (app/platform, app/galaxy/services.server.ts), no worker side; the queue producers are jobs/queue.",
+                "Models read and write the database: no HTTP edge, no platform HTTP calls (app/platform, app/galaxy/services.server.ts), no worker side; the queue producers are app/queue.",
             },
             {
-              target: "./jobs/queue",
+              target: "./app/queue",
               from: ["./app/models/**", "./app/platform/**", "./app/http/**", "./app/galaxy/**", ...WORKER_SIDE],
               message: "The queue producers sit below models: Redis, queues, the live bus and session control only (utils, api/ below them).",
             },
             {
               target: ["./app/utils", "./app/db", "./api", "./app/data"],
-              from: ["./app/http", "./app/platform", "./app/models", "./jobs", "./app/galaxy"],
+              from: ["./app/http", "./app/platform", "./app/models", "./jobs", "./app/queue", "./app/galaxy"],
               message: "app/utils, app/db, api/ and app/data are the ground floor: no model, job, platform, Galaxy or HTTP-edge module.",
             },
             {
@@ -198,18 +198,27 @@ export default defineConfig(
             },
             {
               target: "./app/galaxy",
-              from: ["./app/http", "./app/platform", "./jobs"],
-              message: "The Galaxy transport imports no job, platform call or HTTP-edge module.",
+              from: ["./app/http", "./app/platform", "./jobs", "./app/queue"],
+              message: "The Galaxy transport imports no job, queue, platform call or HTTP-edge module.",
             },
             {
               // Known exception (decision 0022): app/galaxy/user-agent.server.ts, the user-agent registry the transport reads.
-              target: ["./app/galaxy/!(user-agent.server.ts)", "./app/utils", "./app/platform", "./app/http", "./jobs", "./api", "./app/components"],
+              target: [
+                "./app/galaxy/!(user-agent.server.ts)",
+                "./app/utils",
+                "./app/platform",
+                "./app/http",
+                "./jobs",
+                "./app/queue",
+                "./api",
+                "./app/components",
+              ],
               from: "./app/db/schema",
               message: "Only models query tables (app/models): call the model's function.",
             },
             {
               // app/http/section.server.ts reads the section list (app/components/shell/sections.ts, plain data).
-              target: ["./app/galaxy", "./app/utils", "./app/db", "./api", "./app/data", "./jobs", "./app/models", "./app/platform"],
+              target: ["./app/galaxy", "./app/utils", "./app/db", "./api", "./app/data", "./jobs", "./app/queue", "./app/models", "./app/platform"],
               from: "./app/components",
               message: "Server code imports no React component: move shared data below (app/utils, api/).",
             },
@@ -222,6 +231,7 @@ export default defineConfig(
                 "./app/platform/**",
                 "./app/db/**",
                 "./jobs/**",
+                "./app/queue/**",
                 "./app/utils/**/*.server.ts",
                 "./app/galaxy/**/*.server.ts",
               ],
