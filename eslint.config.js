@@ -10,6 +10,36 @@ import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import tseslint from "typescript-eslint";
 
+// Decision 0022's layers as paths (issue 30 C1: one folder, one layer).
+/** Entry modules: they start a process and may import anything. */
+const ENTRIES = [
+  "./server.ts",
+  "./app/boot.server.ts",
+  "./app/root.tsx",
+  "./app/entry.server.tsx",
+  "./app/entry.client.tsx",
+  "./jobs/worker.ts",
+  "./jobs/runtime.server.ts",
+  "./scripts",
+];
+/** The worker side (consumers): the session host, fencing, processors, the relay (the producers are app/queue). */
+const WORKER_SIDE = ["./jobs/*.ts", "./jobs/processors/**", "./jobs/relay/**"];
+const WORKER_TARGETS = ["./jobs/session-host.server.ts", "./jobs/fence.server.ts", "./jobs/worker-log.server.ts", "./jobs/processors", "./jobs/relay"];
+/** Everything under routes and the entries. */
+const BELOW_ROUTES = [
+  "./app/http",
+  ...WORKER_TARGETS,
+  "./app/queue",
+  "./app/platform",
+  "./app/models",
+  "./app/galaxy",
+  "./app/utils",
+  "./app/db",
+  "./app/components",
+  "./api",
+  "./app/data",
+];
+
 export default defineConfig(
   {
     ignores: [
@@ -110,37 +140,101 @@ export default defineConfig(
         "error",
         {
           zones: [
+            // Decision 0022, one folder one layer (issue 30 C1). From the top: entries › routes
+            // (app/routes) › the HTTP edge (app/http) and the worker side (WORKER_SIDE) › platform
+            // calls (app/platform) › models (app/models) › the queue producers (app/queue) › the
+            // Galaxy transport (app/galaxy), app/utils, app/db, api/, app/data, and the browser kit
+            // (app/components). Each zone names what a layer must not import. (A zone's `from` is
+            // all globs or all paths: import-x refuses a mix.)
+            {
+              target: BELOW_ROUTES,
+              from: "./app/routes",
+              message: "Only routes and the entry modules import route modules: move what both need below (app/http, app/models, app/utils, api/).",
+            },
+            {
+              target: BELOW_ROUTES,
+              from: ENTRIES,
+              message: "Entry modules start the process; nothing below imports them.",
+            },
+            {
+              target: "./app/http",
+              from: [...WORKER_SIDE, "./app/platform/**"],
+              message: "The HTTP edge reads requests and calls models and the queue producers (app/queue), not the worker side or the platform calls.",
+            },
+            {
+              target: WORKER_TARGETS,
+              from: "./app/http",
+              message: "The worker side answers no HTTP request: no app/http module (what both need sits below, in app/utils or app/models).",
+            },
+            {
+              target: "./app/platform",
+              from: ["./app/http/**", ...WORKER_SIDE],
+              message:
+                "Platform calls act for a stored account through models and the Galaxy transport; the HTTP edge and the worker side call them, not the other way round.",
+            },
             {
               target: "./app/models",
-              from: [
-                "./app/routes",
-                "./app/components",
-                "./jobs/processors",
-                "./jobs/relay",
-                "./jobs/worker.ts",
-                "./jobs/runtime.server.ts",
-                "./jobs/session-host.server.ts",
-                "./app/galaxy/services.server.ts",
-                "./app/galaxy/clay.server.ts",
-                "./app/galaxy/daily-stats.server.ts",
-                "./app/galaxy/collections-login.server.ts",
-              ],
+              from: ["./app/http/**", "./app/platform/**", ...WORKER_SIDE, "./app/galaxy/services.server.ts*"],
               message:
-                "Models read and write the database: no routes, components, job processors or platform HTTP calls (those sit above, in app/galaxy/ or jobs/).",
+                "Models read and write the database: no HTTP edge, no platform HTTP calls (app/platform, app/galaxy/services.server.ts), no worker side; the queue producers are app/queue.",
             },
             {
-              target: ["./jobs", "./app/galaxy", "./app/utils", "./app/db", "./app/components", "./api"],
-              from: "./app/routes",
-              message: "Only routes and the entry modules import route modules: move what both need below (app/models, app/utils, api/).",
+              target: "./app/queue",
+              from: ["./app/models/**", "./app/platform/**", "./app/http/**", "./app/galaxy/**", ...WORKER_SIDE],
+              message: "The queue producers sit below models: Redis, queues, the live bus and session control only (utils, api/ below them).",
             },
             {
-              target: ["./jobs", "./app/galaxy", "./app/db", "./api"],
+              target: ["./app/utils", "./app/db", "./api", "./app/data"],
+              from: ["./app/http", "./app/platform", "./app/models", "./jobs", "./app/queue", "./app/galaxy"],
+              message: "app/utils, app/db, api/ and app/data are the ground floor: no model, job, platform, Galaxy or HTTP-edge module.",
+            },
+            {
+              target: "./app/galaxy",
+              from: "./app/models",
+              // The one known exception (decision 0022): connection-deps.server.ts writes a
+              // connection's login failures to System Logs.
+              except: ["./log.server.ts"],
+              message: "The Galaxy transport imports no model.",
+            },
+            {
+              target: "./app/galaxy",
+              from: ["./app/http", "./app/platform", "./jobs", "./app/queue"],
+              message: "The Galaxy transport imports no job, queue, platform call or HTTP-edge module.",
+            },
+            {
+              // Known exception (decision 0022): app/galaxy/user-agent.server.ts, the user-agent registry the transport reads.
+              target: [
+                "./app/galaxy/!(user-agent.server.ts)",
+                "./app/utils",
+                "./app/platform",
+                "./app/http",
+                "./jobs",
+                "./app/queue",
+                "./api",
+                "./app/components",
+              ],
+              from: "./app/db/schema",
+              message: "Only models query tables (app/models): call the model's function.",
+            },
+            {
+              // app/http/section.server.ts reads the section list (app/components/shell/sections.ts, plain data).
+              target: ["./app/galaxy", "./app/utils", "./app/db", "./api", "./app/data", "./jobs", "./app/queue", "./app/models", "./app/platform"],
               from: "./app/components",
               message: "Server code imports no React component: move shared data below (app/utils, api/).",
             },
             {
               target: "./app/components",
-              from: ["./app/routes/**/*.server.ts", "./app/models/**", "./app/db/**", "./jobs/**", "./app/utils/**/*.server.ts", "./app/galaxy/**/*.server.ts"],
+              from: [
+                "./app/routes/**/*.server.ts",
+                "./app/http/**",
+                "./app/models/**",
+                "./app/platform/**",
+                "./app/db/**",
+                "./jobs/**",
+                "./app/queue/**",
+                "./app/utils/**/*.server.ts",
+                "./app/galaxy/**/*.server.ts",
+              ],
               message: "Components run in the browser: no server modules (pass what they need from the route's loader).",
             },
           ],

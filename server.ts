@@ -58,7 +58,7 @@ async function main() {
   // After static files, before Remix: the auth gate, the queue board, the hot path.
   await appEntry.mountServerRoutes(app);
 
-  // Every route action wrapped once: roles and the audit trail (app/utils/route-guard.server.ts).
+  // Every route action wrapped once: roles and the audit trail (app/http/route-guard.server.ts).
   app.all(
     "*",
     createRequestHandler({
@@ -72,7 +72,7 @@ async function main() {
   // The dev server serves source files through Vite without a login: loopback only unless asked.
   const host = process.env.HOST ?? (viteDevServer ? "127.0.0.1" : "0.0.0.0");
   // GET /api/rates from memory ahead of Express when nothing in front would change the answer.
-  // Request timeouts, keep-alive and connection limits: app/utils/http-limits.server.ts.
+  // Request timeouts, keep-alive and connection limits: app/http/http-limits.server.ts.
   const server = appEntry.createHttpServer(appEntry.requestListener(app)).listen(port, host, () => {
     console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
     void appEntry.onListening(port);

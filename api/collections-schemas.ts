@@ -62,3 +62,19 @@ export const sendGiftsSchema = clayCredentialsSchema.extend({
     .max(COLLECTIONS_LIMITS.maxGiftIds, { error: COLLECTIONS_TEXTS.badGiftIds })
     .transform((ids) => [...new Set(ids)]),
 });
+
+/**
+ * The Collections screen's pickers as posted (spec 2 §5): the set, when the form carries its
+ * picker; the recipient ("Other account ID" wins over the picker; empty clears it).
+ */
+export const pickersFormSchema = z.object({
+  collectionId: setField.optional(),
+  recipientId: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,12})?$/, { error: COLLECTIONS_TEXTS.recipientNotId })
+    .optional(),
+});
+
+/** The floating panel's modes (the `panel` intent and its cookie). */
+export const panelModeSchema = z.enum(["show", "minimized", "hide"], { error: "Unknown panel mode" });

@@ -30,7 +30,9 @@ export type LiveTopic =
   /** System Logs got new entries. */
   | "logs"
   /** A worker was lost (its beat expired; issue 29): data = { lost: ids, sessions: count }. The header re-reads its counts. */
-  | "workers";
+  | "workers"
+  /** A session command was answered (key = its id): the request waiting for it reads the answer. Server-side only: never sent to a browser. */
+  | "command";
 
 export type LiveEvent = {
   topic: LiveTopic;

@@ -7,8 +7,8 @@
  */
 
 /**
- * Purposes the session host runs, each as jobs of the queue of the same name (jobs/queues.server.ts
- * and jobs/session-control.server.ts derive theirs from this list). Adding a purpose: its name
+ * Purposes the session host runs, each as jobs of the queue of the same name (app/queue/queues.server.ts
+ * and app/queue/session-control.server.ts derive theirs from this list). Adding a purpose: its name
  * here, its label and page below, its runner in jobs/processors/sessions.ts.
  */
 export const HOSTED_PURPOSES = ["stalker", "trader", "collections", "relay"] as const;
@@ -31,6 +31,25 @@ export type SessionDesired = "run" | "stop";
  * - `failed`: ended by itself; `error` has the platform's words.
  */
 export type SessionActual = "waiting" | "connecting" | "active" | "reconnecting" | "stopped" | "failed";
+
+// What a holder writes, and the commands it runs: declared once here for the session host
+// (jobs/session-host.server.ts), its runners and the store (app/models/session.server.ts).
+
+/** What a holder reports while it runs (`ctx.report`). */
+export type SessionPatch = Partial<{
+  actual: Exclude<SessionActual, "stopped" | "failed">;
+  error: string | null;
+  attempt: number;
+  nextRetryAt: Date | null;
+  planet: string | null;
+  info: Record<string, unknown>;
+}>;
+/** How a session ended by itself (`ctx.end`). */
+export type SessionEnd = { actual: "failed" | "stopped"; error?: string | null; note?: string | null };
+/** A command for the live session (a planet change), run by whichever process holds it. */
+export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
+/** What the holder answers a command: its result, or a refusal with a status and text. */
+export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; status: number; message: string };
 
 export type SessionView = {
   purpose: SessionPurpose;

@@ -1,6 +1,6 @@
 /** zod schemas of the Gift Rates contract (api/summary.ts); server and lazily loaded client code only. */
 import { z } from "zod";
-import { GIFT_RATE_NAMES } from "./summary";
+import { GIFT_RATE_NAMES, giftRateInputError, pairsToRates, parseRateInput, type GiftRates, type RatePair } from "./summary";
 
 const rate = z.number({ error: "rate must be a number" }).min(0, "rate must not be negative");
 
@@ -14,3 +14,27 @@ export const giftRatesBodySchema = z
     }),
   })
   .strict();
+
+/**
+ * The no-JavaScript Gift Rates form (spec 2 §5): fields `prize:<gift>` and `fireballs:<gift>`,
+ * whole numbers ≥ 0, empty = 0; the first refused gift is the issue (`<gift>: <reason>`). Gives
+ * the rates to save: only pairs with both non-zero, as prize / fireballs.
+ */
+export const giftRatesFormSchema = z
+  .record(z.string(), z.string())
+  .superRefine((fields, ctx) => {
+    for (const name of GIFT_RATE_NAMES) {
+      const refused = giftRateInputError(fields[`prize:${name}`], fields[`fireballs:${name}`]);
+      if (refused) {
+        ctx.addIssue({ code: "custom", message: `${name}: ${refused}` });
+        return;
+      }
+    }
+  })
+  .transform((fields): GiftRates => {
+    const pairs: Record<string, RatePair> = {};
+    for (const name of GIFT_RATE_NAMES) {
+      pairs[name] = { prize: parseRateInput(fields[`prize:${name}`]) ?? 0, fireballs: parseRateInput(fields[`fireballs:${name}`]) ?? 0 };
+    }
+    return pairsToRates(pairs);
+  });

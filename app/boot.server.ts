@@ -9,14 +9,14 @@ import type { Express } from "express";
 import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
-import { createAuthGate } from "~/utils/auth-gate.server";
-import { trackStreamConnections } from "~/utils/stream-limits.server";
+import { createAuthGate } from "~/http/auth-gate.server";
+import { trackStreamConnections } from "~/http/stream-limits.server";
 import { ratesExpressHandler, ratesHotPath } from "~/routes/_app+/_exchange-rates+/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
-export { guardBuild } from "~/utils/route-guard.server";
-export { createHttpServer } from "~/utils/http-limits.server";
+export { guardBuild } from "~/http/route-guard.server";
+export { createHttpServer } from "~/http/http-limits.server";
 export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {

@@ -12,7 +12,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
-import { scriptErrorAnswer } from "~/utils/refusal.server";
+import { scriptErrorAnswer } from "~/http/refusal.server";
 
 export {
   compressionWhereItPays,

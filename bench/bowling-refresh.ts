@@ -104,7 +104,7 @@ async function main() {
     cleanups.push(async () => deleteKeys(env.REDIS_URL, env.QUEUE_PREFIX));
 
     const { closeDb } = await import("~/db/client.server");
-    const { closeQueues } = await import("#jobs/queues.server");
+    const { closeQueues } = await import("~/queue/queues.server");
     const { startWorkers } = await import("#jobs/worker");
     const { upsertUser } = await import("~/models/user.server");
     const { getLastFetched } = await import("~/models/bowling-user.server");

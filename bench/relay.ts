@@ -102,7 +102,7 @@ async function main() {
     const { connectNew, getBotStatus, getSavedAccount, saveRelayOptions, startBot, stopBot } = await import("~/models/galacord.server");
     const { GalaxyConnection } = await import("~/galaxy/connection.server");
     const { closeDb } = await import("~/db/client.server");
-    const { closeQueues } = await import("#jobs/queues.server");
+    const { closeQueues } = await import("~/queue/queues.server");
     cleanups.unshift(async () => {
       await stopBot().catch(() => {});
       await closeQueues();

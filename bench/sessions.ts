@@ -130,7 +130,7 @@ async function main() {
     const { upsertUser, deleteUser } = await import("~/models/user.server");
     const { listStalkerStatuses, startStalker, stopStalker } = await import("~/models/stalker.server");
     const { closeDb } = await import("~/db/client.server");
-    const { closeQueues } = await import("#jobs/queues.server");
+    const { closeQueues } = await import("~/queue/queues.server");
     cleanups.unshift(async () => {
       await closeQueues();
       await closeDb();

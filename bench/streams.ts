@@ -98,11 +98,11 @@ async function server() {
   removeRedisKeysAtEnd(cleanups, prefix);
   try {
     const { expressApp } = await import("#tests/kit/remix");
-    const { createHttpServer, httpLimits } = await import("~/utils/http-limits.server");
+    const { createHttpServer, httpLimits } = await import("~/http/http-limits.server");
     const { createOperator } = await import("~/models/operator.server");
     const { createApiToken } = await import("~/models/api-token.server");
-    const { openStreams } = await import("~/utils/stream-limits.server");
-    const { closeLive, liveListenerCount } = await import("#jobs/live.server");
+    const { openStreams } = await import("~/http/stream-limits.server");
+    const { closeLive, liveListenerCount } = await import("~/queue/live.server");
     const { closeDb } = await import("~/db/client.server");
     const { getEnv } = await import("~/utils/env.server");
 

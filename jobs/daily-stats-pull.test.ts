@@ -11,7 +11,7 @@ import { dailyAwards, users } from "~/db/schema";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { enqueue, getQueue, SCHEDULERS, upsertSchedulers } from "./queues.server";
+import { enqueue, getQueue, SCHEDULERS, upsertSchedulers } from "../app/queue/queues.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 import { startWorkers, type WorkerPool } from "./worker";
 

@@ -6,7 +6,7 @@ import { Queue, Worker, type Job } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { getEnv } from "~/utils/env.server";
 import { fencedProcessor, fenceTiming, fenceWorker, lockProof, trackLock, untrackLock } from "./fence.server";
-import { createWorkerConnection, queuePrefix } from "./redis.server";
+import { createWorkerConnection, queuePrefix } from "../app/queue/redis.server";
 import { workerTroubleLog } from "./worker-log.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 

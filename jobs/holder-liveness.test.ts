@@ -18,9 +18,9 @@ import { upsertUser } from "~/models/user.server";
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
 import { loader as healthLoader } from "~/routes/_system+/api.health";
 import { getEnv } from "~/utils/env.server";
-import { closeLive, liveBusUp, onLive, type LiveMessage } from "./live.server";
+import { closeLive, liveBusUp, onLive, type LiveMessage } from "../app/queue/live.server";
 import { defaultSessionCapacity } from "./session-host.server";
-import { jobEngineDetails, resetJobEngineStatus } from "./status.server";
+import { jobEngineDetails, resetJobEngineStatus } from "../app/queue/status.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 
 let sim: Simulator;

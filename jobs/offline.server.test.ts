@@ -13,9 +13,9 @@ import { resetEnv } from "~/utils/env.server";
 import { AppError } from "~/utils/app-error";
 import { action as probeAction } from "~/routes/_system+/api.jobs.probe";
 import { loader as healthLoader } from "~/routes/_system+/api.health";
-import { OFFLINE_MESSAGE, enqueue } from "./queues.server";
+import { OFFLINE_MESSAGE, enqueue } from "../app/queue/queues.server";
 import { mountQueueBoard, startJobRuntime } from "./runtime.server";
-import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
+import { jobEngineStatus, resetJobEngineStatus } from "../app/queue/status.server";
 import { freePort } from "./test-helpers";
 import { apiArgs, errorBody } from "#tests/kit/api";
 

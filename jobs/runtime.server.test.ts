@@ -7,9 +7,9 @@ import http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "~/utils/env.server";
-import { QUEUE_NAMES, enqueue } from "./queues.server";
+import { QUEUE_NAMES, enqueue } from "../app/queue/queues.server";
 import { mountQueueBoard } from "./runtime.server";
-import { resetJobEngineStatus } from "./status.server";
+import { resetJobEngineStatus } from "../app/queue/status.server";
 import { deleteKeys } from "./test-helpers";
 
 let server: http.Server;

@@ -12,14 +12,23 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { Queue } from "bullmq";
 import { logEvent } from "~/models/log.server";
 import { startHolderWatcher } from "~/models/session-liveness.server";
-import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "./private-redis.server";
-import { closeQueues, getQueue, onQueueCreated, upsertSchedulers, OFFLINE_MESSAGE, QUEUE_DESCRIPTIONS, QUEUE_NAMES, type QueueName } from "./queues.server";
-import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "./redis.server";
-import { jobEngineStatus, resetJobEngineStatus } from "./status.server";
+import { startPrivateRedis, privateRedisObstacle, describePrivateRedis, type PrivateRedis } from "../app/queue/private-redis.server";
+import {
+  closeQueues,
+  getQueue,
+  onQueueCreated,
+  upsertSchedulers,
+  OFFLINE_MESSAGE,
+  QUEUE_DESCRIPTIONS,
+  QUEUE_NAMES,
+  type QueueName,
+} from "../app/queue/queues.server";
+import { probeRedis, producerConnection, redisUrl, safeRedisUrl, waitForReady } from "../app/queue/redis.server";
+import { jobEngineStatus, resetJobEngineStatus } from "../app/queue/status.server";
 import { restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
 import { startWorkers, type WorkerPool } from "./worker";
-import { boardAudit } from "./board-audit.server";
+import { boardAudit } from "../app/http/board-audit.server";
 
 /** How long stopping the web process waits for the in-process worker's active jobs. */
 const IN_PROCESS_SHUTDOWN_MS = 10_000;

@@ -11,7 +11,7 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { getStalkerStatus, startStalker, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
-import { getQueue } from "./queues.server";
+import { getQueue } from "../app/queue/queues.server";
 import { sessionJobId } from "./session-host.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 

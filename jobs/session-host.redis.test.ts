@@ -1,6 +1,6 @@
 /**
  * Session host fault test (issue 9 "Proof": "Redis restart → sessions come back"). A
- * private redis-server (jobs/private-redis.server.ts) on a free port, a real worker process,
+ * private redis-server (app/queue/private-redis.server.ts) on a free port, a real worker process,
  * the simulator in this process. Two restarts: one that keeps the data (append-only file: the
  * jobs are still there, their locks expired) and one that comes back empty (the jobs are
  * gone: the workers' reconcile enqueues the started sessions again).
@@ -13,8 +13,8 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.server";
 import { upsertUser } from "~/models/user.server";
 import { resetEnv } from "~/utils/env.server";
-import { startPrivateRedis, type PrivateRedis } from "./private-redis.server";
-import { closeQueues, getQueue } from "./queues.server";
+import { startPrivateRedis, type PrivateRedis } from "../app/queue/private-redis.server";
+import { closeQueues, getQueue } from "../app/queue/queues.server";
 import { sessionJobId } from "./session-host.server";
 import { freePort, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 

@@ -9,9 +9,9 @@ import { Worker } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { DependencyDownError } from "~/utils/dependency-down.server";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues, getQueue } from "./queues.server";
-import { createWorkerConnection, queuePrefix } from "./redis.server";
-import { requestSession } from "./session-control.server";
+import { closeQueues, getQueue } from "../app/queue/queues.server";
+import { createWorkerConnection, queuePrefix } from "../app/queue/redis.server";
+import { requestSession } from "../app/queue/session-control.server";
 import { sessionJobId, sessionProcessor, sessionWorkerOptions, type SessionRegistry, type SessionStore } from "./session-host.server";
 import { deleteKeys, waitFor } from "./test-helpers";
 
@@ -33,6 +33,7 @@ const store: SessionStore = {
   wantedAgain: async (_p, key) => rows.get(key)?.desired === "run" && rows.get(key)?.actual === "waiting",
   claimCommands: async () => [],
   finishCommand: async () => {},
+  log: async () => {},
 };
 
 afterAll(async () => {

@@ -12,7 +12,7 @@
  * - What the operator asked for (`desired`) and what is (actual, since, error, attempt, next
  *   retry, holder) live in the database (the store); the host writes the transitions it owns
  *   (taken → connecting, handed back → waiting, released), the runner the rest (ctx.report).
- * - ONE control channel (`<prefix>:sessions:control`, jobs/session-control.server.ts) reaches
+ * - ONE control channel (`<prefix>:sessions:control`, app/queue/session-control.server.ts) reaches
  *   whichever process holds a session: "stop" ends it, "wake" runs its pending commands and
  *   its wake handlers (a sub-session's messages go to the session hosting it). Every
  *   SESSION_POLL_MS the host also reads `desired` and the commands of what it holds, so a
@@ -35,14 +35,24 @@ import v8 from "node:v8";
 import { DelayedError, type Job, type Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { HOSTED_PURPOSES, type HostedPurpose, type SessionPurpose } from "#api/sessions";
+import {
+  HOSTED_PURPOSES,
+  type CommandOutcome,
+  type HostedPurpose,
+  type SessionCommand,
+  type SessionEnd,
+  type SessionPatch,
+  type SessionPurpose,
+} from "#api/sessions";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
+import type { Supervised } from "./processors/supervise";
 import { fenceTiming, lockProof } from "./fence.server";
-import { createWorkerConnection, producerConnection, queuePrefix } from "./redis.server";
-import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "./session-control.server";
+import { createWorkerConnection, producerConnection, queuePrefix } from "../app/queue/redis.server";
+import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "../app/queue/session-control.server";
 
-export { sessionJobId } from "./session-control.server";
+export { sessionJobId } from "../app/queue/session-control.server";
 
 /** Session queues (one per purpose the host runs, api/sessions.ts): each carries `{kind: "session", accountId, reason}` (accountId = the session key). */
 export const SESSION_QUEUES = HOSTED_PURPOSES;
@@ -96,17 +106,7 @@ export const hostsKey = () => `${queuePrefix()}:sessions:hosts`;
 // ---------------------------------------------------------------------------------------
 // The registry handed to the host
 
-export type SessionPatch = Partial<{
-  actual: "waiting" | "connecting" | "active" | "reconnecting";
-  error: string | null;
-  attempt: number;
-  nextRetryAt: Date | null;
-  planet: string | null;
-  info: Record<string, unknown>;
-}>;
-export type SessionEnd = { actual: "failed" | "stopped"; error?: string | null; note?: string | null };
-export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
-export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; status: number; message: string };
+export type { CommandOutcome, SessionCommand, SessionEnd, SessionPatch } from "#api/sessions";
 
 /** Where session state lives (app/models/session.server.ts implements it; the host never imports it). */
 export type SessionStore = {
@@ -122,6 +122,8 @@ export type SessionStore = {
   wantedAgain(purpose: SessionPurpose, key: string): Promise<boolean>;
   claimCommands(purpose: SessionPurpose, keys: readonly string[]): Promise<SessionCommand[]>;
   finishCommand(id: number, outcome: CommandOutcome): Promise<void>;
+  /** A System Logs entry (source "bot"); the runners' `ctx.log`. */
+  log(entry: { type: "info" | "error" | "disconnect" | "debug"; message: string; details: Record<string, unknown> }): Promise<void>;
 };
 
 export type PurposeSpec = {
@@ -198,10 +200,52 @@ export type SessionContext = {
   /**
    * Runs the pending commands of this session (or, with `scope`, of the sub-sessions it hosts,
    * e.g. GalaCord's relay connections). The handler's result is the caller's answer; a thrown
-   * error with `status` fails it with that status and message.
+   * AppError fails it with that status and message (anything else: 409 with its text).
    */
   onCommand(handler: (cmd: SessionCommand) => Promise<unknown>, scope?: { purpose: SessionPurpose; keys: () => string[] }): void;
+  /** A System Logs entry about this session (source "bot"; details name its account, purpose and worker). Never throws. */
+  log: SessionLog;
+  /**
+   * What the reconnect supervisor (jobs/processors/supervise.ts) needs of this session — its
+   * signal, lock, report, end and log — labelled `label` ("Stalker Nick"; a function is read at
+   * each line, for a nick learnt at login). `hosted`: a session this one holds instead (a GalaCord
+   * relay connection), its row written while this holder is proven. The one set-up every runner
+   * used to copy (issue 30 C2).
+   */
+  supervised(label: string | (() => string), opts?: { logDrops?: boolean; hosted?: { purpose: SessionPurpose; key: string } }): Supervised;
 };
+
+export type SessionLog = (type: "info" | "error" | "disconnect" | "debug", message: string, details?: Record<string, unknown>) => Promise<void>;
+
+/** Adds `log` and `supervised` to a session's context (the host's, and tests' hand-made ones). */
+export function withSupervision(base: Omit<SessionContext, "log" | "supervised">, store: Pick<SessionStore, "log" | "report" | "end">): SessionContext {
+  // The GalaCord bot's session logs in no Galaxy account (its key is "bot").
+  const account = base.purpose === "relay" ? {} : { accountId: base.accountId };
+  const log: SessionLog = (type, message, details = {}) =>
+    store.log({ type, message, details: { ...account, purpose: base.purpose, worker: base.workerId, ...details } }).catch(() => {});
+  return {
+    ...base,
+    log,
+    supervised(label, opts = {}) {
+      const hosted = opts.hosted;
+      return {
+        signal: base.signal,
+        get label() {
+          return typeof label === "function" ? label() : label;
+        },
+        holdsLock: base.holdsLock,
+        report: hosted ? async (patch) => base.proven() && store.report(hosted.purpose, hosted.key, base.workerId, patch) : base.report,
+        end: hosted
+          ? async (end) => {
+              if (base.proven()) await store.end(hosted.purpose, hosted.key, base.workerId, end);
+            }
+          : base.end,
+        log: hosted ? (type, message, details) => log(type, message, { accountId: hosted.key, ...details }) : log,
+        logDrops: opts.logDrops,
+      };
+    },
+  };
+}
 
 export type SessionRunner = (ctx: SessionContext) => Promise<void>;
 
@@ -322,38 +366,38 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
         claimFailed = err; // handled after the finally below (a return here would skip it)
       }
       if (!claimed && !claimFailed) return { ended: "not wanted" };
-      if (claimed)
-        await spec.runner({
-          purpose,
-          key,
-          accountId: key,
-          jobId,
-          workerId,
-          signal: controller.signal,
-          reason: () => held.reason,
-          proven,
-          holdsLock: async () => {
-            if (!proven()) return false;
-            if (!token) return true;
-            try {
-              return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
-            } catch {
-              return false;
-            }
-          },
-          job,
-          report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
-          end: async (end) => {
-            if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
-          },
-          onWake: (handler) => {
-            held.wake.add(handler);
-            return () => void held.wake.delete(handler);
-          },
-          onCommand: (handler, scope) => {
-            held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
-          },
-        });
+      const base: Omit<SessionContext, "log" | "supervised"> = {
+        purpose,
+        key,
+        accountId: key,
+        jobId,
+        workerId,
+        signal: controller.signal,
+        reason: () => held.reason,
+        proven,
+        holdsLock: async () => {
+          if (!proven()) return false;
+          if (!token) return true;
+          try {
+            return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
+          } catch {
+            return false;
+          }
+        },
+        job,
+        report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
+        end: async (end) => {
+          if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
+        },
+        onWake: (handler) => {
+          held.wake.add(handler);
+          return () => void held.wake.delete(handler);
+        },
+        onCommand: (handler, scope) => {
+          held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
+        },
+      };
+      if (claimed) await spec.runner(withSupervision(base, store));
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
       const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";
@@ -504,8 +548,8 @@ async function runCommands(state: HostState, helds: Held[]) {
         try {
           outcome = { ok: true, result: await scope.handler(cmd) };
         } catch (err) {
-          const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 409;
-          outcome = { ok: false, status, message: errorText(err) };
+          // A runner's refusal is an AppError (decision 0023); anything else failed the command: 409 with its text.
+          outcome = err instanceof AppError ? { ok: false, status: err.status, message: err.message } : { ok: false, status: 409, message: errorText(err) };
         }
         await store.finishCommand(cmd.id, outcome).catch(() => {});
         state.running.delete(cmd.id);

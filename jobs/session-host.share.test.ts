@@ -12,7 +12,7 @@ import { getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.se
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
 import { hostsKey } from "./session-host.server";
-import { producerConnection } from "./redis.server";
+import { producerConnection } from "../app/queue/redis.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 
 let sim: Simulator;

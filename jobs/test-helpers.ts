@@ -9,8 +9,8 @@ import type { Job } from "bullmq";
 import type { SessionPurpose } from "#api/sessions";
 import { deleteKeysMatching } from "#tests/kit/redis-keys";
 import { nodeArgsFor } from "#tests/setup/test-bins";
-import type { SessionContext } from "./session-host.server";
-import type { HeartbeatRecord } from "./status.server";
+import { withSupervision, type SessionContext } from "./session-host.server";
+import type { HeartbeatRecord } from "../app/queue/status.server";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -77,7 +77,7 @@ export function spawnWorker(env: Record<string, string> = {}, nodeArgs: string[]
 export function stopWhileConnecting(purpose: SessionPurpose, key: string): { ctx: SessionContext; reports: string[] } {
   const controller = new AbortController();
   const reports: string[] = [];
-  const ctx: SessionContext = {
+  const base: Omit<SessionContext, "log" | "supervised"> = {
     purpose,
     key,
     accountId: key,
@@ -97,6 +97,7 @@ export function stopWhileConnecting(purpose: SessionPurpose, key: string): { ctx
     onWake: () => () => {},
     onCommand: () => {},
   };
+  const ctx = withSupervision(base, { log: async () => {}, report: async () => true, end: async () => {} });
   return { ctx, reports };
 }
 
@@ -112,8 +113,8 @@ export function endsWithin(run: Promise<unknown>, ms = 5_000): Promise<"returned
  * The job engine's cached status is forgotten.
  */
 export async function beatAsWorker(id: string, ttlMs = 60_000, record: Partial<HeartbeatRecord> = {}): Promise<void> {
-  const { heartbeatKeys, producerConnection, waitForReady } = await import("./redis.server");
-  const { resetJobEngineStatus } = await import("./status.server");
+  const { heartbeatKeys, producerConnection, waitForReady } = await import("../app/queue/redis.server");
+  const { resetJobEngineStatus } = await import("../app/queue/status.server");
   const beat: HeartbeatRecord = {
     id,
     pid: 4242,

@@ -8,9 +8,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
-import { enqueue, getQueue } from "./queues.server";
+import { enqueue, getQueue } from "../app/queue/queues.server";
 import { probeCompletedMessage } from "./processors/system";
-import { jobEngineDetails, resetJobEngineStatus } from "./status.server";
+import { jobEngineDetails, resetJobEngineStatus } from "../app/queue/status.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "./test-helpers";
 
 // Short locks so a killed worker's job counts as stalled within seconds, not 30 s.
@@ -79,7 +79,7 @@ describe("job engine: effects are not repeated and jobs are not dropped by worke
     const job = await enqueue("system", { kind: "probe", ms: 0 }, { jobId: `probe-crash-after-effect-${Date.now()}` });
     const jobId = String(job.id);
 
-    // Test-only fault injection (jobs/once.server.ts): SIGKILL itself right after the effect's transaction committed.
+    // Test-only fault injection (app/models/once.server.ts): SIGKILL itself right after the effect's transaction committed.
     const first = start({ JOB_TEST_CRASH_AFTER_EFFECT: "1" });
     await waitFor(
       `the first worker to kill itself after the effect\n${first.output()}`,

@@ -7,7 +7,7 @@
  * `startWorkers()` starts one BullMQ Worker per queue that has a processor
  * (jobs/processors/index.ts), attaches the error listeners BullMQ's "going to production"
  * guide asks for, and keeps a heartbeat key with a TTL in Redis so the web process can
- * tell whether any worker is alive (jobs/status.server.ts). On SIGINT/SIGTERM the worker
+ * tell whether any worker is alive (app/queue/status.server.ts). On SIGINT/SIGTERM the worker
  * stops taking jobs, lets active ones finish (up to WORKER_SHUTDOWN_TIMEOUT_MS) and exits 0.
  */
 import crypto from "node:crypto";
@@ -21,11 +21,11 @@ import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { fencedProcessor, fenceTiming, fenceWorker } from "./fence.server";
-import { closeQueues, isConnectionError, type QueueName } from "./queues.server";
+import { closeQueues, isConnectionError, type QueueName } from "../app/queue/queues.server";
 import { hostLoad, restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
-import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "./redis.server";
-import type { HeartbeatRecord } from "./status.server";
+import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "../app/queue/redis.server";
+import type { HeartbeatRecord } from "../app/queue/status.server";
 import { workerTroubleLog } from "./worker-log.server";
 
 export type WorkerPool = {
@@ -127,7 +127,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     await connection
       .multi()
       .set(heartbeatKeys.worker(id), json, "PX", ttl)
-      // The last record outlives the beat: a lost worker is described by it (jobs/status.server.ts).
+      // The last record outlives the beat: a lost worker is described by it (app/queue/status.server.ts).
       .hset(heartbeatKeys.records(), id, json)
       // Back after a partition: no longer lost.
       .zrem(heartbeatKeys.lost(), id)

@@ -191,7 +191,7 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
   const { seedDemoRates } = await import("~/models/rate.seed.server");
   const { createCompanion } = await import("~/models/companion.server");
   const { replaceGiftRates } = await import("~/models/gift-rates.server");
-  const { pullDailyStats } = await import("~/galaxy/daily-stats.server");
+  const { pullDailyStats } = await import("~/platform/daily-stats.server");
   const { setLastFetched } = await import("~/models/bowling-user.server");
   const { refreshBowlingUsers } = await import("#jobs/processors/bowling");
   const { refreshCharacters } = await import("#jobs/processors/characters");
@@ -251,8 +251,8 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
  */
 export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
   const { connectNew, getSavedAccount, saveBotInfo, saveLinkAccount, startBot } = await import("~/models/galacord.server");
-  const { loginWithRecoveryCode } = await import("~/galaxy/collections-login.server");
-  const { collectionStatus, giftInventory } = await import("~/galaxy/clay.server");
+  const { loginWithRecoveryCode } = await import("~/platform/collections-login.server");
+  const { collectionStatus, giftInventory } = await import("~/platform/clay.server");
   const { getState, profileCredentials, storeItems, updateState, withActivity } = await import("~/models/collections.server");
   const { findOperatorByName } = await import("~/models/operator.server");
   const { relay, collections, recipient } = demoAccounts(sim.world);

@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { TRADING_ERRORS, type Ad, type AdCategory } from "#api/trading";
 import { getDb } from "~/db/client.server";
 import { ads } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 
 /** Ads and messages (spec 2 §3): text stored exactly as given (emoji, symbols, spacing). */

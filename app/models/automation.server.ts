@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, INTERVAL_OPTIONS, REPEAT_OPTIONS, isCollectionSetId } from "#api/collections";
-import { enqueue, getQueue } from "#jobs/queues.server";
+import { enqueue, getQueue } from "~/queue/queues.server";
 import { getDb } from "~/db/client.server";
 import { countOf } from "~/utils/plural";
 import { collectionsState } from "~/db/schema";

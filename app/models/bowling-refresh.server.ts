@@ -1,4 +1,4 @@
-import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queues.server";
+import { enqueue, getQueue, jobEngineOffline, producerReady } from "~/queue/queues.server";
 import { refreshNotice, type RefreshNotice, type RefreshProgress, type RefreshTexts } from "~/utils/refresh-outcome";
 import { currentRefreshProgress, readRefreshProgress, REFRESH_JOB_IDS, startingProgress, storeRefreshProgress } from "./refresh-progress.server";
 

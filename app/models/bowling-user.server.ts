@@ -3,7 +3,7 @@ import type { PublicUser } from "#api/accounts";
 import { BOWLING_ERRORS, BOWLING_TYPES, type BowlingCandidate, type BowlingUsersResponse } from "#api/bowling";
 import { getDb, type Db } from "~/db/client.server";
 import { appSettings, users } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { decryptSecret } from "~/utils/secrets.server";
 import { removeUser } from "./account.server";
 import { toPublicUser } from "./user.server";

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { ACCOUNT_ERRORS, categoryValueSchema, type Category } from "#api/accounts";
 import { getDb } from "~/db/client.server";
 import { categories } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 
 /**

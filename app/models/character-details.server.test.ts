@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GALAXY_ERRORS } from "#api/galaxy";
 import { processBulkRefreshJob, processStatusRefreshJob } from "#jobs/processors/characters";
-import { closeQueues, getQueue, type BulkRefreshJob, type StatusRefreshJob } from "#jobs/queues.server";
+import { closeQueues, getQueue, type BulkRefreshJob, type StatusRefreshJob } from "~/queue/queues.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { startSimulator, type Simulator } from "#sim/server";

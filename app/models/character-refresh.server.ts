@@ -1,4 +1,5 @@
-import { enqueue, getQueue, jobEngineOffline, producerReady } from "#jobs/queues.server";
+import { enqueue, getQueue, jobEngineOffline, producerReady } from "~/queue/queues.server";
+import { awaitLive } from "~/queue/live.server";
 import { refreshNotice, type RefreshNotice, type RefreshProgress, type RefreshTexts } from "~/utils/refresh-outcome";
 // A cycle with character-details.server.ts (which re-exports this module): only functions
 // cross it, called after both modules are evaluated.
@@ -100,11 +101,16 @@ export async function loadNewUserDetails(accountId: string, operatorId: string, 
   await enqueue("status-refresh", { kind: "statuses", actingAccountId: acting, accountIds: [accountId], force: true, everything: true });
   // The answer waits a moment for them (usually well under a second), so the page the action
   // revalidates already shows the gifts; a slower platform is followed live (refresh:characters).
-  const until = Date.now() + waitMs;
-  while (Date.now() < until) {
-    const d = (await getCharacterDetails()).get(accountId);
-    if (d && (d.gifts || d.giftsFailed)) break;
-    await new Promise((r) => setTimeout(r, 100));
+  // The status refresh says when it is done (refresh:characters:statuses): read then, not on a timer.
+  if (waitMs > 0) {
+    await awaitLive(
+      (m) => m.topic === "refresh" && m.scope === "characters",
+      async () => {
+        const d = (await getCharacterDetails()).get(accountId);
+        return d && (d.gifts || d.giftsFailed) ? true : undefined;
+      },
+      waitMs,
+    );
   }
   return true;
 }

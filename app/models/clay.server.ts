@@ -2,7 +2,7 @@ import { COLLECTIONS_LIMITS } from "#api/collections";
 
 /**
  * The Collections section's timings (spec 2 §7 "Collections"). The platform operations are
- * app/galaxy/clay.server.ts (models make no platform calls); a failed operation is an
+ * app/platform/clay.server.ts (models make no platform calls); a failed operation is an
  * AppError (app/utils/app-error.ts) with the status and the text the caller answers with.
  */
 

@@ -7,7 +7,7 @@ import {
   type ActivityStatus,
   type CollectionSetId,
 } from "#api/collections";
-import { publishLive } from "#jobs/live.server";
+import { publishLive } from "~/queue/live.server";
 import { getDb, type Db } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState } from "~/db/schema";
 import type { GalaxyCredentials } from "~/galaxy/services-parse";
@@ -22,7 +22,7 @@ import { AppError } from "~/utils/app-error";
  *
  * Every write of the state or the log tells the operator's open pages (`collectionsChanged`,
  * the live-events bus, issue 18). Writers that take `tx` (a job step's transaction,
- * jobs/once.server.ts) leave that to their caller: an event must follow the commit, never
+ * app/models/once.server.ts) leave that to their caller: an event must follow the commit, never
  * announce a write that may still roll back.
  */
 

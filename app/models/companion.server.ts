@@ -2,10 +2,10 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { BOWLING_ERRORS, BOWLING_TYPES, type Companion, type CompanionBody } from "#api/bowling";
 import { getDb, type Db } from "~/db/client.server";
 import { bowlingCompanions, users } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 import { auditNote } from "~/utils/audit-context.server";
-import { counted } from "~/utils/audit-target.server";
+import { counted } from "~/models/audit-target.server";
 
 /**
  * Bowling companions (spec 1 §3 "Companion", §5, §7 "Companions"): every read and write of

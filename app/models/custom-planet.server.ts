@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
 import { getDb } from "~/db/client.server";
 import { customPlanets } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 
 /** Custom planets (spec 2 §3): names unique per type, case-insensitively (a unique index on lower(name)). */

@@ -10,7 +10,7 @@ import { dailyAwards, giftRates, users } from "~/db/schema";
 import { GalaxyServices } from "~/galaxy/services.server";
 import { buildServicesConfig } from "~/galaxy/services-config";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { pullDailyStats } from "~/galaxy/daily-stats.server";
+import { pullDailyStats } from "~/platform/daily-stats.server";
 import { addDays, dailyTotals, dayIn, DEFAULT_SUMMARY_TIME_ZONE, upsertDailyRows } from "./daily-totals.server";
 import { getGiftRates, replaceGiftRates } from "./gift-rates.server";
 import { chartPoints, loadSummary } from "./summary.server";

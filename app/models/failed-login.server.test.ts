@@ -1,6 +1,6 @@
 import { like } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeProducerConnection } from "#jobs/redis.server";
+import { closeProducerConnection } from "~/queue/redis.server";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { resetEnv } from "~/utils/env.server";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { producerConnection, queuePrefix, waitForReady } from "#jobs/redis.server";
+import { producerConnection, queuePrefix, waitForReady } from "~/queue/redis.server";
 import { remember } from "~/utils/remember.server";
 import { logSummaryEvent } from "./log.server";
 import { findOperatorByName } from "./operator.server";

@@ -12,8 +12,8 @@ import {
 } from "#api/galacord";
 import { relayOptionsSchema } from "#api/galacord-schemas";
 import type { SessionView } from "#api/sessions";
-import { publishLive } from "#jobs/live.server";
-import { sendSessionControl } from "#jobs/session-control.server";
+import { publishLive } from "~/queue/live.server";
+import { sendSessionControl } from "~/queue/session-control.server";
 import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot } from "~/db/schema";
 import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";

@@ -40,7 +40,7 @@ export function redact(value: unknown, depth = 0): unknown {
  * The server-side logger behind System Logs. Never throws: a logging failure must not
  * break the action that logged, so it falls back to the console.
  *
- * With `tx` (a transaction, e.g. a job step's in jobs/once.server.ts) the entry commits or
+ * With `tx` (a transaction, e.g. a job step's in app/models/once.server.ts) the entry commits or
  * rolls back with it, and a failure throws so that transaction does not commit without it.
  */
 export async function logEvent(entry: LogInput, tx?: Pick<Db, "insert">): Promise<void> {

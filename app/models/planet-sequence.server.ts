@@ -3,7 +3,7 @@ import { defaultShuffle, TRADING_ERRORS, type PlanetSequence } from "#api/tradin
 import type { SequenceInput, SequenceUpdate } from "#api/trading-schemas";
 import { getDb } from "~/db/client.server";
 import { planetSequences } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 
 /**

@@ -1,13 +1,10 @@
-import crypto from "node:crypto";
-import { promisify } from "node:util";
-import { gzip as gzipCb } from "node:zlib";
 import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import { payloadToTiers, RATE_LIMITS, RATE_MESSAGES, tiersToRateFields, type RateData, type RateEntry, type RatesMap, type Tier } from "#api/rates";
 import { rateBatchSchema, rateEntrySchema, rateStatusSchema } from "#api/rates-schemas";
 import { findGift } from "~/data/gifts";
 import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { remember } from "~/utils/remember.server";
 import { AppError } from "~/utils/app-error";
 
@@ -22,8 +19,6 @@ import { AppError } from "~/utils/app-error";
  * Reads are served from an in-memory copy of the whole map (see `ratesSnapshot`), which
  * every write through this module drops at once; see docs/decisions/0005-rates-api.md.
  */
-
-const gzip = promisify(gzipCb);
 
 /** A broken §5 rule, an unknown gift or a malformed entry. `message` is the text to show. */
 export class RateValidationError extends AppError {
@@ -77,11 +72,13 @@ function assertKnownGifts(...names: string[]) {
 // ---------------------------------------------------------------------------------------
 // The cached snapshot
 
+/**
+ * The whole map as JSON (UTF-8 bytes), built once per change. What HTTP makes of it (the gzip
+ * copy, the ETag, the header lists) is the /api edge's business: rates-api.server.ts keeps it
+ * per snapshot object, so a new snapshot is a new ETag.
+ */
 export type RatesSnapshot = {
-  /** The JSON of GET /api/rates, built once per change, as UTF-8 bytes and gzipped. */
   body: Buffer;
-  gzip: Buffer;
-  etag: string;
   /** Table fingerprint when the snapshot was read (row count and a hash over row versions). */
   signature: string;
 };
@@ -156,8 +153,7 @@ async function buildSnapshot(): Promise<RatesSnapshot> {
   // than the data, so the next check rebuilds; never the other way round.
   const signature = await tableSignature();
   const body = Buffer.from(JSON.stringify(buildMap(await readRows())), "utf8");
-  const etag = `"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
-  return { body, gzip: await gzip(body), etag, signature };
+  return { body, signature };
 }
 
 async function recheck(c: CacheState) {
@@ -176,8 +172,7 @@ async function recheck(c: CacheState) {
 }
 
 /**
- * The whole rates map as JSON (plus a gzip copy and an ETag), shared by every GET until the
- * next write. A snapshot built while a write commits is not kept (generation check).
+ * The whole rates map as JSON, shared by every read until the next write. A snapshot built while a write commits is not kept (generation check).
  */
 export async function ratesSnapshot(): Promise<RatesSnapshot> {
   const c = cache();

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { appSettings } from "~/db/schema";
 import type { RefreshProgress } from "~/utils/refresh-outcome";
-import { publishLive } from "#jobs/live.server";
-import { getQueue, producerReady } from "#jobs/queues.server";
+import { publishLive } from "~/queue/live.server";
+import { getQueue, producerReady } from "~/queue/queues.server";
 
 /**
  * The progress of the bulk refreshes (Bowling Bots, All Characters; docs/bowling.md "Refresh",

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { PHASE_TEXTS, type SessionView } from "#api/sessions";
-import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
-import { jobEngineDetails, resetJobEngineStatus, type HeartbeatRecord } from "#jobs/status.server";
+import { closeLive, liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
+import { jobEngineDetails, resetJobEngineStatus, type HeartbeatRecord } from "~/queue/status.server";
 import { beatAsWorker, deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";

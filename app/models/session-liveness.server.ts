@@ -1,5 +1,5 @@
-import { publishLive } from "#jobs/live.server";
-import { sweepDeadWorkers } from "#jobs/status.server";
+import { publishLive } from "~/queue/live.server";
+import { sweepDeadWorkers } from "~/queue/status.server";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
 import { publishHolderLoss } from "./session.server";
@@ -9,7 +9,7 @@ import { publishHolderLoss } from "./session.server";
  * expired and tells every open page, even when no worker is left to tell them.
  *
  * Every web process and every worker runs one. Each second it sweeps the workers set
- * (jobs/status.server.ts `sweepDeadWorkers`): a worker whose beat key expired is moved to the
+ * (app/queue/status.server.ts `sweepDeadWorkers`): a worker whose beat key expired is moved to the
  * lost list by exactly one watcher (an atomic SREM), which then publishes the SessionView of
  * every session that worker held — now "Worker lost · waiting for a worker" — and a `workers`
  * event (the header re-reads its counts). With 0 workers the web processes still watch; with

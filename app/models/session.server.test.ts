@@ -14,10 +14,10 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_TEXTS, type SessionView } from "#api/sessions";
-import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
-import { getQueue } from "#jobs/queues.server";
-import { heartbeatKeys, producerConnection } from "#jobs/redis.server";
-import { jobEngineDetails, resetJobEngineStatus } from "#jobs/status.server";
+import { closeLive, liveBusUp, onLive, publishLive, type LiveMessage } from "~/queue/live.server";
+import { getQueue } from "~/queue/queues.server";
+import { heartbeatKeys, producerConnection } from "~/queue/redis.server";
+import { jobEngineDetails, resetJobEngineStatus } from "~/queue/status.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions, users } from "~/db/schema";
@@ -225,6 +225,32 @@ describe("commands reach whoever holds the session", () => {
       message: "This Planet is full!",
     });
     await holder;
+  });
+
+  it("issue 30 C3: the caller reads the answer when the holder's live event comes, not on a timer", async () => {
+    await startSession("collections", A);
+    const off = onLive(() => {});
+    await waitFor("the bus subscribed", () => liveBusUp(), 5_000, 20);
+    off();
+    let answered: unknown = "not yet";
+    const call = runSessionCommand("collections", A, "planet", "Orion", { waitMs: 15_000, timeoutText: "late" }).then((r) => (answered = r));
+    const [cmd] = await waitFor(
+      "the command",
+      async () => {
+        const c = await claimCommands("collections", [A]);
+        return c.length ? c : false;
+      },
+      5_000,
+      20,
+    );
+    // The answer lands in the row behind the bus's back (no event): a caller that polled the
+    // table would have it within 50 ms; this one waits for the word.
+    await (await getDb()).update(sessionCommands).set({ status: "done", result: "Orion", doneAt: new Date() }).where(eq(sessionCommands.id, cmd!.id));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(answered).toBe("not yet");
+    publishLive("command", { key: String(cmd!.id) });
+    await call;
+    expect(answered).toBe("Orion");
   });
 
   it("nobody answers: 504 with the caller's text, and the command cannot run later", async () => {

@@ -5,19 +5,22 @@ import {
   PURPOSE_LABELS,
   SESSION_TEXTS,
   sessionPhase,
+  type CommandOutcome,
   type SessionActual,
+  type SessionCommand,
+  type SessionEnd,
   type SessionLiveness,
+  type SessionPatch,
   type SessionPurpose,
   type SessionView,
 } from "#api/sessions";
-import { publishLive } from "#jobs/live.server";
-import { jobEngineOffline } from "#jobs/queues.server";
-import { requestSession, sendSessionControl, sessionEngineReady } from "#jobs/session-control.server";
+import { awaitLive, publishLive, type LiveMessage } from "~/queue/live.server";
+import { jobEngineOffline } from "~/queue/queues.server";
+import { requestSession, sendSessionControl, sessionEngineReady } from "~/queue/session-control.server";
 import type { HealthResponse, HealthWorker } from "#api/jobs";
-import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "#jobs/status.server";
+import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "~/queue/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
-import { pause } from "~/utils/pause";
 import { AppError } from "~/utils/app-error";
 
 /**
@@ -300,18 +303,23 @@ async function stopHolderOf(tx: Tx, accountId: string, by: { purpose: SessionPur
   return row ?? null;
 }
 
-/** Waits until no worker holds the session any more (its runner ended and sent QUIT). */
+/** A live event about this session (its row changed). */
+const aboutSession = (purpose: SessionPurpose, key: string) => (m: LiveMessage) => m.topic === "session" && m.scope === purpose && m.key === key;
+
+/** Waits until no worker holds the session any more (its runner ended and sent QUIT): read again on each of its live events. */
 async function waitForRelease(purpose: SessionPurpose, key: string, waitMs: number) {
   const db = await getDb();
-  const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline) {
-    const [row] = await db
-      .select({ holder: sessions.holder })
-      .from(sessions)
-      .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)));
-    if (!row?.holder) return;
-    await pause(100);
-  }
+  await awaitLive(
+    aboutSession(purpose, key),
+    async () => {
+      const [row] = await db
+        .select({ holder: sessions.holder })
+        .from(sessions)
+        .where(and(eq(sessions.purpose, purpose), eq(sessions.key, key)));
+      return row?.holder ? undefined : true;
+    },
+    waitMs,
+  );
 }
 
 /**
@@ -448,12 +456,16 @@ export async function startSession(purpose: SessionPurpose, key: string, opts: S
  * to have failed, and returns it as it is then (still connecting after the wait is a fine answer).
  */
 export async function settledSession(purpose: SessionPurpose, key: string, waitMs: number): Promise<SessionView | null> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const s = await getSession(purpose, key);
-    if (!s || s.actual === "active" || s.actual === "failed" || s.actual === "stopped" || Date.now() >= deadline) return s;
-    await pause(100);
-  }
+  let last: SessionView | null = null;
+  const settled = await awaitLive(
+    aboutSession(purpose, key),
+    async () => {
+      last = await getSession(purpose, key);
+      return !last || last.actual === "active" || last.actual === "failed" || last.actual === "stopped" ? { view: last } : undefined;
+    },
+    waitMs,
+  );
+  return settled ? settled.view : last;
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -518,15 +530,6 @@ export async function deleteSession(purpose: SessionPurpose, key: string): Promi
 }
 
 // --- holders (the session host and the runners) ---------------------------------------------
-
-export type SessionPatch = Partial<{
-  actual: Exclude<SessionActual, "stopped" | "failed">;
-  error: string | null;
-  attempt: number;
-  nextRetryAt: Date | null;
-  planet: string | null;
-  info: Record<string, unknown>;
-}>;
 
 /**
  * A worker takes the session: holder = it, actual connecting. False when it is no longer
@@ -604,12 +607,7 @@ export async function reportSession(purpose: SessionPurpose, key: string, holder
  * desired stop, `failed` with the platform's text (or `stopped` with a note). Only its holder
  * (or anyone when `holder` is null) may; a session stopped meanwhile keeps the operator's stop.
  */
-export async function endSession(
-  purpose: SessionPurpose,
-  key: string,
-  holder: string | null,
-  end: { actual: "failed" | "stopped"; error?: string | null; note?: string | null },
-): Promise<void> {
+export async function endSession(purpose: SessionPurpose, key: string, holder: string | null, end: SessionEnd): Promise<void> {
   const db = await getDb();
   const [row] = await db
     .update(sessions)
@@ -719,8 +717,6 @@ export async function wantedAgain(purpose: SessionPurpose, key: string): Promise
 
 // --- commands -------------------------------------------------------------------------------
 
-export type SessionCommand = { id: number; purpose: SessionPurpose; key: string; kind: string; arg: unknown };
-
 /**
  * Runs a command on the live session, wherever it is held: a row, a wake over the control
  * channel, then the result as the holder wrote it (at most `waitMs`; then 504 `timeoutText`).
@@ -734,22 +730,29 @@ export async function runSessionCommand(
 ): Promise<unknown> {
   const db = await getDb();
   const [cmd] = await db.insert(sessionCommands).values({ purpose, key, kind, arg }).returning({ id: sessionCommands.id });
+  const id = cmd!.id;
+  // The holder's answer arrives as a live event (finishCommand): the row is read then, not on a timer.
+  const answered = awaitLive(
+    (m) => m.topic === "command" && m.key === String(id),
+    async () => {
+      const [row] = await db.select().from(sessionCommands).where(eq(sessionCommands.id, id));
+      return !row || row.status === "done" || row.status === "failed" ? { row } : undefined;
+    },
+    opts.waitMs ?? 20_000,
+  );
+  answered.catch(() => {}); // awaited below; not unhandled while the wake is sent
   await sendSessionControl(purpose, key, "wake");
-  const deadline = Date.now() + (opts.waitMs ?? 20_000);
-  while (Date.now() < deadline) {
-    await pause(50);
-    const [row] = await db.select().from(sessionCommands).where(eq(sessionCommands.id, cmd!.id));
-    if (!row) break;
-    if (row.status === "done") return row.result;
-    if (row.status === "failed") {
-      const r = (row.result ?? {}) as { status?: number; message?: string };
-      throw new AppError(r.status ?? 409, r.message ?? opts.timeoutText);
-    }
+  const outcome = await answered;
+  const row = outcome?.row;
+  if (row?.status === "done") return row.result;
+  if (row?.status === "failed") {
+    const r = (row.result ?? {}) as { status?: number; message?: string };
+    throw new AppError(r.status ?? 409, r.message ?? opts.timeoutText);
   }
   await db
     .update(sessionCommands)
     .set({ status: "failed", result: { status: 504, message: opts.timeoutText }, doneAt: new Date() })
-    .where(and(eq(sessionCommands.id, cmd!.id), inArray(sessionCommands.status, ["pending", "running"])));
+    .where(and(eq(sessionCommands.id, id), inArray(sessionCommands.status, ["pending", "running"])));
   throw new AppError(504, opts.timeoutText);
 }
 
@@ -770,7 +773,7 @@ export async function claimCommands(purpose: SessionPurpose, keys: readonly stri
   return rows.sort((a, b) => a.id - b.id).map((r) => ({ id: r.id, purpose: r.purpose, key: r.key, kind: r.kind, arg: r.arg }));
 }
 
-export async function finishCommand(id: number, outcome: { ok: true; result?: unknown } | { ok: false; status: number; message: string }): Promise<void> {
+export async function finishCommand(id: number, outcome: CommandOutcome): Promise<void> {
   const db = await getDb();
   await db
     .update(sessionCommands)
@@ -780,6 +783,8 @@ export async function finishCommand(id: number, outcome: { ok: true; result?: un
         : { status: "failed", result: { status: outcome.status, message: outcome.message }, doneAt: new Date() },
     )
     .where(and(eq(sessionCommands.id, id), eq(sessionCommands.status, "running")));
+  // The request waiting for it (runSessionCommand, in whichever web process) reads it now.
+  publishLive("command", { key: String(id) });
   // Old finished commands are of no use to anyone.
   await db.delete(sessionCommands).where(and(ne(sessionCommands.status, "pending"), sql`${sessionCommands.createdAt} < now() - interval '1 hour'`));
 }

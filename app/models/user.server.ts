@@ -3,7 +3,7 @@ import { ACCOUNT_ERRORS, type PublicUser } from "#api/accounts";
 import { getDb, type Db } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/utils/uuid";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { AppError } from "~/utils/app-error";
 

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { rememberedSectionPath } from "~/utils/section.server";
+import { rememberedSectionPath } from "~/http/section.server";
 
 /**
  * `/` opens the remembered section (spec 2, "Main app shell": "The chosen section is

@@ -4,9 +4,9 @@
  *
  * Models, the jobs layer and the request readers throw it; nothing between them and the edge
  * translates it. The edge maps it once:
- * - `/api` routes: `apiRoute` (app/utils/api.server.ts) answers `{ error, message }` with the
+ * - `/api` routes: `apiRoute` (app/http/api.server.ts) answers `{ error, message }` with the
  *   same text, the status, the error's headers (e.g. `Retry-After`) and its extra body fields;
- * - page actions: `pageAction` (app/utils/page-action.server.ts) answers the fetcher outcome
+ * - page actions: `pageAction` (app/http/page-action.server.ts) answers the fetcher outcome
  *   `{ ok: false, message }` with the status, or the no-JS redirect with an error toast.
  *
  * Anything else thrown is ours: logged, and answered 500 with the route's failure text.

@@ -2,7 +2,7 @@ import { bodyLimitFor } from "./body-limits";
 
 /**
  * A page action's form body. The gate lets only form content types reach a page action
- * (app/utils/auth-gate.server.ts); a malformed multipart body still makes
+ * (app/http/auth-gate.server.ts); a malformed multipart body still makes
  * `request.formData()` throw, which Remix would answer with a 500: it is the client's
  * mistake, so it is a 400. The body is read up to the route's limit (body-limits.ts: a
  * chunked body has no Content-Length for the gate to check), and a field holding a NUL or a

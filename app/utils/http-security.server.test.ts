@@ -12,8 +12,8 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/models/api-token.server";
 import { createOperator, createSession } from "~/models/operator.server";
-import { createAuthGate } from "./auth-gate.server";
-import { getOperator, sessionCookie } from "./auth.server";
+import { createAuthGate } from "../http/auth-gate.server";
+import { getOperator, sessionCookie } from "../http/auth.server";
 import { expressErrorHandler, mountRequestHygiene, refusePath } from "./http-security.server";
 
 let server: http.Server;

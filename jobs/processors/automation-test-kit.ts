@@ -9,7 +9,7 @@ import { inventoryOf, resetServicesFigures, servicesState, type RequestRecord } 
 import { createTestOperator } from "#tests/kit/auth";
 import { getState, saveProfile, updateState } from "~/models/collections.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { closeLive } from "../live.server";
+import { closeLive } from "../../app/queue/live.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
 
 /** COLLECTIONS_TIME_SCALE of the tests: step wait 100 ms, first cycle 25 ms, interval 5 s → 250 ms. */

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuto } from "~/models/automation.server";
 import { getState, listActivity } from "~/models/collections.server";
-import { getQueue } from "../queues.server";
+import { getQueue } from "../../app/queue/queues.server";
 import { spawnWorker, waitFor } from "../test-helpers";
 import type { CrashPoint } from "./automation";
 import { FAST_STALL, SCALE, automationTestbed } from "./automation-test-kit";

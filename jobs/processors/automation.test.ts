@@ -13,8 +13,8 @@ import { getDb } from "~/db/client.server";
 import { collectionsProfiles } from "~/db/schema";
 import { cycleJobId, startAuto, stopAuto } from "~/models/automation.server";
 import { getState, listActivity } from "~/models/collections.server";
-import { onLive, type LiveMessage } from "../live.server";
-import { getQueue } from "../queues.server";
+import { onLive, type LiveMessage } from "../../app/queue/live.server";
+import { getQueue } from "../../app/queue/queues.server";
 import { waitFor } from "../test-helpers";
 import { SCALE, automationTestbed } from "./automation-test-kit";
 

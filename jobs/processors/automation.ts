@@ -5,7 +5,7 @@
  *   status → "cycle completed" → the next cycle after the interval, until the run counter
  *   reaches the repeat count (0 = infinite).
  *
- * Exactly once (jobs/once.server.ts; docs/jobs.md "Exactly-once effects"). BullMQ may run a
+ * Exactly once (app/models/once.server.ts; docs/jobs.md "Exactly-once effects"). BullMQ may run a
  * cycle job again (a worker SIGKILLed mid-cycle leaves it stalled; the next worker runs it).
  * Every effect is a step keyed by the job:
  * - the mastic run and each send chunk are two-phase external steps; the gifts a cycle sends
@@ -31,15 +31,15 @@ import type { Job } from "bullmq";
 import fs from "node:fs";
 import path from "node:path";
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, type ActivityStatus, type CollectionSetId } from "#api/collections";
-import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/galaxy/clay.server";
+import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/platform/clay.server";
 import { collectionsTimings } from "~/models/clay.server";
 import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
 import { errorText } from "~/utils/errors";
 import { assertLockProven, LockLetGoError } from "../fence.server";
-import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../once.server";
-import { enqueue, type AutomationJob } from "../queues.server";
+import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../../app/models/once.server";
+import { enqueue, type AutomationJob } from "../../app/queue/queues.server";
 import { countOf } from "~/utils/plural";
 import { AppError } from "~/utils/app-error";
 

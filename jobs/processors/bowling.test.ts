@@ -6,8 +6,8 @@
  */
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeLive, liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
-import { closeQueues, getQueue } from "#jobs/queues.server";
+import { closeLive, liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
+import { closeQueues, getQueue } from "~/queue/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { refreshProgressWriter } from "#jobs/processors/refresh-progress";
@@ -323,7 +323,7 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
 
   it("SIGKILL right after last-fetched committed: the re-run does not set it again", async () => {
     await requestBowlingRefresh();
-    // Test-only fault injection (jobs/once.server.ts): the worker kills itself after a step's effect committed.
+    // Test-only fault injection (app/models/once.server.ts): the worker kills itself after a step's effect committed.
     const first = start({ JOB_TEST_CRASH_AFTER_EFFECT: "1" });
     await waitFor(`the first worker to kill itself\n${first.output()}`, () => first.child.signalCode !== null || first.child.exitCode !== null, 60_000);
     expect(first.child.signalCode, first.output()).toBe("SIGKILL");

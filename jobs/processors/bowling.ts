@@ -28,13 +28,13 @@ import { getGalaxyServices } from "~/galaxy/services.server";
 import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
 import { listBowlingAccounts, setLastFetched, type BowlingAccount } from "~/models/bowling-user.server";
 import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
-import { pullDailyStats } from "~/galaxy/daily-stats.server";
+import { pullDailyStats } from "~/platform/daily-stats.server";
 import { logEvent } from "~/models/log.server";
 import { startingProgress } from "~/models/refresh-progress.server";
 import { errorText } from "~/utils/errors";
 import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "~/utils/refresh-outcome";
-import { runStepOnce, stepKey } from "../once.server";
-import type { BulkRefreshJob } from "../queues.server";
+import { runStepOnce, stepKey } from "../../app/models/once.server";
+import type { BulkRefreshJob } from "../../app/queue/queues.server";
 import { refreshProgressWriter } from "./refresh-progress";
 
 /** Spec 1 §7 / §9: collection stats use collection 151 ('Capybara'). */

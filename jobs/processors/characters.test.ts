@@ -4,8 +4,8 @@
  * PostgreSQL, Redis, the live-events bus and the simulator's per-account failure switch.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeLive, liveBusUp, onLive } from "#jobs/live.server";
-import { closeQueues, getQueue } from "#jobs/queues.server";
+import { closeLive, liveBusUp, onLive } from "~/queue/live.server";
+import { closeQueues, getQueue } from "~/queue/queues.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { startSimulator, type Simulator } from "#sim/server";

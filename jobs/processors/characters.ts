@@ -26,8 +26,8 @@ import { startingProgress } from "~/models/refresh-progress.server";
 import { listUsers } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
 import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "~/utils/refresh-outcome";
-import { publishLive } from "../live.server";
-import type { BulkRefreshJob, StatusRefreshJob } from "../queues.server";
+import { publishLive } from "../../app/queue/live.server";
+import type { BulkRefreshJob, StatusRefreshJob } from "../../app/queue/queues.server";
 import { processBowlingRefreshJob } from "./bowling";
 import { refreshProgressWriter } from "./refresh-progress";
 

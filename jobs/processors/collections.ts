@@ -20,7 +20,7 @@
 import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
-import { logEvent } from "~/models/log.server";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { accountProfileCredentials } from "~/models/collections.server";
 import type { SessionContext } from "../session-host.server";
@@ -63,25 +63,16 @@ export async function runCollectionsSession(ctx: SessionContext): Promise<void> 
    */
   const where: { planet: string | null } = { planet: null };
   ctx.onCommand(async (cmd) => {
-    if (cmd.kind !== "planet") throw Object.assign(new Error(`Unknown command ${cmd.kind}`), { status: 400 });
+    if (cmd.kind !== "planet") throw new AppError(400, `Unknown command ${cmd.kind}`);
     const conn = live;
-    if (!conn || conn.state !== "connected") throw Object.assign(new Error(M.notConnected), { status: 409 });
+    if (!conn || conn.state !== "connected") throw new AppError(409, M.notConnected);
     const planet = await conn.joinPlanet(String(cmd.arg));
     where.planet = planet.name;
     await ctx.report({ planet: planet.name });
     return planet.name;
   });
   await superviseConnection(
-    {
-      signal: ctx.signal,
-      get label() {
-        return `Collections ${nick}`;
-      },
-      holdsLock: ctx.holdsLock,
-      report: ctx.report,
-      end: ctx.end,
-      log: (type, message, details) => log(type, message, ctx, details),
-    },
+    ctx.supervised(() => `Collections ${nick}`),
     {
       dropRetryMs: t.retryMs,
       dropRetries: t.retries,
@@ -166,10 +157,4 @@ async function runConnection(
     conn.removeAllListeners("closed");
     await conn.close().catch(() => {});
   }
-}
-
-async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "collections", worker: ctx.workerId, ...details } }).catch(
-    () => {},
-  );
 }

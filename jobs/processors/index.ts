@@ -5,7 +5,7 @@
  */
 import type { Job, Worker } from "bullmq";
 import { HOSTED_PURPOSES, type HostedPurpose } from "#api/sessions";
-import type { QueueName, QueuePayloads } from "../queues.server";
+import type { QueueName, QueuePayloads } from "../../app/queue/queues.server";
 import { processAutomationJob } from "./automation";
 import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionProcessor, sessionSettings, sessionWorkerOptions } from "../session-host.server";

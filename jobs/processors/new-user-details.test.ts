@@ -3,8 +3,8 @@
  * (one status-refresh job for that user), through a real in-process worker, PostgreSQL, Redis and the simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeLive } from "#jobs/live.server";
-import { closeQueues, getQueue } from "#jobs/queues.server";
+import { closeLive } from "~/queue/live.server";
+import { closeQueues, getQueue } from "~/queue/queues.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { startSimulator, type Simulator } from "#sim/server";

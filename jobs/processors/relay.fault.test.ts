@@ -14,7 +14,7 @@ import { sessions } from "~/db/schema";
 import { GalaxyConnection } from "~/galaxy/connection.server";
 import { connectNew, getBotStatus, getSavedAccount, startBot, stopBot } from "~/models/galacord.server";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues } from "../queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
 import { startPartitionProxy, type PartitionProxy } from "../test-partition";
 
@@ -35,7 +35,6 @@ async function worker(env: Record<string, string> = {}): Promise<WorkerChild & {
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiBase,
     RELAY_FAST_IDENTIFY: "1",
-    RELAY_POLL_MS: "300",
     RELAY_LINE_INTERVAL_MS: "20",
     RELAY_GALAXY_RETRY_MS: "200",
     ...env,

@@ -17,7 +17,7 @@ import { GalaxyConnection } from "~/galaxy/connection.server";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import { connectNew, getBotStatus, getSavedAccount, listSavedAccounts, saveRelayOptions, startBot, stopBot, stopConnection } from "~/models/galacord.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { closeQueues } from "../queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 
@@ -37,7 +37,6 @@ beforeAll(async () => {
     RELAY_LOGIN_TIMEOUT_MS: "3000",
     RELAY_BACKOFF_MS: "300",
     RELAY_BACKOFF_MAX_MS: "1000",
-    RELAY_POLL_MS: "300",
     RELAY_JOIN_MIN_DELAY_MS: "100",
     RELAY_LINE_INTERVAL_MS: "20",
     RELAY_LINE_BURST: "5",

@@ -29,7 +29,7 @@ import {
   updateChannel,
 } from "~/models/galacord.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { closeQueues } from "../queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";
 import { AppError } from "~/utils/app-error";
@@ -52,7 +52,6 @@ beforeAll(async () => {
     RELAY_LOGIN_TIMEOUT_MS: "3000",
     RELAY_BACKOFF_MS: "300",
     RELAY_BACKOFF_MAX_MS: "1000",
-    RELAY_POLL_MS: "300",
     RELAY_JOIN_MIN_DELAY_MS: "100",
     RELAY_LINE_INTERVAL_MS: "20",
     RELAY_LINE_BURST: "5",
@@ -381,7 +380,7 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
     });
     // It ended by itself: desired stop, failed with the platform's words; the saved planet is kept.
     expect(failed).toMatchObject({ error: "You login from another device", isConnected: false, desired: "disconnected", planet: back.planet });
-    // Several poll rounds and retry delays later (RELAY_POLL_MS 300, RELAY_GALAXY_RETRY_MS 200) nothing tried again.
+    // Several poll rounds and retry delays later (SESSION_POLL_MS 300, RELAY_GALAXY_RETRY_MS 200) nothing tried again.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(galaxy.sockets.total).toBe(totalBefore);
     expect((await getSavedAccount(acc.id))!.state).toBe("error");

@@ -9,31 +9,22 @@
  * docs/sessions.md) held inside this one: this runner claims it, and its GalaxyLink writes
  * its state through the same supervisor as every other session. The holder reconciles the
  * rows with what it runs at start, on every wake over the control channel (a change made by
- * the operator) and on the session host's poll: accounts wanted get a GalaxyLink (a channel
+ * the operator) and on the session host's poll (SESSION_POLL_MS): accounts wanted get a GalaxyLink (a channel
  * change restarts it), the others are closed; planet changes arrive as commands.
  */
 import { accountsToRelay, saveBotInfo, saveLinkAccount, type RelayAccountRow } from "~/models/galacord.server";
-import { logEvent } from "~/models/log.server";
-import { claimSession, endSession, releaseSession, reportSession, settleHostedSessions } from "~/models/session.server";
+import { claimSession, releaseSession, reportSession, settleHostedSessions } from "~/models/session.server";
+import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import type { SessionContext } from "../session-host.server";
-import { deletedNote, discordToGalaxy, EDIT_SUFFIX, galaxyToDiscord, replyContext, webhookUsername } from "../relay/format";
 import { GalaxyLink } from "../relay/galaxy-link";
-import { BoundedMap } from "../relay/message-map";
-import { relayFilter, renderName, type RelayFilter } from "../relay/options";
+import { relayFilter, type RelayFilter } from "../relay/options";
+import { createRelayRouter } from "../relay/router";
 import { relaySettings } from "../relay/settings";
 
+export { DELETE_NOTE_WINDOW_MS } from "../relay/router";
+
 type Held = { link: GalaxyLink; running: Promise<void>; row: RelayAccountRow; filter: RelayFilter; filterKey: string };
-
-/** A deleted Discord message relayed less than this long ago is noted on Galaxy (issue 22 B.2). */
-export const DELETE_NOTE_WINDOW_MS = 60_000;
-/** A Galaxy line addressed to a relay account answers the Discord message it said last, if that was this recent. */
-const REPLY_TO_RELAYED_MS = 5 * 60_000;
-
-/** A Discord message relayed to Galaxy (edits, deletes and reply context need it). */
-type ToGalaxy = { channelId: string; author: string; text: string; context: string | null };
-/** A Galaxy line posted on Discord (a Discord reply to it addresses its sender on Galaxy). */
-type FromGalaxy = { channelId: string; fromId: string; nick: string; text: string; planet: string | null };
 
 /** Runs async writes one after another (state rows must land in order). */
 function serial() {
@@ -60,22 +51,8 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   signal.addEventListener("abort", () => stopAll.abort(), { once: true });
   if (signal.aborted) stopAll.abort(); // a stop made while discord.js was loading
 
-  // The Discord ↔ Galaxy message-id map (bounded, RELAY_MAP_MAX each).
-  const toGalaxy = new BoundedMap<string, ToGalaxy>(settings.RELAY_MAP_MAX);
-  const fromGalaxy = new BoundedMap<string, FromGalaxy>(settings.RELAY_MAP_MAX);
-  /** `${channelId}:${galaxyId}` → that Galaxy user's latest post on Discord. */
-  const lastPost = new BoundedMap<string, string>(settings.RELAY_MAP_MAX);
-  /** A relay account → the Discord message it said last on its planet. */
-  const lastSaid = new Map<string, { messageId: string; at: number }>();
-
-  const galaxyName = (h: Held, nick: string) => renderName(h.filter.options.galaxyName, { nick, planet: h.link.planet, channel: h.row.channelName });
-  /** Every relay connection of a channel that takes lines from this author and text. */
-  function* linksFor(channelId: string, author: string, text: string) {
-    for (const h of links.values()) {
-      if (h.row.channelId !== channelId || h.filter.ignoresNick(author) || h.filter.ignoresText(text)) continue;
-      yield h;
-    }
-  }
+  // Who hears what (jobs/relay/router.ts): Discord → Galaxy and Galaxy → Discord, with the message maps.
+  const router = createRelayRouter({ links, post: (channelId, post) => bot.post(channelId, post), mapMax: settings.RELAY_MAP_MAX });
 
   // The backlog of each connection (Galaxy-bound lines + Discord-bound lines) in its session's info, live on the row.
   const dirty = new Set<string>();
@@ -107,55 +84,19 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
         });
         // Know our webhooks before any message arrives (loop prevention after a takeover).
         for (const h of links.values()) bot.prepare(h.row.channelId);
-        void log("info", `GalaCord bot logged in to Discord (${channels.length} channels)`, ctx);
+        void ctx.log("info", `GalaCord bot logged in to Discord (${channels.length} channels)`);
       },
       onStarting: (error, attempt, nextRetryAt) => writes(() => ctx.report({ actual: "reconnecting", error, attempt, nextRetryAt })),
       onFatal: (error) => {
         if (fatal) return;
         fatal = true;
         writes(() => ctx.end({ actual: "failed", error }));
-        void log("error", `GalaCord bot stopped: ${error}`, ctx);
+        void ctx.log("error", `GalaCord bot stopped: ${error}`);
         stopAll.abort();
       },
-      onMessage: (msg) => {
-        // A reply shows its context: the replied message's author (the Galaxy nick for a relayed Galaxy line) and first words.
-        const g = msg.reply ? fromGalaxy.get(msg.reply.messageId) : undefined;
-        const d = msg.reply ? toGalaxy.get(msg.reply.messageId) : undefined;
-        const refNick = g?.nick ?? msg.reply?.author ?? d?.author;
-        const context = msg.reply && refNick ? replyContext(refNick, g?.text ?? msg.reply.content ?? d?.text ?? "") : null;
-        toGalaxy.set(msg.messageId, { channelId: msg.channelId, author: msg.author, text: msg.content, context });
-        for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
-          // A reply to a relayed Galaxy line is addressed to its sender there (when on that planet).
-          const to = g && g.planet === h.link.planet ? g.fromId : "0";
-          const text = context ? `${context} ${msg.content}` : msg.content;
-          h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { to, tag: msg.messageId });
-          lastSaid.set(h.row.accountId, { messageId: msg.messageId, at: Date.now() });
-        }
-      },
-      onEdit: (msg) => {
-        // matterbridge: an edit is relayed as a corrected line with " (edited)"; one still queued is simply replaced.
-        const before = toGalaxy.get(msg.messageId);
-        if (!before) return;
-        toGalaxy.set(msg.messageId, { ...before, text: msg.content });
-        for (const h of linksFor(msg.channelId, msg.author, msg.content)) {
-          const { removed, saidAt } = h.link.withdraw(msg.messageId);
-          if (saidAt === null && removed === 0) continue; // this connection never relayed it
-          const body = before.context ? `${before.context} ${msg.content}` : msg.content;
-          const text = saidAt === null ? body : `${body}${EDIT_SUFFIX}`;
-          h.link.say(discordToGalaxy(galaxyName(h, msg.author), text), { tag: msg.messageId });
-        }
-      },
-      onDelete: ({ channelId, messageId }) => {
-        const gone = toGalaxy.get(messageId);
-        if (!gone) return;
-        toGalaxy.delete(messageId);
-        for (const h of links.values()) {
-          if (h.row.channelId !== channelId) continue;
-          // Galaxy cannot withdraw a line: lines still queued are taken back; one said less than a minute ago is noted.
-          const { saidAt } = h.link.withdraw(messageId);
-          if (saidAt !== null && Date.now() - saidAt < DELETE_NOTE_WINDOW_MS) h.link.say(discordToGalaxy(galaxyName(h, gone.author), deletedNote(gone.text)));
-        }
-      },
+      onMessage: (msg) => router.discordMessage(msg),
+      onEdit: (msg) => router.discordEdit(msg),
+      onDelete: (msg) => router.discordDelete(msg),
       onBacklog: markAll,
     },
     signal,
@@ -173,15 +114,6 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     { once: true },
   );
 
-  const linkSession = (accountId: string) => ({
-    holdsLock: ctx.holdsLock,
-    report: async (patch: Parameters<SessionContext["report"]>[0]) => ctx.proven() && reportSession("relay-link", accountId, ctx.workerId, patch),
-    end: async (end: Parameters<SessionContext["end"]>[0]) => {
-      if (ctx.proven()) await endSession("relay-link", accountId, ctx.workerId, end);
-    },
-    log: (type: "error" | "disconnect" | "info", message: string, details: Record<string, unknown>) => log(type, message, ctx, { accountId, ...details }),
-  });
-
   const startLink = (row: RelayAccountRow) => {
     const link = new GalaxyLink(
       { accountId: row.accountId, nick: row.nick, password: row.passwordPlain, recoveryCode: row.recoveryCodePlain },
@@ -194,46 +126,9 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
           if (planet && links.get(row.accountId)?.link === link) await saveLinkAccount(row.accountId, { planet });
         },
         onPassword: (password) => writes(() => saveLinkAccount(row.accountId, { password })),
-        onChat: (chat) => {
-          if (links.get(row.accountId)?.link !== link) return;
-          // Loop prevention: never lines said by our own relay accounts.
-          if (links.has(chat.fromId)) return;
-          // Several of our accounts on one planet relaying to one channel: only the first relays.
-          for (const [id, other] of links) {
-            if (other.link === link) break;
-            if (other.row.channelId === row.channelId && other.link.planet === link.planet && other.link.connected && id !== row.accountId) return;
-          }
-          const h = links.get(row.accountId)!;
-          if (h.filter.ignoresNick(chat.nick) || h.filter.ignoresText(chat.text)) return;
-          const name = renderName(h.filter.options.discordName, { nick: chat.nick, planet: link.planet, channel: h.row.channelName });
-          // Addressed to someone ("Nick, text"): a Discord reply to what they said last here, when known; else the
-          // text as it is, no ping (allowedMentions parse nothing).
-          let text = chat.text;
-          let replyTo: string | null = null;
-          if (chat.toId !== "0") {
-            const said = lastSaid.get(chat.toId);
-            const ours = links.get(chat.toId);
-            const theirs = lastPost.get(`${row.channelId}:${chat.toId}`);
-            if (ours && said && Date.now() - said.at < REPLY_TO_RELAYED_MS && ours.row.channelId === row.channelId) {
-              replyTo = said.messageId;
-              text = stripAddress(text, ours.row.nick);
-            } else if (theirs) {
-              replyTo = theirs;
-              text = stripAddress(text, fromGalaxy.get(theirs)?.nick ?? "");
-            }
-          }
-          const out = { ...chat, nick: name, text };
-          const planet = link.planet;
-          void bot
-            .post(row.channelId, { build: (mode) => galaxyToDiscord(out, mode), username: webhookUsername(name), replyTo, origin: row.accountId })
-            .then((id) => {
-              if (!id) return;
-              fromGalaxy.set(id, { channelId: row.channelId, fromId: chat.fromId, nick: chat.nick, text: chat.text, planet });
-              lastPost.set(`${row.channelId}:${chat.fromId}`, id);
-            });
-        },
+        onChat: (chat) => router.galaxyChat(row.accountId, link, chat),
       },
-      linkSession(row.accountId),
+      ctx.supervised(`GalaCord ${row.nick}`, { hosted: { purpose: "relay-link", key: row.accountId } }),
     );
     const running = link
       .run()
@@ -301,13 +196,15 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     })();
   };
 
-  // Operators' changes arrive as wakes; planet changes as commands on the relay connections.
+  // Operators' changes arrive as wakes (the control channel, and the host's SESSION_POLL_MS
+  // round for a wake lost while Redis was away: no poll of its own); planet changes as commands
+  // on the relay connections.
   ctx.onWake(kick);
   ctx.onCommand(
     async (cmd) => {
       const h = links.get(cmd.key);
-      if (cmd.kind !== "planet") throw Object.assign(new Error(`Unknown command ${cmd.kind}`), { status: 400 });
-      if (!h) throw Object.assign(new Error("Not connected to Galaxy"), { status: 409 });
+      if (cmd.kind !== "planet") throw new AppError(400, `Unknown command ${cmd.kind}`);
+      if (!h) throw new AppError(409, "Not connected to Galaxy");
       const planet = await h.link.changePlanet(String(cmd.arg));
       await saveLinkAccount(cmd.key, { planet });
       await reportSession("relay-link", cmd.key, ctx.workerId, { planet });
@@ -315,7 +212,6 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     },
     { purpose: "relay-link", keys: () => [...links.keys()] },
   );
-  const poll = setInterval(kick, settings.RELAY_POLL_MS);
   try {
     kick();
     const botRun = bot.run();
@@ -325,7 +221,6 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     });
     await botRun;
   } finally {
-    clearInterval(poll);
     clearInterval(backlogTimer);
     await busy;
     await Promise.all([...links.keys()].map((id) => stopLink(id)));
@@ -344,13 +239,4 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
 
 function filterOf(row: RelayAccountRow): { filter: RelayFilter; filterKey: string } {
   return { filter: relayFilter(row.relayOptions), filterKey: JSON.stringify(row.relayOptions) };
-}
-
-/** "Nick, text" (Galaxy's addressing convention) → "text". */
-function stripAddress(text: string, nick: string): string {
-  return nick && text.startsWith(`${nick}, `) ? text.slice(nick.length + 2) : text;
-}
-
-async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown> = {}) {
-  await logEvent({ type, source: "bot", message, details: { worker: ctx.workerId, purpose: "relay", ...details } }).catch(() => {});
 }

@@ -1,7 +1,7 @@
 /**
  * The session registry handed to the session host (docs/sessions.md): each purpose's runner and
  * the store of session state. Adding a purpose is one entry here (and its queue in
- * jobs/queues.server.ts, its row in jobs/session-control.server.ts SESSION_QUEUE).
+ * app/queue/queues.server.ts, the purpose in api/sessions.ts HOSTED_PURPOSES, whose queue has its name: `sessionQueue` in app/queue/session-control.server.ts).
  */
 import {
   claimCommands,
@@ -15,6 +15,7 @@ import {
   wantedAgain,
   wantedKeys,
 } from "~/models/session.server";
+import { logEvent } from "~/models/log.server";
 import type { SessionRegistry } from "../session-host.server";
 import { runCollectionsSession } from "./collections";
 import { runRelay } from "./relay";
@@ -33,6 +34,7 @@ export const SESSIONS: SessionRegistry = {
     wantedAgain,
     claimCommands,
     finishCommand,
+    log: (entry) => logEvent({ ...entry, source: "bot" }),
   },
   purposes: {
     stalker: { runner: runStalker },

@@ -18,7 +18,7 @@ import { getEnv, resetEnv } from "~/utils/env.server";
 import { action as startAction } from "~/routes/_app+/_characters+/api.stalker.start";
 import { action as stopAction } from "~/routes/_app+/_characters+/api.stalker.stop";
 import { loader as activeLoader } from "~/routes/_app+/_characters+/api.stalker.active";
-import { closeQueues, getQueue } from "../queues.server";
+import { closeQueues, getQueue } from "../../app/queue/queues.server";
 import { restoreSessions, sessionJobId } from "../session-host.server";
 import { SESSIONS } from "./sessions";
 import { deleteKeys, endsWithin, stopWhileConnecting, waitFor } from "../test-helpers";

@@ -25,7 +25,6 @@ import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import type { GalaxyLine, PlanetUser } from "~/galaxy/protocol";
-import { logEvent } from "~/models/log.server";
 import { sightingsRecorder } from "~/models/sighting.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
@@ -71,16 +70,7 @@ export async function runStalker(ctx: SessionContext): Promise<void> {
   let nick = accountId;
   try {
     await superviseConnection(
-      {
-        signal: ctx.signal,
-        get label() {
-          return `Stalker ${nick}`;
-        },
-        holdsLock: ctx.holdsLock,
-        report: ctx.report,
-        end: ctx.end,
-        log: (type, message, details) => log(type, message, ctx, details),
-      },
+      ctx.supervised(() => `Stalker ${nick}`),
       { ...t, firstConnect: "persist", busyOnFirst: "retry" },
       async () => {
         const creds = await getUserCredentials(accountId);
@@ -177,7 +167,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
     active = true;
     const name = planet.name;
     writes(() => ctx.report({ actual: "active", planet: name, error: null }));
-    if (/^prison/i.test(name)) void log("info", `Stalker ${creds.nick} is in prison (${name}); staying there`, ctx, { planet: name });
+    if (/^prison/i.test(name)) void ctx.log("info", `Stalker ${creds.nick} is in prison (${name}); staying there`, { planet: name });
   });
 
   conn.on("users", (list, change) => {
@@ -233,26 +223,26 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
       case "KICK":
         if (line.params[0] === accountId) {
           const text = line.trailing ?? "";
-          void log("info", `Stalker ${creds.nick} was kicked${text ? `: ${text}` : ""}; joining again in ${Math.round(t.kickRejoinMs / 1000)} s`, ctx, {
+          void ctx.log("info", `Stalker ${creds.nick} was kicked${text ? `: ${text}` : ""}; joining again in ${Math.round(t.kickRejoinMs / 1000)} s`, {
             planet: planetName,
           });
           later(t.kickRejoinMs, rejoin);
         } else if (line.params[0]) leaving.set(line.params[0], "leave");
         return;
       case "PRISON":
-        void log("info", `Stalker ${creds.nick} was imprisoned; staying there`, ctx, { line: line.params.join(" ") });
+        void ctx.log("info", `Stalker ${creds.nick} was imprisoned; staying there`, { line: line.params.join(" ") });
         return;
       case "PRIVMSG": {
         // `PRIVMSG <senderId> 0 <target> :<text>` (docs/galaxy-protocol.md)
         const [from, , target] = line.params;
         if (target !== accountId || line.trailing === null) return;
         const sender = present.get(from ?? "")?.nick ?? from ?? "unknown";
-        void log("info", `Stalker ${creds.nick}: message from ${sender} (${from}): ${line.trailing}`, ctx, { from, planet: planetName, kind: "PRIVMSG" });
+        void ctx.log("info", `Stalker ${creds.nick}: message from ${sender} (${from}): ${line.trailing}`, { from, planet: planetName, kind: "PRIVMSG" });
         return;
       }
       case "NOTE": {
         const text = line.trailing ?? line.params.slice(1).join(" ");
-        void log("info", `Stalker ${creds.nick}: note${line.params[0] ? ` from ${line.params[0]}` : ""}: ${text}`, ctx, { kind: "NOTE", planet: planetName });
+        void ctx.log("info", `Stalker ${creds.nick}: note${line.params[0] ? ` from ${line.params[0]}` : ""}: ${text}`, { kind: "NOTE", planet: planetName });
         return;
       }
     }
@@ -311,8 +301,4 @@ function serial() {
   };
   run.idle = () => chain.catch(() => {});
   return run;
-}
-
-async function log(type: "info" | "error" | "disconnect", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "stalker", worker: ctx.workerId, ...details } }).catch(() => {});
 }

@@ -15,7 +15,7 @@
  */
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { pause } from "~/utils/pause";
-import type { SessionEnd, SessionPatch } from "../session-host.server";
+import type { SessionEnd, SessionPatch } from "#api/sessions";
 
 export type ConnectionOutcome =
   | { kind: "aborted" }

@@ -8,9 +8,9 @@ import { cleanupAudit } from "~/models/audit.server";
 import { runAutomaticBackup } from "~/models/backup.server";
 import { cleanupLogs, logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
-import { pullDailyStats } from "~/galaxy/daily-stats.server";
-import { pruneJobSteps, runStepOnce, stepKey } from "../once.server";
-import type { ProbeJob, SystemJob } from "../queues.server";
+import { pullDailyStats } from "~/platform/daily-stats.server";
+import { pruneJobSteps, runStepOnce, stepKey } from "../../app/models/once.server";
+import type { ProbeJob, SystemJob } from "../../app/queue/queues.server";
 
 const PROBE_MAX_MS = PROBE_LIMITS.maxMs;
 const PROBE_DEFAULT_MS = PROBE_LIMITS.defaultMs;

@@ -16,7 +16,7 @@ import { createSequence } from "~/models/planet-sequence.server";
 import { getTraderStatus, startTrader, stopTrader } from "~/models/trader.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
-import { closeQueues } from "../queues.server";
+import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, spawnWorker, waitFor, type WorkerChild } from "../test-helpers";
 
 let sim: Simulator;

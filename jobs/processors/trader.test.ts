@@ -22,7 +22,7 @@ import { getEnv, resetEnv } from "~/utils/env.server";
 import { action as startAction } from "~/routes/_app+/_trading-planets+/api.trader.start";
 import { action as stopAction } from "~/routes/_app+/_trading-planets+/api.trader.stop";
 import { loader as statusLoader } from "~/routes/_app+/_trading-planets+/api.trader.status";
-import { closeQueues, getQueue } from "../queues.server";
+import { closeQueues, getQueue } from "../../app/queue/queues.server";
 import { sessionJobId } from "../session-host.server";
 import { deleteKeys, endsWithin, stopWhileConnecting, waitFor } from "../test-helpers";
 import { startWorkers, type WorkerPool } from "../worker";

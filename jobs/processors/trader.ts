@@ -34,7 +34,6 @@ import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import type { GalaxyLine, Notice } from "~/galaxy/protocol";
 import { listAds } from "~/models/ad.server";
 import { listCustomPlanets } from "~/models/custom-planet.server";
-import { logEvent } from "~/models/log.server";
 import { listSequences } from "~/models/planet-sequence.server";
 import { getTraderPosition, getTraderStatus, saveTraderRun } from "~/models/trader.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
@@ -199,17 +198,7 @@ export async function runTrader(ctx: SessionContext): Promise<void> {
   const t = traderTimings();
   let nick = accountId;
   await superviseConnection(
-    {
-      signal: ctx.signal,
-      get label() {
-        return `Trader ${nick}`;
-      },
-      holdsLock: ctx.holdsLock,
-      report: ctx.report,
-      end: ctx.end,
-      log: (type, message, details) => log(type, message, ctx, details),
-      logDrops: true,
-    },
+    ctx.supervised(() => `Trader ${nick}`, { logDrops: true }),
     { ...t, firstConnect: "persist", busyOnFirst: "retry" },
     async () => {
       const creds = await getUserCredentials(accountId);
@@ -354,7 +343,7 @@ class Walker {
       const why = this.#imprisoned;
       this.#imprisoned = null;
       await this.#report({ state: "error", error: `In prison: ${why}` });
-      await log("error", `Trader ${this.#nick} was imprisoned (${why}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, this.ctx, {});
+      await this.ctx.log("error", `Trader ${this.#nick} was imprisoned (${why}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, {});
       await pause(this.t.prisonPauseMs, this.signal);
       if (this.signal.aborted) return;
     }
@@ -365,20 +354,20 @@ class Walker {
       await this.#report({ state: "idle", planet: null, error: null });
       if (!this.#idleLogged) {
         this.#idleLogged = true;
-        await log("debug", `Trader ${this.#nick}: nothing to run (no active sequence with planets)`, this.ctx, {});
+        await this.ctx.log("debug", `Trader ${this.#nick}: nothing to run (no active sequence with planets)`, {});
       }
       await pause(this.t.idleMs, this.signal);
       return;
     }
     this.#idleLogged = false;
-    for (const s of next.skippedSteps) await log("debug", `Trader ${this.#nick}: skipped ${s}: no planets`, this.ctx, {});
+    for (const s of next.skippedSteps) await this.ctx.log("debug", `Trader ${this.#nick}: skipped ${s}: no planets`, {});
     if (next.wrapped) {
       await this.#report({ state: "flying", add: { rounds: 1 } });
       const c = (await getTraderStatus(this.ctx.accountId))?.counts;
       const summary = c
         ? ` (${c.rounds} rounds, ${c.visits} visits, ${c.posts} posts, ${c.replies} replies, ${c.skipped} skipped, ${c.failures} failures since the start)`
         : "";
-      await log("info", `Trader ${this.#nick} finished a round of the active sequences${summary}; starting over`, this.ctx, { counts: c ?? null });
+      await this.ctx.log("info", `Trader ${this.#nick} finished a round of the active sequences${summary}; starting over`, { counts: c ?? null });
     }
     this.#pos = next.pos;
     await this.#visitPlanet(next.sequence);
@@ -392,7 +381,7 @@ class Walker {
     if (this.signal.aborted) return;
     if (!result.ok) {
       const why = "error" in result ? `${result.error.message}${result.error.numeric ? ` (${result.error.numeric})` : ""}` : `fly-rate: ${result.flyRate}`;
-      await log("error", `Trader ${this.#nick}: could not join ${planet}: ${why}; skipped`, this.ctx, {
+      await this.ctx.log("error", `Trader ${this.#nick}: could not join ${planet}: ${why}; skipped`, {
         planet,
         code: "error" in result ? result.error.numeric : "fly-rate",
         sequence: seq.name,
@@ -413,7 +402,7 @@ class Walker {
       if (count < seq.openPlanetsLevel || count > seq.closedPlanetsLevel) {
         const rule =
           count < seq.openPlanetsLevel ? `fewer than the open level ${seq.openPlanetsLevel}` : `more than the closed level ${seq.closedPlanetsLevel}`;
-        await log("info", `Trader ${this.#nick}: ${here} has ${count} users, ${rule}; not posting`, this.ctx, { planet: here, count, sequence: seq.name });
+        await this.ctx.log("info", `Trader ${this.#nick}: ${here} has ${count} users, ${rule}; not posting`, { planet: here, count, sequence: seq.name });
         await this.#advance({ skipped: 1 }, { state: "on_planet" });
         return;
       }
@@ -429,7 +418,7 @@ class Walker {
         }
         this.#pos = { ...this.#pos!, posted: true, lastAdId: ad._id };
         await this.#report({ state: "on_planet", position: this.#pos, add: { posts: 1 } });
-        await log("info", `Trader ${this.#nick} posted an ad on ${here} (${count} users)`, this.ctx, {
+        await this.ctx.log("info", `Trader ${this.#nick} posted an ad on ${here} (${count} users)`, {
           planet: here,
           count,
           adId: ad._id,
@@ -437,7 +426,7 @@ class Walker {
           sequence: seq.name,
         });
       } else {
-        await log("debug", `Trader ${this.#nick}: no active ad to post on ${here}`, this.ctx, { planet: here });
+        await this.ctx.log("debug", `Trader ${this.#nick}: no active ad to post on ${here}`, { planet: here });
       }
       const stay = new AbortController();
       const stop = () => stay.abort();
@@ -461,7 +450,7 @@ class Walker {
 
   async #prison(here: string) {
     await this.#report({ state: "error", planet: here, error: `In prison on ${here}` });
-    await log("error", `Trader ${this.#nick} is in prison (${here}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, this.ctx, { planet: here });
+    await this.ctx.log("error", `Trader ${this.#nick} is in prison (${here}); the run pauses ${Math.round(this.t.prisonPauseMs / 1000)} s`, { planet: here });
     await pause(this.t.prisonPauseMs, this.signal);
     if (this.signal.aborted) return;
     await this.#advance({ failures: 1, skipped: 1 }, { state: "flying", planet: null });
@@ -479,7 +468,7 @@ class Walker {
       const seconds = flyWaitSeconds(last.flyRate);
       // The server's seconds are real seconds (never scaled): it is the platform's clock.
       const wait = seconds !== null ? Math.max(seconds * 1000, this.t.joinGapMs) : this.t.flyWaitMs;
-      await log("info", `Trader ${this.#nick}: refused flight to ${planet} (${last.flyRate}); waiting ${Math.round(wait / 1000)} s`, this.ctx, {
+      await this.ctx.log("info", `Trader ${this.#nick}: refused flight to ${planet} (${last.flyRate}); waiting ${Math.round(wait / 1000)} s`, {
         planet,
         attempt: attempt + 1,
       });
@@ -514,7 +503,7 @@ class Walker {
       const text = line.trailing ?? "";
       if (this.#joinWatch) this.#joinWatch(text || "kicked");
       else if (this.#visit) {
-        void log("info", `Trader ${this.#nick} was kicked from ${this.#visit.planet}${text ? `: ${text}` : ""}`, this.ctx, { planet: this.#visit.planet });
+        void this.ctx.log("info", `Trader ${this.#nick} was kicked from ${this.#visit.planet}${text ? `: ${text}` : ""}`, { planet: this.#visit.planet });
         this.#visit.onKick();
       }
       return;
@@ -553,7 +542,7 @@ class Walker {
     this.#writes = this.#writes
       .then(async () => {
         await saveTraderRun(this.ctx.accountId, { position: saved, add: { replies: 1 } });
-        await log("info", `Trader ${nick} answered ${sender} on ${visit.planet}`, this.ctx, { planet: visit.planet, to: from, msgId: msg._id });
+        await this.ctx.log("info", `Trader ${nick} answered ${sender} on ${visit.planet}`, { planet: visit.planet, to: from, msgId: msg._id });
       })
       .catch((err: unknown) => console.warn(`[trader] could not store a reply: ${errorText(err)}`));
   }
@@ -573,8 +562,4 @@ type RunUpdate = {
 function splitAds(all: Ad[]): [Ad[], Ad[]] {
   const active = all.filter((a) => a.isActive);
   return [active.filter((a) => a.category === "ads"), active.filter((a) => a.category === "msg")];
-}
-
-async function log(type: "info" | "error" | "disconnect" | "debug", message: string, ctx: SessionContext, details: Record<string, unknown>) {
-  await logEvent({ type, source: "bot", message, details: { accountId: ctx.accountId, purpose: "trader", worker: ctx.workerId, ...details } }).catch(() => {});
 }

@@ -22,8 +22,6 @@ const schema = z.object({
   RELAY_MAP_MAX: z.coerce.number().int().min(10).max(1_000_000).default(5_000),
   /** How often a connection's backlog is written to its session at most (the GalaCord row shows it live). */
   RELAY_BACKLOG_REPORT_MS: z.coerce.number().int().min(50).max(60_000).default(500),
-  /** How often the holder re-reads the rows (the Redis nudge makes it immediate). */
-  RELAY_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
   /** Minimum pause between two JOINs of one connection (the web client's joinMinDelay). */
   RELAY_JOIN_MIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(4_000),
   /** Keepalive (bare PONG), as the stalker. */

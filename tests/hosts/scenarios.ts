@@ -676,7 +676,7 @@ export async function inner(config: InnerConfig): Promise<number> {
     await db?.end().catch(() => undefined);
     if (process.env.DATABASE_URL) {
       const { closeDb } = await import("~/db/client.server");
-      const { closeQueues } = await import("#jobs/queues.server");
+      const { closeQueues } = await import("~/queue/queues.server");
       await closeQueues().catch(() => undefined);
       await closeDb().catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 /**
  * Authenticated requests for route tests. Every /api route requires an operator itself
- * (apiRoute in app/utils/api.server.ts), so tests that call a route module directly send
+ * (apiRoute in app/http/api.server.ts), so tests that call a route module directly send
  * a real API token of a real operator, created once per test file in its own database.
  *
  *   const res = await loader(apiArgs(new Request("http://localhost/api/logs")));

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { createApiToken } from "~/models/api-token.server";
 import { createOperator, createSession } from "~/models/operator.server";
-import { sessionCookie } from "~/utils/auth.server";
+import { sessionCookie } from "~/http/auth.server";
 import type { Role } from "~/utils/roles";
 
 export type TestOperator = {

@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { AUTH_REQUIRED, requireApiAuth, requireOperator } from "~/utils/auth.server";
+import { AUTH_REQUIRED, requireApiAuth, requireOperator } from "~/http/auth.server";
 import { callRoute, cookiesOf, createTestApiToken, createTestOperator, makeRequest, readJson } from ".";
 
 /**

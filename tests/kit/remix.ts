@@ -10,10 +10,10 @@ import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { createRequestHandler as createExpressHandler } from "@remix-run/express";
 import express, { type Express } from "express";
-import { createAuthGate } from "~/utils/auth-gate.server";
-import { trackStreamConnections } from "~/utils/stream-limits.server";
+import { createAuthGate } from "~/http/auth-gate.server";
+import { trackStreamConnections } from "~/http/stream-limits.server";
 import { appRoutes } from "~/routes.manifest";
-import { guardBuild } from "~/utils/route-guard.server";
+import { guardBuild } from "~/http/route-guard.server";
 
 export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; file: string };
 

@@ -10,13 +10,13 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { createTestApiToken, createTestOperator, makeRequest, remixHandler, type TestOperator } from "#tests/kit";
 import { nodeArgsFor } from "#tests/setup/test-bins";
 import { mountQueueBoard } from "#jobs/runtime.server";
-import { resetJobEngineStatus } from "#jobs/status.server";
+import { resetJobEngineStatus } from "~/queue/status.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { getDb } from "~/db/client.server";
 import { auditLog, categories } from "~/db/schema";
 import { upsertRate } from "~/models/rate.server";
 import { upsertUser } from "~/models/user.server";
-import { authenticate, runWithAuth } from "~/utils/auth.server";
+import { authenticate, runWithAuth } from "~/http/auth.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 
 /**

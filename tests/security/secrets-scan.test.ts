@@ -24,7 +24,7 @@ import { getDb } from "~/db/client.server";
 import { createBackup } from "~/models/backup.server";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { CLIENT_IP_HEADER } from "~/utils/auth.server";
+import { CLIENT_IP_HEADER } from "~/http/auth.server";
 
 const MARK = `SECRETSCAN${Date.now().toString(36).toUpperCase()}`;
 const ACCOUNT = "87654321";

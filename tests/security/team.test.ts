@@ -16,7 +16,7 @@ import type { Job } from "bullmq";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
-import type { AutomationJob } from "#jobs/queues.server";
+import type { AutomationJob } from "~/queue/queues.server";
 import { processAutomationJob } from "#jobs/processors/automation";
 import { startSimulator, type Simulator } from "#sim/server";
 import { resetServicesFigures, servicesState } from "#sim/services-data";
@@ -26,7 +26,7 @@ import { getDb } from "~/db/client.server";
 import { resetGalaxyServices } from "~/galaxy/services.server";
 import { getState, listActivity, saveProfile, updateState } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
-import { writeRuleFor } from "~/utils/access.server";
+import { writeRuleFor } from "~/http/access.server";
 import { resetEnv } from "~/utils/env.server";
 
 let handle: (request: Request) => Promise<Response>;

@@ -90,7 +90,7 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   const { closeDb } = await import("~/db/client.server");
   await closeDb().catch(() => {});
-  const { closeQueues } = await import("#jobs/queues.server").catch(() => ({ closeQueues: async () => {} }));
+  const { closeQueues } = await import("~/queue/queues.server").catch(() => ({ closeQueues: async () => {} }));
   await closeQueues().catch(() => {});
   // This file's Redis keys (queues, schedulers, live bus state) go with its database.
   const { deleteKeys } = await import("#jobs/test-helpers");

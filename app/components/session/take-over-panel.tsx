@@ -13,7 +13,7 @@ export type TakeoverNoticeData = {
 };
 
 /**
- * The take-over question (app/utils/takeover.server.ts): who holds the account, a link to where
+ * The take-over question (app/http/takeover.server.ts): who holds the account, a link to where
  * it runs, and the same action again with `takeover=1`, or Cancel. A plain form: works the
  * same without JavaScript.
  */

@@ -3,7 +3,7 @@ import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 /**
  * Exactly-once steps of background jobs (docs/jobs.md "Exactly-once effects"). BullMQ runs
  * a job at least once; a processor makes each external effect idempotent by recording the
- * step here under a key (`stepKey()` in jobs/once.server.ts), in the same transaction as
+ * step here under a key (`stepKey()` in app/models/once.server.ts), in the same transaction as
  * the effect, or as a two-phase intent around a platform call.
  */
 export const jobSteps = pgTable(

@@ -7,7 +7,7 @@ import { callRoute, createTestOperator, makeRequest } from "#tests/kit";
  * replaced here only to make it slow or broken on purpose.
  */
 const status = vi.hoisted(() => ({ impl: async () => ({ redis: "up" as const, worker: "running" as const }) as unknown }));
-vi.mock("#jobs/status.server", () => ({ jobEngineStatus: () => status.impl() }));
+vi.mock("~/queue/status.server", () => ({ jobEngineStatus: () => status.impl() }));
 
 const { loader } = await import("./_layout");
 

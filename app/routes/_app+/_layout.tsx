@@ -1,7 +1,7 @@
 import { Box, Container } from "@radix-ui/themes";
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { jobEngineStatus } from "#jobs/status.server";
+import { jobEngineStatus } from "~/queue/status.server";
 import { AppHeader } from "~/components/shell/app-header";
 import type { JobsState } from "~/components/shell/jobs-badge";
 import { floatingPanelData } from "~/models/collections-panel.server";
@@ -10,8 +10,8 @@ import { CollectionsFloatingPanel as FloatingPanelNow } from "~/routes/_app+/_co
 import { LiveProvider } from "~/components/live/live";
 import { DegradedBanner } from "~/components/live/degraded-banner";
 import { lazyComponent } from "~/components/ui/lazy-component";
-import { canWrite, getAuth, requireOperator } from "~/utils/auth.server";
-import { rememberSectionHeader } from "~/utils/section.server";
+import { canWrite, getAuth, requireOperator } from "~/http/auth.server";
+import { rememberSectionHeader } from "~/http/section.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 
 /**

@@ -37,18 +37,18 @@ import {
   setOperatorRole,
   verifyOperatorPassword,
 } from "~/models/operator.server";
-import { isUuid } from "~/utils/api.server";
+import { isUuid } from "~/http/api.server";
 import { auditNote } from "~/utils/audit-context.server";
-import { mintsReadOnlyTokens, writeAccessRefusal } from "~/utils/access.server";
-import { clientIp, getAuth, getSessionId, requireOperator, type AuthOperator } from "~/utils/auth.server";
-import { refusalAnswer } from "~/utils/refusal.server";
+import { mintsReadOnlyTokens, writeAccessRefusal } from "~/http/access.server";
+import { clientIp, getAuth, getSessionId, requireOperator, type AuthOperator } from "~/http/auth.server";
+import { refusalAnswer } from "~/http/refusal.server";
 import { ADMIN_ONLY, ROLE_LABELS } from "~/utils/roles";
 import { getEnv } from "~/utils/env.server";
-import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
+import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/http/rate-limit.server";
 import { decryptSecret, deriveKey, encryptSecret } from "~/utils/secrets.server";
 import { AppError } from "~/utils/app-error";
 import { readFormData } from "~/utils/forms.server";
-import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/utils/page-action.server";
+import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/http/page-action.server";
 
 /**
  * Operator settings (docs/auth.md): API tokens for scripts — created (shown once, read-only

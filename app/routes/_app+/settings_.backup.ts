@@ -4,7 +4,7 @@ import { BackupSchema } from "~/components/settings/forms";
 import { backupFileName, backupLabel, createBackup } from "~/models/backup.server";
 import { logEvent } from "~/models/log.server";
 import { auditNote } from "~/utils/audit-context.server";
-import { requireRole } from "~/utils/auth.server";
+import { requireRole } from "~/http/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { redirectWithError } from "~/utils/toast.server";
 
@@ -13,7 +13,7 @@ import { redirectWithError } from "~/utils/toast.server";
  * the data, encrypted with the passphrase (docs/decisions/0017). A plain form post (the
  * Settings page posts it with reloadDocument), answered with the file as an attachment;
  * a passphrase problem goes back to /settings with the reason. The gate lets only admins
- * post here (app/utils/access.server.ts); the audit trail records who downloaded it.
+ * post here (app/http/access.server.ts); the audit trail records who downloaded it.
  */
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, ["admin"]);

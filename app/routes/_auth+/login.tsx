@@ -8,9 +8,9 @@ import { z } from "zod";
 import { AuthCard, FormErrors, TextInputField } from "~/components/auth/auth-form";
 import { noteFailedLogin } from "~/models/failed-login.server";
 import { operatorExists, verifyOperatorPassword } from "~/models/operator.server";
-import { clientIp, getOperator, logIn, safeRedirect } from "~/utils/auth.server";
+import { clientIp, getOperator, logIn, safeRedirect } from "~/http/auth.server";
 import { loginPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
-import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/utils/rate-limit.server";
+import { loginBlockedFor, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "~/http/rate-limit.server";
 import { readFormData } from "~/utils/forms.server";
 
 /** Operator login (docs/decisions/0003; the specs show none). */

@@ -2,7 +2,7 @@ import { Button, Flex, Text } from "@radix-ui/themes";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-form";
-import { getOperator, logOut } from "~/utils/auth.server";
+import { getOperator, logOut } from "~/http/auth.server";
 
 /**
  * Logout is a POST (`<Form method="post" action="/logout">`), so a link or a prefetch can

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs, operators } from "~/db/schema";
 import { listOperators, resetOperatorExistsCache } from "~/models/operator.server";
-import { getOperator, requireOperator } from "~/utils/auth.server";
+import { getOperator, requireOperator } from "~/http/auth.server";
 import { callRoute, cookiesOf, makeRequest, routeArgs } from "#tests/kit";
 import { action, loader } from "./setup";
 

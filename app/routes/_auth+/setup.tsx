@@ -8,7 +8,7 @@ import { AuthCard, FormErrors, TextInputField } from "~/components/auth/auth-for
 import { logEvent } from "~/models/log.server";
 import { createOperator, operatorExists } from "~/models/operator.server";
 import { AppError } from "~/utils/app-error";
-import { getOperator, logIn } from "~/utils/auth.server";
+import { getOperator, logIn } from "~/http/auth.server";
 import { newPasswordSchema, operatorNameSchema } from "~/utils/operator-rules";
 import { readFormData } from "~/utils/forms.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute, jsonError } from "~/utils/api.server";
+import { apiRoute, jsonError } from "~/http/api.server";
 
 // Any /api path no resource route claims: JSON 404, never the HTML app.
 function notFound({ request }: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { backupFileName, backupLabel, createBackup, MIN_PASSPHRASE_LENGTH } from "~/models/backup.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 import { auditNote } from "~/utils/audit-context.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/http/auth.server";
 import { ADMIN_ONLY } from "~/utils/roles";
 
 const backupBodySchema = z.object({

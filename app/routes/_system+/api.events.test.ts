@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { liveMatches } from "#api/live";
-import { closeLive, liveChannel, publishLive } from "#jobs/live.server";
+import { closeLive, liveChannel, publishLive } from "~/queue/live.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getEnv } from "~/utils/env.server";
 import { apiArgs, errorBody } from "#tests/kit/api";

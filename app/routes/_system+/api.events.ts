@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { liveBusUp, onLive, type LiveMessage } from "#jobs/live.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
-import { admitLiveStream, onClientGone } from "~/utils/stream-limits.server";
-import { streamDegraded } from "~/utils/degrade.server";
+import { liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
+import { requireApiAuth } from "~/http/auth.server";
+import { admitLiveStream, onClientGone } from "~/http/stream-limits.server";
+import { streamDegraded } from "~/http/degrade.server";
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -37,6 +37,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
       const unsubscribe = onLive(
         (message: LiveMessage) => {
           if (message.operatorId && message.operatorId !== operator.id) return;
+          if (message.topic === "command") return; // a request's answer, not a page's data
           const { operatorId: _omit, ...event } = message;
           send("live", event);
         },

@@ -6,11 +6,11 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
-import { resetJobEngineStatus } from "#jobs/status.server";
+import { resetJobEngineStatus } from "~/queue/status.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import os from "node:os";
 import { startWorkers } from "#jobs/worker";
-import { heartbeatKeys, producerConnection } from "#jobs/redis.server";
+import { heartbeatKeys, producerConnection } from "~/queue/redis.server";
 import { waitFor } from "#jobs/test-helpers";
 import { watchHoldersOnce } from "~/models/session-liveness.server";
 import { claimSession, reportSession, startSession, stopSession } from "~/models/session.server";

@@ -1,10 +1,10 @@
 import { DEPENDENCY_DOWN, type Dependency } from "#api/dependencies";
 import type { HealthResponse } from "#api/jobs";
-import { producerLastError, withTimeout } from "#jobs/redis.server";
-import { jobEngineDetails } from "#jobs/status.server";
+import { producerLastError, withTimeout } from "~/queue/redis.server";
+import { jobEngineDetails } from "~/queue/status.server";
 import { dbHealth } from "~/db/client.server";
 import { healthWorkers } from "~/models/session.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { getEnv } from "~/utils/env.server";
 
 /** The workers list after the database check (≤ ~1.2 s): together well inside the 2 s every answer keeps. */
@@ -16,7 +16,7 @@ const WORKERS_TIMEOUT_MS = 700;
  * down (pages and the API still work); 503 only when the database is down. `database.state`,
  * `redis.state` (with the reason in `error`) and `down` say which dependency is unreachable
  * (issue 29 item 3). Answers within ~1.2 s whatever is down: the database ping is bounded
- * (dbHealth, app/db/reachability.server.ts), the Redis reads too (jobs/status.server.ts).
+ * (dbHealth, app/db/reachability.server.ts), the Redis reads too (app/queue/status.server.ts).
  * (Unauthenticated liveness without details is GET /healthz.)
  */
 export const loader = apiRoute(async function loader() {

@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
-import { getQueue } from "#jobs/queues.server";
+import { getQueue } from "~/queue/queues.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { startWorkers } from "#jobs/worker";
 import { action, loader } from "./api.jobs.probe";

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { probeRequestSchema, type ProbeResponse } from "#api/jobs";
-import { enqueue } from "#jobs/queues.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { enqueue } from "~/queue/queues.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/jobs/probe { ms?, key? } → 202 { jobId, queue, name, ms, state }

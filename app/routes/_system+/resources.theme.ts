@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { safeRedirect } from "~/utils/auth.server";
+import { safeRedirect } from "~/http/auth.server";
 import { isTheme, setThemeCookie } from "~/utils/theme.server";
 import { readFormData } from "~/utils/forms.server";
 import { keepInputOnFailure } from "~/components/ui/submit-failure";
-import { isScript, resourceError } from "~/utils/refusal.server";
+import { isScript, resourceError } from "~/http/refusal.server";
 import { redirectWithError } from "~/utils/toast.server";
 
 const THEME_REFUSAL = "Theme must be dark or light";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseAuditQuery, type AuditListDto } from "#api/audit";
 import { listAudit, toAuditDto } from "~/models/audit.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/audit?operator&action&target&from&to&before&after&limit (issues 21, 28;

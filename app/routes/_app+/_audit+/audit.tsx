@@ -7,7 +7,7 @@ import { ClockIcon, MixerHorizontalIcon } from "~/components/ui/icons";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { SectionHeader } from "~/components/ui/section-header";
 import { auditOperators, listAudit, toAuditDto } from "~/models/audit.server";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { getEnv } from "~/utils/env.server";
 import { auditFilters, auditPageParams, auditPageUrl } from "./components/audit-params";
 import { RetryPage } from "~/components/ui/retry-page";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, companionBodySchema } from "#api/bowling";
 import { updateCompanion } from "~/models/companion.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * PUT /api/bowling-companions/{id} {bowling_id, supplier, consumer} → { companion }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, companionBodySchema, deletedCompanionsMessage } from "#api/bowling";
 import { createCompanion, deleteAllCompanions, listCompanions } from "~/models/companion.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/bowling-companions → [{_id, bowling_id, supplier, consumer}] (spec 1 §7: the response is the list, like GET /api/rates answers the map itself);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { removeBowlingUser } from "~/models/bowling-user.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/bowling-users/{id} (spec 1 §7), id = `_id` or account id of a bowling account

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS, lastFetchedBodySchema } from "#api/bowling";
 import { getLastFetched, setLastFetched } from "~/models/bowling-user.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/bowling-users/last-fetched → { lastFetched: ISO | null };

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BOWLING_ERRORS } from "#api/bowling";
 import { listBowlingUsers } from "~/models/bowling-user.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/bowling-users (spec 1 §7 "Bowling users") → { users: PublicUser[] (type bowling),

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { logEvent } from "~/models/log.server";
 import { companionCandidates } from "~/models/bowling-page.server";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { CANDIDATE_TEXTS } from "./components/bowling-view";
 
 /**

@@ -7,7 +7,7 @@ import { like } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
 import { BOWLING_ERRORS } from "#api/bowling";
-import { getQueue } from "#jobs/queues.server";
+import { getQueue } from "~/queue/queues.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { callRoute, createTestOperator, makeRequest, readJson, routeArgs, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";

@@ -32,13 +32,13 @@ import {
   type GiftCell,
 } from "~/routes/_app+/_bowling-bots+/components/bowling-view";
 import { initialsOf } from "~/components/account/account-view";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { AppError } from "~/utils/app-error";
-import { isJobEngineOffline } from "#jobs/queues.server";
-import { pageAction, withSearchParam, type IntentHandler, type PageOutcome } from "~/utils/page-action.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
+import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 
 /**
  * Bowling Bots (section id gifts; spec 1 §2 "Bowling Bots section", §4 refresh control, §8
@@ -251,49 +251,35 @@ export const action = pageAction<Intent>({
     await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
     return { ok: false, message: FALLBACK[intent], status: err.status };
   },
-  intents: Object.fromEntries(
-    INTENTS.map((intent) => [intent, ({ form, operatorId, redirectTo }) => handle(intent, form.formData, operatorId, redirectTo)]),
-  ) as Record<Intent, IntentHandler<Intent>>,
-});
-
-const field = (formData: FormData, name: string) => {
-  const v = formData.get(name);
-  return typeof v === "string" ? v : "";
-};
-
-function companionBody(formData: FormData) {
-  const parsed = companionBodySchema.safeParse({
-    bowling_id: field(formData, "bowling_id"),
-    supplier: field(formData, "supplier"),
-    consumer: field(formData, "consumer"),
-  });
-  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
-  return parsed.data;
-}
-
-async function handle(intent: Intent, formData: FormData, operatorId: string, redirectTo: string | null): Promise<string | PageOutcome> {
-  switch (intent) {
-    case "refresh":
+  intents: {
+    refresh: async ({ redirectTo }) => {
       await requestBowlingRefresh();
       // No toast: the page follows the job (REFRESHING_PARAM without JavaScript) and tells its outcome at the end.
       return { ok: true, message: REFRESH_STARTED, toast: false, redirectTo: redirectTo ? withSearchParam(redirectTo, REFRESHING_PARAM, "1") : undefined };
-    case "delete-user":
+    },
+    "delete-user": async ({ form, operatorId }) => {
       // Kept for Undo with the companions it takes along (issue 19 item 9).
-      await removeUserUndoable(operatorId, field(formData, "accountId").trim() || "-", removeBowlingUser);
+      await removeUserUndoable(operatorId, form.string("accountId").trim() || "-", removeBowlingUser);
       return ACCOUNT_MESSAGES.userDeleted;
-    case "undo-delete":
-      return (await undoAccountDeletion(operatorId, field(formData, "undoId"))).message;
-    case "assign-companion":
-      await createCompanion(companionBody(formData));
+    },
+    "undo-delete": async ({ form, operatorId }) => (await undoAccountDeletion(operatorId, form.string("undoId"))).message,
+    "assign-companion": async ({ form }) => {
+      await createCompanion(companionBody(form));
       return BOWLING_TOASTS.assigned;
-    case "update-companion":
-      await updateCompanion(field(formData, "id"), companionBody(formData));
+    },
+    "update-companion": async ({ form }) => {
+      await updateCompanion(form.string("id"), companionBody(form));
       return BOWLING_TOASTS.updated;
-    case "delete-companions": {
-      const n = await deleteAllCompanions();
-      return deletedCompanionsMessage(n);
-    }
-  }
+    },
+    "delete-companions": async () => deletedCompanionsMessage(await deleteAllCompanions()),
+  },
+});
+
+/** The companion form through the /api schema (spec 1 §5): the same rules and texts as POST /api/bowling-companions. */
+function companionBody(form: FormFields) {
+  const parsed = companionBodySchema.safeParse({ bowling_id: form.string("bowling_id"), supplier: form.string("supplier"), consumer: form.string("consumer") });
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
+  return parsed.data;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readJson } from "~/utils/api.server";
+import { readJson } from "~/http/api.server";
 import { AppError } from "~/utils/app-error";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { deleteCategory } from "~/models/category.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/categories/{id} (spec 2 §7 "Characters") → { success, message, category };

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCategorySchema } from "#api/accounts";
 import { createCategory, listCategories } from "~/models/category.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * GET /api/categories → { categories: [{ _id, value }] };

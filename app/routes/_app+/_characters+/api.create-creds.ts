@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * POST /api/create-creds {rc, type} (spec 2 §7 "Characters") → { user, message }.

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStartResponse } from "#api/stalker";
 import { startStalker, startWaitMs } from "~/models/stalker.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/stalker/start {account_id, takeover?} (spec 2 §7, §4 "Stalker"). The answer says what

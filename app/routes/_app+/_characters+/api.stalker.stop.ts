@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accounts";
 import type { StalkerStopResponse } from "#api/stalker";
 import { stopStalker } from "~/models/stalker.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/stalker/stop {account_id} (spec 2 §7, §4 "Stalker"): marks it stopped and inactive

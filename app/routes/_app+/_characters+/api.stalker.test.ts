@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS } from "#api/accounts";
-import { getQueue } from "#jobs/queues.server";
+import { getQueue } from "~/queue/queues.server";
 import { sessionJobId } from "#jobs/session-host.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { apiArgs, errorBody } from "#tests/kit/api";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { removeUser } from "~/models/account.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/users/{id} (spec 2 §7 "Characters"), id = `_id` or account id.

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { listUsers } from "~/models/user.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/users (spec 2 §7 "Characters") → { users: PublicUser[] } (never passwords, codes, sek, iHeaders). */
 export const loader = apiRoute(async function loader(_args: LoaderFunctionArgs) {

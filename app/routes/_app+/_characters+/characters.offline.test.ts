@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "#api/accounts";
-import { OFFLINE_MESSAGE } from "#jobs/queues.server";
+import { OFFLINE_MESSAGE } from "~/queue/queues.server";
 import { freePort } from "#jobs/test-helpers";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";

@@ -6,7 +6,7 @@
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
-import { getQueue } from "#jobs/queues.server";
+import { getQueue } from "~/queue/queues.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";

@@ -30,16 +30,16 @@ import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
+import { requireOperator, safeRedirect } from "~/http/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
-import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { SESSION_TEXTS, type SessionPhase } from "#api/sessions";
 import { AppError } from "~/utils/app-error";
-import { isJobEngineOffline } from "#jobs/queues.server";
-import { pageAction, withSearchParam, type FormFields } from "~/utils/page-action.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
+import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 
 /**
  * All Characters (spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters").

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, isCollectionSetId, type CollectionStatusResponse } from "#api/collections";
 import { clayCredentialsSchema } from "#api/collections-schemas";
 import { skipCacheHeader } from "#api/galaxy";
-import { collectionStatus } from "~/galaxy/clay.server";
+import { collectionStatus } from "~/platform/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /**

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, DEFAULT_COLLECTION_SET, type InventoryResponse } from "#api/collections";
 import { inventorySchema } from "#api/collections-schemas";
-import { giftInventory } from "~/galaxy/clay.server";
+import { giftInventory } from "~/platform/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type SendGiftsResponse } from "#api/collections";
 import { sendGiftsSchema } from "#api/collections-schemas";
-import { sendGifts } from "~/galaxy/clay.server";
+import { sendGifts } from "~/platform/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { COLLECTIONS_TEXTS as T, type MasticRunResponse } from "#api/collections";
 import { masticRunSchema } from "#api/collections-schemas";
-import { runMasticRequests } from "~/galaxy/clay.server";
+import { runMasticRequests } from "~/platform/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
 
 /** POST /api/clay/mastic/run {userID, password?, collectionId, numberOfRequests} (spec 2 §7). */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/http/auth.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 
 /** The body of an /api/clay call: readJson's checks, then the schema; its message as is (400). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
-import { getQueue } from "#jobs/queues.server";
+import { getQueue } from "~/queue/queues.server";
 import { beatAsWorker, deleteKeys, freePort } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";

@@ -1,11 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, isCollectionSetId, type CollectionSetId } from "#api/collections";
+import { COLLECTIONS_TEXTS as T, COLLECTION_SETS, type CollectionSetId } from "#api/collections";
 import { parseAutoSettings, startAuto, stopAuto } from "~/models/automation.server";
-import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/galaxy/clay.server";
+import { collectionStatus, giftInventory, runMasticRequests, sendGifts } from "~/platform/clay.server";
 import { changePlanet, connectAccount, disconnectAccount, getConnection } from "~/models/collections-connection.server";
-import { loginWithProfile, loginWithRecoveryCode, logout } from "~/galaxy/collections-login.server";
+import { loginWithProfile, loginWithRecoveryCode, logout } from "~/platform/collections-login.server";
 import {
   clearActivity,
   getProfile,
@@ -20,15 +20,17 @@ import {
 } from "~/models/collections.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listUsers } from "~/models/user.server";
-import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { requireOperator } from "~/utils/auth.server";
-import { collectionsPanelCookie, type PanelMode } from "~/utils/collections-panel.server";
+import { requireOperator } from "~/http/auth.server";
+import { collectionsPanelCookie } from "~/utils/collections-panel.server";
 import { redirectWithError } from "~/utils/toast.server";
 import styles from "./components/collections.css?url";
 import { CollectionsScreen } from "./components/collections-screen";
 import { AppError } from "~/utils/app-error";
-import { pageAction, type IntentHandler, type PageOutcome } from "~/utils/page-action.server";
+import type { z } from "zod";
+import { panelModeSchema, pickersFormSchema } from "#api/collections-schemas";
+import { pageAction, type FormFields } from "~/http/page-action.server";
 
 /**
  * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and
@@ -133,84 +135,44 @@ export const action = pageAction<Intent>({
     const to = takeoverLocation(err, redirectTo ?? "/collections", { intent, accountId: err.holder.accountId ?? "", fields });
     return to ? redirectWithError(to, err.message) : undefined;
   },
-  intents: Object.fromEntries(INTENTS.map((intent) => [intent, ({ form, operatorId }) => handle(intent, form.formData, operatorId)])) as Record<
-    Intent,
-    IntentHandler<Intent>
-  >,
-});
-
-const field = (formData: FormData, name: string) => {
-  const v = formData.get(name);
-  return typeof v === "string" ? v : "";
-};
-
-const checked = (formData: FormData, name: string) => ["1", "on", "true"].includes(field(formData, name));
-
-/** The logged-in profile's credentials, else 409 "Log in to Galaxy first". */
-async function loggedIn(operatorId: string) {
-  const state = await getState(operatorId);
-  const creds = state.profileId ? await profileCredentials(state.profileId) : null;
-  if (!creds) throw new AppError(409, T.notLoggedIn);
-  return { state, creds: { userID: creds.userID, password: creds.password } };
-}
-
-/** The pickers as posted (spec 2 §5: a set must be chosen for Run; Send needs a recipient). */
-async function savePickers(operatorId: string, formData: FormData) {
-  const patch: { collectionId?: number; recipientId?: string } = {};
-  if (formData.has("collectionId")) {
-    const raw = field(formData, "collectionId").trim();
-    if (!raw) throw new AppError(400, T.noSet);
-    if (!isCollectionSetId(Number(raw))) throw new AppError(400, T.badSet);
-    patch.collectionId = Number(raw);
-  }
-  if (formData.has("recipientId") || field(formData, "recipientOther").trim()) {
-    // "Other account ID" (recipientOther), when filled, wins over the picker.
-    const raw = (field(formData, "recipientOther").trim() || field(formData, "recipientId")).trim();
-    if (raw && !/^\d{1,12}$/.test(raw)) throw new AppError(400, T.recipientNotId);
-    patch.recipientId = raw;
-  }
-  if (Object.keys(patch).length) await updateState(operatorId, patch);
-}
-
-async function handle(intent: Intent, formData: FormData, operatorId: string): Promise<string | PageOutcome> {
-  switch (intent) {
-    case "login": {
-      const profile = await loginWithRecoveryCode(operatorId, field(formData, "rc"), { takeover: checked(formData, "takeover") });
+  intents: {
+    login: async ({ form, operatorId }) => {
+      const profile = await loginWithRecoveryCode(operatorId, form.string("rc"), { takeover: form.checked("takeover") });
       return `Logged in as ${profile.nick}`;
-    }
-    case "login-saved": {
-      const profile = await loginWithProfile(operatorId, field(formData, "profileId"), { takeover: checked(formData, "takeover") });
+    },
+    "login-saved": async ({ form, operatorId }) => {
+      const profile = await loginWithProfile(operatorId, form.string("profileId"), { takeover: form.checked("takeover") });
       return `Logged in as ${profile.nick}`;
-    }
-    case "remove-saved": {
+    },
+    "remove-saved": async ({ form, operatorId }) => {
       const state = await getState(operatorId);
-      const id = field(formData, "profileId");
+      const id = form.string("profileId");
       if (state.profileId === id) await logout(operatorId);
       if (!(await removeProfile(operatorId, id))) throw new AppError(404, T.noProfile);
       return "Saved account removed";
-    }
-    case "logout":
+    },
+    logout: async ({ operatorId }) => {
       await logout(operatorId);
       return "Logged out";
-    case "connect": {
+    },
+    connect: async ({ form, operatorId }) => {
       const { creds } = await loggedIn(operatorId);
-      const { tookOver } = await connectAccount(creds.userID, { takeover: checked(formData, "takeover") });
+      const { tookOver } = await connectAccount(creds.userID, { takeover: form.checked("takeover") });
       return `Connecting to Galaxy${tookOver ? ` · ${SESSION_TEXTS.tookOver(creds.userID, tookOver.purpose)}` : ""}`;
-    }
-    case "disconnect": {
+    },
+    disconnect: async ({ operatorId }) => {
       const { creds } = await loggedIn(operatorId);
       await disconnectAccount(creds.userID);
       return "Disconnected from Galaxy";
-    }
-    case "change-planet": {
+    },
+    "change-planet": async ({ form, operatorId }) => {
       const { creds } = await loggedIn(operatorId).catch(() => {
         throw new AppError(409, T.notConnected);
       });
-      const planet = await changePlanet(creds.userID, field(formData, "planet"));
-      return `Now on ${planet}`;
-    }
-    case "run": {
-      await savePickers(operatorId, formData);
+      return `Now on ${await changePlanet(creds.userID, form.string("planet"))}`;
+    },
+    run: async ({ form, operatorId }) => {
+      await savePickers(operatorId, form);
       const { state, creds } = await loggedIn(operatorId);
       const set = state.collectionId as CollectionSetId;
       await withActivity(operatorId, `Running mastic on ${COLLECTION_SETS.find((s) => s.id === set)?.name}`, async () => {
@@ -218,9 +180,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
         return { result: out, message: `${T.masticOk} (${out.succeeded} of ${out.requested})` };
       });
       return T.masticOk;
-    }
-    case "status": {
-      await savePickers(operatorId, formData);
+    },
+    status: async ({ form, operatorId }) => {
+      await savePickers(operatorId, form);
       const { state, creds } = await loggedIn(operatorId);
       const set = state.collectionId as CollectionSetId;
       await withActivity(operatorId, "Reading collection status", async () => {
@@ -229,9 +191,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
         return { result: null, message: "Collection status updated" };
       });
       return "Collection status updated";
-    }
-    case "inventory": {
-      await savePickers(operatorId, formData);
+    },
+    inventory: async ({ form, operatorId }) => {
+      await savePickers(operatorId, form);
       const { state, creds } = await loggedIn(operatorId);
       const ids = await withActivity(operatorId, "Fetching gift inventory", async () => {
         const giftIds = await giftInventory(creds, state.collectionId as CollectionSetId);
@@ -239,9 +201,9 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       });
       await updateState(operatorId, { giftIds: ids, giftsAt: new Date() });
       return `${ids.length} gifts in stock`;
-    }
-    case "send": {
-      await savePickers(operatorId, formData);
+    },
+    send: async ({ form, operatorId }) => {
+      await savePickers(operatorId, form);
       const { state, creds } = await loggedIn(operatorId);
       if (!state.recipientId) throw new AppError(400, T.noRecipient);
       const ids = state.giftIds ?? [];
@@ -252,30 +214,58 @@ async function handle(intent: Intent, formData: FormData, operatorId: string): P
       });
       await updateState(operatorId, { giftIds: [], giftsAt: new Date() });
       return message;
-    }
-    case "auto-on": {
-      await savePickers(operatorId, formData);
-      const settings = parseAutoSettings({ repeat: field(formData, "repeat") || 0, intervalSeconds: field(formData, "intervalSeconds") || 30 });
+    },
+    "auto-on": async ({ form, operatorId }) => {
+      await savePickers(operatorId, form);
+      const settings = parseAutoSettings({ repeat: form.string("repeat") || 0, intervalSeconds: form.string("intervalSeconds") || 30 });
       await loggedIn(operatorId);
       await startAuto(operatorId, settings);
       return "Auto on";
-    }
-    case "auto-off":
+    },
+    "auto-off": async ({ operatorId }) => {
       await stopAuto(operatorId);
       return "Auto off";
-    case "clear-activity":
+    },
+    "clear-activity": async ({ operatorId }) => {
       await clearActivity(operatorId);
       return "Activity Log cleared";
-    case "panel": {
-      const mode = field(formData, "mode");
-      if (!["show", "minimized", "hide"].includes(mode)) throw new AppError(400, "Unknown panel mode");
+    },
+    panel: ({ form }) => {
+      const mode = parsed(panelModeSchema, form.string("mode"));
       return {
         ok: true,
         message: mode === "hide" ? "Floating panel hidden" : mode === "minimized" ? "Floating panel minimized" : "Floating panel shown",
-        headers: { "Set-Cookie": collectionsPanelCookie.serialize(mode as PanelMode) },
+        headers: { "Set-Cookie": collectionsPanelCookie.serialize(mode) },
       };
-    }
-  }
+    },
+  },
+});
+
+/** A zod parse whose first issue is the 400's text. */
+function parsed<V>(schema: z.ZodType<V>, value: unknown): V {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError(400, result.error.issues[0]?.message ?? "Invalid form data");
+  return result.data;
+}
+
+/** The logged-in profile's credentials, else 409 "Log in to Galaxy first". */
+async function loggedIn(operatorId: string) {
+  const state = await getState(operatorId);
+  const creds = state.profileId ? await profileCredentials(state.profileId) : null;
+  if (!creds) throw new AppError(409, T.notLoggedIn);
+  return { state, creds: { userID: creds.userID, password: creds.password } };
+}
+
+/** The pickers as posted (spec 2 §5: a set must be chosen for Run; Send needs a recipient). */
+async function savePickers(operatorId: string, form: FormFields) {
+  const other = form.string("recipientOther").trim();
+  const patch = parsed(pickersFormSchema, {
+    collectionId: form.formData.has("collectionId") ? form.string("collectionId") : undefined,
+    recipientId: form.formData.has("recipientId") || other ? other || form.string("recipientId") : undefined,
+  });
+  if (patch.collectionId === undefined) delete patch.collectionId;
+  if (patch.recipientId === undefined) delete patch.recipientId;
+  if (Object.keys(patch).length) await updateState(operatorId, patch);
 }
 
 export default function CollectionsRoute() {

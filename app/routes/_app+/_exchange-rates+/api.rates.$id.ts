@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRateById } from "~/models/rate.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/rates/{id} (spec 1 §7 "Rates"): deletes the pair whose `_id` is id.

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatePair } from "~/models/rate.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/rates/{inputItem}/{outputItem} (spec 1 §7 "Rates"): deletes one pair by its

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { rateBatchEnvelopeSchema } from "#api/rates-schemas";
 import { batchUpsert } from "~/models/rate.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/rates/batch {updates: [{inputItem, outputItem, rates, status}]} (spec 1 §7

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatesForInput } from "~/models/rate.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /**
  * DELETE /api/rates/input/{inputItem}: deletes every output of one input gift, the group

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { rateStatusSchema } from "#api/rates-schemas";
 import { setRateStatus } from "~/models/rate.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/rates/status {inputItem, outputItem, status} (spec 1 §7 "Rates"): enables

@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { MAX_JSON_BYTES } from "~/utils/api.server";
+import { MAX_JSON_BYTES } from "~/http/api.server";
 import { deleteAllRates, listRates } from "~/models/rate.server";
 import { testApiToken } from "#tests/kit/api";
 import { remixHandler } from "#tests/kit/remix";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { rateUpdateSchema } from "#api/rates-schemas";
 import { upsertRate } from "~/models/rate.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/rates/update {inputItem, outputItem, rates} (spec 1 §7 "Rates"): saves one pair's

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportRatesJson } from "#api/rates";
 import { listRates } from "~/models/rate.server";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 
 /**
  * GET /exchange-rates/export: the Export button without JavaScript (spec 1 §7 "Export

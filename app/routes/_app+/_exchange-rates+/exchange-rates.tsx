@@ -45,11 +45,11 @@ import {
   upsertRate,
 } from "~/models/rate.server";
 import { AppError } from "~/utils/app-error";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
 import { isUnreachable } from "~/utils/unreachable";
 import { readFormData } from "~/utils/forms.server";
-import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/utils/page-action.server";
+import { runPageAction, type FormFields, type PageActionOptions, type PageOutcome } from "~/http/page-action.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 
 /**

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { createApiToken, revokeApiToken } from "~/models/api-token.server";
 import { createOperator, createSession } from "~/models/operator.server";
 import { loader } from "~/routes/_app+/_exchange-rates+/api.rates";
-import { deleteAllRates, RateValidationError, upsertRate } from "~/models/rate.server";
-import { ratesExpressHandler, ratesHotPath } from "./rates-api.server";
-import { apiErrorResponse } from "~/utils/api.server";
+import { deleteAllRates, ratesSnapshot, RateValidationError, upsertRate } from "~/models/rate.server";
+import { encodeRates, ratesExpressHandler, ratesHotPath } from "./rates-api.server";
+import { apiErrorResponse } from "~/http/api.server";
 import { AppError } from "~/utils/app-error";
 import { withApiAuth, errorBody, testApiToken } from "#tests/kit/api";
-import { createAuthGate } from "~/utils/auth-gate.server";
-import { sessionCookie } from "~/utils/auth.server";
+import { createAuthGate } from "~/http/auth-gate.server";
+import { sessionCookie } from "~/http/auth.server";
 import { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 
 /** GET through the gate, as the API token's operator. */
@@ -86,6 +86,19 @@ test("GET /api/rates (spec 1 §7): the Express hot path answers byte for byte wh
       },
     },
   });
+});
+
+test("the model hands out JSON bytes; the edge makes the gzip copy and the ETag once per snapshot (issue 30 C5)", async () => {
+  const snapshot = await ratesSnapshot();
+  // What HTTP makes of the map is not the model's: no gzip, no ETag on its snapshot.
+  expect(Object.keys(snapshot).sort()).toEqual(["body", "signature"]);
+  const encoded = await encodeRates(snapshot);
+  expect(await encodeRates(snapshot)).toBe(encoded);
+  expect(encoded.body).toBe(snapshot.body);
+  expect(gunzipSync(encoded.gzip).equals(snapshot.body)).toBe(true);
+  expect(encoded.etag).toMatch(/^"[\w-]+"$/);
+  await upsertRate({ inputItem: "Gold Ring", outputItem: "Clay", rates: "2" });
+  expect((await encodeRates(await ratesSnapshot())).etag).not.toBe(encoded.etag);
 });
 
 test("the hot path revalidates with the ETag and sees writes at once", async () => {

@@ -1,6 +1,9 @@
+import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/utils/auth.server";
+import { promisify } from "node:util";
+import { gzip as gzipCb } from "node:zlib";
+import { AUTH_REQUIRED, bearerToken, gateVerdict } from "~/http/auth.server";
 import type { RequestHandler } from "express";
 import { RATE_MESSAGES } from "#api/rates";
 import { cachedToken } from "~/models/api-token.server";
@@ -8,6 +11,45 @@ import { freshRatesSnapshot, ratesSnapshot, type RatesSnapshot } from "~/models/
 import { API_HEADERS, HSTS } from "~/utils/http-security.server";
 
 type Answer = { status: number; headers: Record<string, string>; body: Buffer | null };
+
+const gzip = promisify(gzipCb);
+
+/** A rates snapshot as HTTP sends it: the JSON bytes, a gzip copy and the ETag (a hash of the bytes). */
+export type EncodedRates = { body: Buffer; gzip: Buffer; etag: string };
+
+/**
+ * One encoding per model snapshot (the model builds a new snapshot object after every write, so
+ * a new object is a new ETag), made on first use and shared by every GET until the next write.
+ */
+const encodings = new WeakMap<RatesSnapshot, { done?: EncodedRates; making: Promise<EncodedRates> }>();
+
+export function encodeRates(snapshot: RatesSnapshot): Promise<EncodedRates> {
+  let entry = encodings.get(snapshot);
+  if (!entry) {
+    const body = snapshot.body;
+    const etag = `"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
+    const making = gzip(body).then(
+      (zipped) => {
+        const done = { body, gzip: zipped, etag };
+        const e = encodings.get(snapshot);
+        if (e) e.done = done;
+        return done;
+      },
+      (err: unknown) => {
+        encodings.delete(snapshot); // the next GET tries again
+        throw err;
+      },
+    );
+    entry = { making };
+    encodings.set(snapshot, entry);
+  }
+  return entry.making;
+}
+
+/** The encoding when it is already made (the synchronous hot path), else null. */
+function encodedNow(snapshot: RatesSnapshot): EncodedRates | null {
+  return encodings.get(snapshot)?.done ?? null;
+}
 
 /**
  * GET /api/rates from the cached snapshot: 304 when the client's ETag still matches, the
@@ -18,7 +60,7 @@ type Answer = { status: number; headers: Record<string, string>; body: Buffer | 
 export async function answerRatesGet(ifNoneMatch: string | null | undefined, acceptEncoding: string | null | undefined): Promise<Answer> {
   let snapshot;
   try {
-    snapshot = await ratesSnapshot();
+    snapshot = await encodeRates(await ratesSnapshot());
   } catch (err) {
     console.warn("[api/rates] load failed:", (err as Error).message);
     return {
@@ -30,13 +72,13 @@ export async function answerRatesGet(ifNoneMatch: string | null | undefined, acc
   return answerFromSnapshot(snapshot, ifNoneMatch, acceptEncoding);
 }
 
-function notModified(snapshot: RatesSnapshot, ifNoneMatch: string | null | undefined): boolean {
+function notModified(snapshot: EncodedRates, ifNoneMatch: string | null | undefined): boolean {
   return !!ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === snapshot.etag);
 }
 
 const acceptsGzip = (acceptEncoding: string | null | undefined) => /\bgzip\b/i.test(acceptEncoding ?? "");
 
-function answerFromSnapshot(snapshot: RatesSnapshot, ifNoneMatch: string | null | undefined, acceptEncoding: string | null | undefined): Answer {
+function answerFromSnapshot(snapshot: EncodedRates, ifNoneMatch: string | null | undefined, acceptEncoding: string | null | undefined): Answer {
   const headers: Record<string, string> = {
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": "no-store",
@@ -79,9 +121,9 @@ function overHttps(req: IncomingMessage, trust: TrustProxy): boolean {
 }
 
 /** Raw header lists per snapshot, built on first use: [200 identity, 200 gzip, 304] × [http, https]. */
-const rawHeaders = new WeakMap<RatesSnapshot, string[][]>();
+const rawHeaders = new WeakMap<EncodedRates, string[][]>();
 
-function headersFor(snapshot: RatesSnapshot, kind: 0 | 1 | 2, secure: boolean): string[] {
+function headersFor(snapshot: EncodedRates, kind: 0 | 1 | 2, secure: boolean): string[] {
   let lists = rawHeaders.get(snapshot);
   if (!lists) {
     lists = [];
@@ -116,7 +158,7 @@ function headersFor(snapshot: RatesSnapshot, kind: 0 | 1 | 2, secure: boolean): 
  * - an `Authorization: Bearer` token this process verified within TOKEN_CACHE_MS
  *   (`cachedToken`, the gate's own cache; a revoke here drops it at once). A GET passes the
  *   role, CSRF, method and body-limit checks whatever the role;
- * - the rates snapshot checked against the table within RATES_RECHECK_MS.
+ * - the rates snapshot checked against the table within RATES_RECHECK_MS, already encoded.
  *
  * Anything else — a session cookie, an unknown or expired token, a stale snapshot, HEAD —
  * returns false and goes through the whole stack, which fills the caches for the next one.
@@ -130,7 +172,8 @@ export function ratesHotPath(trust: TrustProxy): (req: IncomingMessage, res: Ser
     if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false;
     const token = bearerToken(headers.authorization);
     if (!token || !cachedToken(token)) return false;
-    const snapshot = freshRatesSnapshot();
+    const fresh = freshRatesSnapshot();
+    const snapshot = fresh && encodedNow(fresh);
     if (!snapshot) return false;
     const secure = overHttps(req, trust);
     if (notModified(snapshot, headers["if-none-match"])) {

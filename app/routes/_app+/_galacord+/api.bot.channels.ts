@@ -1,6 +1,6 @@
 import { RELAY_ERRORS } from "#api/galacord";
 import { listChannels } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/bot/channels → { channels: [{id, name, guildId, guildName}] }: what the bot saw at its last login, by server. */
 export const loader = apiRoute(async function loader() {

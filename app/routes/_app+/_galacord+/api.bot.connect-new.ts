@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { connectNewSchema } from "#api/galacord-schemas";
 import { connectNew } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/bot/connect-new {channelId, recoveryCode} → 200 { success, message, account }: logs in

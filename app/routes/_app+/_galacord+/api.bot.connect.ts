@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { connectSchema } from "#api/galacord-schemas";
 import { connectAccount } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/bot/connect {accountId, channelId, takeover?} → { success, message, account } (the holder connects it;

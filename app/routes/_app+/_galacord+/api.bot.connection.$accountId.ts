@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema } from "#api/galacord-schemas";
 import { deleteAccount } from "~/models/galacord.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /** DELETE /api/bot/connection/{accountId} → { success, message }: the saved account (and its code) goes; the holder disconnects it. */
 export const action = apiRoute(async function action({ request, params }) {

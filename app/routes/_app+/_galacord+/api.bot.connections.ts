@@ -1,6 +1,6 @@
 import { RELAY_ERRORS } from "#api/galacord";
 import { listConnections } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/bot/connections → { connections: [{accountId, nick, planet, channelName, isConnected}] } (spec 2 §3/§7). */
 export const loader = apiRoute(async function loader() {

@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, planetSchema } from "#api/galacord-schemas";
 import { changePlanet } from "~/models/galacord.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/bot/planet/{accountId} {planet} → { success, message, planet } once the platform

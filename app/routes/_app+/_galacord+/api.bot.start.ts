@@ -1,6 +1,6 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { startBot } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { readCommandBody } from "~/routes/_app+/_galacord+/galacord-api.server";
 
 /** POST /api/bot/start (no body needed) → 200 { success, message, status, ...status } (the holder logs in; status polled). 503 job engine offline. */

@@ -1,6 +1,6 @@
 import { RELAY_ERRORS } from "#api/galacord";
 import { getBotStatus } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/bot/status → { isRunning, error, connectedChannels, state } (spec 2 §7; polled every 5 s). */
 export const loader = apiRoute(async function loader() {

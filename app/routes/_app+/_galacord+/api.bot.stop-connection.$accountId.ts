@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema } from "#api/galacord-schemas";
 import { stopConnection } from "~/models/galacord.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 
 /** POST /api/bot/stop-connection/{accountId} → { success, message, account } (disconnected, still saved). */
 export const action = apiRoute(async function action({ request, params }) {

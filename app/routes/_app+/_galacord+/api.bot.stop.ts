@@ -1,6 +1,6 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { stopBot } from "~/models/galacord.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { readCommandBody } from "~/routes/_app+/_galacord+/galacord-api.server";
 
 /** POST /api/bot/stop (no body needed) → { success, message, status, ...status }: the holder logs out of Discord and sends QUIT :ds on every connection. */

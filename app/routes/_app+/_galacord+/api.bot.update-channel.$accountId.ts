@@ -1,7 +1,7 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, updateChannelSchema } from "#api/galacord-schemas";
 import { updateChannel } from "~/models/galacord.server";
-import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 
 /** POST /api/bot/update-channel/{accountId} {channelId} → { success, message, account } (a connected account reconnects). */
 export const action = apiRoute(async function action({ request, params }) {

@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
-import { closeQueues } from "#jobs/queues.server";
+import { closeQueues } from "~/queue/queues.server";
 import { startWorkers, type WorkerPool } from "#jobs/worker";
 import { startDiscordSimulator, type DiscordSimulator } from "#sim/discord/server";
 import { SEED } from "#sim/discord/state";
@@ -43,7 +43,6 @@ beforeAll(async () => {
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiBase,
     RELAY_FAST_IDENTIFY: "1",
-    RELAY_POLL_MS: "300",
     RELAY_JOIN_MIN_DELAY_MS: "100",
     SESSION_POLL_MS: "300",
     SESSION_RECONCILE_MS: "1000",

@@ -1,4 +1,4 @@
-import { apiError } from "~/utils/api.server";
+import { apiError } from "~/http/api.server";
 
 /** Start/Stop carry nothing: anything longer than this is not a command body. */
 export const COMMAND_BODY_MAX_BYTES = 4 * 1024;

@@ -8,8 +8,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
-import { jobEngineOffline } from "#jobs/queues.server";
-import { closeLive } from "#jobs/live.server";
+import { jobEngineOffline } from "~/queue/queues.server";
+import { closeLive } from "~/queue/live.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";

@@ -31,11 +31,11 @@ import {
 } from "~/models/galacord.server";
 import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
-import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
-import { requireOperator } from "~/utils/auth.server";
+import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
+import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
-import { isJobEngineOffline } from "#jobs/queues.server";
-import { pageAction } from "~/utils/page-action.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
+import { pageAction } from "~/http/page-action.server";
 
 /**
  * GalaCord, the relay bot panel (spec 2 §2 "GalaCord screen", §3/§4/§5/§8 "Relay bot";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleUserAgents } from "./details-handlers.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 
 /**
  * POST /api/user-agent (spec 1 §7): a map of account id → {headers, sek, device, id, nick}.

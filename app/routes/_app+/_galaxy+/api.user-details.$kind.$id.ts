@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { detailLoader, handleDetail } from "./details-handlers.server";
-import { apiRoute } from "~/utils/api.server";
+import { apiRoute } from "~/http/api.server";
 
 /**
  * POST /api/user-details/{gift-stats|user-pic|status|collection-stats}/{id} (spec 1 §7).

@@ -19,7 +19,7 @@ import {
 } from "#api/galaxy";
 import { logEvent } from "~/models/log.server";
 import { getUserCredentials } from "~/models/user.server";
-import { apiErrorResponse, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiErrorResponse, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { GalaxyServiceError } from "~/galaxy/services-parse";

@@ -14,9 +14,9 @@ import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/su
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { cleanupLogs, clearLog, countLogs, LOG_COUNT_CAP, listLogsPage, logRetentionDays, toLogDto } from "~/models/log.server";
-import { isUuid } from "~/utils/api.server";
-import { requireOperator } from "~/utils/auth.server";
-import { pageAction } from "~/utils/page-action.server";
+import { isUuid } from "~/http/api.server";
+import { requireOperator } from "~/http/auth.server";
+import { pageAction } from "~/http/page-action.server";
 import { RetryPage } from "~/components/ui/retry-page";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];

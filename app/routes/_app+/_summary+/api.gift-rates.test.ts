@@ -8,7 +8,7 @@ import { getDb } from "~/db/client.server";
 import { dailyAwards, giftRates } from "~/db/schema";
 import { upsertDailyRows, dayIn, DEFAULT_SUMMARY_TIME_ZONE } from "~/models/daily-totals.server";
 import { getGiftRates, replaceGiftRates } from "~/models/gift-rates.server";
-import { MAX_JSON_BYTES } from "~/utils/api.server";
+import { MAX_JSON_BYTES } from "~/http/api.server";
 import { testApiToken } from "#tests/kit/api";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { remixHandler } from "#tests/kit/remix";

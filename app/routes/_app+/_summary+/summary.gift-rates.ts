@@ -1,11 +1,37 @@
 import { type ActionFunctionArgs } from "@remix-run/node";
-import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES, giftRateInputError, pairsToRates, parseRateInput, type RatePair } from "#api/summary";
+import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES } from "#api/summary";
+import { giftRatesFormSchema } from "#api/summary-schemas";
 import { replaceGiftRates } from "~/models/gift-rates.server";
-import { requireOperator, safeRedirect } from "~/utils/auth.server";
-import { errorText } from "~/utils/errors";
+import { AppError } from "~/utils/app-error";
+import { requireOperator } from "~/http/auth.server";
 import { readFormData } from "~/utils/forms.server";
-import { resourceError } from "~/utils/refusal.server";
-import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
+import { unknownIntentMessage } from "~/utils/intent.server";
+import { runPageAction, type PageActionOptions } from "~/http/page-action.server";
+import { resourceError } from "~/http/refusal.server";
+
+type Intent = "save";
+
+/** The one intent, through the page-action helper (decision 0023): a refusal or a failure is the error toast, success "Gift rates saved". */
+const OPTIONS: PageActionOptions<Intent> = {
+  section: "Gift Rates",
+  home: "/",
+  // The form always posts `redirectTo` (the page it was opened on); without it, back to "/".
+  defaultRedirectTo: "/",
+  failure: { save: GIFT_RATE_ERRORS.saveFailed },
+  intents: {
+    save: async ({ form }) => {
+      const fields: Record<string, string> = {};
+      for (const name of GIFT_RATE_NAMES) {
+        fields[`prize:${name}`] = form.string(`prize:${name}`);
+        fields[`fireballs:${name}`] = form.string(`fireballs:${name}`);
+      }
+      const parsed = giftRatesFormSchema.safeParse(fields);
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? GIFT_RATE_ERRORS.saveFailed);
+      await replaceGiftRates(parsed.data);
+      return GIFT_RATE_ERRORS.saved;
+    },
+  },
+};
 
 /**
  * POST /summary/gift-rates: the no-JavaScript Gift Rates form (app/components/summary/
@@ -14,31 +40,12 @@ import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
  * Redirects back to the safe `redirectTo` with a flash toast; unknown intent → 400.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireOperator(request);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
+  const operator = await requireOperator(request);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
   // A resource route's data() reaches a document request as 200: a real 400 instead (issue 28).
-  if (intent !== "save") return resourceError(request, 400, "Unknown intent");
-  const back = safeRedirect(form.get("redirectTo"), "/");
-  const pairs: Record<string, RatePair> = {};
-  for (const name of GIFT_RATE_NAMES) {
-    const prizeText = asText(form.get(`prize:${name}`));
-    const fireballsText = asText(form.get(`fireballs:${name}`));
-    const refused = giftRateInputError(prizeText, fireballsText);
-    if (refused) return redirectWithError(back, `${name}: ${refused}`);
-    pairs[name] = { prize: parseRateInput(prizeText) ?? 0, fireballs: parseRateInput(fireballsText) ?? 0 };
-  }
-  try {
-    await replaceGiftRates(pairsToRates(pairs));
-  } catch (err) {
-    console.warn("[summary] gift rates save failed:", errorText(err));
-    return redirectWithError(back, GIFT_RATE_ERRORS.saveFailed);
-  }
-  return redirectWithSuccess(back, GIFT_RATE_ERRORS.saved);
-}
-
-function asText(v: FormDataEntryValue | null): string {
-  return typeof v === "string" ? v : "";
+  if (intent !== "save") return resourceError(request, 400, unknownIntentMessage(intent));
+  return runPageAction<Intent>(formData, operator.id, OPTIONS);
 }
 
 export function loader() {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { updateAdSchema } from "#api/trading-schemas";
 import { deleteAd, updateAd } from "~/models/ad.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
 
 /**

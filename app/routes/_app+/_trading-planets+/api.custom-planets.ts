@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { TRADING_ERRORS } from "#api/trading";
 import { createCustomPlanetSchema } from "#api/trading-schemas";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
-import { apiRoute, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed } from "~/http/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { TRADING_ERRORS, TRADING_MESSAGES } from "#api/trading";
 import { updateSequenceSchema } from "#api/trading-schemas";
 import { deleteSequence, updateSequence } from "~/models/planet-sequence.server";
-import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { startTrader } from "~/models/trader.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/trader/start {account_id, takeover?} (issue 11 "The trading run"; contract in

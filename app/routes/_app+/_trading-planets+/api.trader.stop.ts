@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { stopTrader } from "~/models/trader.server";
-import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**
  * POST /api/trader/stop {account_id} (issue 11): stopped and idle at once; the worker holding

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS } from "#api/trading";
-import { readJson, zodMessage } from "~/utils/api.server";
+import { readJson, zodMessage } from "~/http/api.server";
 import { AppError } from "~/utils/app-error";
 
 /** Also the platform's planet-name rule, answered as written (api/planet-name.ts). */

@@ -31,11 +31,11 @@ import {
 } from "~/models/planet-sequence.server";
 import { listTraderStatusesPage, startTrader, stopTrader } from "~/models/trader.server";
 import { AccountHeldError } from "~/models/session.server";
-import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
+import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
 import { SESSION_TEXTS } from "#api/sessions";
-import { requireOperator } from "~/utils/auth.server";
+import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
-import { pageAction, type FormFields, type PageOutcome } from "~/utils/page-action.server";
+import { pageAction, type FormFields, type PageOutcome } from "~/http/page-action.server";
 import { redirectWithError } from "~/utils/toast.server";
 import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
 import { AppError } from "~/utils/app-error";

@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import net from "node:net";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { producerConnection, queuePrefix, waitForReady } from "#jobs/redis.server";
-import { remember } from "./remember.server";
+import { producerConnection, queuePrefix, waitForReady } from "~/queue/redis.server";
+import { remember } from "../utils/remember.server";
 
 /**
  * Failed-login limits (docs/auth.md, docs/decisions/0012-login-limiter.md), after

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { safeRedirect } from "./auth.server";
-import { redirectWithError } from "./toast.server";
+import { redirectWithError } from "../utils/toast.server";
 
 /**
  * How a refusal (a 4xx: the write rule, a missing right, a bad request) reaches whoever asked

@@ -14,12 +14,12 @@
  */
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { DEPENDENCY_DOWN, DEPENDENCY_RETRY_S, DEPENDENCY_TITLE, type DegradedEvent, type Dependency } from "#api/dependencies";
-import { liveBusUp, onLiveStatus } from "#jobs/live.server";
-import { producerConnection } from "#jobs/redis.server";
+import { liveBusUp, onLiveStatus } from "~/queue/live.server";
+import { producerConnection } from "~/queue/redis.server";
 import { dbHealth } from "~/db/client.server";
 import { DB_TIMEOUTS, dbBreakerActive, dbReachability, onDbReachability, reportDbUnreachable } from "~/db/reachability.server";
-import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
-import { remember } from "./remember.server";
+import { DependencyDownError, findDependencyDown } from "../utils/dependency-down.server";
+import { remember } from "../utils/remember.server";
 
 export { DependencyDownError, findDependencyDown };
 
@@ -146,7 +146,7 @@ function check() {
  * Calls `listener` whenever the set of unreachable dependencies changes, while any listener
  * is registered (open event streams). The database is pinged every 2 s meanwhile (an idle
  * page must learn of an outage that no request has met yet); Redis is watched by its own
- * connections (jobs/redis.server.ts `watchConnection`). Returns the unsubscribe function.
+ * connections (app/queue/redis.server.ts `watchConnection`). Returns the unsubscribe function.
  */
 export function watchDependencies(listener: (event: DegradedEvent) => void): () => void {
   watch.listeners.add(listener);

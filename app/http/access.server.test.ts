@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mintsReadOnlyTokens, TOKEN_CANNOT_LOG_OUT, writeAccessRefusal, writeRuleFor } from "./access.server";
-import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, VIEWER_REFUSAL, type Role } from "./roles";
+import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, VIEWER_REFUSAL, type Role } from "../utils/roles";
 
 /** Issue 28 item 1 (docs/decisions/0024): the one write rule, credential first, path second. */
 const op = (role: Role) => ({ id: "o", name: role, role, createdAt: new Date() }) as never;

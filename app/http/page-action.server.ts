@@ -1,13 +1,13 @@
 import { data, redirect } from "@remix-run/node";
 import { logEvent } from "~/models/log.server";
 import { reportDbUnreachable } from "~/db/reachability.server";
-import { AppError } from "./app-error";
-import { findDependencyDown } from "./dependency-down.server";
+import { AppError } from "../utils/app-error";
+import { findDependencyDown } from "../utils/dependency-down.server";
 import { requireOperator, safeRedirect } from "./auth.server";
-import { errorText } from "./errors";
-import { readFormData } from "./forms.server";
-import { dispatchIntent } from "./intent.server";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "./toast.server";
+import { errorText } from "../utils/errors";
+import { readFormData } from "../utils/forms.server";
+import { dispatchIntent } from "../utils/intent.server";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "../utils/toast.server";
 
 /**
  * One page-action helper for every section (issue 19 B.2, docs/decisions/0023). A section's

@@ -2,10 +2,10 @@ import { type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
 import { recordAudit, type AuditActor } from "~/models/audit.server";
 import { adminIntentsOf, writeAccessRefusal } from "./access.server";
 import { refusalAnswer } from "./refusal.server";
-import { newAuditScope, runInAuditScope, type AuditScope } from "./audit-context.server";
-import { describeTarget, fallbackTarget, listed } from "./audit-target.server";
+import { newAuditScope, runInAuditScope, type AuditScope } from "../utils/audit-context.server";
+import { describeTarget, fallbackTarget, listed } from "../models/audit-target.server";
 import { getAuth, type AuthResult } from "./auth.server";
-import { bodyLimitFor } from "./body-limits";
+import { bodyLimitFor } from "../utils/body-limits";
 import { degradeRoute } from "./degrade.server";
 import { getToast } from "remix-toast";
 

@@ -22,10 +22,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { AppError } from "./app-error";
+import { AppError } from "../utils/app-error";
 import { getAuth, requireApiAuth, type AuthResult } from "./auth.server";
-import { getEnv } from "./env.server";
-import { remember } from "./remember.server";
+import { getEnv } from "../utils/env.server";
+import { remember } from "../utils/remember.server";
 
 /** Seconds a refused client should wait: the time a few tabs take to be closed or reloaded. */
 export const STREAM_RETRY_AFTER_S = 30;

@@ -11,9 +11,9 @@ import { dataPath, resetEnv } from "~/utils/env.server";
 import { enqueue, getQueue, isJobEngineOffline, SCHEDULERS } from "./queues.server";
 import { privateRedisObstacle, startPrivateRedis } from "./private-redis.server";
 import { probeRedis } from "./redis.server";
-import { startJobRuntime, type JobRuntime } from "./runtime.server";
+import { startJobRuntime, type JobRuntime } from "../../jobs/runtime.server";
 import { jobEngineDetails, resetJobEngineStatus } from "./status.server";
-import { freePort, waitFor } from "./test-helpers";
+import { freePort, waitFor } from "../../jobs/test-helpers";
 
 let url: string;
 let port: number;

@@ -21,7 +21,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
-import { getEnv } from "./env.server";
+import { getEnv } from "../utils/env.server";
 import { addressKey } from "./rate-limit.server";
 
 /** Descriptors kept for everything that is not a client connection: database pool, Redis, files, the worker. */

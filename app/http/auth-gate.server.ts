@@ -2,12 +2,12 @@ import type { RequestHandler, Response as ExpressResponse } from "express";
 import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
 import { PUBLIC_PAGES } from "~/server-routes";
-import { SERVED_METHODS } from "./http-security.server";
+import { SERVED_METHODS } from "../utils/http-security.server";
 import { writeAccessRefusal } from "./access.server";
 import { AUTH_REQUIRED, authenticate, CLIENT_IP_HEADER, loginPath, runWithAuth, safeRedirect, sessionCookie } from "./auth.server";
-import { bodyLimitFor } from "./body-limits";
+import { bodyLimitFor } from "../utils/body-limits";
 import { answerDependencyDown, failFastRead } from "./degrade.server";
-import { redirectWithError } from "./toast.server";
+import { redirectWithError } from "../utils/toast.server";
 
 /**
  * The one door in front of Remix (docs/decisions/0003, docs/auth.md): every page, every

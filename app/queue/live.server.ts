@@ -79,11 +79,20 @@ function ensureSubscriber(b: Bus) {
     }
     for (const l of b.listeners) l(message);
   });
+  // Up = subscribed: the first SUBSCRIBE is queued until the connection is ready and lands just
+  // after "ready", so an event published in between would be missed by whoever trusted "up".
   // ioredis subscribes again by itself after a reconnect ("ready" follows the resubscribe).
-  sub.on("ready", () => setUp(true));
+  let subscribed = false;
+  sub.on("ready", () => subscribed && setUp(true));
   sub.on("close", () => setUp(false));
   sub.on("end", () => setUp(false));
-  sub.subscribe(b.key).catch(() => {});
+  sub.subscribe(b.key).then(
+    () => {
+      subscribed = true;
+      if (sub.status === "ready") setUp(true);
+    },
+    () => {},
+  );
 }
 
 /**
@@ -101,7 +110,7 @@ export function onLive(listener: Listener, onStatus?: StatusListener): () => voi
   };
 }
 
-/** Only the bus's up/down changes (the degraded-state watcher, app/utils/degrade.server.ts): no event listener, so `liveListenerCount().listeners` stays one per stream. */
+/** Only the bus's up/down changes (the degraded-state watcher, app/http/degrade.server.ts): no event listener, so `liveListenerCount().listeners` stays one per stream. */
 export function onLiveStatus(onStatus: StatusListener): () => void {
   const b = bus();
   ensureSubscriber(b);
@@ -109,6 +118,63 @@ export function onLiveStatus(onStatus: StatusListener): () => void {
   return () => {
     b.statusListeners.delete(onStatus);
   };
+}
+
+/**
+ * A request that waits for a worker (a session command's answer, a session coming up, a
+ * holder letting go, a new user's details) waits for the worker's live event, never on a timer
+ * (issue 30 C3): `check()` reads the database now, again on each live event that `matches` and
+ * when the bus comes (back) up, and one last time at the deadline (`waitMs`, the bound: an event
+ * lost while Redis was away costs only time). Resolves with `check()`'s first answer other than
+ * undefined, or undefined when the time ran out; rejects when `check()` throws.
+ */
+export function awaitLive<T>(matches: (message: LiveMessage) => boolean, check: () => Promise<T | undefined>, waitMs: number): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    let settled = false;
+    let running = false;
+    let again = false;
+    let deadline = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      off();
+      fn();
+    };
+    const run = async (): Promise<void> => {
+      if (settled) return;
+      if (running) {
+        again = true; // one more read once this one is done
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const answer = await check();
+          if (answer !== undefined) return settle(() => resolve(answer));
+        } while (again && !settled);
+      } catch (err) {
+        return settle(() => reject(err instanceof Error ? err : new Error(String(err))));
+      } finally {
+        running = false;
+      }
+      if (deadline) settle(() => resolve(undefined));
+    };
+    const off = onLive(
+      (message) => {
+        if (matches(message)) void run();
+      },
+      (up) => {
+        if (up) void run();
+      },
+    );
+    const timer = setTimeout(() => {
+      deadline = true;
+      void run();
+    }, waitMs);
+    void run();
+  });
 }
 
 /** Is this process's subscriber connected (events flow)? */

@@ -7,13 +7,13 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { jobSteps, logs } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
-import { runStepOnce, stepKey } from "./once.server";
-import { PROCESSED_QUEUES } from "./processors";
-import { SESSION_QUEUES } from "./session-host.server";
-import { probeCompletedMessage } from "./processors/system";
+import { runStepOnce, stepKey } from "../models/once.server";
+import { PROCESSED_QUEUES } from "../../jobs/processors";
+import { SESSION_QUEUES } from "../../jobs/session-host.server";
+import { probeCompletedMessage } from "../../jobs/processors/system";
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, SCHEDULERS, enqueue, getQueue, upsertSchedulers, type QueuePayloads } from "./queues.server";
-import { deleteKeys, waitFor } from "./test-helpers";
-import { startWorkers, type WorkerPool } from "./worker";
+import { deleteKeys, waitFor } from "../../jobs/test-helpers";
+import { startWorkers, type WorkerPool } from "../../jobs/worker";
 
 afterAll(async () => {
   await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX);

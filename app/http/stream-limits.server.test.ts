@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeLive, liveListenerCount } from "#jobs/live.server";
+import { closeLive, liveListenerCount } from "~/queue/live.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { createSession } from "~/models/operator.server";
 import { getEnv, resetEnv } from "~/utils/env.server";

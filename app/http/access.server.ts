@@ -1,11 +1,11 @@
 import type { AuthResult } from "./auth.server";
 import { canWrite } from "./auth.server";
-import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, roleCanWrite, VIEWER_REFUSAL } from "./roles";
+import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, roleCanWrite, VIEWER_REFUSAL } from "../utils/roles";
 
 /**
  * May this credential make this write? One rule, in one place, for every present and future
  * route (issue 28; docs/decisions/0024, which replaced 0016's path-first order): the Express
- * gate asks before any route runs, the route guard (app/utils/route-guard.server.ts) asks
+ * gate asks before any route runs, the route guard (app/http/route-guard.server.ts) asks
  * around every action of the build, `apiRoute()` asks again for /api. All three call
  * `writeAccessRefusal`, nothing else decides.
  *

@@ -168,7 +168,7 @@ export function watchConnection(conn: Redis, label: string) {
   timer.unref();
 }
 
-/** A connection for the live bus's subscriber (jobs/live.server.ts): the web's fail-fast settings, watched. */
+/** A connection for the live bus's subscriber (app/queue/live.server.ts): the web's fail-fast settings, watched. */
 export function createSubscriberConnection(): Redis {
   // No commandTimeout: it runs from the moment a command is queued, so a SUBSCRIBE sent while
   // Redis is away would be dropped for good; the watchdog bounds a dead or stuck connection.

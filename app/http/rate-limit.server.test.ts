@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { producerConnection, queuePrefix } from "#jobs/redis.server";
+import { producerConnection, queuePrefix } from "~/queue/redis.server";
 import {
   addressKey,
   clearLoginLimits,

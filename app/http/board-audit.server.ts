@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { recordAudit, SYSTEM_ACTOR } from "~/models/audit.server";
-import { gateVerdict } from "~/utils/auth.server";
-import { QUEUE_NAMES, type QueueName } from "./queues.server";
-import { jobKindsOf, payloadProblem } from "./queue-payloads";
+import { gateVerdict } from "~/http/auth.server";
+import { QUEUE_NAMES, type QueueName } from "../queue/queues.server";
+import { jobKindsOf, payloadProblem } from "../queue/queue-payloads";
 
 /**
  * The queue board's writes on the audit trail, and its add-job checked (issue 28 item 2;

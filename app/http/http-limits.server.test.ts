@@ -9,7 +9,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeLive, publishLive } from "#jobs/live.server";
+import { closeLive, publishLive } from "~/queue/live.server";
 import { waitFor } from "#jobs/test-helpers";
 import { resetEnv } from "~/utils/env.server";
 import { createTestApiToken, createTestOperator } from "#tests/kit/auth";

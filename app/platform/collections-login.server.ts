@@ -17,7 +17,7 @@ import {
 import { platformLoginError } from "~/models/create-creds.server";
 import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "~/models/session.server";
 import { AppError } from "~/utils/app-error";
-import { isJobEngineOffline } from "#jobs/queues.server";
+import { isJobEngineOffline } from "~/queue/queues.server";
 
 /**
  * Collections login (spec 2 §2 "Collections screen", §4 "Galaxy client connection"):

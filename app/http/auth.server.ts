@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createCookie, redirect, type Cookie } from "@remix-run/node";
 import { findToken } from "~/models/api-token.server";
 import { createSession, deleteSession, findSession, operatorExists, SESSION_TOKEN, SESSION_TTL_MS, type Operator } from "~/models/operator.server";
-import { getEnv } from "./env.server";
-import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, roleCanWrite, VIEWER_REFUSAL, type Role } from "./roles";
-import { deriveKey } from "./secrets.server";
+import { getEnv } from "../utils/env.server";
+import { ADMIN_ONLY, READ_ONLY_TOKEN_REFUSAL, roleCanWrite, VIEWER_REFUSAL, type Role } from "../utils/roles";
+import { deriveKey } from "../utils/secrets.server";
 import { remember } from "~/utils/remember.server";
 
 /**

@@ -3,10 +3,10 @@ import type { z } from "zod";
 import { writeAccessRefusal } from "./access.server";
 import { getAuth, requireApiAuth } from "./auth.server";
 import { dbReachability, reportDbUnreachable } from "~/db/reachability.server";
-import { AppError } from "./app-error";
-import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "./body-limits";
-import { DependencyDownError, findDependencyDown } from "./dependency-down.server";
-import { errorText } from "./errors";
+import { AppError } from "../utils/app-error";
+import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "../utils/body-limits";
+import { DependencyDownError, findDependencyDown } from "../utils/dependency-down.server";
+import { errorText } from "../utils/errors";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
@@ -200,10 +200,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: string | undefined): value is string {
-  return !!value && UUID.test(value);
-}
+export { isUuid } from "../utils/uuid";
 
 /** Answers 405 for methods a resource route does not serve. */
 export function methodNotAllowed(allowed: string[]) {
