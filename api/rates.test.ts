@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { exportRatesJson, isValidRate, RATE_MESSAGES, rateDataToTiers, rateToNumber, tiersDiffer, tiersToPayload, validateTiers } from "./rates";
+import { exportRatesJson, isValidRate, RATE_MESSAGES, ratesProblem, rateDataToTiers, rateToNumber, tiersDiffer, tiersToPayload, validateTiers } from "./rates";
 import { parseImportText, rateBatchSchema, rateEntrySchema, rateStatusSchema, rateUpdateSchema } from "./rates-schemas";
 
 const INVALID_1 = 'Rate 1: Invalid format. Use "1/2" or "1.5"';
@@ -53,13 +53,28 @@ describe("spec 1 §5 validateTiers", () => {
     expect(v.messages).toEqual([DUPLICATE]);
   });
 
-  test("quantity 0 is not a positive quantity, so two 0 tiers are not duplicates (§5 wording)", () => {
+  test("a second default tier (≥ 0) is refused with the reason, both tiers marked (issue 30 A7; §3 'the default tier')", () => {
+    const v = validateTiers([
+      { quantity: 0, rate: "1" },
+      { quantity: 5, rate: "3" },
+      { quantity: "0", rate: "2" },
+    ]);
+    expect(v.valid).toBe(false);
+    expect(v.globalErrors).toEqual(["Only one default tier (≥ 0) is allowed. Give the other tiers a quantity above 0."]);
+    expect(v.duplicateIndexes).toEqual([0, 2]);
+    // A blank quantity being typed is not a second default tier yet; on save it is a missing quantity.
     expect(
       validateTiers([
         { quantity: 0, rate: "1" },
+        { quantity: "", rate: "" },
+      ]).globalErrors,
+    ).toEqual([]);
+    expect(
+      ratesProblem([
+        { quantity: 0, rate: "1" },
         { quantity: 0, rate: "2" },
-      ]).valid,
-    ).toBe(true);
+      ]),
+    ).toBe("Only one default tier (≥ 0) is allowed. Give the other tiers a quantity above 0.");
   });
 
   test("a blank rate is not flagged while editing, but is an invalid format when saving", () => {
