@@ -245,6 +245,25 @@ describe('spec 1 §5 "Import" and §7 "Other" export', () => {
     if (!r.ok) expect(r.error).toBe("Failed to import exchange rates: Invalid data format");
   });
 
+  test("a refusal lists every failed entry and why, the first 20 with the count (issue 30 A2)", () => {
+    const r = parseImportText('{"Gold Ring":{"Clay":{"rate":"1/2","quantity":5},"Silver Ring":{"rate":"1"}},"Clay":["x"]}');
+    expect(r).toMatchObject({
+      ok: false,
+      error: "Failed to import exchange rates: Invalid data format",
+      problems: {
+        count: 2,
+        shown: ['"Gold Ring" → "Clay": a single rate has no quantity (use a rates list)', '"Clay": must map output gifts to their rate data'],
+      },
+    });
+    const known = parseImportText('{"Gold Ring":{"Clay":{"rate":"1"},"Moon":{"rate":"1"}}}', { knownGift: (name) => name !== "Moon" });
+    expect(known).toMatchObject({ ok: false, problems: { count: 1, shown: ['"Gold Ring" → "Moon": Unknown gift: Moon'] } });
+    const many = parseImportText(JSON.stringify({ A: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`B${i}`, { rate: "x" }])) }));
+    expect(many).toMatchObject({ ok: false, problems: { count: 30 } });
+    if (!many.ok) expect(many.problems.shown).toHaveLength(20);
+    expect(RATE_MESSAGES.importFailedCount(30, 20)).toBe("30 entries failed; the first 20:");
+    expect(RATE_MESSAGES.importFailedCount(1, 1)).toBe("1 entry failed:");
+  });
+
   test("export is pretty JSON without client-only flags, and imports back", () => {
     const json = exportRatesJson({ "Gold Ring": { Clay: { _id: "x", rate: "1/2", status: true, hasChanges: true } } });
     expect(json).toBe(JSON.stringify({ "Gold Ring": { Clay: { _id: "x", rate: "1/2", status: true } } }, null, 2));

@@ -78,6 +78,14 @@ export const RATE_MESSAGES = {
   newEntriesFailed: (message?: string) => `Failed to add new entries: ${orRetry(message)}`,
   imported: "Exchange rates imported successfully",
   importFailed: "Failed to import exchange rates: Invalid data format",
+  // Why, listed under the headline (issue 30 A2; our words, the spec names only the headline).
+  importEmpty: "Paste the exchange rates JSON first",
+  importNotJson: (reason: string) => `The text is not valid JSON (${reason})`,
+  importNotMap: 'The data must map each input gift to its output gifts, e.g. {"Gold Ring": {"Clay": {"rate": "1/2"}}}',
+  importNotOutputs: "must map output gifts to their rate data",
+  importNothing: "Nothing to import",
+  importFailedCount: (count: number, shown: number) =>
+    count > shown ? `${count} entries failed; the first ${shown}:` : count === 1 ? "1 entry failed:" : `${count} entries failed:`,
   copied: "Exchange rates copied to clipboard",
   copyFailed: "Failed to copy exchange rates",
   // §4 loading
