@@ -17,6 +17,7 @@ import { galacordAccounts, galacordBot, logs, sessions } from "~/db/schema";
 import * as galacordModel from "~/models/galacord.server";
 import { startSession } from "~/models/session.server";
 import { getEnv } from "~/utils/env.server";
+import type { KeptForm } from "~/utils/page-action.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { action } from "./galacord";
 
@@ -126,7 +127,7 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
     });
   });
 
-  it("Relay Options: a regex that does not compile goes back to the dialog, nothing saved; good options are saved", async () => {
+  it("Relay Options: a refused save is the form again as typed, the reason next to its field, nothing saved (issue 30 A6); good options are saved", async () => {
     const options = {
       intent: "options",
       accountId: A,
@@ -135,10 +136,22 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
       ignoreNicks: "spammer, bob",
       ignoreMessages: "(unclosed",
     };
-    const refused = await outcome(options);
-    expect(refused).toMatchObject({ status: 302, location: `/galacord?options=${A}`, toast: { type: "error" } });
-    expect(refused.toast!.message).toMatch(/^Ignore messages: not a valid regular expression \(.+\)$/);
+    // Posted to the dialog's URL, as the dialog's form does (with and without JavaScript).
+    const refused = await callRoute<{ ok: boolean; message: string; kept: KeptForm["kept"] }>(
+      action,
+      makeRequest(`/galacord?options=${A}`, { cookie, form: options }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("Location")).toBeNull();
+    expect(toastOf(refused)).toBeUndefined();
+    const reason = refused.data.message;
+    expect(reason).toMatch(/^Ignore messages: not a valid regular expression \(.+\)$/);
+    expect(refused.data.kept).toEqual({ fields: options, fieldErrors: { ignoreMessages: [reason] }, formErrors: [] });
     expect((await account())!.relayOptions).toEqual({});
+    // A refusal about no one field (the account is gone) is said above the form, the text kept too.
+    const gone = await callRoute<{ kept: KeptForm["kept"] }>(action, makeRequest("/galacord", { cookie, form: { ...options, accountId: "404" } }));
+    expect(gone.status).toBe(404);
+    expect(gone.data.kept).toMatchObject({ fieldErrors: {}, formErrors: [RELAY_ERRORS.accountNotFound], fields: { ignoreMessages: "(unclosed" } });
     expect(await outcome({ ...options, ignoreMessages: "^!" })).toEqual({
       status: 302,
       location: "/galacord",

@@ -104,7 +104,6 @@ const DIALOG_OF: Partial<Record<string, (accountId: string) => string>> = {
   "connect-new": () => `${SECTION_PATH}?${DIALOG_PARAMS.connectNew}=1`,
   "update-channel": (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changeChannel}=${encodeURIComponent(id)}`,
   planet: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changePlanet}=${encodeURIComponent(id)}`,
-  options: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.options}=${encodeURIComponent(id)}`,
 };
 
 export const action = pageAction<Intent>({
@@ -115,6 +114,8 @@ export const action = pageAction<Intent>({
   defaultRedirectTo: SECTION_PATH,
   failure: FALLBACK,
   errorRedirectTo: (form, redirectTo) => DIALOG_OF[form.string("intent")]?.(form.string("accountId")) ?? redirectTo,
+  // Relay Options keeps what was typed on a refusal, the reason next to its field (issue 30 A6).
+  keepOnRefusal: { options: {} },
   onError: (err, { intent, form, redirectTo }) => {
     // Spec 2 §8: Start answers its own text when the job engine is down.
     if (intent === "bot-start" && isJobEngineOffline(err)) return { ok: false, message: RELAY_ERRORS.controlBot, status: 503 };
