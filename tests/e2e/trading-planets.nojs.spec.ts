@@ -63,6 +63,10 @@ test("ads: add, then checkboxes + Delete Selected + confirmation", async ({ page
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
   expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toEqual([]);
+  // Issue 30 A9: multi-select ends with the deletion (no checkboxes, no Delete Selected).
+  await expect(page).not.toHaveURL(/select=/);
+  await expect(page.getByRole("button", { name: "Delete Selected" })).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: /^Select / })).toHaveCount(0);
 });
 
 // Issue 19 item 15: every Trading Planets flow end to end without JavaScript.
