@@ -109,22 +109,19 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
     expect((await account())!.channelName).toBe("bots");
   });
 
-  it("Change Planet: no planet, a bad name, or an account that is not connected goes back to the dialog with the reason", async () => {
-    expect(await outcome({ intent: "planet", accountId: A, planet: "", custom: " " })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.planetRequired },
-    });
-    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "no spaces allowed!" })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.planetInvalid },
-    });
-    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "" })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.notConnected },
-    });
+  it("Change Planet: no planet, a bad name, or an account that is not connected is the dialog again as chosen and typed, the reason next to the field (issue 30 A6)", async () => {
+    const refused = async (form: Record<string, string>) => {
+      const res = await callRoute<{ kept: KeptForm["kept"] }>(action, makeRequest(`/galacord?planet=${A}`, { cookie, form }));
+      expect(res.headers.get("Location")).toBeNull();
+      expect(toastOf(res)).toBeUndefined();
+      return { status: res.status, kept: res.data.kept };
+    };
+    const none = { intent: "planet", accountId: A, planet: "", custom: " " };
+    expect(await refused(none)).toEqual({ status: 400, kept: { fields: none, fieldErrors: { planet: [RELAY_ERRORS.planetRequired] }, formErrors: [] } });
+    const bad = { intent: "planet", accountId: A, planet: "Swap_Offers", custom: "no spaces allowed!" };
+    expect(await refused(bad)).toEqual({ status: 400, kept: { fields: bad, fieldErrors: { custom: [RELAY_ERRORS.planetInvalid] }, formErrors: [] } });
+    const offline = { intent: "planet", accountId: A, planet: "Swap_Offers", custom: "" };
+    expect(await refused(offline)).toEqual({ status: 409, kept: { fields: offline, fieldErrors: {}, formErrors: [RELAY_ERRORS.notConnected] } });
   });
 
   it("Relay Options: a refused save is the form again as typed, the reason next to its field, nothing saved (issue 30 A6); good options are saved", async () => {
