@@ -17,6 +17,8 @@ import type { ServerBuild } from "@remix-run/node";
 
 const production = process.env.NODE_ENV === "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
+/** How long a signalled shutdown may take before the process exits anyway. */
+const SHUTDOWN_LIMIT_MS = 8_500;
 
 /** What app/entry.server.tsx exports besides Remix's handler. */
 type AppEntry = typeof import("./app/entry.server");
@@ -73,23 +75,33 @@ async function main() {
   const host = process.env.HOST ?? (viteDevServer ? "127.0.0.1" : "0.0.0.0");
   // GET /api/rates from memory ahead of Express when nothing in front would change the answer.
   // Request timeouts, keep-alive and connection limits: app/http/http-limits.server.ts.
-  const server = appEntry.createHttpServer(appEntry.requestListener(app)).listen(port, host, () => {
-    console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
-    void appEntry.onListening(port);
-  });
-
+  const server = appEntry.createHttpServer(appEntry.requestListener(app));
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 15_000);
+    if (signal) console.log(`${signal}: shutting down`);
+    // Issue 30 A8: stopped within 10 s of the signal, the launcher's part included (the
+    // worker gives its jobs 6 s, jobs/runtime.server.ts). Exiting runs the private Redis's
+    // exit hook, so it never outlives this process.
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS);
     force.unref();
     server.close();
     await runtime.stop().catch((err: Error) => console.error("shutdown:", err.message));
     await viteDevServer?.close();
-    process.exit(0);
+    process.exit(code);
   };
+  // A port someone else holds: one line, then the services started above stop (issue 30 A8).
+  server.once("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EADDRINUSE") throw err;
+    console.error(`Cannot start Galaxy Toolbox: port ${port} (PORT) is already in use. Stop what uses it, or set PORT to another port.`);
+    void shutdown("", 1);
+  });
+  server.listen(port, host, () => {
+    console.log(`Galaxy Toolbox listening on http://localhost:${port}`);
+    void appEntry.onListening(port);
+  });
+
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }

@@ -96,8 +96,11 @@ export type InventoryResponse = { giftIds: string[] };
 export type SendGiftsResponse = { success: true; sent: number; receiverUserId: string; message: string };
 export type CollectionStatusResponse = { status: { firstRow: CollectionItemDto[]; secondRow: CollectionItemDto[] } };
 
-/** Spec 2 §3 "Activity entry statuses". */
-export const ACTIVITY_STATUSES = ["in-progress", "success", "error"] as const;
+/**
+ * Spec 2 §3 "Activity entry statuses", and "stopped" (issue 30 A7: an Auto cycle the operator
+ * stopped neither succeeded nor failed; it no longer carries a green "success").
+ */
+export const ACTIVITY_STATUSES = ["in-progress", "success", "error", "stopped"] as const;
 export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 
 /** Spec 2 §4 "Galaxy client connection". */

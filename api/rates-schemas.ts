@@ -149,27 +149,81 @@ export function importToUpdates(data: ImportData): RateEntry[] {
   return updates;
 }
 
+/** How many failed entries an import refusal lists (issue 30 A2: "first 20, with the count"). */
+export const IMPORT_PROBLEMS_SHOWN = 20;
+
+/** Why an import was refused: the failed entries (at most IMPORT_PROBLEMS_SHOWN) and how many failed. */
+export type ImportProblems = { shown: string[]; count: number };
+
+export type ImportParse = { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string; problems: ImportProblems };
+
 /**
  * Parses pasted import text. Any failure (not JSON, wrong shape, a §5 rule broken by some
- * entry) yields the single §8 message 'Failed to import exchange rates: Invalid data format';
- * `detail` says what exactly was wrong, for the log.
+ * entry, a gift `knownGift` does not know) yields the §8 headline 'Failed to import exchange
+ * rates: Invalid data format' and, under it, every entry that failed and why (`problems`, the
+ * first 20 with the count); `detail` is the same in one line, for System Logs.
  */
-export function parseImportText(text: string): { ok: true; updates: RateEntry[] } | { ok: false; error: string; detail: string } {
-  const fail = (detail: string) => ({ ok: false as const, error: RATE_MESSAGES.importFailed, detail });
-  if (!text.trim()) return fail("Empty import text");
+export function parseImportText(text: string, options: { knownGift?: (name: string) => boolean } = {}): ImportParse {
+  const problems: string[] = [];
+  const fail = (): ImportParse => ({
+    ok: false,
+    error: RATE_MESSAGES.importFailed,
+    detail: `${problems.length} failed: ${problems.slice(0, IMPORT_PROBLEMS_SHOWN).join("; ")}`,
+    problems: { shown: problems.slice(0, IMPORT_PROBLEMS_SHOWN), count: problems.length },
+  });
+  if (!text.trim()) {
+    problems.push(RATE_MESSAGES.importEmpty);
+    return fail();
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return fail(`Not JSON: ${(err as Error).message}`);
+    problems.push(RATE_MESSAGES.importNotJson((err as Error).message));
+    return fail();
   }
-  const parsed = importDataSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail(`${issue.path.join(" → ")}: ${issue.message}`);
+  if (!isPlainObject(json)) {
+    problems.push(RATE_MESSAGES.importNotMap);
+    return fail();
   }
-  const updates = importToUpdates(parsed.data);
-  const batch = rateBatchSchema.safeParse({ updates });
-  if (!batch.success) return fail(batch.error.issues[0].message);
-  return { ok: true, updates: batch.data.updates };
+  const updates: RateEntry[] = [];
+  for (const [inputItem, outputs] of Object.entries(json)) {
+    if (!isPlainObject(outputs)) {
+      problems.push(`"${inputItem}": ${RATE_MESSAGES.importNotOutputs}`);
+      continue;
+    }
+    for (const [outputItem, raw] of Object.entries(outputs)) {
+      const reason = importEntryProblem(inputItem, outputItem, raw, options.knownGift, updates);
+      if (reason) problems.push(`"${inputItem}" → "${outputItem}": ${reason}`);
+    }
+  }
+  if (!problems.length && !updates.length) problems.push(RATE_MESSAGES.importNothing);
+  if (!problems.length && updates.length > RATE_LIMITS.maxBatch) problems.push(`At most ${RATE_LIMITS.maxBatch} updates per batch`);
+  return problems.length ? fail() : { ok: true, updates };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What is wrong with one pasted entry, or undefined (then it is added to `updates`). */
+function importEntryProblem(
+  inputItem: string,
+  outputItem: string,
+  raw: unknown,
+  knownGift: ((name: string) => boolean) | undefined,
+  updates: RateEntry[],
+): string | undefined {
+  const data = importRateDataSchema.safeParse(raw);
+  if (!data.success) return issueText(data.error.issues[0]);
+  const [entry] = importToUpdates({ [inputItem]: { [outputItem]: data.data } });
+  const checked = rateEntrySchema.safeParse(entry);
+  if (!checked.success) return issueText(checked.error.issues[0]);
+  if (knownGift) for (const name of [inputItem, outputItem]) if (!knownGift(name)) return RATE_MESSAGES.unknownGift(name);
+  updates.push(checked.data);
+  return undefined;
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  return `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`;
 }

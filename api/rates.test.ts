@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { exportRatesJson, isValidRate, RATE_MESSAGES, rateDataToTiers, rateToNumber, tiersDiffer, tiersToPayload, validateTiers } from "./rates";
+import { exportRatesJson, isValidRate, RATE_MESSAGES, ratesProblem, rateDataToTiers, rateToNumber, tiersDiffer, tiersToPayload, validateTiers } from "./rates";
 import { parseImportText, rateBatchSchema, rateEntrySchema, rateStatusSchema, rateUpdateSchema } from "./rates-schemas";
 
 const INVALID_1 = 'Rate 1: Invalid format. Use "1/2" or "1.5"';
@@ -53,13 +53,28 @@ describe("spec 1 §5 validateTiers", () => {
     expect(v.messages).toEqual([DUPLICATE]);
   });
 
-  test("quantity 0 is not a positive quantity, so two 0 tiers are not duplicates (§5 wording)", () => {
+  test("a second default tier (≥ 0) is refused with the reason, both tiers marked (issue 30 A7; §3 'the default tier')", () => {
+    const v = validateTiers([
+      { quantity: 0, rate: "1" },
+      { quantity: 5, rate: "3" },
+      { quantity: "0", rate: "2" },
+    ]);
+    expect(v.valid).toBe(false);
+    expect(v.globalErrors).toEqual(["Only one default tier (≥ 0) is allowed. Give the other tiers a quantity above 0."]);
+    expect(v.duplicateIndexes).toEqual([0, 2]);
+    // A blank quantity being typed is not a second default tier yet; on save it is a missing quantity.
     expect(
       validateTiers([
         { quantity: 0, rate: "1" },
+        { quantity: "", rate: "" },
+      ]).globalErrors,
+    ).toEqual([]);
+    expect(
+      ratesProblem([
+        { quantity: 0, rate: "1" },
         { quantity: 0, rate: "2" },
-      ]).valid,
-    ).toBe(true);
+      ]),
+    ).toBe("Only one default tier (≥ 0) is allowed. Give the other tiers a quantity above 0.");
   });
 
   test("a blank rate is not flagged while editing, but is an invalid format when saving", () => {
@@ -228,6 +243,25 @@ describe('spec 1 §5 "Import" and §7 "Other" export', () => {
     const r = parseImportText(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toBe("Failed to import exchange rates: Invalid data format");
+  });
+
+  test("a refusal lists every failed entry and why, the first 20 with the count (issue 30 A2)", () => {
+    const r = parseImportText('{"Gold Ring":{"Clay":{"rate":"1/2","quantity":5},"Silver Ring":{"rate":"1"}},"Clay":["x"]}');
+    expect(r).toMatchObject({
+      ok: false,
+      error: "Failed to import exchange rates: Invalid data format",
+      problems: {
+        count: 2,
+        shown: ['"Gold Ring" → "Clay": a single rate has no quantity (use a rates list)', '"Clay": must map output gifts to their rate data'],
+      },
+    });
+    const known = parseImportText('{"Gold Ring":{"Clay":{"rate":"1"},"Moon":{"rate":"1"}}}', { knownGift: (name) => name !== "Moon" });
+    expect(known).toMatchObject({ ok: false, problems: { count: 1, shown: ['"Gold Ring" → "Moon": Unknown gift: Moon'] } });
+    const many = parseImportText(JSON.stringify({ A: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`B${i}`, { rate: "x" }])) }));
+    expect(many).toMatchObject({ ok: false, problems: { count: 30 } });
+    if (!many.ok) expect(many.problems.shown).toHaveLength(20);
+    expect(RATE_MESSAGES.importFailedCount(30, 20)).toBe("30 entries failed; the first 20:");
+    expect(RATE_MESSAGES.importFailedCount(1, 1)).toBe("1 entry failed:");
   });
 
   test("export is pretty JSON without client-only flags, and imports back", () => {

@@ -59,6 +59,9 @@ export const RATE_MESSAGES = {
   quantityWhole: (n: number) => `Rate ${n}: Quantity must be a whole number`,
   quantityTooLarge: (n: number) => `Rate ${n}: Quantity cannot be more than ${RATE_LIMITS.maxQuantity.toLocaleString("en-US")}`,
   duplicateQuantities: "Duplicate quantities found. Each tier must have a unique quantity.",
+  // Our words (issue 30 A7): §3 "a flat rate is one tier with quantity 0, the default tier" —
+  // a second "≥ 0" tier would make which rate applies from 0 gifts a guess.
+  duplicateDefaultTier: "Only one default tier (≥ 0) is allowed. Give the other tiers a quantity above 0.",
   fixErrors: "Please fix validation errors before saving",
   // §8 rates
   saved: "Exchange rate saved successfully",
@@ -75,6 +78,14 @@ export const RATE_MESSAGES = {
   newEntriesFailed: (message?: string) => `Failed to add new entries: ${orRetry(message)}`,
   imported: "Exchange rates imported successfully",
   importFailed: "Failed to import exchange rates: Invalid data format",
+  // Why, listed under the headline (issue 30 A2; our words, the spec names only the headline).
+  importEmpty: "Paste the exchange rates JSON first",
+  importNotJson: (reason: string) => `The text is not valid JSON (${reason})`,
+  importNotMap: 'The data must map each input gift to its output gifts, e.g. {"Gold Ring": {"Clay": {"rate": "1/2"}}}',
+  importNotOutputs: "must map output gifts to their rate data",
+  importNothing: "Nothing to import",
+  importFailedCount: (count: number, shown: number) =>
+    count > shown ? `${count} entries failed; the first ${shown}:` : count === 1 ? "1 entry failed:" : `${count} entries failed:`,
   copied: "Exchange rates copied to clipboard",
   copyFailed: "Failed to copy exchange rates",
   // §4 loading
@@ -193,9 +204,9 @@ export type TierValidation = {
   valid: boolean;
   /** Field-level errors keyed by tier index (0-based; the texts say "Rate N", 1-based). */
   tierErrors: Record<number, { rate?: string; quantity?: string }>;
-  /** Errors about the tier list as a whole (duplicate quantities). */
+  /** Errors about the tier list as a whole (duplicate quantities, a second default tier). */
   globalErrors: string[];
-  /** Indexes of the tiers sharing a positive quantity, for highlighting. */
+  /** Indexes of the tiers sharing a quantity (a positive one, or a second 0), for highlighting. */
   duplicateIndexes: number[];
   /** Every message in display order: per tier (rate, then quantity), then global. */
   messages: string[];
@@ -210,6 +221,8 @@ export function validateTiers(tiers: readonly TierDraft[], options: { requireRat
   const tierErrors: TierValidation["tierErrors"] = {};
   const messages: string[] = [];
   const seen = new Map<number, number[]>();
+  // Tiers typed as 0 (a blank one being typed is not a default tier yet).
+  const defaults: number[] = [];
   tiers.forEach((tier, index) => {
     const n = index + 1;
     const errors: { rate?: string; quantity?: string } = {};
@@ -219,17 +232,20 @@ export function validateTiers(tiers: readonly TierDraft[], options: { requireRat
     const quantity = tierQuantity(tier.quantity);
     if (problem) errors.quantity = problem;
     else if (quantity > 0) seen.set(quantity, [...(seen.get(quantity) ?? []), index]);
+    else if (!(typeof tier.quantity === "string" && tier.quantity.trim() === "")) defaults.push(index);
     if (errors.rate || errors.quantity) {
       tierErrors[index] = errors;
       if (errors.rate) messages.push(errors.rate);
       if (errors.quantity) messages.push(errors.quantity);
     }
   });
-  const duplicateIndexes = [...seen.values()]
-    .filter((ix) => ix.length > 1)
-    .flat()
-    .sort((a, b) => a - b);
-  const globalErrors = duplicateIndexes.length ? [RATE_MESSAGES.duplicateQuantities] : [];
+  const duplicatePositive = [...seen.values()].filter((ix) => ix.length > 1).flat();
+  const duplicateDefaults = defaults.length > 1 ? defaults : [];
+  const duplicateIndexes = [...duplicatePositive, ...duplicateDefaults].sort((a, b) => a - b);
+  const globalErrors = [
+    ...(duplicatePositive.length ? [RATE_MESSAGES.duplicateQuantities] : []),
+    ...(duplicateDefaults.length ? [RATE_MESSAGES.duplicateDefaultTier] : []),
+  ];
   messages.push(...globalErrors);
   return { valid: messages.length === 0, tierErrors, globalErrors, duplicateIndexes, messages };
 }

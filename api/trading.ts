@@ -173,12 +173,29 @@ export type TraderPosition = {
 
 export type TraderCounts = { visits: number; posts: number; replies: number; skipped: number; failures: number; rounds: number };
 
-/** A trading-type character's run: its session (api/sessions.ts) with the run's state and counts. */
+/**
+ * Which sequence and step a run is on (issue 30 A7), from its saved position: 1-based numbers,
+ * the sequence's name as it is now (null: deleted meanwhile; the run moves on to the next).
+ */
+export type TraderAt = {
+  sequenceId: string;
+  sequence: string | null;
+  step: number;
+  /** Steps of that sequence now (null when it is gone). */
+  steps: number | null;
+  planetType: string | null;
+  planet: number;
+  planets: number;
+};
+
+/** A trading-type character's run: its session (api/sessions.ts) with the run's state, counts and place. */
 export type TraderStatus = SessionView & {
   accountId: string;
   nick: string;
   state: TraderState;
   counts: TraderCounts;
+  /** Where a started run is (null when stopped, or before its first flight). */
+  at: TraderAt | null;
 };
 
 export const TRADER_MESSAGES = {
@@ -189,6 +206,14 @@ export const TRADER_MESSAGES = {
   notTrading: "Only users of type trading can run the trading planets",
   fetchStatus: "Failed to fetch trader status",
 } as const;
+
+/** "Sequence “Morning” · step 2 of 3 (cannon) · planet 4 of 12": where the run is (issue 30 A7). */
+export function traderAtLabel(at: TraderAt): string {
+  const sequence = at.sequence === null ? "a deleted sequence" : `Sequence “${at.sequence}”`;
+  const step = `step ${at.step}${at.steps === null ? "" : ` of ${at.steps}`}${at.planetType ? ` (${at.planetType})` : ""}`;
+  const planet = at.planets > 0 ? ` · planet ${Math.min(at.planet, at.planets)} of ${at.planets}` : "";
+  return `${sequence} · ${step}${planet}`;
+}
 
 /** The state line beside the sequences: "idle", "flying", "on planet X", "posting", "error". */
 export function traderStateLabel(s: Pick<TraderStatus, "state" | "planet">): string {

@@ -1,16 +1,17 @@
 /**
- * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists|streams|degrade|hosts]`: runs the benchmarks one after the other (they compete for
+ * `npm run bench [rates|galaxy|first-load|characters|create-user|bowling|sessions|relay|lists|streams|degrade|hosts]`: runs the benchmarks one after the other (they compete for
  * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
  */
 import { spawnSync } from "node:child_process";
 
-const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists", "streams", "degrade", "hosts"] as const;
+const all = ["rates", "galaxy", "first-load", "characters", "create-user", "bowling", "sessions", "relay", "lists", "streams", "degrade", "hosts"] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
 const files = {
   rates: "bench/rates.ts",
   galaxy: "bench/galaxy-stats.ts",
   "first-load": "bench/first-load.ts",
   characters: "bench/characters-refresh.ts",
+  "create-user": "bench/create-user.ts",
   bowling: "bench/bowling-refresh.ts",
   sessions: "bench/sessions.ts",
   relay: "bench/relay.ts",

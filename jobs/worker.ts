@@ -154,11 +154,12 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
         // close below does not wait for them and another worker takes them at once.
         await Promise.all(detachers.map((d) => d().catch(() => {})));
         const redisUp = connection.status === "ready";
+        const waitMs = redisUp ? timeoutMs : Math.min(timeoutMs, 5_000);
         try {
-          await withTimeout(Promise.all(workers.map((w) => w.close(!redisUp))), redisUp ? timeoutMs : 5_000, "Waiting for active jobs");
+          await withTimeout(Promise.all(workers.map((w) => w.close(!redisUp))), waitMs, "Waiting for active jobs");
         } catch {
           // Same recovery as above: nothing is lost, the jobs run again on the next worker.
-          console.warn(`[jobs] active jobs did not finish within ${timeoutMs} ms; stopping anyway`);
+          console.warn(`[jobs] active jobs did not finish within ${waitMs} ms; stopping anyway`);
         }
         if (connection.status === "ready") {
           await connection

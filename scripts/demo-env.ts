@@ -49,17 +49,40 @@ export type DemoEnvironment = Simulator & {
   afterListening(url: string): Promise<void>;
 };
 
+/**
+ * A simulator port someone else holds: one line saying which and what to do (issue 30 A8), for
+ * the launcher to print instead of a stack trace.
+ */
+export class DemoPortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly variable: string,
+    what: string,
+  ) {
+    super(`Cannot start the demo: port ${port} (${what}, ${variable}) is already in use. Stop what uses it, or set ${variable} to another port.`);
+    this.name = "DemoPortInUseError";
+  }
+}
+
+function portInUse(err: unknown, port: number | undefined, variable: string, what: string): unknown {
+  return (err as NodeJS.ErrnoException | null)?.code === "EADDRINUSE" ? new DemoPortInUseError(port ?? 0, variable, what) : err;
+}
+
 export async function startDemoEnvironment(options: DemoOptions = {}): Promise<DemoEnvironment> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const sim = await startSimulator(simOptionsFromEnv(process.env));
+  const galaxyOptions = simOptionsFromEnv(process.env);
+  const sim = await startSimulator(galaxyOptions).catch((err: unknown) => {
+    throw portInUse(err, galaxyOptions.port, "GALAXY_SIM_PORT", "Galaxy simulator");
+  });
   Object.assign(process.env, demoEnv(sim));
   resetEnv(); // getEnv() may have been read already; the app must see the simulator's URLs
   let discord: DiscordSimulator;
+  const discordOptions = discordSimOptionsFromEnv(process.env);
   try {
-    discord = await startDiscordSimulator(discordSimOptionsFromEnv(process.env));
+    discord = await startDiscordSimulator(discordOptions);
   } catch (err) {
     await sim.close();
-    throw err;
+    throw portInUse(err, discordOptions.port, "DISCORD_SIM_PORT", "Discord simulator");
   }
   Object.assign(process.env, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiBase });
   resetEnv();

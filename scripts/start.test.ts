@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { MISSING_BUILD_TOOLS, remixCli } from "./build-app";
 import { DEMO_OPERATOR } from "./demo-seed";
 
@@ -17,9 +17,11 @@ const root = path.resolve(import.meta.dirname, "..");
 const buildDir = `build-start-test-${process.pid}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-start-"));
 let child: ChildProcess | null = null;
+let out = "";
+let port = 0;
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child!.once("exit", resolve));
     // npm, its shell and node: the whole process group, so no server outlives the test.
     process.kill(-child.pid!, "SIGTERM");
@@ -28,6 +30,53 @@ afterAll(async () => {
   fs.rmSync(path.join(root, buildDir), { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** The environment of a start as a first start has it, with `extra` on top. */
+function startEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    BUILD_DIR: buildDir,
+    DATA_DIR: dataDir,
+    GALAXY_SIM_PORT: "0",
+    DISCORD_SIM_PORT: "0",
+    RUN_WORKER: "true",
+    ...extra,
+  };
+  // The embedded database, as a first start has it (the test setup points DATABASE_URL at PostgreSQL).
+  delete env.DATABASE_URL;
+  delete env.NODE_ENV;
+  // Vitest's own variables would make vite.config.ts leave the Remix plugin out.
+  for (const key of Object.keys(env)) if (key.startsWith("VITEST") || key === "TEST") delete env[key];
+  return env as NodeJS.ProcessEnv;
+}
+
+/** Runs the launcher without a build step to its end; its output, exit code and what is left. */
+function runStart(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-build", ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    p.stdout.on("data", (b: Buffer) => (text += b.toString()));
+    p.stderr.on("data", (b: Buffer) => (text += b.toString()));
+    p.once("exit", (code) => resolve({ code, out: text }));
+  });
+}
+
+/** Listens on a free loopback port, as someone else's program would. */
+async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { port, release: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,29 +90,17 @@ function freePort(): Promise<number> {
 }
 
 describe("npm start -- --demo: the first minutes (issue 19 C items 1 and 3)", () => {
-  it("builds and starts quietly, then ends with the URL, the demo operator and where the demo accounts are", { timeout: 360_000 }, async () => {
-    const port = await freePort();
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      PORT: String(port),
-      BUILD_DIR: buildDir,
-      DATA_DIR: dataDir,
-      GALAXY_SIM_PORT: "0",
-      DISCORD_SIM_PORT: "0",
-      RUN_WORKER: "true",
-    };
-    // The embedded database, as a first start has it (the test setup points DATABASE_URL at PostgreSQL).
-    delete env.DATABASE_URL;
-    delete env.NODE_ENV;
-    // Vitest's own variables would make vite.config.ts leave the Remix plugin out.
-    for (const key of Object.keys(env)) if (key.startsWith("VITEST") || key === "TEST") delete env[key];
+  // The build alone took over 6 minutes on the shared 2-core machine at load 20 (issue 30 run).
+  it("builds and starts quietly, then ends with the URL, the demo operator and where the demo accounts are", { timeout: 600_000 }, async () => {
+    port = await freePort();
+    // Nothing answers there: the app starts its own private redis-server, as on a machine without Redis.
+    const redisPort = await freePort();
     child = spawn("npm", ["start", "--silent", "--", "--demo"], {
       cwd: root,
-      env: env as NodeJS.ProcessEnv,
+      env: startEnv({ PORT: String(port), REDIS_URL: `redis://127.0.0.1:${redisPort}`, START_REDIS: "true" }),
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    let out = "";
     child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
     child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
     const url = `http://localhost:${port}`;
@@ -100,6 +137,60 @@ describe("npm start -- --demo: the first minutes (issue 19 C items 1 and 3)", ()
     expect(cmdline(owner.pid)).toEqual([node, "--import", "tsx", "scripts/start.ts", "--demo"]);
     const kids = fs.readFileSync(`/proc/${owner.pid}/task/${owner.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
     expect(kids.map(cmdline)).toEqual([[node, path.join(buildDir, "server.js")]]);
+  });
+
+  it("a port already in use for the web app ends that start with one clear line; the app beside it runs on (issue 30 A8)", { timeout: 120_000 }, async () => {
+    expect(child?.exitCode).toBeNull();
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "gt-start-port-"));
+    try {
+      const { code, out: text } = await runStart([], startEnv({ PORT: String(port), DATA_DIR: other, START_REDIS: "false", RUN_WORKER: "false" }));
+      expect(code).toBe(1);
+      expect(text.trimEnd().split("\n").at(-1)).toBe(
+        `Cannot start Galaxy Toolbox: port ${port} (PORT) is already in use. Stop what uses it, or set PORT to another port.`,
+      );
+      expect(text).not.toMatch(/^\s+at /m);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+    expect((await fetch(`http://localhost:${port}/login`)).status).toBe(200);
+  });
+
+  it("Ctrl-C: the app finishes with its private Redis, database and simulators before they stop, quietly (issue 30 A8)", { timeout: 60_000 }, async () => {
+    const redisPid = Number(/private redis-server \(pid (\d+)\)/.exec(out)?.[1]);
+    expect(alive(redisPid)).toBe(true);
+    const owner = JSON.parse(fs.readFileSync(path.join(dataDir, "pglite.socket.json"), "utf8")) as { pid: number };
+    const before = out.length;
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    const asked = Date.now();
+    // A terminal's Ctrl-C: SIGINT to every process of the foreground group at once.
+    process.kill(-child!.pid!, "SIGINT");
+    await exited;
+    const took = Date.now() - asked;
+    // The figure the issue asks for (≤ 10 s), printed, not asserted (docs/testing.md: no timings in tests).
+    console.log(`npm start stopped ${took} ms after Ctrl-C`);
+    await vi.waitFor(() => expect([owner.pid, redisPid].filter(alive)).toEqual([]), { timeout: 15_000 });
+    const after = out.slice(before).trim().split("\n");
+    expect(after).toEqual(["SIGINT: shutting down"]);
+  });
+});
+
+describe("npm start -- --demo: a simulator port already in use (issue 30 A8)", () => {
+  it.each([
+    ["GALAXY_SIM_PORT", "Galaxy simulator"],
+    ["DISCORD_SIM_PORT", "Discord simulator"],
+  ])("%s taken: one clear line and exit 1, not a stack trace", { timeout: 120_000 }, async (variable, what) => {
+    const held = await holdPort();
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "gt-start-sim-"));
+    try {
+      const { code, out: text } = await runStart(["--demo"], startEnv({ DATA_DIR: other, [variable]: String(held.port), PORT: String(await freePort()) }));
+      expect(code).toBe(1);
+      expect(text.trim()).toBe(
+        `Cannot start the demo: port ${held.port} (${what}, ${variable}) is already in use. Stop what uses it, or set ${variable} to another port.`,
+      );
+    } finally {
+      await held.release();
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it("without the build tools it stops at once and says exactly what to do", () => {

@@ -8,8 +8,10 @@
  * build step, the embedded database (PGlite, served to the other processes over its loopback
  * socket, decision 0011) and, in the demo, the simulators — and runs the web process as
  * `node <build dir>/server.js`, plain Node with no TypeScript loader, so the web process holds
- * only the app. Signals go to the web process first; the launcher closes the database when
- * it has stopped and exits with its status.
+ * only the app. Signals go to the web process first; the launcher closes the simulators and
+ * the database when it has stopped (the app finishes with them first: its own private Redis
+ * sits in a process group of its own, so a terminal's Ctrl-C reaches it only through the app)
+ * and exits with its status.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -24,7 +26,19 @@ if (!skipBuild) {
   buildApp();
 }
 
-const env = demo ? await (await import("./demo-env")).startDemoEnvironment() : null;
+const env = demo ? await startDemo() : null;
+
+/** The demo's simulators; a port already in use ends the start with one line, not a stack trace (issue 30 A8). */
+async function startDemo() {
+  const { DemoPortInUseError, startDemoEnvironment } = await import("./demo-env");
+  try {
+    return await startDemoEnvironment();
+  } catch (err) {
+    if (!(err instanceof DemoPortInUseError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
 
 const { getEnv } = await import("~/utils/env.server");
 const db = await import("~/db/client.server");

@@ -54,7 +54,16 @@ export type PageOutcome = {
   /** No toast (the page shows the outcome itself). */
   toast?: false;
   headers?: HeadersInit;
+  /** The posted field a refusal is about (an AppError's `field`), for `keepOnRefusal`. */
+  field?: string;
 };
+
+/**
+ * What a kept form's refusal answers besides `ok`, `intent` and `message` (`keepOnRefusal`;
+ * read by the kit's `useKeptForm`): the posted fields (secrets left out) and the refusal's
+ * text next to its field, or for the form as a whole.
+ */
+export type KeptForm = { kept: { fields: Record<string, string>; fieldErrors: Record<string, string[]>; formErrors: string[] } };
 
 export type IntentContext<I extends string> = {
   intent: I;
@@ -91,6 +100,13 @@ export type PageActionOptions<I extends string> = {
   defaultRedirectTo?: string | ((intent: I, postedTo: string) => string | null);
   /** The no-JS failure's target when it is not `redirectTo` (e.g. the Add User form stays open). */
   errorRedirectTo?: (form: FormFields, redirectTo: string) => string;
+  /**
+   * Forms that keep what was typed on a refusal (issue 30 A6): instead of a redirect that
+   * would draw the form from saved values, the page renders again (400, no toast) with the
+   * posted fields and the reason next to its field (`KeptForm`). `secret` fields (a recovery
+   * code) are never sent back.
+   */
+  keepOnRefusal?: Partial<Record<I, { secret?: readonly string[] }>>;
 };
 
 export type PageActionResult<I extends string> = { ok: boolean; intent: I | null; message: string };
@@ -139,12 +155,29 @@ export async function runPageAction<I extends string>(
           if (own instanceof Response) return own;
           outcome = own ?? (await failureOf(err, ctx, options));
         }
+        const keep = options.keepOnRefusal?.[intent];
+        if (keep && !outcome.ok && !outcome.redirectTo) outcome = keptForm(outcome, formData, keep.secret ?? []);
         const errorTo = redirectTo && options.errorRedirectTo ? options.errorRedirectTo(form, redirectTo) : redirectTo;
         return answer(intent, outcome, redirectTo, errorTo);
       },
     ]),
   ) as Record<I, () => Promise<PageAnswer>>;
   return dispatchIntent(formData, handlers);
+}
+
+/** A refusal answered as the posted form again, the reason next to its field (`keepOnRefusal`). */
+function keptForm(outcome: PageOutcome, formData: FormData, secret: readonly string[]): PageOutcome {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && !secret.includes(name) && name !== "redirectTo") fields[name] = value;
+  }
+  const onField = outcome.field !== undefined && outcome.field in fields;
+  const kept: KeptForm["kept"] = {
+    fields,
+    fieldErrors: onField ? { [outcome.field!]: [outcome.message] } : {},
+    formErrors: onField ? [] : [outcome.message],
+  };
+  return { ...outcome, data: { ...outcome.data, kept }, render: true, toast: false };
 }
 
 function isOutcome(value: PageOutcome | PageAnswer): value is PageOutcome {
@@ -159,7 +192,7 @@ function failureText<I extends string>(options: Pick<PageActionOptions<I>, "fail
 async function failureOf<I extends string>(err: unknown, { intent, form }: IntentContext<I>, options: PageActionOptions<I>): Promise<PageOutcome> {
   // The database or Redis unreachable: its 503 text, not the intent's "failed" (decision 0029).
   err = findDependencyDown(err, reportDbUnreachable) ?? err;
-  if (err instanceof AppError) return { ok: false, message: err.message || failureText(options, intent, form), status: err.status };
+  if (err instanceof AppError) return { ok: false, message: err.message || failureText(options, intent, form), status: err.status, field: err.field };
   if (err instanceof Response) throw err; // a redirect (the session ended) or a ready answer
   await logEvent({ type: "error", source: "system", message: `${options.section}: ${intent} failed`, details: { error: errorText(err) } }).catch(() => {});
   return { ok: false, message: failureText(options, intent, form), status: 500 };

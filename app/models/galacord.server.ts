@@ -281,7 +281,11 @@ export async function updateChannel(accountId: string, channelId: string): Promi
 export async function saveRelayOptions(accountId: string, input: unknown): Promise<SavedAccount> {
   await requireAccount(accountId);
   const parsed = relayOptionsSchema.safeParse(input);
-  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? RELAY_ERRORS.saveOptions);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // The field it is about, so the form shows the reason next to it (issue 30 A6).
+    throw new AppError(400, issue?.message ?? RELAY_ERRORS.saveOptions, { field: issue?.path[0] === undefined ? undefined : String(issue.path[0]) });
+  }
   const db = await getDb();
   await db.update(galacordAccounts).set({ relayOptions: parsed.data, updatedAt: new Date() }).where(eq(galacordAccounts.accountId, accountId));
   await wakeRelay(accountId);

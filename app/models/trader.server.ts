@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import type { SessionView } from "#api/sessions";
-import { TRADER_MESSAGES, type TraderCounts, type TraderPosition, type TraderState, type TraderStatus } from "#api/trading";
+import { TRADER_MESSAGES, type SequenceStep, type TraderAt, type TraderCounts, type TraderPosition, type TraderState, type TraderStatus } from "#api/trading";
 import { getDb } from "~/db/client.server";
-import { sessions, traderSessions, users } from "~/db/schema";
+import { planetSequences, sessions, traderSessions, users } from "~/db/schema";
 import { accountLabel, getSession, idleSession, sessionMap, startSession, stopSession, type StartResult } from "./session.server";
 import { AppError } from "~/utils/app-error";
 
@@ -28,9 +28,38 @@ export function traderState(s: Pick<SessionView, "desired" | "actual" | "info"> 
   return step === "flying" || step === "on_planet" || step === "posting" || step === "error" ? step : "idle";
 }
 
-function toStatus(accountId: string, nick: string, session: SessionView | undefined, run: RunRow | null): TraderStatus {
+type SequenceInfo = { name: string; steps: SequenceStep[] };
+
+function toStatus(accountId: string, nick: string, session: SessionView | undefined, run: RunRow | null, seqs: Map<string, SequenceInfo>): TraderStatus {
   const s = session ?? idleSession("trader", accountId);
-  return { ...s, accountId, nick, state: traderState(s), counts: { ...ZERO, ...(run?.counts ?? {}) } };
+  const position = s.desired === "run" ? (run?.position ?? null) : null;
+  return { ...s, accountId, nick, state: traderState(s), counts: { ...ZERO, ...(run?.counts ?? {}) }, at: position ? traderAt(position, seqs) : null };
+}
+
+function traderAt(p: TraderPosition, seqs: Map<string, SequenceInfo>): TraderAt {
+  const seq = seqs.get(p.sequenceId);
+  const step = seq?.steps.find((st) => st.id === p.stepId);
+  return {
+    sequenceId: p.sequenceId,
+    sequence: seq?.name ?? null,
+    step: (seq && step ? seq.steps.indexOf(step) : p.stepIndex) + 1,
+    steps: seq ? seq.steps.length : null,
+    planetType: step?.planetType ?? null,
+    planet: p.planetIndex + 1,
+    planets: p.planets.length,
+  };
+}
+
+/** The sequences the given runs are on, by id: one read for a page of cards (issue 30 A7). */
+async function sequencesOf(runs: readonly (RunRow | null)[]): Promise<Map<string, SequenceInfo>> {
+  const ids = [...new Set(runs.flatMap((r) => (r?.position ? [r.position.sequenceId] : [])))];
+  if (!ids.length) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: planetSequences.id, name: planetSequences.name, steps: planetSequences.steps })
+    .from(planetSequences)
+    .where(inArray(planetSequences.id, ids));
+  return new Map(rows.map((r) => [r.id, { name: r.name, steps: r.steps }]));
 }
 
 /** Every character of type trading with its run (stopped and idle when never started). */
@@ -44,11 +73,14 @@ export async function listTraderStatuses(): Promise<TraderStatus[]> {
     // Trading characters, and any other whose run is still started (its type changed meanwhile).
     .where(or(eq(users.type, "trading"), eq(sessions.desired, "run")))
     .orderBy(asc(users.nick), asc(users.accountId));
-  const found = await sessionMap(
-    "trader",
-    rows.map((r) => r.accountId),
-  );
-  return rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run));
+  const [found, seqs] = await Promise.all([
+    sessionMap(
+      "trader",
+      rows.map((r) => r.accountId),
+    ),
+    sequencesOf(rows.map((r) => r.run)),
+  ]);
+  return rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run, seqs));
 }
 
 export type TraderPage = { traders: TraderStatus[]; page: number; total: number; running: number };
@@ -80,11 +112,19 @@ export async function listTraderStatusesPage(page: number, per: number): Promise
     .orderBy(desc(started), asc(users.nick), asc(users.accountId))
     .limit(per)
     .offset((shown - 1) * per);
-  const found = await sessionMap(
-    "trader",
-    rows.map((r) => r.accountId),
-  );
-  return { traders: rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run)), page: shown, total, running: counted?.running ?? 0 };
+  const [found, seqs] = await Promise.all([
+    sessionMap(
+      "trader",
+      rows.map((r) => r.accountId),
+    ),
+    sequencesOf(rows.map((r) => r.run)),
+  ]);
+  return {
+    traders: rows.map((r) => toStatus(r.accountId, r.nick, found.get(r.accountId), r.run, seqs)),
+    page: shown,
+    total,
+    running: counted?.running ?? 0,
+  };
 }
 
 export async function getTraderStatus(accountId: string): Promise<TraderStatus | null> {
@@ -96,7 +136,7 @@ export async function getTraderStatus(accountId: string): Promise<TraderStatus |
     .where(eq(users.accountId, accountId))
     .limit(1);
   if (!row) return null;
-  return toStatus(row.accountId, row.nick, (await getSession("trader", accountId)) ?? undefined, row.run);
+  return toStatus(row.accountId, row.nick, (await getSession("trader", accountId)) ?? undefined, row.run, await sequencesOf([row.run]));
 }
 
 /** Throws AppError 404 (no such user) or 400 (not of type trading); returns the nick. */

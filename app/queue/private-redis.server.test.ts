@@ -78,6 +78,19 @@ describe("private redis-server (START_REDIS)", () => {
     expect(() => process.kill(runtime.privateRedis!.pid, 0)).toThrow();
   }, 30_000);
 
+  it("runs in a process group of its own, so a terminal's Ctrl-C reaches it only through the app (issue 30 A8)", async () => {
+    const redis = await startPrivateRedis(url, { dir: dataPath("redis-group") });
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp …"; comm has no spaces here.
+      const pgrp = (pid: number | "self") => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[4]);
+      expect(pgrp(redis.pid)).toBe(redis.pid);
+      expect(pgrp(redis.pid)).not.toBe(pgrp("self"));
+    } finally {
+      await redis.stop();
+    }
+    expect(await probeRedis(url, 300)).toBe(false);
+  }, 30_000);
+
   it("a restart finds the jobs again (append-only file)", async () => {
     const runtime = await startJobRuntime({ runWorker: false, startRedis: true });
     runtimes.push(runtime);

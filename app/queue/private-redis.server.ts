@@ -94,7 +94,11 @@ export async function startPrivateRedis(
     args.unshift(conf);
   }
   const bin = findRedisServer()!;
-  const child: ChildProcess = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"], detached: false });
+  // A process group of its own (issue 30 A8): a terminal's Ctrl-C goes to every process of the
+  // foreground group at once, and redis-server would exit before the app has finished with it
+  // (ECONNRESET, ECONNREFUSED and "exited unexpectedly" all through the shutdown). It stops
+  // when this process says so (stop()), or when this process exits (onParentExit below).
+  const child: ChildProcess = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
 
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {

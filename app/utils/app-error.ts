@@ -16,11 +16,14 @@ export type AppErrorOptions = {
   headers?: Record<string, string>;
   /** Extra fields of the /api JSON body next to `error` and `message` (e.g. `holder` of a 409). */
   body?: Record<string, unknown>;
+  /** The posted field the refusal is about: a page shows the text next to it (issue 30 A6). */
+  field?: string;
 };
 
 export class AppError extends Error {
   readonly headers: Record<string, string>;
   readonly body: Record<string, unknown>;
+  readonly field: string | undefined;
 
   constructor(
     readonly status: number,
@@ -31,6 +34,7 @@ export class AppError extends Error {
     this.name = "AppError";
     this.headers = options.headers ?? {};
     this.body = options.body ?? {};
+    this.field = options.field;
   }
 }
 

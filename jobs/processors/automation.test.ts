@@ -96,6 +96,8 @@ describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
       await waitFor("the cycle to stop", async () => (await listActivity(op.id, 20)).find((e) => /stopped after/.test(e.message)), 30_000);
       const stoppedAt = (await listActivity(op.id, 20)).find((e) => /stopped after/.test(e.message))!;
       expect(stoppedAt.message).toMatch(/^Cycle 1 stopped after (mastic|status) \(Auto off\)$/);
+      // Issue 30 A7: a stopped cycle is "stopped" (a grey badge), not a green "success".
+      expect(stoppedAt.status).toBe("stopped");
       await new Promise((r) => setTimeout(r, 1_500));
       const reqs = requestsOf(sender.id);
       expect(reqs.filter((r) => r.action === "present_make")).toHaveLength(0);
@@ -135,7 +137,8 @@ describe("Auto off during a slow step (issue 18 item 6 'Cycle control')", () => 
       const lastMastic = masticCalls().at(-1)!.at;
       // Stopped at the boundary right after the step, not after the 2 s wait that follows it.
       expect(Date.parse(stopped.at) - lastMastic).toBeLessThan(1_500);
-      expect(stopped).toMatchObject({ status: "success", message: "Cycle 1 stopped after mastic (Auto off)" });
+      // Issue 30 A7: stopped, not a green "success".
+      expect(stopped).toMatchObject({ status: "stopped", message: "Cycle 1 stopped after mastic (Auto off)" });
 
       // Nothing more: no further request, no further line.
       await new Promise((r) => setTimeout(r, 2_500));

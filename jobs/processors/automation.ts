@@ -164,7 +164,7 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
   const stop = async (): Promise<CycleResult> => {
     const after = await runStepOnce(key("stopped"), async (tx) => {
       const text = lastDone ? `Cycle ${p.run} stopped after ${lastDone} (Auto off)` : `Cycle ${p.run} stopped before mastic (Auto off)`;
-      await finishActivity(entry, "success", text, tx);
+      await finishActivity(entry, "stopped", text, tx);
       return lastDone;
     });
     changed();

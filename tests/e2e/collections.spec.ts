@@ -207,6 +207,45 @@ test("the floating panel follows the operator across sections, minimized is reme
   await expect(panel).toHaveCount(0);
 });
 
+/**
+ * How much of the page's last content the floating panel covers once the page is scrolled to
+ * its end: the main region's last visible element against the panel's top (0 = nothing hidden).
+ */
+async function coveredAtEnd(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    const panel = document.querySelector(".gt-floating-panel")!.getBoundingClientRect();
+    const shown = [...document.querySelectorAll("main *")].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+    });
+    const bottom = Math.max(...shown.map((el) => el.getBoundingClientRect().bottom));
+    return Math.max(0, Math.round(bottom - panel.top));
+  });
+}
+
+test("issue 30 A9: on a 390 px phone the floating panel, expanded or minimized, never covers the end of the page", async ({ page }) => {
+  await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);
+  await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
+  const show = page.getByRole("button", { name: "Show floating panel" });
+  if (await show.count()) await show.click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const panel = page.getByRole("complementary", { name: "Collections panel" });
+  for (const path of ["/trading-planets", "/characters", "/logs"]) {
+    await page.goto(path);
+    await expect(panel).toBeVisible();
+    if ((await panel.getAttribute("data-mode")) === "minimized") await panel.getByRole("button", { name: "Expand" }).click();
+    await expect(panel.getByRole("button", { name: "Minimize" })).toBeVisible();
+    expect(await coveredAtEnd(page), `${path}, expanded`).toBe(0);
+    await panel.getByRole("button", { name: "Minimize" }).click();
+    await expect(panel.getByRole("button", { name: "Expand" })).toBeVisible();
+    expect(await coveredAtEnd(page), `${path}, minimized`).toBe(0);
+    await panel.getByRole("button", { name: "Expand" }).click();
+    await expect(panel.getByRole("button", { name: "Minimize" })).toBeVisible();
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+});
+
 test("at 375 px wide the Collections screen fits without sideways scrolling", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);

@@ -182,6 +182,28 @@ test("import: bad data is refused with the message; good data is imported", asyn
   await expect(row(page, "Red Bowling Ball", "Green Bowling Ball")).toBeVisible();
 });
 
+test("issue 30 A2: a refused import says why in the dialog — the §8 headline, then each failed entry and its reason", async ({ page }) => {
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Import Exchange Rates" });
+  const text = JSON.stringify({ Clay: { "Gold Ring": { rate: "-1" } }, Nope: { Clay: { rate: 1 } } });
+  await dialog.getByPlaceholder("Paste JSON data here...").fill(text);
+  await dialog.getByRole("button", { name: "Import", exact: true }).click();
+  const again = page.getByRole("dialog", { name: "Import Exchange Rates" });
+  await expect(again.getByPlaceholder("Paste JSON data here...")).toHaveValue(text);
+  const why = again.getByRole("alert").filter({ hasText: "entries failed" });
+  await expect(why).toContainText("Failed to import exchange rates: Invalid data format");
+  await expect(why).toContainText("2 entries failed:");
+  await expect(why.getByRole("listitem")).toHaveText([
+    '"Clay" → "Gold Ring": Rate 1: Invalid format. Use "1/2" or "1.5"',
+    '"Nope" → "Clay": Unknown gift: Nope',
+  ]);
+
+  await again.getByPlaceholder("Paste JSON data here...").fill("{oops");
+  await again.getByRole("button", { name: "Import", exact: true }).click();
+  const notJson = page.getByRole("dialog", { name: "Import Exchange Rates" }).getByRole("alert").filter({ hasText: "entry failed" });
+  await expect(notJson.getByRole("listitem")).toHaveText([/^The text is not valid JSON \(.+\)$/]);
+});
+
 test("export downloads the same pretty JSON", async ({ page }) => {
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export", exact: true }).click();

@@ -610,6 +610,28 @@ test.describe("spec 1 §2 add dialog for an existing input", () => {
 });
 
 test.describe("spec 1 §2 import and §7 export", () => {
+  test("issue 30 A2: a refused import says why in the dialog (the browser's check and the server's), not only in the console", async ({ page }) => {
+    await openRates(page);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Import Exchange Rates" });
+    const text = dialog.getByPlaceholder("Paste JSON data here...");
+    await text.fill(JSON.stringify({ Clay: { "Gold Ring": { rates: [{ quantity: -2, rate: "1" }] }, "Moon Rock": { rate: "1" } } }));
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(toast(page, "Failed to import exchange rates: Invalid data format")).toBeVisible();
+    const why = dialog.getByRole("alert");
+    await expect(why).toContainText("Failed to import exchange rates: Invalid data format");
+    await expect(why).toContainText("2 entries failed:");
+    await expect(why.getByRole("listitem")).toHaveText([
+      '"Clay" → "Gold Ring": Rate 1: Quantity cannot be negative',
+      '"Clay" → "Moon Rock": Unknown gift: Moon Rock',
+    ]);
+    // Typing again clears the list: it never describes other text.
+    await text.fill("not json");
+    await expect(dialog.getByRole("alert")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(dialog.getByRole("alert").getByRole("listitem")).toHaveText([/^The text is not valid JSON \(.+\)$/]);
+  });
+
   test("import: disabled when empty, invalid data toast keeps the dialog, 'Importing...', success", async ({ page }) => {
     // The toast's 4 s timer runs on a clock the test moves, so a slow machine cannot
     // expire it between two steps (it did: "2 toasts, then 0").

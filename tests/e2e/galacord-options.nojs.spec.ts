@@ -28,7 +28,9 @@ async function reloadUntil(page: Page, check: () => Promise<boolean>) {
 }
 const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
-test("no-JS: Relay Options (bad regex refused, saved values shown again); the backlog's length on the row while Discord rate-limits", async ({ page }) => {
+test("no-JS: Relay Options (bad regex refused: the form as typed, the reason next to the field; issue 30 A6); the backlog's length on the row while Discord rate-limits", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const [acc] = (await simAccounts("plain")).slice(43, 44);
   await page.goto("/galacord");
@@ -52,8 +54,16 @@ test("no-JS: Relay Options (bad regex refused, saved values shown again); the ba
   await options.getByLabel("Name on Discord").fill("{nick} @ {planet}");
   await options.getByLabel("Ignore messages matching").fill("(unclosed");
   await options.getByRole("button", { name: "Save Options" }).click();
-  await expect(toast(page, /^Ignore messages: not a valid regular expression \(/)).toBeVisible();
-  // Still the dialog, nothing saved.
+  // Issue 30 A6: still the dialog, as typed, the reason next to the field it is about; nothing saved.
+  options = page.getByRole("dialog", { name: "Relay Options" });
+  const pattern = options.getByLabel("Ignore messages matching");
+  await expect(pattern).toHaveValue("(unclosed");
+  await expect(pattern).toHaveAttribute("aria-invalid", "true");
+  await expect(pattern).toHaveAccessibleDescription(/^Ignore messages: not a valid regular expression \(.+\)$/);
+  await expect(options.getByText(/^Ignore messages: not a valid regular expression \(/)).toBeVisible();
+  await expect(options.getByLabel("Name on Discord")).toHaveValue("{nick} @ {planet}");
+  await page.goto(`/galacord`);
+  await row.getByRole("button", { name: "Relay Options" }).click();
   options = page.getByRole("dialog", { name: "Relay Options" });
   await expect(options.getByLabel("Name on Discord")).toHaveValue("{nick}");
 

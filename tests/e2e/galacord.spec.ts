@@ -93,7 +93,9 @@ test("Start → Running (polled); ID → channel grouped by server + recovery co
   await row.getByRole("button", { name: "Change Planet" }).click();
   await page.getByRole("dialog", { name: "Change Planet" }).getByLabel("Other planet").fill("NoSuchPlanetXYZ");
   await page.getByRole("dialog", { name: "Change Planet" }).getByRole("button", { name: "Change Planet" }).click();
-  await expect(toast(page, "Planet with such name doesn't exist!")).toBeVisible({ timeout: 20_000 });
+  // Issue 30 A6: the platform's refusal in the dialog, what was typed kept.
+  await expect(page.getByRole("dialog", { name: "Change Planet" }).getByText("Planet with such name doesn't exist!")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("dialog", { name: "Change Planet" }).getByLabel("Other planet")).toHaveValue("NoSuchPlanetXYZ");
 
   await page.goto("/galacord");
   await row.getByRole("button", { name: "Disconnect" }).click();

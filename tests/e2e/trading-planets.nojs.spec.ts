@@ -39,7 +39,8 @@ test("custom planet: add to English, blank name refused", async ({ page }) => {
   await page.goto("/trading-planets?planets=english");
   const dialog = page.getByRole("dialog", { name: "Custom Planets" });
   await dialog.getByRole("button", { name: "Add" }).click();
-  await expect(toast(page, "Please enter a planet name")).toBeVisible();
+  // Issue 30 A6: the reason under the field.
+  await expect(dialog.getByLabel("Planet name")).toHaveAccessibleDescription("Please enter a planet name");
   await dialog.getByLabel("Planet name").fill("TradeHall");
   await dialog.getByLabel("Planet type").selectOption("english");
   await dialog.getByRole("button", { name: "Add" }).click();
@@ -63,6 +64,10 @@ test("ads: add, then checkboxes + Delete Selected + confirmation", async ({ page
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "Selected ads deleted successfully")).toBeVisible();
   expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toEqual([]);
+  // Issue 30 A9: multi-select ends with the deletion (no checkboxes, no Delete Selected).
+  await expect(page).not.toHaveURL(/select=/);
+  await expect(page.getByRole("button", { name: "Delete Selected" })).toHaveCount(0);
+  await expect(page.getByRole("checkbox", { name: /^Select / })).toHaveCount(0);
 });
 
 // Issue 19 item 15: every Trading Planets flow end to end without JavaScript.
@@ -120,7 +125,9 @@ test("custom planets: the platform's name rule and duplicates refused, rename by
   const dialog = page.getByRole("dialog", { name: "Custom Planets" });
   await dialog.getByLabel("Planet name").fill("Trade Zone 🌍");
   await dialog.getByRole("button", { name: "Add" }).click();
-  await expect(toast(page, "A planet name is one word (no spaces or colons), at most 64 characters")).toBeVisible();
+  // Issue 30 A6: the refused name stays in the field, the reason under it.
+  await expect(dialog.getByLabel("Planet name")).toHaveValue("Trade Zone 🌍");
+  await expect(dialog.getByLabel("Planet name")).toHaveAccessibleDescription("A planet name is one word (no spaces or colons), at most 64 characters");
   await dialog.getByLabel("Planet name").fill("SpamDen");
   await dialog.getByRole("button", { name: "Add" }).click();
   await expect(toast(page, "Custom planet created successfully")).toBeVisible();
@@ -131,13 +138,16 @@ test("custom planets: the platform's name rule and duplicates refused, rename by
   // Rename to a taken name: refused, and the chips show the stored names (no two identical chips).
   await dialog.getByLabel("Rename JunkYard").fill("spamden");
   await dialog.getByLabel("Rename JunkYard").locator("xpath=..").getByRole("button", { name: "Rename" }).click();
-  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  // Issue 30 A6/A9: the refused name and why, under its chip; the chip keeps the stored name.
+  await expect(dialog.getByLabel("Rename JunkYard")).toHaveAccessibleDescription("“spamden”: A custom planet with this name and type already exists");
   const chips = dialog.getByRole("list", { name: "Blacklisted planets" });
   await expect(chips.getByLabel(/^Rename /)).toHaveCount(2);
   await expect(dialog.getByLabel("Rename JunkYard")).toHaveValue("JunkYard");
   await dialog.getByLabel("Rename JunkYard").fill("Junk:Yard");
   await dialog.getByLabel("Rename JunkYard").locator("xpath=..").getByRole("button", { name: "Rename" }).click();
-  await expect(toast(page, "A planet name is one word (no spaces or colons), at most 64 characters")).toBeVisible();
+  await expect(dialog.getByLabel("Rename JunkYard")).toHaveAccessibleDescription(
+    "“Junk:Yard”: A planet name is one word (no spaces or colons), at most 64 characters",
+  );
   await dialog.getByLabel("Rename JunkYard").fill("ScrapYard");
   await dialog.getByLabel("Rename JunkYard").locator("xpath=..").getByRole("button", { name: "Rename" }).click();
   await expect(toast(page, "Custom planet updated successfully")).toBeVisible();

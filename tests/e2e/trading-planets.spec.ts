@@ -188,7 +188,9 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   await expect(dialog.getByRole("list", { name: "Blacklisted planets" }).getByLabel("Rename SpamHub")).toHaveValue("SpamHub");
   await dialog.getByLabel("Planet name").fill("spamhub");
   await dialog.getByRole("button", { name: "Add" }).click();
-  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  // Issue 30 A6: refused by the server: the name stays, the reason under the field.
+  await expect(dialog.getByLabel("Planet name")).toHaveAccessibleDescription("A custom planet with this name and type already exists");
+  await expect(dialog.getByLabel("Planet name")).toHaveValue("spamhub");
   // Issue 19: the platform's planet-name rule is checked before posting (api/planet-name.ts).
   await dialog.getByLabel("Planet name").fill("Trade Zone 🌍");
   await dialog.getByRole("button", { name: "Add" }).click();
@@ -201,7 +203,8 @@ test("Custom Planets: add, unique per type (any case), rename inline, delete wit
   const other = dialog.getByLabel("Rename OtherHub");
   await other.fill("spamhub");
   await other.press("Enter");
-  await expect(toast(page, "A custom planet with this name and type already exists")).toBeVisible();
+  // Issue 30 A6/A9: the refused name and why, under its chip (not only in a toast).
+  await expect(other).toHaveAccessibleDescription("“spamhub”: A custom planet with this name and type already exists");
   await expect(other).toHaveValue("OtherHub");
   // A blank name is refused in the browser; the message goes once the name is edited or Escape puts it back.
   await other.fill("");

@@ -1,4 +1,5 @@
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { ActivityStatus } from "#api/collections";
 import { operators } from "./auth";
 
 /**
@@ -64,7 +65,7 @@ export const collectionsActivity = pgTable(
     operatorId: uuid()
       .notNull()
       .references(() => operators.id, { onDelete: "cascade" }),
-    status: text().$type<"in-progress" | "success" | "error">().notNull(),
+    status: text().$type<ActivityStatus>().notNull(),
     message: text().notNull(),
     /** The Galaxy account logged in when it happened (issue 19 item 11); null for older entries. */
     accountId: text(),

@@ -180,6 +180,20 @@ describe("/characters action (spec 2 §8 Characters texts)", () => {
     expect(toastOf(plain)).toMatchObject({ type: "success", message: ACCOUNT_MESSAGES.userCreated });
   });
 
+  it("issue 30 A7: Create User with JavaScript answers without waiting for the worker to load the new user's details", async () => {
+    // No worker runs here: an answer that waited for the details would take the whole wait.
+    process.env.SESSION_START_WAIT_MS = "60000";
+    try {
+      const acc = sim.world.accounts[2]!;
+      const res = await post({ intent: "create-user", rc: acc.recoveryCode, type: "bowling" });
+      expect(res.data).toMatchObject({ ok: true, message: ACCOUNT_MESSAGES.userCreated });
+      const queued = await getQueue("status-refresh").getJobs(["waiting", "prioritized", "delayed", "active"]);
+      expect(queued.map((j) => j.data)).toContainEqual(expect.objectContaining({ kind: "statuses", accountIds: [acc.id] }));
+    } finally {
+      process.env.SESSION_START_WAIT_MS = "0";
+    }
+  });
+
   it("create-user failures show the server's message; nothing is stored", async () => {
     const before = (await (await getDb()).select().from(users)).length;
     const bad = await post({ intent: "create-user", rc: "ZZZZZZZZZZ", type: "bowling" });

@@ -214,6 +214,9 @@ const FALLBACK: Record<Intent, string> = {
   refresh: ACCOUNT_ERRORS.fetchUserDetails,
 };
 
+/** How long a no-JS Create User waits for the new user's gifts before the page renders without them. */
+const NO_JS_DETAILS_WAIT_MS = 1_500;
+
 /** "Refreshing characters…" is ours: spec 2 names no toast for Refresh. */
 export const REFRESH_STARTED = "Refreshing pictures, statuses and gift stats";
 
@@ -234,15 +237,21 @@ export const action = pageAction<Intent>({
     return to ? redirectWithError(to, err.message) : undefined;
   },
   intents: {
-    "create-user": async ({ form, operatorId }) => {
+    "create-user": async ({ form, operatorId, redirectTo }) => {
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
       const parsed = createCredsSchema.safeParse({ rc: form.string("rc"), type: form.string("type") });
       if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
       const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: form.checked("takeover") });
-      // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh.
-      await loadNewUserDetails(user.account_id, operatorId, { waitMs: startWaitMs() }).catch((err: unknown) => {
-        void logEvent({ type: "error", source: "system", message: `All Characters: loading the new user's details failed`, details: err });
-      });
+      // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh. With
+      // JavaScript the page follows them live (refresh:characters), so the answer does not wait
+      // for the worker: waiting for it (up to SESSION_START_WAIT_MS, 4 s) made Create User take
+      // 6.5–7 s behind a busy worker (issue 30 A7; bench/create-user.ts). A page without
+      // JavaScript cannot follow them: its answer waits a little, then the row says "loading".
+      await loadNewUserDetails(user.account_id, operatorId, { waitMs: redirectTo ? Math.min(startWaitMs(), NO_JS_DETAILS_WAIT_MS) : 0 }).catch(
+        (err: unknown) => {
+          void logEvent({ type: "error", source: "system", message: `All Characters: loading the new user's details failed`, details: err });
+        },
+      );
       return ACCOUNT_MESSAGES.userCreated;
     },
     "add-category": async ({ form }) => {

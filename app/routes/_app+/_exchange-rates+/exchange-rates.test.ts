@@ -454,6 +454,43 @@ describe("action: every intent, as a fetcher (data + flash toast)", () => {
   });
 });
 
+describe("action: a refused import says why (issue 30 A2)", () => {
+  it("keeps the §8 headline and lists which entries failed and why: bad JSON, a negative rate, an unknown gift", async () => {
+    const notJson = await post({ intent: "import", data: "{not json", redirectTo: "/exchange-rates" });
+    expect(notJson.status).toBe(400);
+    expect(notJson.data!.message).toBe("Failed to import exchange rates: Invalid data format");
+    expect(notJson.data!.importProblems!.count).toBe(1);
+    expect(notJson.data!.importProblems!.shown[0]).toMatch(/^The text is not valid JSON \(.+\)$/);
+
+    const text = JSON.stringify({
+      Clay: { "Gold Ring": { rate: "-1" }, "Silver Ring": { rates: [{ quantity: -5, rate: "1" }] }, "Bronze Ring": { rate: "1/2" } },
+      Nope: { Clay: { rate: 1 } },
+    });
+    const res = await post({ intent: "import", data: text, redirectTo: "/exchange-rates" });
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({ message: "Failed to import exchange rates: Invalid data format", importText: text });
+    expect(res.data!.importProblems).toEqual({
+      count: 3,
+      shown: [
+        '"Clay" → "Gold Ring": Rate 1: Invalid format. Use "1/2" or "1.5"',
+        '"Clay" → "Silver Ring": Rate 1: Quantity cannot be negative',
+        '"Nope" → "Clay": Unknown gift: Nope',
+      ],
+    });
+    // All or nothing: the good entry of a refused import is not written.
+    expect((await listRates()).Clay?.["Bronze Ring"]).toBeUndefined();
+  });
+
+  it("lists the first 20 failed entries with the count of all", async () => {
+    const outputs = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`Gift ${i + 1}`, { rate: "1" }]));
+    const res = await post({ intent: "import", data: JSON.stringify({ Clay: outputs }) });
+    expect(res.status).toBe(400);
+    expect(res.data!.importProblems!.count).toBe(25);
+    expect(res.data!.importProblems!.shown).toHaveLength(20);
+    expect(res.data!.importProblems!.shown[19]).toBe('"Clay" → "Gift 20": Unknown gift: Gift 20');
+  });
+});
+
 describe("action: plain posts without JavaScript (redirectTo)", () => {
   it("redirects back with the flash toast on success", async () => {
     const res = await post({ intent: "status", inputItem: "Gold Ring", outputItem: "Clay", status: "false", redirectTo: "/exchange-rates?in=gold" });

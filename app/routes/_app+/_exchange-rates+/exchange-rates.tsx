@@ -10,7 +10,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { RATE_MESSAGES, sortTiers, tiersToPayload } from "#api/rates";
-import { parseImportText } from "#api/rates-schemas";
+import { parseImportText, type ImportProblems } from "#api/rates-schemas";
 import styles from "~/routes/_app+/_exchange-rates+/components/exchange-rates.css?url";
 import { addFormId, rowFormId, withPairFields, type ActionResult } from "~/routes/_app+/_exchange-rates+/components/form-helpers";
 import { ADD_MESSAGES, composeRate, failureMessage, isIntent, type Intent } from "~/routes/_app+/_exchange-rates+/components/form-rules";
@@ -37,6 +37,7 @@ import {
   deleteRatePairUndoable,
   deleteRatesForInputUndoable,
   getRatePair,
+  isKnownGift,
   latestRateUndo,
   RatePairExistsError,
   RateValidationError,
@@ -150,7 +151,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = keepDataForUrlOnlyPara
 // Action
 
 /** The fields a rates answer carries besides `ok`, `intent` and `message` (ActionResult). */
-type RatesFields = Pick<ActionResult, "formId" | "result" | "importText">;
+type RatesFields = Pick<ActionResult, "formId" | "result" | "importText" | "importProblems">;
 
 /**
  * A rates outcome. A form with errors (conform's `result`: also a tier list changed without
@@ -246,9 +247,11 @@ const RATES_ACTION: PageActionOptions<Intent> = {
     },
     import: async ({ form }) => {
       const submission = parseWithZod(form.formData, { schema: importSchema });
-      if (submission.status !== "success") return refusedImport(form, "empty import text");
-      const parsed = parseImportText(submission.value.data);
-      if (!parsed.ok) return refusedImport(form, parsed.detail);
+      if (submission.status !== "success") {
+        return refusedImport(form, { detail: "empty import text", problems: { shown: [RATE_MESSAGES.importEmpty], count: 1 } });
+      }
+      const parsed = parseImportText(submission.value.data, { knownGift: isKnownGift });
+      if (!parsed.ok) return refusedImport(form, parsed);
       // A rule the model refuses (RateValidationError) is a refused import too (onError).
       await batchUpsert(parsed.updates);
       return RATE_MESSAGES.imported;
@@ -259,7 +262,9 @@ const RATES_ACTION: PageActionOptions<Intent> = {
       const submission = parseAdd(form.formData);
       if (submission.status === "success") return refuseUsed(form.formData, submission, new Set(err.pairs.map((p) => p.outputItem)));
     }
-    if (intent === "import" && err instanceof RateValidationError) return refusedImport(form, err.message);
+    if (intent === "import" && err instanceof RateValidationError) {
+      return refusedImport(form, { detail: err.message, problems: { shown: [err.message], count: 1 } });
+    }
     // A rule the model refused (an AppError) is the operator's to fix: its status, its text in
     // the §8 wording. Anything else is ours: logged, 500, the §8 text alone (`failure`).
     const fallback = await byDefault();
@@ -310,10 +315,14 @@ function refuseUsed(formData: FormData, submission: AddValues, used: ReadonlySet
   return outcome(false, message, { formId: addFormId(), result: submission.reply({ fieldErrors }) }, 409);
 }
 
-/** An import that is not a valid rates map: 'Invalid data format' (spec 1 §5), its text kept; the reason goes to System Logs. */
-function refusedImport(form: FormFields, detail: string): PageOutcome {
+/**
+ * An import that is not a valid rates map: the §8 headline 'Invalid data format' (spec 1 §5),
+ * its text kept, and under the headline which entries failed and why (issue 30 A2), also in
+ * System Logs.
+ */
+function refusedImport(form: FormFields, { detail, problems }: { detail: string; problems: ImportProblems }): PageOutcome {
   void logEvent({ type: "info", source: "system", message: `Exchange rate import refused: ${detail}` });
-  return outcome(false, RATE_MESSAGES.importFailed, { importText: form.string("data") });
+  return outcome(false, RATE_MESSAGES.importFailed, { importText: form.string("data"), importProblems: problems });
 }
 
 function firstError(error: Record<string, string[] | null> | null | undefined): string | undefined {

@@ -17,6 +17,7 @@ import { galacordAccounts, galacordBot, logs, sessions } from "~/db/schema";
 import * as galacordModel from "~/models/galacord.server";
 import { startSession } from "~/models/session.server";
 import { getEnv } from "~/utils/env.server";
+import type { KeptForm } from "~/http/page-action.server";
 import { encryptSecret } from "~/utils/secrets.server";
 import { action } from "./galacord";
 
@@ -108,25 +109,22 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
     expect((await account())!.channelName).toBe("bots");
   });
 
-  it("Change Planet: no planet, a bad name, or an account that is not connected goes back to the dialog with the reason", async () => {
-    expect(await outcome({ intent: "planet", accountId: A, planet: "", custom: " " })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.planetRequired },
-    });
-    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "no spaces allowed!" })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.planetInvalid },
-    });
-    expect(await outcome({ intent: "planet", accountId: A, planet: "Swap_Offers", custom: "" })).toEqual({
-      status: 302,
-      location: `/galacord?planet=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.notConnected },
-    });
+  it("Change Planet: no planet, a bad name, or an account that is not connected is the dialog again as chosen and typed, the reason next to the field (issue 30 A6)", async () => {
+    const refused = async (form: Record<string, string>) => {
+      const res = await callRoute<{ kept: KeptForm["kept"] }>(action, makeRequest(`/galacord?planet=${A}`, { cookie, form }));
+      expect(res.headers.get("Location")).toBeNull();
+      expect(toastOf(res)).toBeUndefined();
+      return { status: res.status, kept: res.data.kept };
+    };
+    const none = { intent: "planet", accountId: A, planet: "", custom: " " };
+    expect(await refused(none)).toEqual({ status: 400, kept: { fields: none, fieldErrors: { planet: [RELAY_ERRORS.planetRequired] }, formErrors: [] } });
+    const bad = { intent: "planet", accountId: A, planet: "Swap_Offers", custom: "no spaces allowed!" };
+    expect(await refused(bad)).toEqual({ status: 400, kept: { fields: bad, fieldErrors: { custom: [RELAY_ERRORS.planetInvalid] }, formErrors: [] } });
+    const offline = { intent: "planet", accountId: A, planet: "Swap_Offers", custom: "" };
+    expect(await refused(offline)).toEqual({ status: 409, kept: { fields: offline, fieldErrors: {}, formErrors: [RELAY_ERRORS.notConnected] } });
   });
 
-  it("Relay Options: a regex that does not compile goes back to the dialog, nothing saved; good options are saved", async () => {
+  it("Relay Options: a refused save is the form again as typed, the reason next to its field, nothing saved (issue 30 A6); good options are saved", async () => {
     const options = {
       intent: "options",
       accountId: A,
@@ -135,10 +133,22 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
       ignoreNicks: "spammer, bob",
       ignoreMessages: "(unclosed",
     };
-    const refused = await outcome(options);
-    expect(refused).toMatchObject({ status: 302, location: `/galacord?options=${A}`, toast: { type: "error" } });
-    expect(refused.toast!.message).toMatch(/^Ignore messages: not a valid regular expression \(.+\)$/);
+    // Posted to the dialog's URL, as the dialog's form does (with and without JavaScript).
+    const refused = await callRoute<{ ok: boolean; message: string; kept: KeptForm["kept"] }>(
+      action,
+      makeRequest(`/galacord?options=${A}`, { cookie, form: options }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("Location")).toBeNull();
+    expect(toastOf(refused)).toBeUndefined();
+    const reason = refused.data.message;
+    expect(reason).toMatch(/^Ignore messages: not a valid regular expression \(.+\)$/);
+    expect(refused.data.kept).toEqual({ fields: options, fieldErrors: { ignoreMessages: [reason] }, formErrors: [] });
     expect((await account())!.relayOptions).toEqual({});
+    // A refusal about no one field (the account is gone) is said above the form, the text kept too.
+    const gone = await callRoute<{ kept: KeptForm["kept"] }>(action, makeRequest("/galacord", { cookie, form: { ...options, accountId: "404" } }));
+    expect(gone.status).toBe(404);
+    expect(gone.data.kept).toMatchObject({ fieldErrors: {}, formErrors: [RELAY_ERRORS.accountNotFound], fields: { ignoreMessages: "(unclosed" } });
     expect(await outcome({ ...options, ignoreMessages: "^!" })).toEqual({
       status: 302,
       location: "/galacord",

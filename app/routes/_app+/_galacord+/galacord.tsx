@@ -103,8 +103,6 @@ const FALLBACK: Record<Intent, string> = {
 const DIALOG_OF: Partial<Record<string, (accountId: string) => string>> = {
   "connect-new": () => `${SECTION_PATH}?${DIALOG_PARAMS.connectNew}=1`,
   "update-channel": (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changeChannel}=${encodeURIComponent(id)}`,
-  planet: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changePlanet}=${encodeURIComponent(id)}`,
-  options: (id) => `${SECTION_PATH}?${DIALOG_PARAMS.options}=${encodeURIComponent(id)}`,
 };
 
 export const action = pageAction<Intent>({
@@ -115,6 +113,8 @@ export const action = pageAction<Intent>({
   defaultRedirectTo: SECTION_PATH,
   failure: FALLBACK,
   errorRedirectTo: (form, redirectTo) => DIALOG_OF[form.string("intent")]?.(form.string("accountId")) ?? redirectTo,
+  // Relay Options and Change Planet keep what was typed on a refusal, the reason next to its field (issue 30 A6).
+  keepOnRefusal: { options: {}, planet: {} },
   onError: (err, { intent, form, redirectTo }) => {
     // Spec 2 §8: Start answers its own text when the job engine is down.
     if (intent === "bot-start" && isJobEngineOffline(err)) return { ok: false, message: RELAY_ERRORS.controlBot, status: 503 };
@@ -155,8 +155,9 @@ export const action = pageAction<Intent>({
     },
     planet: async ({ form }) => {
       // The typed planet wins over the picked one (the dialog's "Other planet" field).
-      const parsed = planetSchema.shape.planet.safeParse(form.string("custom").trim() || form.string("planet").trim());
-      if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? RELAY_ERRORS.planetRequired };
+      const typed = form.string("custom").trim();
+      const parsed = planetSchema.shape.planet.safeParse(typed || form.string("planet").trim());
+      if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? RELAY_ERRORS.planetRequired, field: typed ? "custom" : "planet" };
       const planet = await changePlanet(form.string("accountId"), parsed.data);
       return `${RELAY_MESSAGES.planetChanged}: ${planet}`;
     },

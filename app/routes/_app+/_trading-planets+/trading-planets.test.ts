@@ -355,40 +355,56 @@ describe("custom planet intents", () => {
       ["name", "HUB"],
       ["type", "blacklisted"],
     ]);
-    expect(toastOf(dup)).toMatchObject({ type: "error", message: TRADING_ERRORS.customPlanetExists });
+    // Issue 30 A6: a refused add is the form again as typed, the reason under its field (no toast).
+    expect(dup.status).toBe(409);
+    expect(toastOf(dup)).toBeUndefined();
+    expect(dup.data).toMatchObject({ kept: { fields: { name: "HUB", type: "blacklisted" }, formErrors: [TRADING_ERRORS.customPlanetExists] } });
     const blank = await post([
       ["intent", "planet-create"],
       ["name", " "],
       ["type", "english"],
     ]);
-    expect(toastOf(blank)?.message).toBe(TRADING_ERRORS.planetName);
+    expect(blank.data).toMatchObject({ kept: { fields: { name: " ", type: "english" }, fieldErrors: { name: [TRADING_ERRORS.planetName] } } });
     const [p] = await listCustomPlanets();
+    // Issue 30 A6/A9: a refused rename is answered with the name as posted and the reason for
+    // its field (the chip says both under it), not a redirect with a toast.
     const noName = await post([
       ["intent", "planet-rename"],
       ["id", p!._id],
       ["name", ""],
     ]);
-    expect(toastOf(noName)?.message).toBe(TRADING_ERRORS.planetName);
+    expect(noName.status).toBe(400);
+    expect(toastOf(noName)).toBeUndefined();
+    expect(noName.data).toMatchObject({ kept: { fields: { id: p!._id, name: "" }, fieldErrors: { name: [TRADING_ERRORS.planetName] } } });
+    await post([
+      ["intent", "planet-create"],
+      ["name", "Den"],
+      ["type", p!.type],
+    ]);
+    const taken = await post([
+      ["intent", "planet-rename"],
+      ["id", p!._id],
+      ["name", "den"],
+    ]);
+    expect(taken.data).toMatchObject({ kept: { fields: { name: "den" }, formErrors: [TRADING_ERRORS.customPlanetExists] } });
     // Issue 19: the platform's planet-name rule (api/planet-name.ts) on create and rename.
-    for (const form of [
-      [
-        ["intent", "planet-create"],
-        ["name", "Trade Zone 🌍"],
-        ["type", "english"],
-      ],
-      [
-        ["intent", "planet-rename"],
-        ["id", p!._id],
-        ["name", "Trade Zone 🌍"],
-      ],
-    ] as [string, string][][]) {
-      expect(toastOf(await post(form))).toMatchObject({ type: "error", message: PLANET_NAME_RULE });
-    }
-    expect((await listCustomPlanets()).map((x) => x.name)).toEqual(["Hub"]);
+    const badName = await post([
+      ["intent", "planet-create"],
+      ["name", "Trade Zone 🌍"],
+      ["type", "english"],
+    ]);
+    expect(badName.data).toMatchObject({ kept: { fields: { name: "Trade Zone 🌍" }, fieldErrors: { name: [PLANET_NAME_RULE] } } });
+    const badRename = await post([
+      ["intent", "planet-rename"],
+      ["id", p!._id],
+      ["name", "Trade Zone 🌍"],
+    ]);
+    expect(badRename.data).toMatchObject({ kept: { fieldErrors: { name: [PLANET_NAME_RULE] } } });
+    expect((await listCustomPlanets()).map((x) => x.name).sort()).toEqual(["Den", "Hub"]);
     const renamed = await post([
       ["intent", "planet-rename"],
       ["id", p!._id],
-      ["name", "Den"],
+      ["name", "Lair"],
     ]);
     expect(toastOf(renamed)?.message).toBe(TRADING_MESSAGES.customPlanetUpdated);
     const del = await post([
@@ -396,7 +412,7 @@ describe("custom planet intents", () => {
       ["id", p!._id],
     ]);
     expect(toastOf(del)?.message).toBe(TRADING_MESSAGES.customPlanetDeleted);
-    expect(await listCustomPlanets()).toEqual([]);
+    expect((await listCustomPlanets()).map((x) => x.name)).toEqual(["Den"]);
   });
 });
 

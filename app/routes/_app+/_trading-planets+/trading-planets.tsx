@@ -199,6 +199,8 @@ export const action = pageAction<Intent>({
   home: "/trading-planets",
   failure: (intent, form) => failureText(intent, form.string("id") !== ""),
   defaultRedirectTo: (intent, postedTo) => (intent === "sequence-reorder" ? null : postedTo),
+  // Issue 30 A6/A9: a refused inline rename says why under its chip, naming the refused name.
+  keepOnRefusal: { "planet-create": {}, "planet-rename": {} },
   onError: async (err, { intent, form, redirectTo }) => {
     if (!(err instanceof AppError)) return undefined;
     if (intent === "sequence-save" && (err.status === 400 || err.status === 409)) {
@@ -247,14 +249,17 @@ export const action = pageAction<Intent>({
     },
     "planet-create": async ({ form }) => {
       const parsed = createCustomPlanetSchema.safeParse({ name: form.string("name"), type: form.string("type") });
-      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.createCustomPlanet);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError(400, issue?.message ?? TRADING_ERRORS.createCustomPlanet, { field: issue?.path[0] === "type" ? "type" : "name" });
+      }
       await createCustomPlanet(parsed.data);
       // Back to the Custom Planets tab it was added in.
       return TRADING_MESSAGES.customPlanetCreated;
     },
     "planet-rename": async ({ form }) => {
       const parsed = createCustomPlanetSchema.shape.name.safeParse(form.string("name"));
-      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName);
+      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.planetName, { field: "name" });
       await updateCustomPlanet(form.string("id"), { name: parsed.data });
       return TRADING_MESSAGES.customPlanetUpdated;
     },

@@ -50,6 +50,34 @@ describe("spec 1 §2 refresh control", () => {
     expect(time.getAttribute("title")).toMatch(/\d/);
   });
 
+  it("after a failed refresh the two times are labelled: 'Last success … · Last try failed …' (issue 30 A7)", async () => {
+    const success = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const tried = new Date(Date.now() - 20_000).toISOString();
+    renderRemixStub([
+      {
+        path: "/gifts",
+        Component: () => <RefreshControl lastFetched={success} progress={progress({ outcome: "failure", finishedAt: tried })} notice={null} />,
+      },
+    ]);
+    const label = await screen.findByTestId("last-fetched");
+    await waitFor(() => expect(label.textContent).toBe("Last success 2h ago · Last try failed just now"));
+    expect([...label.querySelectorAll("time")].map((t) => t.getAttribute("dateTime"))).toEqual([success, tried]);
+    cleanup();
+    // Never fetched: the success says so; a successful or partial refresh shows the one time, as spec 1 §2.
+    renderRemixStub([
+      { path: "/gifts", Component: () => <RefreshControl lastFetched={null} progress={progress({ outcome: "failure", finishedAt: tried })} notice={null} /> },
+    ]);
+    await waitFor(async () => expect((await screen.findByTestId("last-fetched")).textContent).toBe("Last success ??? · Last try failed just now"));
+    cleanup();
+    renderRemixStub([
+      {
+        path: "/gifts",
+        Component: () => <RefreshControl lastFetched={success} progress={progress({ outcome: "partial", finishedAt: tried })} notice={null} />,
+      },
+    ]);
+    await waitFor(async () => expect((await screen.findByTestId("last-fetched")).textContent).toBe("2h ago"));
+  });
+
   it("'Loading...', disabled and spinning while refreshing (a click is ignored)", async () => {
     renderRemixStub([
       {

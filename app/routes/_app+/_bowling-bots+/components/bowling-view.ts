@@ -95,4 +95,10 @@ export const REFRESH_POLL_MS = 1000;
 export const LIVE_PATTERNS = ["refresh:bowling", "refresh:characters"] as const;
 
 /** The header text of spec 1 §2: "Loading..." while loading, "???" when unknown, else relative. */
-export const LAST_FETCHED_TEXTS = { loading: "Loading...", unknown: "???" } as const;
+export const LAST_FETCHED_TEXTS = {
+  loading: "Loading...",
+  unknown: "???",
+  // After a failed refresh (issue 30 A7; our words): "Last success 2h ago · Last try failed just now".
+  lastSuccess: "Last success",
+  lastTryFailed: "Last try failed",
+} as const;

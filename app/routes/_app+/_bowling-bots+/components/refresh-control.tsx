@@ -29,9 +29,19 @@ export function RefreshControl({ lastFetched, progress, notice }: Pick<BowlingDa
   const refreshing = !!progress?.running || fetcher.state !== "idle";
   useRefreshOutcomeToast(refreshing, progress?.finishedAt, notice);
 
+  // After a failed refresh two times matter; each says what it is (issue 30 A7).
+  const lastTryFailed = !refreshing && progress?.outcome === "failure" && progress.finishedAt ? progress.finishedAt : null;
   const label = refreshing ? (
     <Text size="2" color="gray" data-testid="last-fetched">
       {LAST_FETCHED_TEXTS.loading}
+    </Text>
+  ) : lastTryFailed ? (
+    <Text size="2" color="gray" data-testid="last-fetched">
+      {LAST_FETCHED_TEXTS.lastSuccess} {lastFetched ? <RelativeTime value={lastFetched} /> : LAST_FETCHED_TEXTS.unknown}
+      {" · "}
+      <Text color="red">
+        {LAST_FETCHED_TEXTS.lastTryFailed} <RelativeTime value={lastTryFailed} />
+      </Text>
     </Text>
   ) : lastFetched ? (
     <Text size="2" color="gray" data-testid="last-fetched">

@@ -1,7 +1,7 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS } from "#api/collections";
+import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS, type ActivityStatus } from "#api/collections";
 import { useLive } from "~/components/live/live";
 import { NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
@@ -23,6 +23,8 @@ const STATE_LABEL: Record<string, string> = { disconnected: "Disconnected", conn
 export const VIEWER_NOTE = "Viewers can look but not log in, collect or send gifts.";
 
 const STATE_COLOR = { disconnected: "gray", connecting: "blue", connected: "green", error: "red" } as const;
+/** An Activity Log entry's badge: a stopped Auto cycle is grey, not a success (issue 30 A7). */
+export const ACTIVITY_COLOR = { "in-progress": "blue", success: "green", error: "red", stopped: "gray" } as const satisfies Record<ActivityStatus, string>;
 
 /** Header: the connect/disconnect icon (spec 2 "Main app shell"). */
 export function ConnectIcon({ data }: { data: CollectionsData }) {
@@ -402,7 +404,7 @@ function ActivityLog({ data }: { data: CollectionsData }) {
         <ol className="gt-activity" aria-label="Activity Log">
           {data.activity.map((e) => (
             <li key={e.id} data-status={e.status}>
-              <Badge color={e.status === "success" ? "green" : e.status === "error" ? "red" : "blue"}>{e.status}</Badge> <Text size="2">{e.message}</Text>
+              <Badge color={ACTIVITY_COLOR[e.status]}>{e.status}</Badge> <Text size="2">{e.message}</Text>
               {/* Issue 19 item 11: when, and with which account. */}
               <Text as="div" size="1" color="gray" data-testid="activity-meta">
                 <RelativeTime value={e.at} />

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useLocation } from "@remix-run/react";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { lazyValidation } from "~/components/ui/lazy-validation";
+import type { ImportProblems } from "#api/rates-schemas";
 import type { Intent } from "./form-rules";
 
 /** What the route's action answers to every intent (see ../exchange-rates.tsx). */
@@ -16,6 +17,8 @@ export type ActionResult = {
   formId?: string;
   /** A refused import's text, handed back so a page without JavaScript can show it again. */
   importText?: string;
+  /** Why that import was refused: the failed entries (first 20) and their count (issue 30 A2). */
+  importProblems?: ImportProblems;
 };
 
 /** Fetcher keys per pair: shared by the row, its swipe and the panel's optimistic view. */

@@ -15,7 +15,11 @@ import { ADD_MESSAGES, composeRate } from "./form-rules";
 
 /** For the browser, which gets zod and conform's adapter with this module, after the page. */
 export { parseWithZod };
-export { parseImportText } from "#api/rates-schemas";
+import { parseImportText as parseImport } from "#api/rates-schemas";
+import { findGift } from "~/data/gifts";
+
+/** The import parser with the catalogue, so an unknown gift is named before the post (issue 30 A2). */
+export const parseImportText = (text: string) => parseImport(text, { knownGift: (name) => findGift(name) !== undefined });
 
 const giftName = (message: string) => z.string({ error: message }).trim().min(1, message).max(RATE_LIMITS.maxNameLength, "Gift name is too long");
 

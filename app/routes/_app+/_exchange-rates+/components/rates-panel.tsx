@@ -207,6 +207,7 @@ export function RatesPanel({ loaded, actionData }: Props) {
         onClose={closeDialog}
         closeHref={closeHref}
         failedText={noJsFailure?.intent === "import" ? noJsFailure.importText : undefined}
+        failedProblems={noJsFailure?.intent === "import" ? noJsFailure.importProblems : undefined}
       />
       {deleteTarget !== null && !hydrated ? (
         <ConfirmPanel

@@ -3,6 +3,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { PLANET_OPTIONS, RELAY_ERRORS, type SavedAccount } from "#api/galacord";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { GalaCordDialogProps } from "./connect-new-dialog";
 import { useLast } from "./use-last";
@@ -31,8 +33,10 @@ export function ChangePlanetDialog({ open, onClose, closeHref, account }: GalaCo
 function ChangePlanetForm({ account }: { account: SavedAccount }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [choice, setChoice] = useState("");
-  const [custom, setCustom] = useState("");
+  // A refused change comes back as chosen and typed, the reason next to the field (issue 30 A6).
+  const kept = useKeptForm("planet", { accountId: account.accountId });
+  const [choice, setChoice] = useState(() => kept.value("planet", ""));
+  const [custom, setCustom] = useState(() => kept.value("custom", ""));
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "planet";
   return (
     <>
@@ -46,6 +50,7 @@ function ChangePlanetForm({ account }: { account: SavedAccount }) {
         <input type="hidden" name="intent" value="planet" />
         <input type="hidden" name="accountId" value={account.accountId} />
         <Flex direction="column" gap="3">
+          {kept.formErrors.length ? <FieldError errors={kept.formErrors} /> : null}
           <fieldset className="gt-fieldset">
             <legend>
               <Text size="2" weight="medium">
@@ -55,18 +60,34 @@ function ChangePlanetForm({ account }: { account: SavedAccount }) {
             <Flex direction="column" gap="1">
               {PLANET_OPTIONS.map((p) => (
                 <label key={p}>
-                  <input type="radio" name="planet" value={p} checked={hydrated ? choice === p : undefined} onChange={() => setChoice(p)} />{" "}
+                  <input
+                    type="radio"
+                    name="planet"
+                    value={p}
+                    checked={hydrated ? choice === p : undefined}
+                    defaultChecked={hydrated ? undefined : choice === p}
+                    onChange={() => setChoice(p)}
+                  />{" "}
                   <Text size="2">{p}</Text>
                 </label>
               ))}
             </Flex>
+            <FieldError errors={kept.errors("planet")} />
           </fieldset>
           <label htmlFor="gt-galacord-planet-custom">
             <Text size="2" weight="medium">
               Other planet
             </Text>
           </label>
-          <TextField.Root id="gt-galacord-planet-custom" name="custom" value={custom} onChange={(e) => setCustom(e.target.value)} placeholder="Planet name" />
+          <TextField.Root
+            id="gt-galacord-planet-custom"
+            name="custom"
+            value={custom}
+            onChange={(e) => setCustom(e.target.value)}
+            placeholder="Planet name"
+            {...kept.invalid("custom", "gt-galacord-planet-custom-error")}
+          />
+          <FieldError id="gt-galacord-planet-custom-error" errors={kept.errors("custom")} />
         </Flex>
         <DialogButtons>
           <DialogCancel disabled={busy} />

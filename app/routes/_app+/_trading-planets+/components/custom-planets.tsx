@@ -5,6 +5,7 @@ import { isPlanetName, PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
 import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -33,8 +34,14 @@ export function CustomPlanetsPanel({
   const hydrated = useHydrated();
   // A viewer reads both lists; adding, renaming and deleting are not offered (issue 21).
   const canWrite = useCanWrite();
-  const [name, setName] = useState("");
-  const [type, setType] = useState<CustomPlanetType>(tab);
+  // A refused add comes back as typed, the reason under the field (issue 30 A6), with and without JavaScript.
+  const kept = useKeptForm("planet-create");
+  const actionData = useActionData();
+  const [name, setName] = useState(() => kept.value("name", ""));
+  const [type, setType] = useState<CustomPlanetType>(() => (kept.value("type", tab) === "english" ? "english" : tab));
+  const [editedSince, setEditedSince] = useState(false);
+  useEffect(() => setEditedSince(false), [actionData]);
+  const refusedAdd = kept.refused && !editedSince ? [...(kept.errors("name") ?? []), ...(kept.errors("type") ?? []), ...kept.formErrors] : [];
   // The name posted and the planets known then: once the list holds it, the input is cleared (kept after a failure).
   const posted = useRef<{ name: string; known: Set<string> } | null>(null);
   useEffect(() => {
@@ -90,8 +97,10 @@ export function CustomPlanetsPanel({
                   onChange={(e) => {
                     setName(e.target.value);
                     setError(null);
+                    setEditedSince(true);
                   }}
-                  aria-invalid={!!error}
+                  aria-invalid={!!error || refusedAdd.length > 0}
+                  aria-describedby={error || refusedAdd.length ? "gt-planet-add-error" : undefined}
                 />
                 {hydrated ? (
                   <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
@@ -102,14 +111,14 @@ export function CustomPlanetsPanel({
                     </Select.Content>
                   </Select.Root>
                 ) : (
-                  <select name="type" defaultValue={tab} aria-label="Planet type">
+                  <select name="type" defaultValue={type} aria-label="Planet type">
                     <option value="blacklisted">blacklisted</option>
                     <option value="english">english</option>
                   </select>
                 )}
                 <Button type="submit">Add</Button>
               </Flex>
-              <FieldError errors={error ? [error] : null} />
+              <FieldError id="gt-planet-add-error" errors={error ? [error] : refusedAdd.length ? refusedAdd : null} />
             </Form>
           ) : null}
           {confirming ? (
@@ -172,13 +181,19 @@ export function planetNameError(name: string): string | null {
  * name back). A name the browser refuses shows why under the chip; once the server has
  * answered a rename, the chip shows the stored name again — a refused name (a duplicate) does
  * not linger as a second identical chip — unless the post never reached the app (the form
- * kit keeps what was typed for another try).
+ * kit keeps what was typed for another try). A name the server refused is named under the
+ * chip with the reason, with and without JavaScript (issue 30 A6, A9), until the next edit.
  */
 function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: string; deleteTo: string }) {
   const [value, setValue] = useState(planet.name);
   const [error, setError] = useState<string | null>(null);
   const navigation = useNavigation();
   const actionData = useActionData();
+  const kept = useKeptForm("planet-rename", { id: planet._id });
+  const [editedSince, setEditedSince] = useState(false);
+  useEffect(() => setEditedSince(false), [actionData]);
+  const refusal = kept.refused && !editedSince ? [...(kept.errors("name") ?? []), ...kept.formErrors] : [];
+  const refused = refusal.length ? `“${kept.value("name", "")}”: ${refusal.join(" ")}` : null;
   const renaming = navigation.state !== "idle" && navigation.formData?.get("intent") === "planet-rename" && navigation.formData.get("id") === planet._id;
   const wasRenaming = useRef(false);
   useEffect(() => {
@@ -210,12 +225,14 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
             name="name"
             className="gt-chip-input"
             aria-label={`Rename ${planet.name}`}
-            aria-invalid={!!error}
+            aria-invalid={!!error || !!refused}
+            aria-describedby={error || refused ? `${planet._id}-rename-error` : undefined}
             value={value}
             size={Math.max(4, value.length)}
             onChange={(e) => {
               setValue(e.target.value);
               setError(null);
+              setEditedSince(true);
             }}
             onKeyDown={(e) => {
               if (e.key !== "Escape") return;
@@ -234,7 +251,7 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
           <TrashIcon />
         </Link>
       </Badge>
-      <FieldError errors={error ? [error] : null} />
+      <FieldError id={`${planet._id}-rename-error`} errors={error ? [error] : refused ? [refused] : null} />
     </li>
   );
 }

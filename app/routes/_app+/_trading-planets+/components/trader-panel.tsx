@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
+import { traderAtLabel, traderStateLabel, type TraderState, type TraderStatus } from "#api/trading";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
 import { SessionPhaseBadge } from "~/components/session/session-phase";
@@ -80,6 +80,12 @@ export function TraderPanel({ traders, page, running: runningCount }: { traders:
                             </Text>
                           ) : null}
                         </Flex>
+                        {t.at ? (
+                          // Issue 30 A7: which sequence and step the run is on.
+                          <Text size="1" color="gray" data-testid="trader-at">
+                            {traderAtLabel(t.at)}
+                          </Text>
+                        ) : null}
                         <SessionDetail session={t} />
                       </Flex>
                       {canWrite ? (

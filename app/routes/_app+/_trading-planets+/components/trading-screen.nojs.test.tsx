@@ -60,8 +60,9 @@ const traders: TraderStatus[] = [
     nick: "Seller",
     state: "on_planet",
     counts,
+    at: { sequenceId: "seq0", sequence: "Morning", step: 2, steps: 3, planetType: "cannon", planet: 4, planets: 12 },
   },
-  { ...session("10000002", {}), accountId: "10000002", nick: "Idler", state: "idle", counts: { ...counts, visits: 0 } },
+  { ...session("10000002", {}), accountId: "10000002", nick: "Idler", state: "idle", counts: { ...counts, visits: 0 }, at: null },
 ];
 
 function html(url: string, extra: Record<string, unknown> = {}) {
@@ -90,6 +91,9 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
     expect(out).toMatch(/data-testid="trader-state"[^>]*>on planet Cannon\*4</);
     expect(out).toMatch(/data-testid="trader-state"[^>]*>idle</);
     expect(out).toContain("3 posts · 4 visits · 1 reply");
+    // Issue 30 A7: which sequence and step the run is on (the stopped one says nothing of it).
+    expect(out).toMatch(/data-testid="trader-at"[^>]*>Sequence “Morning” · step 2 of 3 \(cannon\) · planet 4 of 12</);
+    expect(out.match(/data-testid="trader-at"/g)).toHaveLength(1);
     expect(out).toMatch(
       /<form method="post" action="\/trading-planets"[^>]*>(?:(?!<\/form>).)*name="intent" value="trader-stop"(?:(?!<\/form>).)*value="10000001"/s,
     );

@@ -1,0 +1,40 @@
+import { useActionData } from "@remix-run/react";
+
+/** A refused post's form as the page action answered it (`keepOnRefusal`, app/utils/page-action.server.ts). */
+type KeptAnswer = {
+  ok: false;
+  intent: string | null;
+  kept: { fields: Record<string, string>; fieldErrors: Record<string, string[]>; formErrors: string[] };
+};
+
+function isKept(value: unknown, intent: string, match: Record<string, string>): value is KeptAnswer {
+  if (typeof value !== "object" || value === null || !("kept" in value)) return false;
+  const answer = value as KeptAnswer;
+  return answer.intent === intent && Object.entries(match).every(([name, v]) => answer.kept.fields[name] === v);
+}
+
+/**
+ * A form that keeps what was typed when its post is refused (issue 30 A6), with and without
+ * JavaScript: the page action answers the posted fields and the reason (`keepOnRefusal`), and
+ * the form draws its fields from them instead of the saved values, with the reason next to the
+ * field it is about.
+ *
+ *   const kept = useKeptForm("options", { accountId });
+ *   <TextField.Root name="discordName" defaultValue={kept.value("discordName", saved.discordName)} {...kept.invalid("discordName", errorId)} />
+ *   <FieldError id={errorId} errors={kept.errors("discordName")} />
+ *
+ * `match` names fields that must be the same as posted (the row the form edits), so another
+ * row's form is not filled in.
+ */
+export function useKeptForm(intent: string, match: Record<string, string> = {}) {
+  const data: unknown = useActionData();
+  const kept = isKept(data, intent, match) ? data.kept : null;
+  return {
+    refused: kept !== null,
+    value: (name: string, fallback: string) => kept?.fields[name] ?? fallback,
+    errors: (name: string) => kept?.fieldErrors[name],
+    formErrors: kept?.formErrors ?? [],
+    /** The field's ARIA state: invalid, described by its error text. */
+    invalid: (name: string, errorId: string) => (kept?.fieldErrors[name] ? { "aria-invalid": true as const, "aria-describedby": errorId } : {}),
+  };
+}
