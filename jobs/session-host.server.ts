@@ -66,7 +66,7 @@ const settingsSchema = z.object({
    */
   SESSION_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(5_000),
   /** How often workers look for sessions whose holder died. */
-  SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(2_000),
+  SESSION_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(1_000),
   /** Sessions one worker process holds at most, per purpose (default: what its memory holds, `defaultSessionCapacity`). */
   SESSION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   /** How often a worker re-reads `desired` and the commands of the sessions it holds (the control channel's fallback). */

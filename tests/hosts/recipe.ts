@@ -67,7 +67,7 @@ export const RECIPE: RecipeRow[] = [
     name: "SESSION_LOCK_DURATION_MS",
     why: "default 5000: the one fencing setting (renew, let-go margin derive from it); failover ≤ lock + stalled interval (docs/sessions.md)",
   },
-  { name: "SESSION_STALLED_INTERVAL_MS", why: "default 2000" },
+  { name: "SESSION_STALLED_INTERVAL_MS", why: "default 1000" },
   { name: "SESSION_CONCURRENCY", why: "default from the worker's memory (≥ 1,000 sessions per purpose; decision 0027): size workers so N−1 carry the fleet" },
   { name: "SESSION_POLL_MS", why: "default 3000" },
   { name: "SESSION_RECONCILE_MS", why: "default 15000" },
