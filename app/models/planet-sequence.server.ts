@@ -186,13 +186,19 @@ export async function reorderSequences(ids: string[], offset = 0): Promise<void>
   });
 }
 
-export async function moveSequence(id: string, delta: -1 | 1): Promise<boolean> {
-  const ids = (await listSequences()).map((s) => s._id);
+/** What a Move did: the sequence's name and its place (1-based) of how many; null when it is gone. */
+export type SequenceMove = { name: string; position: number; total: number; moved: boolean };
+
+/** Moves one sequence a place up (-1) or down (1); at the top or bottom it stays (`moved` false). */
+export async function moveSequence(id: string, delta: -1 | 1): Promise<SequenceMove | null> {
+  const list = await listSequences();
+  const ids = list.map((s) => s._id);
   const from = ids.indexOf(id);
-  if (from < 0) return false;
+  if (from < 0) return null;
+  const name = list[from]!.name;
   const to = from + delta;
-  if (to < 0 || to >= ids.length) return true;
+  if (to < 0 || to >= ids.length) return { name, position: from + 1, total: ids.length, moved: false };
   [ids[from], ids[to]] = [ids[to]!, ids[from]!];
   await reorderSequences(ids);
-  return true;
+  return { name, position: to + 1, total: ids.length, moved: true };
 }

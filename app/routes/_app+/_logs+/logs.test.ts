@@ -163,6 +163,12 @@ describe("/logs action", () => {
     const res = await post({ intent: "clear", id: ids["auth failed"]!, redirectTo: "/logs?type=error" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/logs?type=error");
+    // Issue 30 B5: it says what it did.
+    expect(toastOf(res)).toMatchObject({ type: "success", message: "Log entry cleared" });
+    // An entry already gone: back quietly (spec 2 §8 Logs: no user message).
+    const gone = await post({ intent: "clear", id: "3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11", redirectTo: "/logs?type=error" });
+    expect(gone.headers.get("Location")).toBe("/logs?type=error");
+    expect(toastOf(gone)).toBeUndefined();
     // A foreign redirect target never leaves the site.
     const evil = await post({ intent: "clear", id: ids["started"]!, redirectTo: "https://evil.example/" });
     expect(evil.headers.get("Location")).toBe("/logs");

@@ -81,7 +81,8 @@ export const action = pageAction<"clear" | "cleanup">({
       // list revalidates and the row disappears (spec 2 §8 Logs: no user message) — so the
       // answers are the quiet ones, not outcomes with a toast.
       const entry = isUuid(id) ? await clearLog(id) : undefined;
-      if (redirectTo) return redirect(redirectTo);
+      // Issue 30 B5: without JavaScript the page says what the Clear did (with JavaScript the row goes at once).
+      if (redirectTo) return entry ? LOG_CLEARED : redirect(redirectTo);
       return data({ ok: !!entry }, { status: entry ? 200 : 404 });
     },
     cleanup: async () => {
@@ -90,6 +91,9 @@ export const action = pageAction<"clear" | "cleanup">({
     },
   },
 });
+
+/** The no-JS flash of a row's Clear. */
+const LOG_CLEARED = "Log entry cleared";
 
 function cleanupDescription(retentionDays: number) {
   return `This permanently deletes every cleared entry and every entry older than ${retentionDays} days. It cannot be undone.`;

@@ -25,6 +25,7 @@ import {
   deleteSequence,
   listSequencesPage,
   moveSequence,
+  type SequenceMove,
   reorderSequences,
   setSequencesActive,
   updateSequence,
@@ -237,9 +238,11 @@ export const action = pageAction<Intent>({
       return toList(redirectTo, TRADING_MESSAGES.sequenceDeleted);
     },
     "sequence-move": async ({ form, redirectTo }) => {
-      if (!(await moveSequence(form.string("id"), form.string("direction") === "up" ? -1 : 1))) return notFound(redirectTo, TRADING_ERRORS.sequenceNotFound);
-      // No toast: the list shows the new order.
-      return toList(redirectTo, "");
+      const up = form.string("direction") === "up";
+      const move = await moveSequence(form.string("id"), up ? -1 : 1);
+      if (!move) return notFound(redirectTo, TRADING_ERRORS.sequenceNotFound);
+      // Issue 30 B5: say what it did (without JavaScript the list alone does not show which one moved).
+      return toList(redirectTo, sequenceMoveText(move, up));
     },
     "sequence-reorder": async ({ form }) => {
       await reorderSequences(form.all("ids"), Number(form.string("offset")) || 0);
@@ -304,6 +307,12 @@ function listOf(back: string | null): string | undefined {
 }
 
 /** A success: back to the list with its toast (none for an empty message). */
+/** "Moved “A” up: now 1 of 3"; at an end, "“A” is already first" (nothing changed). */
+function sequenceMoveText(move: SequenceMove, up: boolean): string {
+  if (!move.moved) return `“${move.name}” is already ${up ? "first" : "last"}`;
+  return `Moved “${move.name}” ${up ? "up" : "down"}: now ${move.position} of ${move.total}`;
+}
+
 function toList(redirectTo: string | null, message: string): PageOutcome {
   return { ok: true, message, redirectTo: listOf(redirectTo) };
 }
