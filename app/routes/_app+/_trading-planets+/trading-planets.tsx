@@ -12,6 +12,7 @@ import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequen
 import { PAGE_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
 import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
+import { useLive } from "~/components/live/live";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
@@ -345,6 +346,8 @@ function traderAccountId(form: FormFields, intent: "trader-start" | "trader-stop
 
 export default function TradingPlanetsRoute() {
   const loaded = useLoaderData<typeof loader>();
+  // Issue 30 A1: sequences, ads and custom planets changed elsewhere show here (an open sequence form keeps its draft).
+  useLive(["trading"]);
   const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = loaded;
   // Absent in stubs that give only the rows (component tests): then everything is one page.
   const pages = (loaded as { pages?: { sequences: ListPage; ads: ListPage; msg: ListPage; traders?: ListPage } }).pages;

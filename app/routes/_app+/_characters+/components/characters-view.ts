@@ -137,4 +137,4 @@ export const REFRESH_POLL_MS = 2000;
  * write character details (a Bowling Bots refresh changes the bowling rows here), and the
  * 5-minute status refresh publishes as `refresh:characters` too.
  */
-export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling"] as const;
+export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling", "characters"] as const;
