@@ -36,7 +36,7 @@ import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/utils/takeover.server";
-import { SESSION_TEXTS, type SessionPhase } from "#api/sessions";
+import { SESSION_TEXTS, type SessionPhase, type SessionView } from "#api/sessions";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "#jobs/queues.server";
 import { pageAction, withSearchParam, type FormFields } from "~/utils/page-action.server";
@@ -89,7 +89,20 @@ export type CharacterRow = {
   stalkerStatus: string | null;
   /** Its stalker ended by itself: the platform's words (the row says so; the card has the details). */
   stalkerError: string | null;
+  /**
+   * Issue 30 A4: a stalker that runs but is not up (retrying after 452, reconnecting, waiting
+   * for a worker) carries its session, so the row tells its state and reason like the card.
+   * null otherwise (an up or stopped stalker needs no more than its badge).
+   */
+  stalkerSession: SessionView | null;
 };
+
+/** The session a row shows beside its badge (issue 30 A4): only one that runs and is not up. */
+function rowSession(s: StalkerStatus | undefined): SessionView | null {
+  if (!s || s.state === "error" || s.state === "inactive" || s.phase === "active") return null;
+  const { state: _state, ...view } = s;
+  return view;
+}
 
 function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
   if (!s || s.state === "error") return "inactive";
@@ -155,6 +168,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       stalkerPhase: statusOf.get(u.account_id)?.phase ?? null,
       stalkerStatus: statusOf.get(u.account_id)?.status ?? null,
       stalkerError: statusOf.get(u.account_id)?.state === "error" ? (statusOf.get(u.account_id)?.error ?? "Stopped after an error") : null,
+      stalkerSession: rowSession(statusOf.get(u.account_id)),
     };
   });
   // The page's rows in their groups ("{group} Characters"; a group cut by a page break is titled on both pages).

@@ -2,6 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { GlobeIcon, MobileIcon, TrashIcon } from "~/components/ui/icons";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { StaleMark } from "~/components/ui/refresh-outcome";
+import { SessionDetail } from "~/components/session/session-detail";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
 import { CONFIRM_PARAM, GIFT_COLUMNS, giftLabel, type GiftAmount } from "./characters-view";
 
@@ -211,6 +212,8 @@ export function CharacterRowView({ row, ctx }: { row: Row; ctx: RowContext }) {
           </span>
           {row.stale ? <StaleMark stale={row.stale} /> : null}
         </div>
+        {/* Issue 30 A4: a stalker retrying, reconnecting or waiting says why in its own row, like the card. */}
+        {row.stalkerSession ? <SessionDetail session={row.stalkerSession} /> : null}
         <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} loading={ctx.refreshing} names={ctx.names} />
       </div>
       {ctx.canWrite ? (
