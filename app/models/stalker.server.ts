@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import type { SessionView } from "#api/sessions";
-import type { StalkerSessionState, StalkerSessionStatus } from "#api/stalker";
+import { stalkerSessionState, type StalkerSessionStatus } from "#api/stalker";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { accountLabel, getSession, sessionMap, settledSession, startSession, stopSession, type StartResult } from "./session.server";
@@ -25,16 +25,8 @@ export function startWaitMs(): number {
   return Number.isFinite(raw) && raw >= 0 ? Math.min(raw, 30_000) : 4_000;
 }
 
-/**
- * The card state (spec 2 §2): active (up on a live worker), connecting while it tries (or
- * waits: the card says which beside it, from `phase`), inactive, error when it failed.
- */
-export function stalkerState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): StalkerSessionState {
-  if (s.actual === "failed") return "error";
-  if (s.desired !== "run" || s.actual === "stopped") return "inactive";
-  // Issue 29: a session whose holder died is not active, whatever its row last said.
-  return (s.phase ?? s.actual) === "active" ? "active" : "connecting";
-}
+/** The card state (spec 2 §2): one rule for the model and the pages (api/stalker.ts). */
+export const stalkerState = stalkerSessionState;
 
 function withState(s: SessionView): StalkerStatus {
   return { ...s, state: stalkerState(s) };

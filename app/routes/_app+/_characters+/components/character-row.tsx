@@ -1,3 +1,4 @@
+import { Spinner } from "@radix-ui/themes";
 import { Link, useFetcher } from "@remix-run/react";
 import { GlobeIcon, MobileIcon, TrashIcon } from "~/components/ui/icons";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
@@ -104,7 +105,9 @@ export function GiftGrid({
 function StalkerButton({ row }: { row: Row }) {
   const fetcher = useFetcher();
   const intent = row.active ? "stop-stalker" : "start-stalker";
-  const busy = fetcher.state !== "idle";
+  // Issue 30 A3: pending at once; once the row shows the new state (a live event, before the
+  // action and the loads after it end) the button offers the next action again.
+  const busy = fetcher.state !== "idle" && fetcher.formData?.get("intent") === intent;
   return (
     <fetcher.Form method="post" action="/characters">
       <HiddenFields fields={{ intent, accountId: row.account_id }} />
@@ -116,6 +119,7 @@ function StalkerButton({ row }: { row: Row }) {
         disabled={busy}
         aria-busy={busy || undefined}
       >
+        {busy ? <Spinner size="1" /> : null}
         {row.active ? "Stop" : "Start"}
         <span className="gt-visually-hidden"> stalker for {row.nick}</span>
       </button>
