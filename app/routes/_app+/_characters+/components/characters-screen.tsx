@@ -37,6 +37,7 @@ import {
   STALKER_TEXTS,
   stalkerRowFields,
   toggleGiftSearch,
+  URL_ONLY_PARAMS,
 } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
@@ -249,7 +250,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   return (
     <>
       {/* Without JavaScript a Refresh's page follows the job by reloading itself every 2 s. */}
-      {data.refreshingNoJs && data.progress?.running ? <NoJsReload seconds={2} /> : null}
+      {/* Issue 30 B5: a refresh started elsewhere is followed too, unless a dialog or question is open. */}
+      {data.progress?.running && (data.refreshingNoJs || !URL_ONLY_PARAMS.some((name) => params.has(name))) ? <NoJsReload seconds={2} /> : null}
       <SectionHeader
         title="All Characters"
         actions={
