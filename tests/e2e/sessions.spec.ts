@@ -103,11 +103,17 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
   const row = characterRow(page, acc.id);
   // The page's own posts reach the server, but their answers are held until the row shows the
   // new state: it can only come from the live event the server's write published.
-  let release = () => {};
+  // (The server may answer after the test released it: a start waits for the login.)
+  let released = false;
+  let wake = () => {};
+  const release = () => {
+    released = true;
+    wake();
+  };
   await page.route(/\/characters(\.data)?(\?|$)/, async (route) => {
     if (route.request().method() !== "POST") return route.fallback();
     const answer = await route.fetch();
-    await new Promise<void>((resolve) => (release = resolve));
+    if (!released) await new Promise<void>((resolve) => (wake = resolve));
     await route.fulfill({ response: answer });
   });
   await row.getByRole("button", { name: `Start stalker for ${acc.nick}` }).click();
@@ -118,6 +124,7 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
   await expect(toast(page, /Stalker (started successfully|is connecting)/)).toBeVisible();
   await expect(row.getByTestId("active-badge")).toHaveAttribute("data-phase", "active", { timeout: 15_000 });
 
+  released = false;
   await row.getByRole("button", { name: `Stop stalker for ${acc.nick}` }).click();
   await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toBeVisible({ timeout: 5_000 });
   await expect(row.getByTestId("active-badge")).toHaveCount(0);

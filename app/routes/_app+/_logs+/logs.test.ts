@@ -120,6 +120,11 @@ describe("/logs loader: search and dates (issue 30 A5)", () => {
     const next = new Date(Date.parse(`${monthAgo}T00:00:00Z`) + DAY).toISOString();
     expect(to).toBe(`/logs?type=disconnect&before=${encodeURIComponent(`${next}_00000000-0000-0000-0000-000000000000`)}`);
     expect(messages((await page(to.slice("/logs".length))).data)).toEqual(["ancient"]);
+    // A day before every entry: the oldest entries from that day on (an "after" page), not the newest.
+    const early = await page("?jump=2020-01-01");
+    const there = early.headers.get("Location")!;
+    expect(there).toBe(`/logs?after=${encodeURIComponent("2020-01-01T00:00:00.000Z_00000000-0000-0000-0000-000000000000")}`);
+    expect(messages((await page(there.slice("/logs".length))).data).at(-1)).toBe("ancient");
   });
 });
 

@@ -46,8 +46,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = parseLogsPageParams(new URL(request.url).searchParams);
   // "Go to date" (issue 30 A5): the page of entries up to the end of that UTC day, as an "Older" link would name it.
   if (params.jump) {
-    const before = formatLogCursor({ at: dayEnd(params.jump).toISOString(), id: "00000000-0000-0000-0000-000000000000" });
-    throw redirect(logsPageUrl({ ...params, jump: undefined, after: undefined, before, confirmCleanup: false }));
+    const zero = "00000000-0000-0000-0000-000000000000";
+    const before = formatLogCursor({ at: dayEnd(params.jump).toISOString(), id: zero });
+    // Nothing that old: the oldest entries from that day on ("← Newer" pages forward from there).
+    const jumpFilter = {
+      type: params.type,
+      source: params.source,
+      account: params.account,
+      cleared: params.showCleared ? undefined : false,
+      text: params.q || undefined,
+    };
+    const any = await listLogsPage(jumpFilter, { size: 1, before: parseLogCursor(before) });
+    const to = any.entries.length
+      ? { before, after: undefined }
+      : { before: undefined, after: formatLogCursor({ at: dayStart(params.jump).toISOString(), id: zero }) };
+    throw redirect(logsPageUrl({ ...params, jump: undefined, ...to, confirmCleanup: false }));
   }
   const filter = {
     type: params.type,
