@@ -105,3 +105,13 @@ export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 
 /** Spec 2 §4 "Galaxy client connection". */
 export type ConnectionState = "disconnected" | "connecting" | "connected" | "error";
+
+/**
+ * The spec's state of the connection, from its session (issue 29: up only while a live worker
+ * holds it). Client-safe: the model answers it, and the page applies it to a live event (issue 30 A3).
+ */
+export function collectionsConnectionState(s: { desired: string; actual: string; phase?: string }): ConnectionState {
+  if (s.actual === "failed") return "error";
+  if (s.desired !== "run" || s.actual === "stopped") return "disconnected";
+  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
+}

@@ -40,6 +40,16 @@ export type BotStatus = {
 
 export type AccountState = "offline" | "connecting" | "connected" | "error";
 
+/**
+ * A relay connection's state from its session (issue 29: up only while a live worker holds it).
+ * Client-safe: the model answers it, and the page applies it to a session's live event (issue 30 A3).
+ */
+export function relayAccountState(s: { desired: string; actual: string; phase?: string }): AccountState {
+  if (s.actual === "failed") return "error";
+  if (s.desired !== "run" || s.actual === "stopped") return "offline";
+  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
+}
+
 /** Spec 2 §3 "Connection". */
 export type Connection = { accountId: string; nick: string; planet: string | null; channelName: string; isConnected: boolean };
 

@@ -27,8 +27,12 @@ export type LiveTopic =
   | "characters"
   /** Trading Planets data (sequences, ads, custom planets). */
   | "trading"
-  /** System Logs got new entries. */
+  /** System Logs got new entries, or entries were cleared or deleted. */
   | "logs"
+  /** Exchange Rates changed (any rate: added, edited, enabled or disabled, deleted, imported, restored). */
+  | "rates"
+  /** The audit trail got an entry. */
+  | "audit"
   /** A worker was lost (its beat expired; issue 29): data = { lost: ids, sessions: count }. The header re-reads its counts. */
   | "workers"
   /** A session command was answered (key = its id): the request waiting for it reads the answer. Server-side only: never sent to a browser. */

@@ -19,6 +19,18 @@ import type { SessionView } from "./sessions";
 /** The spec's three card states (spec 2 §2 "Stalker status card"), plus error for a failed one. */
 export type StalkerSessionState = "inactive" | "connecting" | "active" | "error";
 
+/**
+ * The card state (spec 2 §2): active (up on a live worker), connecting while it tries (or
+ * waits: the card says which beside it, from `phase`), inactive, error when it failed.
+ * Client-safe: the model answers it, and a page applies it to a session's live event (issue 30 A3).
+ */
+export function stalkerSessionState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): StalkerSessionState {
+  if (s.actual === "failed") return "error";
+  if (s.desired !== "run" || s.actual === "stopped") return "inactive";
+  // Issue 29: a session whose holder died is not active, whatever its row last said.
+  return (s.phase ?? s.actual) === "active" ? "active" : "connecting";
+}
+
 /** A stalker's session (api/sessions.ts SessionView) with its card state. */
 export type StalkerSessionStatus = SessionView & { state: StalkerSessionState };
 

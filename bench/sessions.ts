@@ -9,7 +9,9 @@
  *            all 200 are active again, held by B (aim: ≤ 10 s).
  *  live      the app server (production build) and a worker; the All Characters page open in
  *            Chromium; 50 stalker stops by API (a start between them); the time from each
- *            API answer to the page's DOM showing the new state (aim: p99 ≤ 1 s).
+ *            API answer to the page's DOM showing the new state (aim: p99 ≤ 1 s); then (issue 30 A3)
+ *            BENCH_CLICKS (20) Stop and Start clicks on the page's rows: click → the button's pending
+ *            state and click → the row's new state (aim ≤ 300 ms; prints "missed" when missed).
  *
  * Real worker processes (`node --import tsx jobs/worker.ts`, what `npm run worker` runs), a
  * private PostgreSQL database, Redis at REDIS_URL (default 127.0.0.1:6379) under a private
@@ -458,7 +460,9 @@ async function main() {
           if (!row) return "missing";
           return row.querySelector('[data-testid="active-badge"]') ? "on" : "off";
         };
+        const busy = (id) => !!document.querySelector('[data-testid="character-row"][data-account="' + id + '"] button[aria-busy="true"]');
         const last = new Map(watched.map((id) => [id, state(id)]));
+        const lastBusy = new Map(watched.map((id) => [id, busy(id)]));
         const seen = (window.__benchSeen = []);
         new MutationObserver(() => {
           const at = Date.now();
@@ -468,10 +472,24 @@ async function main() {
               last.set(id, s);
               seen.push({ id, state: s, at });
             }
+            const b = busy(id);
+            if (b !== lastBusy.get(id)) {
+              lastBusy.set(id, b);
+              if (b) seen.push({ id, state: "busy", at });
+            }
           }
         }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+        // Issue 30 A3: a click on a row's Stop/Start, timed in the page (no round trip to the bench).
+        window.__benchClick = (id, label) => {
+          const row = document.querySelector('[data-testid="character-row"][data-account="' + id + '"]');
+          const button = row && [...row.querySelectorAll("button")].find((b) => (b.textContent || "").startsWith(label));
+          if (!button) return null;
+          const at = Date.now();
+          button.click();
+          return at;
+        };
       })()`);
-      const seenAfter = async (id: string, state: "on" | "off", after: number, timeoutMs = 10_000) => {
+      const seenAfter = async (id: string, state: "on" | "off" | "busy", after: number, timeoutMs = 10_000) => {
         const handle = await page
           .waitForFunction(`window.__benchSeen.find((x) => x.id === "${id}" && x.state === "${state}" && x.at >= ${after})?.at`, undefined, {
             timeout: timeoutMs,
@@ -525,6 +543,51 @@ async function main() {
         console.log(`  request sent → page shows it: ${line(afterSend)}`);
       }
       console.log(`- ${secs(Date.now() - tLive)} in all\n`);
+
+      // Issue 30 A3: the same page, the operator's own clicks: click → the button's pending state,
+      // click → the row's new state (aim ≤ 300 ms on a quiet machine; "missed" says how often not).
+      type Click = { call: "stop" | "start"; pending: number | null; shown: number | null };
+      const clicks: Click[] = [];
+      const click = async (call: "stop" | "start", id: string) => {
+        const at = (await page.evaluate(`window.__benchClick(${JSON.stringify(id)}, ${JSON.stringify(call === "stop" ? "Stop" : "Start")})`)) as number | null;
+        if (at === null) throw new Error(`no ${call} button on the row of ${id}`);
+        const busyAt = await seenAfter(id, "busy", at, 5_000);
+        const shownAt = await seenAfter(id, call === "stop" ? "off" : "on", at);
+        clicks.push({ call, pending: busyAt === null ? null : busyAt - at, shown: shownAt === null ? null : shownAt - at });
+        // The post's answer and its toast, before the next click.
+        await page.waitForFunction(`!document.querySelector('[data-testid="character-row"] button[aria-busy="true"]')`, undefined, {
+          timeout: 15_000,
+          polling: 20,
+        });
+      };
+      const CLICKS = num("BENCH_CLICKS", 20);
+      const tClicks = Date.now();
+      for (let i = 0; i < CLICKS; i++) {
+        const id = ids[(i + 1) % ids.length];
+        await click("stop", id);
+        await click("start", id);
+        await untilActive(new Set([id]), null, 30_000);
+      }
+      console.log(`## clicks: ${CLICKS} Stop and ${CLICKS} Start clicks on the rows of the open All Characters page (issue 30 A3)`);
+      console.log(`- load average ${loadavg()}`);
+      for (const call of ["stop", "start"] as const) {
+        const cs = clicks.filter((c) => c.call === call);
+        for (const [what, pick] of [
+          ["click → button pending", (c: Click) => c.pending],
+          ["click → row shows the new state", (c: Click) => c.shown],
+        ] as const) {
+          const xs = cs
+            .map(pick)
+            .filter((x): x is number => x !== null)
+            .sort((x, y) => x - y);
+          const over = xs.filter((x) => x > 300).length + (cs.length - xs.length);
+          const p = (q: number) => quantile(xs, q).toFixed(0);
+          console.log(
+            `- ${call}: ${what}: p50 ${p(0.5)} ms, p95 ${p(0.95)} ms, max ${xs[xs.length - 1]?.toFixed(0)} ms · aim ≤ 300 ms: ${over ? `missed (${over} of ${cs.length})` : "met"}`,
+          );
+        }
+      }
+      console.log(`- ${secs(Date.now() - tClicks)} in all\n`);
       await browser.close();
       for (const id of ids) await api("stop", id);
       await stopAll();

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { ads } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
+import { publishLive } from "~/queue/live.server";
 
 /** Ads and messages (spec 2 §3): text stored exactly as given (emoji, symbols, spacing). */
 
@@ -43,6 +44,7 @@ export async function listAdsPage(category: AdCategory, page: number, size: numb
 export async function createAd(input: { adsMessage: string; category: AdCategory; isActive: boolean }): Promise<Ad> {
   const db = await getDb();
   const [row] = await db.insert(ads).values(input).returning();
+  publishLive("trading", { scope: "ads" });
   return toAd(row!);
 }
 
@@ -59,6 +61,7 @@ export async function updateAd(id: string, input: { adsMessage?: string; categor
     .where(eq(ads.id, id))
     .returning();
   if (!row) throw new AppError(404, TRADING_ERRORS.adNotFound);
+  publishLive("trading", { scope: "ads" });
   return toAd(row);
 }
 
@@ -66,6 +69,7 @@ export async function deleteAd(id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const db = await getDb();
   const rows = await db.delete(ads).where(eq(ads.id, id)).returning({ id: ads.id });
+  if (rows.length) publishLive("trading", { scope: "ads" });
   return rows.length > 0;
 }
 
@@ -74,9 +78,11 @@ export async function deleteAds(ids: string[]): Promise<number> {
   const unique = [...new Set(ids)];
   if (!unique.length || !unique.every(isUuid)) throw new AppError(404, TRADING_ERRORS.adNotFound);
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const n = await db.transaction(async (tx) => {
     const rows = await tx.delete(ads).where(inArray(ads.id, unique)).returning({ id: ads.id });
     if (rows.length !== unique.length) throw new AppError(404, TRADING_ERRORS.adNotFound);
     return rows.length;
   });
+  publishLive("trading", { scope: "ads" });
+  return n;
 }

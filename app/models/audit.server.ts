@@ -5,6 +5,7 @@ import { auditLog } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { errorText, scrubLogText } from "~/utils/errors";
 import { isSecretKey } from "./log.server";
+import { publishLive } from "~/queue/live.server";
 
 /**
  * The audit trail (issue 21; docs/decisions/0016): who changed what, when. Entries are
@@ -94,6 +95,7 @@ export async function recordAudit(actor: AuditActor, input: AuditInput, at = new
   try {
     const db = await getDb();
     await db.insert(auditLog).values(auditRow(actor, input, at));
+    publishLive("audit");
   } catch (err) {
     console.warn(`[audit] could not record "${input.action}" by ${actor.operator}:`, errorText(err));
   }

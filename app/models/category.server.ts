@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
+import { publishLive } from "~/queue/live.server";
 
 /**
  * Categories `{_id, value}` (spec 2 §3): the types a user can have. Free text, trimmed,
@@ -35,6 +36,7 @@ export async function createCategory(value: string): Promise<Category> {
   if (existing) throw new AppError(409, ACCOUNT_ERRORS.categoryExists);
   const [row] = await db.insert(categories).values({ value: name }).onConflictDoNothing().returning();
   if (!row) throw new AppError(409, ACCOUNT_ERRORS.categoryExists);
+  publishLive("characters", { scope: "categories" });
   return toCategory(row);
 }
 
@@ -43,5 +45,6 @@ export async function deleteCategory(id: string): Promise<Category> {
   const db = await getDb();
   const [row] = await db.delete(categories).where(eq(categories.id, id)).returning();
   if (!row) throw new AppError(404, ACCOUNT_ERRORS.categoryNotFound);
+  publishLive("characters", { scope: "categories" });
   return toCategory(row);
 }

@@ -1,4 +1,4 @@
-import { COLLECTIONS_TEXTS as T, type ConnectionState } from "#api/collections";
+import { collectionsConnectionState, COLLECTIONS_TEXTS as T, type ConnectionState } from "#api/collections";
 import type { SessionView } from "#api/sessions";
 import { getSession, idleSession, runSessionCommand, startSession, stopSession } from "./session.server";
 import { AppError } from "~/utils/app-error";
@@ -15,12 +15,9 @@ export type ConnectionStatus = SessionView & {
   state: ConnectionState;
 };
 
-/** The spec's state of the connection, from its session. */
+/** The spec's state of the connection, from its session (one rule with the page: api/collections.ts). */
 export function connectionState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): ConnectionState {
-  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
-  if (s.actual === "failed") return "error";
-  if (s.desired !== "run" || s.actual === "stopped") return "disconnected";
-  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
+  return collectionsConnectionState(s);
 }
 
 export async function getConnection(accountId: string): Promise<ConnectionStatus> {

@@ -6,6 +6,7 @@ import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
 import { auditNote } from "~/utils/audit-context.server";
 import { counted } from "~/models/audit-target.server";
+import { publishLive } from "~/queue/live.server";
 
 /**
  * Bowling companions (spec 1 §3 "Companion", §5, §7 "Companions"): every read and write of
@@ -51,7 +52,7 @@ function isUniqueViolation(err: unknown): boolean {
 export async function createCompanion(body: CompanionBody): Promise<Companion> {
   const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
+    const made = await db.transaction(async (tx) => {
       await checkAccounts(tx, body);
       const [row] = await tx
         .insert(bowlingCompanions)
@@ -61,6 +62,8 @@ export async function createCompanion(body: CompanionBody): Promise<Companion> {
       if (!row) throw new AppError(409, BOWLING_ERRORS.companionExists);
       return toCompanion(row);
     });
+    publishLive("characters", { scope: "companions" });
+    return made;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError(409, BOWLING_ERRORS.companionExists);
     throw err;
@@ -75,7 +78,7 @@ export async function updateCompanion(id: string, body: CompanionBody): Promise<
   if (!isUuid(id)) throw new AppError(404, BOWLING_ERRORS.companionNotFound);
   const db = await getDb();
   try {
-    return await db.transaction(async (tx) => {
+    const changed = await db.transaction(async (tx) => {
       const [current] = await tx.select({ id: bowlingCompanions.id }).from(bowlingCompanions).where(eq(bowlingCompanions.id, id)).for("update");
       if (!current) throw new AppError(404, BOWLING_ERRORS.companionNotFound);
       await checkAccounts(tx, body);
@@ -91,6 +94,8 @@ export async function updateCompanion(id: string, body: CompanionBody): Promise<
         .returning();
       return toCompanion(row!);
     });
+    publishLive("characters", { scope: "companions" });
+    return changed;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError(409, BOWLING_ERRORS.companionExists);
     throw err;
@@ -102,5 +107,6 @@ export async function deleteAllCompanions(): Promise<number> {
   const db = await getDb();
   const rows = await db.delete(bowlingCompanions).returning({ id: bowlingCompanions.id });
   auditNote({ target: counted(rows.length, "companion") });
+  if (rows.length) publishLive("characters", { scope: "companions" });
   return rows.length;
 }

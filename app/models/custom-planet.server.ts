@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { customPlanets } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
+import { publishLive } from "~/queue/live.server";
 
 /** Custom planets (spec 2 §3): names unique per type, case-insensitively (a unique index on lower(name)). */
 
@@ -26,6 +27,7 @@ export async function createCustomPlanet(input: { name: string; type: CustomPlan
   const db = await getDb();
   try {
     const [row] = await db.insert(customPlanets).values(input).returning();
+    publishLive("trading", { scope: "planets" });
     return toPlanet(row!);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError(409, TRADING_ERRORS.customPlanetExists);
@@ -43,6 +45,7 @@ export async function updateCustomPlanet(id: string, input: { name?: string; typ
       .where(eq(customPlanets.id, id))
       .returning();
     if (!row) throw new AppError(404, TRADING_ERRORS.customPlanetNotFound);
+    publishLive("trading", { scope: "planets" });
     return toPlanet(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError(409, TRADING_ERRORS.customPlanetExists);
@@ -54,5 +57,6 @@ export async function deleteCustomPlanet(id: string): Promise<CustomPlanet | nul
   if (!isUuid(id)) return null;
   const db = await getDb();
   const [row] = await db.delete(customPlanets).where(eq(customPlanets.id, id)).returning();
+  if (row) publishLive("trading", { scope: "planets" });
   return row ? toPlanet(row) : null;
 }

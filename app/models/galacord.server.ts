@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import {
   DEFAULT_RELAY_OPTIONS,
   RELAY_ERRORS,
+  relayAccountState,
   type AccountState,
   type BotState,
   type BotStatus,
@@ -70,10 +71,7 @@ export function botState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pi
 }
 
 export function accountState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): AccountState {
-  // Issue 29: up only while a live worker holds it (`phase` joins the holder's beat).
-  if (s.actual === "failed") return "error";
-  if (s.desired !== "run" || s.actual === "stopped") return "offline";
-  return (s.phase ?? s.actual) === "active" ? "connected" : "connecting";
+  return relayAccountState(s);
 }
 
 function toSaved(row: AccountRow, session: SessionView | undefined): SavedAccount {

@@ -4,6 +4,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { errorText, scrubLogText } from "~/utils/errors";
+import { publishLive } from "~/queue/live.server";
 
 export type LogEntry = typeof logs.$inferSelect;
 
@@ -53,6 +54,8 @@ export async function logEvent(entry: LogInput, tx?: Pick<Db, "insert">): Promis
       message: scrubLogText(entry.message).slice(0, 4000),
       details: entry.details === undefined ? null : redact(entry.details),
     });
+    // Open System Logs pages follow (issue 30 A5: live updates instead of Auto-refresh).
+    publishLive("logs");
   } catch (err) {
     if (tx) throw err;
     console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
@@ -84,6 +87,7 @@ export async function logSummaryEvent(id: string, entry: LogInput & { details: {
         set: values,
         where: sql`coalesce((${logs.details} ->> 'count')::bigint, 0) < ${entry.details.count}`,
       });
+    publishLive("logs");
   } catch (err) {
     console.warn("[log] could not store log entry:", scrubLogText(entry.message), errorText(err));
   }
@@ -95,7 +99,22 @@ export type LogFilter = {
   cleared?: boolean;
   limit?: number;
   /** entries about one Galaxy account (`details.accountId`) */ account?: string;
+  /**
+   * Issue 30 A5: words in the message, or the start of an account id (`details.accountId`),
+   * case-insensitive. Matched by a scan along the (timestamp, id) order that stops at the page
+   * (and the count at its cap), so a page costs what it shows unless the words are rare.
+   */
+  text?: string;
+  /** Entries at or after this instant. */
+  from?: Date;
+  /** Entries before this instant. */
+  to?: Date;
 };
+
+/** `%`, `_` and `\` typed in a search are themselves, not LIKE patterns. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
 
 /**
  * The filter as SQL. `cleared` is written as a literal (`not cleared` / `cleared`) rather
@@ -108,6 +127,13 @@ function whereOf(filter: Omit<LogFilter, "limit">): SQL[] {
   if (filter.source) where.push(eq(logs.source, filter.source));
   if (filter.cleared !== undefined) where.push(filter.cleared ? sql`${logs.cleared}` : sql`not ${logs.cleared}`);
   if (filter.account) where.push(sql`(${logs.details} ->> 'accountId') = ${filter.account}`);
+  const text = filter.text?.trim();
+  if (text) {
+    const words = likeEscape(text);
+    where.push(sql`(${logs.message} ilike ${`%${words}%`} or (${logs.details} ->> 'accountId') like ${`${words}%`})`);
+  }
+  if (filter.from) where.push(sql`${logs.timestamp} >= ${filter.from.toISOString()}::timestamptz`);
+  if (filter.to) where.push(sql`${logs.timestamp} < ${filter.to.toISOString()}::timestamptz`);
   return where;
 }
 
@@ -231,6 +257,7 @@ export function logsCountQuery(db: Db, filter: Omit<LogFilter, "limit">, cap: nu
 export async function clearLog(id: string): Promise<LogEntry | undefined> {
   const db = await getDb();
   const [row] = await db.update(logs).set({ cleared: true }).where(eq(logs.id, id)).returning();
+  if (row) publishLive("logs");
   return row;
 }
 
@@ -258,6 +285,7 @@ export async function cleanupLogs(now = new Date()): Promise<number> {
     .delete(logs)
     .where(or(eq(logs.cleared, true), lt(logs.timestamp, cutoff)))
     .returning({ id: logs.id });
+  if (rows.length) publishLive("logs");
   return rows.length;
 }
 

@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { planetSequences } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { AppError } from "~/utils/app-error";
+import { publishLive } from "~/queue/live.server";
 
 /**
  * Planet sequences (spec 2 §3 "Trading planets"): all reads and writes. List order is the
@@ -97,6 +98,7 @@ export async function createSequence(input: Omit<SequenceInput, "_id">): Promise
       position: sql`(select coalesce(max(${planetSequences.position}) + 1, 0) from ${planetSequences})`,
     })
     .returning();
+  publishLive("trading", { scope: "sequences" });
   return toSequence(row!);
 }
 
@@ -127,6 +129,7 @@ export async function updateSequence(id: string, update: Omit<SequenceUpdate, "_
     .where(eq(planetSequences.id, id))
     .returning();
   if (!row) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
+  publishLive("trading", { scope: "sequences" });
   return toSequence(row);
 }
 
@@ -134,6 +137,7 @@ export async function deleteSequence(id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const db = await getDb();
   const rows = await db.delete(planetSequences).where(eq(planetSequences.id, id)).returning({ id: planetSequences.id });
+  if (rows.length) publishLive("trading", { scope: "sequences" });
   return rows.length > 0;
 }
 
@@ -142,12 +146,14 @@ export async function setSequencesActive(ids: string[], isActive: boolean): Prom
   const unique = [...new Set(ids)];
   if (!unique.every(isUuid)) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const done = await db.transaction(async (tx) => {
     const rows = await tx.update(planetSequences).set({ isActive, updatedAt: new Date() }).where(inArray(planetSequences.id, unique)).returning();
     // Throwing rolls the whole update back: nothing changes when one id is unknown.
     if (rows.length !== unique.length) throw new AppError(404, TRADING_ERRORS.sequenceNotFound);
     return rows.map(toSequence);
   });
+  publishLive("trading", { scope: "sequences" });
+  return done;
 }
 
 /**
@@ -184,15 +190,22 @@ export async function reorderSequences(ids: string[], offset = 0): Promise<void>
       from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, position int)
       where ${planetSequences.id} = v.id`);
   });
+  publishLive("trading", { scope: "sequences" });
 }
 
-export async function moveSequence(id: string, delta: -1 | 1): Promise<boolean> {
-  const ids = (await listSequences()).map((s) => s._id);
+/** What a Move did: the sequence's name and its place (1-based) of how many; null when it is gone. */
+export type SequenceMove = { name: string; position: number; total: number; moved: boolean };
+
+/** Moves one sequence a place up (-1) or down (1); at the top or bottom it stays (`moved` false). */
+export async function moveSequence(id: string, delta: -1 | 1): Promise<SequenceMove | null> {
+  const list = await listSequences();
+  const ids = list.map((s) => s._id);
   const from = ids.indexOf(id);
-  if (from < 0) return false;
+  if (from < 0) return null;
+  const name = list[from]!.name;
   const to = from + delta;
-  if (to < 0 || to >= ids.length) return true;
+  if (to < 0 || to >= ids.length) return { name, position: from + 1, total: ids.length, moved: false };
   [ids[from], ids[to]] = [ids[to]!, ids[from]!];
   await reorderSequences(ids);
-  return true;
+  return { name, position: to + 1, total: ids.length, moved: true };
 }

@@ -6,6 +6,7 @@ import { getDb } from "~/db/client.server";
 import { exchangeRates, rateDeletions, type DeletedRate } from "~/db/schema";
 import { isUuid } from "~/utils/uuid";
 import { remember } from "~/utils/remember.server";
+import { publishLive } from "~/queue/live.server";
 import { AppError } from "~/utils/app-error";
 
 /**
@@ -108,6 +109,15 @@ export function invalidateRatesCache() {
   c.generation++;
   c.snapshot = undefined;
   c.building = undefined;
+}
+
+/**
+ * After every committed write through this process: the snapshot goes, and every open
+ * Exchange Rates page hears of it (live event `rates`, issue 30 A1; docs/live.md).
+ */
+function ratesChanged() {
+  invalidateRatesCache();
+  publishLive("rates");
 }
 
 async function tableSignature(): Promise<string> {
@@ -280,7 +290,7 @@ export async function upsertRate(entry: RateEntry): Promise<RateData> {
       },
     })
     .returning();
-  invalidateRatesCache();
+  ratesChanged();
   return toRateData(saved);
 }
 
@@ -300,7 +310,7 @@ export async function setRateStatus(input: { inputItem: string; outputItem: stri
     .where(and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)))
     .returning();
   if (!saved) return null;
-  invalidateRatesCache();
+  ratesChanged();
   return toRateData(saved);
 }
 
@@ -309,7 +319,7 @@ export async function deleteRateById(id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const db = await getDb();
   const rows = await db.delete(exchangeRates).where(eq(exchangeRates.id, id)).returning({ id: exchangeRates.id });
-  if (rows.length) invalidateRatesCache();
+  if (rows.length) ratesChanged();
   return rows.length > 0;
 }
 
@@ -320,7 +330,7 @@ export async function deleteRatePair(inputItem: string, outputItem: string): Pro
     .delete(exchangeRates)
     .where(and(eq(exchangeRates.inputItem, inputItem), eq(exchangeRates.outputItem, outputItem)))
     .returning({ id: exchangeRates.id });
-  if (rows.length) invalidateRatesCache();
+  if (rows.length) ratesChanged();
   return rows.length > 0;
 }
 
@@ -328,7 +338,7 @@ export async function deleteRatePair(inputItem: string, outputItem: string): Pro
 export async function deleteRatesForInput(inputItem: string): Promise<number> {
   const db = await getDb();
   const rows = await db.delete(exchangeRates).where(eq(exchangeRates.inputItem, inputItem)).returning({ id: exchangeRates.id });
-  if (rows.length) invalidateRatesCache();
+  if (rows.length) ratesChanged();
   return rows.length;
 }
 
@@ -404,7 +414,7 @@ export async function batchUpsert(updates: readonly unknown[], options: { existi
       start = end;
     }
   });
-  invalidateRatesCache();
+  ratesChanged();
   return rows.length;
 }
 
@@ -412,7 +422,7 @@ export async function batchUpsert(updates: readonly unknown[], options: { existi
 export async function deleteAllRates(): Promise<number> {
   const db = await getDb();
   const rows = await db.delete(exchangeRates).returning({ id: exchangeRates.id });
-  invalidateRatesCache();
+  ratesChanged();
   return rows.length;
 }
 
@@ -447,7 +457,7 @@ async function deleteUndoable(operatorId: string, where: SQL | undefined, label:
     const [saved] = await tx.insert(rateDeletions).values({ operatorId, label, rows }).returning({ id: rateDeletions.id });
     return { id: saved!.id, label, count: rows.length };
   });
-  if (undo) invalidateRatesCache();
+  if (undo) ratesChanged();
   return undo;
 }
 
@@ -519,6 +529,6 @@ export async function undoRateDeletion(operatorId: string, undoId: string): Prom
       set tiers = excluded.tiers, status = excluded.status, updated_at = now()`);
     return record.rows.length;
   });
-  if (restored) invalidateRatesCache();
+  if (restored) ratesChanged();
   return restored;
 }

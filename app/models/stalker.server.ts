@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import type { SessionView } from "#api/sessions";
-import type { StalkerSessionState, StalkerSessionStatus } from "#api/stalker";
+import { stalkerSessionState, type StalkerSessionStatus } from "#api/stalker";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { accountLabel, getSession, sessionMap, settledSession, startSession, stopSession, type StartResult } from "./session.server";
 import { AppError } from "~/utils/app-error";
+import { logEvent } from "./log.server";
 
 /**
  * Stalker sessions as the UI and /api see them (spec 2 §4 "Stalker", §7 /api/stalker/*): the
@@ -24,16 +25,8 @@ export function startWaitMs(): number {
   return Number.isFinite(raw) && raw >= 0 ? Math.min(raw, 30_000) : 4_000;
 }
 
-/**
- * The card state (spec 2 §2): active (up on a live worker), connecting while it tries (or
- * waits: the card says which beside it, from `phase`), inactive, error when it failed.
- */
-export function stalkerState(s: Pick<SessionView, "desired" | "actual"> & Partial<Pick<SessionView, "phase">>): StalkerSessionState {
-  if (s.actual === "failed") return "error";
-  if (s.desired !== "run" || s.actual === "stopped") return "inactive";
-  // Issue 29: a session whose holder died is not active, whatever its row last said.
-  return (s.phase ?? s.actual) === "active" ? "active" : "connecting";
-}
+/** The card state (spec 2 §2): one rule for the model and the pages (api/stalker.ts). */
+export const stalkerState = stalkerSessionState;
 
 function withState(s: SessionView): StalkerStatus {
   return { ...s, state: stalkerState(s) };
@@ -80,7 +73,9 @@ export async function startStalker(
   opts: { takeover?: boolean; waitMs?: number } = {},
 ): Promise<StalkerStatus & { tookOver: StartResult["tookOver"] }> {
   const nick = await requireStalkerUser(accountId);
-  const { tookOver } = await startSession("stalker", accountId, { accountName: accountLabel(accountId, nick), takeover: opts.takeover });
+  const { tookOver, started } = await startSession("stalker", accountId, { accountName: accountLabel(accountId, nick), takeover: opts.takeover });
+  // Issue 30 B5: the same System Logs entry whoever asked (the page or /api), once per change.
+  if (started) await logStalker(`Stalker ${accountLabel(accountId, nick)} started`, accountId);
   const settled = (await settledSession("stalker", accountId, opts.waitMs ?? 0))!;
   return { ...withState(settled), tookOver };
 }
@@ -92,12 +87,19 @@ export async function startStalker(
  */
 export async function stopStalker(accountId: string): Promise<StalkerStatus | null> {
   const db = await getDb();
-  const [user] = await db.select({ type: users.type }).from(users).where(eq(users.accountId, accountId)).limit(1);
+  const [user] = await db.select({ type: users.type, nick: users.nick }).from(users).where(eq(users.accountId, accountId)).limit(1);
   if (!user) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
+  const before = await getSession("stalker", accountId);
   const stopped = await stopSession("stalker", accountId);
+  if (before?.desired === "run") await logStalker(`Stalker ${accountLabel(accountId, user.nick)} stopped`, accountId);
   if (!stopped) {
     if (user.type !== "stalker") throw new AppError(400, ACCOUNT_ERRORS.notStalker);
     return null;
   }
   return withState(stopped);
+}
+
+/** An operator's start or stop in System Logs (source bot, like the runner's own entries; `/logs?account=` finds it). */
+async function logStalker(message: string, accountId: string): Promise<void> {
+  await logEvent({ type: "info", source: "bot", message, details: { accountId, purpose: "stalker" } });
 }

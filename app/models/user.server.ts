@@ -6,6 +6,7 @@ import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
 import { isUuid } from "~/utils/uuid";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { AppError } from "~/utils/app-error";
+import { publishLive } from "~/queue/live.server";
 
 /**
  * The accounts layer (spec 2 §3 User = spec 1 §3 Bowling user): every read and write of
@@ -121,6 +122,7 @@ export async function upsertUser(input: UserInput, tx?: Executor): Promise<Publi
   if (input.iHeaders !== undefined) set.iHeaders = values.iHeaders;
   if (input.sek !== undefined) set.sek = values.sek;
   const [row] = await db.insert(users).values(values).onConflictDoUpdate({ target: users.accountId, set }).returning();
+  publishLive("characters", { scope: "users" });
   return toPublicUser(row!);
 }
 
@@ -147,5 +149,6 @@ export async function deleteUser(id: string, tx?: Executor): Promise<PublicUser>
   const db = tx ?? (await getDb());
   const [row] = await db.delete(users).where(where).returning();
   if (!row) throw new AppError(404, ACCOUNT_ERRORS.userNotFound);
+  publishLive("characters", { scope: "users" });
   return toPublicUser(row);
 }

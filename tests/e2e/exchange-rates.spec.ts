@@ -315,6 +315,61 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
   });
 });
 
+test.describe("issue 30 A1: the section follows changes made elsewhere", () => {
+  test("a rate disabled and re-tiered through /api shows here without a reload", async ({ page }) => {
+    await openRates(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    const clay = row(page, "Gold Ring", "Clay");
+    await expect(clay).toHaveAttribute("data-status", "enabled");
+    const off = await page.request.post("/api/rates/status", { data: { inputItem: "Gold Ring", outputItem: "Clay", status: false } });
+    expect(off.status()).toBe(200);
+    await expect(clay).toHaveAttribute("data-status", "disabled", { timeout: 5_000 });
+    const update = await page.request.post("/api/rates/update", { data: { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/4" } });
+    expect(update.status()).toBe(200);
+    await expect(clay.locator(".gt-rate-value")).toHaveText(/1\/4/, { timeout: 5_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+  });
+
+  test("an edit in progress is kept when the rate changes elsewhere, and says so; an untouched editor follows", async ({ page }) => {
+    await openRates(page);
+    const silver = row(page, "Gold Ring", "Silver Ring");
+    await silver.getByRole("button", { name: "Show tiers of Silver Ring" }).click();
+    const clay = row(page, "Gold Ring", "Clay");
+    await clay.getByRole("button", { name: "Show tiers of Clay" }).click();
+    await silver.getByRole("textbox", { name: "T2 rate" }).fill("2/3");
+    await page.request.post("/api/rates/update", {
+      data: {
+        inputItem: "Gold Ring",
+        outputItem: "Silver Ring",
+        rates: [
+          { quantity: 0, rate: "1/5" },
+          { quantity: 10, rate: "1/4" },
+        ],
+      },
+    });
+    await page.request.post("/api/rates/update", { data: { inputItem: "Gold Ring", outputItem: "Clay", rates: "3/4" } });
+    // Untouched: the open editor shows the new rate.
+    await expect(clay.getByRole("textbox", { name: "T1 rate" })).toHaveValue("3/4", { timeout: 5_000 });
+    // Edited: the typed value stays, with a note naming the new values.
+    await expect(silver.getByTestId("rate-changed-meanwhile")).toContainText(
+      "This rate changed meanwhile; it is now ≥ 0: 1/5, ≥ 10: 1/4. Save keeps your edit.",
+    );
+    await expect(silver.getByRole("textbox", { name: "T2 rate" })).toHaveValue("2/3");
+    await expect(silver.getByRole("textbox", { name: "T1 rate" })).toHaveValue("1/3");
+    // Revert takes the new values.
+    await silver.getByRole("button", { name: "Revert" }).click();
+    await expect(silver.getByRole("textbox", { name: "T1 rate" })).toHaveValue("1/5");
+    await expect(silver.getByRole("textbox", { name: "T2 rate" })).toHaveValue("1/4");
+    await expect(silver.getByTestId("rate-changed-meanwhile")).toHaveCount(0);
+    // Saving an edit does not call its own change "changed meanwhile".
+    await silver.getByRole("textbox", { name: "T2 rate" }).fill("1/3");
+    await silver.getByRole("button", { name: "Save" }).click();
+    await expect(toast(page, "Exchange rate saved successfully")).toBeVisible();
+    await expect(silver.locator(".gt-rate-body")).not.toHaveAttribute("data-edited");
+    await expect(silver.getByTestId("rate-changed-meanwhile")).toHaveCount(0);
+  });
+});
+
 test.describe("spec 1 §4 enable/disable and delete, optimistic", () => {
   test("toggling shows at once and persists; the success toast names the new state", async ({ page }) => {
     await openRates(page);

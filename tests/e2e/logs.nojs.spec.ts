@@ -30,6 +30,8 @@ test("Clear posts and comes back to the same filtered list", async ({ page }, te
   await page.goto("/logs?type=error");
   await entry(page, message).getByRole("button", { name: "Clear" }).click();
   await expect(page).toHaveURL(/\/logs\?type=error$/);
+  // Issue 30 B5: it says what it did.
+  await expect(page.getByRole("status").filter({ hasText: "Log entry cleared" })).toBeVisible();
   await expect(entry(page, message)).toHaveCount(0);
   await page.goto("/logs?type=error&showCleared=1");
   await expect(entry(page, message)).toContainText("Cleared");
@@ -54,6 +56,39 @@ test("Clean Old Logs asks on a confirmation page, then shows the count as a toas
   await expect(page).toHaveURL(/\/logs\?showCleared=1$/);
   await expect(page.getByRole("status").filter({ hasText: /^Deleted \d+ log entr(y|ies)$/ })).toBeVisible();
   await expect(entry(page, message)).toHaveCount(0);
+});
+
+test("issue 30 A5: search over message and account, a date range and Go to date, all in the URL", async ({ page }, testInfo) => {
+  const name = uniqueName("nojs-search");
+  const message = await seedFailedLogin(testInfo.project.use.baseURL!, name);
+  const today = new Date().toISOString().slice(0, 10);
+  await page.goto("/logs?type=error");
+  await page.getByRole("searchbox", { name: "Search messages and accounts" }).fill(name);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`/logs\\?type=error&q=${name}$`));
+  await expect(page.getByRole("list", { name: "Log entries" }).getByRole("listitem")).toHaveCount(1);
+  await expect(entry(page, message)).toBeVisible();
+
+  // A range that ends before today hides it; the filters keep the words.
+  await page.getByLabel("To (UTC)").fill("2020-01-01");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/q=.*&to=2020-01-01/);
+  await expect(page.getByRole("heading", { name: "No entries match these filters" })).toBeVisible();
+  await page.getByLabel("To (UTC)").fill(today);
+  await page.getByLabel("From (UTC)").fill(today);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(entry(page, message)).toBeVisible();
+
+  // Go to date: the page of entries up to the end of a day, as an "Older" link would open it.
+  await page.goto("/logs");
+  await page.getByLabel("Go to date (UTC)").fill("2020-01-01");
+  await page.getByRole("button", { name: "Go", exact: true }).click();
+  // Nothing is that old: the oldest entries from that day on, "← Newer" pages forward.
+  await expect(page).toHaveURL(/after=2020-01-01T00%3A00%3A00\.000Z_0{8}-/);
+  await expect(page.getByRole("list", { name: "Log entries" }).getByRole("listitem").first()).toBeVisible();
+  await page.getByLabel("Go to date (UTC)").fill(today);
+  await page.getByRole("button", { name: "Go", exact: true }).click();
+  await expect(entry(page, message)).toBeVisible();
 });
 
 test("auto-refresh reloads the page every 5 s without JavaScript", async ({ page }, testInfo) => {

@@ -97,6 +97,44 @@ test("a stop made elsewhere (another tab, a script) shows on the open page withi
   await remove(request, acc);
 });
 
+test("issue 30 A3: a clicked Stop or Start shows the server's new state while its own post is still answering", async ({ page, request }) => {
+  const acc = await stalkerUser(request, 11);
+  await page.goto("/characters");
+  const row = characterRow(page, acc.id);
+  // The page's own posts reach the server, but their answers are held until the row shows the
+  // new state: it can only come from the live event the server's write published.
+  // (The server may answer after the test released it: a start waits for the login.)
+  let released = false;
+  let wake = () => {};
+  const release = () => {
+    released = true;
+    wake();
+  };
+  await page.route(/\/characters(\.data)?(\?|$)/, async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    const answer = await route.fetch();
+    if (!released) await new Promise<void>((resolve) => (wake = resolve));
+    await route.fulfill({ response: answer });
+  });
+  await row.getByRole("button", { name: `Start stalker for ${acc.nick}` }).click();
+  // Pending at once: the clicked button is busy.
+  await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toHaveAttribute("aria-busy", "true");
+  await expect(row.getByTestId("active-badge")).toBeVisible({ timeout: 15_000 });
+  release();
+  await expect(toast(page, /Stalker (started successfully|is connecting)/)).toBeVisible();
+  await expect(row.getByTestId("active-badge")).toHaveAttribute("data-phase", "active", { timeout: 15_000 });
+
+  released = false;
+  await row.getByRole("button", { name: `Stop stalker for ${acc.nick}` }).click();
+  await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toBeVisible({ timeout: 5_000 });
+  await expect(row.getByTestId("active-badge")).toHaveCount(0);
+  await expect(card(page).getByRole("status").first()).toHaveText("Stalker Inactive");
+  release();
+  await expect(toast(page, "Stalker stopped successfully")).toBeVisible();
+  await page.unroute(/\/characters(\.data)?(\?|$)/);
+  await remove(request, acc);
+});
+
 type RouterSnapshot = {
   navigation: { state: string; location?: { search: string } };
   historyAction: string;

@@ -27,6 +27,8 @@ test("move up/down buttons store the order; delete asks first", async ({ page, r
   await page.goto("/trading-planets");
   await page.getByRole("button", { name: "Move C up" }).click();
   await expect.poll(() => sequenceNames(request)).toEqual(["A", "C", "B"]);
+  // Issue 30 B5: the Move says what it did.
+  await expect(toast(page, "Moved “C” up: now 2 of 3")).toBeVisible();
   await page.getByRole("button", { name: "Move A down" }).click();
   await expect.poll(() => sequenceNames(request)).toEqual(["C", "A", "B"]);
   await page.getByRole("link", { name: "Delete A" }).click();

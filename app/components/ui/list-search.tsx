@@ -14,7 +14,17 @@ const TYPE_PAUSE_MS = 250;
  * the page's other list params (`keep`) as hidden fields; with JavaScript the URL follows the
  * typing (replacing the history entry). The loader filters; this only writes the URL.
  */
-export function ListSearch({ query, keep, label = "Search by nick or account id" }: { query: string; keep: readonly string[]; label?: string }) {
+export function ListSearch({
+  query,
+  keep,
+  label = "Search by nick or account id",
+  placeholder = "nick or account id...",
+}: {
+  query: string;
+  keep: readonly string[];
+  label?: string;
+  placeholder?: string;
+}) {
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
@@ -64,7 +74,7 @@ export function ListSearch({ query, keep, label = "Search by nick or account id"
           type="search"
           name={SEARCH_PARAM}
           aria-label={label}
-          placeholder="nick or account id..."
+          placeholder={placeholder}
           maxLength={SEARCH_MAX}
           autoComplete="off"
           ref={input}

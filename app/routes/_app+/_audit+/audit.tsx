@@ -1,6 +1,7 @@
 import { Badge, Button, Callout, Code, Flex, Table, Text, TextField } from "@radix-ui/themes";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useLive } from "~/components/live/live";
 import { parseAuditQuery } from "#api/audit";
 import { EmptyState } from "~/components/ui/empty-state";
 import { ClockIcon, MixerHorizontalIcon } from "~/components/ui/icons";
@@ -43,6 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AuditRoute() {
   const { params, problem, entries, page, next, prev, operators, empty, retentionDays } = useLoaderData<typeof loader>();
+  // Issue 30 A1: new entries show as they are recorded, whoever made them.
+  useLive(["audit"]);
   const filtered = !!(params.operator || params.action || params.target || params.from || params.to);
   const paged = page > 1 || !!params.before || !!params.after;
   const filters = auditFilters(params);

@@ -12,7 +12,7 @@ import { sessionJobId } from "#jobs/session-host.server";
 import { deleteKeys } from "#jobs/test-helpers";
 import { apiArgs, errorBody } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { sessions, users } from "~/db/schema";
+import { logs, sessions, users } from "~/db/schema";
 import { reportSession } from "~/models/session.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv } from "~/utils/env.server";
@@ -116,6 +116,23 @@ describe("POST /api/stalker/start {account_id} (spec 2 §7, §4 Stalker)", () =>
     expect(await getQueue("stalker").getJobCounts("waiting", "active")).toEqual({ waiting: 0, active: 0 });
     const get = (await startLoader(await apiArgs(new Request("http://localhost/api/stalker/start")))) as Response;
     expect(get.status).toBe(405);
+  });
+});
+
+describe("issue 30 B5: a start or stop through /api writes a System Logs entry, like the page's", () => {
+  it("one info entry per change, with the account (found by /logs?account=); a repeated start or stop writes none", async () => {
+    const db = await getDb();
+    await db.delete(logs);
+    const entries = async () =>
+      (await db.select().from(logs).orderBy(logs.timestamp)).map((l) => ({ type: l.type, source: l.source, message: l.message, details: l.details }));
+    await call(startAction, { account_id: STALKER });
+    await call(startAction, { account_id: STALKER });
+    await call(stopAction, { account_id: STALKER });
+    await call(stopAction, { account_id: STALKER });
+    expect(await entries()).toEqual([
+      { type: "info", source: "bot", message: `Stalker Watcher (${STALKER}) started`, details: { accountId: STALKER, purpose: "stalker" } },
+      { type: "info", source: "bot", message: `Stalker Watcher (${STALKER}) stopped`, details: { accountId: STALKER, purpose: "stalker" } },
+    ]);
   });
 });
 

@@ -4,17 +4,22 @@
  * this file: a started stalker stays "connecting" and a refresh job waits in its queue.
  */
 import { eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { getQueue } from "~/queue/queues.server";
-import { deleteKeys } from "#jobs/test-helpers";
+import { beatAsWorker, deleteKeys } from "#jobs/test-helpers";
+import { Theme } from "@radix-ui/themes";
+import { createRemixStub } from "@remix-run/testing";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { CharacterRowView, type RowContext } from "./components/character-row";
 import { startSimulator, type Simulator } from "#sim/server";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { appSettings, categories, characterDetails, sessions, users } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
 import { getSelectedCharacter, saveCharacterDetails } from "~/models/character-details.server";
-import { setRefreshProgress } from "~/models/character-refresh.server";
+import { selectCharacter, setRefreshProgress } from "~/models/character-refresh.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { action, loader, REFRESH_STARTED, type ActionResult, type CharacterRow } from "./characters";
@@ -153,6 +158,57 @@ describe("/characters loader (spec 2 §2 All Characters screen)", () => {
     expect(await getSelectedCharacter(operatorId)).toBe(STALKER);
     expect(row(data, STALKER)).toMatchObject({ active: true, stalkerState: "active" });
     expect(data.stalker).toMatchObject({ accountId: STALKER, state: "active" });
+  });
+});
+
+describe("issue 30 A4: a row that shows a session tells its own state and reason, like the card", () => {
+  const OTHER = "61234572";
+  afterAll(async () => {
+    const { producerConnection } = await import("~/queue/redis.server");
+    const { heartbeatKeys } = await import("~/queue/redis.server");
+    await producerConnection().del(heartbeatKeys.worker("w-a4"));
+    await producerConnection().srem(heartbeatKeys.workers(), "w-a4");
+  });
+
+  it("a non-selected stalker retrying after 452 carries its session: the reason, the attempt and the next try; the row renders them", async () => {
+    await beatAsWorker("w-a4");
+    await upsertUser({ accountId: OTHER, nick: "retrier", password: SECRET, type: "stalker" });
+    const db = await getDb();
+    const error = "You are already online or banned; retry 1 of 3";
+    await db.insert(sessions).values([
+      { purpose: "stalker", key: STALKER, accountId: STALKER, desired: "run", actual: "active", holder: "w-a4" },
+      {
+        purpose: "stalker",
+        key: OTHER,
+        accountId: OTHER,
+        desired: "run",
+        actual: "reconnecting",
+        holder: "w-a4",
+        attempt: 1,
+        error,
+        nextRetryAt: new Date(Date.now() + 60_000),
+      },
+    ]);
+    await selectCharacter(operatorId, STALKER);
+    const { data } = await page();
+    // The card follows the running, selected one; the other one's row has its own truth.
+    expect(data.stalker?.accountId).toBe(STALKER);
+    expect(row(data, STALKER)).toMatchObject({ stalkerPhase: "active", stalkerSession: null });
+    const other = row(data, OTHER)!;
+    expect(other).toMatchObject({ active: true, stalkerPhase: "retrying", stalkerSession: { actual: "reconnecting", error, attempt: 1, phase: "retrying" } });
+
+    const ctx = { refreshing: false, canWrite: true, search: "", names: {}, onDelete: null, deleting: null } as unknown as RowContext;
+    const Stub = createRemixStub([{ path: "/characters", Component: () => createElement(CharacterRowView, { row: other, ctx }) }]);
+    // The stub's memory router uses useLayoutEffect, which React warns about on the server: only that is dropped.
+    const err = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => {
+      if (!String(a[0]).includes("useLayoutEffect does nothing on the server")) throw new Error(String(a[0]));
+    });
+    const html = renderToString(createElement(Theme, null, createElement(Stub, { initialEntries: ["/characters"] })));
+    err.mockRestore();
+    expect(html).toContain("Stalker retrying");
+    expect(html).toContain(error);
+    expect(html).toContain("attempt 1");
+    expect(html).toContain(`/logs?account=${OTHER}`);
   });
 });
 

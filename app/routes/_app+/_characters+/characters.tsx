@@ -11,7 +11,9 @@ import {
   giftSelection,
   pageParam,
   type GiftAmount,
+  stalkerRowFields,
   type StalkerCardState,
+  type StalkerRowFields,
 } from "~/routes/_app+/_characters+/components/characters-view";
 import { groupRows } from "~/routes/_app+/_characters+/components/group-rows";
 import { deleteCategoryUndoable, latestAccountUndo, removeUserUndoable, undoAccountDeletion, UNDO_TEXTS } from "~/models/account-undo.server";
@@ -36,7 +38,7 @@ import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
-import { SESSION_TEXTS, type SessionPhase } from "#api/sessions";
+import { SESSION_TEXTS } from "#api/sessions";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "~/queue/queues.server";
 import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
@@ -81,15 +83,7 @@ export type CharacterRow = {
   /** Parts shown from an older refresh because the last one failed for them: their age and why. */
   stale: Staleness | null;
   isStalker: boolean;
-  /** The stalker runs for this user (connecting or active). */
-  active: boolean;
-  stalkerState: StalkerCardState;
-  /** Issue 29: the one state of its stalker session (the badge), and its words ("Worker lost · waiting for a worker"). */
-  stalkerPhase: SessionPhase | null;
-  stalkerStatus: string | null;
-  /** Its stalker ended by itself: the platform's words (the row says so; the card has the details). */
-  stalkerError: string | null;
-};
+} & StalkerRowFields;
 
 function stalkerStateOf(s: StalkerStatus | undefined): StalkerCardState {
   if (!s || s.state === "error") return "inactive";
@@ -136,7 +130,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   const rows: CharacterRow[] = pageOf.users.map((u) => {
     const d = u.details;
-    const stalkerState = stalkerStateOf(statusOf.get(u.account_id));
     return {
       account_id: u.account_id,
       nick: u.nick,
@@ -150,11 +143,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       giftsFailed: d?.giftsFailed ?? false,
       stale: stalenessOf(d, ["pic", "status", "gifts"]),
       isStalker: u.group === "stalker",
-      active: stalkerState !== "inactive",
-      stalkerState,
-      stalkerPhase: statusOf.get(u.account_id)?.phase ?? null,
-      stalkerStatus: statusOf.get(u.account_id)?.status ?? null,
-      stalkerError: statusOf.get(u.account_id)?.state === "error" ? (statusOf.get(u.account_id)?.error ?? "Stopped after an error") : null,
+      ...stalkerRowFields(statusOf.get(u.account_id)),
     };
   });
   // The page's rows in their groups ("{group} Characters"; a group cut by a page break is titled on both pages).

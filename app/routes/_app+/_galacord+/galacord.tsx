@@ -2,9 +2,10 @@ import { Box, Flex, Heading, Text } from "@radix-ui/themes";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
-import { BOT_STATUS_POLL_MS, RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
+import { BOT_STATUS_POLL_MS, RELAY_ERRORS, RELAY_MESSAGES, relayAccountState } from "#api/galacord";
 import { planetSchema, splitNicks } from "#api/galacord-schemas";
 import { useLive } from "~/components/live/live";
+import { newerSession, useLiveSessions } from "~/components/session/live-sessions";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import styles from "~/routes/_app+/_galacord+/components/galacord.css?url";
 import { AccountRow, OpenDialog } from "~/routes/_app+/_galacord+/components/account-row";
@@ -192,6 +193,22 @@ export default function GalaCordRoute() {
   // The bot and every relay connection follow live (docs/live.md); spec 2 §9's 5 s status poll
   // runs only while the live stream is down. The loader renders them without JavaScript.
   useLive(["session:relay", "session:relay-link", "galacord"], { fallbackMs: BOT_STATUS_POLL_MS });
+  // Issue 30 A3: a relay connection's new state shows as soon as its live event arrives, not
+  // after the clicked Connect/Disconnect's post and the loads after it.
+  const liveLinks = useLiveSessions("relay-link");
+  const withLive = <A extends (typeof accounts)[number]>(a: A): A => {
+    const view = newerSession(liveLinks, a.accountId, a.session.since);
+    if (!view) return a;
+    const state = relayAccountState(view);
+    return {
+      ...a,
+      session: view as unknown as A["session"],
+      state,
+      isConnected: state === "connected",
+      desired: view.desired === "run" ? "connected" : "disconnected",
+      error: view.actual === "failed" ? view.error : null,
+    };
+  };
 
   // A viewer (issue 21) follows the bot and the connections; starting, connecting and editing are not offered.
   const canWrite = useCanWrite();
@@ -245,7 +262,7 @@ export default function GalaCordRoute() {
           <Flex asChild direction="column" gap="2">
             <ul className="gt-plain-list" aria-label="Saved accounts">
               {accounts.map((a) => (
-                <AccountRow key={a.accountId} account={a} />
+                <AccountRow key={a.accountId} account={withLive(a)} />
               ))}
             </ul>
           </Flex>

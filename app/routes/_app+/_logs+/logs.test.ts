@@ -71,6 +71,63 @@ describe("/logs loader", () => {
   });
 });
 
+describe("/logs loader: search and dates (issue 30 A5)", () => {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  beforeEach(async () => {
+    const db = await getDb();
+    await db.insert(logs).values([
+      {
+        type: "info",
+        source: "bot",
+        message: "Stalker Watcher (51234567) started",
+        details: { accountId: "51234567" },
+        timestamp: new Date(Date.now() - 4000),
+      },
+      { type: "info", source: "bot", message: "100% done_ok", timestamp: new Date(Date.now() - 5000) },
+    ]);
+  });
+
+  it("q= finds words in the message (any case) or the start of an account id; % and _ are plain characters", async () => {
+    expect(messages((await page("?q=AUTH")).data)).toEqual(["auth failed"]);
+    expect(messages((await page("?q=watcher")).data)).toEqual(["Stalker Watcher (51234567) started"]);
+    // By account: the id in the details, from its start.
+    expect(messages((await page("?q=5123")).data)).toEqual(["Stalker Watcher (51234567) started"]);
+    expect(messages((await page("?q=%25")).data)).toEqual(["100% done_ok"]);
+    expect(messages((await page("?q=e_o")).data)).toEqual(["100% done_ok"]);
+    const none = (await page("?q=nothing-like-this")).data;
+    expect(none).toMatchObject({ logs: [], matching: 0, total: 6 });
+    // Bounded: a pasted essay is cut to 100 characters.
+    expect((await page(`?q=${"a".repeat(300)}`)).data.params).toMatchObject({ q: "a".repeat(100) });
+  });
+
+  it("from= and to= are UTC days, both included; a backwards range means the same days; bad dates are ignored", async () => {
+    const today = day(Date.now());
+    const monthAgo = day(Date.now() - 30 * DAY);
+    expect(messages((await page(`?from=${today}`)).data)).not.toContain("ancient");
+    expect(messages((await page(`?to=${monthAgo}`)).data)).toEqual(["ancient"]);
+    expect(messages((await page(`?from=${monthAgo}&to=${monthAgo}`)).data)).toEqual(["ancient"]);
+    expect((await page(`?from=${today}&to=${monthAgo}`)).data.params).toMatchObject({ from: monthAgo, to: today });
+    const bad = (await page("?from=2026-02-30&to=yesterday")).data;
+    expect(bad.params).toMatchObject({ from: undefined, to: undefined });
+    expect(bad.logs).toHaveLength(5);
+  });
+
+  it("jump= (Go to date) answers with the page that starts at the end of that day, keeping the filters", async () => {
+    const monthAgo = day(Date.now() - 30 * DAY);
+    const res = await page(`?type=disconnect&jump=${monthAgo}`);
+    expect(res.status).toBe(302);
+    const to = res.headers.get("Location")!;
+    const next = new Date(Date.parse(`${monthAgo}T00:00:00Z`) + DAY).toISOString();
+    expect(to).toBe(`/logs?type=disconnect&before=${encodeURIComponent(`${next}_00000000-0000-0000-0000-000000000000`)}`);
+    expect(messages((await page(to.slice("/logs".length))).data)).toEqual(["ancient"]);
+    // A day before every entry: the oldest entries from that day on (an "after" page), not the newest.
+    const early = await page("?jump=2020-01-01");
+    const there = early.headers.get("Location")!;
+    expect(there).toBe(`/logs?after=${encodeURIComponent("2020-01-01T00:00:00.000Z_00000000-0000-0000-0000-000000000000")}`);
+    expect(messages((await page(there.slice("/logs".length))).data).at(-1)).toBe("ancient");
+  });
+});
+
 describe("/logs loader: a page at a time (issue 20)", () => {
   beforeEach(async () => {
     const db = await getDb();
@@ -163,6 +220,12 @@ describe("/logs action", () => {
     const res = await post({ intent: "clear", id: ids["auth failed"]!, redirectTo: "/logs?type=error" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/logs?type=error");
+    // Issue 30 B5: it says what it did.
+    expect(toastOf(res)).toMatchObject({ type: "success", message: "Log entry cleared" });
+    // An entry already gone: back quietly (spec 2 §8 Logs: no user message).
+    const gone = await post({ intent: "clear", id: "3f1c0a52-7d7e-4c1a-9a53-2b9b7c0e8f11", redirectTo: "/logs?type=error" });
+    expect(gone.headers.get("Location")).toBe("/logs?type=error");
+    expect(toastOf(gone)).toBeUndefined();
     // A foreign redirect target never leaves the site.
     const evil = await post({ intent: "clear", id: ids["started"]!, redirectTo: "https://evil.example/" });
     expect(evil.headers.get("Location")).toBe("/logs");

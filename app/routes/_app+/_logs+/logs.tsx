@@ -6,7 +6,16 @@ import { useEffect, useState, type FormEvent } from "react";
 import { formatLogCursor, LOG_PAGE_SIZE, parseLogCursor, type LogDto } from "#api/logs";
 import { LogEntryRow, useListNow } from "~/routes/_app+/_logs+/components/log-entry";
 import { LogFilters } from "~/routes/_app+/_logs+/components/log-filters";
-import { LOGS_AUTO_REFRESH_SECONDS, logsPageUrl, parseLogsPageParams, type LogsPageParams } from "~/routes/_app+/_logs+/components/log-params";
+import {
+  dayEnd,
+  dayStart,
+  LOGS_AUTO_REFRESH_SECONDS,
+  logsPageUrl,
+  parseLogsPageParams,
+  type LogsPageParams,
+} from "~/routes/_app+/_logs+/components/log-params";
+import { useLive } from "~/components/live/live";
+import { ListSearch } from "~/components/ui/list-search";
 import { ConfirmDialog, ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionHeader } from "~/components/ui/section-header";
@@ -21,7 +30,7 @@ import { RetryPage } from "~/components/ui/retry-page";
 
 export const meta: MetaFunction = () => [{ title: "System Logs · Galaxy Toolbox" }];
 
-/** Without JavaScript, auto-refresh is a plain-HTML refresh (see root.tsx). */
+/** Without JavaScript, auto-refresh is a plain-HTML refresh (see root.tsx); with JavaScript the page follows live events instead. */
 export const handle = {
   noScriptRefreshSeconds: (d: unknown) => ((d as { params?: LogsPageParams } | undefined)?.params?.auto ? LOGS_AUTO_REFRESH_SECONDS : null),
 };
@@ -35,7 +44,33 @@ export const handle = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request);
   const params = parseLogsPageParams(new URL(request.url).searchParams);
-  const filter = { type: params.type, source: params.source, account: params.account, cleared: params.showCleared ? undefined : false };
+  // "Go to date" (issue 30 A5): the page of entries up to the end of that UTC day, as an "Older" link would name it.
+  if (params.jump) {
+    const zero = "00000000-0000-0000-0000-000000000000";
+    const before = formatLogCursor({ at: dayEnd(params.jump).toISOString(), id: zero });
+    // Nothing that old: the oldest entries from that day on ("← Newer" pages forward from there).
+    const jumpFilter = {
+      type: params.type,
+      source: params.source,
+      account: params.account,
+      cleared: params.showCleared ? undefined : false,
+      text: params.q || undefined,
+    };
+    const any = await listLogsPage(jumpFilter, { size: 1, before: parseLogCursor(before) });
+    const to = any.entries.length
+      ? { before, after: undefined }
+      : { before: undefined, after: formatLogCursor({ at: dayStart(params.jump).toISOString(), id: zero }) };
+    throw redirect(logsPageUrl({ ...params, jump: undefined, ...to, confirmCleanup: false }));
+  }
+  const filter = {
+    type: params.type,
+    source: params.source,
+    account: params.account,
+    cleared: params.showCleared ? undefined : false,
+    text: params.q || undefined,
+    from: params.from ? dayStart(params.from) : undefined,
+    to: params.to ? dayEnd(params.to) : undefined,
+  };
   const [first, matching] = await Promise.all([
     listLogsPage(filter, { size: LOG_PAGE_SIZE, before: parseLogCursor(params.before), after: parseLogCursor(params.after) }),
     countLogs(filter),
@@ -81,7 +116,8 @@ export const action = pageAction<"clear" | "cleanup">({
       // list revalidates and the row disappears (spec 2 §8 Logs: no user message) — so the
       // answers are the quiet ones, not outcomes with a toast.
       const entry = isUuid(id) ? await clearLog(id) : undefined;
-      if (redirectTo) return redirect(redirectTo);
+      // Issue 30 B5: without JavaScript the page says what the Clear did (with JavaScript the row goes at once).
+      if (redirectTo) return entry ? LOG_CLEARED : redirect(redirectTo);
       return data({ ok: !!entry }, { status: entry ? 200 : 404 });
     },
     cleanup: async () => {
@@ -91,20 +127,11 @@ export const action = pageAction<"clear" | "cleanup">({
   },
 });
 
+/** The no-JS flash of a row's Clear. */
+const LOG_CLEARED = "Log entry cleared";
+
 function cleanupDescription(retentionDays: number) {
   return `This permanently deletes every cleared entry and every entry older than ${retentionDays} days. It cannot be undone.`;
-}
-
-/** Re-reads the list every 5 s while auto-refresh is on and the tab is visible. */
-function useAutoRefresh(on: boolean) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!on) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, LOGS_AUTO_REFRESH_SECONDS * 1000);
-    return () => clearInterval(timer);
-  }, [on, revalidator]);
 }
 
 /** A capped count as text: 1234 → "1,234", past the cap → "1,000+". */
@@ -194,7 +221,9 @@ export default function LogsRoute() {
   const [confirmOpen, setConfirmOpen] = useState(false);
   // Reading, filtering and refreshing are everyone's; cleaning is not a viewer's (issue 21).
   const canWrite = useCanWrite();
-  useAutoRefresh(params.auto);
+  // Issue 30 A5: new and cleared entries show as they happen (live events, docs/live.md), in
+  // place of Auto-refresh; the spec's 5 s poll only while the stream is down.
+  useLive(["logs"], { fallbackMs: LOGS_AUTO_REFRESH_SECONDS * 1000 });
 
   useEffect(() => {
     if (revalidator.state === "idle") setManualRefresh(false);
@@ -202,7 +231,7 @@ export default function LogsRoute() {
 
   const here = logsPageUrl({ ...params, confirmCleanup: false });
   const cleaning = navigation.state !== "idle" && navigation.formData?.get("intent") === "cleanup";
-  const filtered = !!(params.type || params.source || params.account);
+  const filtered = !!(params.type || params.source || params.account || params.q || params.from || params.to);
   // Dim the list while new filters load (after a short delay in CSS, so quick loads never flash).
   const loadingList = navigation.state === "loading" && navigation.location.pathname === "/logs";
 
@@ -262,6 +291,12 @@ export default function LogsRoute() {
         />
       ) : null}
 
+      <ListSearch
+        query={params.q}
+        keep={["type", "source", "account", "from", "to", "showCleared", "auto"]}
+        label="Search messages and accounts"
+        placeholder="words or account id..."
+      />
       <LogFilters params={params} />
       {params.account ? (
         <Text as="p" size="2" mb="2" data-testid="logs-account">
@@ -285,12 +320,12 @@ export default function LogsRoute() {
             title="No entries match these filters"
             description={
               params.showCleared
-                ? "No entry has this type and source. Try others, or clear the filters."
-                : "No open entry has this type and source. Try others, tick Show cleared, or clear the filters."
+                ? "No entry matches these filters. Try others, or clear the filters."
+                : "No open entry matches these filters. Try others, tick Show cleared, or clear the filters."
             }
             action={
               <Button asChild variant="soft">
-                <Link to={logsPageUrl({ showCleared: params.showCleared, auto: params.auto })}>Clear filters</Link>
+                <Link to={logsPageUrl({ showCleared: params.showCleared, auto: params.auto, q: "" })}>Clear filters</Link>
               </Button>
             }
           />

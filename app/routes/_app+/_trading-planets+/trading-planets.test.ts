@@ -164,8 +164,18 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
       ["redirectTo", "/trading-planets?seqPage=2"],
     ]);
     expect(res.headers.get("location")).toBe("/trading-planets?seqPage=2");
+    // Issue 30 B5: without JavaScript the Move says what it did.
+    expect(toastOf(res)?.message).toBe("Moved “S21” up: now 20 of 30");
     expect((await load()).data.sequences.at(-1)!.name).toBe("S21");
     expect((await load("?seqPage=2")).data.sequences[0]!.name).toBe("S20");
+    const first = (await load()).data.sequences[0]!;
+    const top = await post([
+      ["intent", "sequence-move"],
+      ["id", first._id],
+      ["direction", "up"],
+      ["redirectTo", "/trading-planets"],
+    ]);
+    expect(toastOf(top)?.message).toBe("“S1” is already first");
   });
 });
 

@@ -12,6 +12,7 @@ import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequen
 import { PAGE_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
 import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
+import { useLive } from "~/components/live/live";
 import { GlobeIcon, PlusIcon } from "~/components/ui/icons";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { SectionHeader } from "~/components/ui/section-header";
@@ -25,6 +26,7 @@ import {
   deleteSequence,
   listSequencesPage,
   moveSequence,
+  type SequenceMove,
   reorderSequences,
   setSequencesActive,
   updateSequence,
@@ -239,9 +241,11 @@ export const action = pageAction<Intent>({
       return toList(redirectTo, TRADING_MESSAGES.sequenceDeleted);
     },
     "sequence-move": async ({ form, redirectTo }) => {
-      if (!(await moveSequence(form.string("id"), form.string("direction") === "up" ? -1 : 1))) return notFound(redirectTo, TRADING_ERRORS.sequenceNotFound);
-      // No toast: the list shows the new order.
-      return toList(redirectTo, "");
+      const up = form.string("direction") === "up";
+      const move = await moveSequence(form.string("id"), up ? -1 : 1);
+      if (!move) return notFound(redirectTo, TRADING_ERRORS.sequenceNotFound);
+      // Issue 30 B5: say what it did (without JavaScript the list alone does not show which one moved).
+      return toList(redirectTo, sequenceMoveText(move, up));
     },
     "sequence-reorder": async ({ form }) => {
       await reorderSequences(form.all("ids"), Number(form.string("offset")) || 0);
@@ -309,6 +313,12 @@ function listOf(back: string | null): string | undefined {
 }
 
 /** A success: back to the list with its toast (none for an empty message). */
+/** "Moved “A” up: now 1 of 3"; at an end, "“A” is already first" (nothing changed). */
+function sequenceMoveText(move: SequenceMove, up: boolean): string {
+  if (!move.moved) return `“${move.name}” is already ${up ? "first" : "last"}`;
+  return `Moved “${move.name}” ${up ? "up" : "down"}: now ${move.position} of ${move.total}`;
+}
+
 function toList(redirectTo: string | null, message: string): PageOutcome {
   return { ok: true, message, redirectTo: listOf(redirectTo) };
 }
@@ -341,6 +351,8 @@ function traderAccountId(form: FormFields, intent: "trader-start" | "trader-stop
 
 export default function TradingPlanetsRoute() {
   const loaded = useLoaderData<typeof loader>();
+  // Issue 30 A1: sequences, ads and custom planets changed elsewhere show here (an open sequence form keeps its draft).
+  useLive(["trading"]);
   const { sequences, planets, ads, traders, takeover, loadError, loadErrors } = loaded;
   // Absent in stubs that give only the rows (component tests): then everything is one page.
   const pages = (loaded as { pages?: { sequences: ListPage; ads: ListPage; msg: ListPage; traders?: ListPage } }).pages;

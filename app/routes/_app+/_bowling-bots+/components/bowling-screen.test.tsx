@@ -339,6 +339,24 @@ describe("issue 19 item 8 on the Bowling Bots screen: skeleton only while a refr
     expect(screen.queryByTestId("bowling-pager")).toBeNull();
   });
 
+  it("issue 30 B5: without JavaScript a refresh started elsewhere is followed (the page reloads itself until the outcome), not left at 'Refreshing 0 of 0 accounts'", async () => {
+    renderScreen(progress({ running: true }));
+    await screen.findByTestId("gifts-loading");
+    const reload = [...document.querySelectorAll("noscript")].map((n) => n.innerHTML).join("");
+    expect(reload).toContain('<meta http-equiv="refresh" content="2">');
+    cleanup();
+    // Not while a dialog or question is open (a reload would throw away what is typed), nor once it ended.
+    renderRemixStub([{ path: "/gifts", Component: () => <BowlingScreen data={data(progress({ running: true }))} /> }], {
+      initialEntries: ["/gifts?confirm=all"],
+    });
+    await screen.findByTestId("gifts-loading");
+    expect([...document.querySelectorAll("noscript")].map((n) => n.innerHTML).join("")).not.toContain("http-equiv");
+    cleanup();
+    renderScreen(progress({ running: false, finishedAt: "2026-11-23T12:01:00.000Z", outcome: "success" }));
+    await screen.findAllByTestId("bowling-row").catch(() => null);
+    expect([...document.querySelectorAll("noscript")].map((n) => n.innerHTML).join("")).not.toContain("http-equiv");
+  });
+
   it("while the first refresh runs: the skeleton", async () => {
     renderScreen(progress({ running: true, total: 1 }));
     expect(await screen.findByTestId("gifts-loading")).toBeTruthy();

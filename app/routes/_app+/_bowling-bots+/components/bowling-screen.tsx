@@ -25,6 +25,7 @@ import {
   LIVE_PATTERNS,
   PAGE_PARAM,
   REFRESH_POLL_MS,
+  URL_ONLY_PARAMS,
   dialogOf,
   hrefWith,
 } from "./bowling-view";
@@ -169,8 +170,11 @@ export function BowlingScreen({ data }: { data: BowlingData }) {
 
   return (
     <>
-      {/* Without JavaScript the page follows the job by reloading itself every 2 s. */}
-      {data.refreshingNoJs && refreshing ? <NoJsReload seconds={2} /> : null}
+      {/* Without JavaScript the page follows a running refresh by reloading itself every 2 s: the one
+          it posted (`?refreshing=1`, which ends with the outcome's toast), and one started elsewhere
+          (issue 30 B5: it stayed on "Refreshing 0 of 0 accounts"; it now ends on the outcome line),
+          unless a dialog or question is open (a reload would throw away what is being typed). */}
+      {refreshing && (data.refreshingNoJs || !URL_ONLY_PARAMS.some((name) => params.has(name))) ? <NoJsReload seconds={2} /> : null}
       <SectionHeader title="Bowling Bots" actions={<RefreshControl lastFetched={data.lastFetched} progress={data.progress} notice={data.notice} />} />
       {confirmRow ? (
         <ConfirmPanel

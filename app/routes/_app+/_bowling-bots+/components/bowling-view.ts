@@ -92,7 +92,7 @@ export const REFRESH_POLL_MS = 1000;
  * What the page follows on the live-events bus (one useLive per page): its own refresh, and
  * the All Characters refreshes, which write the same details rows (bowling users included).
  */
-export const LIVE_PATTERNS = ["refresh:bowling", "refresh:characters"] as const;
+export const LIVE_PATTERNS = ["refresh:bowling", "refresh:characters", "characters"] as const;
 
 /** The header text of spec 1 §2: "Loading..." while loading, "???" when unknown, else relative. */
 export const LAST_FETCHED_TEXTS = {

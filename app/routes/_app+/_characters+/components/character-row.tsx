@@ -1,7 +1,9 @@
+import { Spinner } from "@radix-ui/themes";
 import { Link, useFetcher } from "@remix-run/react";
 import { GlobeIcon, MobileIcon, TrashIcon } from "~/components/ui/icons";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { StaleMark } from "~/components/ui/refresh-outcome";
+import { SessionDetail } from "~/components/session/session-detail";
 import type { CharacterRow as Row } from "~/routes/_app+/_characters+/characters";
 import { CONFIRM_PARAM, GIFT_COLUMNS, giftLabel, type GiftAmount } from "./characters-view";
 
@@ -103,7 +105,9 @@ export function GiftGrid({
 function StalkerButton({ row }: { row: Row }) {
   const fetcher = useFetcher();
   const intent = row.active ? "stop-stalker" : "start-stalker";
-  const busy = fetcher.state !== "idle";
+  // Issue 30 A3: pending at once; once the row shows the new state (a live event, before the
+  // action and the loads after it end) the button offers the next action again.
+  const busy = fetcher.state !== "idle" && fetcher.formData?.get("intent") === intent;
   return (
     <fetcher.Form method="post" action="/characters">
       <HiddenFields fields={{ intent, accountId: row.account_id }} />
@@ -115,6 +119,7 @@ function StalkerButton({ row }: { row: Row }) {
         disabled={busy}
         aria-busy={busy || undefined}
       >
+        {busy ? <Spinner size="1" /> : null}
         {row.active ? "Stop" : "Start"}
         <span className="gt-visually-hidden"> stalker for {row.nick}</span>
       </button>
@@ -211,6 +216,8 @@ export function CharacterRowView({ row, ctx }: { row: Row; ctx: RowContext }) {
           </span>
           {row.stale ? <StaleMark stale={row.stale} /> : null}
         </div>
+        {/* Issue 30 A4: a stalker retrying, reconnecting or waiting says why in its own row, like the card. */}
+        {row.stalkerSession ? <SessionDetail session={row.stalkerSession} /> : null}
         <GiftGrid gifts={row.gifts} failed={row.giftsFailed} label={`Gifts of ${row.nick}`} loading={ctx.refreshing} names={ctx.names} />
       </div>
       {ctx.canWrite ? (

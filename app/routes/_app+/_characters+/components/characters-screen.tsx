@@ -3,6 +3,8 @@ import { Link, useFetcher, useLocation, useNavigate, useNavigation } from "@remi
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useLive } from "~/components/live/live";
 import { SessionDetail } from "~/components/session/session-detail";
+import { newerSession, useLiveSessions } from "~/components/session/live-sessions";
+import { stalkerSessionState } from "#api/stalker";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary-panel";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
@@ -33,7 +35,9 @@ import {
   REFRESH_POLL_MS,
   STALKER_PHASE_TEXTS,
   STALKER_TEXTS,
+  stalkerRowFields,
   toggleGiftSearch,
+  URL_ONLY_PARAMS,
 } from "./characters-view";
 import { CategoryDialog, UserDialog } from "./lazy-dialogs";
 import { CharactersRefreshButton } from "./refresh-button";
@@ -51,11 +55,12 @@ function withParam(search: string, name: string, value: string): string {
   return `/characters?${params}`;
 }
 
-function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalker" | "progress" | "notice">) {
+function StalkerCard({ stalker, progress, notice, live = false }: Pick<CharactersData, "stalker" | "progress" | "notice"> & { live?: boolean }) {
   const canWrite = useCanWrite();
   const start = useFetcher();
   const stop = useFetcher();
-  const pendingStart = start.state !== "idle";
+  // Issue 30 A3: "connecting" while the start call runs, until the server's own word arrives live.
+  const pendingStart = start.state !== "idle" && !live;
   // Spec 2 §4: connecting (blue) while the start call runs, then active (green).
   const state = pendingStart ? "connecting" : (stalker?.state ?? "inactive");
   // Issue 29: one state — the spec's three words where they are true (spec 2 §1: a retrying
@@ -89,7 +94,13 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
             <stop.Form method="post" action="/characters">
               <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
               <NoJsRedirect />
-              <Button type="submit" color="orange" variant="soft" disabled={!stalker || state === "inactive"} loading={stop.state !== "idle"}>
+              <Button
+                type="submit"
+                color="orange"
+                variant="soft"
+                disabled={!stalker || state === "inactive"}
+                loading={stop.state !== "idle" && state !== "inactive"}
+              >
                 Stop
               </Button>
             </stop.Form>
@@ -205,6 +216,22 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   const deleteFetcher = useFetcher({ key: "delete-user" });
   const deletingId = deleteFetcher.state !== "idle" ? String(deleteFetcher.formData?.get("accountId") ?? "") : null;
   const names = useMemo(() => giftNamesOf(data.totals), [data.totals]);
+  // Issue 30 A3: a stalker's new state shows as soon as its live event arrives, not after the
+  // clicked fetcher's action and the loaders after it (the row and the card alike).
+  const liveStalkers = useLiveSessions("stalker");
+  const withLive = (row: CharacterRow): CharacterRow => {
+    const view = newerSession(liveStalkers, row.account_id, row.stalkerSince);
+    return view ? { ...row, ...stalkerRowFields(view) } : row;
+  };
+  const cardView = newerSession(liveStalkers, data.stalker?.accountId, data.stalker?.session?.since ?? null);
+  const card: CharactersData["stalker"] =
+    data.stalker && cardView
+      ? {
+          ...data.stalker,
+          state: stalkerRowFields(cardView).stalkerState,
+          session: { ...cardView, state: stalkerSessionState(cardView) } as unknown as NonNullable<CharactersData["stalker"]>["session"],
+        }
+      : data.stalker;
   const ctx: RowContext = {
     refreshing: !!data.progress?.running,
     canWrite,
@@ -223,7 +250,8 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
   return (
     <>
       {/* Without JavaScript a Refresh's page follows the job by reloading itself every 2 s. */}
-      {data.refreshingNoJs && data.progress?.running ? <NoJsReload seconds={2} /> : null}
+      {/* Issue 30 B5: a refresh started elsewhere is followed too, unless a dialog or question is open. */}
+      {data.progress?.running && (data.refreshingNoJs || !URL_ONLY_PARAMS.some((name) => params.has(name))) ? <NoJsReload seconds={2} /> : null}
       <SectionHeader
         title="All Characters"
         actions={
@@ -279,7 +307,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
           redirectTo={`/characters${location.search}`}
         />
       ) : null}
-      <StalkerCard stalker={data.stalker} progress={data.progress} notice={data.notice} />
+      <StalkerCard stalker={card} progress={data.progress} notice={data.notice} live={!!cardView} />
       <RefreshStatus progress={data.progress} notice={data.notice} noun="users" showSuccess />
       <GiftFilter totals={data.totals} selected={data.giftFilter} />
       {data.userCount > 0 ? <ListSearch query={data.query} keep={[GIFT_PARAM, SUMMARY_EXPAND_PARAM]} /> : null}
@@ -300,7 +328,7 @@ export function CharactersScreen({ data }: { data: CharactersData }) {
               </h2>
               <ul className="gt-character-list">
                 {g.rows.map((r) => (
-                  <CharacterRowView key={r.account_id} row={r} ctx={ctx} />
+                  <CharacterRowView key={r.account_id} row={withLive(r)} ctx={ctx} />
                 ))}
               </ul>
             </section>

@@ -6,6 +6,8 @@
  */
 
 import { findGift } from "~/data/gifts";
+import type { SessionPhase, SessionView } from "#api/sessions";
+import { stalkerSessionState } from "#api/stalker";
 
 export type GiftCell = { type: number; name: string; img: string; amount: number };
 /** A row's gift: its type and amount (the type's name and picture come once per page, with the totals). */
@@ -130,6 +132,41 @@ export const STALKER_PHASE_TEXTS = {
   retrying: "Stalker retrying",
 } as const;
 
+/** What a character row says about its stalker (the loader and, from live events, the page: one rule). */
+export type StalkerRowFields = {
+  /** The stalker runs for this user (connecting or active). */
+  active: boolean;
+  stalkerState: StalkerCardState;
+  /** Issue 29: the one state of its stalker session (the badge), and its words ("Worker lost · waiting for a worker"). */
+  stalkerPhase: SessionPhase | null;
+  stalkerStatus: string | null;
+  /** Its stalker ended by itself: the platform's words (the row says so; the card has the details). */
+  stalkerError: string | null;
+  /**
+   * Issue 30 A4: a stalker that runs but is not up (retrying after 452, reconnecting, waiting
+   * for a worker) carries its session, so the row tells its state and reason like the card.
+   * null otherwise (an up or stopped stalker needs no more than its badge).
+   */
+  stalkerSession: SessionView | null;
+  /** When its session's state last changed (a live event newer than this replaces the fields). */
+  stalkerSince: string | null;
+};
+
+export function stalkerRowFields(s: SessionView | undefined): StalkerRowFields {
+  const state = s ? stalkerSessionState(s) : "inactive";
+  const card: StalkerCardState = state === "error" ? "inactive" : state;
+  const { state: _state, ...view } = (s ?? {}) as SessionView & { state?: unknown };
+  return {
+    active: card !== "inactive",
+    stalkerState: card,
+    stalkerPhase: s?.phase ?? null,
+    stalkerStatus: s?.status ?? null,
+    stalkerError: state === "error" ? (s?.error ?? "Stopped after an error") : null,
+    stalkerSession: s && card !== "inactive" && s.phase !== "active" ? (view as SessionView) : null,
+    stalkerSince: s?.since ?? null,
+  };
+}
+
 /** While a refresh runs and the live stream is down, the page re-reads every 2 s (with JavaScript). */
 export const REFRESH_POLL_MS = 2000;
 /**
@@ -137,4 +174,4 @@ export const REFRESH_POLL_MS = 2000;
  * write character details (a Bowling Bots refresh changes the bowling rows here), and the
  * 5-minute status refresh publishes as `refresh:characters` too.
  */
-export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling"] as const;
+export const LIVE_PATTERNS = ["refresh:characters", "refresh:bowling", "characters"] as const;

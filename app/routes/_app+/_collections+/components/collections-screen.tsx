@@ -1,7 +1,15 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { COLLECTION_SETS, COLLECTIONS_LIMITS, DEFAULT_RECIPIENT_ID, INTERVAL_OPTIONS, REPEAT_OPTIONS, type ActivityStatus } from "#api/collections";
+import {
+  COLLECTION_SETS,
+  COLLECTIONS_LIMITS,
+  collectionsConnectionState,
+  DEFAULT_RECIPIENT_ID,
+  INTERVAL_OPTIONS,
+  REPEAT_OPTIONS,
+  type ActivityStatus,
+} from "#api/collections";
 import { useLive } from "~/components/live/live";
 import { NoJsRedirect } from "~/components/ui/no-js";
 import { Cross2Icon, Link2Icon, ReloadIcon, TrashIcon } from "~/components/ui/icons";
@@ -10,6 +18,7 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { CollectionsData } from "../collections";
 import { SessionDetail } from "~/components/session/session-detail";
+import { newerSession, useLiveSessions } from "~/components/session/live-sessions";
 import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
 import { useCanWrite } from "~/components/ui/write-only";
@@ -450,8 +459,18 @@ function useCollectionsLive(data: CollectionsData) {
   useLive(patterns, { fallbackMs: data.auto.on ? AUTO_FALLBACK_MS : null });
 }
 
-export function CollectionsScreen({ data }: { data: CollectionsData }) {
-  useCollectionsLive(data);
+export function CollectionsScreen({ data: loaded }: { data: CollectionsData }) {
+  useCollectionsLive(loaded);
+  // Issue 30 A3: the connection's new state shows as soon as its live event arrives, not after
+  // the clicked connect/disconnect's post and the loads after it.
+  const live = newerSession(useLiveSessions("collections"), loaded.profile?.accountId, loaded.connection?.since ?? null);
+  const data: CollectionsData =
+    live && loaded.profile
+      ? {
+          ...loaded,
+          connection: { ...live, accountId: loaded.profile.accountId, state: collectionsConnectionState(live) } as unknown as CollectionsData["connection"],
+        }
+      : loaded;
   return (
     <>
       <SectionHeader title="Collections" actions={<ConnectIcon data={data} />} />

@@ -64,6 +64,12 @@ export function RateRow(props: RowProps) {
   const [keepEditor, setKeepEditor] = useState(wantEditor);
   if (wantEditor && !keepEditor) setKeepEditor(true);
   const mountEditor = canWrite && (wantEditor || keepEditor);
+  // Issue 30 A1: the editor starts from the values it was opened with (`base`) and moves to
+  // the server's new ones only when that loses no edit (the editor calls `adopt`); an edit in
+  // progress stays, with a note that the rate changed meanwhile.
+  const [base, setBase] = useState(props.saved);
+  const adopt = () => setBase(props.saved);
+  if (!mountEditor && editorKey(base) !== editorKey(props.saved)) setBase(props.saved);
 
   const renderRow = (editor: EditorState) => (
     <>
@@ -161,7 +167,7 @@ export function RateRow(props: RowProps) {
     <li className="gt-rate-row" data-status={data.status ? "enabled" : "disabled"} data-deleting={deleting || undefined}>
       <SwipeRow enabled={data.status} toggleLabel={toggleLabel} disabled={deleting || !canWrite} onDelete={submitDelete} onToggle={submitStatus}>
         {mountEditor ? (
-          <RowEditor key={editorKey(props.saved)} {...props} editorId={editorId}>
+          <RowEditor key={editorKey(base)} {...props} saved={base} latest={props.saved} onAdopt={adopt} editorId={editorId}>
             {renderRow}
           </RowEditor>
         ) : (
@@ -205,7 +211,7 @@ function ActionButton({
   );
 }
 
-/** The editor restarts from the server's values whenever they change (spec 1 §4). */
+/** The values an editor starts from (spec 1 §4): a new key starts a new editor. */
 function editorKey(saved: RateData): string {
   return JSON.stringify([saved.rate ?? null, saved.rates ?? null]);
 }

@@ -9,6 +9,7 @@ import { SectionHeader } from "~/components/ui/section-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { useOptimisticUpdates } from "~/utils/preferences";
+import { useLive } from "~/components/live/live";
 import { ExportButton } from "./export-button";
 import { LoadFailurePanel } from "~/components/ui/load-failure";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
@@ -54,6 +55,9 @@ export function RatesPanel({ loaded, actionData }: Props) {
   const [optimistic] = useOptimisticUpdates();
   const fetchers = useFetchers();
   const navigation = useNavigation();
+  // Issue 30 A1: a rate changed anywhere (another tab, /api, an import) shows here within a
+  // second; a row being edited keeps the edit and says the rate changed (row-editor.tsx).
+  useLive(["rates"]);
 
   // A failed reload keeps the rates already on screen (spec 1 §2: the error panel is for
   // "loading failed and there are no rates").

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { Cross2Icon, PlusIcon, ResetIcon } from "~/components/ui/icons";
 import { Badge, Button, Flex, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
-import { rateDataToTiers, RATE_LIMITS, RATE_MESSAGES, tierQuantity, tiersDiffer, validateTiers, type TierDraft } from "#api/rates";
+import { useEffect } from "react";
+import { rateDataToTiers, RATE_LIMITS, RATE_MESSAGES, tierQuantity, tiersDiffer, validateTiers, type RateData, type TierDraft } from "#api/rates";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
@@ -26,8 +27,17 @@ export function RowEditor({
   expanded,
   lastResult,
   editorId,
+  latest,
+  onAdopt,
   children,
-}: RowProps & { editorId: string; children: (state: EditorState) => React.ReactNode }) {
+}: RowProps & {
+  editorId: string;
+  /** The rate as the server has it now: `saved` is what this editor started from. */
+  latest?: RateData;
+  /** Start again from `latest` (a new editor: the row's key changes). */
+  onAdopt?: () => void;
+  children: (state: EditorState) => React.ReactNode;
+}) {
   const hydrated = useHydrated();
   const validation = useRatesValidation();
   const save = useFetcher<ActionResult>({ key: rowFetcherKey("save", input, output) });
@@ -62,6 +72,18 @@ export function RowEditor({
   const saving = save.state !== "idle";
   const showEditor = expanded || !!lastResult;
 
+  // Issue 30 A1: the rate changed elsewhere (another tab, /api) while this editor was open.
+  // Nothing typed, or typed just what the server now has (this editor's own save, stored in
+  // quantity order): follow the server. Otherwise keep the edit and say so.
+  const latestTiers = latest ? rateDataToTiers(latest).map((t) => ({ quantity: String(t.quantity), rate: String(t.rate) })) : serverTiers;
+  const changedMeanwhile = tiersDiffer(normaliseTiers(latestTiers), normaliseTiers(serverTiers));
+  const followsLatest = !edited || !tiersDiffer(sortedTiers(form.value?.tiers), sortedTiers(latestTiers));
+  const adoptNow = changedMeanwhile && followsLatest && !saving && !!onAdopt;
+  useEffect(() => {
+    if (adoptNow) onAdopt?.();
+  }, [adoptNow, onAdopt]);
+  const conflict = changedMeanwhile && !followsLatest;
+
   // A collapsed row keeps its editor (hidden) only while it holds edits, so folding a row
   // does not throw them away, and a long list does not carry a form per row.
   const body =
@@ -85,6 +107,16 @@ export function RowEditor({
           <button type="submit" hidden tabIndex={-1} aria-hidden />
           <HiddenFields fields={{ intent: "save", inputItem: input, outputItem: output }} />
           <NoJsRedirect />
+          {conflict ? (
+            <Flex className="gt-tier-conflict" role="status" gap="2" align="center" wrap="wrap" mb="2" data-testid="rate-changed-meanwhile">
+              <Text size="1" color="amber">
+                {RATE_CHANGED_MEANWHILE(rateTiersText(latestTiers))}
+              </Text>
+              <Button type="button" size="1" variant="soft" color="amber" onClick={onAdopt}>
+                Show the new values
+              </Button>
+            </Flex>
+          ) : null}
           <ol className="gt-tiers" aria-label={`Tiers of ${input} → ${output}`}>
             {tiers.map((tier, index) => {
               const f = tier.getFieldset();
@@ -164,7 +196,13 @@ export function RowEditor({
             >
               <PlusIcon /> Add tier
             </Button>
-            <Button {...form.reset.getButtonProps()} type="submit" size="2" variant="soft" color="gray" disabled={hydrated && !edited}>
+            <Button
+              {...(changedMeanwhile && onAdopt ? { type: "button" as const, onClick: onAdopt } : { ...form.reset.getButtonProps(), type: "submit" as const })}
+              size="2"
+              variant="soft"
+              color="gray"
+              disabled={hydrated && !edited}
+            >
               <ResetIcon /> Revert
             </Button>
             <Button
@@ -186,6 +224,19 @@ export function RowEditor({
       {children({ edited, invalid, body })}
     </div>
   );
+}
+
+/** Spec 1 §4 is silent on a rate changed elsewhere during an edit: ours. */
+export const RATE_CHANGED_MEANWHILE = (now: string) => `This rate changed meanwhile; it is now ${now}. Save keeps your edit.`;
+
+/** "≥ 0: 1/2, ≥ 10: 1/3" */
+function rateTiersText(tiers: readonly { quantity: string; rate: string }[]): string {
+  return tiers.map((t) => `≥ ${t.quantity}: ${t.rate}`).join(", ");
+}
+
+/** Tiers compared as values whatever order they were typed in (the server stores them by quantity). */
+function sortedTiers(tiers: unknown): TierDraft[] {
+  return normaliseTiers(tiers).sort((a, b) => Number(a.quantity) - Number(b.quantity) || String(a.rate).localeCompare(String(b.rate)));
 }
 
 /** The editor's tiers exactly as typed (blank stays blank), for validation. */

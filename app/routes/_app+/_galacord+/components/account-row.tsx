@@ -78,7 +78,12 @@ export function StatusBadge({ account, pending }: { account: SavedAccount; pendi
 /** One saved account (spec 2 §2): nick, planet chip, channel link, status badge, connect/disconnect and the row's dialogs. */
 export function AccountRow({ account }: { account: SavedAccount }) {
   const fetcher = useFetcher();
-  const pendingIntent = fetcher.state !== "idle" ? formText(fetcher.formData, "intent") : "";
+  const posted = fetcher.state !== "idle" ? formText(fetcher.formData, "intent") : "";
+  // Issue 30 A3: pending at once, until the row shows the server's word (its live event can come
+  // before the post's answer and the loads after it).
+  const caughtUp =
+    (posted === "connect" && account.desired === "connected" && account.state !== "error") || (posted === "disconnect" && account.desired === "disconnected");
+  const pendingIntent = caughtUp ? "" : posted;
   const pending = pendingIntent === "connect" ? "connect" : pendingIntent === "disconnect" ? "disconnect" : null;
   // An account in error (a login failure: 451, 950) is not retried until the operator presses Connect.
   const wantsConnected = pending ? pending === "connect" : account.desired === "connected" && account.state !== "error";
