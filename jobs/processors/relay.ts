@@ -79,6 +79,8 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
 
   // The backlog of each connection (Galaxy-bound lines + Discord-bound lines) in its session's info, live on the row.
   const dirty = new Set<string>();
+  /** Messages each relay connection posted on Discord, and when the last went (issue 31). */
+  const toDiscord = new Map<string, { n: number; at: number }>();
   const written = new Map<string, string>();
   const markAll = () => {
     for (const id of links.keys()) dirty.add(id);
@@ -87,7 +89,16 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     for (const id of dirty) {
       const h = links.get(id);
       if (!h) continue;
-      const info = { queued: h.link.queued + bot.pendingFor(id), dropped: h.link.dropped + bot.droppedFor(id) };
+      // Issue 31: the Sessions page's per-connection counters — relayed each way, dropped, queued, the last line's time.
+      const posted = toDiscord.get(id);
+      const last = Math.max(h.link.lastSaidAt, posted?.at ?? 0);
+      const info = {
+        queued: h.link.queued + bot.pendingFor(id),
+        dropped: h.link.dropped + bot.droppedFor(id),
+        toGalaxy: h.link.said,
+        toDiscord: posted?.n ?? 0,
+        lastMessageAt: last ? new Date(last).toISOString() : null,
+      };
       const key = JSON.stringify(info);
       if (written.get(id) === key) continue;
       written.set(id, key);
@@ -228,6 +239,9 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
             .post(row.channelId, { build: (mode) => galaxyToDiscord(out, mode), username: webhookUsername(name), replyTo, origin: row.accountId })
             .then((id) => {
               if (!id) return;
+              const count = toDiscord.get(row.accountId) ?? { n: 0, at: 0 };
+              toDiscord.set(row.accountId, { n: count.n + 1, at: Date.now() });
+              dirty.add(row.accountId);
               fromGalaxy.set(id, { channelId: row.channelId, fromId: chat.fromId, nick: chat.nick, text: chat.text, planet });
               lastPost.set(`${row.channelId}:${chat.fromId}`, id);
             });
@@ -253,6 +267,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     if (!h) return;
     links.delete(accountId);
     written.delete(accountId);
+    toDiscord.delete(accountId);
     await h.link.close();
     await h.running;
     if (ctx.proven()) await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});

@@ -35,7 +35,9 @@ afterAll(async () => {
 async function seedStalkers(ids: string[]) {
   const db = await getDb();
   await db.insert(users).values(ids.map((id) => ({ accountId: id, nick: `Nick${id}`, password: "x", type: "stalker" as const })));
-  await db.insert(sessions).values(ids.map((id) => ({ purpose: "stalker" as const, key: id, accountId: id, desired: "run" as const, actual: "waiting" as const })));
+  await db
+    .insert(sessions)
+    .values(ids.map((id) => ({ purpose: "stalker" as const, key: id, accountId: id, desired: "run" as const, actual: "waiting" as const })));
 }
 
 async function desired() {
