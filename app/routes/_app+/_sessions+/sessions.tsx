@@ -49,8 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     workerChoices: [...new Set([...knownWorkers, ...(filter.worker ? [filter.worker] : [])])],
     confirm: confirm && confirm.targets.length ? confirm : null,
     undo: undo.length ? undo : null,
-    // Is there any session at all (the "nothing yet" empty state vs "no matches")?
-    anySession: list.total > 0 || !(filter.purpose || filter.state || filter.worker || filter.q) ? list.total > 0 : true,
+    // "No matches" (with Clear filters) when filtered, else "nothing yet" when the list is empty.
+    anySession: list.total > 0 || !!(filter.purpose || filter.state || filter.worker || filter.q),
   });
 }
 
