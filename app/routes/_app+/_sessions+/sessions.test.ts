@@ -99,6 +99,12 @@ describe("/sessions bulk actions without JavaScript", () => {
     expect(to.searchParams.get("confirm")).toBe("stop");
     expect(to.searchParams.get("selected")).toBe("trader:6001");
     expect(await desired()).toEqual({ "trader:6001": "run" });
+    // The page then asks (its confirmation panel posts the same selection with confirmed=1).
+    const asking = await callRoute<{ confirm: { action: string; targets: { purpose: string; key: string }[] } | null }>(
+      loader,
+      makeRequest(`${to.pathname}${to.search}`, { cookie: operator.cookie }),
+    );
+    expect(asking.data.confirm).toEqual({ action: "stop", targets: [{ purpose: "trader", key: "6001" }] });
 
     const confirmed = await post("/sessions", [
       ["intent", "stop"],
