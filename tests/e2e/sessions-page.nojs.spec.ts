@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { simAccounts, toast, type SimAccount } from "./characters-fixtures";
+import { addOperator, logInAs } from "./team-fixtures";
 
 /**
  * Issue 31 item 1 without JavaScript: the Sessions page renders every session on the server,
@@ -51,4 +52,28 @@ test("filters by a GET form; Stop by a plain post with the toast and Undo", asyn
     await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
     await request.delete(`/api/users/${acc.id}`);
   }
+});
+
+test("a viewer reads the list and the Workers panel with no write controls, even from a link that asks to confirm", async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
+  const acc = await stalker(request, 19);
+  const name = `sessions-viewer-${Date.now().toString(36)}`;
+  const password = "viewer password 31";
+  await addOperator(page, name, password, "viewer");
+  const viewer = await logInAs(browser, baseURL!, name, password, false);
+  await viewer.goto(`/sessions?confirm=stop&selected=stalker:${acc.id}&undo=stalker:${acc.id}`);
+  await expect(row(viewer, acc.id)).toBeVisible();
+  await expect(viewer.getByRole("region", { name: "Workers" })).toContainText("Alive");
+  await expect(viewer.getByRole("checkbox")).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Stop", exact: true })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: /^Drain/ })).toHaveCount(0);
+  await expect(viewer.getByRole("alertdialog")).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: "Undo" })).toHaveCount(0);
+  await viewer.context().close();
+  await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
+  await request.delete(`/api/users/${acc.id}`);
 });

@@ -56,6 +56,8 @@ export function SessionsScreen({ filter, list, workers, workerChoices, confirm, 
   const here = `${location.pathname}${location.search}`;
   const filtered = !!(filter.purpose || filter.state || filter.worker || filter.q);
   const back = sessionsUrl(filter);
+  // A viewer is never offered a write (a shared link with ?confirm= or ?undo= included).
+  const canWrite = useCanWrite();
   return (
     <>
       <Text as="p" size="2" color="gray" mb="3">
@@ -67,7 +69,7 @@ export function SessionsScreen({ filter, list, workers, workerChoices, confirm, 
 
       <SessionFilters filter={filter} workerChoices={workerChoices} filtered={filtered} />
 
-      {confirm ? (
+      {confirm && canWrite ? (
         <ConfirmPanel
           title={`${confirm.action === "stop" ? "Stop" : "Restart"} ${confirm.targets.length === 1 ? "1 session" : `${confirm.targets.length} sessions`}?`}
           description={`A trading run among them starts fresh next time: its position in the sequence and its counts are reset. This cannot be undone.`}
@@ -77,7 +79,7 @@ export function SessionsScreen({ filter, list, workers, workerChoices, confirm, 
         />
       ) : null}
 
-      {undo ? (
+      {undo && canWrite ? (
         <UndoBar
           message={`Stopped ${undo.length === 1 ? "1 session" : `${undo.length} sessions`}.`}
           action={back}
