@@ -23,7 +23,7 @@
  * The server runs without Redis and without the worker (START_REDIS=false, RUN_WORKER=false),
  * so the run leaves no Redis keys; its database is dropped at the end.
  *
- * Parts: logs, exchange-rates, characters.
+ * Parts: logs, exchange-rates, characters, gifts, trading-planets, sessions.
  *
  * Adding a page: a `Part` below — its URL, how to grow its table to n rows (through the
  * models, or SQL where a million rows through the models would take too long), and text
@@ -290,6 +290,44 @@ PARTS.gifts = {
   },
   // The first bowler's row (nick order) with its gift chips.
   rendered: (html) => html.includes('data-account="300000001"') && html.includes("Bench bowler 00001") && html.includes('data-type="15"'),
+};
+
+/**
+ * Sessions like a busy fleet's (issue 31): of every purpose, mostly stalkers, one in five a
+ * trading run, one in ten a Collections connection, one in ten a GalaCord relay connection
+ * with counters; most active on a worker that has no beat in this run (so the page shows them
+ * "Worker lost", the worst case: every row joins a holder), some stopped, a few failed with
+ * the platform's words, a few retrying. Each has a Characters user for its nick.
+ */
+function sessionRows(from: number, to: number) {
+  const ids = `from generate_series(${from + 1}, ${to}) i`;
+  return [
+    `insert into users (account_id, nick, password, type) select (80000000 + i)::text, 'Bench session ' || lpad(i::text, 5, '0'), 'x', 'stalker' ${ids}`,
+    `insert into sessions (purpose, key, account_id, desired, actual, since, error, attempt, next_retry_at, holder, info)
+       select
+         case when i % 10 = 3 then 'relay-link' when i % 10 = 7 then 'collections' when i % 5 = 0 then 'trader' else 'stalker' end,
+         (80000000 + i)::text, (80000000 + i)::text,
+         case when i % 9 = 0 then 'stop' else 'run' end,
+         case when i % 17 = 0 then 'failed' when i % 9 = 0 then 'stopped' when i % 13 = 0 then 'reconnecting' else 'active' end,
+         now() - i * interval '1 minute',
+         case when i % 17 = 0 then 'Login failed: Invalid credentials' when i % 13 = 0 then 'Connection lost; retry 2 of 3' end,
+         case when i % 13 = 0 then 2 else 0 end,
+         case when i % 13 = 0 then now() + interval '1 hour' end,
+         case when i % 9 = 0 or i % 17 = 0 then null else 'bench-worker-' || (i % 2) end,
+         case when i % 10 = 3 then jsonb_build_object('queued', i % 4, 'dropped', i % 3, 'toGalaxy', i, 'toDiscord', i * 3, 'lastMessageAt', now()) else '{}'::jsonb end
+       ${ids}`,
+  ];
+}
+
+PARTS.sessions = {
+  url: "/sessions",
+  sizes: [10, 1000],
+  async grow({ sql }, have, n) {
+    for (const statement of sessionRows(have, n)) await sql(statement);
+    await sql("analyze users; analyze sessions");
+  },
+  // Rows with their nicks, and the pager's count of every session.
+  rendered: (html, n) => html.includes('data-session="') && html.includes("Bench session 0") && html.includes(`of ${n.toLocaleString("en-US")}`),
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -50,7 +50,7 @@ import { remember } from "~/utils/remember.server";
 import type { Supervised } from "./processors/supervise";
 import { fenceTiming, lockProof } from "./fence.server";
 import { createWorkerConnection, producerConnection, queuePrefix } from "../app/queue/redis.server";
-import { controlChannel, HOSTED_BY, requestSession, type ControlMessage } from "../app/queue/session-control.server";
+import { controlChannel, drainKey, HOSTED_BY, requestSession, type ControlMessage } from "../app/queue/session-control.server";
 
 export { sessionJobId } from "../app/queue/session-control.server";
 
@@ -272,11 +272,24 @@ type HostState = {
   share: Map<SessionPurpose, number>;
   /** Commands being run (so a poll does not claim them twice). */
   running: Set<number>;
+  /** The session queues' BullMQ Workers of this process (paused while drained). */
+  workers: Set<Worker>;
+  /** Since when this worker is drained (ISO; issue 31), null when it takes sessions. */
+  drainedAt: string | null;
 };
 const host = remember("session-host", (): { state?: HostState } => ({}));
 
 function hostState(): HostState {
-  host.state ??= { held: new Map(), timers: [], attached: 0, workerId: `${os.hostname()}-${process.pid}`, share: new Map(), running: new Set() };
+  host.state ??= {
+    held: new Map(),
+    timers: [],
+    attached: 0,
+    workerId: `${os.hostname()}-${process.pid}`,
+    share: new Map(),
+    running: new Set(),
+    workers: new Set(),
+    drainedAt: null,
+  };
   return host.state;
 }
 
@@ -284,7 +297,11 @@ function hostState(): HostState {
  * What this process holds and can hold, per purpose (its heartbeat carries it: /api/health and
  * the "all workers are full (N of M)" text read it). Empty before a session worker attached.
  */
-export function hostLoad(): { sessions: Partial<Record<HostedPurpose, number>>; capacity: Partial<Record<HostedPurpose, number>> } {
+export function hostLoad(): {
+  sessions: Partial<Record<HostedPurpose, number>>;
+  capacity: Partial<Record<HostedPurpose, number>>;
+  drainedAt?: string;
+} {
   const state = hostState();
   if (!state.registry || !state.attached) return { sessions: {}, capacity: {} };
   const settings = sessionSettings();
@@ -294,7 +311,7 @@ export function hostLoad(): { sessions: Partial<Record<HostedPurpose, number>>; 
     sessions[purpose] = heldCount(purpose);
     capacity[purpose] = state.registry.purposes[purpose].concurrency ?? settings.SESSION_CONCURRENCY;
   }
-  return { sessions, capacity };
+  return { sessions, capacity, ...(state.drainedAt ? { drainedAt: state.drainedAt } : {}) };
 }
 
 /** The job ids of the sessions this process holds. */
@@ -330,7 +347,12 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     const jobId = String(job.id);
 
     // Spreading: above the fair share (and another worker alive), let a worker with room take it.
+    // A drained worker (issue 31) takes none: one fetched just before its pause goes back at once.
     const share = state.share.get(purpose);
+    if (token && state.drainedAt) {
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
     if (token && share !== undefined && heldCount(purpose) >= share) {
       await job.moveToDelayed(Date.now() + 250 + Math.floor(Math.random() * 250), token);
       throw new DelayedError();
@@ -460,6 +482,7 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
   state.registry = registry;
   const purpose = (SESSION_QUEUES as readonly string[]).includes(worker.name) ? (worker.name as SessionPurpose) : null;
   state.attached += 1;
+  state.workers.add(worker);
   worker.on("lockRenewalFailed", (jobIds: string[]) => {
     for (const id of jobIds) abortHeld(id, "lock-lost");
   });
@@ -485,8 +508,10 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
     worker.off("ready", onReady);
     worker.off("completed", onDone);
     for (const [jobId, h] of state.held) if (purpose === null || h.purpose === purpose) abortHeld(jobId, "shutdown");
+    state.workers.delete(worker);
     state.attached = Math.max(0, state.attached - 1);
     if (state.attached > 0) return;
+    state.drainedAt = null;
     for (const t of state.timers.splice(0)) clearInterval(t);
     const sub = state.subscriber;
     state.subscriber = undefined;
@@ -496,6 +521,25 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
     if (sub && sub.status === "ready") await sub.quit().catch(() => sub.disconnect());
     else sub?.disconnect();
   };
+}
+
+/**
+ * Drain (issue 31): like SIGTERM without the exit. The session queues' Workers stop fetching
+ * (paused without waiting for the running sessions), then every held session is handed back
+ * exactly as on shutdown: the runner sends `QUIT :ds` (no platform kick), the row says
+ * "waiting", and the job goes back to the queue for another worker.
+ */
+async function drainHost(state: HostState, since: string) {
+  state.drainedAt = since;
+  await Promise.all([...state.workers].map((w) => w.pause(true).catch(() => {})));
+  for (const jobId of [...state.held.keys()]) abortHeld(jobId, "shutdown");
+  console.log(`[sessions] worker ${state.workerId} drained: its sessions go to other workers`);
+}
+
+async function undrainHost(state: HostState) {
+  state.drainedAt = null;
+  for (const w of state.workers) void w.resume();
+  console.log(`[sessions] worker ${state.workerId} undrained: it takes sessions again`);
 }
 
 /** Delivers a control message to the sessions this process holds. */
@@ -615,6 +659,15 @@ function startShared(state: HostState, registry: SessionRegistry, settings: Sess
       return;
     }
     try {
+      // Drained (issue 31): hand everything back and leave the hosts set, so the others' fair
+      // shares no longer count this worker; undrained: take sessions again.
+      const drained = await conn.hget(drainKey(), state.workerId);
+      if (drained && !state.drainedAt) await drainHost(state, drained);
+      else if (!drained && state.drainedAt) await undrainHost(state);
+      if (state.drainedAt) {
+        await conn.zrem(hostsKey(), state.workerId);
+        return;
+      }
       const now = Date.now();
       const gone = now - settings.SESSION_HOST_BEAT_MS * 3;
       const [, , [, hosts]] = (await conn.multi().zadd(hostsKey(), now, state.workerId).zremrangebyscore(hostsKey(), 0, gone).zcard(hostsKey()).exec()) as [

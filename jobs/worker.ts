@@ -27,6 +27,8 @@ import { SESSIONS } from "./processors/sessions";
 import { createWorkerConnection, heartbeatKeys, jobSettings, probeRedis, queuePrefix, safeRedisUrl, withTimeout } from "../app/queue/redis.server";
 import type { HeartbeatRecord } from "../app/queue/status.server";
 import { workerTroubleLog } from "./worker-log.server";
+import { drainKey } from "../app/queue/session-control.server";
+import { appVersion } from "~/utils/version.server";
 
 export type WorkerPool = {
   id: string;
@@ -115,8 +117,12 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     queues: PROCESSED_QUEUES,
     startedAt,
     at: Date.now(),
-    // Sessions held and capacity per purpose (issue 29: /api/health, "all workers are full").
+    // Sessions held and capacity per purpose (issue 29: /api/health, "all workers are full"),
+    // and whether it is drained (issue 31).
     ...hostLoad(),
+    // Issue 31: the Sessions page's Workers panel.
+    rss: process.memoryUsage.rss(),
+    version: appVersion(),
   });
   const ttl = settings.WORKER_HEARTBEAT_MS * 3;
   const beat = async () => {
@@ -168,6 +174,8 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
             .srem(heartbeatKeys.workers(), id)
             // A clean stop is not a loss: nothing to list.
             .hdel(heartbeatKeys.records(), id)
+            // A drain ends with the process (a restarted worker has a new id).
+            .hdel(drainKey(), id)
             .exec()
             .catch(() => {});
           await connection.quit().catch(() => connection.disconnect());

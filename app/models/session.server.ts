@@ -39,7 +39,8 @@ import { AppError } from "~/utils/app-error";
 type Row = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
 
-function toView(row: Row, liveness: SessionLiveness | null = null): SessionView {
+/** A row as every screen and /api shows it (exported for the Sessions page's list, issue 31). */
+export function toView(row: Row, liveness: SessionLiveness | null = null): SessionView {
   const view: Omit<SessionView, "phase" | "status"> = {
     purpose: row.purpose,
     key: row.key,

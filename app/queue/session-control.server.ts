@@ -24,6 +24,14 @@ export const HOSTED_BY: Partial<Record<SessionPurpose, { purpose: SessionPurpose
 
 export const controlChannel = () => `${queuePrefix()}:sessions:control`;
 
+/**
+ * Drained workers (issue 31, the Sessions page's "Drain"): a hash worker id → when it was asked
+ * (ISO). The worker reads its own field every host beat (SESSION_HOST_BEAT_MS): while it is set
+ * it hands its sessions back (as on SIGTERM) and takes no new ones. A restarted worker has a new
+ * id, so a restart ends a drain; so does "Undrain" (the field deleted).
+ */
+export const drainKey = () => `${queuePrefix()}:sessions:drained`;
+
 export type ControlMessage = { purpose: SessionPurpose; key: string; kind: "stop" | "wake" };
 
 export function sessionJobId(purpose: SessionPurpose, key: string): string {

@@ -5,6 +5,7 @@
  */
 import { producerConnection, heartbeatKeys, queuePrefix, redisUrl, waitForReady, withTimeout } from "./redis.server";
 import type { QueueName } from "./queues.server";
+import { drainKey } from "./session-control.server";
 import { remember } from "~/utils/remember.server";
 
 /** What each worker writes under `heartbeatKeys.worker(id)` (jobs/worker.ts) and this module reads. */
@@ -20,6 +21,10 @@ export type HeartbeatRecord = {
   sessions?: Record<string, number>;
   /** Sessions it can hold per purpose (its SESSION_CONCURRENCY). */
   capacity?: Record<string, number>;
+  /** Issue 31: resident memory (bytes), the app's version, and since when it is drained (absent: it takes sessions). */
+  rss?: number;
+  version?: string;
+  drainedAt?: string;
 };
 
 /** A worker as /api/health lists it: alive (its beat is fresh) or lost (its beat expired). */
@@ -31,6 +36,10 @@ export type WorkerInfo = Pick<HeartbeatRecord, "id" | "pid" | "host" | "mode" | 
   capacity: Record<string, number>;
   /** When its loss was noticed (ISO), for lost ones. */
   lostAt?: string;
+  /** Issue 31 (null from a worker older than it). */
+  rssBytes: number | null;
+  version: string | null;
+  drainedAt: string | null;
 };
 
 export type JobEngineStatus = {
@@ -71,6 +80,9 @@ function info(r: HeartbeatRecord, state: WorkerInfo["state"], now: number, lostA
     beatAgeMs: Math.max(0, now - r.at),
     sessions: r.sessions ?? {},
     capacity: r.capacity ?? {},
+    rssBytes: r.rss ?? null,
+    version: r.version ?? null,
+    drainedAt: r.drainedAt ?? null,
     ...(lostAt !== undefined ? { lostAt: new Date(lostAt).toISOString() } : {}),
   };
 }
@@ -197,9 +209,25 @@ export async function sweepDeadWorkers(): Promise<string[]> {
       .multi()
       .zrem(heartbeatKeys.lost(), ...old)
       .hdel(heartbeatKeys.records(), ...old)
+      .hdel(drainKey(), ...old)
       .exec();
   if (won.length) resetJobEngineStatus();
   return won;
+}
+
+/**
+ * Drain a live worker (issue 31, `POST /api/workers/{id}/drain`): it hands its sessions over and
+ * takes no new ones until undrained or restarted (jobs/session-host.server.ts `drainHost`; it
+ * reads this within SESSION_HOST_BEAT_MS). Returns false when no live worker has this id.
+ */
+export async function setWorkerDrained(id: string, drained: boolean): Promise<boolean> {
+  const conn = producerConnection();
+  if (!(await waitForReady(conn, STATUS_TIMEOUT_MS))) throw new Error("Redis is not reachable");
+  if (!(await withTimeout(conn.exists(heartbeatKeys.worker(id)), STATUS_TIMEOUT_MS, "Worker heartbeat"))) return false;
+  if (drained) await withTimeout(conn.hsetnx(drainKey(), id, new Date().toISOString()), STATUS_TIMEOUT_MS, "Drain");
+  else await withTimeout(conn.hdel(drainKey(), id), STATUS_TIMEOUT_MS, "Undrain");
+  resetJobEngineStatus();
+  return true;
 }
 
 /** Forget the cached answer (after starting or stopping something, and in tests). */

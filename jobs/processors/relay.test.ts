@@ -208,6 +208,24 @@ describe("GalaCord relay through the Galaxy and Discord simulators (spec 2 §4 R
     await stopConnection(acc.id);
   });
 
+  it("issue 31: each relay connection's counters on its session — relayed each way, dropped, queued, the last line's time — as /api/sessions shows them", async () => {
+    await running();
+    const { acc, listener } = await relayPair();
+    listener.say("from the planet");
+    await posted(RELAY, (s) => s.content === "from the planet", "the planet line");
+    await discordSays(RELAY, "carol", "from discord");
+    await heard(listener, acc.id, "carol: from discord");
+    const { listSessions } = await import("~/models/sessions-list.server");
+    const row = await waitFor("the counters written", async () => {
+      const item = (await listSessions({ purpose: "relay-link", q: acc.id, page: 1 })).sessions[0];
+      return item?.relay && item.relay.to_galaxy === 1 && item.relay.to_discord === 1 ? item : undefined;
+    });
+    expect(row.nick).toBe(acc.nick);
+    expect(row.relay).toMatchObject({ to_galaxy: 1, to_discord: 1, dropped: 0, queued: 0 });
+    expect(Date.parse(row.relay!.last_message_at!)).toBeGreaterThan(Date.now() - 30_000);
+    await stopConnection(acc.id);
+  });
+
   it("loop prevention: our webhook's and our bot's own messages are never relayed back to the planet", async () => {
     await running();
     const { acc, listener } = await relayPair();

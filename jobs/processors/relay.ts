@@ -52,10 +52,22 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
   if (signal.aborted) stopAll.abort(); // a stop made while discord.js was loading
 
   // Who hears what (jobs/relay/router.ts): Discord → Galaxy and Galaxy → Discord, with the message maps.
-  const router = createRelayRouter({ links, post: (channelId, post) => bot.post(channelId, post), mapMax: settings.RELAY_MAP_MAX });
+  // Every post for Discord counts for its connection (the Sessions page's "relayed to Discord").
+  const postCounted = (channelId: string, post: Parameters<typeof bot.post>[1]) =>
+    bot.post(channelId, post).then((id) => {
+      if (id) {
+        const count = toDiscord.get(post.origin) ?? { n: 0, at: 0 };
+        toDiscord.set(post.origin, { n: count.n + 1, at: Date.now() });
+        dirty.add(post.origin);
+      }
+      return id;
+    });
+  const router = createRelayRouter({ links, post: postCounted, mapMax: settings.RELAY_MAP_MAX });
 
   // The backlog of each connection (Galaxy-bound lines + Discord-bound lines) in its session's info, live on the row.
   const dirty = new Set<string>();
+  /** Messages each relay connection posted on Discord, and when the last went (issue 31). */
+  const toDiscord = new Map<string, { n: number; at: number }>();
   const written = new Map<string, string>();
   const markAll = () => {
     for (const id of links.keys()) dirty.add(id);
@@ -64,7 +76,16 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     for (const id of dirty) {
       const h = links.get(id);
       if (!h) continue;
-      const info = { queued: h.link.queued + bot.pendingFor(id), dropped: h.link.dropped + bot.droppedFor(id) };
+      // Issue 31: the Sessions page's per-connection counters — relayed each way, dropped, queued, the last line's time.
+      const posted = toDiscord.get(id);
+      const last = Math.max(h.link.lastSaidAt, posted?.at ?? 0);
+      const info = {
+        queued: h.link.queued + bot.pendingFor(id),
+        dropped: h.link.dropped + bot.droppedFor(id),
+        toGalaxy: h.link.said,
+        toDiscord: posted?.n ?? 0,
+        lastMessageAt: last ? new Date(last).toISOString() : null,
+      };
       const key = JSON.stringify(info);
       if (written.get(id) === key) continue;
       written.set(id, key);
@@ -148,6 +169,7 @@ export async function runRelay(ctx: SessionContext): Promise<void> {
     if (!h) return;
     links.delete(accountId);
     written.delete(accountId);
+    toDiscord.delete(accountId);
     await h.link.close();
     await h.running;
     if (ctx.proven()) await releaseSession("relay-link", accountId, ctx.workerId, "stopped").catch(() => {});

@@ -46,6 +46,8 @@ export class GalaxyLink {
   #lastJoinAt = 0;
   dropped = 0;
   said = 0;
+  /** When the last line went out (ms), 0 before the first (issue 31: the Sessions page's counters). */
+  lastSaidAt = 0;
 
   constructor(
     readonly creds: LinkCredentials,
@@ -231,6 +233,7 @@ export class GalaxyLink {
       }
       this.#queue.shift();
       this.said++;
+      this.lastSaidAt = Date.now();
       if (line.tag) {
         this.#saidAt.delete(line.tag);
         this.#saidAt.set(line.tag, Date.now());

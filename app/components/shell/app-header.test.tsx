@@ -33,3 +33,11 @@ describe("the header's role hint", () => {
     expect(screen.queryByText("Read-only")).toBeNull();
   });
 });
+
+describe("the header's job badges (issue 31)", () => {
+  it("the worker badge opens the Sessions page", async () => {
+    header("viewer", false);
+    const label = await screen.findByText("Jobs online");
+    expect(label.closest("a")?.getAttribute("href")).toBe("/sessions");
+  });
+});

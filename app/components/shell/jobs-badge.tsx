@@ -1,4 +1,5 @@
 import { Badge } from "@radix-ui/themes";
+import { Link } from "@remix-run/react";
 import { Hint } from "~/components/ui/hint";
 
 export type JobsState = { redis: "up" | "down"; worker: "running" | "stopped" | "unknown"; workers?: number; lost?: number };
@@ -6,7 +7,8 @@ export type JobsState = { redis: "up" | "down"; worker: "running" | "stopped" | 
 /**
  * The job engine at a glance. Background work (refreshes, stalker, relay bot, collection
  * cycles) runs on Redis-backed queues; when Redis is away the operator should know why
- * nothing moves before pressing buttons.
+ * nothing moves before pressing buttons. It links to the Sessions page (issue 31: every session
+ * and the Workers panel).
  */
 export function JobsBadge({ jobs }: { jobs: JobsState }) {
   const { label, color, hint } =
@@ -30,9 +32,11 @@ export function JobsBadge({ jobs }: { jobs: JobsState }) {
           };
   return (
     <Hint content={hint}>
-      <Badge color={color} variant="soft" radius="full" title={hint} tabIndex={0} className="gt-jobs-badge" data-state={jobs.redis}>
-        <span className="gt-dot" aria-hidden />
-        <span className="gt-jobs-label">{label}</span>
+      <Badge asChild color={color} variant="soft" radius="full" title={hint} className="gt-jobs-badge" data-state={jobs.redis}>
+        <Link to="/sessions">
+          <span className="gt-dot" aria-hidden />
+          <span className="gt-jobs-label">{label}</span>
+        </Link>
       </Badge>
     </Hint>
   );

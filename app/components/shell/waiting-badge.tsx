@@ -1,4 +1,5 @@
 import { Badge } from "@radix-ui/themes";
+import { Link } from "@remix-run/react";
 import { Hint } from "~/components/ui/hint";
 import { useEffect, useState } from "react";
 import type { SessionView } from "#api/sessions";
@@ -32,8 +33,11 @@ export function WaitingBadge({ waiting, text = null }: { waiting: string[]; text
     "Sessions asked for that no job worker holds: none is running, every one is full (SESSION_CONCURRENCY), or the worker holding them stopped. Start a worker (npm run worker) or wait for one to take them.";
   return (
     <Hint content={hint}>
-      <Badge color="amber" variant="soft" radius="full" title={hint} tabIndex={0} data-testid="waiting-sessions">
-        {keys.size} waiting for a worker{text && text !== "Waiting for a worker" ? `: ${text.replace(/^Waiting for a worker: /, "")}` : ""}
+      <Badge asChild color="amber" variant="soft" radius="full" title={hint} data-testid="waiting-sessions">
+        {/* Issue 31: the Sessions page, filtered to them. */}
+        <Link to="/sessions?state=waiting">
+          {keys.size} waiting for a worker{text && text !== "Waiting for a worker" ? `: ${text.replace(/^Waiting for a worker: /, "")}` : ""}
+        </Link>
       </Badge>
     </Hint>
   );
