@@ -39,6 +39,10 @@ export const users = pgTable(
       t.nick,
       t.accountId,
     ),
+    // Bowling Bots' order (app/models/bowling-page.server.ts `listOrder`) among bowling accounts.
+    index("users_bowling_order_index")
+      .on(sql`lower(${t.nick})`, t.nick, t.accountId)
+      .where(sql`${t.type} = 'bowling'`),
   ],
 );
 
