@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { ads, planetSequences } from "~/db/schema";
 import { adsPageQuery } from "./ad.server";
+import { auditPageQuery } from "./audit.server";
 import { bowlingPageQuery } from "./bowling-page.server";
 import { sequencesPageQuery } from "./planet-sequence.server";
 
@@ -31,7 +32,9 @@ beforeAll(async () => {
   await db.execute(sql`insert into planet_sequences (name, steps, position) select 'Idx route ' || i, '[]'::jsonb, i from generate_series(1, 5000) i`);
   await db.execute(sql`insert into ads (ads_message, category, created_at)
     select 'Idx ad ' || i, case when i % 2 = 0 then 'ads' else 'msg' end, now() - i * interval '1 second' from generate_series(1, 10000) i`);
-  await db.execute(sql`analyze users; analyze planet_sequences; analyze ads`);
+  await db.execute(sql`insert into audit_log (at, operator, action, target)
+    select now() - (i / 3) * interval '1 second', 'idx', 'rate.update', 'pair ' || i from generate_series(1, 10000) i`);
+  await db.execute(sql`analyze users; analyze planet_sequences; analyze ads; analyze audit_log`);
 });
 
 describe("list pages read their order from an index at 5,000 rows", () => {
@@ -50,6 +53,14 @@ describe("list pages read their order from an index at 5,000 rows", () => {
       const plan = await planOf(adsPageQuery(await getDb(), eq(ads.category, "ads"), 40, offset));
       expect(plan.map((n) => n["Node Type"])).not.toContain("Sort");
       expect(plan.some((n) => n["Index Name"] === "ads_category_order_index")).toBe(true);
+    });
+    it(`the audit trail, offset ${offset}, both directions`, async () => {
+      for (const newerFirst of [true, false]) {
+        const plan = await planOf(auditPageQuery(await getDb(), undefined, newerFirst, 51, offset));
+        expect(plan.map((n) => n["Node Type"])).not.toContain("Sort");
+        expect(plan.map((n) => n["Node Type"])).not.toContain("Incremental Sort");
+        expect(plan.some((n) => n["Index Name"] === "audit_log_at_id_index")).toBe(true);
+      }
     });
   }
   it("the seeded tables are the size the plans were taken at", async () => {
