@@ -99,6 +99,7 @@ export function AdsManager({
           Ads and Messages
         </Heading>
         {canWrite ? <NewAdForm here={here} ads={ads} pages={pages} /> : null}
+        <Box mt="2" />
         <ListSearch
           query={query}
           param={SEARCH_PARAMS.ads}
@@ -217,7 +218,7 @@ export function AdsManager({
               ) : query && pages ? (
                 <li>
                   <Text size="1" color="gray" role="status">
-                    {`${pages[category].total.toLocaleString("en-US")} ${title.toLowerCase()} ${pages[category].total === 1 ? "matches" : "match"} “${query}”`}
+                    {`${pages[category].total.toLocaleString("en-US")} ${NOUNS[category][pages[category].total === 1 ? 0 : 1]} ${pages[category].total === 1 ? "matches" : "match"} “${query}”`}
                   </Text>
                 </li>
               ) : null}
@@ -229,6 +230,9 @@ export function AdsManager({
     </Box>
   );
 }
+
+/** "1 ad matches", "2 messages match" (the search's count line). */
+const NOUNS: Record<AdCategory, [string, string]> = { ads: ["ad", "ads"], msg: ["message", "messages"] };
 
 function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ads: ListPage; msg: ListPage } }) {
   const hydrated = useHydrated();
