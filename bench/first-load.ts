@@ -16,7 +16,15 @@
  *    GETs each section and counts the HTML bytes (uncompressed) and checks that every
  *    `modulepreload` of the page is in the manifest set (so the figure is what the page loads).
  *
- * Environment: BENCH_BUILD_DIR (reuse a build), BENCH_SECTIONS (comma-separated URLs).
+ * 4. Opens each section in Chromium (/usr/bin/chromium, or CHROMIUM_PATH) with that session
+ *    and waits until the network is idle (no request for 500 ms), then sums every JavaScript
+ *    file the page fetched — the preloaded ones and whatever the page imports by itself
+ *    before any user action (issue 32 item 4: lazy chunks fetched right after load count).
+ *    Each file is gzipped at level 9 as above. The aim is printed beside each figure, with
+ *    "MISSED" where a section is over it, and the files fetched after load are named.
+ *
+ * Environment: BENCH_BUILD_DIR (reuse a build), BENCH_SECTIONS (comma-separated URLs),
+ * BENCH_BROWSER=0 (skip step 4).
  */
 import { spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -164,6 +172,46 @@ async function main() {
   }
   console.log(`\nAim: at most ${BUDGET_KB} kB gzip of JavaScript for any section's first load.`);
   for (const n of notes) console.log(`note: ${n}`);
+  if (process.env.BENCH_BROWSER !== "0") await inBrowser(origin, cookie, assets, size);
+}
+
+/** Step 4: what Chromium fetches for each section until the network is idle, without any user action. */
+async function inBrowser(origin: string, cookie: string, assets: AssetsManifest, size: (file: string) => { raw: number; gzip: number }) {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+  try {
+    const context = await browser.newContext();
+    const [name, value] = cookie.split(";")[0]!.split("=");
+    await context.addCookies([{ name: name!, value: value!, url: origin }]);
+    console.log(`\n## In Chromium, until the network is idle (no user action): every JavaScript file the page fetched, gzip level 9 per file, summed`);
+    console.log("| section           | JS files | JS gzip kB | aim     | fetched after the preloads (gzip kB) | load  |");
+    console.log("|-------------------|----------|------------|---------|--------------------------------------|-------|");
+    const missed: string[] = [];
+    for (const url of SECTIONS) {
+      const page = await context.newPage();
+      const scripts = new Set<string>();
+      page.on("request", (req) => {
+        if (req.resourceType() === "script" && req.url().startsWith(origin)) scripts.add(new URL(req.url()).pathname);
+      });
+      await page.goto(`${origin}${url}`, { waitUntil: "networkidle", timeout: 120_000 });
+      const preloaded = new Set(firstLoadFiles(assets, url).files);
+      const files = [...scripts].filter((f) => f.startsWith("/assets/"));
+      const gz = files.reduce((n, f) => n + size(f).gzip, 0);
+      const late = files
+        .filter((f) => !preloaded.has(f))
+        .map((f) => `${path.basename(f).replace(/-[\w-]{8}\.js$/, "")} ${kb(size(f).gzip)}`)
+        .join(", ");
+      const over = gz / 1000 > BUDGET_KB;
+      if (over) missed.push(`${url}: ${kb(gz)} kB gzip > ${BUDGET_KB}`);
+      console.log(
+        `| ${url.padEnd(17)} | ${String(files.length).padStart(8)} | ${kb(gz).padStart(10)} | ${(over ? "MISSED" : "met").padEnd(7)} | ${(late || "none").padEnd(36)} | ${os.loadavg()[0]!.toFixed(2).padStart(5)} |`,
+      );
+      await page.close();
+    }
+    console.log(missed.length ? `\nMISSED (${missed.length}): ${missed.join("; ")}` : "\nEvery section within the aim.");
+  } finally {
+    await browser.close();
+  }
 }
 
 async function cleanup() {

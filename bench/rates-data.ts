@@ -8,7 +8,8 @@
 import type { RateEntry, Tier } from "#api/rates";
 import { GIFT_NAMES } from "~/data/gifts";
 
-export const EXTRA_GIFT_COUNT = 80;
+/** Enough synthetic names for 10,000 pairs (101 gifts × 100 outputs; issue 32: the list bench crashed at 10,000 with 80). */
+export const EXTRA_GIFT_COUNT = 150;
 
 export function benchGiftNames(count = EXTRA_GIFT_COUNT): string[] {
   return Array.from({ length: count }, (_, i) => `Bench Gift ${String(i + 1).padStart(3, "0")}`);

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { TRADING_ERRORS, type Ad, type AdCategory } from "#api/trading";
 import { getDb } from "~/db/client.server";
 import { ads } from "~/db/schema";
@@ -20,25 +20,27 @@ export async function listAds(): Promise<Ad[]> {
 
 /**
  * One page of a category (issue 20 "Bounded pages"): `size` ads in list order (oldest first)
- * from `page` (1-based; past the end: the last page) and the category's total.
+ * from `page` (1-based; past the end: the last page) and the category's total. With `query`
+ * (issue 32 item 2, `?adQ=`): the ads whose text holds it, case-insensitively, and their count.
  */
-export async function listAdsPage(category: AdCategory, page: number, size: number): Promise<{ ads: Ad[]; total: number; page: number }> {
+export async function listAdsPage(category: AdCategory, page: number, size: number, query = ""): Promise<{ ads: Ad[]; total: number; page: number }> {
   const db = await getDb();
+  const q = query.trim().toLowerCase();
+  const where = and(eq(ads.category, category), q ? sql`strpos(lower(${ads.adsMessage}), ${q}) > 0` : undefined);
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(ads)
-    .where(eq(ads.category, category));
+    .where(where);
   const total = count?.n ?? 0;
   const last = Math.max(1, Math.ceil(total / size));
   const shown = Math.min(Math.max(1, Math.floor(page) || 1), last);
-  const rows = await db
-    .select()
-    .from(ads)
-    .where(eq(ads.category, category))
-    .orderBy(asc(ads.createdAt), asc(ads.id))
-    .limit(size)
-    .offset((shown - 1) * size);
+  const rows = await adsPageQuery(db, where, size, (shown - 1) * size);
   return { ads: rows.map(toAd), total, page: shown };
+}
+
+/** One page in list order, walked in `ads_category_order_index` (exported for the plan test). */
+export function adsPageQuery(db: Awaited<ReturnType<typeof getDb>>, where: SQL | undefined, limit: number, offset: number) {
+  return db.select().from(ads).where(where).orderBy(asc(ads.createdAt), asc(ads.id)).limit(limit).offset(offset);
 }
 
 export async function createAd(input: { adsMessage: string; category: AdCategory; isActive: boolean }): Promise<Ad> {

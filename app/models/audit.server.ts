@@ -189,13 +189,7 @@ export async function listAudit(f: AuditFilter = {}): Promise<AuditPage> {
   const where = [...base];
   if (f.before) where.push(beyond(f.before, "<"));
   if (f.after) where.push(beyond(f.after, ">"));
-  const rows = await db
-    .select({ row: auditLog, cursor: cursorAt })
-    .from(auditLog)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(...(newerFirst ? [desc(auditLog.at), desc(auditLog.id)] : [asc(auditLog.at), asc(auditLog.id)]))
-    .limit(limit + 1)
-    .offset(f.before || f.after ? 0 : (page - 1) * limit);
+  const rows = await auditPageQuery(db, where.length ? and(...where) : undefined, newerFirst, limit + 1, f.before || f.after ? 0 : (page - 1) * limit);
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
   if (!newerFirst) shown.reverse();
@@ -224,6 +218,17 @@ export async function listAudit(f: AuditFilter = {}): Promise<AuditPage> {
 }
 
 /** The operator names that appear in the trail (the page's filter offers them). */
+/** One page of the trail in (at, id) order, walked in `audit_log_at_id_index` (exported for the plan test; issue 32 item 1). */
+export function auditPageQuery(db: Awaited<ReturnType<typeof getDb>>, where: SQL | undefined, newerFirst: boolean, limit: number, offset: number) {
+  return db
+    .select({ row: auditLog, cursor: cursorAt })
+    .from(auditLog)
+    .where(where)
+    .orderBy(...(newerFirst ? [desc(auditLog.at), desc(auditLog.id)] : [asc(auditLog.at), asc(auditLog.id)]))
+    .limit(limit)
+    .offset(offset);
+}
+
 export async function auditOperators(): Promise<string[]> {
   const db = await getDb();
   const rows = await db.selectDistinct({ operator: auditLog.operator }).from(auditLog).orderBy(auditLog.operator).limit(500);

@@ -35,6 +35,15 @@ async function dump(): Promise<Record<string, string[]>> {
   };
   const out: Record<string, string[]> = {};
   for (const { tablename } of tables.rows) {
+    if (tablename === "fleet_state") {
+      // Derived by triggers, never restored (migration 0020): its count must match the restored
+      // users; its version only grows, so it is left out.
+      const res = (await db.execute(sql`select users, (select count(*)::int from users) as counted from fleet_state`)) as unknown as {
+        rows: { users: number; counted: number }[];
+      };
+      out[tablename] = res.rows.map((r) => `users ${r.users} of ${r.counted}`);
+      continue;
+    }
     // Encrypted columns differ after a restore (a fresh IV): compare what they decrypt to elsewhere.
     const res = (await db.execute(sql.raw(`select row_to_json(t)::text as j from "${tablename}" t`))) as unknown as { rows: { j: string }[] };
     out[tablename] = res.rows.map((r) => r.j.replace(/"v1:[\w-]+:[\w-]+:[\w-]*"/g, '"<secret>"')).sort();

@@ -124,11 +124,19 @@ function rowsOf<T>(result: unknown): T[] {
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * Tables the database derives from others by triggers (migration 0020): never backed up,
+ * truncated or restored. Their triggers follow the restore's own truncates and inserts, so
+ * `fleet_state` counts the restored users and its version only ever grows (a version taken
+ * back from a backup could match a fingerprint some process remembered a value under).
+ */
+const DERIVED = new Set(["fleet_state"]);
+
 /** The app's tables (schema public), parents before children (foreign keys), then by name. */
 async function tablesInOrder(db: Executor): Promise<string[]> {
-  const names = rowsOf<{ name: string }>(await db.execute(sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`)).map(
-    (r) => r.name,
-  );
+  const names = rowsOf<{ name: string }>(await db.execute(sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`))
+    .map((r) => r.name)
+    .filter((name) => !DERIVED.has(name));
   const edges = rowsOf<{ child: string; parent: string }>(
     await db.execute(sql`
       select c.relname as child, p.relname as parent

@@ -63,14 +63,19 @@ export async function bowlingUsersPage({
   const matching = search ? (matched?.n ?? 0) : total;
   const pages = Math.max(1, Math.ceil(matching / size));
   const shown = Math.min(Math.max(1, Math.floor(page) || 1), pages);
-  const rows = await db
+  const rows = await bowlingPageQuery(db, query, size, (shown - 1) * size);
+  return { users: rows, page: shown, pages, matching, total };
+}
+
+/** One page of bowling accounts in list order, walked in `users_bowling_order_index` (exported for the plan test; issue 32 item 1). */
+export function bowlingPageQuery(db: Awaited<ReturnType<typeof getDb>>, query: string, limit: number, offset: number) {
+  return db
     .select({ _id: users.id, account_id: users.accountId, nick: users.nick })
     .from(users)
-    .where(and(isBowling, search))
+    .where(and(isBowling, searchWhere(query)))
     .orderBy(...listOrder)
-    .limit(size)
-    .offset((shown - 1) * size);
-  return { users: rows, page: shown, pages, matching, total };
+    .limit(limit)
+    .offset(offset);
 }
 
 /** The stored details of these accounts only. */

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { characterDetails, users } from "~/db/schema";
+import { fleetState, users } from "~/db/schema";
 import { remember } from "~/utils/remember.server";
 
 /**
@@ -8,23 +8,33 @@ import { remember } from "~/utils/remember.server";
  * remembered until the fleet changes (issue 20 "Bounded pages": a page of 50 rows must not
  * cost what summing every character's gifts costs — 30–40 ms a request at 1,000 accounts).
  *
- * "Changed" is a fingerprint read on every request, one pass over two narrow tables without
- * their JSON (≈ 1 ms at 1,000 accounts): per user its account id, type and nick; per stored
- * details row its account id and `updated_at`, which every write of a row sets. Hashes are
- * summed, so the fingerprint does not depend on the order writes committed in, and a write
- * by any process (the workers' refreshes, another web process) is seen by the next request.
- * A value computed while a write landed is stored under the fingerprint read before it, so the
- * next request recomputes: a stale total is never served twice.
+ * "Changed" is the fleet's version, one row of `fleet_state` read on every request (issue 32
+ * item 1: the earlier fingerprint hashed every user and details row, a whole-table read on
+ * every render). Triggers on `users` and `character_details` (migration 0020) add one to it
+ * in the same transaction as every statement that writes either table, so a write by any
+ * process (the workers' refreshes, another web process, a restore) is seen by the next
+ * request, and a write not yet committed is not. A value computed while a write landed is
+ * stored under the version read before it, so the next request recomputes: a stale total is
+ * never served twice. The version only grows (the row is never backed up or restored).
  */
+export function fleetFingerprintQuery() {
+  return sql`select ${fleetState.version}::text as f from ${fleetState} where ${fleetState.id} = 1`;
+}
+
 export async function fleetFingerprint(): Promise<string> {
   const db = await getDb();
-  const res = (await db.execute(sql`
-    select (select count(*)::text || ':' || coalesce(sum(hashtextextended(account_id || ':' || coalesce(type, '') || ':' || nick, 0)), 0)::text from ${users})
-      || '/' ||
-      (select count(*)::text || ':' || coalesce(sum(hashtextextended(account_id || ':' || updated_at::text, 0)), 0)::text from ${characterDetails}) as f`)) as unknown as {
-    rows: Array<{ f: string }>;
-  };
-  return res.rows[0]?.f ?? "";
+  const res = (await db.execute(fleetFingerprintQuery())) as unknown as { rows: Array<{ f: string }> };
+  // No row only if someone deleted it by hand: then nothing may be remembered (a fresh key each read).
+  return res.rows[0]?.f ?? `missing:${Math.random()}`;
+}
+
+/** How many users there are, kept by the same triggers (one row read, not a count of the table). */
+export async function fleetUserCount(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: fleetState.users }).from(fleetState).where(eq(fleetState.id, 1));
+  if (row) return row.n;
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return counted?.n ?? 0;
 }
 
 type Entry = { fingerprint: string; value: unknown };

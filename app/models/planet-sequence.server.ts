@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { defaultShuffle, TRADING_ERRORS, type PlanetSequence } from "#api/trading";
 import type { SequenceInput, SequenceUpdate } from "#api/trading-schemas";
 import { getDb } from "~/db/client.server";
@@ -38,24 +38,77 @@ export async function listSequences(): Promise<PlanetSequence[]> {
   return rows.map(toSequence);
 }
 
+/** The list's whole order (read from `planet_sequences_order_index`, issue 32 item 1). */
+const LIST_ORDER = [asc(planetSequences.position), asc(planetSequences.createdAt), asc(planetSequences.id)];
+
+/** A case-insensitive substring of the name ("" = every sequence). */
+function nameMatches(query: string): SQL | undefined {
+  const q = query.trim().toLowerCase();
+  return q ? sql`strpos(lower(${planetSequences.name}), ${q}) > 0` : undefined;
+}
+
+export type SequencesPage = {
+  sequences: PlanetSequence[];
+  /** Sequences matching the search (every one without a search). */
+  total: number;
+  /** Every sequence. */
+  all: number;
+  page: number;
+  offset: number;
+  /** With a search: each shown sequence's place in the whole list (0-based), for its move buttons. */
+  places?: number[];
+};
+
 /**
  * One page of the list (issue 20 "Bounded pages"): `size` sequences from `page` (1-based; a
- * page past the end shows the last one), the total and the page's offset in the list.
+ * page past the end shows the last one), the total and the page's offset in the list. With
+ * `query` (issue 32 item 2, `?seqQ=`), the sequences whose name holds it, in list order, each
+ * with its place in the whole list.
  */
-export async function listSequencesPage(page: number, size: number): Promise<{ sequences: PlanetSequence[]; total: number; page: number; offset: number }> {
+export async function listSequencesPage(page: number, size: number, query = ""): Promise<SequencesPage> {
   const db = await getDb();
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(planetSequences);
-  const total = count?.n ?? 0;
+  const where = nameMatches(query);
+  const [[count], [matched]] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(planetSequences),
+    where
+      ? db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(planetSequences)
+          .where(where)
+      : Promise.resolve([undefined]),
+  ]);
+  const all = count?.n ?? 0;
+  const total = where ? (matched?.n ?? 0) : all;
   const last = Math.max(1, Math.ceil(total / size));
   const shown = Math.min(Math.max(1, Math.floor(page) || 1), last);
   const offset = (shown - 1) * size;
+  if (!where) {
+    const rows = await sequencesPageQuery(db, size, offset);
+    return { sequences: rows.map(toSequence), total, all, page: shown, offset };
+  }
+  // A search's rows carry their place in the whole list (a count of the rows before each, by the order index).
   const rows = await db
-    .select()
+    .select({
+      row: planetSequences,
+      // The outer row's columns spelled out: drizzle writes a one-table select's columns unqualified.
+      place: sql<number>`(select count(*)::int from ${planetSequences} b where (b.position, b.created_at, b.id) < ("planet_sequences"."position", "planet_sequences"."created_at", "planet_sequences"."id"))`,
+    })
     .from(planetSequences)
-    .orderBy(asc(planetSequences.position), asc(planetSequences.createdAt), asc(planetSequences.id))
+    .where(where)
+    .orderBy(...LIST_ORDER)
     .limit(size)
     .offset(offset);
-  return { sequences: rows.map(toSequence), total, page: shown, offset };
+  return { sequences: rows.map((r) => toSequence(r.row)), total, all, page: shown, offset, places: rows.map((r) => Number(r.place)) };
+}
+
+/** One page in list order, walked in `planet_sequences_order_index` (exported for the plan test). */
+export function sequencesPageQuery(db: Awaited<ReturnType<typeof getDb>>, limit: number, offset: number) {
+  return db
+    .select()
+    .from(planetSequences)
+    .orderBy(...LIST_ORDER)
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function getSequence(id: string): Promise<PlanetSequence | null> {

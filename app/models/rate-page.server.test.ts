@@ -125,3 +125,36 @@ describe("ratesPage", () => {
     expect(last.rates[lastPair.inputItem]?.[lastPair.outputItem]).toMatchObject({ rate: "1", status: true });
   });
 });
+
+describe("issue 32 item 1: the group summary is not read again for every render", () => {
+  test("renders without an outgoing search reuse it until the rates change; a write is seen by the next render; a search reads its own", async () => {
+    const { getDb } = await import("~/db/client.server");
+    const { vi } = await import("vitest");
+    await batchUpsert(ALL_PAIRS);
+    const db = await getDb();
+    const execute = vi.spyOn(db, "execute");
+    const groupReads = () =>
+      execute.mock.calls.filter(([query]) => JSON.stringify((query as { queryChunks?: unknown }).queryChunks ?? query).includes("group by input_item")).length;
+    try {
+      const first = await ratesPage({ size: 10 });
+      const reads = groupReads();
+      expect(reads).toBeLessThanOrEqual(1);
+      for (let i = 0; i < 5; i++) expect((await ratesPage({ page: i + 1, size: 10 })).total).toBe(first.total);
+      expect(groupReads()).toBe(reads);
+
+      await batchUpsert([{ inputItem: GIFT_NAMES[0]!, outputItem: GIFT_NAMES[1]!, rates: "9", status: true }]);
+      await deleteAllRates();
+      await batchUpsert(ALL_PAIRS.slice(0, 20));
+      const after = await ratesPage({ size: 10 });
+      expect(after.total).toBe(20);
+      expect(groupReads()).toBe(reads + 1);
+
+      // An outgoing search counts its matches: its own read, every time.
+      await ratesPage({ outgoing: "ring", size: 10 });
+      await ratesPage({ outgoing: "ring", size: 10 });
+      expect(groupReads()).toBe(reads + 3);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+});

@@ -13,8 +13,8 @@ export const SEARCH_PARAM = "q";
 export const SEARCH_MAX = 100;
 
 /** The query of a URL: trimmed, lower-cased, at most SEARCH_MAX characters ("" = no search). */
-export function searchQuery(params: URLSearchParams): string {
-  const values = params.getAll(SEARCH_PARAM);
+export function searchQuery(params: URLSearchParams, param = SEARCH_PARAM): string {
+  const values = params.getAll(param);
   return (values.length === 1 ? values[0]! : "").trim().slice(0, SEARCH_MAX);
 }
 

@@ -63,3 +63,38 @@ test("multi-select on the second page: Select, check, Delete Selected, confirm; 
   await expect(adRow(page, "Paged ad 42")).toBeVisible();
   expect(((await (await request.get("/api/ads")).json()) as { ads: unknown[] }).ads).toHaveLength(41);
 });
+
+test("issue 32 item 2: a sequence and an ad found by search without JavaScript; the other list's search is kept; Clear search", async ({ page, request }) => {
+  const names = Array.from({ length: 45 }, (_, i) => `Route ${String(i + 1).padStart(2, "0")}`);
+  await seedSequences(request, names);
+  await seedPagedAds(request, 42);
+  await page.goto("/trading-planets");
+  await expect(page.getByTestId("sequence")).toHaveCount(20);
+
+  const sequences = page.getByRole("search", { name: "Search sequences by name" });
+  await sequences.getByRole("searchbox", { name: "Search sequences by name" }).fill("route 4");
+  await sequences.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\/trading-planets\?seqQ=route\+4$/);
+  await expect(page.getByTestId("sequence")).toHaveCount(6);
+  await expect(page.getByText("6 of 45 sequences match “route 4”")).toBeVisible();
+
+  const ads = page.getByRole("search", { name: "Search ads and messages" });
+  await ads.getByRole("searchbox", { name: "Search ads and messages" }).fill("Paged ad 41");
+  await ads.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/seqQ=route\+4/);
+  await expect(page).toHaveURL(/adQ=Paged\+ad\+41/);
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(1);
+  await expect(adRow(page, "Paged ad 41")).toBeVisible();
+  await expect(page.getByTestId("sequence")).toHaveCount(6);
+  await expect(page.getByText("1 ad matches “Paged ad 41”")).toBeVisible();
+  await expect(page.getByText("No messages match “Paged ad 41”.")).toBeVisible();
+
+  // Move up from the search result works on the whole list's places and comes back to the search.
+  await page.getByRole("button", { name: "Move Route 41 up" }).click();
+  await expect.poll(() => sequenceNames(request)).toEqual([...names.slice(0, 39), "Route 41", "Route 40", ...names.slice(41)]);
+  await expect(page).toHaveURL(/seqQ=route\+4/);
+
+  await sequences.getByRole("link", { name: "Clear search" }).click();
+  await expect(page.getByTestId("sequence")).toHaveCount(20);
+  await expect(page.getByRole("list", { name: "Ads" }).getByTestId("ad")).toHaveCount(1);
+});

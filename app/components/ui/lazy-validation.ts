@@ -8,8 +8,8 @@ import { lazyModule } from "~/components/ui/lazy-module";
  * Performance trick (CONVENTIONS rule 15), figures in bench/README.md "First-load weight":
  * zod with conform's zod adapter is ~31 kB gzip, a fifth of a section's first load. A form
  * keeps its one zod schema (rule 3): the action parses it on the server as always, and the
- * browser gets the same schema from a module imported here once the page has hydrated.
- * Until it arrives (a few hundred milliseconds after hydration, seconds on a busy phone) a
+ * browser gets the same schema from a module imported here once the operator first acts on
+ * the page (focus, press, key). Until it arrives (a few hundred milliseconds, seconds on a busy phone) a
  * form validates with {@link untilSchemaLoaded}: no errors in the browser, and a submission
  * goes to the server, whose answer carries the errors, exactly as without JavaScript. Use it
  * only for forms on a section's first screen; forms in code-split dialogs can import their
@@ -23,7 +23,24 @@ export function lazyValidation<M>(load: () => Promise<M>): () => M | undefined {
   // A failed load (offline, a stale deployment): forms keep working through the server; tried again next mount.
   const lazy = lazyModule(load);
   return function useLazyValidation() {
-    useEffect(() => lazy.start(), []);
+    // Loaded when the operator starts doing something on the page (a focus, a press, a key),
+    // not right after hydration: a page nobody touches never fetches zod (issue 32 item 4,
+    // /settings was 191 kB in Chromium at network idle with it). By the time a field is
+    // typed in and left, the schema is there; until then the server validates (above).
+    useEffect(() => {
+      if (lazy.get()) return;
+      const events = ["focusin", "pointerdown", "keydown"] as const;
+      const start = () => {
+        for (const e of events) document.removeEventListener(e, start, true);
+        lazy.start();
+      };
+      // A field focused before hydration (autofocus, a fast tab) is already an action.
+      if (document.activeElement && document.activeElement !== document.body) return start();
+      for (const e of events) document.addEventListener(e, start, true);
+      return () => {
+        for (const e of events) document.removeEventListener(e, start, true);
+      };
+    }, []);
     return useSyncExternalStore(lazy.subscribe, lazy.get, () => undefined);
   };
 }

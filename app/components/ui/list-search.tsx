@@ -18,11 +18,14 @@ export function ListSearch({
   query,
   keep,
   label = "Search by nick or account id",
+  param = SEARCH_PARAM,
   placeholder = "nick or account id...",
 }: {
   query: string;
   keep: readonly string[];
   label?: string;
+  /** The URL param of the query (`q` unless a page has several searches, as Trading Planets does). */
+  param?: string;
   placeholder?: string;
 }) {
   const location = useLocation();
@@ -43,9 +46,9 @@ export function ListSearch({
   const hrefFor = (q: string) => {
     // Read the URL as it is now, not as it was at render (a filter click may have landed since).
     const next = new URLSearchParams(window.location.search);
-    for (const name of [...next.keys()]) if (name !== SEARCH_PARAM && !keep.includes(name)) next.delete(name);
-    if (q.trim()) next.set(SEARCH_PARAM, q.trim());
-    else next.delete(SEARCH_PARAM);
+    for (const name of [...next.keys()]) if (name !== param && !keep.includes(name)) next.delete(name);
+    if (q.trim()) next.set(param, q.trim());
+    else next.delete(param);
     const s = next.toString();
     return `${location.pathname}${s ? `?${s}` : ""}`;
   };
@@ -72,7 +75,7 @@ export function ListSearch({
       <Flex gap="2" align="center" wrap="wrap">
         <TextField.Root
           type="search"
-          name={SEARCH_PARAM}
+          name={param}
           aria-label={label}
           placeholder={placeholder}
           maxLength={SEARCH_MAX}

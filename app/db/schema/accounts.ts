@@ -1,4 +1,5 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The accounts layer (spec 2 §3 "Characters" User; spec 1 §3 "Bowling user" is the same
@@ -25,7 +26,41 @@ export const users = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.type)],
+  (t) => [
+    index().on(t.type),
+    // All Characters' order (app/models/character-page.server.ts `USERS_ORDER`): the page is
+    // read from this index, not sorted from the whole table (issue 32 item 1). The expressions
+    // must stay the very text of the query's ORDER BY for the planner to use it.
+    index("users_page_order_index").on(
+      sql`(case coalesce(nullif(btrim(${t.type}), ''), 'unknown') when 'stalker' then 0 when 'trading' then 1 when 'bowling' then 2 else 3 end)`,
+      sql`lower(coalesce(nullif(btrim(${t.type}), ''), 'unknown'))`,
+      sql`(coalesce(nullif(btrim(${t.type}), ''), 'unknown'))`,
+      sql`lower(${t.nick})`,
+      t.nick,
+      t.accountId,
+    ),
+    // Bowling Bots' order (app/models/bowling-page.server.ts `listOrder`) among bowling accounts.
+    index("users_bowling_order_index")
+      .on(sql`lower(${t.nick})`, t.nick, t.accountId)
+      .where(sql`${t.type} = 'bowling'`),
+  ],
+);
+
+/**
+ * The fleet's change counter and size, one row kept by triggers on `users` and
+ * `character_details` (migration 0020, issue 32 item 1): every statement that writes either
+ * table adds one to `version` in its own transaction, and inserts and deletes of users move
+ * `users`. Reading the fingerprint or the fleet's size is one row, whatever the fleet.
+ * app/models/fleet-memo.server.ts.
+ */
+export const fleetState = pgTable(
+  "fleet_state",
+  {
+    id: integer().primaryKey().default(1),
+    version: bigint({ mode: "number" }).notNull().default(0),
+    users: integer().notNull().default(0),
+  },
+  (t) => [check("fleet_state_one_row", sql`${t.id} = 1`)],
 );
 
 /** Categories `{_id, value}` (spec 2 §3): free text, trimmed, unique. */

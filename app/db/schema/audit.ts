@@ -22,5 +22,11 @@ export const auditLog = pgTable(
     target: text().notNull().default(""),
     details: jsonb().$type<Record<string, unknown>>(),
   },
-  (t) => [index().on(t.at), index().on(t.operator, t.id), index().on(t.action, t.id)],
+  (t) => [
+    index().on(t.at),
+    index().on(t.operator, t.id),
+    index().on(t.action, t.id),
+    // The trail's page order, newest first by (at, id) (listAudit; issue 32 item 1): no sort step on ties.
+    index("audit_log_at_id_index").on(t.at, t.id),
+  ],
 );

@@ -22,7 +22,11 @@ export const planetSequences = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.position)],
+  (t) => [
+    index().on(t.position),
+    // The list's whole order (listSequencesPage), so a page is read from the index, not sorted (issue 32 item 1).
+    index("planet_sequences_order_index").on(t.position, t.createdAt, t.id),
+  ],
 );
 
 /** Custom planets: names unique per type, case-insensitively. */
@@ -47,7 +51,11 @@ export const ads = pgTable(
     isActive: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.createdAt)],
+  (t) => [
+    index().on(t.createdAt),
+    // One category's page in list order (listAdsPage), read from the index (issue 32 item 1).
+    index("ads_category_order_index").on(t.category, t.createdAt, t.id),
+  ],
 );
 
 /**

@@ -108,6 +108,18 @@ export const ratesExpressHandler: RequestHandler = (req, res, next) => {
   }, next);
 };
 
+/**
+ * A query the hot path may answer with: letters, digits, `-._~=&+,` and well-formed
+ * percent escapes other than control characters (`%00`–`%1f`, `%7f`), which the path
+ * hygiene refuses anywhere in the target. Anything odder goes through the whole stack.
+ */
+const HOT_QUERY = /^(?:[\w\-.~=&+,]|%(?:[2-6][0-9a-f]|7[0-9a-e]|[89a-f][0-9a-f]))*$/i;
+
+function isHotTarget(url: string | undefined): boolean {
+  if (url === "/api/rates") return true;
+  return !!url && url.startsWith("/api/rates?") && HOT_QUERY.test(url.slice("/api/rates?".length));
+}
+
 /** `trust proxy` as Express compiled it (`app.get("trust proxy fn")`). */
 type TrustProxy = (address: string | undefined, hop: number) => boolean;
 
@@ -153,8 +165,11 @@ function headersFor(snapshot: EncodedRates, kind: 0 | 1 | 2, secure: boolean): s
  * already holds, so the answer is the one the full stack gives (headers in the same order
  * and values, body byte for byte; `rates-api.server.test.ts` compares them):
  *
- * - exactly `GET /api/rates` as written (no query, no other spelling: the path hygiene
- *   has nothing to refuse or rewrite, compression leaves this path alone), no body;
+ * - `GET /api/rates` as written (no other spelling: the path hygiene has nothing to refuse
+ *   or rewrite, compression leaves this path alone), no body, with or without a query string
+ *   of plain characters (`HOT_QUERY`: the answer ignores the query, and Express routes
+ *   `/api/rates?v=1` to the same handler; issue 32 item 5 measured `?v=1` at 63 % of the bare
+ *   handler when it left this path — bench/rates.ts "with a query string");
  * - an `Authorization: Bearer` token this process verified within TOKEN_CACHE_MS
  *   (`cachedToken`, the gate's own cache; a revoke here drops it at once). A GET passes the
  *   role, CSRF, method and body-limit checks whatever the role;
@@ -167,7 +182,7 @@ function headersFor(snapshot: EncodedRates, kind: 0 | 1 | 2, secure: boolean): s
  */
 export function ratesHotPath(trust: TrustProxy): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
-    if (req.method !== "GET" || req.url !== "/api/rates") return false;
+    if (req.method !== "GET" || !isHotTarget(req.url)) return false;
     const headers = req.headers;
     if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false;
     const token = bearerToken(headers.authorization);

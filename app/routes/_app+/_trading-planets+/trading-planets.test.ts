@@ -154,6 +154,74 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
     expect((await listSequences()).map((s) => s.name).slice(13, 22)).toEqual(["S14", "S15", "S20", "S16", "S17", "S18", "S19", "S30", "S29"]);
   });
 
+  it("issue 32 item 2: ?seqQ= finds a sequence on any page by name, ?adQ= the ads and messages holding a text; both reach every match", async () => {
+    await seedSequences(1000);
+    await seedAds(1000, "ads");
+    await seedAds(30, "msg", 1000);
+    type Searched = Paged & { sequencePlaces: number[] | null; sequencesInAll: number; search: { sequences: string; ads: string } };
+    const find = (q: string) => callRoute<Searched>(loader, makeRequest(`/trading-planets${q}`, { cookie }));
+
+    // Row 987 was 49 "Next" clicks away; the search finds it at once, with its place in the whole list.
+    const one = await find("?seqQ=s987");
+    expect(one.status).toBe(200);
+    expect(one.data.sequences.map((s) => s.name)).toEqual(["S987"]);
+    expect(one.data.sequencePlaces).toEqual([986]);
+    expect(one.data.sequencesInAll).toBe(1000);
+    expect(one.data.pages.sequences).toEqual({ page: 1, pages: 1, total: 1, per: 20 });
+    // Case-insensitive, surrounding blanks ignored; several matches in list order, paged like the list.
+    const many = await find("?seqQ=%20S98%20");
+    expect(many.data.search.sequences).toBe("S98");
+    expect(many.data.sequences.map((s) => s.name)).toEqual(["S98", ...Array.from({ length: 10 }, (_, i) => `S98${i}`)]);
+    expect(many.data.sequencePlaces).toEqual([97, ...Array.from({ length: 10 }, (_, i) => 979 + i)]);
+    const holding = Array.from({ length: 1000 }, (_, i) => `S${i + 1}`).filter((name) => name.toLowerCase().includes("s1"));
+    const paged = await find("?seqQ=s1&seqPage=2");
+    expect(paged.data.pages.sequences).toEqual({ page: 2, pages: Math.ceil(holding.length / 20), total: holding.length, per: 20 });
+    expect(paged.data.sequences.map((s) => s.name)).toEqual(holding.slice(20, 40));
+
+    // Ads: both sections filtered by the same text, each with its own count; the other lists are untouched.
+    const ad = await find("?adQ=ADS%20987");
+    expect(ad.data.ads.map((a) => a.adsMessage)).toEqual(["ads 987"]);
+    expect(ad.data.pages.ads.total).toBe(1);
+    expect(ad.data.pages.msg.total).toBe(0);
+    expect(ad.data.sequences).toHaveLength(20);
+    const msg = await find("?adQ=msg%201015&seqQ=S5");
+    expect(msg.data.ads.map((a) => a.adsMessage)).toEqual(["msg 1015"]);
+    expect(msg.data.sequences[0]!.name).toBe("S5");
+    const none = await find("?adQ=nothing%20like%20this");
+    expect(none.data.ads).toEqual([]);
+    expect(none.data.pages.ads.total).toBe(0);
+  });
+
+  it("issue 32 item 2: the searches are GET forms in the server-rendered page (no JavaScript), with the matches and the counts", async () => {
+    await seedSequences(30);
+    await seedAds(60, "ads");
+    const { default: Route } = await import("./trading-planets");
+    const { createRemixStub } = await import("@remix-run/testing");
+    const { renderToString } = await import("react-dom/server");
+    const { createElement } = await import("react");
+    const target = "/trading-planets?seqQ=s2&adQ=ads%205&traderPage=1";
+    const loaded = (await load(target.slice("/trading-planets".length))).data;
+    const Stub = createRemixStub([{ id: "trading", path: "/trading-planets", Component: Route, loader: () => null }]);
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const html = renderToString(createElement(Stub, { initialEntries: [target], hydrationData: { loaderData: { trading: loaded } } }));
+    error.mockRestore();
+    // Two search forms, each keeping the other's query as a hidden field.
+    expect(html).toMatch(
+      /<form method="get" action="\/trading-planets" role="search" aria-label="Search sequences by name"[^>]*>(?:(?!<\/form>).)*<input type="hidden" name="adQ" value="ads 5"\/>/s,
+    );
+    expect(html).toMatch(
+      /<form method="get" action="\/trading-planets" role="search" aria-label="Search ads and messages"[^>]*>(?:(?!<\/form>).)*<input type="hidden" name="seqQ" value="s2"\/>/s,
+    );
+    expect(html).toMatch(/name="seqQ"[^>]*value="s2"|value="s2"[^>]*name="seqQ"/);
+    // S2 and S20–S29: 11 of 30.
+    expect(html.match(/data-testid="sequence"/g)).toHaveLength(11);
+    expect(html).toContain("11 of 30 sequences match “s2”");
+    // "ads 5" and "ads 50"–"ads 59".
+    expect(html.match(/data-testid="ad"/g)).toHaveLength(11);
+    expect(html).toContain("11 ads match “ads 5”");
+    expect(html).toContain("No messages match “ads 5”.");
+  });
+
   it("move up on the first sequence of page 2 swaps it with the last of page 1 (the whole list's places)", async () => {
     await seedSequences(30);
     const s21 = (await load("?seqPage=2")).data.sequences[0]!;

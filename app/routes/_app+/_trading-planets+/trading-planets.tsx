@@ -9,7 +9,8 @@ import { AdsManager } from "~/routes/_app+/_trading-planets+/components/ads-mana
 import { draftFromForm, readSequenceForm, type DraftErrors, type SequenceDraft } from "~/routes/_app+/_trading-planets+/components/sequence-draft";
 import { CustomPlanetsPanel, SequenceForm } from "~/routes/_app+/_trading-planets+/components/lazy-parts";
 import { SequenceList } from "~/routes/_app+/_trading-planets+/components/sequence-list";
-import { PAGE_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
+import { PAGE_PARAMS, SEARCH_PARAMS, type ListPage } from "~/routes/_app+/_trading-planets+/components/pager";
+import { searchQuery } from "~/utils/list-search";
 import { TraderPanel } from "~/routes/_app+/_trading-planets+/components/trader-panel";
 import { TakeOverPanel } from "~/components/session/take-over-panel";
 import { useLive } from "~/components/live/live";
@@ -69,11 +70,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const pageOf = (name: string) => Number(url.searchParams.get(name) ?? 1);
   const size = { sequences: TRADING_LIMITS.sequencesPerPage, ads: TRADING_LIMITS.adsPerPage, traders: TRADING_LIMITS.tradersPerPage };
+  const search = { sequences: searchQuery(url.searchParams, SEARCH_PARAMS.sequences), ads: searchQuery(url.searchParams, SEARCH_PARAMS.ads) };
   const [sequences, planets, adsPage, msgPage, traders] = await Promise.allSettled([
-    listSequencesPage(pageOf(PAGE_PARAMS.sequences), size.sequences),
+    listSequencesPage(pageOf(PAGE_PARAMS.sequences), size.sequences, search.sequences),
     listCustomPlanets(),
-    listAdsPage("ads", pageOf(PAGE_PARAMS.ads), size.ads),
-    listAdsPage("msg", pageOf(PAGE_PARAMS.msg), size.ads),
+    listAdsPage("ads", pageOf(PAGE_PARAMS.ads), size.ads, search.ads),
+    listAdsPage("msg", pageOf(PAGE_PARAMS.msg), size.ads, search.ads),
     listTraderStatusesPage(pageOf(PAGE_PARAMS.traders), size.traders),
   ]);
   const takeover = await takeoverNotice(request, ["trader-start"]).catch(() => null);
@@ -96,6 +98,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       sequences: sequences.status === "fulfilled" ? sequences.value.sequences : [],
+      /** With a sequence search: the shown sequences' places in the whole list, and how many there are in all. */
+      sequencePlaces: sequences.status === "fulfilled" ? (sequences.value.places ?? null) : null,
+      sequencesInAll: sequences.status === "fulfilled" ? sequences.value.all : 0,
+      search,
       planets: value(planets),
       // Both sections' shown pages (each ad once); none when either failed (spec 2 §8 "Failed to load ads").
       ads: adsOk ? [...adsPage.value.ads, ...msgPage.value.ads] : [],
@@ -417,10 +423,16 @@ export default function TradingPlanetsRoute() {
       {takeover ? <TakeOverPanel notice={takeover} /> : null}
       <Flex direction="column" gap="5">
         <div className="gt-run-grid">
-          <SequenceList sequences={sequences} confirm={params.get("confirm")} linkWith={withParam} page={pages?.sequences} />
+          <SequenceList
+            sequences={sequences}
+            confirm={params.get("confirm")}
+            linkWith={withParam}
+            page={pages?.sequences}
+            search={loaded.search ? { query: loaded.search.sequences, places: loaded.sequencePlaces, all: loaded.sequencesInAll } : undefined}
+          />
           <TraderPanel traders={traders} page={pages?.traders} running={loaded.tradersRunning} />
         </div>
-        <AdsManager ads={ads} params={params} linkWith={withParam} pages={pages} />
+        <AdsManager ads={ads} params={params} linkWith={withParam} pages={pages} query={loaded.search?.ads} />
       </Flex>
     </Box>
   );

@@ -2,11 +2,11 @@ import { MixerHorizontalIcon } from "~/components/ui/icons";
 import { Flex, IconButton, Popover, Switch, Text } from "@radix-ui/themes";
 import { useOptimisticUpdates } from "~/utils/preferences";
 
-/** The "View settings" popover of optimistic-setting.tsx, loaded after the page. */
-export function ViewSettingsPopover() {
+/** The "View settings" popover of optimistic-setting.tsx, loaded when its button is first pointed at, focused or pressed. */
+export function ViewSettingsPopover({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [enabled, setEnabled] = useOptimisticUpdates();
   return (
-    <Popover.Root>
+    <Popover.Root defaultOpen={defaultOpen}>
       <Popover.Trigger>
         <IconButton variant="ghost" color="gray" size="3" className="gt-touch" aria-label="View settings" title="View settings">
           <MixerHorizontalIcon />

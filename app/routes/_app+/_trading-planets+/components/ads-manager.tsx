@@ -10,7 +10,8 @@ import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { FormSwitch } from "./form-switch";
-import { PAGE_PARAMS, Pager, pageHref, type ListPage } from "./pager";
+import { ListSearch } from "~/components/ui/list-search";
+import { PAGE_PARAMS, Pager, pageHref, SEARCH_PARAMS, type ListPage } from "./pager";
 
 /** Quick-insert symbols of the large editor (spec 2 §2: emoji and short text tokens). Ours. */
 export const QUICK_SYMBOLS = ["⭐", "🚀", "💎", "🔥", "✨", "💰", "🎁", "➜", "★", "♥", "✔", "[WTS]", "[WTB]", "PM me"] as const;
@@ -37,11 +38,14 @@ export function AdsManager({
   params,
   linkWith,
   pages,
+  query = "",
 }: {
   ads: Ad[];
   params: URLSearchParams;
   linkWith: (name: string, value: string | null) => string;
   pages?: { ads: ListPage; msg: ListPage };
+  /** The ads search (`adQ`, issue 32 item 2); both sections show only the ads holding it. */
+  query?: string;
 }) {
   const location = useLocation();
   const hydrated = useHydrated();
@@ -95,6 +99,14 @@ export function AdsManager({
           Ads and Messages
         </Heading>
         {canWrite ? <NewAdForm here={here} ads={ads} pages={pages} /> : null}
+        <Box mt="2" />
+        <ListSearch
+          query={query}
+          param={SEARCH_PARAMS.ads}
+          label="Search ads and messages"
+          placeholder="ad or message text..."
+          keep={[SEARCH_PARAMS.sequences, PAGE_PARAMS.sequences, PAGE_PARAMS.traders, "planets"]}
+        />
         <Form
           method="get"
           preventScrollReset
@@ -108,7 +120,9 @@ export function AdsManager({
         >
           <input type="hidden" name="select" value="1" />
           {/* The lists' pages stay (a GET form replaces the query): the selected ads are the shown ones. */}
-          {Object.values(PAGE_PARAMS).map((name) => (params.get(name) ? <input key={name} type="hidden" name={name} value={params.get(name) ?? ""} /> : null))}
+          {[...Object.values(PAGE_PARAMS), ...Object.values(SEARCH_PARAMS)].map((name) =>
+            params.get(name) ? <input key={name} type="hidden" name={name} value={params.get(name) ?? ""} /> : null,
+          )}
         </Form>
         <Flex gap="2" my="2" wrap="wrap" align="center">
           {!canWrite ? null : selecting ? (
@@ -198,7 +212,13 @@ export function AdsManager({
               {ads.every((a) => a.category !== category) ? (
                 <li>
                   <Text size="2" color="gray">
-                    No {title.toLowerCase()} yet.
+                    {query ? `No ${title.toLowerCase()} match “${query}”.` : `No ${title.toLowerCase()} yet.`}
+                  </Text>
+                </li>
+              ) : query && pages ? (
+                <li>
+                  <Text size="1" color="gray" role="status">
+                    {`${pages[category].total.toLocaleString("en-US")} ${NOUNS[category][pages[category].total === 1 ? 0 : 1]} ${pages[category].total === 1 ? "matches" : "match"} “${query}”`}
                   </Text>
                 </li>
               ) : null}
@@ -210,6 +230,9 @@ export function AdsManager({
     </Box>
   );
 }
+
+/** "1 ad matches", "2 messages match" (the search's count line). */
+const NOUNS: Record<AdCategory, [string, string]> = { ads: ["ad", "ads"], msg: ["message", "messages"] };
 
 function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ads: ListPage; msg: ListPage } }) {
   const hydrated = useHydrated();

@@ -8,6 +8,12 @@ import { Link, useLocation } from "@remix-run/react";
  */
 export const PAGE_PARAMS = { sequences: "seqPage", ads: "adsPage", msg: "msgPage", traders: "traderPage" } as const;
 
+/**
+ * The searches (issue 32 item 2: any row in a few steps without JavaScript): `seqQ` the
+ * sequences by name, `adQ` both ads sections by text; GET forms, like the pages.
+ */
+export const SEARCH_PARAMS = { sequences: "seqQ", ads: "adQ" } as const;
+
 /** A page of a list: which one is shown (1-based), how many there are, all rows, rows per page. */
 export type ListPage = { page: number; pages: number; total: number; per: number };
 

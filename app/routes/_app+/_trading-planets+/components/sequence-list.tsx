@@ -5,7 +5,9 @@ import { ConfirmPanel } from "~/components/ui/confirm-dialog";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
-import { PAGE_PARAMS, Pager, type ListPage } from "./pager";
+import { ListSearch } from "~/components/ui/list-search";
+import { searchSummary } from "~/utils/list-search";
+import { PAGE_PARAMS, Pager, SEARCH_PARAMS, type ListPage } from "./pager";
 import { SequenceCard } from "./sequence-card";
 
 /**
@@ -21,14 +23,16 @@ export type SequenceListProps = {
   canWrite: boolean;
   hydrated: boolean;
   linkWith: (name: string, value: string | null) => string;
+  /** With a search: each shown sequence's place in the whole list (the rows are not contiguous). */
+  places?: number[] | null;
 };
 
 /** The list without drag (server render, no JavaScript, and until dnd-kit has loaded). */
-export function StaticSequences({ sequences, offset, total, ...rest }: SequenceListProps) {
+export function StaticSequences({ sequences, offset, total, places, ...rest }: SequenceListProps) {
   return (
     <ol className="gt-sequence-list" start={offset + 1}>
       {sequences.map((s, i) => (
-        <SequenceCard key={s._id} sequence={s} index={offset + i} count={total} {...rest} />
+        <SequenceCard key={s._id} sequence={s} index={places?.[i] ?? offset + i} count={total} {...rest} />
       ))}
     </ol>
   );
@@ -54,11 +58,14 @@ export function SequenceList({
   confirm,
   linkWith,
   page,
+  search,
 }: {
   sequences: PlanetSequence[];
   confirm: string | null;
   linkWith: SequenceListProps["linkWith"];
   page?: ListPage;
+  /** The name search (`seqQ`, issue 32 item 2): the query, the shown rows' places, how many sequences exist. */
+  search?: { query: string; places: number[] | null; all: number };
 }) {
   // A viewer gets the list without drag, switches, moves, edit or delete (issue 21).
   const canWrite = useCanWrite();
@@ -66,7 +73,19 @@ export function SequenceList({
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const offset = page ? (page.page - 1) * page.per : 0;
-  const props: SequenceListProps = { sequences, offset, total: page?.total ?? sequences.length, here, canWrite, hydrated, linkWith };
+  const query = search?.query ?? "";
+  // Searching, the move buttons work on the whole list's places and the drag is off (a
+  // filtered window is not a run of neighbours to reorder).
+  const props: SequenceListProps = {
+    sequences,
+    offset,
+    total: query ? (search?.all ?? sequences.length) : (page?.total ?? sequences.length),
+    here,
+    canWrite,
+    hydrated,
+    linkWith,
+    places: query ? search?.places : null,
+  };
   const confirming = canWrite && confirm?.startsWith("sequence:") ? sequences.find((s) => s._id === confirm.slice("sequence:".length)) : undefined;
   return (
     <Box asChild>
@@ -85,16 +104,30 @@ export function SequenceList({
             form={{ action: here, fields: { intent: "sequence-delete", id: confirming._id } }}
           />
         ) : null}
+        {search && (search.all || query) ? (
+          <ListSearch
+            query={query}
+            param={SEARCH_PARAMS.sequences}
+            label="Search sequences by name"
+            placeholder="sequence name..."
+            keep={[SEARCH_PARAMS.ads, PAGE_PARAMS.ads, PAGE_PARAMS.msg, PAGE_PARAMS.traders, "planets"]}
+          />
+        ) : null}
+        {query && page ? (
+          <Text as="p" size="1" color="gray" mb="2" role="status">
+            {searchSummary(page.total, search?.all ?? 0, ["sequence", "sequences"], query)}
+          </Text>
+        ) : null}
         <Box className="gt-sequence-box" style={{ maxHeight: TRADING_LIMITS.listHeightPx, overflowY: "auto" }} data-testid="sequence-box">
           {sequences.length ? (
-            canWrite ? (
+            canWrite && !query ? (
               <SortableSequences {...props} />
             ) : (
               <StaticSequences {...props} />
             )
           ) : (
             <Text as="p" color="gray" size="2">
-              {canWrite ? "No sequences yet. Use New Sequence to add one." : "No sequences yet."}
+              {query ? `No sequences match “${query}”.` : canWrite ? "No sequences yet. Use New Sequence to add one." : "No sequences yet."}
             </Text>
           )}
         </Box>
