@@ -18,6 +18,7 @@ import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "#jobs/
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
 import { pause } from "~/utils/pause";
+import { alertSessionFailed, clearSessionAlert } from "./alert.server";
 import { AppError } from "~/utils/app-error";
 
 /**
@@ -596,6 +597,8 @@ export async function reportSession(purpose: SessionPurpose, key: string, holder
     )
     .returning();
   if (row) publish(row);
+  // Up again: a failure alert of this session gets its one "back to normal" (issue 31).
+  if (row && patch.actual === "active") clearSessionAlert(purpose, key);
   return !!row;
 }
 
@@ -635,6 +638,8 @@ export async function endSession(
     )
     .returning();
   if (row) publish(row);
+  // Failed and will not retry (451, 452 after its retries, 950, the server down): the operators are told (issue 31).
+  if (row && row.actual === "failed") alertSessionFailed(row);
 }
 
 /**
