@@ -42,7 +42,6 @@ export const ALERT_TEXTS = {
   badSecret: `secret: at most ${MAX_SECRET_LENGTH} characters`,
   tooMany: `destinations: at most ${MAX_DESTINATIONS}`,
   duplicate: "destinations: each destination may appear once",
-  adminOnly: "Only admins can change where alerts go",
   none: "No alert destinations: add one first",
   saved: (n: number) => (n === 0 ? "Alerts are off: no destinations" : `Alerts go to ${n} destination${n === 1 ? "" : "s"}`),
   botNotRunning: "The GalaCord bot is not running: start it on GalaCord to send alerts to a Discord channel",

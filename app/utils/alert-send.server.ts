@@ -9,7 +9,7 @@
  * - Discord channel: Create Message as the GalaCord bot (its token, its REST base).
  */
 import crypto from "node:crypto";
-import { SIGNATURE_HEADER, destinationTarget, type AlertPayload, type DeliveryResult } from "#api/alerts";
+import { ALERT_TEXTS, SIGNATURE_HEADER, destinationTarget, type AlertPayload, type DeliveryResult } from "#api/alerts";
 import { errorText } from "./errors";
 
 /** A destination as stored, with its secret decrypted (server-side only). */
@@ -79,8 +79,8 @@ export async function sendAlert(dest: Destination, alert: AlertPayload, bot: Dis
     } else if (dest.kind === "discord-webhook") {
       answer = await post(dest.url, JSON.stringify({ content: discordText(alert), allowed_mentions: { parse: [] } }), {});
     } else {
-      if (!bot.token) return result(false, null, "DISCORD_TOKEN is not set: the GalaCord bot cannot post");
-      if (!bot.running) return result(false, null, "The GalaCord bot is not running: start it on GalaCord to send alerts to a Discord channel");
+      if (!bot.token) return result(false, null, ALERT_TEXTS.noDiscordToken);
+      if (!bot.running) return result(false, null, ALERT_TEXTS.botNotRunning);
       const url = `${bot.apiUrl.replace(/\/+$/, "")}/v10/channels/${dest.channelId}/messages`;
       answer = await post(url, JSON.stringify({ content: discordText(alert), allowed_mentions: { parse: [] } }), { Authorization: `Bot ${bot.token}` });
     }

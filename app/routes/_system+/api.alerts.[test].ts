@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ALERT_TEXTS, TestAlertsResponseSchema, type TestAlertsResponse } from "#api/alerts";
+import { TestAlertsResponseSchema, type TestAlertsResponse } from "#api/alerts";
 import { sendTestAlerts } from "~/models/alert.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/utils/auth.server";
+import { ADMIN_ONLY } from "~/utils/roles";
 
 /** The /api contract of this route (zod), beside it for the OpenAPI document. */
 export { TestAlertsResponseSchema };
@@ -16,7 +17,7 @@ export { TestAlertsResponseSchema };
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const operator = await requireApiAuth(request);
-  if (operator.role !== "admin") return jsonError(403, ALERT_TEXTS.adminOnly);
+  if (operator.role !== "admin") return jsonError(403, ADMIN_ONLY);
   const results = await sendTestAlerts(operator.name);
   auditNote({ action: "alerts.test", target: "Alert destinations", details: { sent: results.length, failed: results.filter((r) => !r.ok).length } });
   return Response.json({ results } satisfies TestAlertsResponse);

@@ -24,6 +24,7 @@ import { appSettings, logs, sessions, users } from "~/db/schema";
 import { checkWorkerAlerts, raiseAlert } from "~/models/alert.server";
 import { claimSession, endSession, reportSession, startSession } from "~/models/session.server";
 import { getEnv } from "~/utils/env.server";
+import { ADMIN_ONLY } from "~/utils/roles";
 import { encryptSecret } from "~/utils/secrets.server";
 import { action as testAction } from "./api.alerts.[test]";
 import { action, loader } from "./api.alerts";
@@ -62,7 +63,7 @@ beforeAll(async () => {
   discord = await startDiscordSimulator();
   process.env.DISCORD_API_URL = discord.apiBase;
   const admin = await createTestOperator({ name: "alerts-admin", role: "admin" });
-  const viewer = await createTestOperator({ name: "alerts-viewer", role: "viewer" });
+  const viewer = await createTestOperator({ name: "alerts-operator", role: "operator" });
   adminToken = await createTestApiToken(admin.id, "alerts");
   viewerToken = await createTestApiToken(viewer.id, "alerts");
 });
@@ -180,10 +181,10 @@ describe("GET/PUT /api/alerts (issue 31 item 2 'On /settings an admin chooses wh
     expect((await get()).body).toEqual({ destinations: [{ id: expect.any(String), kind: "webhook", url: hook.url() }] });
   });
 
-  it("admins only: a viewer gets 403 {error, message} and changes nothing", async () => {
-    expect(await get(viewerToken)).toEqual({ status: 403, body: errorBody(ALERT_TEXTS.adminOnly) });
-    const res = await put({ destinations: [{ kind: "webhook", url: hook.url() }] }, viewerToken);
-    expect(res.status).toBe(403);
+  it("admins only: an operator gets 403 {error, message} and changes nothing", async () => {
+    expect(await get(viewerToken)).toEqual({ status: 403, body: errorBody(ADMIN_ONLY) });
+    expect(await put({ destinations: [{ kind: "webhook", url: hook.url() }] }, viewerToken)).toEqual({ status: 403, body: errorBody(ADMIN_ONLY) });
+    expect(await sendTest(viewerToken)).toEqual({ status: 403, body: errorBody(ADMIN_ONLY) });
     expect((await get()).body).toEqual({ destinations: [] });
   });
 });

@@ -5,6 +5,7 @@ import { logEvent } from "~/models/log.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/utils/auth.server";
+import { ADMIN_ONLY } from "~/utils/roles";
 
 /** The /api contract of this route (zod), beside it for the OpenAPI document. */
 export { AlertsResponseSchema, PutAlertsBodySchema };
@@ -17,14 +18,14 @@ export { AlertsResponseSchema, PutAlertsBodySchema };
  */
 export const loader = apiRoute(async function loader({ request }: LoaderFunctionArgs) {
   const operator = await requireApiAuth(request);
-  if (operator.role !== "admin") return jsonError(403, ALERT_TEXTS.adminOnly);
+  if (operator.role !== "admin") return jsonError(403, ADMIN_ONLY);
   return Response.json((await alertsView()) satisfies AlertsResponse);
 });
 
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
   const operator = await requireApiAuth(request);
-  if (operator.role !== "admin") return jsonError(403, ALERT_TEXTS.adminOnly);
+  if (operator.role !== "admin") return jsonError(403, ADMIN_ONLY);
   const body = await readJson(request, PutAlertsBodySchema);
   const saved = await saveAlertDestinations(body.destinations);
   auditNote({ action: "alerts.update", target: "Alert destinations", details: { destinations: saved.destinations.length } });
