@@ -5,6 +5,8 @@
  */
 export const SERVER_ROUTES = [
   { path: "/healthz", public: true },
+  // Guarded by itself (METRICS_TOKEN, or loopback only without it): not the login gate.
+  { path: "/metrics", public: true },
   { path: "/api/rates", public: false },
   { path: "/admin/queues", public: false },
   { path: "/admin/queues/api/queues", public: false },
