@@ -19,6 +19,7 @@ import { httpMetrics, serveMetrics } from "~/utils/metrics.server";
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 export { guardBuild } from "~/utils/route-guard.server";
 export { createHttpServer } from "~/utils/http-limits.server";
+export { installLogger, requestLogContext } from "~/utils/logger.server";
 export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {

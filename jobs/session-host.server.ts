@@ -30,6 +30,7 @@
  *   monotonic clock; jobs/fence.server.ts, decision 0028) lets go first — the session closes its
  *   socket while the lock is still valid, and writes no state afterwards.
  */
+import { withLogContext } from "~/utils/logger.server";
 import os from "node:os";
 import v8 from "node:v8";
 import { DelayedError, type Job, type Worker } from "bullmq";
@@ -314,37 +315,40 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     const proven = () => !held.fenced && (proof?.proven() ?? true);
     try {
       if (!proven() || !(await store.claim(purpose, key, workerId))) return { ended: "not wanted" };
-      await spec.runner({
-        purpose,
-        key,
-        accountId: key,
-        jobId,
-        workerId,
-        signal: controller.signal,
-        reason: () => held.reason,
-        proven,
-        holdsLock: async () => {
-          if (!proven()) return false;
-          if (!token) return true;
-          try {
-            return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
-          } catch {
-            return false;
-          }
-        },
-        job,
-        report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
-        end: async (end) => {
-          if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
-        },
-        onWake: (handler) => {
-          held.wake.add(handler);
-          return () => void held.wake.delete(handler);
-        },
-        onCommand: (handler, scope) => {
-          held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
-        },
-      });
+      // Every log line of this session says whose it is (LOG_FORMAT=json; issue 31 item 4).
+      await withLogContext({ purpose, accountId: key }, () =>
+        spec.runner({
+          purpose,
+          key,
+          accountId: key,
+          jobId,
+          workerId,
+          signal: controller.signal,
+          reason: () => held.reason,
+          proven,
+          holdsLock: async () => {
+            if (!proven()) return false;
+            if (!token) return true;
+            try {
+              return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
+            } catch {
+              return false;
+            }
+          },
+          job,
+          report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
+          end: async (end) => {
+            if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
+          },
+          onWake: (handler) => {
+            held.wake.add(handler);
+            return () => void held.wake.delete(handler);
+          },
+          onCommand: (handler, scope) => {
+            held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
+          },
+        }),
+      );
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
       const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";

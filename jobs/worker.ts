@@ -21,6 +21,7 @@ import { HOSTED_PURPOSES } from "#api/sessions";
 import { logEvent } from "~/models/log.server";
 import { installMetricsCollectors } from "~/models/metrics.server";
 import { getEnv } from "~/utils/env.server";
+import { installLogger } from "~/utils/logger.server";
 import { observeJob, serveMetrics } from "~/utils/metrics.server";
 import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
@@ -217,6 +218,8 @@ export function startMetricsServer(): http.Server | null {
 
 /** The standalone worker process (`npm run worker`). */
 async function main() {
+  // LOG_FORMAT=json: one JSON object a line (issue 31 item 4).
+  installLogger();
   // Without DATABASE_URL, through the web process that owns the embedded PGlite: a second
   // process on its files would corrupt them (docs/decisions/0011).
   setEmbeddedMode("require-owner");
