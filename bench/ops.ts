@@ -65,7 +65,9 @@ async function main() {
       times.push(performance.now() - t);
       bytes = text.length;
     }
-    console.log(`GET /metrics at ${SESSIONS} sessions: median ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (${SCRAPES} scrapes, ${bytes} bytes; aim ≤ 50 ms)`);
+    console.log(
+      `GET /metrics at ${SESSIONS} sessions: median ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (${SCRAPES} scrapes, ${bytes} bytes; aim ≤ 50 ms)`,
+    );
     server.close();
 
     // Alert latency
