@@ -13,4 +13,13 @@ export const SERVER_ROUTES = [
 ] as const;
 
 /** Reachable without a session (the auth gate's list; /setup only while no operator exists). */
-export const PUBLIC_PAGES = ["/login", "/logout", "/setup", "/healthz", "/favicon.ico", "/robots.txt"] as const;
+export const PUBLIC_PAGES = [
+  "/login",
+  "/logout",
+  "/setup",
+  "/healthz",
+  // Not the login gate's: its own guard (METRICS_TOKEN, or loopback only without it; docs/deploy.md).
+  "/metrics",
+  "/favicon.ico",
+  "/robots.txt",
+] as const;
