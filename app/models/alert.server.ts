@@ -413,14 +413,15 @@ export async function checkWorkerAlerts(s: { lost: readonly string[]; waiting: (
   // The count is read only when a worker was lost or one's alert is open (not every second).
   const waiting = s.lost.length || (await redis.scard(lostSet)) ? await s.waiting() : 0;
   for (const id of s.lost) {
-    await redis.sadd(lostSet, id);
-    await raiseAlert({
+    const outcome = await raiseAlert({
       incident: `worker:${id}`,
       event: "worker.lost",
       severity: "warning",
       message: `Worker ${id} lost (its heartbeat expired): ${waiting} session${waiting === 1 ? "" : "s"} wait for a worker`,
       path: "/sessions",
     });
+    // Watched for its "back to normal" only when an alert was opened (alerts on).
+    if (outcome === "sent" || outcome === "rate-limited") await redis.sadd(lostSet, id);
   }
   if (!s.lost.length && waiting === 0) {
     const open = await redis.smembers(lostSet);
