@@ -246,3 +246,14 @@ describe("alerts on /settings (issue 31 item 2; admins; plain posts)", () => {
     }
   });
 });
+
+describe("alerts on /settings: a Discord webhook's token", () => {
+  it("never reaches the page's data", async () => {
+    await post({ intent: "alert-add", kind: "discord-webhook", url: "https://discord.com/api/webhooks/1234567890/TOKEN-never-on-the-page" });
+    const page = await callRoute<{ admin: { alerts: { destinations: { kind: string; url: string }[] } } }>(loader, makeRequest("/settings", { cookie }));
+    expect(page.data.admin.alerts.destinations).toContainEqual(
+      expect.objectContaining({ kind: "discord-webhook", url: "https://discord.com/api/webhooks/1234567890/…" }),
+    );
+    expect(JSON.stringify(page.data)).not.toContain("TOKEN-never-on-the-page");
+  });
+});

@@ -142,7 +142,12 @@ async function adminData(url: URL) {
   const confirmDelete = deleteId ? (operators.find((o) => o.id === deleteId) ?? null) : null;
   const daily = dailyBackupsEnabled();
   return {
-    alerts: await alertsView(),
+    // A Discord webhook URL's token is a credential: the page never carries it (the panel names the webhook by its id).
+    alerts: {
+      destinations: (await alertsView()).destinations.map((d) =>
+        d.kind === "discord-webhook" ? { ...d, url: d.url.replace(/(\/webhooks\/\d+\/).*/, "$1…") } : d,
+      ),
+    },
     operators: operators.map((o) => ({ id: o.id, name: o.name, role: o.role, createdAt: o.createdAt.toISOString() })),
     confirmDelete: confirmDelete ? { id: confirmDelete.id, name: confirmDelete.name } : null,
     backups: {
