@@ -59,7 +59,7 @@ export const RECIPE: RecipeRow[] = [
   { name: "DISCORD_API_URL", worker: "https://discord.com/api", why: "the relay runs on workers" },
   { name: "RELAY_*", why: "defaults (docs/galacord.md); workers only" },
   { name: "PUBLIC_URL", why: "optional, web and workers alike: the proxy's https address, for the links in alerts" },
-  { name: "LOG_FORMAT", why: "optional, every host alike: json for one JSON object a line (\"Metrics, logs and alerts\" below)" },
+  { name: "LOG_FORMAT", why: 'optional, every host alike: json for one JSON object a line ("Metrics, logs and alerts" below)' },
   { name: "METRICS_TOKEN", why: "optional, every host alike (a secret file): the bearer token of GET /metrics; without it loopback only" },
   { name: "METRICS_PORT", why: "optional, workers: the port of their GET /metrics (e.g. 9464)" },
   { name: "METRICS_HOST", why: "optional, workers: the internal address their GET /metrics listens on (default loopback)" },
