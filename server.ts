@@ -34,11 +34,15 @@ async function main() {
 
   const build = await loadBuild();
   const appEntry = build.entry.module as unknown as AppEntry;
+  // LOG_FORMAT=json: every line from here on is one JSON object (issue 31 item 4).
+  appEntry.installLogger();
   const runtime = await appEntry.startServices();
 
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  // A request id on every answer and every log line of the request.
+  app.use(appEntry.requestLogContext());
   // First of all: refuse what no route should see (odd methods, paths the router would
   // normalise differently), security headers, the CSP nonce.
   appEntry.mountRequestHygiene(app, { dev: !!viteDevServer });

@@ -13,15 +13,19 @@ import { createAuthGate } from "~/http/auth-gate.server";
 import { trackStreamConnections } from "~/http/stream-limits.server";
 import { ratesExpressHandler, ratesHotPath } from "~/routes/_app+/_exchange-rates+/rates-api.server";
 import { startJobRuntime, mountQueueBoard } from "#jobs/runtime.server";
+import { installMetricsCollectors } from "~/models/metrics.server";
+import { httpMetrics, serveMetrics } from "~/utils/metrics.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 export { guardBuild } from "~/http/route-guard.server";
 export { createHttpServer } from "~/http/http-limits.server";
+export { installLogger, requestLogContext } from "~/utils/logger.server";
 export { SERVER_ROUTES } from "~/server-routes";
 
 export async function startServices() {
   const env = getEnv();
   await getDb();
+  installMetricsCollectors();
   const jobs = await startJobRuntime({ runWorker: env.RUN_WORKER, startRedis: env.START_REDIS });
   return {
     async stop() {
@@ -35,6 +39,9 @@ export async function startServices() {
 export async function mountServerRoutes(app: Express) {
   // Unauthenticated liveness probe (process up, no details); /api/health needs a session.
   app.get("/healthz", (_req, res) => void res.type("text/plain").send("ok"));
+  // Prometheus (issue 31 item 3): its own guard (METRICS_TOKEN, else loopback only), ahead of the login gate.
+  app.use(httpMetrics());
+  app.get("/metrics", (req, res, next) => void serveMetrics(req, res).catch(next));
   app.use(createAuthGate());
   app.use("/api/events", trackStreamConnections());
   // The hottest read of the API, answered from the in-memory snapshot without Remix's

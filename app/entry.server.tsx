@@ -19,10 +19,12 @@ export {
   createHttpServer,
   expressErrorHandler,
   guardBuild,
+  installLogger,
   mountRequestHygiene,
   mountServerRoutes,
   onListening,
   requestListener,
+  requestLogContext,
   startServices,
 } from "./boot.server";
 

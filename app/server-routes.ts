@@ -5,10 +5,21 @@
  */
 export const SERVER_ROUTES = [
   { path: "/healthz", public: true },
+  // Guarded by itself (METRICS_TOKEN, or loopback only without it): not the login gate.
+  { path: "/metrics", public: true },
   { path: "/api/rates", public: false },
   { path: "/admin/queues", public: false },
   { path: "/admin/queues/api/queues", public: false },
 ] as const;
 
 /** Reachable without a session (the auth gate's list; /setup only while no operator exists). */
-export const PUBLIC_PAGES = ["/login", "/logout", "/setup", "/healthz", "/favicon.ico", "/robots.txt"] as const;
+export const PUBLIC_PAGES = [
+  "/login",
+  "/logout",
+  "/setup",
+  "/healthz",
+  // Not the login gate's: its own guard (METRICS_TOKEN, or loopback only without it; docs/deploy.md).
+  "/metrics",
+  "/favicon.ico",
+  "/robots.txt",
+] as const;

@@ -30,6 +30,7 @@
  *   monotonic clock; jobs/fence.server.ts, decision 0028) lets go first — the session closes its
  *   socket while the lock is still valid, and writes no state afterwards.
  */
+import { withLogContext } from "~/utils/logger.server";
 import os from "node:os";
 import v8 from "node:v8";
 import { DelayedError, type Job, type Worker } from "bullmq";
@@ -419,7 +420,8 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
           held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
         },
       };
-      if (claimed) await spec.runner(withSupervision(base, store));
+      // Every log line of this session says whose it is (LOG_FORMAT=json; issue 31 item 4).
+      if (claimed) await withLogContext({ purpose, accountId: key }, () => spec.runner(withSupervision(base, store)));
     } finally {
       if (state.held.get(jobId) === held) state.held.delete(jobId);
       const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";

@@ -11,12 +11,18 @@
  * stops taking jobs, lets active ones finish (up to WORKER_SHUTDOWN_TIMEOUT_MS) and exits 0.
  */
 import crypto from "node:crypto";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker, type Job } from "bullmq";
 import { closeDb, getDb, NoEmbeddedOwnerError, setEmbeddedMode } from "~/db/client.server";
+import { HOSTED_PURPOSES } from "#api/sessions";
 import { logEvent } from "~/models/log.server";
+import { installMetricsCollectors } from "~/models/metrics.server";
+import { getEnv } from "~/utils/env.server";
+import { installLogger } from "~/utils/logger.server";
+import { observeJob, serveMetrics } from "~/utils/metrics.server";
 import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
@@ -91,6 +97,14 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     worker.on("ready", () => {
       connectionWarned = false;
     });
+    // Job durations for /metrics (issue 31): a session job lives as long as its session, so it is not one.
+    if (!(HOSTED_PURPOSES as readonly string[]).includes(name)) {
+      const observe = (job: Job | undefined, outcome: "completed" | "failed") => {
+        if (job?.processedOn && job.finishedOn) observeJob(name, outcome, (job.finishedOn - job.processedOn) / 1000);
+      };
+      worker.on("completed", (job) => observe(job, "completed"));
+      worker.on("failed", (job) => observe(job, "failed"));
+    }
     worker.on("failed", (job, err) => {
       if (!job) return;
       const attempts = job.opts.attempts ?? 1;
@@ -188,8 +202,33 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   };
 }
 
+/**
+ * A worker's own /metrics (the same registry shape as the web's), on METRICS_HOST:METRICS_PORT
+ * when METRICS_PORT is set; guarded like the web's (METRICS_TOKEN, else loopback only).
+ */
+export function startMetricsServer(): http.Server | null {
+  const env = getEnv();
+  installMetricsCollectors();
+  if (!env.METRICS_PORT) return null;
+  const server = http.createServer((req, res) => {
+    if ((req.method === "GET" || req.method === "HEAD") && new URL(req.url ?? "/", "http://x").pathname === "/metrics") {
+      serveMetrics(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
+        res.end(`metrics failed: ${errorText(err)}`);
+      });
+      return;
+    }
+    res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found: this port serves GET /metrics only\n");
+  });
+  server.on("error", (err) => console.warn(`[jobs] metrics server on ${env.METRICS_HOST}:${env.METRICS_PORT}: ${err.message}`));
+  server.listen(env.METRICS_PORT, env.METRICS_HOST, () => console.log(`[jobs] metrics at http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`));
+  return server;
+}
+
 /** The standalone worker process (`npm run worker`). */
 async function main() {
+  // LOG_FORMAT=json: one JSON object a line (issue 31 item 4).
+  installLogger();
   // Without DATABASE_URL, through the web process that owns the embedded PGlite: a second
   // process on its files would corrupt them (docs/decisions/0011).
   setEmbeddedMode("require-owner");
@@ -205,6 +244,8 @@ async function main() {
     await logEvent({ type: "error", source: "system", message: `Job worker: Redis is not reachable at ${safeRedisUrl()}; waiting for it` });
   }
   const pool = startWorkers({ mode: "standalone" });
+  // GET /metrics of this worker on METRICS_PORT (issue 31 item 3; docs/deploy.md "Metrics").
+  const metricsServer = startMetricsServer();
   // Issue 29: every surviving worker also watches the others' beats (decision 0027).
   const stopWatcher = startHolderWatcher();
   // Boot restore of sessions that should run (idempotent: the web process does it too).
@@ -219,6 +260,7 @@ async function main() {
     // Last resort if something hangs beyond the graceful window.
     setTimeout(() => process.exit(1), settings.WORKER_SHUTDOWN_TIMEOUT_MS + 10_000).unref();
     stopWatcher();
+    metricsServer?.close();
     await pool.close();
     await logEvent({ type: "info", source: "system", message: `Job worker stopped (pid ${process.pid}, ${signal})`, details: { worker: pool.id } });
     await closeQueues();

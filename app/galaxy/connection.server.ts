@@ -18,6 +18,7 @@
  * wiring (System Logs with source galaxyAuth, the user-agent registry) is
  * `createGalaxyConnection` in connection-deps.server.ts.
  */
+import { countGalaxyLogin } from "~/utils/metrics.server";
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
 import { PLANET_NAME_PATTERN } from "#api/planet-name";
@@ -319,7 +320,9 @@ export class GalaxyConnection extends EventEmitter<Events> {
     let failures = 0;
     for (;;) {
       try {
-        return await this.#attempt(mode);
+        const info = await this.#attempt(mode);
+        countGalaxyLogin("999");
+        return info;
       } catch (e) {
         const err = e instanceof AttemptError ? e : new AttemptError(false, toGalaxyError(e));
         if (this.#closing) throw this.#closedWhilePending();
@@ -337,6 +340,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
           continue;
         }
         const final = err.retryable ? new GalaxyError(M.connectionFailed, "connection", null, err.error.message) : err.error;
+        countGalaxyLogin(final.numeric ?? final.code);
         this.#log({
           type: "error",
           message: final.code === "connection" ? M.connectionFailed : final.message,

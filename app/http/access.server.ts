@@ -35,7 +35,7 @@ export type WriteRule = "team" | "personal" | "admin";
 // /login and /setup are public forms that carry their own password: a cookie session of any
 // role may post them (logging in as someone else); a token still may not (rule 2, 3).
 const PERSONAL = new Set(["/logout", "/resources/theme", "/settings", "/login", "/setup"]);
-const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/backup$/, /^\/api\/backup$/];
+const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/backup$/, /^\/api\/backup$/, /^\/api\/alerts(\/|$)/];
 
 /**
  * The admin forms of a route whose other forms are personal: the route guard refuses them
@@ -43,7 +43,7 @@ const ADMIN = [/^\/admin(\/|$)/, /^\/settings\/backup$/, /^\/api\/backup$/];
  * 403 `{ error, message }` from every route.
  */
 const ADMIN_INTENTS: Record<string, ReadonlySet<string>> = {
-  "/settings": new Set(["create-operator", "set-role", "reset-password", "delete-operator"]),
+  "/settings": new Set(["create-operator", "set-role", "reset-password", "delete-operator", "alert-add", "alert-remove", "alert-test"]),
 };
 
 /** The path a rule is looked up by: lower case, no `.data` suffix (Remix's fetch form of a page), no trailing slash. */

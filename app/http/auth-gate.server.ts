@@ -1,4 +1,5 @@
 import type { RequestHandler, Response as ExpressResponse } from "express";
+import { addLogContext } from "../utils/logger.server";
 import { encode } from "turbo-stream";
 import { operatorExists } from "~/models/operator.server";
 import { PUBLIC_PAGES } from "~/server-routes";
@@ -308,6 +309,7 @@ export function createAuthGate(): RequestHandler {
         // Roles, for every route present and future (access.server.ts).
         const denied = writeAccessRefusal(req.method, path, result);
         if (denied) return sendRoleRefusal(req, res, denied);
+        addLogContext({ operator: result.operator.name });
         return runWithAuth(result, next);
       }
 

@@ -25,6 +25,7 @@ import type { RequestHandler } from "express";
 import { AppError } from "../utils/app-error";
 import { getAuth, requireApiAuth, type AuthResult } from "./auth.server";
 import { getEnv } from "../utils/env.server";
+import { metrics } from "../utils/metrics.server";
 import { remember } from "../utils/remember.server";
 
 /** Seconds a refused client should wait: the time a few tabs take to be closed or reloaded. */
@@ -65,6 +66,7 @@ export function admitStream(auth: Pick<AuthResult, "via" | "sessionId" | "token"
   if (counts.total >= env.LIVE_STREAMS_TOTAL) throw refuse(tooManyOnServer(env.LIVE_STREAMS_TOTAL));
 
   counts.total++;
+  metrics().liveStreams.set(counts.total);
   bump(counts.byCredential, credential, 1);
   bump(counts.byOperator, operator, 1);
   let held = true;
@@ -73,6 +75,7 @@ export function admitStream(auth: Pick<AuthResult, "via" | "sessionId" | "token"
       if (!held) return;
       held = false;
       counts.total--;
+      metrics().liveStreams.set(counts.total);
       bump(counts.byCredential, credential, -1);
       bump(counts.byOperator, operator, -1);
     },

@@ -5,6 +5,8 @@ import { logs, type LogSource, type LogType } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { errorText, scrubLogText } from "~/utils/errors";
 import { publishLive } from "~/queue/live.server";
+import { structuredLog } from "~/utils/logger.server";
+import { redact } from "~/utils/redact";
 
 export type LogEntry = typeof logs.$inferSelect;
 
@@ -15,27 +17,8 @@ export type LogInput = {
   details?: unknown;
 };
 
-/** Keys whose values never reach the log table, whatever the caller passes. */
-const SECRET_KEYS = /pass(word)?|secret|token|rc$|recovery|authorization|cookie|sek/i;
-
-/** Does a field of this name hold a secret (its value never reaches System Logs or the audit trail)? */
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.test(key);
-}
-
-/**
- * A copy of `value` fit for the log table: secret-looking keys blanked, errors reduced to
- * safe text (`errorText`: no SQL, no query parameters), "Failed query: …" scrubbed from strings.
- */
-export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return scrubLogText(value);
-  if (depth > 6 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return { name: value.name, message: errorText(value) };
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.test(k) ? "[redacted]" : redact(v, depth + 1);
-  return out;
-}
+// The one redaction rule, shared with the audit trail and the structured process log (app/utils/redact.ts).
+export { isSecretKey, redact } from "~/utils/redact";
 
 /**
  * The server-side logger behind System Logs. Never throws: a logging failure must not
@@ -45,6 +28,11 @@ export function redact(value: unknown, depth = 0): unknown {
  * rolls back with it, and a failure throws so that transaction does not commit without it.
  */
 export async function logEvent(entry: LogInput, tx?: Pick<Db, "insert">): Promise<void> {
+  // With LOG_FORMAT=json every System Logs entry is also a line of the process log (account, purpose, redacted details).
+  structuredLog(entry.type === "error" ? "error" : entry.type === "debug" ? "debug" : "info", scrubLogText(entry.message), {
+    systemLog: { type: entry.type, source: entry.source },
+    ...(entry.details === undefined ? {} : { details: redact(entry.details) }),
+  });
   try {
     const db = tx ?? (await getDb());
     await db.insert(logs).values({

@@ -1,8 +1,9 @@
 import { publishLive } from "~/queue/live.server";
-import { sweepDeadWorkers } from "~/queue/status.server";
+import { jobEngineDetails, sweepDeadWorkers } from "~/queue/status.server";
 import { errorText } from "~/utils/errors";
 import { remember } from "~/utils/remember.server";
-import { publishHolderLoss } from "./session.server";
+import { checkWorkerAlerts } from "./alert.server";
+import { publishHolderLoss, waitingSessions } from "./session.server";
 
 /**
  * The beat watcher (issue 29 "Holder liveness", decision 0027): notices a worker whose beat
@@ -22,10 +23,19 @@ const g = remember("holder-watcher", (): { stop?: () => void; users: number } =>
 /** One sweep: the ids of the workers this call found dead (and announced). */
 export async function watchHoldersOnce(): Promise<string[]> {
   const dead = await sweepDeadWorkers();
-  if (!dead.length) return dead;
-  const n = await publishHolderLoss(dead);
-  publishLive("workers", { data: { lost: dead, sessions: n } });
-  console.warn(`[sessions] worker${dead.length > 1 ? "s" : ""} ${dead.join(", ")} lost (beat expired); ${n} session${n === 1 ? "" : "s"} wait for a worker`);
+  if (dead.length) {
+    const n = await publishHolderLoss(dead);
+    publishLive("workers", { data: { lost: dead, sessions: n } });
+    console.warn(`[sessions] worker${dead.length > 1 ? "s" : ""} ${dead.join(", ")} lost (beat expired); ${n} session${n === 1 ? "" : "s"} wait for a worker`);
+  }
+  // Alerts (issue 31): a worker lost, no worker for more than a minute, and their "back to normal".
+  const engine = await jobEngineDetails();
+  await checkWorkerAlerts({
+    lost: dead,
+    waiting: async () => (await waitingSessions()).length,
+    alive: engine.redis === "up" ? engine.workers.length : null,
+    redisUp: engine.redis === "up",
+  });
   return dead;
 }
 

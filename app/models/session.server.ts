@@ -21,6 +21,7 @@ import type { HealthResponse, HealthWorker } from "#api/jobs";
 import { jobEngineDetails, workersAliveNow, type JobEngineDetails } from "~/queue/status.server";
 import { getDb } from "~/db/client.server";
 import { sessionCommands, sessions } from "~/db/schema";
+import { alertSessionFailed, clearSessionAlert } from "./alert.server";
 import { AppError } from "~/utils/app-error";
 
 /**
@@ -600,6 +601,8 @@ export async function reportSession(purpose: SessionPurpose, key: string, holder
     )
     .returning();
   if (row) publish(row);
+  // Up again: a failure alert of this session gets its one "back to normal" (issue 31).
+  if (row && patch.actual === "active") clearSessionAlert(purpose, key);
   return !!row;
 }
 
@@ -634,6 +637,8 @@ export async function endSession(purpose: SessionPurpose, key: string, holder: s
     )
     .returning();
   if (row) publish(row);
+  // Failed and will not retry (451, 452 after its retries, 950, the server down): the operators are told (issue 31).
+  if (row && row.actual === "failed") alertSessionFailed(row);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AlertPayloadSchema } from "#api/alerts";
 import { HOSTED_PURPOSES } from "#api/sessions";
 import type { QueueName, QueuePayloads } from "./queues.server";
 
@@ -50,12 +51,15 @@ const system = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("daily-stats-pull") }),
 ]);
 
+const alerts = z.strictObject({ kind: z.literal("deliver"), destinationId: id, incident: z.string().min(1).max(200), alert: AlertPayloadSchema });
+
 export const QUEUE_PAYLOAD_SCHEMAS = {
   ...(Object.fromEntries(HOSTED_PURPOSES.map((p) => [p, session])) as Record<(typeof HOSTED_PURPOSES)[number], typeof session>),
   automation,
   "status-refresh": statusRefresh,
   "bulk-refresh": bulkRefresh,
   system,
+  alerts,
 } satisfies { [Q in QueueName]: z.ZodType<QueuePayloads[Q]> };
 
 // Identical types, not just assignable: a field the schema lacks (even an optional one) or has
@@ -70,6 +74,7 @@ const _same: { [Q in QueueName]: Exact<z.infer<(typeof QUEUE_PAYLOAD_SCHEMAS)[Q]
   "status-refresh": true,
   "bulk-refresh": true,
   system: true,
+  alerts: true,
 };
 void _same;
 

@@ -29,12 +29,22 @@ async function finished(queue: keyof QueuePayloads, jobId: string) {
 }
 
 describe("queue names and payload types (one module names every queue)", () => {
-  it("names the eight queues of the product", () => {
-    expect([...QUEUE_NAMES].sort()).toEqual(["automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
+  it("names the nine queues of the product (alerts since issue 31)", () => {
+    expect([...QUEUE_NAMES].sort()).toEqual(["alerts", "automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
   });
 
-  it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9; trader, automation, collections and relay since issues 11–13)", () => {
-    expect([...PROCESSED_QUEUES].sort()).toEqual(["automation", "bulk-refresh", "collections", "relay", "stalker", "status-refresh", "system", "trader"]);
+  it("only queues with a processor get a worker (system; status-refresh, bulk-refresh and the stalker sessions since issue 9; trader, automation, collections and relay since issues 11–13; alerts since issue 31)", () => {
+    expect([...PROCESSED_QUEUES].sort()).toEqual([
+      "alerts",
+      "automation",
+      "bulk-refresh",
+      "collections",
+      "relay",
+      "stalker",
+      "status-refresh",
+      "system",
+      "trader",
+    ]);
   });
 
   it("every queue retries with backoff and keeps finished jobs for a bounded time and count", () => {

@@ -10,6 +10,7 @@
  * without a processor gets no worker (see PROCESSED_QUEUES in jobs/processors/index.ts).
  */
 import { Queue, type JobsOptions } from "bullmq";
+import type { AlertPayload } from "#api/alerts";
 import { JOB_ERRORS } from "#api/jobs";
 import { HOSTED_PURPOSES, PURPOSE_LABELS, type HostedPurpose } from "#api/sessions";
 import { closeProducerConnection, producerConnection, queuePrefix, redisUrl, waitForReady } from "./redis.server";
@@ -107,17 +108,21 @@ export type BackupJob = { kind: "backup" };
 export type DailyStatsPullJob = { kind: "daily-stats-pull" };
 export type SystemJob = ProbeJob | LogsCleanupJob | DailyStatsPullJob | BackupJob;
 
+/** One alert to one destination (issue 31 item 2; app/models/alert.server.ts). The destination's secret is loaded when it runs. */
+export type AlertJob = { kind: "deliver"; destinationId: string; incident: string; alert: AlertPayload };
+
 /** Queue name → payload type. Queue names are also the Redis key segment (no ':'). Every session purpose has its queue (api/sessions.ts). */
 export type QueuePayloads = { [P in HostedPurpose]: SessionJob } & {
   automation: AutomationJob;
   "status-refresh": StatusRefreshJob;
   "bulk-refresh": BulkRefreshJob;
   system: SystemJob;
+  alerts: AlertJob;
 };
 export type QueueName = keyof QueuePayloads;
 export type JobKind<Q extends QueueName> = QueuePayloads[Q]["kind"];
 
-export const QUEUE_NAMES = ["automation", ...HOSTED_PURPOSES, "status-refresh", "bulk-refresh", "system"] as const satisfies readonly QueueName[];
+export const QUEUE_NAMES = ["automation", ...HOSTED_PURPOSES, "status-refresh", "bulk-refresh", "system", "alerts"] as const satisfies readonly QueueName[];
 
 /** Shown on the queue board beside each queue. */
 export const QUEUE_DESCRIPTIONS: Record<QueueName, string> = {
@@ -126,6 +131,7 @@ export const QUEUE_DESCRIPTIONS: Record<QueueName, string> = {
   "status-refresh": "Characters status refreshes, every 5 minutes (spec 2 §4 Stalker)",
   "bulk-refresh": "Bulk refreshes of bowling users and characters (spec 1 §4 Refresh control)",
   system: "Probe jobs, the daily logs clean-up and the daily backup",
+  alerts: "Alerts to the operators' webhooks and Discord (issue 31), retried with backoff",
 };
 
 const DAY = 24 * 3600;
@@ -155,6 +161,8 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   },
   "bulk-refresh": { attempts: 3, backoff: { type: "exponential", delay: 5_000 }, ...RETAIN },
   system: { attempts: 3, backoff: { type: "exponential", delay: 1_000 }, ...RETAIN },
+  // A destination that is down gets 6 tries over about a minute (2, 4, 8, 16, 32 s apart).
+  alerts: { attempts: 6, backoff: { type: "exponential", delay: 2_000 }, ...RETAIN },
 };
 
 /** The 503 answer of every job endpoint while Redis is down. */

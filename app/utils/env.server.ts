@@ -63,6 +63,29 @@ const schema = z.object({
   /** JSON file overriding the configured (undocumented) Galaxy service actions. */
   GALAXY_SERVICES_CONFIG: z.string().optional(),
   DISCORD_TOKEN: z.string().optional(),
+  /** Discord's REST base without the version (the simulator's in tests and the demo); alerts to a Discord channel post there as the GalaCord bot. */
+  DISCORD_API_URL: z.string().url().default("https://discord.com/api"),
+  /** The app's address as operators open it (links in alerts); unset = http://localhost:<PORT>. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** "json": every log line is one JSON object (pino); "pretty" (default): the quiet human log. */
+  LOG_FORMAT: z
+    .enum(["pretty", "json", ""])
+    .default("pretty")
+    .transform((v) => (v === "json" ? "json" : "pretty")),
+  /** GET /metrics (Prometheus) needs "Authorization: Bearer <METRICS_TOKEN>"; unset = only from loopback (docs/deploy.md "Metrics"). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** A standalone worker serves GET /metrics on this port (0 or unset: none). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The address a worker's /metrics listens on (default: loopback only). */
+  METRICS_HOST: z.string().default("127.0.0.1"),
   // Resource limits (issue 28 item 3; docs/decisions/0026, docs/auth.md "Resource limits").
   /** Live streams (GET /api/events) one cookie session or one API token may hold at once. */
   LIVE_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).max(10_000).default(20),

@@ -27,6 +27,7 @@
  * step. A step under way finishes (a send call is never cut). The cycle then writes "Cycle n
  * stopped after <step> (Auto off)" once and nothing more.
  */
+import { alertAutoCycle } from "~/models/alert.server";
 import type { Job } from "bullmq";
 import fs from "node:fs";
 import path from "node:path";
@@ -238,6 +239,7 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
     }
     return { live: stillOn && !last };
   });
+  if (!failed.length) await alertAutoCycle(p, null);
   changed();
   crashPoint("after-complete", p.accountId);
 
@@ -352,6 +354,8 @@ async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
     else if (wasLive) await addActivity(p.operatorId, "error", text, tx);
   });
   collectionsChanged(p.operatorId);
+  // Issue 31: the operators are told (never waited on: the alert is queued).
+  await alertAutoCycle(p, reason);
 }
 
 /**

@@ -23,6 +23,7 @@
  * fails the job; a failure of 1, 2 or 4 does (BullMQ retries it; the last attempt's failure
  * becomes "Failed to refresh data" with its reason).
  */
+import { alertRefreshOutcome } from "~/models/alert.server";
 import type { Job } from "bullmq";
 import { getGalaxyServices } from "~/galaxy/services.server";
 import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
@@ -155,6 +156,7 @@ export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promis
       );
       return at;
     });
+    await alertRefreshOutcome("bowling", result);
     // The Summary's daily totals (spec 1 §2 "Summary panel"); its failures are per account and
     // logged. Not when every account just failed: the platform is refusing us.
     const pulled =

@@ -17,6 +17,7 @@
  * partial naming the users that failed, failure when all did) in its progress row; every
  * progress write and the end of a status refresh are published as `refresh:characters`.
  */
+import { alertRefreshOutcome } from "~/models/alert.server";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { GiftStatDto } from "#api/galaxy";
 import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
@@ -155,6 +156,7 @@ async function refreshCharactersWithProgress(job: Job<BulkRefreshJob>): Promise<
       onProgress: (p) => progress.update(p),
     });
     const outcome = outcomeOf({ total: result.total, failed: result.failed, sharedFailure: result.picturesFailed !== null });
+    await alertRefreshOutcome("characters", result);
     if (outcome !== "success") {
       await logEvent({
         type: "error",

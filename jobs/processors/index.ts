@@ -11,6 +11,7 @@ import { processBulkRefreshJob, processStatusRefreshJob } from "./characters";
 import { attachSessionWorker, sessionProcessor, sessionSettings, sessionWorkerOptions } from "../session-host.server";
 import { SESSIONS } from "./sessions";
 import { processSystemJob } from "./system";
+import { processAlertJob } from "./alerts";
 
 export type ProcessorSpec<Q extends QueueName> = {
   /** BullMQ passes the lock token and (for processors declaring it) an abort signal. */
@@ -46,6 +47,8 @@ function cycleWorkerOptions() {
 
 export const PROCESSORS: { [Q in QueueName]?: ProcessorSpec<Q> } = {
   system: { process: processSystemJob, concurrency: 2 },
+  // Alerts never wait behind other work: their own queue, several destinations at once.
+  alerts: { process: processAlertJob, concurrency: 5 },
   // One refresh at a time per worker: each already runs its calls in parallel (services client limits).
   "status-refresh": { process: processStatusRefreshJob, concurrency: 1, workerOptions: cycleWorkerOptions },
   "bulk-refresh": { process: processBulkRefreshJob, concurrency: 1, workerOptions: cycleWorkerOptions },

@@ -4,6 +4,7 @@
  */
 import { UnrecoverableError, type Job } from "bullmq";
 import { PROBE_LIMITS } from "#api/jobs";
+import { alertBackupOutcome } from "~/models/alert.server";
 import { cleanupAudit } from "~/models/audit.server";
 import { runAutomaticBackup } from "~/models/backup.server";
 import { cleanupLogs, logEvent } from "~/models/log.server";
@@ -43,6 +44,7 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
     case "backup": {
       try {
         const result = await runAutomaticBackup();
+        if (result.file) await alertBackupOutcome(null);
         if (result.file) {
           await logEvent({
             type: "info",
@@ -54,6 +56,7 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
         return result;
       } catch (err) {
         await logEvent({ type: "error", source: "system", message: `Daily backup failed: ${errorText(err)}`, details: { jobId: job.id } });
+        await alertBackupOutcome(errorText(err));
         throw err;
       }
     }

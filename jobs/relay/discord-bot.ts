@@ -4,6 +4,7 @@
  * (discord.js retries a dead gateway forever). Fatal gateway closes (4004 token refused,
  * 4010-4014) and a refused token end the bot with its error ("Bot Error").
  */
+import { countRelayMessage } from "~/utils/metrics.server";
 import {
   ChannelType,
   Client,
@@ -67,6 +68,8 @@ type Post = {
   /** The relay connection it came from (its backlog on the GalaCord row). */
   origin: string;
   resolve: (id: string | null) => void;
+  /** When it was queued (the relay latency of /metrics). */
+  at?: number;
 };
 type ChannelQueue = { items: Post[]; current: Post | null };
 
@@ -237,10 +240,11 @@ export class DiscordBot {
     return new Promise((resolve) => {
       let q = this.#queues.get(channelId);
       if (!q) this.#queues.set(channelId, (q = { items: [], current: null }));
-      q.items.push({ ...post, resolve });
+      q.items.push({ ...post, resolve, at: Date.now() });
       if (q.items.length > this.settings.RELAY_DISCORD_QUEUE_MAX) {
         const old = q.items.shift()!;
         this.#dropped.set(old.origin, (this.#dropped.get(old.origin) ?? 0) + 1);
+        countRelayMessage("to_discord", "dropped");
         console.warn(`[relay] Discord backlog for channel ${channelId} over ${this.settings.RELAY_DISCORD_QUEUE_MAX}: the oldest line is dropped`);
         old.resolve(null);
       }
@@ -259,6 +263,7 @@ export class DiscordBot {
         console.warn(`[relay] could not post to Discord channel ${channelId}: ${errorText(err)}`);
       }
       q.current = null;
+      if (id) countRelayMessage("to_discord", "relayed", p.at);
       p.resolve(id);
       this.events.onBacklog();
     }

@@ -8,6 +8,7 @@
  * are queued and paced (a burst, then one line per interval) so the platform's limits hold,
  * and kept while reconnecting.
  */
+import { countRelayMessage } from "~/utils/metrics.server";
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
@@ -29,7 +30,7 @@ export type LinkEvents = {
 export type LinkSession = Omit<Supervised, "signal" | "label" | "logDrops">;
 
 /** A line waiting to be said: `to` the addressee's id ("0" = everyone), `tag` the Discord message it carries. */
-type QueuedLine = { text: string; to: string; tag: string | null };
+type QueuedLine = { text: string; to: string; tag: string | null; at: number };
 
 /** Tags said recently (for deletes: when a Discord message's lines went out), at most this many. */
 const SAID_TAGS_MAX = 2_000;
@@ -176,10 +177,11 @@ export class GalaxyLink {
    */
   say(lines: string[], opts: { to?: string; tag?: string | null } = {}) {
     for (const text of lines) {
-      this.#queue.push({ text, to: opts.to ?? "0", tag: opts.tag ?? null });
+      this.#queue.push({ text, to: opts.to ?? "0", tag: opts.tag ?? null, at: Date.now() });
       if (this.#queue.length > this.settings.RELAY_QUEUE_MAX) {
         this.#queue.shift();
         this.dropped++;
+        countRelayMessage("to_galaxy", "dropped");
       }
     }
     this.#schedulePump(0);
@@ -234,6 +236,7 @@ export class GalaxyLink {
       this.#queue.shift();
       this.said++;
       this.lastSaidAt = Date.now();
+      countRelayMessage("to_galaxy", "relayed", line.at);
       if (line.tag) {
         this.#saidAt.delete(line.tag);
         this.#saidAt.set(line.tag, Date.now());

@@ -22,6 +22,8 @@
  *                                               the Developer Portal's privileged intent switches (off → 4014)
  *   GET|POST /__discord/ratelimits { globalPerSecond?, buckets?: { "<METHOD> <template>": { limit, windowMs } }, defaultBucket? }
  *                                               REST rate-limit rules (partial merge) and every 429 answered
+ *   POST /__discord/webhooks { channelId, name? }  a webhook made in Discord's client (Integrations →
+ *                                               Webhooks → New Webhook): its id, token and the URL to copy
  *   POST /__discord/reset                       no messages, webhooks, records, faults, buckets or 429s;
  *                                               default intents and rate limits; sockets closed
  */
@@ -31,6 +33,7 @@ import { z } from "zod";
 import { BadRequest, parseJsonBody as parse, sendJson as send } from "../http";
 import type { DiscordGateway } from "./gateway";
 import type { RateLimiter } from "./ratelimit";
+import { randomToken } from "./rest";
 import { attachmentPayload, channelPayload, messagePayload, snowflake, webhookPayload, type DiscordState, type SimMessage } from "./state";
 
 const closeCode = z
@@ -112,6 +115,8 @@ const rateLimitsSchema = z
   .partial()
   .strict();
 
+const webhookSchema = z.strictObject({ channelId: z.string().min(1), name: z.string().min(1).max(80).optional() });
+
 export async function handleDiscordControl(
   state: DiscordState,
   gateway: DiscordGateway,
@@ -155,6 +160,22 @@ export async function handleDiscordControl(
       state.addMessage(msg);
       gateway.dispatchMessage("MESSAGE_CREATE", msg);
       return send(res, 200, messagePayload(state, msg));
+    }
+    if (method === "POST" && path === "/__discord/webhooks") {
+      const body = await parse(req, webhookSchema);
+      const channel = state.channel(body.channelId);
+      if (!channel) return send(res, 404, { error: "not_found", message: `No channel ${body.channelId}` });
+      const hook = {
+        id: snowflake(),
+        token: randomToken(),
+        channelId: channel.id,
+        guildId: channel.guildId,
+        name: body.name ?? "Captain Hook",
+        createdBy: state.users[0].id,
+      };
+      state.webhooks.push(hook);
+      const base = `http://${req.headers.host ?? "127.0.0.1"}`;
+      return send(res, 200, { ...webhookPayload(state, hook), url: `${base}/api/webhooks/${hook.id}/${hook.token}` });
     }
     if (method === "POST" && path === "/__discord/messages/edit") {
       const body = await parse(req, editSchema);

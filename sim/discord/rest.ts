@@ -14,7 +14,8 @@
  *   POST /channels/{id}/messages/bulk-delete   → MESSAGE_DELETE_BULK
  *   POST /channels/{id}/typing                 204
  *   POST|GET /channels/{id}/webhooks, GET|DELETE /webhooks/{id}
- *   GET|DELETE /webhooks/{id}/{token}; POST /webhooks/{id}/{token}[?wait=true] (no Authorization)
+ *   GET|DELETE /webhooks/{id}/{token}; POST /webhooks/{id}/{token}[?wait=true] (no Authorization; also
+ *   unversioned, `/api/webhooks/{id}/{token}`, the URL Discord's client copies)
  *   GET|PATCH|DELETE /webhooks/{id}/{token}/messages/{m}
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -326,7 +327,7 @@ async function executeWebhook(ctx: Ctx): Promise<Answer> {
   return queryTrue(ctx.url.searchParams.get("wait")) ? ok(messagePayload(state, msg)) : noContent;
 }
 
-function randomToken() {
+export function randomToken() {
   const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   let t = "";
   for (let i = 0; i < 68; i++) t += abc[Math.floor(Math.random() * abc.length)];
@@ -646,7 +647,10 @@ export async function handleRest(
   if (!v) return write(res, fail(404, "404: Not Found"), {});
   // API Reference "API Versioning": 9 and 10 are available; discontinued ones answer 400. Deprecated
   // 6-8 (and no version, which means 6) are not spoken here: they answer 400 too (a deliberate difference).
-  if (v[1] === undefined || !API_VERSIONS.includes(Number(v[1]) as 9 | 10)) {
+  // Except a webhook URL as Discord's client copies it (`/api/webhooks/{id}/{token}`, no version):
+  // Discord executes those, and operators paste them (issue 31: alerts to a Discord webhook).
+  const copiedWebhookUrl = v[1] === undefined && /^\/webhooks\/[^/]+\/[^/]+\/?$/.test(v[2] ?? "");
+  if (!copiedWebhookUrl && (v[1] === undefined || !API_VERSIONS.includes(Number(v[1]) as 9 | 10))) {
     await drain();
     return write(res, fail(400, "Invalid API version", 50041), {});
   }

@@ -200,3 +200,60 @@ describe("operators and backups on /settings (admins)", () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe("alerts on /settings (issue 31 item 2; admins; plain posts)", () => {
+  it("adds a webhook (its secret shown only as set), sends a test alert to a local receiver, removes it; a non-admin gets 403", async () => {
+    const http = await import("node:http");
+    const got: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        got.push(body);
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/alerts`;
+    try {
+      const bad = await post({ intent: "alert-add", kind: "webhook", url: "not a url" });
+      expect(toastOf(bad)).toEqual({ type: "error", message: "url: must be an http(s) URL" });
+
+      const added = await post({ intent: "alert-add", kind: "webhook", url, secret: "page-secret" });
+      expect(added.status).toBe(302);
+      expect(toastOf(added)).toEqual({ type: "success", message: "Alert destination added" });
+      const page = await callRoute<{ admin: { alerts: { destinations: { id: string; kind: string; url: string; secret?: string }[] } } }>(
+        loader,
+        makeRequest("/settings", { cookie }),
+      );
+      expect(page.data.admin.alerts.destinations).toEqual([{ id: expect.any(String), kind: "webhook", url, secret: "set" }]);
+      expect(JSON.stringify(page.data)).not.toContain("page-secret");
+
+      const tested = await post({ intent: "alert-test" });
+      expect(toastOf(tested)).toEqual({ type: "success", message: "Test alert delivered to 1 destination" });
+      expect(JSON.parse(got[0]!)).toMatchObject({ event: "test", severity: "info" });
+
+      const op = await createTestOperator({ name: "alert-op", role: "operator" });
+      const refused = await callRoute(action, makeRequest("/settings", { cookie: op.cookie, form: { intent: "alert-test" } }));
+      expect(refused.status).toBe(403);
+
+      const removed = await post({ intent: "alert-remove", destinationId: page.data.admin.alerts.destinations[0]!.id });
+      expect(toastOf(removed)).toEqual({ type: "success", message: "Alert destination removed" });
+      const none = await post({ intent: "alert-test" });
+      expect(toastOf(none)).toEqual({ type: "error", message: "No alert destinations: add one first" });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("alerts on /settings: a Discord webhook's token", () => {
+  it("never reaches the page's data", async () => {
+    await post({ intent: "alert-add", kind: "discord-webhook", url: "https://discord.com/api/webhooks/1234567890/TOKEN-never-on-the-page" });
+    const page = await callRoute<{ admin: { alerts: { destinations: { kind: string; url: string }[] } } }>(loader, makeRequest("/settings", { cookie }));
+    expect(page.data.admin.alerts.destinations).toContainEqual(
+      expect.objectContaining({ kind: "discord-webhook", url: "https://discord.com/api/webhooks/1234567890/…" }),
+    );
+    expect(JSON.stringify(page.data)).not.toContain("TOKEN-never-on-the-page");
+  });
+});

@@ -17,6 +17,9 @@ import {
   SetRoleSchema,
 } from "~/components/settings/forms";
 import { BackupPanel, OperatorsPanel } from "~/components/settings/admin-panels";
+import { AlertsPanel } from "~/components/settings/alerts-panel";
+import { DestinationInputSchema, type DestinationInput } from "#api/alerts";
+import { alertsView, saveAlertDestinations, sendTestAlerts } from "~/models/alert.server";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { LazyConfirmDialog as ConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -139,6 +142,12 @@ async function adminData(url: URL) {
   const confirmDelete = deleteId ? (operators.find((o) => o.id === deleteId) ?? null) : null;
   const daily = dailyBackupsEnabled();
   return {
+    // A Discord webhook URL's token is a credential: the page never carries it (the panel names the webhook by its id).
+    alerts: {
+      destinations: (await alertsView()).destinations.map((d) =>
+        d.kind === "discord-webhook" ? { ...d, url: d.url.replace(/(\/webhooks\/\d+\/).*/, "$1…") } : d,
+      ),
+    },
     operators: operators.map((o) => ({ id: o.id, name: o.name, role: o.role, createdAt: o.createdAt.toISOString() })),
     confirmDelete: confirmDelete ? { id: confirmDelete.id, name: confirmDelete.name } : null,
     backups: {
@@ -174,7 +183,17 @@ async function requireWriter(request: Request, operator: AuthOperator, intent: I
 export const clientAction = keepInputOnFailure();
 export const shouldRevalidate = reloadUnlessSubmitFailed();
 
-type Intent = "create-token" | "revoke-token" | "change-password" | "create-operator" | "set-role" | "reset-password" | "delete-operator";
+type Intent =
+  | "create-token"
+  | "revoke-token"
+  | "change-password"
+  | "create-operator"
+  | "set-role"
+  | "reset-password"
+  | "delete-operator"
+  | "alert-add"
+  | "alert-remove"
+  | "alert-test";
 
 /** Each intent's text for a failure that is ours (logged to System Logs). */
 const FALLBACK: Record<Intent, string> = {
@@ -185,7 +204,15 @@ const FALLBACK: Record<Intent, string> = {
   "set-role": "Could not change the role",
   "reset-password": "Could not reset the password",
   "delete-operator": "Could not delete the operator",
+  "alert-add": "Could not add the alert destination",
+  "alert-remove": "Could not remove the alert destination",
+  "alert-test": "Could not send the test alert",
 };
+
+/** The stored destinations as PUT /api/alerts takes them (secrets omitted: kept as stored). */
+function asInputs(view: Awaited<ReturnType<typeof alertsView>>): DestinationInput[] {
+  return view.destinations.map((d) => (d.kind === "discord-channel" ? { kind: d.kind, channel_id: d.channel_id } : { kind: d.kind, url: d.url }));
+}
 
 /** A form with errors: shown again as posted, with conform's reply (no toast). */
 function formAgain(result: SubmissionResult<string[]>, status = 400): PageOutcome {
@@ -295,6 +322,43 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
         auditNote({ action: "operator.reset-password", target: target.name, details: {} });
         await logEvent({ type: "info", source: "system", message: `Password of operator ${target.name} reset by ${admin.name}` });
         return `Password of ${target.name} reset; their sessions were logged out`;
+      },
+      "alert-add": async ({ form }) => {
+        const admin = await requireAdminWriter(request, operator, "alert-add");
+        const kind = form.string("kind");
+        const url = form.string("url").trim();
+        const raw =
+          kind === "discord-channel"
+            ? { kind, channel_id: form.string("channelId").trim() }
+            : kind === "webhook"
+              ? { kind, url, ...(form.string("secret") ? { secret: form.string("secret") } : {}) }
+              : { kind, url };
+        const parsed = DestinationInputSchema.safeParse(raw);
+        if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid destination" };
+        const current = await alertsView();
+        const saved = await saveAlertDestinations([...asInputs(current), parsed.data]);
+        auditNote({ action: "alerts.update", target: "Alert destinations", details: { destinations: saved.destinations.length } });
+        await logEvent({ type: "info", source: "system", message: `Alert destination added by ${admin.name}` });
+        return "Alert destination added";
+      },
+      "alert-remove": async ({ form }) => {
+        const admin = await requireAdminWriter(request, operator, "alert-remove");
+        const id = form.string("destinationId");
+        const current = await alertsView();
+        if (!current.destinations.some((d) => d.id === id))
+          return { ok: false, message: "That alert destination does not exist (removed meanwhile?)", status: 404 };
+        const saved = await saveAlertDestinations(asInputs({ destinations: current.destinations.filter((d) => d.id !== id) }));
+        auditNote({ action: "alerts.update", target: "Alert destinations", details: { destinations: saved.destinations.length } });
+        await logEvent({ type: "info", source: "system", message: `Alert destination removed by ${admin.name}` });
+        return "Alert destination removed";
+      },
+      "alert-test": async () => {
+        const admin = await requireAdminWriter(request, operator, "alert-test");
+        const results = await sendTestAlerts(admin.name);
+        auditNote({ action: "alerts.test", target: "Alert destinations", details: { sent: results.length, failed: results.filter((r) => !r.ok).length } });
+        const failed = results.filter((r) => !r.ok);
+        if (!failed.length) return `Test alert delivered to ${results.length} destination${results.length === 1 ? "" : "s"}`;
+        return { ok: false, status: 502, message: `Test alert not delivered: ${failed.map((r) => `${r.target}: ${r.message}`).join("; ")}` };
       },
       "delete-operator": async ({ form }) => {
         const { admin, target } = await adminTarget(form, DeleteOperatorSchema, "delete-operator");
@@ -463,6 +527,7 @@ export default function SettingsPage() {
               constraints={{ createOperator: constraints.createOperator, resetPassword: constraints.resetPassword }}
               lastResult={actionData && "intent" in actionData && actionData.intent === "create-operator" ? actionData.result : undefined}
             />
+            <AlertsPanel destinations={admin.alerts.destinations} />
             <BackupPanel backups={admin.backups} />
           </>
         ) : null}
