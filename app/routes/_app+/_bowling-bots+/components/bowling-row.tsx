@@ -24,7 +24,17 @@ const TEXT_1 = "rt-Text rt-r-size-1";
 const BUTTON_1 = "rt-reset rt-BaseButton rt-r-size-1 rt-Button";
 
 function Skeleton({ width, height, label, testId }: { width: number; height: number; label?: string; testId?: string }) {
-  return <span className="rt-Skeleton gt-skeleton" aria-label={label} aria-hidden={label ? undefined : true} data-testid={testId} style={{ width, height }} />;
+  // A label needs a role to be spoken (issue 30 B1: aria-label on a bare span is not allowed).
+  return (
+    <span
+      className="rt-Skeleton gt-skeleton"
+      role={label ? "img" : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      data-testid={testId}
+      style={{ width, height }}
+    />
+  );
 }
 
 /**

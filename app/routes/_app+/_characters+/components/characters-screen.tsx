@@ -128,8 +128,9 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
             <li key={g.type}>
               <Link
                 to={`/characters${toggleGiftSearch(new URLSearchParams(location.search), g.type)}`}
-                aria-pressed={on}
-                aria-label={`${g.name}: ${g.amount}${on ? " (filtering)" : ""}`}
+                // Issue 30 B1: a link is not a toggle button (no aria-pressed); the chosen
+                // filters are the current ones. Its spoken name starts with what it shows.
+                aria-current={on ? "true" : undefined}
                 title={`${g.name}: ${g.amount}`}
                 preventScrollReset
                 replace
@@ -145,6 +146,7 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
                 {g.img ? <img src={g.img} alt="" width={20} height={20} /> : null}
                 <Text size="1">{g.amount}</Text>
                 <span className="gt-gift-name">{giftLabel(g)}</span>
+                <span className="gt-visually-hidden">{` ${g.name}${on ? ", filtering" : ""}`}</span>
               </Link>
             </li>
           );
