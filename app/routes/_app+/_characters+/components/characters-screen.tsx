@@ -8,6 +8,7 @@ import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { FocusKeepingButton } from "~/components/ui/focus-keeping-button";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { PlusIcon } from "~/components/ui/icons";
 import { ListSearch } from "~/components/ui/list-search";
@@ -82,16 +83,16 @@ function StalkerCard({ stalker, progress, notice }: Pick<CharactersData, "stalke
             <start.Form method="post" action="/characters">
               <HiddenFields fields={{ intent: "start-stalker", accountId: stalker?.accountId ?? "" }} />
               <NoJsRedirect />
-              <Button type="submit" color="green" variant="soft" disabled={!stalker || state !== "inactive"} loading={pendingStart}>
+              <FocusKeepingButton color="green" off={!stalker || state !== "inactive"} busy={pendingStart}>
                 Start
-              </Button>
+              </FocusKeepingButton>
             </start.Form>
             <stop.Form method="post" action="/characters">
               <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
               <NoJsRedirect />
-              <Button type="submit" color="orange" variant="soft" disabled={!stalker || state === "inactive"} loading={stop.state !== "idle"}>
+              <FocusKeepingButton color="orange" off={!stalker || state === "inactive"} busy={stop.state !== "idle"}>
                 Stop
-              </Button>
+              </FocusKeepingButton>
             </stop.Form>
             <CharactersRefreshButton progress={progress} notice={notice} />
           </Flex>
