@@ -358,7 +358,7 @@ export default function TradingPlanetsRoute() {
   const planetsTab = params.get("planets");
 
   return (
-    <Box>
+    <Box className="gt-trading-page">
       <SectionHeader
         title="Trading Planets"
         actions={

@@ -71,7 +71,10 @@ export function GiftChips({ row, loading }: { row: BowlingRow; loading: boolean 
     <ul className="gt-chips" aria-label={`Gifts of ${row.nick}`}>
       {rowChips(row.gifts).map((g) => (
         <li key={g.type} className="gt-chip" data-type={g.type} data-color={g.color} data-special={g.special} title={`${g.name}: ${g.amount}`}>
-          {g.img ? <RemoteImage src={g.img} alt={g.name} size={16} /> : null}
+          {/* Issue 30 B4: the gift's name is in the chip's text, not only in its hover title
+              (a phone has no hover); the picture shows it. */}
+          {g.img ? <RemoteImage src={g.img} alt="" size={16} /> : null}
+          <span className="gt-visually-hidden">{g.name}: </span>
           <span>{g.amount}</span>
         </li>
       ))}
