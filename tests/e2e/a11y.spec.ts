@@ -131,7 +131,6 @@ const DIALOGS: State[] = [
   { name: "Exchange Rates · Import", path: "/exchange-rates", open: by("Import") },
   { name: "Exchange Rates · Add output gift", path: "/exchange-rates", open: by("Add output gift to Gold Ring") },
   { name: "Exchange Rates · Delete all (confirmation)", path: "/exchange-rates", open: by("Delete all exchange rates for Gold Ring") },
-  { name: "Exchange Rates · Delete a rate (confirmation)", path: "/exchange-rates", open: by("Delete Gold Ring → Clay") },
   { name: "Bowling Bots · Gift Rates", path: "/gifts", open: by("Gift Rates") },
   { name: "Bowling Bots · Companion", path: "/gifts", open: by(/^(Assign|Update) Companion for /) },
   { name: "Bowling Bots · Delete an account (confirmation)", path: "/gifts", open: by(/^Delete (?!all)/) },
