@@ -5,6 +5,8 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { createAccounts } from "./bowling-fixtures";
+import { characterRow, simAccounts } from "./characters-fixtures";
 import { getRates, openRates, resetRates, row } from "./exchange-rates-fixtures";
 import { seedSections } from "./team-fixtures";
 import { resetTrading, seedSequences, waitForHydration } from "./trading-fixtures";
@@ -100,6 +102,24 @@ test("issue 30 B3: GalaCord's Start and Stop keep focus on the pressed button", 
   await expect(stop).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(state).toHaveText("Stopped", { timeout: 20_000 });
+  await expect(start).toBeFocused();
+});
+
+test("issue 30 B3: a character row's Start and Stop keep focus on the pressed button", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const acc = (await simAccounts("stalker"))[17]!;
+  await createAccounts(baseURL!, [{ account: acc, type: "stalker" }]);
+  await page.goto("/characters");
+  await waitForHydration(page);
+  const line = characterRow(page, acc.id);
+  const start = line.getByRole("button", { name: `Start stalker for ${acc.nick}` });
+  await start.focus();
+  await page.keyboard.press("Enter");
+  const stop = line.getByRole("button", { name: `Stop stalker for ${acc.nick}` });
+  await expect(stop).toBeVisible({ timeout: 20_000 });
+  await expect(stop).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(start).toBeVisible({ timeout: 20_000 });
   await expect(start).toBeFocused();
 });
 
