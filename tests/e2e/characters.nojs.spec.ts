@@ -53,7 +53,7 @@ test("create a user, add and delete a category, start/stop a stalker, filter, de
   }).toPass({ timeout: 20_000 });
   await filter.getByRole("link").first().click();
   await expect(page).toHaveURL(/gift=\d+/);
-  await expect(filter.getByRole("link").first()).toHaveAttribute("aria-pressed", "true");
+  await expect(filter.getByRole("link").first()).toHaveAttribute("aria-current", "true");
 
   await characterRow(page, acc.id)
     .getByRole("button", { name: `Stop stalker for ${acc.nick}` })

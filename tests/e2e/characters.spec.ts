@@ -41,8 +41,8 @@ test("create a user from a simulator recovery code; the dialog closes and resets
   await tiles.nth(0).click();
   await tiles.nth(1).click();
   await expect(page).toHaveURL(new RegExp(`gift=${a}&gift=${b}$`));
-  await expect(tiles.nth(0)).toHaveAttribute("aria-pressed", "true");
-  await expect(tiles.nth(1)).toHaveAttribute("aria-pressed", "true");
+  await expect(tiles.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(tiles.nth(1)).toHaveAttribute("aria-current", "true");
   // Issue 19 item 12: each tile names its gift, not only its colour.
   await expect(tiles.nth(0).locator(".gt-gift-name")).not.toHaveText("");
   await page.getByRole("link", { name: "Clear gift filter" }).click();
@@ -130,7 +130,7 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
   await expect(filter.getByRole("link").first()).toBeVisible({ timeout: 20_000 });
   await filter.getByRole("link").first().click();
   await expect(page).toHaveURL(/gift=\d+/);
-  await expect(filter.getByRole("link").first()).toHaveAttribute("aria-pressed", "true");
+  await expect(filter.getByRole("link").first()).toHaveAttribute("aria-current", "true");
   await page.getByRole("link", { name: "Clear gift filter" }).click();
   await expect(page).not.toHaveURL(/gift=/);
 

@@ -20,7 +20,7 @@ test("operators managed with plain forms; a viewer's post gets a 403 page; the a
   await expect(demoted.getByRole("alertdialog").getByRole("button", { name: "Clean Old Logs" })).toBeVisible();
 
   await operators.getByRole("combobox", { name: `Role of ${name}` }).selectOption("viewer");
-  await operators.getByRole("button", { name: `Change the role of ${name}` }).click();
+  await operators.getByRole("button", { name: `Change role of ${name}` }).click();
   await expect(operators.getByRole("listitem", { name })).toContainText("Viewer");
 
   const [response] = await Promise.all([

@@ -24,7 +24,7 @@ test("an admin adds a viewer, who reads but cannot write; the audit trail shows 
 
   // The admin makes them a viewer while that page is open.
   await operators.getByRole("combobox", { name: `Role of ${name}` }).selectOption("viewer");
-  await operators.getByRole("button", { name: `Change the role of ${name}` }).click();
+  await operators.getByRole("button", { name: `Change role of ${name}` }).click();
   await expect(operators.getByRole("listitem", { name })).toContainText("Viewer");
 
   // The write from the page loaded before: refused, the reason in a toast, the page stays.

@@ -39,28 +39,28 @@ export async function sequenceIds(request: APIRequestContext): Promise<Record<st
 /**
  * A keyboard drag of a sequence (spec 2 §9; dnd-kit's keyboard sensor): Space picks it up,
  * `key` moves it, Space drops it — each key once the list has taken the one before (picked up,
- * then announced over `overId`), as a screen-reader user hears it.
+ * then announced over `overName`), as a screen-reader user hears it.
  */
-export async function keyboardDrag(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", overId?: string) {
+export async function keyboardDrag(page: Page, handle: Locator, key: "ArrowUp" | "ArrowDown", overName?: string) {
   await handle.focus();
   await page.keyboard.press("Space");
   await expect(handle).toHaveAttribute("aria-pressed", "true");
-  // Without `overId` (rows whose ids the page keeps to itself): any droppable but the item's own.
-  // The live region names the item: "Picked up draggable item X", at once replaced by "Draggable
-  // item X was moved over droppable area X" (over itself, where it lies).
+  // The live region names the items (issue 30 B3, app/components/ui/drag-announcements.ts):
+  // "Picked up One (position 1 of 3).", at once replaced by "One is over One (position 1 of 3)."
+  // (over itself, where it lies). Without `overName`: any item but its own.
   const escape = (id: string) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   let target: string;
-  if (overId) target = escape(overId);
+  if (overName) target = escape(overName);
   else {
-    const named = /^(?:Picked up draggable item|Draggable item) (\S+?)(?:\.| was moved over droppable area \S+?\.?)?$/;
+    const named = /^(?:Picked up (.+?)|(.+?) is over .+?) \(position \d+ of \d+\)\.$/;
     const announcement = page.getByText(named);
     await expect(announcement).toBeAttached();
-    const self = named.exec((await announcement.last().textContent()) ?? "")![1]!;
-    target = `(?!${escape(self)}\\.?$)\\S+`;
+    const m = named.exec((await announcement.last().textContent()) ?? "")!;
+    target = `(?!${escape(m[1] ?? m[2]!)} \\()(.+?)`;
   }
   // The sensor listens for arrows a moment after the pick-up: an arrow before that is lost, as
   // for a user who then presses it again (an extra press past the end of the list stays there).
-  const over = page.getByText(new RegExp(`was moved over droppable area ${target}\\.?$`));
+  const over = page.getByText(new RegExp(` is over ${target} \\(position \\d+ of \\d+\\)\\.$`));
   await expect(async () => {
     if ((await over.count()) === 0) await page.keyboard.press(key);
     await expect(over).toBeAttached({ timeout: 1_500 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adRow, keyboardDrag, longPress, resetTrading, seedSequences, sequenceCard, sequenceIds, sequenceNames, toast } from "./trading-fixtures";
+import { adRow, keyboardDrag, longPress, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
 
 /** Spec 2 §2 "Trading Planets screen", §4, §5, §8, §9 with JavaScript on. */
 
@@ -99,8 +99,7 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
   await dragReady(page, "One");
   // Keyboard: focus the handle, Space picks up, ArrowDown moves, Space drops.
   // Each key waits for dnd-kit to take the previous one in (a loaded machine lags a frame).
-  const ids = await sequenceIds(request);
-  await keyboardDrag(page, page.getByRole("button", { name: "Drag One" }), "ArrowDown", ids.Two!);
+  await keyboardDrag(page, page.getByRole("button", { name: "Drag One" }), "ArrowDown", "Two");
   await expect.poll(() => sequenceNames(request)).toEqual(["Two", "One", "Three"]);
 
   // Mouse: press on Three's handle and move it above Two.

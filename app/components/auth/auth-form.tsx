@@ -8,25 +8,28 @@ import type { ReactNode } from "react";
  */
 export function AuthCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
-    <Flex align="center" justify="center" px="4" py="6" style={{ minHeight: "100vh" }}>
-      <Card size="3" style={{ width: "100%", maxWidth: 420 }}>
-        <Flex direction="column" gap="4">
-          <Box>
-            <Text as="p" size="2" color="gray" mb="1">
-              Galaxy Toolbox
-            </Text>
-            <Heading as="h1" size="6">
-              {title}
-            </Heading>
-            {description ? (
-              <Text as="p" size="2" color="gray" mt="2">
-                {description}
+    // The page's one landmark (issue 30 B1: /login had no <main>).
+    <Flex asChild align="center" justify="center" px="4" py="6" style={{ minHeight: "100vh" }}>
+      <main>
+        <Card size="3" style={{ width: "100%", maxWidth: 420 }}>
+          <Flex direction="column" gap="4">
+            <Box>
+              <Text as="p" size="2" color="gray" mb="1">
+                Galaxy Toolbox
               </Text>
-            ) : null}
-          </Box>
-          {children}
-        </Flex>
-      </Card>
+              <Heading as="h1" size="6">
+                {title}
+              </Heading>
+              {description ? (
+                <Text as="p" size="2" color="gray" mt="2">
+                  {description}
+                </Text>
+              ) : null}
+            </Box>
+            {children}
+          </Flex>
+        </Card>
+      </main>
     </Flex>
   );
 }

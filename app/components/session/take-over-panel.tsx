@@ -21,7 +21,9 @@ export function TakeOverPanel({ notice }: { notice: TakeoverNoticeData }) {
   const { accountName: _name, ...fields } = notice.fields;
   return (
     <Callout.Root color="amber" role="alertdialog" aria-labelledby="gt-takeover-text" mb="4" data-testid="takeover-panel">
-      <Flex direction="column" gap="2">
+      {/* Issue 30 A7: the column takes the callout's width and its buttons start at the text's
+          left edge (they were centred under it). */}
+      <Flex direction="column" gap="2" width="100%" align="start">
         <Text as="p" size="2" id="gt-takeover-text" weight="medium">
           {notice.message}
         </Text>
@@ -29,7 +31,7 @@ export function TakeOverPanel({ notice }: { notice: TakeoverNoticeData }) {
           Taking it over stops it there (that screen will say so). <Link to={PURPOSE_PAGES[notice.holder.purpose]}>Open it</Link>
         </Text>
         <SessionDetail session={notice.holder} />
-        <Flex gap="3" justify="end" wrap="wrap">
+        <Flex gap="3" justify="start" wrap="wrap">
           <Button asChild variant="soft" color="gray">
             <Link to={notice.cancelTo} replace preventScrollReset>
               Cancel

@@ -93,8 +93,9 @@ export function OperatorsPanel({
                             </option>
                           ))}
                         </select>
-                        <Button type="submit" variant="soft" size="2" className="gt-touch" aria-label={`Change the role of ${o.name}`}>
-                          Change role
+                        <Button type="submit" variant="soft" size="2" className="gt-touch">
+                          {/* Issue 30 B1: the spoken name starts with the visible text. */}
+                          Change role<span className="gt-visually-hidden">{` of ${o.name}`}</span>
                         </Button>
                       </Flex>
                     </Form>

@@ -13,7 +13,7 @@ import { useLiveEvent } from "~/components/live/live";
  * mode toggle, the operator (with their role when it is not "operator", and "Read-only"
  * when they may change nothing) and logout; below
  * it the section menu. Labels stay in the accessibility tree on phones, where only the
- * icons show.
+ * icons show; the Audit link and the role badge stay there too (issue 30 A7).
  */
 export function AppHeader({
   operatorName,
@@ -48,7 +48,8 @@ export function AppHeader({
           <span className="gt-brand-mark" aria-hidden>
             ✦
           </span>
-          <span>Galaxy Toolbox</span>
+          {/* On phones only the mark shows (issue 30 A7: room for the Audit link and the role). */}
+          <span className="gt-label">Galaxy Toolbox</span>
         </Link>
         <JobsBadge jobs={jobs} />
         <WaitingBadge waiting={waiting} text={waitingText} />
@@ -57,7 +58,7 @@ export function AppHeader({
             <ReaderIcon aria-hidden />
             <span className="gt-label">System Logs</span>
           </NavLink>
-          <NavLink to="/audit" className="gt-tool-link gt-wide-only">
+          <NavLink to="/audit" className="gt-tool-link">
             <ClockIcon aria-hidden />
             <span className="gt-label">Audit</span>
           </NavLink>
@@ -70,12 +71,13 @@ export function AppHeader({
             {operatorName}
           </Text>
           {role !== "operator" ? (
-            <Badge color={role === "admin" ? "amber" : "gray"} variant="soft" className="gt-role-badge">
+            // High contrast: the soft badge's text was 4.28:1 in the light theme (issue 30 B2).
+            <Badge color={role === "admin" ? "amber" : "gray"} variant="soft" highContrast className="gt-role-badge">
               {ROLE_LABELS[role]}
             </Badge>
           ) : null}
           {!canWrite ? (
-            <Badge color="gray" variant="outline" className="gt-readonly-badge" title={READ_ONLY_HINT(role)}>
+            <Badge color="gray" variant="outline" highContrast className="gt-readonly-badge" title={READ_ONLY_HINT(role)}>
               Read-only
               <span className="gt-visually-hidden">: {READ_ONLY_HINT(role)}</span>
             </Badge>

@@ -30,9 +30,10 @@ export function JobsBadge({ jobs }: { jobs: JobsState }) {
             color: "amber" as const,
             hint: "Redis is reachable, but no job worker is running: jobs are queued and wait for a worker (npm run worker).",
           };
+  // High contrast: "Jobs online" in the light theme's soft green was 4.28:1 (issue 30 B2).
   return (
     <Hint content={hint}>
-      <Badge asChild color={color} variant="soft" radius="full" title={hint} className="gt-jobs-badge" data-state={jobs.redis}>
+      <Badge asChild color={color} variant="soft" highContrast radius="full" title={hint} className="gt-jobs-badge" data-state={jobs.redis}>
         <Link to="/sessions">
           <span className="gt-dot" aria-hidden />
           <span className="gt-jobs-label">{label}</span>

@@ -1,6 +1,6 @@
 import { AlertDialog, Button, Flex } from "@radix-ui/themes";
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 
 /**
  * "Destructive actions ask first" (CONVENTIONS rule 7): an alert dialog that names what
@@ -37,10 +37,28 @@ export function ConfirmDialog({
   form,
   onConfirm,
 }: ConfirmCommon & { open?: boolean; onOpenChange?: (open: boolean) => void; trigger?: ReactNode }) {
+  // Issue 30 B3: a dialog opened by its page (no Radix trigger: a `?confirm=` link whose click
+  // opens it) gave focus to the page body on close; it goes back to the control that opened
+  // it, or, when that control is gone (its row deleted), stays where the page puts it.
+  const openedFrom = useRef<HTMLElement | null>(null);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <AlertDialog.Trigger>{trigger}</AlertDialog.Trigger> : null}
-      <AlertDialog.Content maxWidth="450px">
+      <AlertDialog.Content
+        maxWidth="450px"
+        onOpenAutoFocus={() => {
+          openedFrom.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+        }}
+        onCloseAutoFocus={(event) => {
+          if (trigger) return;
+          const back = openedFrom.current;
+          openedFrom.current = null;
+          if (back?.isConnected) {
+            event.preventDefault();
+            back.focus();
+          }
+        }}
+      >
         <AlertDialog.Title>{title}</AlertDialog.Title>
         <AlertDialog.Description size="2">{description}</AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end" wrap="wrap">

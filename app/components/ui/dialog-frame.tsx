@@ -1,6 +1,6 @@
 import { Button, Card, Dialog, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link } from "@remix-run/react";
-import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
+import { createContext, useContext, useRef, type ReactNode } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
@@ -37,9 +37,12 @@ export function DialogFrame({
 }) {
   const hydrated = useHydrated();
   const opener = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    if (open && hydrated) opener.current = document.activeElement as HTMLElement | null;
-  }, [open, hydrated]);
+  // The control that opened the dialog, read before Radix moves focus into it (an effect here
+  // runs after the content's own, when focus is already inside; issue 30 B3).
+  const remember = () => {
+    const el = document.activeElement;
+    opener.current = el instanceof HTMLElement && el !== document.body ? el : null;
+  };
 
   const frame: Frame = { hydrated, onClose, closeHref };
   if (!hydrated) {
@@ -65,14 +68,16 @@ export function DialogFrame({
       <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
         <Dialog.Content
           maxWidth={maxWidth}
-          onOpenAutoFocus={
-            focusFirstField
-              ? undefined
-              : (event) => {
-                  event.preventDefault();
-                  (event.currentTarget as HTMLElement | null)?.focus();
-                }
-          }
+          onOpenAutoFocus={(event) => {
+            remember();
+            if (focusFirstField) return;
+            event.preventDefault();
+            (event.currentTarget as HTMLElement | null)?.focus();
+          }}
+          // A field that uses Escape itself (an inline rename puts its name back) keeps it.
+          onEscapeKeyDown={(event) => {
+            if (event.target instanceof Element && event.target.closest("[data-own-escape]")) event.preventDefault();
+          }}
           onCloseAutoFocus={(event) => {
             const el = opener.current;
             if (el && el.isConnected) {

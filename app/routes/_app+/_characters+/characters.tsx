@@ -1,5 +1,5 @@
 import { initialsOf } from "~/components/account/account-view";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema, type Category } from "#api/accounts";
@@ -34,7 +34,6 @@ import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type Stalk
 import { loadSummary } from "~/models/summary.server";
 import { requireOperator, safeRedirect } from "~/http/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
-import { redirectWithError } from "~/utils/toast.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
 import { searchQuery } from "~/utils/list-search";
 import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";
@@ -223,7 +222,8 @@ export const action = pageAction<Intent>({
     if (!(err instanceof AccountHeldError) || intent !== "start-stalker") return undefined;
     const accountId = form.string("accountId");
     const to = takeoverLocation(err, redirectTo ?? "/characters", { intent, accountId, fields: { accountId, accountName: err.account ?? accountId } });
-    return to ? redirectWithError(to, err.message) : undefined;
+    // The panel there says who holds it; a toast saying it again was one "in use by …" too many (issue 30 A7).
+    return to ? redirect(to) : undefined;
   },
   intents: {
     "create-user": async ({ form, operatorId, redirectTo }) => {

@@ -1,5 +1,5 @@
 import { Box, Flex, Heading, Text } from "@radix-ui/themes";
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { BOT_STATUS_POLL_MS, RELAY_ERRORS, RELAY_MESSAGES, relayAccountState } from "#api/galacord";
@@ -124,7 +124,8 @@ export const action = pageAction<Intent>({
     const accountId = form.string("accountId");
     const fields = { accountId, channelId: form.string("channelId"), accountName: err.account };
     const to = takeoverLocation(err, redirectTo ?? SECTION_PATH, { intent, accountId, fields });
-    return to ? { ok: false, message: err.message, status: err.status, redirectTo: to } : undefined;
+    // The panel there says who holds it; a toast saying it again was one "in use by …" too many (issue 30 A7).
+    return to ? redirect(to) : undefined;
   },
   intents: {
     "bot-start": async () => {

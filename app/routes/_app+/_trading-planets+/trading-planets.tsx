@@ -1,5 +1,5 @@
 import { Box, Button, Flex } from "@radix-ui/themes";
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
 import { useEffect, useRef } from "react";
@@ -39,7 +39,6 @@ import { SESSION_TEXTS } from "#api/sessions";
 import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
 import { pageAction, type FormFields, type PageOutcome } from "~/http/page-action.server";
-import { redirectWithError } from "~/utils/toast.server";
 import { createAdSchema, createCustomPlanetSchema } from "#api/trading-schemas";
 import { AppError } from "~/utils/app-error";
 
@@ -221,7 +220,8 @@ export const action = pageAction<Intent>({
       // Another purpose holds the account: back to the page with the take-over question.
       const fields = { account_id: accountId, accountName: (err instanceof AccountHeldError ? err.account : null) ?? accountId };
       const to = takeoverLocation(err, listOf(redirectTo) ?? "/trading-planets", { intent, accountId, fields });
-      if (to) return redirectWithError(to, err.message);
+      // The panel there says who holds it; a toast saying it again was one "in use by …" too many (issue 30 A7).
+      if (to) return redirect(to);
       return { ok: false, message: err.message || FAILURE[intent], status: err.status, redirectTo: listOf(redirectTo) };
     }
     if (!FIXED_FAILURE.has(intent)) return undefined;
@@ -381,7 +381,7 @@ export default function TradingPlanetsRoute() {
   const planetsTab = params.get("planets");
 
   return (
-    <Box>
+    <Box className="gt-trading-page">
       <SectionHeader
         title="Trading Planets"
         actions={

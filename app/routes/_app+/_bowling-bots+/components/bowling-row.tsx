@@ -24,7 +24,17 @@ const TEXT_1 = "rt-Text rt-r-size-1";
 const BUTTON_1 = "rt-reset rt-BaseButton rt-r-size-1 rt-Button";
 
 function Skeleton({ width, height, label, testId }: { width: number; height: number; label?: string; testId?: string }) {
-  return <span className="rt-Skeleton gt-skeleton" aria-label={label} aria-hidden={label ? undefined : true} data-testid={testId} style={{ width, height }} />;
+  // A label needs a role to be spoken (issue 30 B1: aria-label on a bare span is not allowed).
+  return (
+    <span
+      className="rt-Skeleton gt-skeleton"
+      role={label ? "img" : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      data-testid={testId}
+      style={{ width, height }}
+    />
+  );
 }
 
 /**
@@ -61,7 +71,10 @@ export function GiftChips({ row, loading }: { row: BowlingRow; loading: boolean 
     <ul className="gt-chips" aria-label={`Gifts of ${row.nick}`}>
       {rowChips(row.gifts).map((g) => (
         <li key={g.type} className="gt-chip" data-type={g.type} data-color={g.color} data-special={g.special} title={`${g.name}: ${g.amount}`}>
-          {g.img ? <RemoteImage src={g.img} alt={g.name} size={16} /> : null}
+          {/* Issue 30 B4: the gift's name is in the chip's text, not only in its hover title
+              (a phone has no hover); the picture shows it. */}
+          {g.img ? <RemoteImage src={g.img} alt="" size={16} /> : null}
+          <span className="gt-visually-hidden">{g.name}: </span>
           <span>{g.amount}</span>
         </li>
       ))}

@@ -241,7 +241,8 @@ describe("spec 1 §2 row", () => {
       stale: { since, reason: "The platform answered 500 to gift_stats_ajax: Simulated service failure", parts: ["gifts", "status"] },
     });
     const chips = await screen.findByRole("list", { name: "Gifts of Bowler" });
-    expect(chips.querySelector('[data-type="11"]')!.textContent).toBe("60");
+    // Issue 30 B4: the chip says which gift in its text (visually hidden beside the picture), not only in its hover title.
+    expect(chips.querySelector('[data-type="11"]')!.textContent).toBe("RBB: 60");
     expect(screen.queryByTestId("gifts-failed")).toBeNull();
     const mark = screen.getByTestId("stale");
     await waitFor(() => expect(mark.textContent).toMatch(/^stale · 2h ago/));

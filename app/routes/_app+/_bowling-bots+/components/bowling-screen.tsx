@@ -46,7 +46,9 @@ function TotalsBar({ totals }: { totals: NonNullable<BowlingData["totals"]> }) {
       <ul className="gt-totals" aria-label="Gift totals">
         {totals.gifts.map((g) => (
           <li key={g.type} className="gt-chip" data-type={g.type} title={`${g.name}: ${g.amount}`}>
-            {g.img ? <RemoteImage src={g.img} alt={g.name} size={16} /> : null}
+            {/* Issue 30 B4: the name is in the text, not only in the hover title. */}
+            {g.img ? <RemoteImage src={g.img} alt="" size={16} /> : null}
+            <span className="gt-visually-hidden">{g.name}: </span>
             <span>{g.amount}</span>
           </li>
         ))}

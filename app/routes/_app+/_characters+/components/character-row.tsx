@@ -116,8 +116,13 @@ function StalkerButton({ row }: { row: Row }) {
         type="submit"
         className={`${SMALL_BUTTON} rt-Button`}
         data-accent-color={row.active ? "orange" : "green"}
-        disabled={busy}
+        // Issue 30 B3: not `disabled` while the post runs: a disabled button loses focus to the
+        // page body. The same button stays (its label changes), so focus stays on it.
+        aria-disabled={busy || undefined}
         aria-busy={busy || undefined}
+        onClick={(e) => {
+          if (busy) e.preventDefault();
+        }}
       >
         {busy ? <Spinner size="1" /> : null}
         {row.active ? "Stop" : "Start"}

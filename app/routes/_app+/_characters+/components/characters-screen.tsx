@@ -10,6 +10,7 @@ import { SUMMARY_EXPAND_PARAM, SummaryPanel } from "~/components/summary/summary
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
+import { FocusKeepingButton } from "~/components/ui/focus-keeping-button";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { PlusIcon } from "~/components/ui/icons";
 import { ListSearch } from "~/components/ui/list-search";
@@ -87,22 +88,16 @@ function StalkerCard({ stalker, progress, notice, live = false }: Pick<Character
             <start.Form method="post" action="/characters">
               <HiddenFields fields={{ intent: "start-stalker", accountId: stalker?.accountId ?? "" }} />
               <NoJsRedirect />
-              <Button type="submit" color="green" variant="soft" disabled={!stalker || state !== "inactive"} loading={pendingStart}>
+              <FocusKeepingButton color="green" off={!stalker || state !== "inactive"} busy={pendingStart}>
                 Start
-              </Button>
+              </FocusKeepingButton>
             </start.Form>
             <stop.Form method="post" action="/characters">
               <HiddenFields fields={{ intent: "stop-stalker", accountId: stalker?.accountId ?? "" }} />
               <NoJsRedirect />
-              <Button
-                type="submit"
-                color="orange"
-                variant="soft"
-                disabled={!stalker || state === "inactive"}
-                loading={stop.state !== "idle" && state !== "inactive"}
-              >
+              <FocusKeepingButton color="orange" off={!stalker || state === "inactive"} busy={stop.state !== "idle" && state !== "inactive"}>
                 Stop
-              </Button>
+              </FocusKeepingButton>
             </stop.Form>
             <CharactersRefreshButton progress={progress} notice={notice} />
           </Flex>
@@ -139,8 +134,9 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
             <li key={g.type}>
               <Link
                 to={`/characters${toggleGiftSearch(new URLSearchParams(location.search), g.type)}`}
-                aria-pressed={on}
-                aria-label={`${g.name}: ${g.amount}${on ? " (filtering)" : ""}`}
+                // Issue 30 B1: a link is not a toggle button (no aria-pressed); the chosen
+                // filters are the current ones. Its spoken name starts with what it shows.
+                aria-current={on ? "true" : undefined}
                 title={`${g.name}: ${g.amount}`}
                 preventScrollReset
                 replace
@@ -156,6 +152,7 @@ function GiftFilter({ totals, selected }: { totals: CharactersData["totals"]; se
                 {g.img ? <img src={g.img} alt="" width={20} height={20} /> : null}
                 <Text size="1">{g.amount}</Text>
                 <span className="gt-gift-name">{giftLabel(g)}</span>
+                <span className="gt-visually-hidden">{` ${g.name}${on ? ", filtering" : ""}`}</span>
               </Link>
             </li>
           );

@@ -21,6 +21,7 @@ import { SessionDetail } from "~/components/session/session-detail";
 import { newerSession, useLiveSessions } from "~/components/session/live-sessions";
 import { SessionPhaseBadge } from "~/components/session/session-phase";
 import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-panel";
+import { SecretField } from "~/components/ui/secret-field";
 import { useCanWrite } from "~/components/ui/write-only";
 import { initialsOf } from "~/components/account/account-view";
 import { COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
@@ -83,17 +84,15 @@ function LoginCard() {
       <IntentForm intent="login">
         {(busy) => (
           <Flex gap="2" wrap="wrap" align="end">
-            <label className="gt-field">
-              <Text size="2">Recovery code</Text>
-              <TextField.Root
-                name="rc"
-                autoComplete="off"
-                placeholder="Enter recovery code"
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                maxLength={64}
-              />
-            </label>
+            <SecretField
+              label="Recovery code"
+              name="rc"
+              autoComplete="off"
+              placeholder="Enter recovery code"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              maxLength={64}
+            />
             <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
               Log in
             </Button>

@@ -147,6 +147,7 @@ export function RowEditor({
                     placeholder="0"
                     aria-label={`T${n} quantity (greater or equal to)`}
                     onFocus={clearZero}
+                    onBlur={restoreZero}
                   />
                   <TextField.Root
                     {...rateProps}
@@ -157,6 +158,7 @@ export function RowEditor({
                     autoComplete="off"
                     aria-label={`T${n} rate`}
                     onFocus={clearZero}
+                    onBlur={restoreZero}
                   />
                   <IconButton
                     {...form.remove.getButtonProps({ name: fields.tiers.name, index })}
@@ -261,7 +263,23 @@ function normaliseTiers(tiers: unknown): TierDraft[] {
 function clearZero(event: React.FocusEvent<HTMLInputElement>) {
   const el = event.currentTarget;
   if (el.value.trim() !== "0") return;
-  el.value = "";
-  // conform follows the form through input events, so it sees the cleared value too.
+  setValue(el, "");
+  el.dataset.clearedZero = "true";
+}
+
+/**
+ * Issue 30 B3: a field left without typing gets its 0 back. Tabbing through a tier's
+ * quantity emptied it, so every keyboard edit of a flat rate failed on Save.
+ */
+function restoreZero(event: React.FocusEvent<HTMLInputElement>) {
+  const el = event.currentTarget;
+  if (el.dataset.clearedZero !== "true") return;
+  delete el.dataset.clearedZero;
+  if (el.value.trim() === "") setValue(el, "0");
+}
+
+function setValue(el: HTMLInputElement, value: string) {
+  el.value = value;
+  // conform follows the form through input events, so it sees the changed value too.
   el.dispatchEvent(new Event("input", { bubbles: true }));
 }

@@ -104,7 +104,7 @@ export function AccountRow({ account }: { account: SavedAccount }) {
             </Flex>
             <Text size="2">
               {href ? (
-                <RLink href={href} target="_blank" rel="noreferrer">
+                <RLink href={href} target="_blank" rel="noreferrer" underline="always">
                   <Link2Icon /> #{account.channelName}
                 </RLink>
               ) : (

@@ -1,9 +1,10 @@
 import { Badge, Button, Card, Flex, Heading, IconButton, Select, TabNav, Text, TextField } from "@radix-ui/themes";
-import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { isPlanetName, PLANET_NAME_RULE } from "#api/planet-name";
 import { TRADING_ERRORS, type CustomPlanet, type CustomPlanetType } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
+import { DialogFrame } from "~/components/ui/dialog-frame";
 import { FieldError } from "~/components/ui/field-error";
 import { useKeptForm } from "~/components/ui/kept-form";
 import { Cross2Icon, TrashIcon } from "~/components/ui/icons";
@@ -16,7 +17,8 @@ import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
  * The Custom Planets dialog (spec 2 §2): add by name and type (blacklisted or english); tabs
  * Blacklisted and English with chips; inline rename; delete with confirmation ("Delete
  * Planet", "Are you sure you want to delete “{name}”?"). Opened by the URL (`planets=<tab>`),
- * so it works without JavaScript.
+ * so it works without JavaScript. With JavaScript it is the kit's dialog (issue 30 C5, B3: focus
+ * kept inside, Escape closes, focus goes back to the "Custom Planets" link).
  */
 export function CustomPlanetsPanel({
   planets,
@@ -70,6 +72,111 @@ export function CustomPlanetsPanel({
       posted.current = { name: name.trim(), known: new Set(planets.map((p) => p._id)) };
     }
   };
+  const navigate = useNavigate();
+  const close = (
+    <IconButton asChild variant="ghost" color="gray" className="gt-touch">
+      <Link to={closeTo} aria-label="Close" preventScrollReset>
+        <Cross2Icon />
+      </Link>
+    </IconButton>
+  );
+  const body = (
+    <>
+      {canWrite ? (
+        <Form method="post" action={here} onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
+          <HiddenFields fields={{ intent: "planet-create" }} />
+          <NoJsRedirect />
+          <Flex gap="2" wrap="wrap" align="start">
+            <TextField.Root
+              name="name"
+              placeholder="Planet name"
+              aria-label="Planet name"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                setError(null);
+                setEditedSince(true);
+              }}
+              aria-invalid={!!error || refusedAdd.length > 0}
+              aria-describedby={error || refusedAdd.length ? "gt-planet-add-error" : undefined}
+            />
+            {hydrated ? (
+              <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
+                <Select.Trigger aria-label="Planet type" />
+                <Select.Content>
+                  <Select.Item value="blacklisted">blacklisted</Select.Item>
+                  <Select.Item value="english">english</Select.Item>
+                </Select.Content>
+              </Select.Root>
+            ) : (
+              <select name="type" defaultValue={type} aria-label="Planet type">
+                <option value="blacklisted">blacklisted</option>
+                <option value="english">english</option>
+              </select>
+            )}
+            <Button type="submit">Add</Button>
+          </Flex>
+          <FieldError id="gt-planet-add-error" errors={error ? [error] : refusedAdd.length ? refusedAdd : null} />
+        </Form>
+      ) : null}
+      {confirming ? (
+        <ConfirmPanel
+          title="Delete Planet"
+          description={`Are you sure you want to delete “${confirming.name}”?`}
+          confirmLabel="Delete"
+          cancelTo={tabUrl(tab)}
+          form={{ action: here, fields: { intent: "planet-delete", id: confirming._id } }}
+        />
+      ) : null}
+      <TabNav.Root aria-label="Custom planet lists">
+        <TabNav.Link asChild active={tab === "blacklisted"}>
+          <Link to={tabUrl("blacklisted")} replace preventScrollReset>
+            Blacklisted
+          </Link>
+        </TabNav.Link>
+        <TabNav.Link asChild active={tab === "english"}>
+          <Link to={tabUrl("english")} replace preventScrollReset>
+            English
+          </Link>
+        </TabNav.Link>
+      </TabNav.Root>
+      <Flex gap="2" wrap="wrap" asChild>
+        <ul className="gt-chips" aria-label={tab === "english" ? "English planets" : "Blacklisted planets"}>
+          {planets
+            .filter((p) => p.type === tab)
+            .map((p) =>
+              canWrite ? (
+                <PlanetChip key={p._id} planet={p} here={here} deleteTo={`${tabUrl(tab)}&confirm=planet:${p._id}`} />
+              ) : (
+                <li key={p._id}>
+                  <Badge size="2" variant="soft" color={p.type === "blacklisted" ? "red" : "blue"}>
+                    {p.name}
+                  </Badge>
+                </li>
+              ),
+            )}
+          {planets.every((p) => p.type !== tab) ? (
+            // A list holds list items only (issue 30 B1, axe "list").
+            <Text size="2" color="gray" asChild>
+              <li>No {tab} planets yet.</li>
+            </Text>
+          ) : null}
+        </ul>
+      </Flex>
+    </>
+  );
+  if (hydrated) {
+    return (
+      <DialogFrame open onClose={() => navigate(closeTo, { preventScrollReset: true })} closeHref={closeTo} title="Custom Planets" focusFirstField={false}>
+        <Flex direction="column" gap="3">
+          <Flex justify="end" className="gt-dialog-close">
+            {close}
+          </Flex>
+          {body}
+        </Flex>
+      </DialogFrame>
+    );
+  }
   return (
     <Card mb="4" asChild>
       <section role="dialog" aria-labelledby="gt-planets-title">
@@ -78,92 +185,9 @@ export function CustomPlanetsPanel({
             <Heading as="h2" size="4" id="gt-planets-title">
               Custom Planets
             </Heading>
-            <IconButton asChild variant="ghost" color="gray">
-              <Link to={closeTo} aria-label="Close" preventScrollReset>
-                <Cross2Icon />
-              </Link>
-            </IconButton>
+            {close}
           </Flex>
-          {canWrite ? (
-            <Form method="post" action={here} onSubmit={onAdd} noValidate preventScrollReset onReset={() => setName("")}>
-              <HiddenFields fields={{ intent: "planet-create" }} />
-              <NoJsRedirect />
-              <Flex gap="2" wrap="wrap" align="start">
-                <TextField.Root
-                  name="name"
-                  placeholder="Planet name"
-                  aria-label="Planet name"
-                  value={name}
-                  onChange={(e) => {
-                    setName(e.target.value);
-                    setError(null);
-                    setEditedSince(true);
-                  }}
-                  aria-invalid={!!error || refusedAdd.length > 0}
-                  aria-describedby={error || refusedAdd.length ? "gt-planet-add-error" : undefined}
-                />
-                {hydrated ? (
-                  <Select.Root name="type" value={type} onValueChange={(v) => setType(v as CustomPlanetType)}>
-                    <Select.Trigger aria-label="Planet type" />
-                    <Select.Content>
-                      <Select.Item value="blacklisted">blacklisted</Select.Item>
-                      <Select.Item value="english">english</Select.Item>
-                    </Select.Content>
-                  </Select.Root>
-                ) : (
-                  <select name="type" defaultValue={type} aria-label="Planet type">
-                    <option value="blacklisted">blacklisted</option>
-                    <option value="english">english</option>
-                  </select>
-                )}
-                <Button type="submit">Add</Button>
-              </Flex>
-              <FieldError id="gt-planet-add-error" errors={error ? [error] : refusedAdd.length ? refusedAdd : null} />
-            </Form>
-          ) : null}
-          {confirming ? (
-            <ConfirmPanel
-              title="Delete Planet"
-              description={`Are you sure you want to delete “${confirming.name}”?`}
-              confirmLabel="Delete"
-              cancelTo={tabUrl(tab)}
-              form={{ action: here, fields: { intent: "planet-delete", id: confirming._id } }}
-            />
-          ) : null}
-          <TabNav.Root aria-label="Custom planet lists">
-            <TabNav.Link asChild active={tab === "blacklisted"}>
-              <Link to={tabUrl("blacklisted")} replace preventScrollReset>
-                Blacklisted
-              </Link>
-            </TabNav.Link>
-            <TabNav.Link asChild active={tab === "english"}>
-              <Link to={tabUrl("english")} replace preventScrollReset>
-                English
-              </Link>
-            </TabNav.Link>
-          </TabNav.Root>
-          <Flex gap="2" wrap="wrap" asChild>
-            <ul className="gt-chips" aria-label={tab === "english" ? "English planets" : "Blacklisted planets"}>
-              {planets
-                .filter((p) => p.type === tab)
-                .map((p) =>
-                  canWrite ? (
-                    <PlanetChip key={p._id} planet={p} here={here} deleteTo={`${tabUrl(tab)}&confirm=planet:${p._id}`} />
-                  ) : (
-                    <li key={p._id}>
-                      <Badge size="2" variant="soft" color={p.type === "blacklisted" ? "red" : "blue"}>
-                        {p.name}
-                      </Badge>
-                    </li>
-                  ),
-                )}
-              {planets.every((p) => p.type !== tab) ? (
-                <Text size="2" color="gray" as="span">
-                  No {tab} planets yet.
-                </Text>
-              ) : null}
-            </ul>
-          </Flex>
+          {body}
         </Flex>
       </section>
     </Card>
@@ -225,6 +249,8 @@ function PlanetChip({ planet, here, deleteTo }: { planet: CustomPlanet; here: st
             name="name"
             className="gt-chip-input"
             aria-label={`Rename ${planet.name}`}
+            // Escape here puts the name back; an Escape elsewhere closes the dialog (DialogFrame).
+            data-own-escape=""
             aria-invalid={!!error || !!refused}
             aria-describedby={error || refused ? `${planet._id}-rename-error` : undefined}
             value={value}

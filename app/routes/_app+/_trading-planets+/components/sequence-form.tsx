@@ -3,9 +3,10 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from "@dnd-kit/utilities";
 import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField } from "@radix-ui/themes";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type CSSProperties, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
+import { dragAccessibility } from "~/components/ui/drag-announcements";
 import { FieldError } from "~/components/ui/field-error";
 import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -41,6 +42,13 @@ export function SequenceForm({
     if (serverKey !== "{}") setErrors(JSON.parse(serverKey) as DraftErrors);
   }, [serverKey]);
   const hydrated = useHydrated();
+  // Issue 30 B3: Edit and New Sequence left focus on the card or button that opened the form,
+  // dozens of Tabs away from it; the form takes focus when it opens.
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    nameField.current?.focus({ preventScroll: true });
+    nameField.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "sequence-save";
   const edit = (op: string) => (e: { preventDefault: () => void }) => {
@@ -88,7 +96,13 @@ export function SequenceForm({
               <Text as="div" size="2" weight="medium" mb="1">
                 Name
               </Text>
-              <TextField.Root name="name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} aria-invalid={!!errors.name} />
+              <TextField.Root
+                ref={nameField}
+                name="name"
+                value={draft.name}
+                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                aria-invalid={!!errors.name}
+              />
             </label>
             <FieldError errors={errors.name ? [errors.name] : null} />
             <Text as="label" size="2">
@@ -102,7 +116,12 @@ export function SequenceForm({
               </Text>
               <Flex direction="column" gap="2" asChild>
                 <ol className="gt-step-list" aria-label="Planets">
-                  <StepsDnd enabled={hydrated} ids={draft.steps.map((x) => x.id)} sensors={sensors} onDragEnd={onDragEnd}>
+                  <StepsDnd
+                    enabled={hydrated}
+                    items={draft.steps.map((x, i) => ({ id: x.id, name: `planet ${i + 1}, ${planetTypeLabel(x.planetType, customPlanets)}` }))}
+                    sensors={sensors}
+                    onDragEnd={onDragEnd}
+                  >
                     {draft.steps.map((step, i) => (
                       <StepItem key={step.id} id={step.id} draggable={hydrated}>
                         {(handle) => (
@@ -268,21 +287,22 @@ export function SequenceForm({
 /** The planets' drag context (with JavaScript); without it the list is plain. */
 function StepsDnd({
   enabled,
-  ids,
+  items,
   sensors,
   onDragEnd,
   children,
 }: {
   enabled: boolean;
-  ids: string[];
+  items: Array<{ id: string; name: string }>;
   sensors: ReturnType<typeof useSensors>;
   onDragEnd: (e: DragEndEvent) => void;
   children: ReactNode;
 }) {
   if (!enabled) return <>{children}</>;
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+    // The live region goes to the body: this context sits inside the planets' <ol> (issue 30 B1).
+    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={dragAccessibility(items, { portal: true })}>
+      <SortableContext items={items.map((x) => x.id)} strategy={verticalListSortingStrategy}>
         {children}
       </SortableContext>
     </DndContext>

@@ -4,6 +4,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState, type HTMLAttributes } from "react";
 import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
+import { dragAccessibility } from "~/components/ui/drag-announcements";
 import { SequenceCard } from "./sequence-card";
 import type { SequenceListProps } from "./sequence-list";
 
@@ -40,7 +41,12 @@ export function SortableSequences({ sequences, offset, total, ...rest }: Sequenc
     fetcher.submit(body, { method: "post", action: rest.here });
   };
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={dragAccessibility(order.map((s) => ({ id: s._id, name: s.name })))}
+    >
       <SortableContext items={order.map((s) => s._id)} strategy={verticalListSortingStrategy}>
         <ol className="gt-sequence-list" start={offset + 1}>
           {order.map((s, i) => (
