@@ -5,6 +5,7 @@ import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.ser
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { ADMIN_ONLY } from "~/utils/roles";
+import { documented } from "#api/openapi";
 
 const backupBodySchema = z.object({
   passphrase: z
@@ -37,3 +38,20 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 });
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
+
+export const openapi = documented("/api/backup", "Team", {
+  POST: {
+    summary: "Download a backup",
+    description: "Admins only (docs/decisions/0017): the same encrypted file as `npm run backup` and the Settings download, encrypted with `passphrase`.",
+    body: backupBodySchema,
+    example: { passphrase: "a long backup passphrase" },
+    responses: {
+      200: {
+        description: "The backup file",
+        contentType: "application/octet-stream",
+        schema: z.string(),
+        headers: { "Content-Disposition": "attachment; filename=…" },
+      },
+    },
+  },
+});
