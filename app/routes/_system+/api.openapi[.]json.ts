@@ -10,7 +10,11 @@ import { etagMatches, servedOpenApi, type RouteModules } from "~/utils/openapi.s
  * module is one of them, and outside Vite (`npm run openapi`, which reads the route table
  * instead) there is no glob.
  */
-const routeModules = () => import.meta.glob<RouteModules[string]>(["../**/api.*.ts", "!../**/*.test.ts", "!../**/*.server.ts"], { eager: true });
+const routeModules = (): RouteModules => ({
+  ...import.meta.glob<RouteModules[string]>(["../**/api.*.ts", "!../**/*.test.ts", "!../**/*.server.ts"], { eager: true }),
+  // The glob leaves out the module that calls it.
+  [import.meta.url]: { openapi },
+});
 
 /**
  * GET /api/openapi.json (issue 33): the OpenAPI 3.1 document of every /api operation, built

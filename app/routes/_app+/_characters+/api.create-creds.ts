@@ -30,6 +30,6 @@ export const openapi = documented("/api/create-creds", "Characters", {
     body: createCredsSchema,
     example: { rc: "ABCD1234", type: "bowling" },
     responses: { 200: z.object({ success: z.literal(true), message: z.string(), user: publicUserSchema }) },
-    errors: { 502: "The Galaxy platform refused the code or failed" },
+    errors: { 409: "Another purpose holds the account (`holder`); send `takeover: true`", 502: "The Galaxy platform refused the code or failed" },
   },
 });
