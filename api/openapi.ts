@@ -1,9 +1,10 @@
 /**
  * The /api contract as an OpenAPI 3.1 document (issue 33; docs/api.md, docs/decisions/0038).
  *
- * Every /api resource route module exports `openapi = documented("/api/…", { GET: {…}, … })`
- * next to its loader and action, naming the zod schemas it parses requests with and the zod
- * schemas of its answers. `buildOpenApiDocument` turns those registrations into the document
+ * Every /api resource route `app/routes/…/api.x.ts` has its registration beside it,
+ * `api.x.openapi.server.ts`: `export const openapi = documented("/api/…", tag, { GET: {…}, … })`,
+ * naming the zod schemas the route parses requests with and the zod schemas of its answers
+ * (a file, not an export of the route module: decision 0038). `buildOpenApiDocument` turns those registrations into the document
  * with zod 4's own JSON Schema output (draft 2020-12, which OpenAPI 3.1 uses as it is): no
  * schema is written twice. tests/openapi/contract.test.ts calls every operation against the
  * app and validates each answer against the document with ajv, and fails a route module that
@@ -26,7 +27,7 @@ export const apiErrorSchema = z
   .describe("Every /api error answer. Some carry extra fields (e.g. the stalker's state on a 502).");
 
 /** A 2xx answer: a JSON schema, or another media type (an event stream, a file, a page). */
-export type Answer = z.ZodType | { description: string; schema?: z.ZodType; contentType: string; headers?: Record<string, string> };
+export type Answer = z.ZodType | { description: string; schema?: z.ZodType; contentType: string | string[]; headers?: Record<string, string> };
 
 export type Operation = {
   /** One line; shown as the operation's title. */
@@ -157,7 +158,7 @@ function answer(a: Answer, status: number): Record<string, unknown> {
   }
   return {
     description: a.description,
-    content: { [a.contentType]: a.schema ? { schema: jsonSchema(a.schema, "output") } : {} },
+    content: Object.fromEntries([a.contentType].flat().map((type) => [type, a.schema ? { schema: jsonSchema(a.schema, "output") } : {}])),
     ...(a.headers ? { headers: Object.fromEntries(Object.entries(a.headers).map(([k, d]) => [k, { description: d, schema: { type: "string" } }])) } : {}),
   };
 }

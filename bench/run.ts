@@ -1,10 +1,10 @@
 /**
- * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists|streams|degrade|hosts]`: runs the benchmarks one after the other (they compete for
+ * `npm run bench [rates|galaxy|first-load|characters|bowling|sessions|relay|lists|streams|degrade|openapi|hosts]`: runs the benchmarks one after the other (they compete for
  * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
  */
 import { spawnSync } from "node:child_process";
 
-const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists", "streams", "degrade", "hosts"] as const;
+const all = ["rates", "galaxy", "first-load", "characters", "bowling", "sessions", "relay", "lists", "streams", "degrade", "openapi", "hosts"] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
 const files = {
   rates: "bench/rates.ts",
@@ -17,6 +17,7 @@ const files = {
   lists: "bench/list-pages.ts",
   streams: "bench/streams.ts",
   degrade: "bench/degrade.ts",
+  openapi: "bench/openapi.ts",
   // The multi-host test's scenarios with their figures (needs root; tests/hosts/run.ts).
   hosts: "tests/hosts/run.ts",
 };

@@ -37,8 +37,6 @@ const ASSETS: Record<string, { file?: string; text?: string; type: string }> = {
   "init.js": { text: INIT_JS, type: "text/javascript; charset=utf-8" },
 };
 
-export const DOCS_ASSET_NAMES = Object.keys(ASSETS);
-
 const cache = new Map<string, Buffer>();
 
 /** One asset's bytes and type, or null for a name the page does not use. Read once per process. */

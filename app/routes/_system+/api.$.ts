@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, jsonError } from "~/utils/api.server";
-import { notAnOperation } from "#api/openapi";
 
 // Any /api path no resource route claims: JSON 404, never the HTML app.
 function notFound({ request }: LoaderFunctionArgs | ActionFunctionArgs) {
@@ -9,5 +8,3 @@ function notFound({ request }: LoaderFunctionArgs | ActionFunctionArgs) {
 
 export const loader = apiRoute(notFound);
 export const action = apiRoute(notFound);
-
-export const openapi = notAnOperation("The /api catch-all: any path no route serves answers 404 `{error, message}`.");

@@ -1,18 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { backupFileName, backupLabel, createBackup, MIN_PASSPHRASE_LENGTH } from "~/models/backup.server";
+import { backupBodySchema, backupFileName, backupLabel, createBackup } from "~/models/backup.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { ADMIN_ONLY } from "~/utils/roles";
-import { documented } from "#api/openapi";
-
-const backupBodySchema = z.object({
-  passphrase: z
-    .string({ error: "passphrase is required" })
-    .min(MIN_PASSPHRASE_LENGTH, `passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`)
-    .max(1024, "passphrase: at most 1024 characters"),
-});
 
 /**
  * POST /api/backup {passphrase} → the backup file (docs/decisions/0017), for admins' scripts:
@@ -38,20 +29,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 });
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/backup", "Team", {
-  POST: {
-    summary: "Download a backup",
-    description: "Admins only (docs/decisions/0017): the same encrypted file as `npm run backup` and the Settings download, encrypted with `passphrase`.",
-    body: backupBodySchema,
-    example: { passphrase: "a long backup passphrase" },
-    responses: {
-      200: {
-        description: "The backup file",
-        contentType: "application/octet-stream",
-        schema: z.string(),
-        headers: { "Content-Disposition": "attachment; filename=…" },
-      },
-    },
-  },
-});

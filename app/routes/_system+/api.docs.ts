@@ -1,5 +1,3 @@
-import { z } from "zod";
-import { documented } from "#api/openapi";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { DOCS_CSP, docsPageHtml } from "~/utils/api-docs-page.server";
 
@@ -11,11 +9,3 @@ export const loader = apiRoute(function loader() {
 });
 
 export const action = apiRoute(() => methodNotAllowed(["GET"]));
-
-export const openapi = documented("/api/docs", "System", {
-  GET: {
-    summary: "The reference page",
-    description: "This document rendered in the browser (Swagger UI, served by the app itself: no CDN).",
-    responses: { 200: { description: "An HTML page", contentType: "text/html", schema: z.string() } },
-  },
-});

@@ -4,8 +4,6 @@ import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { admitLiveStream, onClientGone } from "~/utils/stream-limits.server";
 import { streamDegraded } from "~/utils/degrade.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -88,15 +86,4 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/events", "System", {
-  GET: {
-    summary: "The live-event stream",
-    description:
-      "Server-sent events (docs/live.md): every change any process publishes arrives within milliseconds, as `data: {topic, …}` lines " +
-      "(api/live.ts lists the topics); per-operator events reach only their operator.",
-    responses: { 200: { description: "An endless event stream", contentType: "text/event-stream", schema: z.string() } },
-    errors: { 429: "Too many open streams" },
-  },
 });

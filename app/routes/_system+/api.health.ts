@@ -6,8 +6,6 @@ import { dbHealth } from "~/db/client.server";
 import { healthWorkers } from "~/models/session.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { getEnv } from "~/utils/env.server";
-import { documented } from "#api/openapi";
-import { healthSchema } from "#api/responses";
 
 /** The workers list after the database check (≤ ~1.2 s): together well inside the 2 s every answer keeps. */
 const WORKERS_TIMEOUT_MS = 700;
@@ -41,14 +39,4 @@ export const loader = apiRoute(async function loader() {
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/health", "System", {
-  GET: {
-    summary: "Database, Redis and worker state",
-    description:
-      '"ok" when everything runs, "degraded" when Redis or the worker is down (pages and the API still work); 503 only when the database is down ' +
-      "(then with the same body plus `error`/`message`). Unauthenticated liveness without details is `GET /healthz`.",
-    responses: { 200: healthSchema },
-  },
 });

@@ -3,8 +3,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { probeRequestSchema, type ProbeResponse } from "#api/jobs";
 import { enqueue } from "#jobs/queues.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { probeSchema } from "#api/responses";
 
 /**
  * POST /api/jobs/probe { ms?, key? } → 202 { jobId, queue, name, ms, state }
@@ -29,16 +27,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/jobs/probe", "System", {
-  POST: {
-    summary: "Check the job pipeline",
-    description:
-      'The probe job sleeps `ms` on a worker, then writes "Probe job <jobId> completed" to System Logs. A `key` makes the job id stable: asking twice gives one job. 503 at once when Redis is down.',
-    body: probeRequestSchema,
-    bodyRequired: false,
-    example: { ms: 0 },
-    responses: { 202: probeSchema },
-  },
 });

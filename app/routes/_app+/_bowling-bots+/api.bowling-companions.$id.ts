@@ -3,9 +3,6 @@ import { BOWLING_ERRORS, companionBodySchema } from "#api/bowling";
 import { updateCompanion } from "~/models/companion.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { companionSchema } from "#api/responses";
 
 /**
  * PUT /api/bowling-companions/{id} {bowling_id, supplier, consumer} → { companion }
@@ -20,16 +17,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["PUT"]);
-});
-
-export const openapi = documented("/api/bowling-companions/{id}", "Bowling", {
-  PUT: {
-    summary: "Change a companion",
-    description: 'Spec 1 §7 "Companions".',
-    params: z.object({ id: z.string().describe("The companion's `_id`") }),
-    body: companionBodySchema,
-    example: { bowling_id: "66666666", supplier: "44444444", consumer: "55555555" },
-    responses: { 200: z.object({ companion: companionSchema }) },
-    errors: { 404: "No companion has that id", 409: "That bowling account has a companion already" },
-  },
 });

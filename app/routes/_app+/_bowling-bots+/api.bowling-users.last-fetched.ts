@@ -3,8 +3,6 @@ import { BOWLING_ERRORS, lastFetchedBodySchema } from "#api/bowling";
 import { getLastFetched, setLastFetched } from "~/models/bowling-user.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { lastFetchedSchema } from "#api/responses";
 
 /**
  * GET /api/bowling-users/last-fetched → { lastFetched: ISO | null };
@@ -20,18 +18,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
   const body = await readAccountBody(request, lastFetchedBodySchema);
   return Response.json({ lastFetched: await setLastFetched(body.timestamp) });
 }, BOWLING_ERRORS.updateLastFetched);
-
-export const openapi = documented("/api/bowling-users/last-fetched", "Bowling", {
-  GET: {
-    summary: "When bowling statistics were last fetched",
-    description: "Spec 1 §7: `lastFetched` (ISO, UTC), null before the first fetch.",
-    responses: { 200: lastFetchedSchema },
-  },
-  POST: {
-    summary: "Record when bowling statistics were fetched",
-    description: "Spec 1 §7: `timestamp` is ISO 8601 with `Z` or an offset; stored and answered as UTC ISO.",
-    body: lastFetchedBodySchema,
-    example: { timestamp: "2026-03-01T12:00:00Z" },
-    responses: { 200: lastFetchedSchema },
-  },
-});

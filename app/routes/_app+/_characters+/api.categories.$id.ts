@@ -2,9 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { deleteCategory } from "~/models/category.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { categorySchema } from "#api/responses";
 
 /**
  * DELETE /api/categories/{id} (spec 2 §7 "Characters") → { success, message, category };
@@ -18,14 +15,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-});
-
-export const openapi = documented("/api/categories/{id}", "Characters", {
-  DELETE: {
-    summary: "Delete a category",
-    description: 'Spec 2 §7 "Characters".',
-    params: z.object({ id: z.string().describe("The category's `_id`") }),
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), category: categorySchema }) },
-    errors: { 404: "Category not found" },
-  },
 });

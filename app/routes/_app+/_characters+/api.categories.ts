@@ -3,9 +3,6 @@ import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCategorySchema } from "#api/acc
 import { createCategory, listCategories } from "~/models/category.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { categorySchema } from "#api/responses";
 
 /**
  * GET /api/categories → { categories: [{ _id, value }] };
@@ -23,19 +20,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
   const category = await createCategory(body.value);
   return Response.json({ success: true, message: ACCOUNT_MESSAGES.categoryCreated, category }, { status: 201 });
 }, ACCOUNT_ERRORS.createCategory);
-
-export const openapi = documented("/api/categories", "Characters", {
-  GET: {
-    summary: "Every category",
-    description: 'Spec 2 §7 "Characters".',
-    responses: { 200: z.object({ categories: z.array(categorySchema) }) },
-  },
-  POST: {
-    summary: "Add a category",
-    description: 'Spec 2 §7 "Characters".',
-    body: createCategorySchema,
-    example: { value: "traders" },
-    responses: { 201: z.object({ success: z.literal(true), message: z.string(), category: categorySchema }) },
-    errors: { 409: "A category with that name exists" },
-  },
-});

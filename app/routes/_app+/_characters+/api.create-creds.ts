@@ -3,9 +3,6 @@ import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accoun
 import { createUserFromRecoveryCode } from "~/models/create-creds.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { publicUserSchema } from "#api/responses";
 
 /**
  * POST /api/create-creds {rc, type} (spec 2 §7 "Characters") → { user, message }.
@@ -21,15 +18,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/create-creds", "Characters", {
-  POST: {
-    summary: "Add a character from its recovery code",
-    description: 'Spec 2 §7 "Characters": logs in with the recovery code `rc` and saves the account with its `type`. The code is never sent back.',
-    body: createCredsSchema,
-    example: { rc: "ABCD1234", type: "bowling" },
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), user: publicUserSchema }) },
-    errors: { 409: "Another purpose holds the account (`holder`); send `takeover: true`", 502: "The Galaxy platform refused the code or failed" },
-  },
 });

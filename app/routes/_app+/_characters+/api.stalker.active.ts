@@ -2,8 +2,6 @@ import type { StalkerActiveResponse } from "#api/stalker";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { activeStalkerIds } from "~/models/stalker.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { stalkerActiveSchema } from "#api/responses";
 
 /** GET /api/stalker/active (spec 2 §7): `{ connections: [account ids] }` of stalkers connecting or active. */
 export const loader = apiRoute(async function loader() {
@@ -18,12 +16,4 @@ export const loader = apiRoute(async function loader() {
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/stalker/active", "Characters", {
-  GET: {
-    summary: "Stalkers connecting or active",
-    description: "Spec 2 §7: `connections` are the account ids of stalkers connecting or active.",
-    responses: { 200: stalkerActiveSchema },
-  },
 });

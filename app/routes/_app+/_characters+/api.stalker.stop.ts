@@ -3,9 +3,6 @@ import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, stalkerBodySchema } from "#api/accoun
 import type { StalkerStopResponse } from "#api/stalker";
 import { stopStalker } from "~/models/stalker.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { stalkerSchema } from "#api/responses";
 
 /**
  * POST /api/stalker/stop {account_id} (spec 2 §7, §4 "Stalker"): marks it stopped and inactive
@@ -23,15 +20,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/stalker/stop", "Characters", {
-  POST: {
-    summary: "Stop a stalker",
-    description: 'Spec 2 §7, §4 "Stalker": marks it stopped and inactive; `stalker` is null when it never ran.',
-    body: stalkerBodySchema,
-    example: { account_id: "11111111" },
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), stalker: stalkerSchema.nullable() }) },
-    errors: { 404: "User not found" },
-  },
 });

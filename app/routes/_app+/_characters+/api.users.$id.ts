@@ -2,9 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from "#api/accounts";
 import { removeUser } from "~/models/account.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { publicUserSchema } from "#api/responses";
 
 /**
  * DELETE /api/users/{id} (spec 2 §7 "Characters"), id = `_id` or account id.
@@ -19,14 +16,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-});
-
-export const openapi = documented("/api/users/{id}", "Characters", {
-  DELETE: {
-    summary: "Delete a character",
-    description: 'Spec 2 §7 "Characters": `message` is "User deleted successfully".',
-    params: z.object({ id: z.string().describe("The account's `_id` or Galaxy account id") }),
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), user: publicUserSchema }) },
-    errors: { 404: "User not found" },
-  },
 });

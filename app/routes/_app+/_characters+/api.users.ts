@@ -2,9 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS } from "#api/accounts";
 import { listUsers } from "~/models/user.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { publicUserSchema } from "#api/responses";
 
 /** GET /api/users (spec 2 §7 "Characters") → { users: PublicUser[] } (never passwords, codes, sek, iHeaders). */
 export const loader = apiRoute(async function loader(_args: LoaderFunctionArgs) {
@@ -13,12 +10,4 @@ export const loader = apiRoute(async function loader(_args: LoaderFunctionArgs) 
 
 export const action = apiRoute(function action(_args: ActionFunctionArgs) {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/users", "Characters", {
-  GET: {
-    summary: "Every character",
-    description: 'Spec 2 §7 "Characters": every account, never passwords, recovery codes, `sek` or headers.',
-    responses: { 200: z.object({ users: z.array(publicUserSchema) }) },
-  },
 });

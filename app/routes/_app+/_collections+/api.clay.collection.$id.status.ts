@@ -6,9 +6,6 @@ import { collectionStatus } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { collectionStatusSchema } from "#api/responses";
 
 /**
  * POST /api/clay/collection/{id}/status {userID, password?} with X-Skip-Cache: true →
@@ -25,15 +22,3 @@ export const action = apiRoute(async function action({ request, params }: Action
 }, T.statusFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/clay/collection/{id}/status", "Collections", {
-  POST: {
-    summary: "A collection's status",
-    description: 'Spec 2 §7 "Collections": the set\'s two rows. Header `X-Skip-Cache: true` asks for a fresh platform call.',
-    params: z.object({ id: z.string().describe("The collection set id (151, 161 or 178)") }),
-    body: clayCredentialsSchema,
-    example: { userID: "11111111", password: "secret" },
-    responses: { 200: collectionStatusSchema },
-    errors: { 404: "Unknown collection set", 429: "Too many calls for this account; try again shortly", 502: "The Galaxy platform refused or failed the call" },
-  },
-});

@@ -5,8 +5,6 @@ import { giftInventory } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
-import { documented } from "#api/openapi";
-import { inventoryResultSchema } from "#api/responses";
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
@@ -18,15 +16,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 }, T.inventoryFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/clay/gifts/inventory", "Collections", {
-  POST: {
-    summary: "Gifts in stock",
-    description:
-      "Spec 2 §7 \"Collections\": the ids of the account's gifts (of one collection when `collectionId` is given). `password` may be left out for the signed-in operator's saved account.",
-    body: inventorySchema,
-    example: { userID: "11111111", password: "secret", collectionId: 178 },
-    responses: { 200: inventoryResultSchema },
-    errors: { 429: "Too many calls for this account; try again shortly", 502: "The Galaxy platform refused or failed the call" },
-  },
-});

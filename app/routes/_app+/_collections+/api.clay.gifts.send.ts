@@ -5,8 +5,6 @@ import { sendGifts } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
-import { documented } from "#api/openapi";
-import { sendGiftsResultSchema } from "#api/responses";
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
@@ -18,14 +16,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 }, T.sendFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/clay/gifts/send", "Collections", {
-  POST: {
-    summary: "Send gifts",
-    description: 'Spec 2 §7 "Collections": sends the listed gifts to `receiverUserId`. `password` may be left out for the signed-in operator\'s saved account.',
-    body: sendGiftsSchema,
-    example: { userID: "11111111", password: "secret", receiverUserId: "33333333", giftIdsToSend: ["1"] },
-    responses: { 200: sendGiftsResultSchema },
-    errors: { 429: "Too many calls for this account; try again shortly", 502: "The Galaxy platform refused or failed the call" },
-  },
-});

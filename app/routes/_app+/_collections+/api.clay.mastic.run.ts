@@ -5,8 +5,6 @@ import { runMasticRequests } from "~/galaxy/clay.server";
 import { resolveClayCredentials } from "~/models/collections.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-api.server";
-import { documented } from "#api/openapi";
-import { masticRunResultSchema } from "#api/responses";
 
 /** POST /api/clay/mastic/run {userID, password?, collectionId, numberOfRequests} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
@@ -18,15 +16,3 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 }, T.masticFailed);
 
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/clay/mastic/run", "Collections", {
-  POST: {
-    summary: "Run mastic requests",
-    description:
-      'Spec 2 §7 "Collections": sends `numberOfRequests` mastic requests for the collection. `password` may be left out for the signed-in operator\'s saved account.',
-    body: masticRunSchema,
-    example: { userID: "11111111", password: "secret", collectionId: 178, numberOfRequests: 1 },
-    responses: { 200: masticRunResultSchema },
-    errors: { 429: "Too many calls for this account; try again shortly", 502: "The Galaxy platform refused or failed the call" },
-  },
-});

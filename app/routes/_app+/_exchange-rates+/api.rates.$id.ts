@@ -2,9 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRateById } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { successSchema } from "#api/responses";
 
 /**
  * DELETE /api/rates/{id} (spec 1 §7 "Rates"): deletes the pair whose `_id` is id.
@@ -18,14 +15,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-});
-
-export const openapi = documented("/api/rates/{id}", "Exchange rates", {
-  DELETE: {
-    summary: "Delete a pair by id",
-    description: 'Spec 1 §7 "Rates": deletes the pair whose `_id` is `id`.',
-    params: z.object({ id: z.string().describe("The pair's `_id`") }),
-    responses: { 200: successSchema },
-    errors: { 404: "No pair has that id" },
-  },
 });

@@ -3,8 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateBatchEnvelopeSchema } from "#api/rates-schemas";
 import { batchUpsert } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { countSchema } from "#api/responses";
 
 /**
  * POST /api/rates/batch {updates: [{inputItem, outputItem, rates, status}]} (spec 1 §7
@@ -22,15 +20,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/rates/batch", "Exchange rates", {
-  POST: {
-    summary: "Save many pairs",
-    description:
-      'Spec 1 §7 "Rates" (the import and "Add new entries"): writes every pair, all or nothing; `count` is the pairs written (a pair listed twice counts once).',
-    body: rateBatchEnvelopeSchema,
-    example: { updates: [{ inputItem: "Clay", outputItem: "Silver Ring", rates: [{ quantity: 0, rate: 1 }], status: true }] },
-    responses: { 200: countSchema },
-  },
 });

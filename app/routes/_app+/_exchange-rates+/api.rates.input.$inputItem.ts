@@ -2,9 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { RATE_MESSAGES } from "#api/rates";
 import { deleteRatesForInput } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { countSchema } from "#api/responses";
 
 /**
  * DELETE /api/rates/input/{inputItem}: deletes every output of one input gift, the group
@@ -22,14 +19,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-});
-
-export const openapi = documented("/api/rates/input/{inputItem}", "Exchange rates", {
-  DELETE: {
-    summary: "Delete every output of one input gift",
-    description: "Deletes the whole group of one input gift; `count` is the pairs deleted.",
-    params: z.object({ inputItem: z.string().describe("The input gift's name (URL-encoded)") }),
-    responses: { 200: countSchema },
-    errors: { 404: "The input has no rates" },
-  },
 });

@@ -3,8 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateStatusSchema } from "#api/rates-schemas";
 import { setRateStatus } from "~/models/rate.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { rateSavedSchema } from "#api/responses";
 
 /**
  * POST /api/rates/status {inputItem, outputItem, status} (spec 1 §7 "Rates"): enables
@@ -21,15 +19,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/rates/status", "Exchange rates", {
-  POST: {
-    summary: "Enable or disable a pair",
-    description: 'Spec 1 §7 "Rates": sets the pair\'s `status` (true = enabled).',
-    body: rateStatusSchema,
-    example: { inputItem: "Gold Ring", outputItem: "Clay", status: false },
-    responses: { 200: rateSavedSchema },
-    errors: { 404: "No pair with these names" },
-  },
 });

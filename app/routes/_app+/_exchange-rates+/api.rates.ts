@@ -1,8 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { answerRatesGet } from "./rates-api.server";
-import { documented } from "#api/openapi";
-import { ratesMapSchema } from "#api/responses";
 
 /**
  * GET /api/rates (spec 1 §7 "Rates"): the nested map input → output → rate data, flat pairs
@@ -19,14 +17,4 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/rates", "Exchange rates", {
-  GET: {
-    summary: "Every exchange rate",
-    description:
-      'Spec 1 §7 "Rates": the nested map input → output → rate data, flat pairs as `rate`, tiered as `rates`, each with `status` and the pair\'s `_id`. ' +
-      "Sent with an `ETag` (a matching `If-None-Match` gets 304), gzipped for clients that accept it.",
-    responses: { 200: ratesMapSchema },
-  },
 });

@@ -3,8 +3,6 @@ import { RATE_MESSAGES } from "#api/rates";
 import { rateUpdateSchema } from "#api/rates-schemas";
 import { upsertRate } from "~/models/rate.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { rateSavedSchema } from "#api/responses";
 
 /**
  * POST /api/rates/update {inputItem, outputItem, rates} (spec 1 §7 "Rates"): saves one pair's
@@ -20,14 +18,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/rates/update", "Exchange rates", {
-  POST: {
-    summary: "Save one pair's rate",
-    description: 'Spec 1 §7 "Rates": creates or replaces the pair\'s rate, flat (`"1/2"` or `1.5`) or tiered (`[{quantity, rate}]`). 400 with the §5 text.',
-    body: rateUpdateSchema,
-    example: { inputItem: "Gold Ring", outputItem: "Clay", rates: "1/2" },
-    responses: { 200: rateSavedSchema },
-  },
 });

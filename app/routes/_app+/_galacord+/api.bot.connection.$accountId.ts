@@ -2,9 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema } from "#api/galacord-schemas";
 import { deleteAccount } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { successMessageSchema } from "#api/responses";
 
 /** DELETE /api/bot/connection/{accountId} → { success, message }: the saved account (and its code) goes; the holder disconnects it. */
 export const action = apiRoute(async function action({ request, params }) {
@@ -15,13 +12,3 @@ export const action = apiRoute(async function action({ request, params }) {
   return Response.json({ success: true, message: RELAY_MESSAGES.deleted });
 }, RELAY_ERRORS.deleteAccount);
 export const loader = apiRoute(() => methodNotAllowed(["DELETE"]));
-
-export const openapi = documented("/api/bot/connection/{accountId}", "GalaCord", {
-  DELETE: {
-    summary: "Delete a saved account",
-    description: 'Spec 2 §7 "GalaCord": the saved account and its code go; the bot disconnects it.',
-    params: z.object({ accountId: z.string().describe("The Galaxy account id") }),
-    responses: { 200: successMessageSchema },
-    errors: { 404: "No saved account with that id" },
-  },
-});

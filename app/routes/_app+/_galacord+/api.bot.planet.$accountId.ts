@@ -2,8 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { accountIdSchema, planetSchema } from "#api/galacord-schemas";
 import { changePlanet } from "~/models/galacord.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
 
 /**
  * POST /api/bot/planet/{accountId} {planet} → { success, message, planet } once the platform
@@ -18,15 +16,3 @@ export const action = apiRoute(async function action({ request, params }) {
   return Response.json({ success: true, message: RELAY_MESSAGES.planetChanged, planet: await changePlanet(id.data, planet) });
 }, RELAY_ERRORS.changePlanet);
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/bot/planet/{accountId}", "GalaCord", {
-  POST: {
-    summary: "Move a connected account to another planet",
-    description: 'Spec 2 §7 "GalaCord": answers once the platform confirms the move.',
-    params: z.object({ accountId: z.string().describe("The Galaxy account id") }),
-    body: planetSchema,
-    example: { planet: "Mars" },
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), planet: z.string() }) },
-    errors: { 404: "No saved account with that id", 409: "Not connected", 502: "The Galaxy platform refused the move or failed" },
-  },
-});

@@ -2,9 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { startBot } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readCommandBody } from "~/routes/_app+/_galacord+/galacord-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { botCommandSchema } from "#api/responses";
 
 /** POST /api/bot/start (no body needed) → 200 { success, message, status, ...status } (the holder logs in; status polled). 503 job engine offline. */
 export const action = apiRoute(async function action({ request }) {
@@ -14,14 +11,3 @@ export const action = apiRoute(async function action({ request }) {
   return Response.json({ success: true, message: RELAY_MESSAGES.started, ...status, status });
 }, RELAY_ERRORS.controlBot);
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/bot/start", "GalaCord", {
-  POST: {
-    summary: "Start the relay bot",
-    description: 'Spec 2 §7 "GalaCord": the worker holding the bot logs in to Discord; poll the status. No body needed (an empty JSON object is accepted).',
-    body: z.strictObject({}),
-    bodyRequired: false,
-    example: {},
-    responses: { 200: botCommandSchema },
-  },
-});

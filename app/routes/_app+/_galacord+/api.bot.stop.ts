@@ -2,9 +2,6 @@ import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { stopBot } from "~/models/galacord.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readCommandBody } from "~/routes/_app+/_galacord+/galacord-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { botCommandSchema } from "#api/responses";
 
 /** POST /api/bot/stop (no body needed) → { success, message, status, ...status }: the holder logs out of Discord and sends QUIT :ds on every connection. */
 export const action = apiRoute(async function action({ request }) {
@@ -14,15 +11,3 @@ export const action = apiRoute(async function action({ request }) {
   return Response.json({ success: true, message: RELAY_MESSAGES.stopped, ...status, status });
 }, RELAY_ERRORS.controlBot);
 export const loader = apiRoute(() => methodNotAllowed(["POST"]));
-
-export const openapi = documented("/api/bot/stop", "GalaCord", {
-  POST: {
-    summary: "Stop the relay bot",
-    description:
-      'Spec 2 §7 "GalaCord": the bot logs out of Discord and sends `QUIT :ds` on every connection. No body needed (an empty JSON object is accepted).',
-    body: z.strictObject({}),
-    bodyRequired: false,
-    example: {},
-    responses: { 200: botCommandSchema },
-  },
-});

@@ -2,8 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { cleanupMessage, LOG_ERRORS } from "#api/logs";
 import { cleanupLogs } from "~/models/log.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
 
 /**
  * DELETE /api/logs/cleanup (spec 2 §7 "Logs"; which entries go is our decision, see
@@ -23,12 +21,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["DELETE"]);
-});
-
-export const openapi = documented("/api/logs/cleanup", "Logs", {
-  DELETE: {
-    summary: "Clean up old log entries",
-    description: 'Spec 2 §7 "Logs": `message` is "Deleted N log entries".',
-    responses: { 200: z.object({ message: z.string(), deletedCount: z.number().int() }) },
-  },
 });

@@ -2,9 +2,6 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { LOG_ERRORS } from "#api/logs";
 import { clearLog, toLogDto } from "~/models/log.server";
 import { apiRoute, isUuid, jsonError, methodNotAllowed } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { logSchema } from "#api/responses";
 
 /**
  * POST /api/logs/clear/{id} (spec 2 §7 "Logs"): marks the entry cleared.
@@ -26,14 +23,4 @@ export const action = apiRoute(async function action({ request, params }: Action
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/logs/clear/{id}", "Logs", {
-  POST: {
-    summary: "Clear a log entry",
-    description: 'Spec 2 §7 "Logs": marks the entry cleared.',
-    params: z.object({ id: z.string().describe("The entry's `_id` (a UUID)") }),
-    responses: { 200: z.object({ success: z.literal(true), log: logSchema }) },
-    errors: { 404: "Log entry not found" },
-  },
 });

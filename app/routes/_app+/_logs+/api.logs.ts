@@ -3,9 +3,6 @@ import { LOG_ERRORS, LOG_LIST_LIMIT } from "#api/logs";
 import { logsQuerySchema } from "#api/logs-query";
 import { listLogs, toLogDto } from "~/models/log.server";
 import { apiRoute, jsonError, methodNotAllowed, zodMessage } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { logSchema } from "#api/responses";
 
 /**
  * GET /api/logs with optional query type, source, cleared (spec 2 §7 "Logs").
@@ -26,13 +23,4 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/logs", "Logs", {
-  GET: {
-    summary: "System Logs",
-    description: 'Spec 2 §7 "Logs": newest first, optionally of one type, source or account, cleared or not.',
-    query: logsQuerySchema,
-    responses: { 200: z.object({ logs: z.array(logSchema) }) },
-  },
 });

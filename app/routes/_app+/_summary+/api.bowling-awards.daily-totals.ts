@@ -2,8 +2,6 @@ import { SUMMARY_DAYS, SUMMARY_TEXTS } from "#api/summary";
 import { dailyTotals } from "~/models/daily-totals.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { errorText } from "~/utils/errors";
-import { documented } from "#api/openapi";
-import { dailyTotalsSchema } from "#api/responses";
 
 /**
  * GET /api/bowling-awards/daily-totals → { dailyTotals: [{ date, awards, ballStats }] }
@@ -20,8 +18,4 @@ export const loader = apiRoute(async function loader() {
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
-});
-
-export const openapi = documented("/api/bowling-awards/daily-totals", "Summary", {
-  GET: { summary: "Bowling awards per day", description: 'Spec 2 "Summary": the last days\' award and ball totals.', responses: { 200: dailyTotalsSchema } },
 });

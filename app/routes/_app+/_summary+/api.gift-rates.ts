@@ -4,8 +4,6 @@ import { giftRatesBodySchema } from "#api/summary-schemas";
 import { getGiftRates, replaceGiftRates } from "~/models/gift-rates.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/utils/api.server";
 import { errorText } from "~/utils/errors";
-import { documented } from "#api/openapi";
-import { giftRatesSchema } from "#api/responses";
 
 /**
  * GET /api/gift-rates → { rates: { [giftName]: number } } (spec 2 §7 "Characters").
@@ -30,15 +28,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
     console.warn("[api/gift-rates] save failed:", errorText(err));
     return jsonError(500, GIFT_RATE_ERRORS.saveFailed);
   }
-});
-
-export const openapi = documented("/api/gift-rates", "Summary", {
-  GET: { summary: "Gift rates", description: 'Spec 2 §7 "Characters": `rates` maps a gift\'s name to its value.', responses: { 200: giftRatesSchema } },
-  POST: {
-    summary: "Replace the gift rates",
-    description: "Replaces the whole set; rates of 0 or less are dropped.",
-    body: giftRatesBodySchema,
-    example: { rates: { Clay: 2 } },
-    responses: { 200: giftRatesSchema },
-  },
 });

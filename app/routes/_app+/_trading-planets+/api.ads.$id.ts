@@ -4,9 +4,6 @@ import { updateAdSchema } from "#api/trading-schemas";
 import { deleteAd, updateAd } from "~/models/ad.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { adSchema, successMessageSchema } from "#api/responses";
 
 /**
  * PUT    /api/ads/{id} {adsMessage?, category?, isActive?} → { ad }; 404 unknown.
@@ -30,17 +27,3 @@ export const action = apiRoute(
 );
 
 export const loader = apiRoute(() => methodNotAllowed(["PUT", "DELETE"]));
-
-const id = z.object({ id: z.string().describe("The ad's `_id`") });
-
-export const openapi = documented("/api/ads/{id}", "Trading planets", {
-  PUT: {
-    summary: "Change an ad or a message",
-    params: id,
-    body: updateAdSchema,
-    example: { adsMessage: "Selling clay", category: "msg", isActive: false },
-    responses: { 200: z.object({ ad: adSchema }) },
-    errors: { 404: "Ad not found" },
-  },
-  DELETE: { summary: "Delete an ad or a message", params: id, responses: { 200: successMessageSchema }, errors: { 404: "Ad not found" } },
-});

@@ -4,9 +4,6 @@ import { createAdSchema } from "#api/trading-schemas";
 import { createAd, listAds } from "~/models/ad.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { adSchema } from "#api/responses";
 
 /**
  * GET  /api/ads → { ads } (spec 2 §7 "Trading planets").
@@ -21,14 +18,3 @@ export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   const input = await readTradingJson(request, createAdSchema);
   return Response.json({ ad: await createAd(input) }, { status: 201 });
 }, TRADING_ERRORS.createAd);
-
-export const openapi = documented("/api/ads", "Trading planets", {
-  GET: { summary: "Every ad and message", description: 'Spec 2 §7 "Trading planets".', responses: { 200: z.object({ ads: z.array(adSchema) }) } },
-  POST: {
-    summary: "Add an ad or a message",
-    description: 'Spec 2 §7 "Trading planets": `category` ads or msg (default ads), `isActive` default true; the text is kept exactly.',
-    body: createAdSchema,
-    example: { adsMessage: "Buying clay", category: "ads", isActive: true },
-    responses: { 201: z.object({ ad: adSchema }) },
-  },
-});

@@ -4,9 +4,6 @@ import { updateCustomPlanetSchema } from "#api/trading-schemas";
 import { deleteCustomPlanet, updateCustomPlanet } from "~/models/custom-planet.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { customPlanetSchema, successMessageSchema } from "#api/responses";
 
 /**
  * PUT    /api/custom-planets/{id} {name?, type?} → { planet }; 404 unknown, 409 duplicate.
@@ -29,17 +26,3 @@ export const action = apiRoute(
 );
 
 export const loader = apiRoute(() => methodNotAllowed(["PUT", "DELETE"]));
-
-const id = z.object({ id: z.string().describe("The planet's `_id`") });
-
-export const openapi = documented("/api/custom-planets/{id}", "Trading planets", {
-  PUT: {
-    summary: "Change a custom planet",
-    params: id,
-    body: updateCustomPlanetSchema,
-    example: { name: "Fuzzland2", type: "blacklisted" },
-    responses: { 200: z.object({ planet: customPlanetSchema }) },
-    errors: { 404: "Custom planet not found", 409: "That planet exists for that type" },
-  },
-  DELETE: { summary: "Delete a custom planet", params: id, responses: { 200: successMessageSchema }, errors: { 404: "Custom planet not found" } },
-});

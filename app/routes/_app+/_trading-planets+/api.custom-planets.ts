@@ -4,9 +4,6 @@ import { createCustomPlanetSchema } from "#api/trading-schemas";
 import { createCustomPlanet, listCustomPlanets } from "~/models/custom-planet.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { customPlanetSchema } from "#api/responses";
 
 /**
  * GET  /api/custom-planets → { planets } (spec 2 §7 "Trading planets").
@@ -21,15 +18,3 @@ export const action = apiRoute(async ({ request }: ActionFunctionArgs) => {
   const input = await readTradingJson(request, createCustomPlanetSchema);
   return Response.json({ planet: await createCustomPlanet(input) }, { status: 201 });
 }, TRADING_ERRORS.createCustomPlanet);
-
-export const openapi = documented("/api/custom-planets", "Trading planets", {
-  GET: { summary: "Every custom planet", description: 'Spec 2 §7 "Trading planets".', responses: { 200: z.object({ planets: z.array(customPlanetSchema) }) } },
-  POST: {
-    summary: "Add a custom planet",
-    description: 'Spec 2 §7 "Trading planets": 409 when the name exists for that type (any case).',
-    body: createCustomPlanetSchema,
-    example: { name: "Fuzzland", type: "english" },
-    responses: { 201: z.object({ planet: customPlanetSchema }) },
-    errors: { 409: "That planet exists for that type" },
-  },
-});

@@ -4,9 +4,6 @@ import { updateSequenceSchema } from "#api/trading-schemas";
 import { deleteSequence, updateSequence } from "~/models/planet-sequence.server";
 import { apiRoute, jsonError, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { successMessageSchema, sequenceSchema } from "#api/responses";
 
 /**
  * PUT    /api/planet-sequences/{id} (any sequence fields) → { sequence }; 404 when unknown.
@@ -29,18 +26,3 @@ export const action = apiRoute(
 );
 
 export const loader = apiRoute(() => methodNotAllowed(["PUT", "DELETE"]));
-
-const id = z.object({ id: z.string().describe("The sequence's `_id`") });
-
-export const openapi = documented("/api/planet-sequences/{id}", "Trading planets", {
-  PUT: {
-    summary: "Change a planet sequence",
-    description: 'Spec 2 §7 "Trading planets": any of the sequence\'s fields.',
-    params: id,
-    body: updateSequenceSchema,
-    example: { name: "Evening run", sequence: [{ planetType: "Venus" }] },
-    responses: { 200: z.object({ sequence: sequenceSchema }) },
-    errors: { 404: "Sequence not found", 409: "A sequence with that name exists" },
-  },
-  DELETE: { summary: "Delete a planet sequence", params: id, responses: { 200: successMessageSchema }, errors: { 404: "Sequence not found" } },
-});

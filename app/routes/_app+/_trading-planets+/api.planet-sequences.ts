@@ -4,9 +4,6 @@ import { bulkSequenceSchema, createSequenceSchema } from "#api/trading-schemas";
 import { createSequence, listSequences, setSequencesActive } from "~/models/planet-sequence.server";
 import { apiRoute, methodNotAllowed } from "~/utils/api.server";
 import { readTradingJson } from "~/routes/_app+/_trading-planets+/trading-api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { sequenceSchema } from "#api/responses";
 
 /**
  * GET  /api/planet-sequences → { sequences } in list order (spec 2 §7 "Trading planets").
@@ -31,34 +28,3 @@ export const action = apiRoute(
   },
   { POST: TRADING_ERRORS.createSequence, PUT: TRADING_ERRORS.updateSequences },
 );
-
-export const openapi = documented("/api/planet-sequences", "Trading planets", {
-  GET: {
-    summary: "Every planet sequence",
-    description: 'Spec 2 §7 "Trading planets": in list order.',
-    responses: { 200: z.object({ sequences: z.array(sequenceSchema) }) },
-  },
-  POST: {
-    summary: "Add a planet sequence",
-    description: 'Spec 2 §7 "Trading planets": names are unique (409).',
-    body: createSequenceSchema,
-    example: {
-      name: "Morning run",
-      sequence: [{ planetType: "Mars", shuffle: false }],
-      seconds: 10,
-      closedPlanetsLevel: 1,
-      openPlanetsLevel: 1,
-      isActive: true,
-    },
-    responses: { 201: z.object({ sequence: sequenceSchema }) },
-    errors: { 409: "A sequence with that name exists" },
-  },
-  PUT: {
-    summary: "Turn several sequences on or off",
-    description: "All or nothing: 404 when any id is unknown.",
-    body: bulkSequenceSchema,
-    example: { ids: ["00000000-0000-0000-0000-000000000000"], updates: { isActive: false } },
-    responses: { 200: z.object({ sequences: z.array(sequenceSchema) }) },
-    errors: { 404: "A sequence id is unknown" },
-  },
-});

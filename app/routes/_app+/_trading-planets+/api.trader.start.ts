@@ -3,9 +3,6 @@ import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { startTrader } from "~/models/trader.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { traderSchema } from "#api/responses";
 
 /**
  * POST /api/trader/start {account_id, takeover?} (issue 11 "The trading run"; contract in
@@ -22,15 +19,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/trader/start", "Trading planets", {
-  POST: {
-    summary: "Start a trader",
-    description: "Issue 11: runs the active sequences with this trading-type account. Starting a running trader changes nothing.",
-    body: accountBodySchema,
-    example: { account_id: "22222222" },
-    responses: { 202: z.object({ success: z.literal(true), message: z.string(), trader: traderSchema }) },
-    errors: { 404: "User not found", 409: "Another purpose holds the account (`holder`); send `takeover: true`" },
-  },
 });

@@ -3,9 +3,6 @@ import { stalkerBodySchema as accountBodySchema } from "#api/accounts";
 import { TRADER_MESSAGES } from "#api/trading";
 import { stopTrader } from "~/models/trader.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/utils/api.server";
-import { documented } from "#api/openapi";
-import { z } from "zod";
-import { traderSchema } from "#api/responses";
 
 /**
  * POST /api/trader/stop {account_id} (issue 11): stopped and idle at once; the worker holding
@@ -22,15 +19,4 @@ export const action = apiRoute(async function action({ request }: ActionFunction
 
 export const loader = apiRoute(function loader() {
   return methodNotAllowed(["POST"]);
-});
-
-export const openapi = documented("/api/trader/stop", "Trading planets", {
-  POST: {
-    summary: "Stop a trader",
-    description: "Issue 11: stopped and idle at once; `trader` is null when it never ran. Works while Redis is down.",
-    body: accountBodySchema,
-    example: { account_id: "22222222" },
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), trader: traderSchema.nullable() }) },
-    errors: { 404: "User not found" },
-  },
 });
