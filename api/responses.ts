@@ -109,8 +109,6 @@ export const userAgentSchema = z.object({
   registered: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
 }) satisfies z.ZodType<UserAgentResponse>;
-/** Any of the four detail answers, by `{kind}`. */
-export const userDetailsSchema = z.union([giftStatsSchema, userPicSchema, onlineStatusSchema, collectionStatsSchema]);
 
 // Collections ---------------------------------------------------------------------------------
 

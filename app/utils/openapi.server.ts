@@ -5,13 +5,14 @@ import { buildOpenApiDocument, type OpenApiDocument, type RouteDoc } from "#api/
 /** The app's version as the document's `info.version` (package.json, read once). */
 const APP_VERSION = "0.1.0";
 
-export type RouteModules = Record<string, { openapi?: RouteDoc }>;
+/** A route's registration: one path, or several when one route module serves several documented paths (`{kind}`). */
+export type RouteModules = Record<string, { openapi?: RouteDoc | RouteDoc[] }>;
 
 /** The registrations of these route modules (the catch-all and other non-operations have no path). */
 export function registrationsOf(modules: RouteModules): RouteDoc[] {
   return Object.values(modules)
-    .map((m) => m.openapi)
-    .filter((doc): doc is RouteDoc => !!doc?.path);
+    .flatMap((m) => (m.openapi ? [m.openapi].flat() : []))
+    .filter((doc) => !!doc.path);
 }
 
 export function openApiDocumentOf(modules: RouteModules): OpenApiDocument {
