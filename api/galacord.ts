@@ -33,7 +33,7 @@ export type BotStatus = {
   /** Finer state, one per badge (issue 29): starting = login under way. */
   state: BotState;
   /** The same words every screen shows for it ("Running", "Worker lost · waiting for a worker", …). */
-  status: string;
+  stateText: string;
   /** The bot's session (api/sessions.ts): reason, attempt, next retry, holder. */
   session: SessionView;
 };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rates|galaxy|first-load|characters|create-user|bowling|sessions|relay|lists|streams|degrade|ops|hosts]`: runs the benchmarks one after the other (they compete for
+ * `npm run bench [rates|galaxy|first-load|characters|create-user|bowling|sessions|relay|lists|streams|degrade|ops|openapi|hosts]`: runs the benchmarks one after the other (they compete for
  * the same two cores otherwise) and prints their figures. Nothing here asserts timings.
  */
 import { spawnSync } from "node:child_process";
@@ -17,6 +17,7 @@ const all = [
   "streams",
   "degrade",
   "ops",
+  "openapi",
   "hosts",
 ] as const;
 const chosen = process.argv.slice(2).filter((a): a is (typeof all)[number] => (all as readonly string[]).includes(a));
@@ -33,6 +34,7 @@ const files = {
   streams: "bench/streams.ts",
   degrade: "bench/degrade.ts",
   ops: "bench/ops.ts",
+  openapi: "bench/openapi.ts",
   // The multi-host test's scenarios with their figures (needs root; tests/hosts/run.ts).
   hosts: "tests/hosts/run.ts",
 };

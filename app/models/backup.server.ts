@@ -1,3 +1,4 @@
+import { z } from "zod";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -542,3 +543,11 @@ export async function runAutomaticBackup(now = new Date()): Promise<{ file: stri
   for (const name of removed) fs.rmSync(path.join(backupDir(), name), { force: true });
   return { file, removed };
 }
+
+/** The body of POST /api/backup (its route and its OpenAPI registration). */
+export const backupBodySchema = z.object({
+  passphrase: z
+    .string({ error: "passphrase is required" })
+    .min(MIN_PASSPHRASE_LENGTH, `passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`)
+    .max(1024, "passphrase: at most 1024 characters"),
+});

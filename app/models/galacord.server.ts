@@ -108,7 +108,7 @@ export async function getBotStatus(): Promise<BotStatus> {
     error: state === "error" ? session.error : null,
     connectedChannels: links.filter((l) => accountState(l) === "connected").length,
     state,
-    status: state === "running" ? "Running" : state === "stopped" ? "Stopped" : state === "starting" ? "Starting" : session.status,
+    stateText: state === "running" ? "Running" : state === "stopped" ? "Stopped" : state === "starting" ? "Starting" : session.status,
     session,
   };
 }

@@ -141,16 +141,16 @@ describe("holder liveness (issue 29)", () => {
     await startSession("relay", RELAY_SESSION_ID);
     await claimSession("relay", RELAY_SESSION_ID, "w-bot");
     await reportSession("relay", RELAY_SESSION_ID, "w-bot", { actual: "active" });
-    expect(await getBotStatus()).toMatchObject({ isRunning: true, state: "running", status: "Running" });
+    expect(await getBotStatus()).toMatchObject({ isRunning: true, state: "running", stateText: "Running" });
 
     await deleteKeys(getEnv().REDIS_URL, getEnv().QUEUE_PREFIX); // its beat is gone: the worker died
     resetJobEngineStatus();
-    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "waiting", status: PHASE_TEXTS.workerLost, session: { phase: "waiting" } });
+    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "waiting", stateText: PHASE_TEXTS.workerLost, session: { phase: "waiting" } });
 
     await beat("w-bot", 60_000);
     const at = new Date(Date.now() + 12_000);
     await reportSession("relay", RELAY_SESSION_ID, "w-bot", { actual: "reconnecting", attempt: 2, nextRetryAt: at, error: "Connection lost" });
     resetJobEngineStatus();
-    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "retrying", status: PHASE_TEXTS.retrying(at.toISOString()) });
+    expect(await getBotStatus()).toMatchObject({ isRunning: false, state: "retrying", stateText: PHASE_TEXTS.retrying(at.toISOString()) });
   });
 });

@@ -78,3 +78,31 @@ describe("CSP and the configured picture hosts (issue 19 item 4)", () => {
     expect(pictureOrigins({ GIFT_IMAGE_BASE_URL: "https://a.example/x/", GALAXY_SERVICES_URL: "ftp://b.example/" })).toEqual(["https://a.example"]);
   });
 });
+
+describe("the /api reference page's own policy (issue 33 item 2)", () => {
+  it("GET /api/docs gets only the policy the page sends (Remix appends headers: two policies would both apply); other /api answers keep default-src 'none'", async () => {
+    resetEnv();
+    const app = express();
+    mountRequestHygiene(app, { dev: false });
+    // As @remix-run/express sends a route's headers: appended to what the middleware set.
+    const page = (_req: express.Request, res: express.Response) => {
+      res.append("Content-Security-Policy", "default-src 'none'; script-src 'self'");
+      res.type("text/html").send("<!doctype html>");
+    };
+    app.get("/api/docs", page);
+    app.get("/api/logs", (_req, res) => void res.json({ logs: [] }));
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const docs = await fetch(`${base}/api/docs`);
+      expect(docs.headers.get("content-security-policy")).toBe("default-src 'none'; script-src 'self'");
+      expect(docs.headers.get("x-content-type-options")).toBe("nosniff");
+      const logs = await fetch(`${base}/api/logs`);
+      expect(logs.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

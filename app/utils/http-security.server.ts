@@ -88,6 +88,8 @@ const PERMISSIONS_POLICY = (() => {
 
 /** An /api path (any case): the JSON answers, which get the short header set below. */
 const API_PATH = /^\/api(\/|\.|$)/i;
+/** GET /api/docs, the /api reference page (issue 33). */
+const API_DOCS_PAGE = /^\/api\/docs\/?$/i;
 
 /**
  * Headers of every /api answer (JSON, never rendered as a document), computed once: a
@@ -171,7 +173,11 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
   });
   const perRequest: RequestHandler = (req, res, next) => {
     if (API_PATH.test(req.path)) {
-      for (const [name, value] of API_HEADERS) res.setHeader(name, value);
+      // The /api reference page is the one /api answer that is a document: it sends its own
+      // policy (DOCS_CSP, app/utils/api-docs-page.server.ts; Remix appends headers, and two
+      // policies would both apply).
+      const docsPage = API_DOCS_PAGE.test(req.path);
+      for (const [name, value] of API_HEADERS) if (!(docsPage && name === "Content-Security-Policy")) res.setHeader(name, value);
       https(req, res);
       return next();
     }
@@ -200,8 +206,8 @@ export function compressionWhereItPays(compress: (options: { threshold: number }
   };
 }
 
-/** Paths whose handlers send precompressed bytes themselves (app/routes/_app+/_exchange-rates+/rates-api.server.ts). */
-const PRECOMPRESSED = /^\/api\/rates$/i;
+/** Paths whose handlers send precompressed bytes themselves (app/routes/_app+/_exchange-rates+/rates-api.server.ts, app/utils/openapi.server.ts). */
+const PRECOMPRESSED = /^\/api\/(rates|openapi\.json)$/i;
 
 /** Over https every cookie this response sets is Secure, whichever module set it. */
 function secureSetCookies(res: Parameters<RequestHandler>[1]) {

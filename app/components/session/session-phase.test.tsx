@@ -82,7 +82,7 @@ describe("SessionPhaseBadge: one state each", () => {
 describe("screens show one state", () => {
   it("GalaCord bot whose worker is lost: the truth, no 'Starting', no 'Logging in to Discord…' spinner, no 'another worker takes it over'", async () => {
     const session = lost();
-    const status = { isRunning: false, error: null, connectedChannels: 0, state: "waiting" as const, status: session.status, session };
+    const status = { isRunning: false, error: null, connectedChannels: 0, state: "waiting" as const, stateText: session.status, session };
     show(
       <>
         <BotStatusDot status={status} />

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { CopyIcon, LockClosedIcon } from "~/components/ui/icons";
-import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
+import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, IconButton, Link as RadixLink, Text, TextField } from "@radix-ui/themes";
 import { createCookie, data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { keepInputOnFailure, reloadUnlessSubmitFailed } from "~/components/ui/submit-failure";
@@ -423,6 +423,10 @@ export default function SettingsPage() {
                 <Text as="p" size="2" color="gray" mt="1">
                   Scripts call <Code>/api</Code> with the header <Code>Authorization: Bearer &lt;token&gt;</Code>. A token acts as you, with your role; a
                   read-only token can only read. Revoking a token locks its scripts out at once.
+                </Text>
+                {/* Plain links: both are /api answers outside the Remix app (issue 33), never client navigations. */}
+                <Text as="p" size="2" mt="2">
+                  <RadixLink href="/api/docs">API reference</RadixLink> (OpenAPI 3.1: <RadixLink href="/api/openapi.json">openapi.json</RadixLink>)
                 </Text>
               </Box>
 

@@ -1,17 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { backupFileName, backupLabel, createBackup, MIN_PASSPHRASE_LENGTH } from "~/models/backup.server";
+import { backupBodySchema, backupFileName, backupLabel, createBackup } from "~/models/backup.server";
 import { apiRoute, jsonError, methodNotAllowed, readJson } from "~/http/api.server";
 import { auditNote } from "~/utils/audit-context.server";
 import { requireApiAuth } from "~/http/auth.server";
 import { ADMIN_ONLY } from "~/utils/roles";
-
-const backupBodySchema = z.object({
-  passphrase: z
-    .string({ error: "passphrase is required" })
-    .min(MIN_PASSPHRASE_LENGTH, `passphrase: at least ${MIN_PASSPHRASE_LENGTH} characters`)
-    .max(1024, "passphrase: at most 1024 characters"),
-});
 
 /**
  * POST /api/backup {passphrase} → the backup file (docs/decisions/0017), for admins' scripts:

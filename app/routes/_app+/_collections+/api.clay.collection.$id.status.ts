@@ -12,6 +12,7 @@ import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-
  * {status: {firstRow, secondRow}} (spec 2 §7). An id other than 161 or 178 is a 404.
  */
 export const action = apiRoute(async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const id = params.id ?? "";
   if (!/^\d{1,6}$/.test(id) || !isCollectionSetId(Number(id))) return jsonError(404, T.badSet);
   const body = await readClayBody(request, clayCredentialsSchema);

@@ -8,6 +8,7 @@ import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-
 
 /** POST /api/clay/gifts/inventory {userID, password?, collectionId?} → {giftIds} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = await readClayBody(request, inventorySchema);
   const creds = await resolveClayCredentials(await clayOperatorId(request), body);
   const giftIds = await giftInventory(creds, body.collectionId ?? DEFAULT_COLLECTION_SET);

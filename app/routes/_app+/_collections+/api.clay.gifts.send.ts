@@ -8,6 +8,7 @@ import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-
 
 /** POST /api/clay/gifts/send {userID, password?, receiverUserId, giftIdsToSend} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = await readClayBody(request, sendGiftsSchema);
   const creds = await resolveClayCredentials(await clayOperatorId(request), body);
   const { sent, message } = await sendGifts(creds, body.receiverUserId, body.giftIdsToSend);

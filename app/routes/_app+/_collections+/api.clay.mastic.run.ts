@@ -8,6 +8,7 @@ import { clayOperatorId, readClayBody } from "~/routes/_app+/_collections+/clay-
 
 /** POST /api/clay/mastic/run {userID, password?, collectionId, numberOfRequests} (spec 2 §7). */
 export const action = apiRoute(async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = await readClayBody(request, masticRunSchema);
   const creds = await resolveClayCredentials(await clayOperatorId(request), body);
   const outcome = await runMasticRequests(creds, body.collectionId, body.numberOfRequests);

@@ -70,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     await logEvent({ type: "error", source: "system", message: `${RELAY_ERRORS.fetchStatus}: ${errorText(err)}` }).catch(() => {});
     return data(
       {
-        status: { isRunning: false, error: null, connectedChannels: 0, state: "stopped" as const, status: "Stopped", session: null },
+        status: { isRunning: false, error: null, connectedChannels: 0, state: "stopped" as const, stateText: "Stopped", session: null },
         accounts: [],
         channels: [],
         takeover: null,

@@ -32,7 +32,7 @@ export function BotStatusDot({ status }: { status: ShownBotStatus }) {
       <span className={`gt-status-dot ${shown === "running" ? "gt-status-dot-on" : shown === "starting" ? "gt-status-dot-starting" : ""}`} aria-hidden />
       <Text size="2" weight="medium" data-testid="bot-state" data-phase={status.session?.phase}>
         {waiting === "waiting"
-          ? status.status
+          ? status.stateText
           : waiting === "retrying"
             ? "Retrying"
             : shown === "running"

@@ -1,0 +1,19 @@
+import { documented } from "#api/openapi";
+import { z } from "zod";
+import { credentialsSchema } from "#api/galaxy";
+import { userPicSchema } from "#api/responses";
+
+/** The OpenAPI registration of api.bowling-users.user-pic.$id.ts (issue 33; docs/api.md): its operations, from the zod schemas it parses and answers with. */
+export const openapi = documented("/api/bowling-users/user-pic/{id}", "Bowling", {
+  POST: {
+    summary: "An account's picture",
+    description:
+      "Spec 1 §7: the same call as `POST /api/user-details/user-pic/{id}`, read from the Galaxy platform with the body's credentials " +
+      "(`userID` alone: that stored account's password). Header `X-Skip-Cache: true` asks for a fresh platform call.",
+    params: z.object({ id: z.string().describe("The Galaxy account id to read") }),
+    body: credentialsSchema,
+    example: { userID: "11111111", password: "secret" },
+    responses: { 200: userPicSchema },
+    errors: { 502: "The Galaxy platform refused or failed the call" },
+  },
+});

@@ -1,0 +1,16 @@
+import { documented } from "#api/openapi";
+import { z } from "zod";
+import { botCommandSchema } from "#api/responses";
+
+/** The OpenAPI registration of api.bot.stop.ts (issue 33; docs/api.md): its operations, from the zod schemas it parses and answers with. */
+export const openapi = documented("/api/bot/stop", "GalaCord", {
+  POST: {
+    summary: "Stop the relay bot",
+    description:
+      'Spec 2 §7 "GalaCord": the bot logs out of Discord and sends `QUIT :ds` on every connection. No body needed (an empty JSON object is accepted).',
+    body: z.strictObject({}),
+    bodyRequired: false,
+    example: {},
+    responses: { 200: botCommandSchema },
+  },
+});
