@@ -4,12 +4,16 @@
  * in-process BullMQ worker and real sockets. Pauses are scaled by STALKER_TIME_SCALE = 0.1
  * (2 s → 200 ms, 4 s → 400 ms, 12 s → 1.2 s); what is checked is the rule, not the clock.
  */
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiArgs } from "#tests/kit/api";
 import { startSimulator, type Simulator } from "#sim/server";
 import { getDb } from "~/db/client.server";
-import { characterDetails, logs, sessions, sightings, users } from "~/db/schema";
+import { appSettings, characterDetails, logs, sessions, sightings, users } from "~/db/schema";
+import { saveAlertDestinations } from "~/models/alert.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { sightingsRecorder } from "~/models/sighting.server";
 import { activeStalkerIds, getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.server";
@@ -277,6 +281,47 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(sim.sockets.total - before).toBe(1);
     expect(await activeStalkerIds()).toEqual([]);
+  });
+
+  it("issue 31 item 2: a 451 from the platform reaches the operator's webhook as one signed alert with the account and the platform's words", async () => {
+    const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      await saveAlertDestinations([{ kind: "webhook", url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, secret: "hook-secret" }]);
+      const acc = await stalkerUser();
+      await post("faults", { loginCode: 451, loginCodeAccounts: [acc.id] });
+      const failedAt = Date.now();
+      await startStalker(acc.id).catch(() => {}); // answers the failure
+      await waitFor("the alert at the webhook", () => got.find((g) => (JSON.parse(g.body) as { event: string }).event === "session.failed"), 10_000);
+      const alert = got.find((g) => (JSON.parse(g.body) as { event: string }).event === "session.failed")!;
+      expect(JSON.parse(alert.body)).toMatchObject({
+        event: "session.failed",
+        severity: "critical",
+        account_id: acc.id,
+        nick: acc.nick,
+        purpose: "stalker",
+        message: expect.stringContaining("Login failed: Invalid credentials"),
+      });
+      expect(alert.headers["x-galaxy-toolbox-signature"]).toBe(`sha256=${crypto.createHmac("sha256", "hook-secret").update(alert.body).digest("hex")}`);
+      console.log(`[bench] 451 → alert at the webhook: ${Date.now() - failedAt} ms (issue 31 aim ≤ 5 s)`);
+      // One alert per incident: a second failure of the same session alerts nothing more.
+      await startStalker(acc.id).catch(() => {});
+      await waitState(acc.id, "error");
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(got.filter((g) => (JSON.parse(g.body) as { event: string }).event === "session.failed")).toHaveLength(1);
+    } finally {
+      await post("faults", { loginCode: null, loginCodeAccounts: null });
+      await (await getDb()).delete(appSettings).where(eq(appSettings.key, "alerts"));
+      receiver.close();
+    }
   });
 
   it("451 with a stored recovery code: the connection falls back to it and the stalker runs", async () => {
