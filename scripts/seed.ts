@@ -48,14 +48,20 @@ async function main() {
     const via = (await dbVia()) === "socket" ? " (through the running app)" : "";
     console.log(`Seeding the ${await dbKind()} database${via}…`);
     await runSeeders(args.filter((a) => !a.startsWith("-")));
+    // The models announce their writes on the live bus (open pages follow them): hand those over first.
+    await (await import("~/queue/live.server")).liveFlushed();
   } finally {
     await closeDb();
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: Error) => {
-    console.error(err.message);
-    process.exit(1);
-  });
+  // Exits when done: the live bus's Redis connection (the models publish their writes) would keep it running.
+  main().then(
+    () => process.exit(0),
+    (err: Error) => {
+      console.error(err.message);
+      process.exit(1);
+    },
+  );
 }

@@ -115,6 +115,11 @@ const CASES: Record<string, Case> = {
   "PUT /api/ads/:id": { method: "PUT", path: "/api/ads/:ad", body: () => ({ adsMessage: "Selling clay", category: "msg", isActive: false }) },
   "POST /api/jobs/probe": { method: "POST", path: "/api/jobs/probe", body: () => ({ ms: 0 }) },
   "POST /api/backup": { method: "POST", path: "/api/backup", body: () => ({ passphrase: "fuzzing passphrase" }) },
+  "PUT /api/alerts": {
+    method: "PUT",
+    path: "/api/alerts",
+    body: () => ({ destinations: [{ kind: "webhook", url: "https://alerts.example.com/galaxy", secret: "fuzz-secret" }] }),
+  },
 };
 
 /** Routes that read a body but take no field (any other body is refused; tests/security/api-fuzz.test.ts sends them every kind). */

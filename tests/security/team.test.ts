@@ -127,13 +127,17 @@ describe("roles over every route", () => {
     expect(sneaky.status).toBe(403);
   });
 
+  const ADMIN_READS = new Set(["/api/alerts"]);
   it("a viewer reads every page and every /api list", { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     for (const r of routes.filter((x) => x.hasLoader && !x.path.includes(":") && !x.path.includes("*"))) {
       const url = isApi(r.path) ? r.path : `${r.path === "/" ? "/_root" : r.path}.data`;
       if (r.path === "/api/events") continue; // a stream: never ends by itself
       const res = await handle(makeRequest(url, { cookie: viewer.cookie }));
-      if (res.status === 401 || res.status === 403) failures.push(`GET ${url}: ${res.status}`);
+      // Where alerts go is for admins only (a destination's URL can post to the operators' channels; issue 31).
+      if (ADMIN_READS.has(r.path)) {
+        if (res.status !== 403) failures.push(`GET ${url}: ${res.status}, not the admins-only 403`);
+      } else if (res.status === 401 || res.status === 403) failures.push(`GET ${url}: ${res.status}`);
       await res.arrayBuffer().catch(() => {});
     }
     expect(failures).toEqual([]);
