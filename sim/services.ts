@@ -221,7 +221,9 @@ function answer(
       for (const id of ids) {
         if (!world.findAccount(id)) continue;
         out[id] = hasPicture(world, id)
-          ? { avatar: `${img}/avatar/${id}.svg`, small: `${img}/avatar/${id}.svg?s=50`, big: `${img}/avatar/${id}.svg?s=200` }
+          ? // Numeric size keys: the official web client shows `avatars.2` (its templates), the
+            // only size the sources name; the others are the simulator's [D] (docs/galaxy-services.md).
+            { "1": `${img}/avatar/${id}.svg?s=50`, "2": `${img}/avatar/${id}.svg`, "3": `${img}/avatar/${id}.svg?s=200` }
           : {};
       }
       return sendJson(res, 200, out);

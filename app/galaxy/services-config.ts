@@ -174,7 +174,7 @@ export const DEFAULT_SERVICES_CONFIG: ServicesConfig = {
     sekHeader: null,
   },
   documented: {
-    userPics: { action: "user_pics_ajax", method: "GET", idsParam: "users_ids", pictureField: null, picturePosition: 0, maxIdsPerCall: 100 },
+    userPics: { action: "user_pics_ajax", method: "GET", idsParam: "users_ids", pictureField: "2", picturePosition: 0, maxIdsPerCall: 100 },
     inventory: {
       action: "show_inventory",
       method: "GET",

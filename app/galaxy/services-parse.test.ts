@@ -68,6 +68,15 @@ describe("user pictures (user_pics_ajax)", () => {
     expect(pictureOf("", userPics)).toBeNull();
     expect(pictureOf(null, userPics)).toBeNull();
   });
+
+  it("the official client's shape: sizes keyed by number, the default takes size 2 (its templates read `avatars.2`)", () => {
+    // JS orders integer keys ascending, so "position 0" alone would take the smallest size.
+    const real = {
+      "101": { "1": "https://img/101-s1.png", "2": "https://img/101-s2.png", "3": "https://img/101-s3.png" },
+      "102": { "1": "https://img/102-s1.png" },
+    };
+    expect(parseUserPics(real, ["101", "102"], userPics)).toEqual({ "101": "https://img/101-s2.png", "102": "https://img/102-s1.png" });
+  });
 });
 
 describe("inventory (show_inventory HTML) and sending gifts (present_make)", () => {
