@@ -257,7 +257,9 @@ function answer(
       if (!ids.length) return sendHtml(res, 200, `<div class="s__present__error">Choose at least one gift</div>`);
       const result = transferGifts(world, userID, usercur, ids);
       if (!result.ok) return sendHtml(res, 200, `<div class="s__present__error">${escapeHtml(result.error)}</div>`);
-      return sendHtml(res, 200, `<div class="s__present__ok">Gifts sent: ${result.sent} to ${escapeHtml(target.nick)}</div>`);
+      // No public source shows the real answer (reference §7.2): a plain page, no class that confirms
+      // anything; the product confirms by a fresh inventory read (issue 34 item 3).
+      return sendHtml(res, 200, `<div>Gifts sent: ${result.sent} to ${escapeHtml(target.nick)}</div>`);
     }
 
     case d.search.action: {

@@ -99,10 +99,12 @@ describe("inventory (show_inventory HTML) and sending gifts (present_make)", () 
     expect(parseInventoryPage("<p>Your inventory is empty</p>")).toEqual({ items: [], page: 1, pages: 1 });
   });
 
-  it("a send counts as confirmed only when the answer matches successPattern", () => {
-    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', sendGifts)).toBe(true);
-    expect(isGiftConfirmed('<div class="S__PRESENT__SUCCESS">', sendGifts)).toBe(true);
-    expect(isGiftConfirmed('<div class="s__error">Not enough gifts</div>', sendGifts)).toBe(false);
+  it("an answer confirms a send only through a configured successPattern; by default none (the real answer is unknown)", () => {
+    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', sendGifts)).toBe(false);
+    const configured = { ...sendGifts, successPattern: "s__present__(ok|success)" };
+    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', configured)).toBe(true);
+    expect(isGiftConfirmed('<div class="S__PRESENT__SUCCESS">', configured)).toBe(true);
+    expect(isGiftConfirmed('<div class="s__error">Not enough gifts</div>', configured)).toBe(false);
   });
 });
 
