@@ -238,7 +238,7 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
         return;
       }
       case "PRIVMSG": {
-        // `PRIVMSG <senderId> 0 <target> :<text>` (docs/galaxy-protocol.md)
+        // `PRIVMSG <senderId> <x> <target> :<text>`, x is 1 when addressed (docs/galaxy-protocol.md)
         const [from, , target] = line.params;
         if (target !== accountId || line.trailing === null) return;
         const sender = present.get(from ?? "")?.nick ?? from ?? "unknown";
