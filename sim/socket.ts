@@ -19,6 +19,13 @@ export type SocketOptions = {
   pingTimeoutMs?: number;
   /** A session that leaves this many PINGs in a row unanswered is closed (default 2; galaxy-runtime.md §1.3). */
   maxUnansweredPings?: number;
+  /**
+   * The "recently left" window (issue 34 item 2, groundwork): a login within this long after
+   * the account's previous session left **with a QUIT** gets `452` ("come back 10 s after
+   * leaving", reference §4). A socket that closed or vanished without QUIT does not start it.
+   * Default 0 (off) until the product retries after the window; the intended default is 10 s.
+   */
+  reloginWindowMs?: number;
 };
 
 /** Server texts. The platform's real ones are unknown or Russian; these are ours. */
@@ -211,6 +218,8 @@ export class SimSocketServer {
   readonly takeoversByAccount = new Map<string, number>();
   #nextId = 1;
   #byAccount = new Map<string, SimConnection>();
+  /** When each account's last session left with a QUIT (the "recently left" window). */
+  #quitAt = new Map<string, number>();
   #pingTimer: NodeJS.Timeout | null = null;
   #onPresence = (c: PresenceChange) => this.#broadcastPresence(c);
   /** Flight and chat logs, populations (sim/trading.ts, issue 11). */
@@ -307,6 +316,7 @@ export class SimSocketServer {
         if (conn.account && this.#byAccount.get(conn.account.id) === conn) {
           this.#byAccount.delete(conn.account.id);
           this.world.setOffline(conn.account.id);
+          this.#quitAt.set(conn.account.id, Date.now());
         }
         conn.state = "closed";
         conn.closeAfterSend("quit");
@@ -421,6 +431,9 @@ export class SimSocketServer {
     if (faulted && f.loginCode !== 950) return this.#refuse(conn, f.loginCode!, "USER", SIM_TEXTS[f.loginCode as 451 | 452 | 601]);
     const account = this.world.findAccount(id);
     if (!account || account.password !== password) return this.#refuse(conn, 451, "USER", SIM_TEXTS[451]);
+    const window = this.options.reloginWindowMs ?? 0;
+    const left = this.#quitAt.get(account.id);
+    if (window > 0 && left !== undefined && Date.now() - left < window) return this.#refuse(conn, 452, "USER", SIM_TEXTS[452]);
 
     // One session per account: a new login takes the old one over (950 there).
     const old = this.#byAccount.get(account.id);
@@ -710,6 +723,7 @@ export class SimSocketServer {
     this.counters.logins = 0;
     this.counters.takeovers = 0;
     this.takeoversByAccount.clear();
+    this.#quitAt.clear();
     this.closed.length = 0;
     this.refused = 0;
     this.kicks.length = 0;
