@@ -64,6 +64,8 @@ export const COLLECTIONS_TEXTS = {
   masticOk: "Mastic used successfully",
   masticFailed: "Failed to run mastic requests",
   sent: (n: number, id: string) => `Sent ${n} gifts to user ${id}`,
+  /** Added to `sent` when the platform's answer did not say and a fresh inventory read confirmed the send (issue 34). */
+  confirmedByReread: "confirmed by re-reading the inventory",
   sendFailed: "Failed to send gifts",
   inventoryFailed: "Failed to fetch gift inventory",
   statusFailed: "Failed to fetch collection status",

@@ -103,7 +103,9 @@ describe("fault injection for sessions", () => {
     const { acc, c, lines } = await online(0);
     expect((await post("prison", { accountId: acc.id })).body.sent).toBe(1);
     await until("in prison", () => c.planet?.name === "Prison*1");
-    expect(lines.some((l) => l.command === "PRISON")).toBe(true);
+    // Reference §4 (WEB, KICK2, ERWIN, GALAMOD): `:<nick> PRISON <actorGender> :<reason>`, no account id.
+    const prison = lines.find((l) => l.command === "PRISON");
+    expect(prison).toMatchObject({ prefix: "Warden", params: ["0"], trailing: "You were sent to prison" });
     expect(sim.world.whereIs(acc.id).planet).toBe("Prison*1");
     expect((await post("prison", { accountId: acc.id, planet: "Orion" })).status).toBe(404);
   });

@@ -221,7 +221,9 @@ function answer(
       for (const id of ids) {
         if (!world.findAccount(id)) continue;
         out[id] = hasPicture(world, id)
-          ? { avatar: `${img}/avatar/${id}.svg`, small: `${img}/avatar/${id}.svg?s=50`, big: `${img}/avatar/${id}.svg?s=200` }
+          ? // Numeric size keys: the official web client shows `avatars.2` (its templates), the
+            // only size the sources name; the others are the simulator's [D] (docs/galaxy-services.md).
+            { "1": `${img}/avatar/${id}.svg?s=50`, "2": `${img}/avatar/${id}.svg`, "3": `${img}/avatar/${id}.svg?s=200` }
           : {};
       }
       return sendJson(res, 200, out);
@@ -255,7 +257,9 @@ function answer(
       if (!ids.length) return sendHtml(res, 200, `<div class="s__present__error">Choose at least one gift</div>`);
       const result = transferGifts(world, userID, usercur, ids);
       if (!result.ok) return sendHtml(res, 200, `<div class="s__present__error">${escapeHtml(result.error)}</div>`);
-      return sendHtml(res, 200, `<div class="s__present__ok">Gifts sent: ${result.sent} to ${escapeHtml(target.nick)}</div>`);
+      // No public source shows the real answer (reference §7.2): a plain page, no class that confirms
+      // anything; the product confirms by a fresh inventory read (issue 34 item 3).
+      return sendHtml(res, 200, `<div>Gifts sent: ${result.sent} to ${escapeHtml(target.nick)}</div>`);
     }
 
     case d.search.action: {

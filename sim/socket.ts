@@ -7,7 +7,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import { authCode, formatLine, KNOWN_CLIENT_CODES, maskLine, nativeAuthCode, parseLine, splitFrame, type GalaxyLine } from "~/galaxy/protocol";
+import { authCode, KNOWN_CLIENT_CODES, nativeAuthCode } from "~/galaxy/protocol";
+import { simFormat, simMask, simParse, simSplit, type SimLine } from "./codec";
 import { flyTooOftenKick, SimTrading } from "./trading";
 import type { PresenceChange, SimAccount, SimPerson, SimPlanet, World } from "./world";
 
@@ -18,6 +19,13 @@ export type SocketOptions = {
   pingTimeoutMs?: number;
   /** A session that leaves this many PINGs in a row unanswered is closed (default 2; galaxy-runtime.md §1.3). */
   maxUnansweredPings?: number;
+  /**
+   * The "recently left" window (issue 34 item 2, groundwork): a login within this long after
+   * the account's previous session left **with a QUIT** gets `452` ("come back 10 s after
+   * leaving", reference §4). A socket that closed or vanished without QUIT does not start it.
+   * Default 0 (off) until the product retries after the window; the intended default is 10 s.
+   */
+  reloginWindowMs?: number;
 };
 
 /** Server texts. The platform's real ones are unknown or Russian; these are ours. */
@@ -38,6 +46,21 @@ export const SIM_TEXTS = {
   kicked: "You were kicked out of the planet",
   imprisoned: "You were sent to prison",
 } as const;
+
+/** Who imprisons when a test or the console does it (a nick and a gender, as on the platform). */
+export const SIM_WARDEN = { nick: "Warden", gender: 0 } as const;
+/** The crown image on FOUNDER lines (`FOUNDER <id> cr/21` in the recorded real log). */
+export const FOUNDER_CROWN = "cr/21";
+/** `:del ADDON_TAG <n>` lines after 999: the two the recorded real log shows. */
+const DELETED_ADDON_TAGS = [200, 232];
+/** Version numbers the simulator answers FWLISTVER / ADDONS / MYADDONS with ([D], none is public). */
+const SIM_FWLIST_VERSION = 0;
+const SIM_ADDONS_VERSION = 0;
+
+/** PRIVMSG's middle field: `1` on a line addressed to someone (the real samples), `0` on public chat ([D]). */
+function privmsgMiddle(target: string | number): number {
+  return String(target) === "0" ? 0 : 1;
+}
 
 const MAX_HISTORY = 200;
 const RECORDS_PER_353 = 8;
@@ -119,7 +142,7 @@ export class SimConnection {
   }
 
   sendLine(command: string, params: (string | number)[] = [], trailing: string | null = null, prefix: string | null = null) {
-    this.send(formatLine({ prefix, command, params, trailing }));
+    this.send(simFormat(command, params, trailing, prefix));
   }
 
   /** Closes after every line already queued went out. */
@@ -195,6 +218,8 @@ export class SimSocketServer {
   readonly takeoversByAccount = new Map<string, number>();
   #nextId = 1;
   #byAccount = new Map<string, SimConnection>();
+  /** When each account's last session left with a QUIT (the "recently left" window). */
+  #quitAt = new Map<string, number>();
   #pingTimer: NodeJS.Timeout | null = null;
   #onPresence = (c: PresenceChange) => this.#broadcastPresence(c);
   /** Flight and chat logs, populations (sim/trading.ts, issue 11). */
@@ -234,12 +259,12 @@ export class SimSocketServer {
         : Array.isArray(data)
           ? Buffer.concat(data).toString("utf8")
           : Buffer.from(data).toString("utf8");
-      for (const raw of splitFrame(text)) {
+      for (const raw of simSplit(text)) {
         try {
           this.#handle(conn, raw);
         } catch (err) {
           // A simulator bug must show up in the test, not kill the peer.
-          console.warn(`[galaxy-sim] error handling "${maskLine(raw)}":`, (err as Error).message);
+          console.warn(`[galaxy-sim] error handling "${simMask(raw)}":`, (err as Error).message);
         }
       }
     });
@@ -267,11 +292,9 @@ export class SimSocketServer {
 
   #handle(conn: SimConnection, raw: string) {
     if (conn.state === "closed") return;
-    if (conn.received.push(maskLine(raw)) > MAX_HISTORY) conn.received.shift();
-    let line: GalaxyLine;
-    try {
-      line = parseLine(raw);
-    } catch {
+    if (conn.received.push(simMask(raw)) > MAX_HISTORY) conn.received.shift();
+    const line = simParse(raw);
+    if (!line) {
       conn.malformed++;
       return;
     }
@@ -293,6 +316,7 @@ export class SimSocketServer {
         if (conn.account && this.#byAccount.get(conn.account.id) === conn) {
           this.#byAccount.delete(conn.account.id);
           this.world.setOffline(conn.account.id);
+          this.#quitAt.set(conn.account.id, Date.now());
         }
         conn.state = "closed";
         conn.closeAfterSend("quit");
@@ -319,9 +343,15 @@ export class SimSocketServer {
     const me = conn.account;
     switch (cmd) {
       case "FWLISTVER":
+        conn.clientInfo[cmd] = line.params.join(" ");
+        // 883 <ver>: the forbidden-word list's version (reference §4); the client has the current one.
+        conn.sendLine("883", [SIM_FWLIST_VERSION]);
+        return;
       case "ADDONS":
       case "MYADDONS":
         conn.clientInfo[cmd] = line.params.join(" ");
+        // 859 / 871: the addon lists' final version (reference §4, 858/859 and 870/871), no items.
+        conn.sendLine(cmd === "ADDONS" ? "859" : "871", [SIM_ADDONS_VERSION, 0]);
         return;
       case "PHONE":
         conn.clientInfo.PHONE = line.trailing === null ? line.params.join(" ") : `${line.params.join(" ")} :${line.trailing}`;
@@ -340,7 +370,7 @@ export class SimSocketServer {
         const planet = conn.planet;
         if (!person || !Number.isInteger(pos) || !planet) return;
         person.position = pos;
-        this.#toPlanet(planet, formatLine("REMOVE", [me.id, pos]), conn);
+        this.#toPlanet(planet, simFormat("REMOVE", [me.id, pos]), conn);
         return;
       }
       case "PRIVMSG": {
@@ -348,7 +378,7 @@ export class SimSocketServer {
         const target = line.params[1] ?? "0";
         if (!planet || line.trailing === null || !/^-?\d+$/.test(target)) return;
         this.trading.recordChat(me.id, planet, target, line.trailing);
-        this.#toPlanet(planet, formatLine("PRIVMSG", [me.id, 0, target], line.trailing), conn);
+        this.#toPlanet(planet, simFormat("PRIVMSG", [me.id, privmsgMiddle(target), target], line.trailing), conn);
         return;
       }
       case "HISTORY":
@@ -388,7 +418,7 @@ export class SimSocketServer {
     conn.sendLine("REGISTER", [account.id, account.password, account.nick]);
   }
 
-  #user(conn: SimConnection, line: GalaxyLine) {
+  #user(conn: SimConnection, line: SimLine) {
     if (conn.state !== "handshake") return;
     conn.userFields = line.params.length + (line.trailing !== null ? 1 : 0);
     if (conn.clientCode === null) return this.#refuse(conn, 451, "USER", SIM_TEXTS.notIdentified);
@@ -401,6 +431,9 @@ export class SimSocketServer {
     if (faulted && f.loginCode !== 950) return this.#refuse(conn, f.loginCode!, "USER", SIM_TEXTS[f.loginCode as 451 | 452 | 601]);
     const account = this.world.findAccount(id);
     if (!account || account.password !== password) return this.#refuse(conn, 451, "USER", SIM_TEXTS[451]);
+    const window = this.options.reloginWindowMs ?? 0;
+    const left = this.#quitAt.get(account.id);
+    if (window > 0 && left !== undefined && Date.now() - left < window) return this.#refuse(conn, 452, "USER", SIM_TEXTS[452]);
 
     // One session per account: a new login takes the old one over (950 there).
     const old = this.#byAccount.get(account.id);
@@ -418,6 +451,9 @@ export class SimSocketServer {
     this.counters.logins++;
     this.world.setOnline(account.id);
     conn.sendLine("999");
+    // What the platform sends right after 999 in the recorded real log (KICK2 log.txt @ 815dc4d).
+    conn.sendLine("EVENT", [1, 0]);
+    for (const tag of DELETED_ADDON_TAGS) conn.sendLine("ADDON_TAG", [tag], null, "del");
     if (faulted && f.loginCode === 950) {
       conn.pendingTakeover = true;
       setTimeout(() => this.#takeover(conn), 1000).unref();
@@ -441,7 +477,7 @@ export class SimSocketServer {
         this.kick(me.id, flyTooOftenKick(name ?? "", Math.ceil((interval - (now - conn.lastFlyAt)) / 1000)));
         return;
       }
-      conn.sendLine("850", [], SIM_TEXTS.flyTooOften(Math.ceil(interval / 1000)), "srv");
+      conn.sendLine("850", [], SIM_TEXTS.flyTooOften(Math.ceil(interval / 1000)));
       return;
     }
     const current = this.world.whereIs(me.id).planet;
@@ -480,7 +516,7 @@ export class SimSocketServer {
     conn.sendLine("366");
     const founder = planet.founderId ? this.world.people.get(planet.founderId) : undefined;
     conn.sendLine("332", [founder?.id ?? 0], planet.topic, founder ? safePrefix(founder.nick) : "srv");
-    if (founder) conn.sendLine("FOUNDER", [founder.id]);
+    if (founder) conn.sendLine("FOUNDER", [founder.id, FOUNDER_CROWN]);
     const ratings = people.slice(0, 20).flatMap((p) => [p.id, (Number(p.id) % 5000) + 10, `1;aura/0_${Number(p.id) % 9};0;0;33`]);
     if (ratings.length) conn.sendLine("860", ratings);
   }
@@ -492,7 +528,7 @@ export class SimSocketServer {
   }
 
   #joinLine(p: SimPerson): string {
-    return formatLine("JOIN", [p.clan ?? "-", p.nick, p.id, p.gender, p.viewCount, ...p.views.flat(), p.position, -1, -1, -1]);
+    return simFormat("JOIN", [p.clan ?? "-", p.nick, p.id, p.gender, p.viewCount, ...p.views.flat(), p.position, -1, -1, -1]);
   }
 
   #broadcastPresence(c: PresenceChange) {
@@ -501,7 +537,7 @@ export class SimSocketServer {
     const self = this.#byAccount.get(c.id);
     if (c.to) this.#toPlanet(c.to, this.#joinLine(person), self);
     if (c.from) {
-      const line = c.how === "sleep" ? formatLine("SLEEP", [c.id]) : formatLine("PART", [c.id, person.gender, -1, -1, -1]);
+      const line = c.how === "sleep" ? simFormat("SLEEP", [c.id]) : simFormat("PART", [c.id, person.gender, -1, -1, -1]);
       this.#toPlanet(c.from, line, self);
     }
   }
@@ -558,7 +594,7 @@ export class SimSocketServer {
   /** Chat from any person on a planet, as the platform relays it. */
   say(planet: string, fromId: string, text: string, toId = "0"): number {
     let n = 0;
-    const line = formatLine("PRIVMSG", [fromId, 0, toId], text);
+    const line = simFormat("PRIVMSG", [fromId, privmsgMiddle(toId), toId], text);
     for (const c of this.sessions()) {
       if (c.planet === planet && c.account!.id !== fromId) {
         c.send(line);
@@ -577,7 +613,7 @@ export class SimSocketServer {
     const targets = this.sessions(accountId);
     for (const c of targets) {
       const planet = c.planet;
-      const line = formatLine({ prefix: safePrefix(kicker), command: "KICK", params: [accountId, 0, -1, -1, -1], trailing: text });
+      const line = simFormat("KICK", [accountId, 0, -1, -1, -1], text, safePrefix(kicker));
       c.send(line);
       if (planet) {
         this.#toPlanet(planet, line, c);
@@ -587,13 +623,17 @@ export class SimSocketServer {
     return targets.length;
   }
 
-  /** PRISON for an account's session: `PRISON <id> :<text>`, then it stands on a prison planet (900 Prison*N…). */
-  imprison(accountId: string, prisonName = "Prison*1", text: string = SIM_TEXTS.imprisoned): number {
+  /**
+   * PRISON for an account's session in the platform's shape (reference §4):
+   * `:<actor nick> PRISON <actor gender> :<reason>`, then it stands on a prison planet
+   * (900 Prison*N…). The line names no account: it only ever goes to the one imprisoned.
+   */
+  imprison(accountId: string, prisonName = "Prison*1", text: string = SIM_TEXTS.imprisoned, actor: { nick: string; gender: number } = SIM_WARDEN): number {
     const prison = this.world.planet(prisonName);
     if (!prison) throw new Error(`No planet ${prisonName}`);
     const targets = this.sessions(accountId);
     for (const c of targets) {
-      c.sendLine("PRISON", [accountId], text);
+      c.sendLine("PRISON", [actor.gender], text, safePrefix(actor.nick));
       this.world.moveTo(accountId, prison.name);
       this.#showPlanet(c, prison);
     }
@@ -683,6 +723,7 @@ export class SimSocketServer {
     this.counters.logins = 0;
     this.counters.takeovers = 0;
     this.takeoversByAccount.clear();
+    this.#quitAt.clear();
     this.closed.length = 0;
     this.refused = 0;
     this.kicks.length = 0;

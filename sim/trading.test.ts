@@ -93,7 +93,7 @@ describe("sim/trading.ts levers", () => {
     expect(flights.map((f) => f.result)).toEqual(["ok", "fly-rate", "fly-rate"]);
   });
 
-  it("planet chat: a post is seen by the other sessions there as PRIVMSG <senderId> 0 <target>, and read back from GET /__sim/chat", async () => {
+  it("planet chat: a post is seen by the other sessions there as PRIVMSG <senderId> 0|1 <target> (1 when addressed, as in the real samples), and read back from GET /__sim/chat", async () => {
     const a = await online(3);
     const b = await online(4);
     await a.c.joinPlanet("Galaxy");
@@ -103,7 +103,7 @@ describe("sim/trading.ts levers", () => {
     await until("both lines at b", () => b.lines.filter((l) => l.command === "PRIVMSG").length >= 2);
     expect(b.lines.filter((l) => l.command === "PRIVMSG").map((l) => [l.params, l.trailing])).toEqual([
       [[a.acc.id, "0", "0"], "Selling roses 🌹 <b>&</b>"],
-      [[a.acc.id, "0", b.acc.id], `${b.acc.nick}, hi`],
+      [[a.acc.id, "1", b.acc.id], `${b.acc.nick}, hi`],
     ]);
     const { chat } = (await get(`chat?planet=Galaxy&fromId=${a.acc.id}`)) as { chat: { toId: string; text: string; nick: string }[] };
     expect(chat.map((x) => [x.toId, x.text, x.nick])).toEqual([

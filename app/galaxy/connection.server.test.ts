@@ -139,7 +139,7 @@ describe("login (spec 2 §4: greet, auth code, recovery code or user and passwor
       "USER [redacted]",
       "FWLISTVER 0",
       "ADDONS 0 0",
-      "MYADDONS 0",
+      "MYADDONS 0 0", // the official client sends two numbers (issue 34 item 4)
       "PHONE 700 675 0 2 :chrome 137.0.0.0",
       "JOIN",
     ]);

@@ -575,7 +575,7 @@ export class GalaxyConnection extends EventEmitter<Events> {
     // Reference §3.1 step 8: the client-info lines, then the JOIN.
     this.#sendNow(formatLine("FWLISTVER", [0]));
     this.#sendNow(formatLine("ADDONS", [0, 0]));
-    this.#sendNow(formatLine("MYADDONS", [0]));
+    this.#sendNow(formatLine("MYADDONS", [0, 0]));
     this.#sendNow(formatLine("PHONE", [WEB_CLIENT.width, WEB_CLIENT.height, 0, 2], WEB_CLIENT.model));
     if (this.#opts.joinOnConnect ?? true) {
       const planet = this.#opts.planet;

@@ -194,6 +194,16 @@ const INT = /^-?\d+$/;
 const ID = /^\d+$/;
 
 /** `HAAAPSI <seed> <n>`: the login seed. */
+/**
+ * `:<nick> PRISON <actorGender> :<reason>` (reference §4; a public bot detects it by
+ * `params[1] === "0"` counting the command): we were imprisoned. The line goes only to the one
+ * imprisoned, so it names no target; the prefix is who did it and the gender picks the
+ * he/she wording of the official client's "<nick> kicked you out: <reason>".
+ */
+export function readPrison(line: GalaxyLine): { by: string | null; actorGender: string | null; reason: string } {
+  return { by: line.prefix, actorGender: line.params[0] ?? null, reason: line.trailing ?? "" };
+}
+
 export function readHaaapsi(line: GalaxyLine): { seed: string } {
   const seed = line.params[0] ?? line.trailing ?? "";
   need(line, /^\S+$/.test(seed), "no seed");

@@ -74,8 +74,13 @@ const schema = z.object({
       method,
       params,
       form: params,
-      /** A regular expression the HTML answer must match for the send to count as done. */
-      successPattern: z.string().min(1),
+      /**
+       * A regular expression that, matched by the HTML answer, confirms the send at once. No
+       * public source shows the real answer (reference §7.2; a public bot takes HTTP 200 as
+       * success), so by default it is null and a send is confirmed by a 2xx answer and a fresh
+       * inventory read that no longer holds the items (issue 34 item 3).
+       */
+      successPattern: z.string().min(1).nullable(),
     }),
     search: z.object({
       action: z.string().min(1),
@@ -174,7 +179,7 @@ export const DEFAULT_SERVICES_CONFIG: ServicesConfig = {
     sekHeader: null,
   },
   documented: {
-    userPics: { action: "user_pics_ajax", method: "GET", idsParam: "users_ids", pictureField: null, picturePosition: 0, maxIdsPerCall: 100 },
+    userPics: { action: "user_pics_ajax", method: "GET", idsParam: "users_ids", pictureField: "2", picturePosition: 0, maxIdsPerCall: 100 },
     inventory: {
       action: "show_inventory",
       method: "GET",
@@ -187,7 +192,7 @@ export const DEFAULT_SERVICES_CONFIG: ServicesConfig = {
       method: "POST",
       params: { confirm: "1" },
       form: { search_field: "", give_anonymous: "1" },
-      successPattern: "s__present__(ok|success)",
+      successPattern: null,
     },
     search: {
       action: "search_ajax",
@@ -268,7 +273,8 @@ export function buildServicesConfig(override: unknown = {}): ServicesConfig {
   }
   try {
     new RegExp(parsed.data.headers.forward, "i");
-    new RegExp(parsed.data.documented.sendGifts.successPattern, "i");
+    const pattern = parsed.data.documented.sendGifts.successPattern;
+    if (pattern !== null) new RegExp(pattern, "i");
   } catch (err) {
     throw new Error(`Invalid Galaxy services config: ${(err as Error).message}`);
   }

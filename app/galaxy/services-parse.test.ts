@@ -68,6 +68,15 @@ describe("user pictures (user_pics_ajax)", () => {
     expect(pictureOf("", userPics)).toBeNull();
     expect(pictureOf(null, userPics)).toBeNull();
   });
+
+  it("the official client's shape: sizes keyed by number, the default takes size 2 (its templates read `avatars.2`)", () => {
+    // JS orders integer keys ascending, so "position 0" alone would take the smallest size.
+    const real = {
+      "101": { "1": "https://img/101-s1.png", "2": "https://img/101-s2.png", "3": "https://img/101-s3.png" },
+      "102": { "1": "https://img/102-s1.png" },
+    };
+    expect(parseUserPics(real, ["101", "102"], userPics)).toEqual({ "101": "https://img/101-s2.png", "102": "https://img/102-s1.png" });
+  });
 });
 
 describe("inventory (show_inventory HTML) and sending gifts (present_make)", () => {
@@ -90,10 +99,12 @@ describe("inventory (show_inventory HTML) and sending gifts (present_make)", () 
     expect(parseInventoryPage("<p>Your inventory is empty</p>")).toEqual({ items: [], page: 1, pages: 1 });
   });
 
-  it("a send counts as confirmed only when the answer matches successPattern", () => {
-    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', sendGifts)).toBe(true);
-    expect(isGiftConfirmed('<div class="S__PRESENT__SUCCESS">', sendGifts)).toBe(true);
-    expect(isGiftConfirmed('<div class="s__error">Not enough gifts</div>', sendGifts)).toBe(false);
+  it("an answer confirms a send only through a configured successPattern; by default none (the real answer is unknown)", () => {
+    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', sendGifts)).toBe(false);
+    const configured = { ...sendGifts, successPattern: "s__present__(ok|success)" };
+    expect(isGiftConfirmed('<div class="s__present__ok">Sent!</div>', configured)).toBe(true);
+    expect(isGiftConfirmed('<div class="S__PRESENT__SUCCESS">', configured)).toBe(true);
+    expect(isGiftConfirmed('<div class="s__error">Not enough gifts</div>', configured)).toBe(false);
   });
 });
 

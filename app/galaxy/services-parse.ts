@@ -99,9 +99,9 @@ export function parseInventoryPage(html: string): InventoryPage {
   return { items, page, pages };
 }
 
-/** `present_make` answers HTML; only `successPattern` (an assumption) tells a confirmed send. */
+/** True when a configured `successPattern` matches the `present_make` answer (none by default: unknown). */
 export function isGiftConfirmed(html: string, c: Documented["sendGifts"]): boolean {
-  return new RegExp(c.successPattern, "i").test(html);
+  return c.successPattern !== null && new RegExp(c.successPattern, "i").test(html);
 }
 
 /** `search_ajax`: matches with id, nick and last-online text; entries without an id are skipped. */

@@ -329,8 +329,16 @@ describe("documented and configured actions against the simulator", () => {
     const recipient = account(recipientIdx);
     const toSend = items.slice(0, 3).map((i) => i.goodId);
     const recipientBefore = inventoryOf(sim.world, recipient.id).length;
-    expect(await c.sendGifts(creds(idx), recipient.id, toSend)).toEqual({ sent: 3 });
-    expect(lastRequest()).toMatchObject({
+    // Issue 34 item 3: no public source shows the answer; the send is confirmed by a fresh inventory read.
+    const inventoryReads = calls("show_inventory");
+    expect(await c.sendGifts(creds(idx), recipient.id, toSend)).toEqual({ sent: 3, confirmedBy: "inventory" });
+    // One fresh read before (the items must be held) and one after (they left), page by page.
+    expect(calls("show_inventory") - inventoryReads).toBe(Math.ceil(expected.length / 20) + Math.ceil((expected.length - 3) / 20));
+    expect(
+      state()
+        .recent.filter((r) => r.params.a === "present_make")
+        .at(-1),
+    ).toMatchObject({
       method: "POST",
       usercur: recipient.id,
       params: { a: "present_make", confirm: "1", give_anonymous: "1", [`checked_items[${toSend[0]}]`]: "1" },
@@ -339,8 +347,16 @@ describe("documented and configured actions against the simulator", () => {
     // The sender's cached inventory was dropped with the send.
     const after = await c.inventory(creds(idx));
     expect(after.map((i) => i.goodId)).not.toContain(toSend[0]);
-    // Sending gifts you no longer hold is refused.
+    // Sending gifts you no longer hold is refused, and nothing is posted.
+    const posts = calls("present_make");
     await expect(c.sendGifts(creds(idx), recipient.id, [toSend[0]])).rejects.toMatchObject({ kind: "rejected" });
+    expect(calls("present_make")).toBe(posts);
+    // A 200 answer that moved nothing (the platform refused in its HTML) is not a send.
+    const held = after.slice(0, 1).map((i) => i.goodId);
+    await expect(c.sendGifts(creds(idx), sender.id, held, { held: true })).rejects.toMatchObject({
+      kind: "rejected",
+      message: "The platform did not confirm the gift",
+    });
   });
 
   it("daily award and spend figures of a bowling account, oldest first", async () => {

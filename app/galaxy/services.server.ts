@@ -174,11 +174,28 @@ export class GalaxyServices {
     });
   }
 
-  /** Sends the given inventory items to `recipientId` with `present_make` (reference §7.2). */
-  async sendGifts(creds: GalaxyCredentials, recipientId: string | number, goodIds: Array<string | number>): Promise<{ sent: number }> {
+  /**
+   * Sends the given inventory items to `recipientId` with `present_make` (reference §7.2).
+   * No public source shows the real answer, so a send is confirmed by a 2xx answer and a
+   * fresh inventory read (`confirmedBy: "inventory"`: `sent` counts the items that left),
+   * unless a configured `successPattern` matches the answer (`"answer"`). The items must be
+   * held just before: callers that checked say `held: true`, else this reads the inventory
+   * first (an item that was already gone must not count as sent).
+   */
+  async sendGifts(
+    creds: GalaxyCredentials,
+    recipientId: string | number,
+    goodIds: Array<string | number>,
+    opts: { held?: boolean } = {},
+  ): Promise<{ sent: number; confirmedBy: "answer" | "inventory" }> {
     const c = this.config.documented.sendGifts;
-    const ids = [...new Set(goodIds.map(String))].filter((id) => /^\d+$/.test(id));
-    if (!ids.length) return { sent: 0 };
+    let ids = [...new Set(goodIds.map(String))].filter((id) => /^\d+$/.test(id));
+    if (!ids.length) return { sent: 0, confirmedBy: "answer" };
+    if (!opts.held) {
+      const before = new Set((await this.inventory(creds, { skipCache: true })).map((i) => i.goodId));
+      ids = ids.filter((id) => before.has(id));
+      if (!ids.length) throw new GalaxyServiceError("None of these gifts is in the inventory", "rejected", c.action);
+    }
     const ua = await this.userAgents(creds.userID);
     const locale = headerValue(this.buildHeaders(ua), "X-Galaxy-Lng") ?? "en";
     const form: Array<[string, string]> = [
@@ -188,11 +205,12 @@ export class GalaxyServices {
       ["jad_locale", locale],
     ];
     const raw = await this.call(creds, { action: c.action, method: c.method, usercur: String(recipientId), query: c.params, form });
-    if (!isGiftConfirmed(raw.body, c)) {
-      throw new GalaxyServiceError("The platform did not confirm the gift", "rejected", c.action, raw.status);
-    }
     this.invalidate(creds.userID, String(recipientId));
-    return { sent: ids.length };
+    if (isGiftConfirmed(raw.body, c)) return { sent: ids.length, confirmedBy: "answer" };
+    const after = new Set((await this.inventory(creds, { skipCache: true })).map((i) => i.goodId));
+    const sent = ids.filter((id) => !after.has(id)).length;
+    if (!sent) throw new GalaxyServiceError("The platform did not confirm the gift", "rejected", c.action, raw.status);
+    return { sent, confirmedBy: "inventory" };
   }
 
   /** Users matching a nick, with their last-online text (`search_ajax`). */

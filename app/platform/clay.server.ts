@@ -122,6 +122,7 @@ export async function sendGifts(
   const services = getGalaxyServices();
   const t = collectionsTimings();
   let sent = 0;
+  let reread = false;
   try {
     if (!opts.verified) {
       const held = await heldOf(creds, giftIds);
@@ -130,7 +131,10 @@ export async function sendGifts(
     for (let i = 0; i < giftIds.length; i += COLLECTIONS_LIMITS.sendChunk) {
       if (i > 0) await pause(t.sendChunkGapMs, opts.signal);
       const chunk = giftIds.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
-      sent += (await services.sendGifts(creds, receiverUserId, chunk)).sent;
+      // Held: checked just above (or by the caller). The answer alone confirms nothing (issue 34).
+      const out = await services.sendGifts(creds, receiverUserId, chunk, { held: true });
+      sent += out.sent;
+      if (out.confirmedBy === "inventory") reread = true;
     }
   } catch (err) {
     if (sent > 0 && !(err instanceof AppError)) {
@@ -140,5 +144,5 @@ export async function sendGifts(
     }
     throw await failure(T.sendFailed, err, { call: "send-gifts", userID: creds.userID, receiverUserId, count: giftIds.length });
   }
-  return { sent, message: T.sent(sent, receiverUserId) };
+  return { sent, message: reread ? `${T.sent(sent, receiverUserId)} (${T.confirmedByReread})` : T.sent(sent, receiverUserId) };
 }

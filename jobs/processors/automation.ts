@@ -387,13 +387,15 @@ async function sendChunkOnce(
   // Fencing (decision 0028): a worker that cannot prove the lock any more (cut off, stalled)
   // sends nothing: the worker that took the job reconciles this chunk from the inventory.
   assertLockProven(token);
+  let sentNow: number;
   try {
-    await getGalaxyServices().sendGifts(creds, recipientId, held);
+    // Held: read just above. Confirmed by the answer's status and a fresh inventory read (issue 34).
+    sentNow = (await getGalaxyServices().sendGifts(creds, recipientId, held, { held: true })).sent;
   } catch (err) {
     // Refused by the platform: nothing moved, but keep the intent so a re-run reconciles.
     throw new AppError(502, `${T.sendFailed}: ${err instanceof Error ? err.message : String(err)}`);
   }
   crashPoint("after-send", creds.userID, chunkNo);
-  await finishExternalStep(stepKeyText, { sent: sentBefore + held.length });
-  return sentBefore + held.length;
+  await finishExternalStep(stepKeyText, { sent: sentBefore + sentNow });
+  return sentBefore + sentNow;
 }

@@ -261,7 +261,8 @@ describe("galaxy-runtime.md §1.3 recovery", () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await status(acc.id)).toMatchObject({ state: "active", planet: "Prison*1" });
     const rows = await (await getDb()).select().from(logs).where(eq(logs.source, "bot"));
-    expect(rows.map((r) => r.message).join("\n")).toMatch(/imprisoned/);
+    // Reference §4: `:<nick> PRISON <actorGender> :<reason>`: the log names who and why, not the gender.
+    expect(rows.map((r) => r.message)).toContain(`Stalker ${acc.nick} was imprisoned by Warden: You were sent to prison; staying there`);
   });
 
   it("451: stops with error 'Login failed: Invalid credentials' and does not retry; the start call answers the failure", async () => {

@@ -24,7 +24,7 @@
 import { GalaxyError } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
-import type { GalaxyLine, PlanetUser } from "~/galaxy/protocol";
+import { readPrison, type GalaxyLine, type PlanetUser } from "~/galaxy/protocol";
 import { sightingsRecorder } from "~/models/sighting.server";
 import { getUserCredentials, updateUserPassword, type UserCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
@@ -229,11 +229,16 @@ async function runConnection(ctx: SessionContext, creds: UserCredentials, t: Sta
           later(t.kickRejoinMs, rejoin);
         } else if (line.params[0]) leaving.set(line.params[0], "leave");
         return;
-      case "PRISON":
-        void ctx.log("info", `Stalker ${creds.nick} was imprisoned; staying there`, { line: line.params.join(" ") });
+      case "PRISON": {
+        const { by, reason } = readPrison(line);
+        void ctx.log("info", `Stalker ${creds.nick} was imprisoned${by ? ` by ${by}` : ""}${reason ? `: ${reason}` : ""}; staying there`, {
+          by,
+          reason,
+        });
         return;
+      }
       case "PRIVMSG": {
-        // `PRIVMSG <senderId> 0 <target> :<text>` (docs/galaxy-protocol.md)
+        // `PRIVMSG <senderId> <x> <target> :<text>`, x is 1 when addressed (docs/galaxy-protocol.md)
         const [from, , target] = line.params;
         if (target !== accountId || line.trailing === null) return;
         const sender = present.get(from ?? "")?.nick ?? from ?? "unknown";

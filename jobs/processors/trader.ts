@@ -31,7 +31,7 @@ import type { Ad, CustomPlanet, PlanetSequence, TraderCounts, TraderPosition, Tr
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
 import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
-import type { GalaxyLine, Notice } from "~/galaxy/protocol";
+import { readPrison, type GalaxyLine, type Notice } from "~/galaxy/protocol";
 import { listAds } from "~/models/ad.server";
 import { listCustomPlanets } from "~/models/custom-planet.server";
 import { listSequences } from "~/models/planet-sequence.server";
@@ -508,8 +508,9 @@ class Walker {
       }
       return;
     }
-    if (line.command === "PRISON" && (line.params[0] ?? this.ctx.accountId) === this.ctx.accountId) {
-      this.#imprisoned = line.trailing || "PRISON";
+    // `:<nick> PRISON <actorGender> :<reason>` goes only to the one imprisoned: it is always us.
+    if (line.command === "PRISON") {
+      this.#imprisoned = readPrison(line).reason || "PRISON";
       this.#visit?.onKick();
       return;
     }

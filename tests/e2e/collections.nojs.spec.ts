@@ -52,7 +52,7 @@ test("log in with a recovery code, Run, Status, inventory, Send, clear the log â
   const send = page.getByRole("button", { name: /^Send \(\d+\)$/ });
   const n = Number((await send.textContent())!.match(/\d+/)![0]);
   await send.click();
-  await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id} (confirmed by re-reading the inventory)`)).toBeVisible({ timeout: 20_000 });
   await page.getByRole("button", { name: "Send (0)" }).click();
   await expect(toast(page, "Choose at least one gift to send")).toBeVisible();
   await page.getByRole("button", { name: "Clear" }).click();

@@ -114,7 +114,7 @@ test("Run, Status, gift inventory and Send (n) with the spec's toasts; the 4×4 
   await expect(send).toBeDisabled(); // spec 2 §5: a recipient is needed
   await page.getByLabel("Other account ID").fill(recipient!.id);
   await send.click();
-  await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id}`)).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, `Sent ${n} gifts to user ${recipient!.id} (confirmed by re-reading the inventory)`)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("button", { name: "Send (0)" })).toBeDisabled();
   // Every piece of the set went: the grid shows 16 zeros, in red.
   await page.getByRole("button", { name: "Status", exact: true }).click();

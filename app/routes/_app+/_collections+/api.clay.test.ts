@@ -173,7 +173,10 @@ describe("POST /api/clay/gifts/send (spec 2 §7, §5 'Send gifts needs a recipie
     const fromCounts = collectionCounts(sim.world, from.id, 178);
     const toCounts = collectionCounts(sim.world, to.id, 178);
     const res = await send(creds(0, { receiverUserId: to.id, giftIdsToSend: ids }));
-    expect(res).toEqual({ status: 200, json: { success: true, sent: 3, receiverUserId: to.id, message: `Sent 3 gifts to user ${to.id}` } });
+    expect(res).toEqual({
+      status: 200,
+      json: { success: true, sent: 3, receiverUserId: to.id, message: `Sent 3 gifts to user ${to.id} (confirmed by re-reading the inventory)` },
+    });
     expect(pieces(from.id, 178).filter((id) => ids.includes(id))).toEqual([]);
     expect(pieces(to.id, 178).filter((id) => ids.includes(id))).toHaveLength(3);
     const moved = collectionCounts(sim.world, from.id, 178).map((c, k) => fromCounts[k]! - c);
@@ -193,7 +196,7 @@ describe("POST /api/clay/gifts/send (spec 2 §7, §5 'Send gifts needs a recipie
       .map((x) => String(x.goodId));
     const to = account(i === 0 ? 1 : 0);
     const res = await send(creds(i, { receiverUserId: to.id, giftIdsToSend: ids }));
-    expect(res.json.message).toBe(`Sent 60 gifts to user ${to.id}`);
+    expect(res.json.message).toBe(`Sent 60 gifts to user ${to.id} (confirmed by re-reading the inventory)`);
     expect(calls("present_make")).toBe(2);
   });
 

@@ -196,8 +196,8 @@ describe("Run, Status, inventory, Send (spec 2 §2, §5, §8 'Collections' toast
     expect(res.data).toEqual({
       ok: true,
       intent: "send",
-      message: `Sent ${mine.length} gifts to user ${to.id}`,
-      toast: expect.objectContaining({ type: "success", message: `Sent ${mine.length} gifts to user ${to.id}` }),
+      message: `Sent ${mine.length} gifts to user ${to.id} (confirmed by re-reading the inventory)`,
+      toast: expect.objectContaining({ type: "success", message: `Sent ${mine.length} gifts to user ${to.id} (confirmed by re-reading the inventory)` }),
     });
     expect(pieces(account(0).id, 178)).toEqual([]);
     expect(pieces(to.id, 178)).toEqual(expect.arrayContaining(mine));
