@@ -59,7 +59,9 @@ test("issue 18 item 5: every account fails → the flash 'Failed to refresh data
   const toast = page.locator(".gt-toaster");
   await refresh(toast.getByText("Failed to refresh data", { exact: true }));
   await expect(toast).toContainText(/All \d+ accounts failed: .*Simulated service failure/);
-  await expect(page.getByTestId("last-fetched").locator("time")).toHaveAttribute("dateTime", lastFetched!);
+  // Issue 30 A7: after a failed try the header names both times; the success time (the first) is unchanged.
+  await expect(page.getByTestId("last-fetched")).toContainText(/Last success .* · Last try failed/);
+  await expect(page.getByTestId("last-fetched").locator("time").first()).toHaveAttribute("dateTime", lastFetched!);
   await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
   const row = bowlingRow(page, b0!.id);
   await expect(row.getByRole("list", { name: /^Gifts of / }).locator("li")).toHaveCount(7);

@@ -117,7 +117,9 @@ test("issue 18 item 5: some accounts fail → a warning naming them; all fail �
   const failed = toast(page, "Failed to refresh data");
   await expect(failed).toBeVisible({ timeout: 30_000 });
   await expect(page.locator(".gt-toaster")).toContainText(/All \d+ accounts failed: .*Simulated service failure/);
-  await expect(control.getByTestId("last-fetched").locator("time")).toHaveAttribute("dateTime", lastFetched!);
+  // Issue 30 A7: after a failed try the header names both times; the success time (the first) is unchanged.
+  await expect(control.getByTestId("last-fetched")).toContainText(/Last success .* · Last try failed/);
+  await expect(control.getByTestId("last-fetched").locator("time").first()).toHaveAttribute("dateTime", lastFetched!);
   await expect(page.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
   await expect(other.getByTestId("refresh-outcome")).toContainText("Failed to refresh data");
 

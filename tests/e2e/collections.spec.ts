@@ -226,6 +226,9 @@ async function coveredAtEnd(page: Page): Promise<number> {
 
 test("issue 30 A9: on a 390 px phone the floating panel, expanded or minimized, never covers the end of the page", async ({ page }) => {
   await loggedIn(page, (await simAccounts("plain"))[0]!.recoveryCode);
+  // The journey before it ends disconnected (the panel goes with the connection): connect again.
+  await expect(page.getByTestId("connection-state")).toHaveText(/^(Connected|Disconnected)$/, { timeout: 20_000 });
+  if ((await page.getByTestId("connection-state").textContent()) === "Disconnected") await page.getByRole("button", { name: "Connect to Galaxy" }).click();
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();

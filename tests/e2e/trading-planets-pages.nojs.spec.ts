@@ -71,8 +71,8 @@ test("issue 32 item 2: a sequence and an ad found by search without JavaScript; 
   await page.goto("/trading-planets");
   await expect(page.getByTestId("sequence")).toHaveCount(20);
 
-  const sequences = page.getByRole("search", { name: "Search sequences by name" });
-  await sequences.getByRole("searchbox", { name: "Search sequences by name" }).fill("route 4");
+  const sequences = page.getByRole("search", { name: "Search sequences" });
+  await sequences.getByRole("searchbox", { name: "Search sequences" }).fill("route 4");
   await sequences.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\/trading-planets\?seqQ=route\+4$/);
   await expect(page.getByTestId("sequence")).toHaveCount(6);

@@ -207,7 +207,7 @@ describe("loader: bounded pages (issue 20 'Bounded pages'; docs/trading-planets.
     error.mockRestore();
     // Two search forms, each keeping the other's query as a hidden field.
     expect(html).toMatch(
-      /<form method="get" action="\/trading-planets" role="search" aria-label="Search sequences by name"[^>]*>(?:(?!<\/form>).)*<input type="hidden" name="adQ" value="ads 5"\/>/s,
+      /<form method="get" action="\/trading-planets" role="search" aria-label="Search sequences"[^>]*>(?:(?!<\/form>).)*<input type="hidden" name="adQ" value="ads 5"\/>/s,
     );
     expect(html).toMatch(
       /<form method="get" action="\/trading-planets" role="search" aria-label="Search ads and messages"[^>]*>(?:(?!<\/form>).)*<input type="hidden" name="seqQ" value="s2"\/>/s,

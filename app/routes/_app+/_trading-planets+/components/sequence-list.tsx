@@ -108,7 +108,7 @@ export function SequenceList({
           <ListSearch
             query={query}
             param={SEARCH_PARAMS.sequences}
-            label="Search sequences by name"
+            label="Search sequences"
             placeholder="sequence name..."
             keep={[SEARCH_PARAMS.ads, PAGE_PARAMS.ads, PAGE_PARAMS.msg, PAGE_PARAMS.traders, "planets"]}
           />
