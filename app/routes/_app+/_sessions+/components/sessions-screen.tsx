@@ -119,51 +119,46 @@ export function SessionsScreen({ filter, list, workers, workerChoices, confirm, 
   );
 }
 
+/** One of the filters: a plain select (works without JavaScript), "every …" first. */
+function FilterSelect({
+  label,
+  name,
+  value,
+  every,
+  options,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  every: string;
+  options: [string, string][];
+}) {
+  return (
+    <label className="gt-field">
+      <Text size="1" weight="medium" color="gray">
+        {label}
+      </Text>
+      <select name={name} defaultValue={value ?? ""} className="gt-select">
+        <option value="">{every}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function SessionFilters({ filter, workerChoices, filtered }: { filter: SessionsFilter; workerChoices: string[]; filtered: boolean }) {
   // The key resets the uncontrolled fields when the URL changes (Back, "Clear filters").
   const key = `${filter.purpose}|${filter.state}|${filter.worker}|${filter.q}`;
   return (
     <Form method="get" action="/sessions" aria-label="Filter sessions" key={key}>
       <Flex gap="3" align="end" wrap="wrap" mb="4">
-        <label className="gt-field">
-          <Text size="1" weight="medium" color="gray">
-            Purpose
-          </Text>
-          <select name="purpose" defaultValue={filter.purpose ?? ""} className="gt-select">
-            <option value="">Every purpose</option>
-            {LIST_PURPOSES.map((p) => (
-              <option key={p} value={p}>
-                {PURPOSE_NAMES[p]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="gt-field">
-          <Text size="1" weight="medium" color="gray">
-            State
-          </Text>
-          <select name="state" defaultValue={filter.state ?? ""} className="gt-select">
-            <option value="">Every state</option>
-            {LIST_STATES.map((s) => (
-              <option key={s} value={s}>
-                {PHASE_NAMES[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="gt-field">
-          <Text size="1" weight="medium" color="gray">
-            Worker
-          </Text>
-          <select name="worker" defaultValue={filter.worker ?? ""} className="gt-select">
-            <option value="">Every worker</option>
-            {workerChoices.map((w) => (
-              <option key={w} value={w}>
-                {w}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Purpose" name="purpose" value={filter.purpose} every="Every purpose" options={LIST_PURPOSES.map((p) => [p, PURPOSE_NAMES[p]])} />
+        <FilterSelect label="State" name="state" value={filter.state} every="Every state" options={LIST_STATES.map((st) => [st, PHASE_NAMES[st]])} />
+        <FilterSelect label="Worker" name="worker" value={filter.worker} every="Every worker" options={workerChoices.map((w) => [w, w])} />
         <label className="gt-field">
           <Text size="1" weight="medium" color="gray">
             Search
