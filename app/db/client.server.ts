@@ -89,7 +89,7 @@ async function openPostgres(url: string, options: { max: number }) {
   });
   failFast(pool);
   attachDbBreaker({
-    probe: () => probePostgres(pg, url),
+    probe: (timeoutMs) => probePostgres(pg, url, timeoutMs),
     // Destroys every pooled connection's socket: queries on them fail now (a silently dropped
     // connection would otherwise hold them until TCP gives up) and the pool opens fresh ones.
     discard: () => {
@@ -175,8 +175,8 @@ function watchQueries(client: import("pg").PoolClient) {
 }
 
 /** Connect + `select 1` on a fresh connection, bounded; the socket is destroyed after a failure. */
-async function probePostgres(pg: typeof import("pg").default, url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: DB_TIMEOUTS.probeMs, query_timeout: DB_TIMEOUTS.probeMs });
+async function probePostgres(pg: typeof import("pg").default, url: string, timeoutMs: number = DB_TIMEOUTS.probeMs): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on("error", () => {});
   try {
     await client.connect();

@@ -6,7 +6,7 @@
  * ~10 s. A partition answers nothing, so it is still called down at the first probe.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { attachDbBreaker, dbReachability, detachDbBreaker, noteDbAnswer, reportDbUnreachable } from "./reachability.server";
+import { attachDbBreaker, DB_TIMEOUTS, dbReachability, detachDbBreaker, noteDbAnswer, reportDbUnreachable } from "./reachability.server";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A probe that gives up after `ms` like probePostgres does (node-postgres' timeout text). */
@@ -30,11 +30,33 @@ describe("database breaker: load or outage", () => {
     let discarded = 0;
     noteDbAnswer(); // answers before the suspicion do not count
     await sleep(5);
-    attachDbBreaker({ probe: timingOutProbe(40), discard: () => void discarded++ });
+    const timeouts: (number | undefined)[] = [];
+    attachDbBreaker({
+      probe: (ms) => (timeouts.push(ms), timingOutProbe(40)()),
+      discard: () => void discarded++,
+    });
     reportDbUnreachable(new Error("a query got no answer within 700 ms"));
+    await sleep(60);
+    // The first probe's timeout alone is no verdict: a longer one confirms it.
+    expect(dbReachability()).toEqual({ up: true });
     await sleep(100);
+    expect(timeouts).toEqual([undefined, DB_TIMEOUTS.confirmMs]);
     expect(dbReachability()).toMatchObject({ up: false });
     expect(discarded).toBe(1);
+  });
+
+  it("a probe that times out on a loaded server whose longer confirmation answers leaves it up (CI at load 20)", async () => {
+    let discarded = 0;
+    let calls = 0;
+    attachDbBreaker({
+      probe: () => (++calls === 1 ? timingOutProbe(30)() : sleep(60).then(() => {})),
+      discard: () => void discarded++,
+    });
+    reportDbUnreachable(new Error("a query got no answer within 700 ms"));
+    await sleep(150);
+    expect(calls).toBe(2);
+    expect(dbReachability()).toEqual({ up: true });
+    expect(discarded).toBe(0);
   });
 
   it("a refused probe marks it down even while old connections answered (the server is going away)", async () => {

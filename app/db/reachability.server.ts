@@ -36,6 +36,14 @@ export const DB_TIMEOUTS = {
   suspectMs: 700,
   /** One probe (connect + `select 1` on a fresh connection). */
   probeMs: 700,
+  /**
+   * A probe that timed out with no answer anywhere is confirmed by a second, longer one before
+   * the database is called down: on a machine at load 20 a fresh connection's start-up took
+   * over 700 ms while the only query in flight waited on a lock (a test file's delete; CI failed
+   * on it). A partition fails this one too, ~2 s later; requests answer 503 by their own
+   * deadline (requestMs) meanwhile.
+   */
+  confirmMs: 2_500,
   /** Probes while down: recovery is seen within about this long after the heal. */
   probeEveryMs: 1_000,
   /** TCP keepalive on every connection (node-postgres `keepAliveInitialDelayMillis`). */
@@ -47,8 +55,8 @@ type Listener = (state: DbReachability) => void;
 
 type Breaker = {
   state: DbReachability;
-  /** Set by the database handle: connect + `select 1` on a fresh connection, rejects on failure. */
-  probe?: () => Promise<void>;
+  /** Set by the database handle: connect + `select 1` on a fresh connection within `timeoutMs` (default DB_TIMEOUTS.probeMs), rejects on failure. */
+  probe?: (timeoutMs?: number) => Promise<void>;
   /** Set by the database handle: destroys every pooled connection. */
   discard?: () => void;
   timer?: ReturnType<typeof setTimeout>;
@@ -62,7 +70,7 @@ type Breaker = {
 const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, checking: false, lastAnswerAt: 0, listeners: new Set() }));
 
 /** The database handle registers how to probe and how to discard connections (app/db/client.server.ts). */
-export function attachDbBreaker(hooks: { probe: () => Promise<void>; discard: () => void }) {
+export function attachDbBreaker(hooks: { probe: (timeoutMs?: number) => Promise<void>; discard: () => void }) {
   b.probe = hooks.probe;
   b.discard = hooks.discard;
 }
@@ -136,6 +144,15 @@ export function reportDbUnreachable(err: unknown) {
         // this process are read first (a busy event loop runs the timer before them).
         await new Promise((r) => setImmediate(r));
         if (b.lastAnswerAt >= started) {
+          b.checking = false;
+          return;
+        }
+        // No answer anywhere yet: one longer probe confirms before the verdict (confirmMs).
+        const confirmed = await probe(DB_TIMEOUTS.confirmMs).then(
+          () => false,
+          (e: unknown) => (isTimeout(e) ? b.lastAnswerAt < started : true),
+        );
+        if (!confirmed) {
           b.checking = false;
           return;
         }

@@ -122,7 +122,7 @@ class SightingsRecorder {
     const batch = this.#pending;
     this.#pending = { arrivals: new Map(), departures: new Map(), confirms: new Map() };
     this.#flushing = this.#flushing
-      .then(() => write(batch, this.stats))
+      .then(() => writeRetrying(batch, this.stats))
       .catch((err: unknown) => console.warn(`[sightings] could not store: ${errorText(err)}`));
     return this.#flushing;
   }
@@ -134,6 +134,30 @@ class SightingsRecorder {
     this.#known.clear();
     this.#lastConfirm.clear();
   }
+}
+
+/**
+ * PostgreSQL aborts one side of a deadlock (40P01) or a serialization conflict (40001): the
+ * batch is written again, so a sighting is not lost because an account was deleted (its
+ * character_details row) in the same moment. Other errors (the database unreachable) are not.
+ */
+async function writeRetrying(batch: Pending, stats: { written: number }) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Counted once the batch is stored: an aborted try wrote nothing.
+      const counted = { written: 0 };
+      await write(batch, counted);
+      stats.written += counted.written;
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !isConflict(err)) throw err;
+    }
+  }
+}
+
+function isConflict(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === "40P01" || e.code === "40001") return true;
+  return false;
 }
 
 async function write(batch: Pending, stats: { written: number }) {
