@@ -48,6 +48,17 @@ if (!getEnv().DATABASE_URL) await db.getDb();
 const serverFile = path.join(process.env.BUILD_DIR ?? "build", "server.js");
 const web = spawn(process.execPath, [serverFile], { stdio: "inherit", env: process.env });
 
+/**
+ * The demo seed started sessions through this process's own Redis connections. The private
+ * Redis belongs to the web process, which stops it when it has finished: this process lets go
+ * of its connections first (after seeding, and at a signal), or they would report the server
+ * going away ("producer connection … ECONNREFUSED") through the shutdown (issue 30 A8).
+ */
+const releaseRedis = async () => {
+  const { closeQueues } = await import("~/queue/queues.server");
+  await closeQueues().catch(() => {});
+};
+
 let stopping = false;
 const stop = async (code: number) => {
   if (stopping) return;
@@ -60,6 +71,7 @@ let asked = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     asked = true;
+    void releaseRedis();
     if (web.exitCode === null && web.signalCode === null) web.kill(signal);
     else void stop(0);
   });
@@ -77,4 +89,5 @@ if (env) {
   await env.afterListening(`http://localhost:${port}`).catch((err: Error) => {
     console.error(`Demo data: ${err.message}`);
   });
+  await releaseRedis();
 }
