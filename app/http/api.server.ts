@@ -7,6 +7,7 @@ import { AppError } from "../utils/app-error";
 import { bodyLimitFor, jsonDepthExceeds, MAX_JSON_DEPTH } from "../utils/body-limits";
 import { DependencyDownError, findDependencyDown } from "../utils/dependency-down.server";
 import { errorText } from "../utils/errors";
+import { readBodyUpTo } from "../utils/read-body.server";
 
 /** Largest JSON body any /api route accepts (the rates import); each route's own limit is in body-limits.ts. */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
@@ -183,21 +184,8 @@ export function textProblem(text: string): string | null {
 }
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      apiError(413, `Request body too large (limit ${maxBytes} bytes)`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readBodyUpTo(request, maxBytes, (limit) => apiError(413, `Request body too large (limit ${limit} bytes)`));
+  return body.toString("utf8");
 }
 
 export { isUuid } from "../utils/uuid";

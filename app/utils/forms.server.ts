@@ -1,4 +1,5 @@
 import { bodyLimitFor } from "./body-limits";
+import { readBodyUpTo } from "./read-body.server";
 
 /**
  * A page action's form body. The gate lets only form content types reach a page action
@@ -36,20 +37,8 @@ function textError(status: number, text: string) {
   return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-async function readUpTo(request: Request, limit: number) {
-  if (!request.body) return Buffer.concat([]);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw textError(413, `Request body too large (limit ${limit} bytes)`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+function readUpTo(request: Request, limit: number) {
+  return readBodyUpTo(request, limit, (max) => {
+    throw textError(413, `Request body too large (limit ${max} bytes)`);
+  });
 }
