@@ -31,14 +31,21 @@ export type AuditListDto = { entries: AuditEntryDto[]; page: number; limit: numb
 /** A position in the trail: the time (to the microsecond, as stored) and id of an entry. */
 export type AuditCursor = { at: string; id: number };
 
+/** GET /api/audit's and /audit's query, as parseAuditQuery reads it (listAudit takes it too). */
 export type AuditQuery = {
+  /** An operator's name (exact, any case) or id. */
   operator?: string;
+  /** Part of the action's name ("/api/rates", "create-user", "operator."). */
   action?: string;
+  /** Part of the target's text, any case ("Kazensar", "123456", "Gold Ring"). */
   target?: string;
   from?: Date;
   to?: Date;
+  /** Keyset paging on (at, id): entries older than this one (the `next` cursor)… */
   before?: AuditCursor;
+  /** …or newer than this one (the `prev` cursor). */
   after?: AuditCursor;
+  /** 1-based offset paging, kept for old scripts (bounded by AUDIT_MAX_OFFSET). */
   page: number;
   limit: number;
 };

@@ -1,5 +1,5 @@
 import { and, asc, desc, gte, ilike, lt, lte, sql, type SQL } from "drizzle-orm";
-import { encodeAuditCursor, type AuditCursor, type AuditEntryDto } from "#api/audit";
+import { encodeAuditCursor, type AuditCursor, type AuditEntryDto, type AuditQuery } from "#api/audit";
 import { getDb } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
@@ -122,23 +122,8 @@ export function auditRow(actor: AuditActor, input: AuditInput, at = new Date()):
   };
 }
 
-export type AuditFilter = {
-  /** An operator's name (exact, any case) or id. */
-  operator?: string;
-  /** Part of the action's name ("/api/rates", "create-user", "operator."). */
-  action?: string;
-  /** Part of the target's text, any case ("Kazensar", "123456", "Gold Ring"). */
-  target?: string;
-  from?: Date;
-  to?: Date;
-  /** Keyset paging on (at, id): entries older than this one (the `next` cursor)… */
-  before?: AuditCursor;
-  /** …or newer than this one (the `prev` cursor). */
-  after?: AuditCursor;
-  /** 1-based offset paging, kept for old scripts (bounded by AUDIT_MAX_OFFSET in the contract). */
-  page?: number;
-  limit?: number;
-};
+/** What listAudit reads: the contract's query (api/audit.ts), every part optional. */
+export type AuditFilter = Partial<AuditQuery>;
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
