@@ -5,11 +5,15 @@
  *  - `writeGalaxyAuthLog`: login failures and disconnects go to System Logs with source
  *    galaxyAuth (spec 2 §3 "Logs");
  *  - `postUserAgent`: after 999 the account's user-agent data goes to the registry (spec 2 §4,
- *    issue "Galaxy platform client").
+ *    issue "Galaxy platform client");
+ *  - `recordLogout`: when a logged-in connection sends `QUIT :ds`, the time goes to Redis, so a
+ *    452 on the account's next login (any worker) is known to be the platform's "come back
+ *    10 s after leaving" after our own logout (app/models/galaxy-logout.server.ts).
  *
- * `createGalaxyConnection` is how app code makes a connection: it wires both unless the
+ * `createGalaxyConnection` is how app code makes a connection: it wires all three unless the
  * options name their own (`null` turns one off).
  */
+import { recordLogout } from "~/models/galaxy-logout.server";
 import { logEvent } from "~/models/log.server";
 import { GalaxyConnection, type GalaxyConnectionOptions, type GalaxyLogger, type LoggedInContext } from "./connection.server";
 import { registerUserAgent } from "./user-agent.server";
@@ -26,6 +30,7 @@ export function createGalaxyConnection(options: GalaxyConnectionOptions): Galaxy
     ...options,
     log: options.log === undefined ? writeGalaxyAuthLog : options.log,
     onLogin: options.onLogin === undefined ? postUserAgent : options.onLogin,
+    onLogout: options.onLogout === undefined ? recordLogout : options.onLogout,
   });
 }
 
