@@ -191,9 +191,9 @@ export default defineConfig(
             {
               target: "./app/galaxy",
               from: "./app/models",
-              // The one known exception (decision 0022): connection-deps.server.ts writes a
-              // connection's login failures to System Logs.
-              except: ["./log.server.ts"],
+              // The known exceptions (decision 0022): connection-deps.server.ts writes a
+              // connection's login failures to System Logs, and records our logouts (decision 0042).
+              except: ["./log.server.ts", "./galaxy-logout.server.ts"],
               message: "The Galaxy transport imports no model.",
             },
             {

@@ -243,6 +243,8 @@ export function withSupervision(base: Omit<SessionContext, "log" | "supervised">
           : base.end,
         log: hosted ? (type, message, details) => log(type, message, { accountId: hosted.key, ...details }) : log,
         logDrops: opts.logDrops,
+        // The account it logs in: a 452 right after our own logout of it waits the platform's window out.
+        accountId: hosted ? hosted.key : base.purpose === "relay" ? null : base.accountId,
       };
     },
   };

@@ -4,7 +4,7 @@
  *   GALAXY_SIM_PORT  (default 6680)   GALAXY_SIM_HOST (127.0.0.1 | ::1 | localhost)
  *   GALAXY_SIM_SEED  (default 1)      GALAXY_SIM_PING_MS (server PING interval, default 30000)
  *   GALAXY_SIM_TLS_KEY / GALAXY_SIM_TLS_CERT  PEM files: serve wss/https instead
- *   SIM_RELOGIN_WINDOW_MS (default 0 = off)  a login this soon after the account's last QUIT gets 452
+ *   SIM_RELOGIN_WINDOW_MS (default 10000; 0 = off)  a login this soon after the account's last QUIT gets 452
  *   GALAXY_SIM_NPC_MS (default 0 = still)  the scripted users move this often (sim/npcs.ts)
  *   GALAXY_SIM_EXTRA_ACCOUNTS (default 0)  N more generated stalker accounts, home planets
  *                                          round-robin over the 8 general planets (scale runs)
@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator, type SimulatorOptions } from "./server";
+import { DEFAULT_RELOGIN_WINDOW_MS } from "./socket";
 
 export function simOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SimulatorOptions {
   const num = (name: string, fallback: number) => {
@@ -34,7 +35,7 @@ export function simOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Simulat
     seed: num("GALAXY_SIM_SEED", 1),
     extraAccounts: num("GALAXY_SIM_EXTRA_ACCOUNTS", 0),
     pingIntervalMs: num("GALAXY_SIM_PING_MS", 30_000),
-    reloginWindowMs: num("SIM_RELOGIN_WINDOW_MS", 0),
+    reloginWindowMs: num("SIM_RELOGIN_WINDOW_MS", DEFAULT_RELOGIN_WINDOW_MS),
     tls: key && cert ? { key: fs.readFileSync(key), cert: fs.readFileSync(cert) } : undefined,
   };
 }

@@ -23,10 +23,13 @@ export type SocketOptions = {
    * The "recently left" window (issue 34 item 2, groundwork): a login within this long after
    * the account's previous session left **with a QUIT** gets `452` ("come back 10 s after
    * leaving", reference §4). A socket that closed or vanished without QUIT does not start it.
-   * Default 0 (off) until the product retries after the window; the intended default is 10 s.
+   * Default 10 s (decision 0042: the product waits our own logout's window out); 0 turns it off.
    */
   reloginWindowMs?: number;
 };
+
+/** The "recently left" window's default (decision 0042): galaxy-platform.md §4 452, "come back 10 s after leaving". */
+export const DEFAULT_RELOGIN_WINDOW_MS = 10_000;
 
 /** Server texts. The platform's real ones are unknown or Russian; these are ours. */
 export const SIM_TEXTS = {
@@ -431,7 +434,7 @@ export class SimSocketServer {
     if (faulted && f.loginCode !== 950) return this.#refuse(conn, f.loginCode!, "USER", SIM_TEXTS[f.loginCode as 451 | 452 | 601]);
     const account = this.world.findAccount(id);
     if (!account || account.password !== password) return this.#refuse(conn, 451, "USER", SIM_TEXTS[451]);
-    const window = this.options.reloginWindowMs ?? 0;
+    const window = this.options.reloginWindowMs ?? DEFAULT_RELOGIN_WINDOW_MS;
     const left = this.#quitAt.get(account.id);
     if (window > 0 && left !== undefined && Date.now() - left < window) return this.#refuse(conn, 452, "USER", SIM_TEXTS[452]);
 

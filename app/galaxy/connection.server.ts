@@ -138,6 +138,14 @@ export type GalaxyConnectionOptions = {
    * The app posts it to the user-agent registry (connection-deps.server.ts). Default: none.
    */
   onLogin?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
+  /**
+   * Called when close() sends `QUIT :ds` on a logged-in connection, with the account and the
+   * time (ms since the epoch): the platform refuses a login of that account with 452 for a
+   * while after it left (issue 34 item 2; docs/sessions.md "452 after our own logout"). Runs in
+   * the background; close() waits for it; a failure is ignored. The app records it
+   * (connection-deps.server.ts). Default: none.
+   */
+  onLogout?: ((accountId: string, at: number) => void | Promise<void>) | null;
   /** Where login failures and disconnects are reported (the app: System Logs). Default: nowhere. */
   log?: GalaxyLogger | null;
   /**
@@ -663,8 +671,14 @@ export class GalaxyConnection extends EventEmitter<Events> {
     const pending = this.#connecting;
     if (ws && ws.readyState === WebSocket.OPEN) {
       this.#expectedClose = { reason: M.closedByUser, state: "disconnected" };
+      const leaving = this.#phase === "online" ? this.#id : null;
       this.#phase = "closing";
       this.#sendNow("QUIT :ds\r\n");
+      const onLogout = this.#opts.onLogout;
+      if (leaving && onLogout) {
+        const at = Date.now();
+        this.#track((async () => void (await onLogout(leaving, at)))().catch(() => {}));
+      }
       const closed = new Promise<void>((res) => ws.once("close", () => res()));
       ws.close(1000);
       const timer = setTimeout(() => ws.terminate(), 2000);

@@ -20,6 +20,8 @@ export const GALAXY_MESSAGES = {
   planetLocked: "This Planet is locked!",
 
   // Ours.
+  /** After "Login failed: User is online or banned" when our own logout of the account was < 10 s ago (decision 0042). */
+  reloginWindow: "we logged it out less than 10 s ago; the platform lets an account back in 10 s after it left",
   connectionLost: "Connection to Galaxy lost",
   loginTimeout: "Login to Galaxy timed out",
   joinTimeout: "The planet did not answer in time",

@@ -9,11 +9,13 @@
  * |---|---|
  * | 451 | ends `failed` with "Login failed: Invalid credentials" |
  * | 950 | ends `failed` with "You login from another device" (only while this worker still holds the session) |
+ * | 452 after our own logout < 10 s ago | `reconnecting`, the next try when the platform's window has passed (our logout + 10 s + 1 s); not a busy retry, and Collections waits too (decision 0042) |
  * | 452 | `busyRetries` retries `busyRetryMs` apart, then ends `failed` with "Login failed: User is online or banned" (`busyOnFirst: "fail"`: at once when it never was up) |
  * | a drop | `dropRetries` reconnects `dropRetryMs` apart, then doubling to `backoffMaxMs`; the count restarts after a connection that was up |
  * | the first connection fails | `firstConnect: "persist"` retries like a drop; `"give-up"` ends `failed` with the spec's connection-failed text |
  */
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import { reloginAllowedAt } from "~/models/galaxy-logout.server";
 import { pause } from "~/utils/pause";
 import type { SessionEnd, SessionPatch } from "#api/sessions";
 
@@ -53,7 +55,23 @@ export type Supervised = {
   log(type: "error" | "disconnect" | "info", message: string, details: Record<string, unknown>): Promise<void>;
   /** Also log every drop (the trader does; the others only show it). */
   logDrops?: boolean;
+  /** The Galaxy account the connection logs in (whose own recent logout explains a 452). */
+  accountId?: string | null;
+  /**
+   * When a login should pass again after our own last logout of the account (ms), or null when
+   * no logout of ours is that recent. Default: read from Redis for `accountId`
+   * (app/models/galaxy-logout.server.ts); tests hand their own.
+   */
+  reloginAllowedAt?: () => Promise<number | null>;
 };
+
+/** Our own logouts' windows a session waits out in a row at most (then a 452 counts as the platform's refusal). */
+const MAX_OWN_WINDOW_WAITS = 3;
+
+function ownLogoutWindow(s: Supervised): Promise<number | null> {
+  if (s.reloginAllowedAt) return s.reloginAllowedAt().catch(() => null);
+  return s.accountId ? reloginAllowedAt(s.accountId) : Promise.resolve(null);
+}
 
 /**
  * Runs `connect` (one connection, from open to close; it reports `active` itself once up)
@@ -63,6 +81,7 @@ export async function superviseConnection(s: Supervised, policy: RetryPolicy, co
   const { signal } = s;
   let drops = 0;
   let busy = 0;
+  let ownWaits = 0;
   let everUp = false;
   let attempt = 0;
   while (!signal.aborted) {
@@ -84,6 +103,20 @@ export async function superviseConnection(s: Supervised, policy: RetryPolicy, co
         await s.log("disconnect", `${s.label} stopped: ${M.anotherDevice}`, { code: 950 });
         return;
       }
+      // 452 right after our own logout (a stop then a start, a restart, a drain or a hand-over
+      // to another worker): the platform's "come back 10 s after leaving", not a refusal. Wait
+      // for the window to pass, whatever the policy says about 452 (decision 0042).
+      const allowedAt = ownWaits < MAX_OWN_WINDOW_WAITS ? await ownLogoutWindow(s) : null;
+      if (allowedAt !== null && allowedAt > Date.now()) {
+        ownWaits++;
+        attempt++;
+        const nextRetryAt = new Date(allowedAt);
+        const error = `${M.onlineOrBanned}; ${M.reloginWindow}`;
+        if (!(await s.report({ actual: "reconnecting", error, attempt, nextRetryAt }))) return;
+        await s.log("info", `${s.label}: ${error}; next try at ${nextRetryAt.toISOString()}`, { code: 452, attempt });
+        await pause(allowedAt - Date.now(), signal);
+        continue;
+      }
       busy++;
       if (busy > policy.busyRetries || (!everUp && policy.busyOnFirst === "fail")) {
         await s.end({ actual: "failed", error: M.onlineOrBanned });
@@ -97,6 +130,7 @@ export async function superviseConnection(s: Supervised, policy: RetryPolicy, co
       continue;
     }
     busy = 0;
+    ownWaits = 0;
     if (outcome.wasOnline) {
       // A connection that was up starts the count afresh: the next drop is attempt 1 again.
       drops = 0;

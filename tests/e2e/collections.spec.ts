@@ -8,7 +8,9 @@ import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
  * the app's worker, Auto cycles as jobs, all against the run's Galaxy simulator.
  */
 
-test.describe.configure({ mode: "serial" });
+// 75 s, not the default 45: a recovery-code login quits its sign-in connection, so the session's own
+// login right after it meets the platform's 10 s window (452) and waits it out (decision 0042).
+test.describe.configure({ mode: "serial", timeout: 75_000 });
 
 const profileCard = (page: Page) => page.getByTestId("profile-card");
 
