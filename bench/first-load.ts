@@ -12,8 +12,9 @@
  *    node:zlib at level 9 (what a precompressing CDN would send; `compression` in server.ts
  *    uses the default level 6, a few per cent larger).
  * 3. Starts the production server (server.ts) with a fresh DATA_DIR (embedded PGlite, no
- *    Redis, no worker), creates the first operator through /setup (a real session cookie),
- *    GETs each section and counts the HTML bytes (uncompressed) and checks that every
+ *    Redis, no worker), creates the first operator through /setup (a real session cookie)
+ *    and three planet sequences (Trading Planets then shows its drag handles), GETs each
+ *    section and counts the HTML bytes (uncompressed) and checks that every
  *    `modulepreload` of the page is in the manifest set (so the figure is what the page loads).
  *
  * 4. Opens each section in Chromium (/usr/bin/chromium, or CHROMIUM_PATH) with that session
@@ -139,9 +140,15 @@ async function main() {
     .map((c) => c.split(";")[0])
     .join("; ");
   if (setup.status !== 302 || !cookie) throw new Error(`/setup → ${setup.status} ${setup.body.toString().slice(0, 300)}`);
+  // Trading Planets with sequences: the list renders its drag handles (dnd-kit must not load until a drag starts).
+  for (const name of ["Bench one", "Bench two", "Bench three"]) {
+    const body = JSON.stringify({ name, sequence: [{ planetType: "ring" }] });
+    const made = await request(port, "POST", "/api/planet-sequences", { "content-type": "application/json", origin, cookie }, body);
+    if (made.status !== 201) throw new Error(`POST /api/planet-sequences → ${made.status} ${made.body.toString().slice(0, 300)}`);
+  }
 
   console.log(`JS: client entry + every matched route's module and imports (Remix asset manifest of ${buildDir}); gzip = node:zlib level 9, per file, summed`);
-  console.log(`HTML: GET as a logged-in operator, empty database, uncompressed bytes (and gzip level 9)\n`);
+  console.log(`HTML: GET as a logged-in operator, empty database but three planet sequences, uncompressed bytes (and gzip level 9)\n`);
   console.log("| section           | JS files | JS raw kB | JS gzip kB | HTML bytes | HTML gzip | largest files (gzip kB)");
   console.log("|-------------------|----------|-----------|------------|------------|-----------|------------------------");
   const notes: string[] = [];

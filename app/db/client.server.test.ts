@@ -90,4 +90,19 @@ describe("database client", () => {
     const rows = await again.select().from(logs);
     expect(rows.map((r) => r.message)).toContain("stored in pglite");
   }, 60_000);
+
+  it("bounds the embedded database's memory: 32 MB of shared buffers, on new files and on files opened again (issue 32 item 3)", async () => {
+    delete process.env.DATABASE_URL;
+    process.env.PGLITE_DIR = path.join(dir, "bounded");
+    resetEnv();
+    await closeDb();
+    const setting = async () => {
+      const r = await (await getDb()).execute(sql`select current_setting('shared_buffers') as v`);
+      return (r as unknown as { rows: { v: string }[] }).rows[0].v;
+    };
+    // New files: created by a child process (initdb's memory stays out of this one), then opened here.
+    expect(await setting()).toBe("32MB");
+    await closeDb();
+    expect(await setting()).toBe("32MB");
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -208,10 +209,11 @@ async function open(): Promise<Handle> {
     }
     fs.mkdirSync(dir, { recursive: true });
   }
+  if (!memory && !fs.existsSync(path.join(dir, "PG_VERSION"))) await createEmbeddedFiles(dir);
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = new PGlite(memory ? "memory://" : dir);
+  const client = new PGlite(memory ? "memory://" : dir, PGLITE_OPTIONS);
   const db = drizzle(client, { schema, casing: "snake_case" });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   if (memory || embeddedMode !== "serve") {
@@ -227,6 +229,39 @@ async function open(): Promise<Handle> {
       await client.close();
     },
   };
+}
+
+/**
+ * The embedded database's memory (issue 32 item 3; bench/README.md "Memory under a burst"):
+ * PGlite's WebAssembly memory only grows, so what it reaches once is what the process keeps.
+ * It starts at 128 MB (the module's minimum); PostgreSQL's shared buffers, 160 MB by PGlite's
+ * default, grew it to 188 MB at start and more under load. 32 MB of buffers (4,096 pages)
+ * hold the working set of the bounded pages (issue 20) and keep the memory at its 128 MB;
+ * `work_mem` (4 MB) and `temp_buffers` (8 MB) stay at PostgreSQL's defaults, per sort and
+ * per session. A larger database reads more from the files (the OS caches them).
+ */
+const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers = 32MB"] };
+
+/**
+ * Creates the database files (initdb) in a child process. PGlite's initdb instantiates a
+ * second WebAssembly module with its own memory and keeps ~600 MB in the process that runs
+ * it (measured: 785 MB after creating, 165 MB opening existing files) until a full GC finds
+ * it; the process that serves the database lives for the whole run, so that peak stays out of it.
+ */
+async function createEmbeddedFiles(dir: string) {
+  const code = `const { PGlite } = await import("@electric-sql/pglite"); const db = new PGlite(process.env.GT_PGLITE_INIT_DIR); await db.waitReady; await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    // From the project root: the package resolves from its node_modules, wherever this module was built to.
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      cwd: path.dirname(MIGRATIONS),
+      env: { ...process.env, GT_PGLITE_INIT_DIR: dir },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("exit", (status) => (status === 0 ? resolve() : reject(new Error(`Could not create the embedded database in ${dir}: ${stderr.slice(-500)}`))));
+  });
 }
 
 /**

@@ -7,11 +7,13 @@ test.beforeEach(async ({ request }) => resetTrading(request));
 
 async function open(page: Page) {
   await page.goto("/trading-planets");
-  // dnd-kit is loaded after the page: wait for the drag handles before dragging.
   await page.waitForLoadState("networkidle");
 }
 
-/** The server renders plain handles; dnd-kit's (lazily loaded) sortable ones replace them. Wait for those. */
+/**
+ * The server renders no handles; the hydrated page shows them (sortable, with dnd-kit's
+ * attributes) and loads dnd-kit on the first drag (app/components/ui/lazy-sortable.tsx).
+ */
 async function dragReady(page: Page, name: string) {
   await expect(page.getByRole("button", { name: `Drag ${name}` })).toHaveAttribute("aria-roledescription", "sortable");
 }
@@ -115,6 +117,36 @@ test("drag reorder by keyboard and by mouse is stored (§9: mouse threshold 5 px
   await expect(page.getByTestId("sequence").first()).toContainText("Three");
 });
 
+test("drag-and-drop code loads when the first drag starts, not with the page, and that first press drags (issue 32 item 4)", async ({ page, request }) => {
+  await seedSequences(request, ["One", "Two", "Three"]);
+  const dnd: string[] = [];
+  page.on("request", (r) => {
+    if (/\/sortable-layer-[\w-]+\.js$/.test(r.url())) dnd.push(r.url());
+  });
+  await open(page);
+  await dragReady(page, "Three");
+  expect(dnd, "dnd-kit fetched before any drag").toEqual([]);
+
+  const from = (await page.getByRole("button", { name: "Drag Three" }).boundingBox())!;
+  const to = (await sequenceCard(page, "One").boundingBox())!;
+  const x = from.x + from.width / 2;
+  const y = from.y + from.height / 2;
+  await page.mouse.move(x, y);
+  const fetched = page.waitForRequest(/\/sortable-layer-[\w-]+\.js$/);
+  await page.mouse.down();
+  await fetched;
+  // The press that loaded the code is dnd-kit's: moving on (past 5 px) picks the card up.
+  let dy = 6;
+  await expect(async () => {
+    await page.mouse.move(x, y - dy++);
+    await expect(sequenceCard(page, "Three")).toHaveAttribute("data-dragging", "", { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
+  await page.mouse.move(x, to.y + 5, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => sequenceNames(request)).toEqual(["Three", "One", "Two"]);
+  expect(dnd).toHaveLength(1);
+});
+
 test("sequence form: planets reorder by drag (keyboard and mouse on the handle), stored in the new order (spec 2 §2)", async ({ page, request }) => {
   await open(page);
   await page.getByRole("link", { name: "New Sequence" }).click();
@@ -164,7 +196,8 @@ test("drag reorder by touch: a 120 ms long press then move (§9)", async ({ brow
   const x = handle.x + handle.width / 2;
   const y = handle.y + handle.height / 2;
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
-  await page.waitForTimeout(250);
+  // The first touch loads dnd-kit and is handed to it: held still, 120 ms after that it picks the card up.
+  await expect(sequenceCard(page, "Two")).toHaveAttribute("data-dragging", "");
   for (let i = 1; i <= 10; i++) {
     await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y + ((target.y + 5 - y) * i) / 10 }] });
     await page.waitForTimeout(16);

@@ -5,13 +5,11 @@ import type { Announcements, ScreenReaderInstructions, UniqueIdentifier } from "
  * announcements read out the items' ids ("Picked up draggable item 3f2c…"); these say the
  * item's name and what it is over ("One is over Two (position 2 of 3).").
  * `items` is the list in its shown order. Pass the result as DndContext's `accessibility`.
- * The live region goes to `document.body` when `portal` is set: inside an `<ol>` it would
- * be a list child that is not a list item (axe "list").
  */
-export function dragAccessibility(
-  items: ReadonlyArray<{ id: UniqueIdentifier; name: string }>,
-  opts: { portal?: boolean } = {},
-): { announcements: Announcements; screenReaderInstructions: ScreenReaderInstructions; container?: Element } {
+export function dragAccessibility(items: ReadonlyArray<{ id: UniqueIdentifier; name: string }>): {
+  announcements: Announcements;
+  screenReaderInstructions: ScreenReaderInstructions;
+} {
   const nameOf = (id: UniqueIdentifier) => items.find((i) => i.id === id)?.name ?? "item";
   const place = (id: UniqueIdentifier) => `position ${items.findIndex((i) => i.id === id) + 1} of ${items.length}`;
   const announcements: Announcements = {
@@ -24,9 +22,10 @@ export function dragAccessibility(
   };
   return {
     announcements,
-    screenReaderInstructions: {
-      draggable: "To move this item, press Space or Enter. Use the arrow keys to move it, Space or Enter to drop it where it is, Escape to cancel.",
-    },
-    container: opts.portal && typeof document !== "undefined" ? document.body : undefined,
+    screenReaderInstructions: { draggable: DRAG_INSTRUCTIONS },
   };
 }
+
+/** What a drag handle's description says (also before dnd-kit has loaded: app/components/ui/lazy-sortable.tsx). */
+export const DRAG_INSTRUCTIONS =
+  "To move this item, press Space or Enter. Use the arrow keys to move it, Space or Enter to drop it where it is, Escape to cancel.";

@@ -1,12 +1,9 @@
-import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
 import { Box, Button, Card, Flex, Heading, IconButton, Select, Text, TextField } from "@radix-ui/themes";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type CSSProperties, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type HTMLAttributes, type ReactNode } from "react";
 import { defaultShuffle, TRADING_LIMITS, type CustomPlanet, type PlanetSequence } from "#api/trading";
 import { PLANET_TYPES, planetTypeLabel } from "#api/planets";
-import { dragAccessibility } from "~/components/ui/drag-announcements";
+import { arrayMove, useLazySortable, useSortableItem, type SortableStore } from "~/components/ui/lazy-sortable";
 import { FieldError } from "~/components/ui/field-error";
 import { Cross2Icon, PlusIcon } from "~/components/ui/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -18,8 +15,9 @@ import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
  * Spec 2 §2 "Sequence form": name, Active switch, planets (add, remove, reorder, type with its
  * entry count in brackets, shuffle), seconds (0–999, default 6), closed level (51), open level
  * (15), Cancel and Create/Update. Checked in the browser and again by the server (§5).
- * Planets reorder by drag with JavaScript (dnd-kit: mouse 5 px, touch 120 ms long press,
- * keyboard on the handle; spec 2 §9) and by the ↑/↓ buttons (which also work without it).
+ * Planets reorder by drag with JavaScript (dnd-kit, loaded on the first drag: mouse 5 px,
+ * touch 120 ms long press, keyboard on the handle; spec 2 §9) and by the ↑/↓ buttons
+ * (which also work without it).
  */
 export function SequenceForm({
   sequence,
@@ -66,19 +64,17 @@ export function SequenceForm({
   };
   const setStep = (i: number, patch: Partial<SequenceDraft["steps"][number]>) =>
     setDraft((d) => ({ ...d, steps: d.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: TRADING_LIMITS.dragMouseDistancePx } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: TRADING_LIMITS.dragTouchDelayMs, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
+  const onMove = (fromId: string, toId: string) =>
     setDraft((d) => {
-      const from = d.steps.findIndex((x) => x.id === active.id);
-      const to = d.steps.findIndex((x) => x.id === over.id);
+      const from = d.steps.findIndex((x) => x.id === fromId);
+      const to = d.steps.findIndex((x) => x.id === toId);
       return from < 0 || to < 0 ? d : { ...d, steps: arrayMove(d.steps, from, to) };
     });
-  };
+  const { store, layer } = useLazySortable({
+    items: draft.steps.map((x, i) => ({ id: x.id, name: `planet ${i + 1}, ${planetTypeLabel(x.planetType, customPlanets)}` })),
+    enabled: hydrated,
+    onMove,
+  });
 
   return (
     <Card mb="4" asChild>
@@ -116,107 +112,101 @@ export function SequenceForm({
               </Text>
               <Flex direction="column" gap="2" asChild>
                 <ol className="gt-step-list" aria-label="Planets">
-                  <StepsDnd
-                    enabled={hydrated}
-                    items={draft.steps.map((x, i) => ({ id: x.id, name: `planet ${i + 1}, ${planetTypeLabel(x.planetType, customPlanets)}` }))}
-                    sensors={sensors}
-                    onDragEnd={onDragEnd}
-                  >
-                    {draft.steps.map((step, i) => (
-                      <StepItem key={step.id} id={step.id} draggable={hydrated}>
-                        {(handle) => (
-                          <Flex gap="2" align="center" wrap="wrap" className="gt-step-row">
-                            {handle ? (
-                              <IconButton
-                                type="button"
-                                size="1"
-                                variant="ghost"
-                                color="gray"
-                                aria-label={`Drag planet ${i + 1}`}
-                                className="gt-drag-handle"
-                                {...(handle as object)}
-                              >
-                                ⋮⋮
-                              </IconButton>
-                            ) : null}
-                            <input type="hidden" name="stepId" value={step.id} />
-                            <Text size="2" color="gray">
-                              {i + 1}.
-                            </Text>
-                            {hydrated ? (
-                              <Select.Root
-                                name="planetType"
-                                value={step.planetType}
-                                onValueChange={(v) => setStep(i, { planetType: v, shuffle: defaultShuffle(v) })}
-                              >
-                                <Select.Trigger aria-label={`Planet type ${i + 1}`} />
-                                <Select.Content>
-                                  {PLANET_TYPES.map((t) => (
-                                    <Select.Item key={t} value={t}>
-                                      {planetTypeLabel(t, customPlanets)}
-                                    </Select.Item>
-                                  ))}
-                                </Select.Content>
-                              </Select.Root>
-                            ) : (
-                              <select name="planetType" defaultValue={step.planetType} aria-label={`Planet type ${i + 1}`}>
-                                {PLANET_TYPES.map((t) => (
-                                  <option key={t} value={t}>
-                                    {planetTypeLabel(t, customPlanets)}
-                                  </option>
-                                ))}
-                              </select>
-                            )}
-                            <Text as="label" size="2">
-                              <Flex gap="1" align="center">
-                                <FormSwitch name={`shuffle-${step.id}`} checked={step.shuffle} onCheckedChange={(v) => setStep(i, { shuffle: v })} /> Shuffle
-                              </Flex>
-                            </Text>
-                            <Button
-                              type="submit"
-                              name="op"
-                              value={`up:${i}`}
-                              size="1"
-                              variant="soft"
-                              color="gray"
-                              disabled={i === 0}
-                              onClick={edit(`up:${i}`)}
-                              aria-label={`Move planet ${i + 1} up`}
-                            >
-                              ↑
-                            </Button>
-                            <Button
-                              type="submit"
-                              name="op"
-                              value={`down:${i}`}
-                              size="1"
-                              variant="soft"
-                              color="gray"
-                              disabled={i === draft.steps.length - 1}
-                              onClick={edit(`down:${i}`)}
-                              aria-label={`Move planet ${i + 1} down`}
-                            >
-                              ↓
-                            </Button>
+                  {draft.steps.map((step, i) => (
+                    <StepItem key={step.id} id={step.id} store={store} draggable={hydrated}>
+                      {(handle) => (
+                        <Flex gap="2" align="center" wrap="wrap" className="gt-step-row">
+                          {handle ? (
                             <IconButton
-                              type="submit"
-                              name="op"
-                              value={`remove:${i}`}
+                              type="button"
                               size="1"
-                              variant="soft"
-                              color="red"
-                              onClick={edit(`remove:${i}`)}
-                              aria-label={`Remove planet ${i + 1}`}
+                              variant="ghost"
+                              color="gray"
+                              aria-label={`Drag planet ${i + 1}`}
+                              className="gt-drag-handle"
+                              {...(handle as object)}
                             >
-                              <Cross2Icon />
+                              ⋮⋮
                             </IconButton>
-                          </Flex>
-                        )}
-                      </StepItem>
-                    ))}
-                  </StepsDnd>
+                          ) : null}
+                          <input type="hidden" name="stepId" value={step.id} />
+                          <Text size="2" color="gray">
+                            {i + 1}.
+                          </Text>
+                          {hydrated ? (
+                            <Select.Root
+                              name="planetType"
+                              value={step.planetType}
+                              onValueChange={(v) => setStep(i, { planetType: v, shuffle: defaultShuffle(v) })}
+                            >
+                              <Select.Trigger aria-label={`Planet type ${i + 1}`} />
+                              <Select.Content>
+                                {PLANET_TYPES.map((t) => (
+                                  <Select.Item key={t} value={t}>
+                                    {planetTypeLabel(t, customPlanets)}
+                                  </Select.Item>
+                                ))}
+                              </Select.Content>
+                            </Select.Root>
+                          ) : (
+                            <select name="planetType" defaultValue={step.planetType} aria-label={`Planet type ${i + 1}`}>
+                              {PLANET_TYPES.map((t) => (
+                                <option key={t} value={t}>
+                                  {planetTypeLabel(t, customPlanets)}
+                                </option>
+                              ))}
+                            </select>
+                          )}
+                          <Text as="label" size="2">
+                            <Flex gap="1" align="center">
+                              <FormSwitch name={`shuffle-${step.id}`} checked={step.shuffle} onCheckedChange={(v) => setStep(i, { shuffle: v })} /> Shuffle
+                            </Flex>
+                          </Text>
+                          <Button
+                            type="submit"
+                            name="op"
+                            value={`up:${i}`}
+                            size="1"
+                            variant="soft"
+                            color="gray"
+                            disabled={i === 0}
+                            onClick={edit(`up:${i}`)}
+                            aria-label={`Move planet ${i + 1} up`}
+                          >
+                            ↑
+                          </Button>
+                          <Button
+                            type="submit"
+                            name="op"
+                            value={`down:${i}`}
+                            size="1"
+                            variant="soft"
+                            color="gray"
+                            disabled={i === draft.steps.length - 1}
+                            onClick={edit(`down:${i}`)}
+                            aria-label={`Move planet ${i + 1} down`}
+                          >
+                            ↓
+                          </Button>
+                          <IconButton
+                            type="submit"
+                            name="op"
+                            value={`remove:${i}`}
+                            size="1"
+                            variant="soft"
+                            color="red"
+                            onClick={edit(`remove:${i}`)}
+                            aria-label={`Remove planet ${i + 1}`}
+                          >
+                            <Cross2Icon />
+                          </IconButton>
+                        </Flex>
+                      )}
+                    </StepItem>
+                  ))}
                 </ol>
               </Flex>
+              {layer}
               <Button type="submit" name="op" value="add" size="1" variant="soft" mt="2" onClick={edit("add")}>
                 <PlusIcon /> Add planet
               </Button>
@@ -284,49 +274,22 @@ export function SequenceForm({
   );
 }
 
-/** The planets' drag context (with JavaScript); without it the list is plain. */
-function StepsDnd({
-  enabled,
-  items,
-  sensors,
-  onDragEnd,
+/** One planet row; `handle` (drag props for the handle button) only when draggable. */
+function StepItem({
+  id,
+  store,
+  draggable,
   children,
 }: {
-  enabled: boolean;
-  items: Array<{ id: string; name: string }>;
-  sensors: ReturnType<typeof useSensors>;
-  onDragEnd: (e: DragEndEvent) => void;
-  children: ReactNode;
+  id: string;
+  store: SortableStore;
+  draggable: boolean;
+  children: (handle: HTMLAttributes<HTMLElement> | null) => ReactNode;
 }) {
-  if (!enabled) return <>{children}</>;
+  const drag = useSortableItem(store, id, draggable);
   return (
-    // The live region goes to the body: this context sits inside the planets' <ol> (issue 30 B1).
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={dragAccessibility(items, { portal: true })}>
-      <SortableContext items={items.map((x) => x.id)} strategy={verticalListSortingStrategy}>
-        {children}
-      </SortableContext>
-    </DndContext>
-  );
-}
-
-/** One planet row; `handle` (drag listeners for the handle button) only when draggable. */
-function StepItem({ id, draggable, children }: { id: string; draggable: boolean; children: (handle: HTMLAttributes<HTMLElement> | null) => ReactNode }) {
-  if (!draggable) return <li>{children(null)}</li>;
-  return <SortableStep id={id}>{children}</SortableStep>;
-}
-
-function SortableStep({ id, children }: { id: string; children: (handle: HTMLAttributes<HTMLElement>) => ReactNode }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id });
-  const style: CSSProperties = {
-    transform: CSS.Transform.toString(transform),
-    transition,
-    position: "relative",
-    zIndex: isDragging ? 1 : undefined,
-    touchAction: "manipulation",
-  };
-  return (
-    <li ref={setNodeRef} style={style} data-dragging={isDragging || undefined}>
-      {children({ ...attributes, ...listeners } as HTMLAttributes<HTMLElement>)}
+    <li ref={drag.ref} style={drag.style} data-dragging={drag.dragging || undefined}>
+      {children(drag.handle)}
     </li>
   );
 }

@@ -2,13 +2,13 @@ import { Box, Heading, Text } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
 import { ConfirmPanel } from "~/components/ui/confirm-dialog";
-import { lazyComponent } from "~/components/ui/lazy-component";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useCanWrite } from "~/components/ui/write-only";
 import { ListSearch } from "~/components/ui/list-search";
 import { searchSummary } from "~/utils/list-search";
 import { PAGE_PARAMS, Pager, SEARCH_PARAMS, type ListPage } from "./pager";
 import { SequenceCard } from "./sequence-card";
+import { SortableSequences } from "./sortable-sequences";
 
 /**
  * `sequences` are the shown page of the list; `offset` is the first one's place in the whole
@@ -27,7 +27,7 @@ export type SequenceListProps = {
   places?: number[] | null;
 };
 
-/** The list without drag (server render, no JavaScript, and until dnd-kit has loaded). */
+/** The list without drag: a viewer's, and a search's (a filtered window is not a run of neighbours to reorder). */
 export function StaticSequences({ sequences, offset, total, places, ...rest }: SequenceListProps) {
   return (
     <ol className="gt-sequence-list" start={offset + 1}>
@@ -37,20 +37,6 @@ export function StaticSequences({ sequences, offset, total, places, ...rest }: S
     </ol>
   );
 }
-
-/**
- * dnd-kit loads after the page (first-load budget): mouse (5 px), touch (120 ms long press)
- * and keyboard. The server renders the static list (its move up/down forms are the reorder
- * without JavaScript); the server build has no dynamic import at all (`import.meta.env.SSR`
- * is a build constant), so it stays one file (see lazyComponent).
- */
-const SortableSequences = lazyComponent<SequenceListProps>(
-  () => (import.meta.env.SSR ? Promise.resolve(StaticSequences) : import("./sortable-sequences").then((m) => m.SortableSequences)),
-  {
-    server: import.meta.env.SSR ? StaticSequences : undefined,
-    fallback: (props) => <StaticSequences {...props} />,
-  },
-);
 
 /** Spec 2 §2: the sequences in a scrollable box of 400 px (§9). */
 export function SequenceList({

@@ -1,17 +1,16 @@
-import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState, type HTMLAttributes } from "react";
-import { TRADING_LIMITS, type PlanetSequence } from "#api/trading";
-import { dragAccessibility } from "~/components/ui/drag-announcements";
+import { useEffect, useState } from "react";
+import type { PlanetSequence } from "#api/trading";
+import { arrayMove, useLazySortable, useSortableItem, type SortableStore } from "~/components/ui/lazy-sortable";
 import { SequenceCard } from "./sequence-card";
 import type { SequenceListProps } from "./sequence-list";
 
 /**
  * Drag to reorder (spec 2 §2, §9: touch long press 120 ms, mouse threshold 5 px), also by
- * keyboard (focus the handle, Space, arrows, Space). The new order is shown at once and
- * stored with one `sequence-reorder` post; on failure the server's order comes back.
+ * keyboard (focus the handle, Space, arrows, Space). dnd-kit loads on the first drag
+ * (`useLazySortable`); the server and a page without JavaScript get the same list without
+ * handles (the move buttons reorder). The new order is shown at once and stored with one
+ * `sequence-reorder` post; on failure the server's order comes back.
  */
 export function SortableSequences({ sequences, offset, total, ...rest }: SequenceListProps) {
   const [order, setOrder] = useState(sequences);
@@ -22,16 +21,12 @@ export function SortableSequences({ sequences, offset, total, ...rest }: Sequenc
     if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) setOrder(sequences);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a post finishes
   }, [fetcher.state, fetcher.data]);
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: TRADING_LIMITS.dragMouseDistancePx } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: TRADING_LIMITS.dragTouchDelayMs, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    if (!over || active.id === over.id) return;
-    const from = order.findIndex((s) => s._id === active.id);
-    const to = order.findIndex((s) => s._id === over.id);
-    const next = arrayMove(order, from, to);
+  const onMove = (fromId: string, toId: string) => {
+    const next = arrayMove(
+      order,
+      order.findIndex((s) => s._id === fromId),
+      order.findIndex((s) => s._id === toId),
+    );
     setOrder(next);
     const body = new FormData();
     body.set("intent", "sequence-reorder");
@@ -40,47 +35,37 @@ export function SortableSequences({ sequences, offset, total, ...rest }: Sequenc
     for (const s of next) body.append("ids", s._id);
     fetcher.submit(body, { method: "post", action: rest.here });
   };
+  const { store, layer } = useLazySortable({ items: order.map((s) => ({ id: s._id, name: s.name })), enabled: rest.hydrated, onMove });
   return (
-    <DndContext
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      onDragEnd={onDragEnd}
-      accessibility={dragAccessibility(order.map((s) => ({ id: s._id, name: s.name })))}
-    >
-      <SortableContext items={order.map((s) => s._id)} strategy={verticalListSortingStrategy}>
-        <ol className="gt-sequence-list" start={offset + 1}>
-          {order.map((s, i) => (
-            <SortableItem key={s._id} sequence={s} index={offset + i} count={total} {...rest} />
-          ))}
-        </ol>
-      </SortableContext>
-    </DndContext>
+    <>
+      <ol className="gt-sequence-list" start={offset + 1}>
+        {order.map((s, i) => (
+          <SortableItem key={s._id} store={store} sequence={s} index={offset + i} count={total} {...rest} />
+        ))}
+      </ol>
+      {layer}
+    </>
   );
 }
 
 function SortableItem({
+  store,
   sequence,
   index,
   count,
   ...rest
-}: Omit<SequenceListProps, "sequences" | "offset" | "total"> & { sequence: PlanetSequence; index: number; count: number }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: sequence._id });
+}: Omit<SequenceListProps, "sequences" | "offset" | "total"> & { store: SortableStore; sequence: PlanetSequence; index: number; count: number }) {
+  const drag = useSortableItem(store, sequence._id, rest.hydrated);
   return (
     <SequenceCard
       sequence={sequence}
       index={index}
       count={count}
       {...rest}
-      innerRef={setNodeRef}
-      dragging={isDragging}
-      style={{
-        transform: CSS.Transform.toString(transform),
-        transition,
-        position: "relative",
-        zIndex: isDragging ? 1 : undefined,
-        touchAction: "manipulation",
-      }}
-      handle={{ ...attributes, ...listeners } as HTMLAttributes<HTMLElement>}
+      innerRef={drag.ref}
+      dragging={drag.dragging}
+      style={drag.style}
+      handle={drag.handle ?? undefined}
     />
   );
 }
