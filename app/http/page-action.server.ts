@@ -165,18 +165,23 @@ export async function runPageAction<I extends string>(
   return dispatchIntent(formData, handlers);
 }
 
+/** Under a secret field that was typed and is not sent back (a recovery code, a password). */
+export const TYPE_SECRET_AGAIN = "Type it again: it is never sent back to the page.";
+
 /** A refusal answered as the posted form again, the reason next to its field (`keepOnRefusal`). */
 function keptForm(outcome: PageOutcome, formData: FormData, secret: readonly string[]): PageOutcome {
   const fields: Record<string, string> = {};
   for (const [name, value] of formData) {
     if (typeof value === "string" && !secret.includes(name) && name !== "redirectTo") fields[name] = value;
   }
-  const onField = outcome.field !== undefined && outcome.field in fields;
-  const kept: KeptForm["kept"] = {
-    fields,
-    fieldErrors: onField ? { [outcome.field!]: [outcome.message] } : {},
-    formErrors: onField ? [] : [outcome.message],
-  };
+  const onField = outcome.field !== undefined && (outcome.field in fields || secret.includes(outcome.field));
+  const fieldErrors: Record<string, string[]> = onField ? { [outcome.field!]: [outcome.message] } : {};
+  // A typed secret comes back empty: say so under it, so the operator types it again.
+  for (const name of secret) {
+    const typed = formData.get(name);
+    if (typeof typed === "string" && typed.trim()) fieldErrors[name] = [...(fieldErrors[name] ?? []), TYPE_SECRET_AGAIN];
+  }
+  const kept: KeptForm["kept"] = { fields, fieldErrors, formErrors: onField ? [] : [outcome.message] };
   return { ...outcome, data: { ...outcome.data, kept }, render: true, toast: false };
 }
 
@@ -243,17 +248,18 @@ export function formFields(formData: FormData): FormFields {
   return {
     formData,
     string,
+    // Their refusals name the field, so a kept form shows the text next to it (issue 30 A6).
     required(name, message) {
       const v = string(name).trim();
-      if (!v) throw new AppError(400, message);
+      if (!v) throw new AppError(400, message, { field: name });
       return v;
     },
     int(name, message, opts = {}) {
       const raw = string(name).trim();
       if (!raw && opts.fallback !== undefined) return opts.fallback;
-      if (!/^-?\d{1,15}$/.test(raw)) throw new AppError(400, message);
+      if (!/^-?\d{1,15}$/.test(raw)) throw new AppError(400, message, { field: name });
       const n = Number(raw);
-      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) throw new AppError(400, message);
+      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) throw new AppError(400, message, { field: name });
       return n;
     },
     checked: (name) => ["1", "on", "true"].includes(string(name)),
