@@ -47,3 +47,52 @@ test("spec 2 §2 GalaCord 'An ID button creates a connection: channel pick group
   expect(await page.content()).not.toContain("not-a-real-code-0000");
   await expect(page.locator(".gt-toaster")).toHaveCount(0);
 });
+
+test("spec 2 §2 All Characters 'Add User' (§5 'no client check, the server decides'): a refused code keeps the category, asks for the code again", async ({
+  page,
+}) => {
+  await page.goto("/characters?dialog=category");
+  const categories = page.getByRole("dialog", { name: "Add Category" });
+  if (!(await categories.getByText("keep-a6", { exact: true }).count())) {
+    await categories.getByLabel("Category name").fill("keep-a6");
+    await categories.getByRole("button", { name: "Add", exact: true }).click();
+  }
+  await page.goto("/characters?dialog=user");
+  let dialog = page.getByRole("dialog", { name: "Add User" });
+  await dialog.getByLabel("Category").selectOption("keep-a6");
+  await dialog.getByLabel("Recovery code").fill("ZZZZZZZZZZ");
+  await dialog.getByRole("button", { name: "Create User" }).click();
+
+  await expect(page).toHaveURL(/dialog=user/);
+  dialog = page.getByRole("dialog", { name: "Add User" });
+  await expect(dialog.getByLabel("Category")).toHaveValue("keep-a6");
+  const code = dialog.getByLabel("Recovery code");
+  await expect(code).toHaveValue("");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription(`Login failed: Invalid credentials ${TYPE_AGAIN}`);
+  expect(await page.content()).not.toContain("ZZZZZZZZZZ");
+});
+
+test("spec 2 §2 All Characters 'Add Category' (§8 'Failed to create category'): a refused name comes back as typed, the reason next to it", async ({
+  page,
+}) => {
+  await page.goto("/characters?dialog=category");
+  let dialog = page.getByRole("dialog", { name: "Add Category" });
+  if (!(await dialog.getByText("keep-a6", { exact: true }).count())) {
+    await dialog.getByLabel("Category name").fill("keep-a6");
+    await dialog.getByRole("button", { name: "Add", exact: true }).click();
+    dialog = page.getByRole("dialog", { name: "Add Category" });
+  }
+  // The same name again, in other letters: refused (names are unique regardless of case).
+  await dialog.getByLabel("Category name").fill("KEEP-A6");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+
+  await expect(page).toHaveURL(/dialog=category/);
+  dialog = page.getByRole("dialog", { name: "Add Category" });
+  const name = dialog.getByLabel("Category name");
+  await expect(name).toHaveValue("KEEP-A6");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription(/.+/);
+  const reason = await dialog.locator("#gt-category-value-error").textContent();
+  await expect(name).toHaveAccessibleDescription(reason!);
+});

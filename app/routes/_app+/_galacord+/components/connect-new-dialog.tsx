@@ -74,9 +74,9 @@ function ConnectNewForm({ channels }: { channels: Channel[] }) {
             required
             value={code}
             onChange={(e) => setCode(e.target.value)}
-            {...kept.invalid("recoveryCode", "gt-galacord-code-error")}
+            {...(kept.secretErrors("recoveryCode", code) ? kept.invalid("recoveryCode", "gt-galacord-code-error") : {})}
           />
-          <FieldError id="gt-galacord-code-error" errors={kept.errors("recoveryCode")} />
+          <FieldError id="gt-galacord-code-error" errors={kept.secretErrors("recoveryCode", code)} />
           <TakeOverCheckbox />
         </Flex>
         <DialogButtons>
