@@ -49,7 +49,7 @@ import { AppError } from "~/utils/app-error";
  *         `confirm=<accountId>` Delete Connection.
  * action  `pageAction` (docs/decisions/0023): one intent per form, each answered by a redirect
  *         with a toast (the §8 defaults or the server's text), with or without JavaScript; a
- *         dialog's failure goes back to that dialog, a refused Connect to the take-over question.
+ *         form's refusal comes back as typed, the reason next to its field (issue 30 A6), a refused Connect to the take-over question.
  *         With JavaScript the status is polled every 5 s (§9).
  */
 
@@ -101,12 +101,6 @@ const FALLBACK: Record<Intent, string> = {
   delete: RELAY_ERRORS.deleteAccount,
 };
 
-/** A dialog's failed post goes back to that dialog (open by URL, so without JavaScript too) with the reason. */
-const DIALOG_OF: Partial<Record<string, (accountId: string) => string>> = {
-  "connect-new": () => `${SECTION_PATH}?${DIALOG_PARAMS.connectNew}=1`,
-  "update-channel": (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changeChannel}=${encodeURIComponent(id)}`,
-};
-
 export const action = pageAction<Intent>({
   section: "GalaCord",
   home: SECTION_PATH,
@@ -114,7 +108,6 @@ export const action = pageAction<Intent>({
   // fetchers that follow the redirect): a redirect with its toast, with or without JavaScript.
   defaultRedirectTo: SECTION_PATH,
   failure: FALLBACK,
-  errorRedirectTo: (form, redirectTo) => DIALOG_OF[form.string("intent")]?.(form.string("accountId")) ?? redirectTo,
   // Relay Options and Change Planet keep what was typed on a refusal, the reason next to its field (issue 30 A6).
   // So do New connection (the recovery code is never sent back: typed again) and Change Channel.
   keepOnRefusal: { options: {}, planet: {}, "connect-new": { secret: ["recoveryCode"] }, "update-channel": {} },

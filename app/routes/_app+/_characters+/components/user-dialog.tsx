@@ -44,7 +44,6 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
       <fetcher.Form method="post" action={hydrated ? "/characters" : `${location.pathname}${location.search}`} ref={form}>
         <HiddenFields fields={{ intent: "create-user" }} />
         <NoJsRedirect to={closeHref} />
-        {hydrated ? null : <input type="hidden" name="errorRedirectTo" value={`${location.pathname}${location.search}`} />}
         <Flex direction="column" gap="3">
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
