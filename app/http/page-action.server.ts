@@ -6,6 +6,7 @@ import { findDependencyDown } from "../utils/dependency-down.server";
 import { requireOperator, safeRedirect } from "./auth.server";
 import { errorText } from "../utils/errors";
 import { readFormData } from "../utils/forms.server";
+import { TYPE_SECRET_AGAIN } from "../utils/kept-fields";
 import { dispatchIntent } from "../utils/intent.server";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "../utils/toast.server";
 
@@ -104,9 +105,10 @@ export type PageActionOptions<I extends string> = {
    * Forms that keep what was typed on a refusal (issue 30 A6): instead of a redirect that
    * would draw the form from saved values, the page renders again (400, no toast) with the
    * posted fields and the reason next to its field (`KeptForm`). `secret` fields (a recovery
-   * code) are never sent back.
+   * code) are never sent back. `toast: true` keeps the fetcher's error toast too, where the
+   * spec names one (All Characters, spec 2 §8 "the message field of the body is shown in a toast").
    */
-  keepOnRefusal?: Partial<Record<I, { secret?: readonly string[] }>>;
+  keepOnRefusal?: Partial<Record<I, { secret?: readonly string[]; toast?: true }>>;
 };
 
 export type PageActionResult<I extends string> = { ok: boolean; intent: I | null; message: string };
@@ -156,7 +158,7 @@ export async function runPageAction<I extends string>(
           outcome = own ?? (await failureOf(err, ctx, options));
         }
         const keep = options.keepOnRefusal?.[intent];
-        if (keep && !outcome.ok && !outcome.redirectTo) outcome = keptForm(outcome, formData, keep.secret ?? []);
+        if (keep && !outcome.ok && !outcome.redirectTo) outcome = keptForm(outcome, formData, keep.secret ?? [], keep.toast === true, redirectTo !== null);
         const errorTo = redirectTo && options.errorRedirectTo ? options.errorRedirectTo(form, redirectTo) : redirectTo;
         return answer(intent, outcome, redirectTo, errorTo);
       },
@@ -166,18 +168,21 @@ export async function runPageAction<I extends string>(
 }
 
 /** A refusal answered as the posted form again, the reason next to its field (`keepOnRefusal`). */
-function keptForm(outcome: PageOutcome, formData: FormData, secret: readonly string[]): PageOutcome {
+function keptForm(outcome: PageOutcome, formData: FormData, secret: readonly string[], toast: boolean, plain: boolean): PageOutcome {
   const fields: Record<string, string> = {};
   for (const [name, value] of formData) {
     if (typeof value === "string" && !secret.includes(name) && name !== "redirectTo") fields[name] = value;
   }
-  const onField = outcome.field !== undefined && outcome.field in fields;
-  const kept: KeptForm["kept"] = {
-    fields,
-    fieldErrors: onField ? { [outcome.field!]: [outcome.message] } : {},
-    formErrors: onField ? [] : [outcome.message],
-  };
-  return { ...outcome, data: { ...outcome.data, kept }, render: true, toast: false };
+  const onField = outcome.field !== undefined && (outcome.field in fields || secret.includes(outcome.field));
+  const fieldErrors: Record<string, string[]> = onField ? { [outcome.field!]: [outcome.message] } : {};
+  // A typed secret comes back empty to a plain post (a page drawn again): say so under it, so
+  // the operator types it again. A fetcher's form still holds what was typed.
+  for (const name of plain ? secret : []) {
+    const typed = formData.get(name);
+    if (typeof typed === "string" && typed.trim()) fieldErrors[name] = [...(fieldErrors[name] ?? []), TYPE_SECRET_AGAIN];
+  }
+  const kept: KeptForm["kept"] = { fields, fieldErrors, formErrors: onField ? [] : [outcome.message] };
+  return { ...outcome, data: { ...outcome.data, kept }, render: true, toast: toast ? outcome.toast : false };
 }
 
 function isOutcome(value: PageOutcome | PageAnswer): value is PageOutcome {
@@ -243,17 +248,18 @@ export function formFields(formData: FormData): FormFields {
   return {
     formData,
     string,
+    // Their refusals name the field, so a kept form shows the text next to it (issue 30 A6).
     required(name, message) {
       const v = string(name).trim();
-      if (!v) throw new AppError(400, message);
+      if (!v) throw new AppError(400, message, { field: name });
       return v;
     },
     int(name, message, opts = {}) {
       const raw = string(name).trim();
       if (!raw && opts.fallback !== undefined) return opts.fallback;
-      if (!/^-?\d{1,15}$/.test(raw)) throw new AppError(400, message);
+      if (!/^-?\d{1,15}$/.test(raw)) throw new AppError(400, message, { field: name });
       const n = Number(raw);
-      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) throw new AppError(400, message);
+      if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) throw new AppError(400, message, { field: name });
       return n;
     },
     checked: (name) => ["1", "on", "true"].includes(string(name)),

@@ -140,7 +140,7 @@ export async function listChannels(): Promise<Channel[]> {
 
 async function requireChannel(channelId: string): Promise<Channel> {
   const channel = (await listChannels()).find((c) => c.id === channelId);
-  if (!channel) throw new AppError(404, RELAY_ERRORS.channelNotFound);
+  if (!channel) throw new AppError(404, RELAY_ERRORS.channelNotFound, { field: "channelId" });
   return channel;
 }
 

@@ -75,7 +75,13 @@ test("a refused recovery code shows the server's message and keeps the dialog op
   await page.goto("/characters");
   await createUser(page, "ZZZZZZZZZZ", "bowling");
   await expect(toast(page, "Login failed: Invalid credentials")).toBeVisible();
-  await expect(page.getByRole("dialog", { name: "Add User" })).toBeVisible();
+  const dialog = page.getByRole("dialog", { name: "Add User" });
+  await expect(dialog).toBeVisible();
+  // Issue 30 A6: the reason next to the field too, which still holds what was typed.
+  const code = dialog.getByLabel("Recovery code");
+  await expect(code).toHaveValue("ZZZZZZZZZZ");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription("Login failed: Invalid credentials");
 });
 
 test("add and delete a category in the Add Category dialog", async ({ page }) => {

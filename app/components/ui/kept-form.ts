@@ -1,4 +1,5 @@
 import { useActionData } from "@remix-run/react";
+import { TYPE_SECRET_AGAIN } from "~/utils/kept-fields";
 
 /** A refused post's form as the page action answered it (`keepOnRefusal`, app/utils/page-action.server.ts). */
 type KeptAnswer = {
@@ -24,15 +25,26 @@ function isKept(value: unknown, intent: string, match: Record<string, string>): 
  *   <FieldError id={errorId} errors={kept.errors("discordName")} />
  *
  * `match` names fields that must be the same as posted (the row the form edits), so another
- * row's form is not filled in.
+ * row's form is not filled in. A fetcher form passes `fetcher.data` as `fetcherData`.
  */
-export function useKeptForm(intent: string, match: Record<string, string> = {}) {
-  const data: unknown = useActionData();
+export function useKeptForm(intent: string, match: Record<string, string> = {}, fetcherData?: unknown) {
+  const actionData: unknown = useActionData();
+  // A fetcher form (with JavaScript) reads its fetcher's answer; without JavaScript the same
+  // form posted as a plain form and the page's action data holds it.
+  const data = isKept(fetcherData, intent, match) ? fetcherData : actionData;
   const kept = isKept(data, intent, match) ? data.kept : null;
   return {
     refused: kept !== null,
     value: (name: string, fallback: string) => kept?.fields[name] ?? fallback,
     errors: (name: string) => kept?.fieldErrors[name],
+    /**
+     * A secret field's errors: "type it again" only while it is empty (with JavaScript the
+     * browser may still hold what was typed; the server never sends it back).
+     */
+    secretErrors: (name: string, current: string) => {
+      const errors = kept?.fieldErrors[name]?.filter((e) => !current || e !== TYPE_SECRET_AGAIN);
+      return errors?.length ? errors : undefined;
+    },
     formErrors: kept?.formErrors ?? [],
     /** The field's ARIA state: invalid, described by its error text. */
     invalid: (name: string, errorId: string) => (kept?.fieldErrors[name] ? { "aria-invalid": true as const, "aria-describedby": errorId } : {}),

@@ -20,6 +20,13 @@
  * sonner's (docs/decisions/0010-toasts-sonner.md); the card is ours, a Radix Callout, so it
  * follows the app's theme and carries the roles above.
  *
+ * Placement (issue 30 A7, docs/decisions/0040-toasts-cover-no-control.md): a toast never takes
+ * a click meant for the page. Only its own buttons (Undo, ×) take pointer events; a click
+ * anywhere else on it reaches the control underneath, and while the pointer is over a toast
+ * it turns see-through so that control shows. Bottom right on wider screens (the Collections
+ * floating panel is bottom left); on phones at the top, clear of the bottom-anchored panel,
+ * sheets and dialog buttons.
+ *
  * Server flash toasts: actions use `redirectWithSuccess` / `jsonWithSuccess` from
  * `~/utils/toast.server`; the root loader passes the flash to <Toaster flash>. With
  * JavaScript it goes to sonner like any other toast; without, the server HTML shows it
@@ -27,7 +34,7 @@
  */
 import { Cross2Icon } from "~/components/ui/icons";
 import { Button, Callout, IconButton } from "@radix-ui/themes";
-import { useEffect, type CSSProperties } from "react";
+import { useEffect, useSyncExternalStore, type CSSProperties } from "react";
 import { toast as sonner, Toaster as SonnerToaster } from "sonner";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -127,11 +134,66 @@ const COLOR: Record<ToastType, "green" | "red" | "blue" | "amber"> = {
   warning: "amber",
 };
 
+/** Phones (the shell's breakpoint, shell.css): toasts at the top, clear of the bottom-anchored floating panel. */
+const PHONE_QUERY = "(max-width: 639px)";
+
+function subscribePhone(onChange: () => void) {
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+function usePhone(): boolean {
+  return useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE_QUERY).matches,
+    () => false,
+  );
+}
+
+/**
+ * A toast the pointer is over turns see-through (`data-see-through`), so the control under it
+ * shows while the click goes through to it (its card takes no pointer events, see shell.css).
+ * CSS :hover cannot tell, since the card is not hit; one rect test per toast per frame can.
+ */
+function useSeeThroughToasts(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    let frame = 0;
+    let x = -1;
+    let y = -1;
+    const update = () => {
+      frame = 0;
+      for (const el of document.querySelectorAll<HTMLElement>(".gt-toaster [data-sonner-toast]")) {
+        const r = el.getBoundingClientRect();
+        const over = x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+        const onOwnButton = over && !!document.elementFromPoint(x, y)?.closest(".gt-toaster button");
+        el.toggleAttribute("data-see-through", over && !onOwnButton);
+      }
+    };
+    const onMove = (e: PointerEvent) => {
+      x = e.clientX;
+      y = e.clientY;
+      if (!frame) frame = requestAnimationFrame(update);
+    };
+    const onLeave = () => onMove({ clientX: -1, clientY: -1 } as PointerEvent);
+    document.addEventListener("pointermove", onMove, { passive: true });
+    document.documentElement.addEventListener("pointerleave", onLeave);
+    return () => {
+      document.removeEventListener("pointermove", onMove);
+      document.documentElement.removeEventListener("pointerleave", onLeave);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [enabled]);
+}
+
 /** Flash ids already handed to sonner, so a revalidation never shows one twice. */
 const seenFlash = new Set<string>();
 
 export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | null; theme?: "dark" | "light" }) {
   const hydrated = useHydrated();
+  const phone = usePhone();
+  useSeeThroughToasts(hydrated);
 
   useEffect(() => {
     if (!flash || seenFlash.has(flash.id)) return;
@@ -164,7 +226,8 @@ export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | nu
     <SonnerToaster
       className="gt-toaster"
       theme={theme}
-      position="bottom-right"
+      position={phone ? "top-center" : "bottom-right"}
+      mobileOffset={{ top: 8, left: 8, right: 8 }}
       expand
       visibleToasts={MAX_VISIBLE_TOASTS}
       duration={DEFAULT_TOAST_DURATION}

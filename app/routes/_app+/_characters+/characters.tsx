@@ -217,6 +217,10 @@ export const action = pageAction<Intent>({
   failure: FALLBACK,
   // A plain form may come back somewhere else on failure (the Add User form stays open).
   errorRedirectTo: (form, redirectTo) => (form.string("errorRedirectTo") ? safeRedirect(form.string("errorRedirectTo"), redirectTo) : redirectTo),
+  // Add User and Add Category keep what was typed on a refusal, the reason next to the field
+  // (issue 30 A6); the recovery code is never sent back. Spec 2 §8 names a toast for a failed
+  // response here, so the fetcher's toast stays.
+  keepOnRefusal: { "create-user": { secret: ["rc"], toast: true }, "add-category": { toast: true } },
   onError: (err, { intent, form, redirectTo }) => {
     // Another purpose holds the account: back to the page with the take-over question.
     if (!(err instanceof AccountHeldError) || intent !== "start-stalker") return undefined;
@@ -229,8 +233,14 @@ export const action = pageAction<Intent>({
     "create-user": async ({ form, operatorId, redirectTo }) => {
       // Spec 2 §5: no client check; the server decides (the /api/create-creds schema).
       const parsed = createCredsSchema.safeParse({ rc: form.string("rc"), type: form.string("type") });
-      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? ACCOUNT_ERRORS.createUser);
-      const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: form.checked("takeover") });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError(400, issue?.message ?? ACCOUNT_ERRORS.createUser, { field: issue?.path[0] === undefined ? undefined : String(issue.path[0]) });
+      }
+      const user = await createUserFromRecoveryCode({ ...parsed.data, takeover: form.checked("takeover") }).catch((err: unknown) => {
+        // The platform refused the code ("Login failed: Invalid credentials"): the reason goes next to it.
+        throw err instanceof AppError && err.status === 400 && !err.field ? new AppError(400, err.message, { field: "rc" }) : err;
+      });
       // Issue 19 item 8: its picture, status and gifts load now, not at the next Refresh. With
       // JavaScript the page follows them live (refresh:characters), so the answer does not wait
       // for the worker: waiting for it (up to SESSION_START_WAIT_MS, 4 s) made Create User take
@@ -244,7 +254,10 @@ export const action = pageAction<Intent>({
       return ACCOUNT_MESSAGES.userCreated;
     },
     "add-category": async ({ form }) => {
-      await createCategory(form.string("value"));
+      await createCategory(form.string("value")).catch((err: unknown) => {
+        // Every refusal of a new category is about its name.
+        throw err instanceof AppError && !err.field && err.status < 500 ? new AppError(err.status, err.message, { field: "value" }) : err;
+      });
       return ACCOUNT_MESSAGES.categoryCreated;
     },
     "delete-category": async ({ form, operatorId }) => {

@@ -5,6 +5,7 @@
  * Connect to the page with the take-over question. Paths that need no bot or worker (the bot's
  * own journeys are the e2e specs and api.galacord.test.ts).
  */
+import { TYPE_SECRET_AGAIN } from "~/utils/kept-fields";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
@@ -71,34 +72,48 @@ describe("GalaCord action: redirects with a toast, failed dialogs back to their 
     expect(res.headers.get("Location")).toMatch(/^\/login/);
   });
 
-  it("New connection: a missing channel or recovery code, or an unknown channel, goes back to the open dialog with the reason", async () => {
-    expect(await outcome({ intent: "connect-new", channelId: " ", recoveryCode: "ABCDEFGHIJ" })).toEqual({
-      status: 302,
-      location: "/galacord?new=1",
-      toast: { type: "error", message: RELAY_ERRORS.channelRequired },
+  /** A kept form's refusal (issue 30 A6): the page again, 400, the posted fields and the reason next to its field. */
+  async function refusedForm(url: string, form: Record<string, string>) {
+    const res = await callRoute<{ kept: KeptForm["kept"] }>(action, makeRequest(url, { cookie, form }));
+    return { status: res.status, kept: res.data.kept, toast: toastOf(res) };
+  }
+
+  it("New connection: a missing channel or recovery code, or an unknown channel, comes back as chosen, the reason next to the field; the code never comes back (issue 30 A6)", async () => {
+    expect(await refusedForm("/galacord?new=1", { intent: "connect-new", channelId: " ", recoveryCode: "ABCDEFGHIJ" })).toEqual({
+      status: 400,
+      kept: {
+        fields: { intent: "connect-new", channelId: " " },
+        fieldErrors: { channelId: [RELAY_ERRORS.channelRequired], recoveryCode: [TYPE_SECRET_AGAIN] },
+        formErrors: [],
+      },
+      toast: undefined,
     });
-    expect(await outcome({ intent: "connect-new", channelId: RELAY, recoveryCode: "  " })).toEqual({
-      status: 302,
-      location: "/galacord?new=1",
-      toast: { type: "error", message: RELAY_ERRORS.recoveryCodeRequired },
+    expect(await refusedForm("/galacord?new=1", { intent: "connect-new", channelId: RELAY, recoveryCode: "  " })).toEqual({
+      status: 400,
+      kept: { fields: { intent: "connect-new", channelId: RELAY }, fieldErrors: { recoveryCode: [RELAY_ERRORS.recoveryCodeRequired] }, formErrors: [] },
+      toast: undefined,
     });
-    expect(await outcome({ intent: "connect-new", channelId: "42", recoveryCode: "ABCDEFGHIJ" })).toEqual({
-      status: 302,
-      location: "/galacord?new=1",
-      toast: { type: "error", message: RELAY_ERRORS.channelNotFound },
+    expect(await refusedForm("/galacord?new=1", { intent: "connect-new", channelId: "42", recoveryCode: "ABCDEFGHIJ" })).toEqual({
+      status: 404,
+      kept: {
+        fields: { intent: "connect-new", channelId: "42" },
+        fieldErrors: { channelId: [RELAY_ERRORS.channelNotFound], recoveryCode: [TYPE_SECRET_AGAIN] },
+        formErrors: [],
+      },
+      toast: undefined,
     });
   });
 
-  it("Change Channel: an empty or unknown channel goes back to the dialog; a known one is saved and the page says so", async () => {
-    expect(await outcome({ intent: "update-channel", accountId: A, channelId: "" })).toEqual({
-      status: 302,
-      location: `/galacord?channel=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.channelRequired },
+  it("Change Channel: an empty or unknown channel comes back as chosen, the reason next to it (issue 30 A6); a known one is saved and the page says so", async () => {
+    expect(await refusedForm(`/galacord?channel=${A}`, { intent: "update-channel", accountId: A, channelId: "" })).toEqual({
+      status: 400,
+      kept: { fields: { intent: "update-channel", accountId: A, channelId: "" }, fieldErrors: { channelId: [RELAY_ERRORS.channelRequired] }, formErrors: [] },
+      toast: undefined,
     });
-    expect(await outcome({ intent: "update-channel", accountId: A, channelId: "42" })).toEqual({
-      status: 302,
-      location: `/galacord?channel=${A}`,
-      toast: { type: "error", message: RELAY_ERRORS.channelNotFound },
+    expect(await refusedForm(`/galacord?channel=${A}`, { intent: "update-channel", accountId: A, channelId: "42" })).toEqual({
+      status: 404,
+      kept: { fields: { intent: "update-channel", accountId: A, channelId: "42" }, fieldErrors: { channelId: [RELAY_ERRORS.channelNotFound] }, formErrors: [] },
+      toast: undefined,
     });
     expect((await account())!.channelId).toBe(RELAY);
     expect(await outcome({ intent: "update-channel", accountId: A, channelId: BOTS })).toEqual({

@@ -37,6 +37,7 @@ import { requireOperator } from "~/http/auth.server";
 import { errorText } from "~/utils/errors";
 import { isJobEngineOffline } from "~/queue/queues.server";
 import { pageAction } from "~/http/page-action.server";
+import { AppError } from "~/utils/app-error";
 
 /**
  * GalaCord, the relay bot panel (spec 2 §2 "GalaCord screen", §3/§4/§5/§8 "Relay bot";
@@ -48,7 +49,7 @@ import { pageAction } from "~/http/page-action.server";
  *         `confirm=<accountId>` Delete Connection.
  * action  `pageAction` (docs/decisions/0023): one intent per form, each answered by a redirect
  *         with a toast (the §8 defaults or the server's text), with or without JavaScript; a
- *         dialog's failure goes back to that dialog, a refused Connect to the take-over question.
+ *         form's refusal comes back as typed, the reason next to its field (issue 30 A6), a refused Connect to the take-over question.
  *         With JavaScript the status is polled every 5 s (§9).
  */
 
@@ -100,12 +101,6 @@ const FALLBACK: Record<Intent, string> = {
   delete: RELAY_ERRORS.deleteAccount,
 };
 
-/** A dialog's failed post goes back to that dialog (open by URL, so without JavaScript too) with the reason. */
-const DIALOG_OF: Partial<Record<string, (accountId: string) => string>> = {
-  "connect-new": () => `${SECTION_PATH}?${DIALOG_PARAMS.connectNew}=1`,
-  "update-channel": (id) => `${SECTION_PATH}?${DIALOG_PARAMS.changeChannel}=${encodeURIComponent(id)}`,
-};
-
 export const action = pageAction<Intent>({
   section: "GalaCord",
   home: SECTION_PATH,
@@ -113,9 +108,9 @@ export const action = pageAction<Intent>({
   // fetchers that follow the redirect): a redirect with its toast, with or without JavaScript.
   defaultRedirectTo: SECTION_PATH,
   failure: FALLBACK,
-  errorRedirectTo: (form, redirectTo) => DIALOG_OF[form.string("intent")]?.(form.string("accountId")) ?? redirectTo,
   // Relay Options and Change Planet keep what was typed on a refusal, the reason next to its field (issue 30 A6).
-  keepOnRefusal: { options: {}, planet: {} },
+  // So do New connection (the recovery code is never sent back: typed again) and Change Channel.
+  keepOnRefusal: { options: {}, planet: {}, "connect-new": { secret: ["recoveryCode"] }, "update-channel": {} },
   onError: (err, { intent, form, redirectTo }) => {
     // Spec 2 §8: Start answers its own text when the job engine is down.
     if (intent === "bot-start" && isJobEngineOffline(err)) return { ok: false, message: RELAY_ERRORS.controlBot, status: 503 };
@@ -139,7 +134,10 @@ export const action = pageAction<Intent>({
     "connect-new": async ({ form }) => {
       const channelId = form.required("channelId", RELAY_ERRORS.channelRequired);
       const recoveryCode = form.required("recoveryCode", RELAY_ERRORS.recoveryCodeRequired);
-      await connectNew({ channelId, recoveryCode, takeover: form.checked("takeover") });
+      await connectNew({ channelId, recoveryCode, takeover: form.checked("takeover") }).catch((err: unknown) => {
+        // The platform refused the code itself ("invalid_credentials", 400): the reason goes next to it.
+        throw err instanceof AppError && err.status === 400 && !err.field ? new AppError(400, err.message, { field: "recoveryCode" }) : err;
+      });
       return RELAY_MESSAGES.connected;
     },
     connect: async ({ form }) => {

@@ -3,6 +3,8 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useRef, useState } from "react";
 import type { Category } from "#api/accounts";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { TrashIcon } from "~/components/ui/icons";
 import { LazyConfirmDialog } from "~/components/ui/lazy-confirm-dialog";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
@@ -62,13 +64,17 @@ function CategoryItem({ category, redirectTo }: { category: Category; redirectTo
 /** Add Category (spec 2 §2): free-text name; the category list scrolls at 200 px (§9). */
 export function CategoryDialog({ open, onClose, closeHref, categories }: { open: boolean; onClose: () => void; closeHref: string; categories: Category[] }) {
   const fetcher = useFetcher();
+  const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
   const adding = fetcher.state !== "idle";
   useFetcherOutcome(fetcher, { onSuccess: () => form.current?.reset() });
   const here = `/characters?dialog=category`;
+  // A refused name comes back as typed, the reason under it (issue 30 A6). Without JavaScript
+  // the form posts to the dialog's own URL, so the refusal renders the dialog open.
+  const kept = useKeptForm("add-category", {}, fetcher.data);
   return (
     <DialogFrame open={open} onClose={onClose} closeHref={closeHref} title="Add Category" maxWidth="420px">
-      <fetcher.Form method="post" action="/characters" ref={form}>
+      <fetcher.Form method="post" action={hydrated ? "/characters" : here} ref={form}>
         <HiddenFields fields={{ intent: "add-category" }} />
         <NoJsRedirect to={here} />
         <Flex gap="2" align="end">
@@ -76,12 +82,19 @@ export function CategoryDialog({ open, onClose, closeHref, categories }: { open:
             <Text as="div" size="2" weight="bold" mb="1">
               Category name
             </Text>
-            <TextField.Root name="value" autoComplete="off" disabled={adding} />
+            <TextField.Root
+              name="value"
+              autoComplete="off"
+              disabled={adding}
+              defaultValue={kept.value("value", "")}
+              {...kept.invalid("value", "gt-category-value-error")}
+            />
           </label>
           <Button type="submit" loading={adding}>
             Add
           </Button>
         </Flex>
+        <FieldError id="gt-category-value-error" errors={kept.errors("value") ?? (kept.formErrors.length ? kept.formErrors : undefined)} />
       </fetcher.Form>
       <ul className="gt-category-list" aria-label="Categories" style={{ marginTop: 12 }}>
         {categories.map((c) => (

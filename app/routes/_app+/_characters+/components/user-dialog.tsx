@@ -4,6 +4,8 @@ import { useRef, useState } from "react";
 import type { Category } from "#api/accounts";
 import { TakeOverCheckbox } from "~/components/session/take-over-panel";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -17,7 +19,11 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
   const hydrated = useHydrated();
   const location = useLocation();
   const form = useRef<HTMLFormElement>(null);
-  const [type, setType] = useState(categories[0]?.value ?? "");
+  // A refused code comes back with the category chosen and the reason under the code's field,
+  // which is empty: the code is never sent back (issue 30 A6). Without JavaScript the form posts
+  // to the dialog's own URL, so the refusal renders the dialog open.
+  const kept = useKeptForm("create-user", {}, fetcher.data);
+  const [type, setType] = useState(() => kept.value("type", categories[0]?.value ?? ""));
   const creating = fetcher.state !== "idle";
   useFetcherOutcome(fetcher, {
     onSuccess: () => {
@@ -35,17 +41,18 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
       description="Creates the character from a recovery code."
       maxWidth="420px"
     >
-      <fetcher.Form method="post" action="/characters" ref={form}>
+      <fetcher.Form method="post" action={hydrated ? "/characters" : `${location.pathname}${location.search}`} ref={form}>
         <HiddenFields fields={{ intent: "create-user" }} />
         <NoJsRedirect to={closeHref} />
-        {hydrated ? null : <input type="hidden" name="errorRedirectTo" value={`${location.pathname}${location.search}`} />}
         <Flex direction="column" gap="3">
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
               Recovery code
             </Text>
-            <TextField.Root name="rc" autoComplete="off" disabled={creating} readOnly={creating} />
+            <TextField.Root name="rc" autoComplete="off" disabled={creating} readOnly={creating} {...kept.invalid("rc", "gt-user-rc-error")} />
           </label>
+          <FieldError id="gt-user-rc-error" errors={kept.errors("rc")} />
+          {kept.formErrors.length ? <FieldError errors={kept.formErrors} /> : null}
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
               Category
@@ -65,7 +72,7 @@ export function UserDialog({ open, onClose, closeHref, categories }: { open: boo
                 </Select.Root>
               </>
             ) : (
-              <select name="type" aria-label="Category" defaultValue={categories[0]?.value}>
+              <select name="type" aria-label="Category" defaultValue={type}>
                 {categories.map((c) => (
                   <option key={c._id} value={c.value}>
                     {c.value}

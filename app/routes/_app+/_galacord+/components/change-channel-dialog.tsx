@@ -3,6 +3,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { Channel, SavedAccount } from "#api/galacord";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { ChannelSelect } from "./channel-select";
 import type { GalaCordDialogProps } from "./connect-new-dialog";
@@ -40,7 +42,9 @@ export function ChangeChannelDialog({
 function ChangeChannelForm({ account, channels }: { account: SavedAccount; channels: Channel[] }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [channelId, setChannelId] = useState("");
+  // A refused change comes back as chosen, the reason next to the field (issue 30 A6).
+  const kept = useKeptForm("update-channel", { accountId: account.accountId });
+  const [channelId, setChannelId] = useState(() => kept.value("channelId", ""));
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "update-channel";
   return (
     // Posted to this URL (its dialog param kept): a post that fails leaves the dialog open with what was chosen (the form kit).
@@ -48,12 +52,20 @@ function ChangeChannelForm({ account, channels }: { account: SavedAccount; chann
       <input type="hidden" name="intent" value="update-channel" />
       <input type="hidden" name="accountId" value={account.accountId} />
       <Flex direction="column" gap="3">
+        {kept.formErrors.length ? <FieldError errors={kept.formErrors} /> : null}
         <label htmlFor="gt-galacord-change-channel">
           <Text size="2" weight="medium">
             New channel
           </Text>
         </label>
-        <ChannelSelect id="gt-galacord-change-channel" channels={channels} value={channelId} onChange={setChannelId} />
+        <ChannelSelect
+          id="gt-galacord-change-channel"
+          channels={channels}
+          value={channelId}
+          onChange={setChannelId}
+          {...kept.invalid("channelId", "gt-galacord-change-channel-error")}
+        />
+        <FieldError id="gt-galacord-change-channel-error" errors={kept.errors("channelId")} />
       </Flex>
       <DialogButtons>
         <DialogCancel disabled={busy} />

@@ -4,6 +4,8 @@ import { useState } from "react";
 import type { Channel } from "#api/galacord";
 import { TakeOverCheckbox } from "~/components/session/take-over-panel";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { ChannelSelect } from "./channel-select";
 
@@ -27,7 +29,10 @@ export function ConnectNewDialog({ open, onClose, closeHref, channels }: GalaCor
 function ConnectNewForm({ channels }: { channels: Channel[] }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [channelId, setChannelId] = useState("");
+  // A refused connection comes back with the channel chosen and the reason next to its field;
+  // the recovery code is never sent back, its field asks for it again (issue 30 A6).
+  const kept = useKeptForm("connect-new");
+  const [channelId, setChannelId] = useState(() => kept.value("channelId", ""));
   const [code, setCode] = useState("");
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "connect-new";
   return (
@@ -41,12 +46,20 @@ function ConnectNewForm({ channels }: { channels: Channel[] }) {
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="connect-new" />
         <Flex direction="column" gap="3">
+          {kept.formErrors.length ? <FieldError errors={kept.formErrors} /> : null}
           <label htmlFor="gt-galacord-channel">
             <Text size="2" weight="medium">
               Channel
             </Text>
           </label>
-          <ChannelSelect id="gt-galacord-channel" channels={channels} value={channelId} onChange={setChannelId} />
+          <ChannelSelect
+            id="gt-galacord-channel"
+            channels={channels}
+            value={channelId}
+            onChange={setChannelId}
+            {...kept.invalid("channelId", "gt-galacord-channel-error")}
+          />
+          <FieldError id="gt-galacord-channel-error" errors={kept.errors("channelId")} />
           <label htmlFor="gt-galacord-code">
             <Text size="2" weight="medium">
               Recovery code
@@ -61,7 +74,9 @@ function ConnectNewForm({ channels }: { channels: Channel[] }) {
             required
             value={code}
             onChange={(e) => setCode(e.target.value)}
+            {...(kept.secretErrors("recoveryCode", code) ? kept.invalid("recoveryCode", "gt-galacord-code-error") : {})}
           />
+          <FieldError id="gt-galacord-code-error" errors={kept.secretErrors("recoveryCode", code)} />
           <TakeOverCheckbox />
         </Flex>
         <DialogButtons>

@@ -1,0 +1,98 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Issue 30 A6 without JavaScript: a form the server refuses comes back as typed, the reason next
+ * to the field (aria-invalid, aria-describedby), no toast; secrets (recovery codes) are never
+ * sent back: their field comes back empty and asks to be typed again.
+ * docs/decisions/0033-forms-keep-refused-input.md.
+ */
+
+const TYPE_AGAIN = "Type it again: it is never sent back to the page.";
+
+async function reloadUntil(page: Page, check: () => Promise<boolean>) {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(page.url());
+        return check();
+      },
+      { timeout: 30_000, intervals: [500, 1000] },
+    )
+    .toBe(true);
+}
+
+test("spec 2 §2 GalaCord 'An ID button creates a connection: channel pick grouped by server, recovery code, Connect': a refused code keeps the channel, asks for the code again", async ({
+  page,
+}) => {
+  await page.goto("/galacord");
+  const botState = async () => (await page.getByTestId("bot-state").textContent()) ?? "";
+  if ((await botState()) !== "Running") {
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    await reloadUntil(page, async () => (await botState()) === "Running");
+  }
+  await page.getByRole("button", { name: "ID", exact: true }).click();
+  let dialog = page.getByRole("dialog", { name: "New connection" });
+  await dialog.getByLabel("Channel").selectOption({ label: "#relay" });
+  await dialog.getByLabel("Recovery code").fill("not-a-real-code-0000");
+  await dialog.getByRole("button", { name: "Connect" }).click();
+
+  dialog = page.getByRole("dialog", { name: "New connection" });
+  await expect(dialog.getByLabel("Channel")).toHaveValue(/^\d+$/);
+  await expect(dialog.getByLabel("Channel").locator("option:checked")).toHaveText("#relay");
+  const code = dialog.getByLabel("Recovery code");
+  await expect(code).toHaveValue("");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription(new RegExp(`^.+ ${TYPE_AGAIN.replace(/[.:]/g, "\\$&")}$`));
+  // The code never comes back in the page.
+  expect(await page.content()).not.toContain("not-a-real-code-0000");
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
+
+test("spec 2 §2 All Characters 'Add User' (§5 'no client check, the server decides'): a refused code keeps the category, asks for the code again", async ({
+  page,
+}) => {
+  await page.goto("/characters?dialog=category");
+  const categories = page.getByRole("dialog", { name: "Add Category" });
+  if (!(await categories.getByText("keep-a6", { exact: true }).count())) {
+    await categories.getByLabel("Category name").fill("keep-a6");
+    await categories.getByRole("button", { name: "Add", exact: true }).click();
+  }
+  await page.goto("/characters?dialog=user");
+  let dialog = page.getByRole("dialog", { name: "Add User" });
+  await dialog.getByLabel("Category").selectOption("keep-a6");
+  await dialog.getByLabel("Recovery code").fill("ZZZZZZZZZZ");
+  await dialog.getByRole("button", { name: "Create User" }).click();
+
+  await expect(page).toHaveURL(/dialog=user/);
+  dialog = page.getByRole("dialog", { name: "Add User" });
+  await expect(dialog.getByLabel("Category")).toHaveValue("keep-a6");
+  const code = dialog.getByLabel("Recovery code");
+  await expect(code).toHaveValue("");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription(`Login failed: Invalid credentials ${TYPE_AGAIN}`);
+  expect(await page.content()).not.toContain("ZZZZZZZZZZ");
+});
+
+test("spec 2 §2 All Characters 'Add Category' (§8 'Failed to create category'): a refused name comes back as typed, the reason next to it", async ({
+  page,
+}) => {
+  await page.goto("/characters?dialog=category");
+  let dialog = page.getByRole("dialog", { name: "Add Category" });
+  if (!(await dialog.getByText("keep-a6", { exact: true }).count())) {
+    await dialog.getByLabel("Category name").fill("keep-a6");
+    await dialog.getByRole("button", { name: "Add", exact: true }).click();
+    dialog = page.getByRole("dialog", { name: "Add Category" });
+  }
+  // The same name again, in other letters: refused (names are unique regardless of case).
+  await dialog.getByLabel("Category name").fill("KEEP-A6");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+
+  await expect(page).toHaveURL(/dialog=category/);
+  dialog = page.getByRole("dialog", { name: "Add Category" });
+  const name = dialog.getByLabel("Category name");
+  await expect(name).toHaveValue("KEEP-A6");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription(/.+/);
+  const reason = await dialog.locator("#gt-category-value-error").textContent();
+  await expect(name).toHaveAccessibleDescription(reason!);
+});
