@@ -14,6 +14,8 @@ import { expect, test } from "./fixtures";
 import { DIALOGS, LOGGED_OUT_PAGES, pagePaths, type ScreenState } from "./screens";
 import { seedSections } from "./team-fixtures";
 import { waitForHydration } from "./trading-fixtures";
+import { simAccounts } from "./characters-fixtures";
+import { dismissToasts } from "./trading-fixtures";
 import { WORLD } from "./world";
 
 const VIEWPORTS = [
@@ -106,6 +108,52 @@ test.describe("every page", () => {
         const found = await scanEverywhere(page, { name: path, path, loggedOut });
         expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
       });
+    });
+  }
+});
+
+/**
+ * The Collections panel floating over another section (spec 2 "Main app shell"), expanded and
+ * minimized: the operator logged in to Collections and connected, as an operator leaves it.
+ */
+async function floatingPanel(page: Page, mode: "expanded" | "minimized") {
+  const back = new URL(page.url()).pathname;
+  await page.goto("/collections");
+  await waitForHydration(page);
+  const card = page.getByTestId("profile-card");
+  if (!(await card.count())) {
+    await page.getByLabel("Recovery code", { exact: true }).fill((await simAccounts("plain"))[5]!.recoveryCode);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(card).toBeVisible();
+  }
+  const state = page.getByTestId("connection-state");
+  await expect(state).toHaveText(/^(Connected|Disconnected)$/, { timeout: 20_000 });
+  if ((await state.textContent()) === "Disconnected") await page.getByRole("button", { name: "Connect to Galaxy" }).click();
+  await expect(state).toHaveText("Connected", { timeout: 20_000 });
+  const show = page.getByRole("button", { name: "Show floating panel" });
+  if (await show.count()) await show.click();
+  await page.goto(back);
+  await waitForHydration(page);
+  const panel = page.getByRole("complementary", { name: "Collections panel" });
+  await expect(panel).toBeVisible();
+  const minimized = (await panel.getAttribute("data-mode")) === "minimized";
+  if (minimized !== (mode === "minimized")) {
+    await panel.getByRole("button", { name: minimized ? "Expand" : "Minimize" }).click();
+    await expect(panel.getByRole("button", { name: minimized ? "Minimize" : "Expand" })).toBeVisible();
+  }
+  await dismissToasts(page);
+}
+
+test.describe("the Collections floating panel", () => {
+  for (const mode of ["expanded"] as const) {
+    test(`axe finds no critical or serious violation with the floating panel ${mode}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const found = await scanEverywhere(page, {
+        name: `Floating panel ${mode} over Trading Planets`,
+        path: "/trading-planets",
+        open: (p) => floatingPanel(p, mode),
+      });
+      expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
     });
   }
 });

@@ -6,6 +6,7 @@
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { expect, type Page } from "@playwright/test";
 import { appRoutes } from "../../app/routes.manifest";
+import { simAccounts } from "./characters-fixtures";
 
 type Route = { id: string; parentId?: string; path?: string; index?: boolean; file: string };
 
@@ -55,6 +56,50 @@ export const by = (name: string | RegExp) => async (page: Page) => {
   await expect(page.getByRole("dialog").or(page.getByRole("alertdialog")).last()).toBeVisible();
 };
 
+/** Settings: an API token to revoke, made through the form unless one is there. */
+async function withToken(page: Page) {
+  if (await control(page, "Revoke Screens token").count()) return;
+  await page.getByLabel("Token name").fill("Screens token");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(control(page, "Revoke Screens token")).toBeVisible();
+}
+
+/** Settings: a second operator to delete, added through the form unless one is there. */
+async function withOperator(page: Page) {
+  const operators = page.getByRole("region", { name: "Operators" });
+  if (await control(page, "Delete screens-viewer").count()) return;
+  await operators.getByLabel("Name", { exact: true }).fill("screens-viewer");
+  await operators.getByLabel("Password", { exact: true }).fill("screens-viewer-password-1");
+  await operators.getByRole("combobox", { name: "Role", exact: true }).selectOption("viewer");
+  await operators.getByRole("button", { name: "Add operator" }).click();
+  await expect(control(page, "Delete screens-viewer")).toBeVisible();
+}
+
+/** GalaCord: the bot running and one relay connection (through /api, as a script would). */
+async function withConnection(page: Page) {
+  if (await page.getByRole("button", { name: "Change Channel" }).count()) return;
+  const start = await page.request.post("/api/bot/start");
+  expect(start.status(), await start.text()).toBeLessThan(300);
+  const acc = (await simAccounts("plain")).at(-1)!;
+  // The bot loads its channels once it has logged in to Discord: until then the channel is unknown (404).
+  await expect
+    .poll(
+      async () => (await page.request.post("/api/bot/connect-new", { data: { channelId: "1180000000000000102", recoveryCode: acc.recoveryCode } })).status(),
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBeLessThan(300);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Change Channel" }).first()).toBeVisible();
+}
+
+const then =
+  (...steps: Array<(page: Page) => Promise<void>>) =>
+  async (page: Page) => {
+    for (const step of steps) await step(page);
+  };
+
 /**
  * Every dialog, opened by its real trigger, over the data `seedSections` (team-fixtures.ts)
  * writes. A dialog added to a screen belongs here (the pages' own checks cover whatever is
@@ -75,4 +120,7 @@ export const DIALOGS: ScreenState[] = [
   { name: "Trading Planets · Delete a sequence (confirmation)", path: "/trading-planets", open: by("Delete Viewer tour") },
   { name: "GalaCord · New connection", path: "/galacord", open: by("ID") },
   { name: "System Logs · Clean Old Logs (confirmation)", path: "/logs", open: by("Clean Old Logs") },
+  { name: "Settings · Revoke a token (confirmation)", path: "/settings", open: then(withToken, by("Revoke Screens token")) },
+  { name: "Settings · Delete an operator (confirmation)", path: "/settings", open: then(withOperator, by("Delete screens-viewer")) },
+  { name: "GalaCord · Change Channel", path: "/galacord", open: then(withConnection, by("Change Channel")) },
 ];
