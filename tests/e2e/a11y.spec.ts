@@ -4,41 +4,19 @@
  * in both themes, at 1366 px and at 390 px. Any critical or serious violation fails it,
  * with the rule, the nodes and axe's own summary of each.
  *
- * The pages come from the route table (app/routes.manifest.ts, the function the build uses):
- * a page added tomorrow is scanned without editing this file. Dialogs are opened by their
- * real triggers, as an operator would open them.
+ * The pages and dialogs are tests/e2e/screens.ts's: the pages from the route table (a page
+ * added tomorrow is scanned without editing this file), the dialogs opened by their real
+ * triggers, as an operator would open them.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import type { Page } from "@playwright/test";
-import { appRoutes } from "../../app/routes.manifest";
 import { expect, test } from "./fixtures";
+import { DIALOGS, LOGGED_OUT_PAGES, pagePaths, type ScreenState } from "./screens";
 import { seedSections } from "./team-fixtures";
 import { waitForHydration } from "./trading-fixtures";
+import { simAccounts } from "./characters-fixtures";
+import { dismissToasts } from "./trading-fixtures";
 import { WORLD } from "./world";
-
-type Route = { id: string; parentId?: string; path?: string; index?: boolean; file: string };
-
-/** Every page the app serves: route modules with a screen (`.tsx`), outside /api. */
-function pagePaths(): string[] {
-  const table = Object.values(appRoutes(UNSAFE_defineRoutes)) as Route[];
-  const byId = new Map(table.map((r) => [r.id, r]));
-  const paths = new Set<string>();
-  for (const route of table) {
-    if (!route.file.endsWith(".tsx")) continue;
-    if (!route.path && !route.index) continue; // a layout
-    const parts: string[] = [];
-    for (let r: Route | undefined = route; r; r = r.parentId ? byId.get(r.parentId) : undefined) if (r.path) parts.unshift(r.path);
-    const p = "/" + parts.join("/");
-    if (p === "/api" || p.startsWith("/api/")) continue;
-    if (p === "/") continue; // redirects to the remembered section, scanned as itself
-    paths.add(p.replace(/:[A-Za-z]+\??/g, "x"));
-  }
-  return [...paths].sort();
-}
-
-/** Pages reached without a session (a logged-in operator is sent on from them). */
-const LOGGED_OUT_PAGES = new Set(["/login", "/setup"]);
 
 const VIEWPORTS = [
   { name: "desktop", width: 1366, height: 800 },
@@ -76,16 +54,8 @@ async function scan(page: Page, label: string): Promise<string | null> {
   return bad.length ? `${label}\n${describe(bad)}` : null;
 }
 
-type State = {
-  name: string;
-  path: string;
-  /** Opens the dialog by its real trigger; the dialog is then scanned. */
-  open?: (page: Page) => Promise<void>;
-  loggedOut?: boolean;
-};
-
 /** Visits `state` in every theme and viewport and collects what axe finds. */
-async function scanEverywhere(page: Page, state: State): Promise<string[]> {
+async function scanEverywhere(page: Page, state: ScreenState): Promise<string[]> {
   const found: string[] = [];
   for (const theme of THEMES) {
     for (const vp of VIEWPORTS) {
@@ -108,40 +78,6 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await seedSections((await context.newPage()).request, baseURL!, 16);
   await context.close();
 });
-
-/** A button or a link (a confirmation's trigger is a link to its no-JavaScript page). */
-const control = (page: Page, name: string | RegExp) =>
-  page
-    .getByRole("button", { name, exact: typeof name === "string" })
-    .or(page.getByRole("link", { name, exact: typeof name === "string" }))
-    .first();
-
-/** Opens a dialog by clicking its trigger, and waits for it. */
-const by = (name: string | RegExp) => async (page: Page) => {
-  await control(page, name).click();
-  await expect(page.getByRole("dialog").or(page.getByRole("alertdialog")).last()).toBeVisible();
-};
-
-/**
- * Every dialog, opened by its real trigger. A dialog added to a screen belongs here (the
- * pages' own scans cover whatever is rendered without opening anything).
- */
-const DIALOGS: State[] = [
-  { name: "Exchange Rates · Add", path: "/exchange-rates", open: by("Add") },
-  { name: "Exchange Rates · Import", path: "/exchange-rates", open: by("Import") },
-  { name: "Exchange Rates · Add output gift", path: "/exchange-rates", open: by("Add output gift to Gold Ring") },
-  { name: "Exchange Rates · Delete all (confirmation)", path: "/exchange-rates", open: by("Delete all exchange rates for Gold Ring") },
-  { name: "Bowling Bots · Gift Rates", path: "/gifts", open: by("Gift Rates") },
-  { name: "Bowling Bots · Companion", path: "/gifts", open: by(/^(Assign|Update) Companion for /) },
-  { name: "Bowling Bots · Delete an account (confirmation)", path: "/gifts", open: by(/^Delete (?!all)/) },
-  { name: "All Characters · Add User", path: "/characters", open: by("Add User") },
-  { name: "All Characters · Add Category", path: "/characters", open: by("Add Category") },
-  { name: "All Characters · Delete a user (confirmation)", path: "/characters", open: by(/^Delete (?!all)/) },
-  { name: "Trading Planets · Custom Planets", path: "/trading-planets", open: by("Custom Planets") },
-  { name: "Trading Planets · Delete a sequence (confirmation)", path: "/trading-planets", open: by("Delete Viewer tour") },
-  { name: "GalaCord · New connection", path: "/galacord", open: by("ID") },
-  { name: "System Logs · Clean Old Logs (confirmation)", path: "/logs", open: by("Clean Old Logs") },
-];
 
 test.describe("every dialog", () => {
   for (const state of DIALOGS) {
@@ -172,6 +108,52 @@ test.describe("every page", () => {
         const found = await scanEverywhere(page, { name: path, path, loggedOut });
         expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
       });
+    });
+  }
+});
+
+/**
+ * The Collections panel floating over another section (spec 2 "Main app shell"), expanded and
+ * minimized: the operator logged in to Collections and connected, as an operator leaves it.
+ */
+async function floatingPanel(page: Page, mode: "expanded" | "minimized") {
+  const back = new URL(page.url()).pathname;
+  await page.goto("/collections");
+  await waitForHydration(page);
+  const card = page.getByTestId("profile-card");
+  if (!(await card.count())) {
+    await page.getByLabel("Recovery code", { exact: true }).fill((await simAccounts("plain"))[5]!.recoveryCode);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(card).toBeVisible();
+  }
+  const state = page.getByTestId("connection-state");
+  await expect(state).toHaveText(/^(Connected|Disconnected)$/, { timeout: 20_000 });
+  if ((await state.textContent()) === "Disconnected") await page.getByRole("button", { name: "Connect to Galaxy" }).click();
+  await expect(state).toHaveText("Connected", { timeout: 20_000 });
+  const show = page.getByRole("button", { name: "Show floating panel" });
+  if (await show.count()) await show.click();
+  await page.goto(back);
+  await waitForHydration(page);
+  const panel = page.getByRole("complementary", { name: "Collections panel" });
+  await expect(panel).toBeVisible();
+  const minimized = (await panel.getAttribute("data-mode")) === "minimized";
+  if (minimized !== (mode === "minimized")) {
+    await panel.getByRole("button", { name: minimized ? "Expand" : "Minimize" }).click();
+    await expect(panel.getByRole("button", { name: minimized ? "Minimize" : "Expand" })).toBeVisible();
+  }
+  await dismissToasts(page);
+}
+
+test.describe("the Collections floating panel", () => {
+  for (const mode of ["expanded"] as const) {
+    test(`axe finds no critical or serious violation with the floating panel ${mode}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const found = await scanEverywhere(page, {
+        name: `Floating panel ${mode} over Trading Planets`,
+        path: "/trading-planets",
+        open: (p) => floatingPanel(p, mode),
+      });
+      expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
     });
   }
 });

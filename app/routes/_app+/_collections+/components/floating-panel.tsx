@@ -25,11 +25,11 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
   const minimized = panel.mode === "minimized";
   return (
     <aside className="gt-floating-panel" aria-label="Collections panel" data-mode={panel.mode}>
-      <Flex align="center" gap="2" justify="between">
-        <Text size="2" weight="bold">
+      <Flex align="center" gap="2" justify="between" className="gt-fp-head">
+        <Text size="2" weight="bold" className="gt-fp-title">
           Collections · {panel.nick}
         </Text>
-        <Flex gap="1">
+        <Flex gap="1" className="gt-fp-window">
           <IntentForm intent="panel" fields={{ mode: minimized ? "show" : "minimized" }}>
             {(busy) => (
               <Button size="1" variant="ghost" type="submit" loading={busy}>
@@ -48,7 +48,7 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
       </Flex>
       {minimized ? null : (
         <>
-          <Flex gap="2" mt="2" align="center" wrap="wrap">
+          <Flex gap="2" mt="2" align="center" wrap="wrap" className="gt-fp-status">
             {panel.state === "connecting" && panel.session.phase === "waiting" ? (
               // Issue 29: one state — waiting for a worker (its worker lost), not "Connecting" (a retry is
               // "Connecting", as on the card; the detail line says when the next try is).
@@ -62,8 +62,10 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
               Auto {panel.auto ? "on" : "off"} · Runs: {panel.runCount} / {panel.repeat ? panel.repeat : "∞"}
             </Text>
           </Flex>
-          <SessionDetail session={panel.session} />
-          <Flex gap="2" mt="2" wrap="wrap">
+          <div className="gt-fp-detail">
+            <SessionDetail session={panel.session} />
+          </div>
+          <Flex gap="2" mt="2" wrap="wrap" className="gt-fp-actions">
             <IntentForm intent="run">
               {(busy) => (
                 <Button size="1" type="submit" loading={busy}>
@@ -105,7 +107,7 @@ export function CollectionsFloatingPanel({ panel }: { panel: FloatingPanelData }
             </IntentForm>
           </Flex>
           {panel.lastActivity ? (
-            <Text as="p" size="1" mt="2" color={panel.lastActivity.status === "error" ? "red" : "gray"}>
+            <Text as="p" size="1" mt="2" color={panel.lastActivity.status === "error" ? "red" : "gray"} className="gt-fp-activity">
               {panel.lastActivity.message}
             </Text>
           ) : null}
