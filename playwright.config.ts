@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 
-import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_WORKERS, WORLD, WORLDS, type World } from "./tests/e2e/world";
+import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_RELOGIN_WINDOW_MS, E2E_WORKERS, WORLD, WORLDS, type World } from "./tests/e2e/world";
 
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
@@ -45,6 +45,7 @@ function server(world: World) {
       GALAXY_SERVICES_URL: `${world.simUrl}/services/`,
       DISCORD_TOKEN: "sim-bot-token",
       DISCORD_API_URL: `${world.discordUrl}/api`,
+      GALAXY_RELOGIN_WINDOW_MS: String(E2E_RELOGIN_WINDOW_MS),
     },
   };
 }

@@ -31,6 +31,13 @@ export type SocketOptions = {
 /** The "recently left" window's default (decision 0042): galaxy-platform.md §4 452, "come back 10 s after leaving". */
 export const DEFAULT_RELOGIN_WINDOW_MS = 10_000;
 
+/** A simulator started without `reloginWindowMs`: SIM_RELOGIN_WINDOW_MS when set (tests scale it down), else the platform's 10 s. */
+function reloginWindowFromEnv(): number {
+  const raw = process.env.SIM_RELOGIN_WINDOW_MS;
+  const v = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(v) && v >= 0 ? v : DEFAULT_RELOGIN_WINDOW_MS;
+}
+
 /** Server texts. The platform's real ones are unknown or Russian; these are ours. */
 export const SIM_TEXTS = {
   451: "Invalid recovery code or password",
@@ -434,7 +441,7 @@ export class SimSocketServer {
     if (faulted && f.loginCode !== 950) return this.#refuse(conn, f.loginCode!, "USER", SIM_TEXTS[f.loginCode as 451 | 452 | 601]);
     const account = this.world.findAccount(id);
     if (!account || account.password !== password) return this.#refuse(conn, 451, "USER", SIM_TEXTS[451]);
-    const window = this.options.reloginWindowMs ?? DEFAULT_RELOGIN_WINDOW_MS;
+    const window = this.options.reloginWindowMs ?? reloginWindowFromEnv();
     const left = this.#quitAt.get(account.id);
     if (window > 0 && left !== undefined && Date.now() - left < window) return this.#refuse(conn, 452, "USER", SIM_TEXTS[452]);
 

@@ -3,10 +3,9 @@ import path from "node:path";
 import { chromium, type FullConfig, type LaunchOptions } from "@playwright/test";
 import { startDiscordSimulator } from "../../sim/discord/server";
 import { startSimulator } from "../../sim/server";
-import { DEFAULT_RELOGIN_WINDOW_MS } from "../../sim/socket";
 import { deleteKeysMatching } from "../kit/redis-keys";
 import { E2E_OPERATOR } from "./credentials";
-import { E2E_BASE_PORT, WORLDS, type World } from "./world";
+import { E2E_BASE_PORT, E2E_RELOGIN_WINDOW_MS, WORLDS, type World } from "./world";
 
 /**
  * Runs once per `playwright test`, after Playwright has started the webServers (plugins set
@@ -46,9 +45,9 @@ export default async function globalSetup(config: FullConfig) {
 async function setUpWorld(world: World, launchOptions: LaunchOptions | undefined, root: string, closers: Array<() => Promise<void>>) {
   // The Galaxy simulator the app points at (GALAXY_WS_URL in playwright.config.ts); specs read
   // its seeded accounts from GET /__sim/accounts. It lives as long as this run. With the
-  // platform's 10 s "recently left" window (a login within 10 s of the account's last QUIT gets
-  // 452; decision 0042), as the demo and `npm run galaxy-sim` have it.
-  const sim = await startSimulator({ port: world.simPort, reloginWindowMs: DEFAULT_RELOGIN_WINDOW_MS });
+  // platform's "recently left" window (a login soon after the account's last QUIT gets 452;
+  // decision 0042), scaled to E2E_RELOGIN_WINDOW_MS with the app's GALAXY_RELOGIN_WINDOW_MS.
+  const sim = await startSimulator({ port: world.simPort, reloginWindowMs: E2E_RELOGIN_WINDOW_MS });
   closers.push(() => sim.close());
   // The Discord simulator the GalaCord bot logs in to (DISCORD_API_URL in playwright.config.ts).
   const discord = await startDiscordSimulator({ port: world.discordPort });

@@ -13,6 +13,13 @@ export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
  * of its time, and since journeys share a tab (playwright.config.ts reuseContext) each costs
  * less CPU, so two workers left it idle (measured 2026-11-26: 6.6 → 5.4 min, docs/testing.md).
  */
+/**
+ * The platform's "recently left" window in the journeys' worlds (decision 0042): the simulator
+ * and the app alike, at 3 s instead of 10 s (the demo has 10 s), so every Collections login (a
+ * sign-in, then the session's login) waits 3.6 s, not 11 s.
+ */
+export const E2E_RELOGIN_WINDOW_MS = 3_000;
+
 export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 3) || 1);
 
 export type World = {

@@ -62,6 +62,10 @@ export const RECIPE: RecipeRow[] = [
   { name: "LOG_FORMAT", why: 'optional, every host alike: json for one JSON object a line ("Metrics, logs and alerts" below)' },
   { name: "METRICS_TOKEN", why: "optional, every host alike (a secret file): the bearer token of GET /metrics; without it loopback only" },
   { name: "METRICS_PORT", why: "optional, workers: the port of their GET /metrics (e.g. 9464)" },
+  {
+    name: "WEB_HEAP_GROWING_PERCENT",
+    why: "optional, web: default 50; the V8 heap grows at most this far past the last full GC's survivors (0 = V8's own; decision 0043)",
+  },
   { name: "METRICS_HOST", why: "optional, workers: the internal address their GET /metrics listens on (default loopback)" },
   { name: "JOB_LOCK_DURATION_MS", why: "default 30000 (docs/jobs.md); Auto cycles and refreshes use the session lock below (decision 0028)" },
   { name: "JOB_STALLED_INTERVAL_MS", why: "default 30000" },
