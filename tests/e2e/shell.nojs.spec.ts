@@ -70,16 +70,17 @@ test("an unknown page says so in words", async ({ page }) => {
 });
 
 test("a flash toast without JavaScript closes with its ×, so nothing has to be waited out over a button", async ({ page }) => {
-  // A refused recovery code: a flash toast, nothing changed.
-  await page.goto("/characters?dialog=user");
-  const dialog = page.getByRole("dialog", { name: "Add User" });
-  await dialog.getByLabel("Recovery code").fill("ZZZZZZZZZZ");
-  await dialog.getByRole("button", { name: "Create User" }).click();
+  // A plain post that redirects with a flash toast (a refused Add User no longer does: its
+  // reason stands next to the field, issue 30 A6). Put back at the end.
+  await page.goto("/exchange-rates");
+  await page.getByRole("button", { name: "Disable Gold Ring → Clay" }).click();
   const card = page.locator(".gt-toast-static .gt-toast-card");
-  await expect(card).toContainText("Login failed: Invalid credentials");
+  await expect(card).toContainText("Exchange rate disabled successfully");
   // Hovering keeps it (time to read it); its × hides it at once.
   await card.hover();
   await card.locator(".gt-toast-close-static").click();
   await expect(card).toBeHidden();
   await expect(page.getByRole("checkbox", { name: "Dismiss notification" })).toBeChecked();
+  await page.getByRole("button", { name: "Enable Gold Ring → Clay" }).click();
+  await expect(page.locator(".gt-toast-static .gt-toast-card")).toContainText("Exchange rate enabled successfully");
 });
