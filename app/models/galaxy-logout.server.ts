@@ -10,8 +10,7 @@
  * minute (far longer than the window). Best effort: Redis away means nothing is recorded and a
  * 452 is treated as the platform's plain refusal.
  */
-import { producerConnection, queuePrefix } from "~/queue/redis.server";
-import { producerReady } from "~/queue/queues.server";
+import { queuePrefix, readyProducer } from "~/queue/redis.server";
 
 /** How long after an account left the platform refuses its login (452) [D]: 10 s, decision 0042. */
 export const RELOGIN_WINDOW_MS = 10_000;
@@ -39,8 +38,7 @@ export const logoutKey = (accountId: string) => `${queuePrefix()}:galaxy:logout:
 /** Records that our client sent QUIT for `accountId` at `at` (ms). Never throws. */
 export async function recordLogout(accountId: string, at: number = Date.now()): Promise<void> {
   try {
-    if (!(await producerReady(300))) return;
-    await producerConnection().set(logoutKey(accountId), String(at), "PX", KEEP_MS);
+    await readyProducer()?.set(logoutKey(accountId), String(at), "PX", KEEP_MS);
   } catch {
     // Redis went away: a 452 then reads as the platform's plain refusal.
   }
@@ -49,8 +47,9 @@ export async function recordLogout(accountId: string, at: number = Date.now()): 
 /** When our client last left `accountId` (ms), if within the last minute; null when unknown. Never throws. */
 export async function lastLogoutAt(accountId: string): Promise<number | null> {
   try {
-    if (!(await producerReady(300))) return null;
-    const raw = await producerConnection().get(logoutKey(accountId));
+    const conn = readyProducer();
+    if (!conn) return null;
+    const raw = await conn.get(logoutKey(accountId));
     const at = raw === null ? NaN : Number(raw);
     return Number.isFinite(at) ? at : null;
   } catch {

@@ -218,6 +218,17 @@ export function producerConnection(): Redis {
 }
 
 /** Why the producer connection is not ready (its last error), if it is not. */
+/**
+ * The producer connection when this process has one that is ready, else null — never opens
+ * one. For best-effort writes that must not make a process connect to Redis for them (the
+ * launcher's demo seed signs in before the private Redis exists: the relogin record printed
+ * "producer connection … ECONNREFUSED" into the start-up log).
+ */
+export function readyProducer(): Redis | null {
+  const conn = registry().producer;
+  return conn && conn.status === "ready" ? conn : null;
+}
+
 export function producerLastError(): string | undefined {
   const reg = g.redis;
   if (!reg?.producer || reg.producer.status === "ready") return undefined;
