@@ -26,6 +26,11 @@ if (!skipBuild) {
   buildApp();
 }
 
+if (demo) {
+  // The launcher's own writes (the demo seed) tell no open page: there is none yet.
+  const { muteLivePublishing } = await import("~/queue/live.server");
+  muteLivePublishing();
+}
 const env = demo ? await startDemo() : null;
 
 /** The demo's simulators; a port already in use ends the start with one line, not a stack trace (issue 30 A8). */

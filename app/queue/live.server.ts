@@ -17,13 +17,24 @@ export const liveChannel = () => `${queuePrefix()}:live`;
 /** What travels: the event plus, for per-operator data, whose it is (never sent to other operators). */
 export type LiveMessage = LiveEvent & { operatorId?: string };
 
-const outbox = remember("live-outbox", () => ({ chain: Promise.resolve() }));
+const outbox = remember("live-outbox", (): { chain: Promise<void>; muted?: boolean } => ({ chain: Promise.resolve() }));
+
+/**
+ * This process publishes no live events: `npm start`'s launcher, whose demo seed writes rows
+ * before the web process (and its private Redis) exists and while no page is open to be told.
+ * Publishing opened a Redis connection there that printed "producer connection … ECONNREFUSED"
+ * into the start-up log (issue 30 A8).
+ */
+export function muteLivePublishing(): void {
+  outbox.muted = true;
+}
 
 /**
  * Publishes a change (fire and forget). `operatorId` limits delivery to that operator's
  * streams (Collections state is per operator).
  */
 export function publishLive(topic: LiveTopic, fields: { scope?: string; key?: string; data?: unknown; operatorId?: string } = {}): void {
+  if (outbox.muted) return;
   const message: LiveMessage = { topic, ...fields, at: Date.now() };
   const payload = JSON.stringify(message);
   // One chain per process keeps events in the order they were published; a connection still
