@@ -8,6 +8,7 @@ import { getAuth, type AuthResult } from "./auth.server";
 import { bodyLimitFor } from "../utils/body-limits";
 import { degradeRoute } from "./degrade.server";
 import { getToast } from "remix-toast";
+import { readBodyUpTo } from "../utils/read-body.server";
 
 /**
  * Every route action of the Remix build, wrapped once (issue 21; docs/decisions/0016), so
@@ -255,20 +256,15 @@ function targetFromBody(fields: Record<string, unknown>): string {
 
 /** The whole body, or null when it is longer than `limit` (reading stops there). */
 async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer<ArrayBuffer> | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      void reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
+  const over = new Error("over the limit");
+  try {
+    return await readBodyUpTo({ body }, limit, () => {
+      throw over;
+    });
+  } catch (err) {
+    if (err === over) return null;
+    throw err;
   }
-  return Buffer.concat(chunks);
 }
 
 /** The request body as a value for the summary: JSON parsed, a form as an object. */
