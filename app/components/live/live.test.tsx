@@ -16,6 +16,7 @@ import { LiveProvider, useLive } from "./live";
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  FakeEventSource.last = null;
 });
 
 class FakeEventSource {
@@ -31,6 +32,14 @@ class FakeEventSource {
   emit(type: string, data = "") {
     for (const fn of this.listeners.get(type) ?? []) fn(new MessageEvent(type, { data }));
   }
+}
+
+/**
+ * The tab's stream, once the provider's effect has opened it: the effect runs after the first
+ * render, which on a loaded machine can come after the page's text is on screen.
+ */
+async function stream(): Promise<void> {
+  await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
 }
 
 /** A live page at "/" inside the tab's LiveProvider, with its loader. */
@@ -62,7 +71,8 @@ async function stalkerPageCaughtUp(): Promise<() => number> {
   }
   renderLivePage(Page, () => ({ n: ++loads }));
   await screen.findByText("page");
-  await act(async () => FakeEventSource.last!.emit("ready"));
+  await stream();
+    await act(async () => FakeEventSource.last!.emit("ready"));
   await waitFor(() => expect(loads).toBe(2));
   await new Promise((r) => setTimeout(r, 300));
   return () => loads;
@@ -84,12 +94,14 @@ describe("useLive", () => {
     expect(loads).toBe(1);
     // The bot logged in before the stream was up: its event went to nobody.
     state = "Running";
+    await stream();
     await act(async () => FakeEventSource.last!.emit("ready"));
     await waitFor(() => expect(screen.getByTestId("state").textContent).toBe("Running"));
     expect(loads).toBe(2);
     // Once up, only events revalidate (throttled); nothing else reloads.
     state = "Stopped";
     await new Promise((r) => setTimeout(r, 300));
+    await stream();
     await act(async () => FakeEventSource.last!.emit("live", JSON.stringify({ topic: "session", scope: "relay", key: "bot" })));
     await waitFor(() => expect(screen.getByTestId("state").textContent).toBe("Stopped"));
     expect(loads).toBe(3);
@@ -107,6 +119,7 @@ describe("useLive", () => {
       params: {},
     } as unknown as Parameters<typeof clientAction>[0]);
     const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
+    await stream();
     await act(async () => FakeEventSource.last!.emit("live", event));
     await new Promise((r) => setTimeout(r, 400));
     expect(loads()).toBe(2);
@@ -114,6 +127,7 @@ describe("useLive", () => {
     answer({ ok: true });
     await posted;
     // The change is still owed: the next event (or the page going idle) brings it.
+    await stream();
     await act(async () => FakeEventSource.last!.emit("live", event));
     await waitFor(() => expect(loads()).toBe(3));
   });
@@ -125,11 +139,13 @@ describe("useLive", () => {
     const fetchers = new Map([["start-stalker", { state: "loading" }]]);
     vi.stubGlobal("__remixRouter", { state: { navigation: { state: "idle" }, revalidation: "idle", fetchers } });
     const event = JSON.stringify({ topic: "session", scope: "stalker", key: "1" });
+    await stream();
     await act(async () => FakeEventSource.last!.emit("live", event));
     await new Promise((r) => setTimeout(r, 400));
     expect(loads()).toBe(2);
 
     fetchers.set("start-stalker", { state: "idle" });
+    await stream();
     await act(async () => FakeEventSource.last!.emit("live", event));
     await waitFor(() => expect(loads()).toBe(3));
   });
