@@ -132,6 +132,8 @@ async function floatingPanel(page: Page, mode: "expanded" | "minimized") {
   await expect(state).toHaveText("Connected", { timeout: 20_000 });
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
   await page.goto(back);
   await waitForHydration(page);
   const panel = page.getByRole("complementary", { name: "Collections panel" });

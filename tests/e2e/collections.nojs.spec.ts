@@ -96,6 +96,7 @@ test("the floating panel is server-rendered on other sections while connected, a
     )
     .toBe("Connected");
   await page.getByRole("button", { name: "Show floating panel" }).click();
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
   await page.goto("/characters");
   const panel = page.getByRole("complementary", { name: "Collections panel" });
   await expect(panel).toBeVisible();

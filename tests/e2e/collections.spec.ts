@@ -235,6 +235,8 @@ test("issue 30 A9: on a 390 px phone the floating panel, expanded or minimized, 
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   const panel = page.getByRole("complementary", { name: "Collections panel" });
   for (const path of ["/trading-planets", "/characters", "/logs"]) {
@@ -263,6 +265,8 @@ test("issue 30 B4: on a 390 × 844 phone the expanded floating panel covers at m
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   const panel = page.getByRole("complementary", { name: "Collections panel" });
   try {

@@ -46,6 +46,8 @@ test("issue 30 A7, no JavaScript, 390 px and 1366 px: the flash toast of Minimiz
     .toBe("Connected");
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
 
   for (const size of [
     { width: 390, height: 844 },

@@ -87,6 +87,8 @@ test("issue 30 A7, 390 px and 1366 px: minimizing the Collections panel shows it
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
   const show = page.getByRole("button", { name: "Show floating panel" });
   if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
   await page.clock.install();
 
   for (const size of [

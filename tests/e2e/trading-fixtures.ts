@@ -132,10 +132,13 @@ export async function seedTrader(request: APIRequestContext, index: number, stay
   return acc;
 }
 
-/** What an account posted to planet chat, as the simulator saw it. */
-export async function postedBy(accountId: string): Promise<{ planet: string; text: string }[]> {
+/**
+ * What an account posted to planet chat, as the simulator saw it; from `since` (ms) on, so a
+ * retried journey does not count its first try's post (the simulator outlives a try).
+ */
+export async function postedBy(accountId: string, since = 0): Promise<{ planet: string; text: string }[]> {
   const res = await fetch(`${TRADING_SIM_URL}/__sim/chat?fromId=${accountId}`);
-  return ((await res.json()) as { chat: { planet: string; text: string; toId: string }[] }).chat.filter((c) => c.toId === "0");
+  return ((await res.json()) as { chat: { planet: string; text: string; toId: string; at: number }[] }).chat.filter((c) => c.toId === "0" && c.at >= since);
 }
 
 export const traderCard = (page: Page, accountId: string) => page.getByTestId(`trader-${accountId}`);

@@ -10,6 +10,9 @@ test.afterEach(async ({ request }) => {
 });
 
 test("start and stop by posted forms; the state after a reload is on planet TradeZone*1", async ({ page, request }) => {
+  // Sign-in, then a JOIN after the platform's 4 s: past 20 s on a loaded 2-core CI machine.
+  test.setTimeout(90_000);
+  const since = Date.now();
   const acc = await seedTrader(request, 6);
   accountId = acc.id;
   await page.goto("/trading-planets");
@@ -23,10 +26,10 @@ test("start and stop by posted forms; the state after a reload is on planet Trad
         await page.reload();
         return card.getByTestId("trader-state").textContent();
       },
-      { timeout: 20_000, intervals: [1_000] },
+      { timeout: 40_000, intervals: [1_000] },
     )
     .toBe("on planet TradeZone*1");
-  await expect.poll(() => postedBy(acc.id)).toEqual([expect.objectContaining({ planet: "TradeZone*1", text: "Selling roses 🌹 #6" })]);
+  await expect.poll(() => postedBy(acc.id, since)).toEqual([expect.objectContaining({ planet: "TradeZone*1", text: "Selling roses 🌹 #6" })]);
 
   await card.getByRole("button", { name: `Stop ${acc.nick}` }).click();
   await expect(toast(page, "Trader stopped successfully")).toBeVisible();

@@ -14,6 +14,9 @@ test.afterEach(async ({ request }) => {
 });
 
 test("start a trader: flying → on planet TradeZone*1 with its ad posted there; stop → idle", async ({ page, request }) => {
+  // Sign-in, then a JOIN after the platform's 4 s: past 20 s on a loaded 2-core CI machine.
+  test.setTimeout(90_000);
+  const since = Date.now();
   const acc = await seedTrader(request, 5);
   accountId = acc.id;
   await page.goto("/trading-planets");
@@ -23,9 +26,9 @@ test("start a trader: flying → on planet TradeZone*1 with its ad posted there;
   await card.getByRole("button", { name: `Start ${acc.nick}` }).click();
   await expect(toast(page, "Trader started successfully")).toBeVisible();
   // No reload: the page re-reads the state while the trader runs.
-  await expect(card.getByTestId("trader-state")).toHaveText("on planet TradeZone*1", { timeout: 20_000 });
+  await expect(card.getByTestId("trader-state")).toHaveText("on planet TradeZone*1", { timeout: 40_000 });
   await expect(card.getByTestId("trader-counts")).toContainText("1 post ·");
-  await expect.poll(() => postedBy(acc.id)).toEqual([expect.objectContaining({ planet: "TradeZone*1", text: "Selling roses 🌹 #5" })]);
+  await expect.poll(() => postedBy(acc.id, since)).toEqual([expect.objectContaining({ planet: "TradeZone*1", text: "Selling roses 🌹 #5" })]);
   const status = (await (await request.get("/api/trader/status")).json()) as { traders: { accountId: string; state: string; planet: string }[] };
   expect(status.traders.find((t) => t.accountId === acc.id)).toMatchObject({ state: "on_planet", planet: "TradeZone*1" });
 
