@@ -27,18 +27,34 @@ export type LoadRetryPolicy = {
  */
 export function useLoadRetry(failure: unknown, policy: LoadRetryPolicy) {
   const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
   const failures = useRef(0);
+  /** The scheduled retry, while one waits out its delay. */
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [retrying, setRetrying] = useState(failure != null);
   const latest = useRef(policy);
   latest.current = policy;
+
+  const cancel = () => {
+    if (pending.current) clearTimeout(pending.current);
+    pending.current = null;
+  };
+  useEffect(() => cancel, []);
 
   useEffect(() => {
     const p = latest.current;
     if (failure == null) {
       failures.current = 0;
+      cancel();
       setRetrying(false);
       return;
     }
+    // A load that failed while a retry waits out its delay is one nobody here scheduled (the
+    // live stream's catch-up, a revalidation after a post): the retry already owed still runs
+    // on its own time, and this failure is not an attempt of its own. Counting it announced
+    // "(2/3)" early and gave up before the 1 s + 2 s the spec gives the load.
+    if (pending.current) return;
     failures.current += 1;
     const n = failures.current;
     if (n >= p.attempts) {
@@ -48,17 +64,21 @@ export function useLoadRetry(failure: unknown, policy: LoadRetryPolicy) {
     }
     setRetrying(true);
     toast.error(p.retryingMessage(n), { duration: p.retryToastMs });
-    const timer = setTimeout(() => revalidator.revalidate(), p.delaysMs[n - 1] ?? p.delaysMs[p.delaysMs.length - 1] ?? 0);
-    return () => clearTimeout(timer);
-    // One run per load result; the revalidator's identity changes on every state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    pending.current = setTimeout(
+      () => {
+        pending.current = null;
+        void revalidate.current();
+      },
+      p.delaysMs[n - 1] ?? p.delaysMs[p.delaysMs.length - 1] ?? 0,
+    );
   }, [failure]);
 
   const retry = useCallback(() => {
+    cancel();
     failures.current = 0;
     setRetrying(true);
-    revalidator.revalidate();
-  }, [revalidator]);
+    void revalidate.current();
+  }, []);
 
   return { retrying: retrying || revalidator.state === "loading", retry };
 }
