@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeDb, dbKind, getDb } from "./client.server";
+import { dbBreakerActive, dbReachability } from "./reachability.server";
 import { logs } from "./schema";
 import { resetEnv } from "~/utils/env.server";
 
@@ -74,6 +75,23 @@ describe("database client", () => {
       warn.mockRestore();
       await closeDb();
     }
+  });
+
+  it("an open that fails leaves nothing judging the database: the next open works at once", async () => {
+    // A database that is not there (the file before's, dropped): the open fails in migrate.
+    const gone = new URL(realUrl!);
+    gone.pathname = "/gt_test_never_created";
+    process.env.DATABASE_URL = gone.toString();
+    resetEnv();
+    await expect(getDb()).rejects.toThrow();
+    expect(dbBreakerActive()).toBe(false);
+    expect(dbReachability()).toEqual({ up: true });
+
+    process.env.DATABASE_URL = realUrl;
+    resetEnv();
+    const db = await getDb();
+    await db.execute(sql`select 1`);
+    await closeDb();
   });
 
   it("falls back to embedded PGlite files when DATABASE_URL is unset, and keeps data across reopen", async () => {

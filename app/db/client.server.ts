@@ -102,7 +102,14 @@ async function openPostgres(url: string, options: { max: number }) {
   });
   const db = drizzle(pool, { schema, casing: "snake_case" });
   // A no-op when the database is already migrated (a test template, a running owner).
-  await migrate(db, { migrationsFolder: MIGRATIONS });
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+  } catch (err) {
+    // The handle never opened: nothing may keep probing (and judging) a database through it.
+    detachDbBreaker();
+    void pool.end().catch(() => {});
+    throw err;
+  }
   return {
     db: db as unknown as Db,
     close: () => {

@@ -70,3 +70,47 @@ describe("database breaker: load or outage", () => {
     expect(dbReachability()).toMatchObject({ up: false, error: expect.stringContaining("Connection terminated") });
   });
 });
+
+/**
+ * A verdict belongs to the handle that reached it. In CI a test file's first query failed with
+ * "The database is unreachable": a handle the file before had opened (its open failed, or its
+ * database was dropped under it) had called the database down and kept probing a database that
+ * no longer existed, every second; the next handle inherited the verdict. And a check still
+ * under way when its handle closed kept the next handle's suspicions from being checked at all.
+ */
+describe("database breaker: one handle's verdict is not the next one's", () => {
+  it("a new handle starts up, and the old handle's probes stop", async () => {
+    let oldProbes = 0;
+    attachDbBreaker({
+      probe: () => (oldProbes++, Promise.reject(Object.assign(new Error('database "gone" does not exist'), { code: "3D000" }))),
+      discard: () => {},
+    });
+    reportDbUnreachable(new Error("terminating connection due to administrator command"));
+    await sleep(20);
+    expect(dbReachability()).toMatchObject({ up: false });
+
+    attachDbBreaker({ probe: () => Promise.resolve(), discard: () => {} });
+    expect(dbReachability()).toEqual({ up: true });
+    const seen = oldProbes;
+    await sleep(DB_TIMEOUTS.probeEveryMs + 300);
+    expect(oldProbes).toBe(seen);
+    expect(dbReachability()).toEqual({ up: true });
+  });
+
+  it("a check still under way when its handle went does not hold up the next handle's", async () => {
+    attachDbBreaker({ probe: () => sleep(400).then(() => {}), discard: () => {} });
+    reportDbUnreachable(new Error("a query got no answer within 700 ms"));
+    detachDbBreaker();
+
+    attachDbBreaker({
+      probe: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+      discard: () => {},
+    });
+    reportDbUnreachable(new Error("Connection terminated unexpectedly"));
+    await sleep(20);
+    expect(dbReachability()).toMatchObject({ up: false, error: expect.stringContaining("Connection terminated") });
+    // The old check ends now and changes nothing.
+    await sleep(450);
+    expect(dbReachability()).toMatchObject({ up: false });
+  });
+});

@@ -69,18 +69,31 @@ type Breaker = {
 
 const b = remember("db-reachability", (): Breaker => ({ state: { up: true }, checking: false, lastAnswerAt: 0, listeners: new Set() }));
 
-/** The database handle registers how to probe and how to discard connections (app/db/client.server.ts). */
+/**
+ * The database handle registers how to probe and how to discard connections (app/db/client.server.ts).
+ * A new handle starts from a fresh verdict: what a handle before it concluded (a handle whose
+ * open failed, its probes still running against a database that is gone) is not about this one.
+ */
 export function attachDbBreaker(hooks: { probe: (timeoutMs?: number) => Promise<void>; discard: () => void }) {
+  forgetVerdict();
   b.probe = hooks.probe;
   b.discard = hooks.discard;
 }
 
-/** The handle closed (shutdown, tests switching databases): forget its hooks and its state. */
+/**
+ * The handle closed, or its open failed (shutdown, tests switching databases): forget its hooks
+ * and its state. A check or probe of it still under way finds itself detached and changes nothing.
+ */
 export function detachDbBreaker() {
-  clearTimeout(b.timer);
-  b.timer = undefined;
+  forgetVerdict();
   b.probe = undefined;
   b.discard = undefined;
+}
+
+function forgetVerdict() {
+  clearTimeout(b.timer);
+  b.timer = undefined;
+  b.checking = false;
   if (!b.state.up) setState({ up: true });
 }
 
@@ -132,38 +145,31 @@ export function reportDbUnreachable(err: unknown) {
   if (!probe || !b.state.up || b.checking) return;
   b.checking = true;
   const started = Date.now();
-  probe().then(
-    () => {
-      b.checking = false;
-    },
-    async (probeErr: unknown) => {
-      if (isTimeout(probeErr)) {
-        // A probe that timed out while other queries kept getting answers is load (a worker
-        // logging in hundreds of sessions made the server's start-up of a fresh connection take
-        // > 700 ms), not an outage: a partition answers nothing. Answers already delivered to
-        // this process are read first (a busy event loop runs the timer before them).
-        await new Promise((r) => setImmediate(r));
-        if (b.lastAnswerAt >= started) {
-          b.checking = false;
-          return;
-        }
-        // No answer anywhere yet: one longer probe confirms before the verdict (confirmMs).
-        const confirmed = await probe(DB_TIMEOUTS.confirmMs).then(
-          () => false,
-          (e: unknown) => (isTimeout(e) ? b.lastAnswerAt < started : true),
-        );
-        if (!confirmed) {
-          b.checking = false;
-          return;
-        }
-      }
-      b.checking = false;
-      if (b.probe !== probe || !b.state.up) return;
-      setState({ up: false, error: errorText(isTimeout(err) ? probeErr : err), since: Date.now() });
-      b.discard?.();
-      b.timer = setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref();
-    },
-  );
+  const done = () => {
+    if (b.probe === probe) b.checking = false;
+  };
+  probe().then(done, async (probeErr: unknown) => {
+    if (isTimeout(probeErr)) {
+      // A probe that timed out while other queries kept getting answers is load (a worker
+      // logging in hundreds of sessions made the server's start-up of a fresh connection take
+      // > 700 ms), not an outage: a partition answers nothing. Answers already delivered to
+      // this process are read first (a busy event loop runs the timer before them).
+      await new Promise((r) => setImmediate(r));
+      if (b.lastAnswerAt >= started) return done();
+      // No answer anywhere yet: one longer probe confirms before the verdict (confirmMs).
+      const confirmed = await probe(DB_TIMEOUTS.confirmMs).then(
+        () => false,
+        (e: unknown) => (isTimeout(e) ? b.lastAnswerAt < started : true),
+      );
+      if (!confirmed) return done();
+    }
+    if (b.probe !== probe) return;
+    b.checking = false;
+    if (!b.state.up) return;
+    setState({ up: false, error: errorText(isTimeout(err) ? probeErr : err), since: Date.now() });
+    b.discard?.();
+    b.timer = setTimeout(runProbe, DB_TIMEOUTS.probeEveryMs).unref();
+  });
 }
 
 /** A query got an answer from the server: it is reachable (app/db/client.server.ts calls it). */

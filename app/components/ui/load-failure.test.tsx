@@ -44,7 +44,8 @@ describe("useLoadRetry", () => {
     renderRemixStub([{ path: "/", Component: Page, loader: () => ({ failure: loads.push(Date.now()) }) }]);
     const extra = await screen.findByRole("button", { name: "another revalidation" });
     const started = loads[0]!;
-    expect(errors.mock.calls.map((c) => c[0])).toEqual(["Retrying... (1/3)"]);
+    // The hook's effect runs after the render that put the button on screen.
+    await waitFor(() => expect(errors.mock.calls.map((c) => c[0])).toEqual(["Retrying... (1/3)"]));
 
     // The stream's catch-up (or any other revalidation) fails too, before the first retry is due.
     await act(async () => extra.click());
@@ -77,6 +78,7 @@ describe("useLoadRetry", () => {
     }
     renderRemixStub([{ path: "/", Component: Page, loader: () => ({ failure: fail ? ++loads : null }) }]);
     await screen.findByRole("button", { name: "failed" });
+    await waitFor(() => expect(errors).toHaveBeenCalledTimes(1));
     fail = false;
     await act(async () => screen.getByRole("button").click());
     await screen.findByRole("button", { name: "loaded" });
