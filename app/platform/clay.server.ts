@@ -55,6 +55,8 @@ export async function runMasticRequests(
       if (err instanceof GalaxyServiceError && ["auth", "network", "timeout"].includes(err.kind)) break;
     }
   }
+  // Aborted (an Auto cycle's worker closing): the caller records the run as interrupted.
+  opts.signal?.throwIfAborted();
   if (succeeded === 0) throw await failure(T.masticFailed, lastError, { call: "mastic", userID: creds.userID, collectionId, requested: n });
   return { collectionId, requested: n, succeeded, message: T.masticOk };
 }
