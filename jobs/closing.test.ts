@@ -16,7 +16,7 @@ import { inventoryOf, resetServicesFigures, servicesState, type RequestRecord } 
 import { createTestOperator } from "#tests/kit/auth";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, logs, users } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { cycleJobId, startAuto } from "~/models/automation.server";
 import { BOWLING_REFRESH_JOB_ID, getBowlingRefreshProgress, requestBowlingRefresh } from "~/models/bowling-refresh.server";
 import { getLastFetched } from "~/models/bowling-user.server";

@@ -1,7 +1,8 @@
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, collectionSetName, type CollectionSetId } from "#api/collections";
 import type { CollectionItemDto } from "#api/galaxy";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { collectionsTimings } from "~/models/clay.server";
 import { logEvent } from "~/models/log.server";
 import { AppError } from "~/utils/app-error";

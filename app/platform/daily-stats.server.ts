@@ -7,7 +7,8 @@ import { SUMMARY_DAYS } from "#api/summary";
 import { bowlingAccountIds, upsertDailyRows, type DailyRow } from "~/models/daily-totals.server";
 import { getUsersCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
-import { getGalaxyServices, type GalaxyServices } from "../galaxy/services.server";
+import type { GalaxyServices } from "../galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 
 export type PullResult = { accounts: number; rows: number; failed: Array<{ accountId: string; error: string }> };
 

@@ -36,7 +36,8 @@ import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/pl
 import { collectionsTimings } from "~/models/clay.server";
 import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { errorText } from "~/utils/errors";
 import { assertLockProven, LockLetGoError } from "../fence.server";
 import { isWorkerClosing } from "../closing.server";

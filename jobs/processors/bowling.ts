@@ -25,8 +25,9 @@
  */
 import { alertRefreshOutcome } from "~/models/alert.server";
 import type { Job } from "bullmq";
-import { getGalaxyServices } from "~/galaxy/services.server";
-import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
+import type { UserAgentInput } from "~/galaxy/user-agent";
+import { registerUserAgents } from "~/models/user-agent.server";
 import { listBowlingAccounts, setLastFetched, type BowlingAccount } from "~/models/bowling-user.server";
 import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
 import { pullDailyStats } from "~/platform/daily-stats.server";

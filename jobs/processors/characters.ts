@@ -20,7 +20,8 @@
 import { alertRefreshOutcome } from "~/models/alert.server";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { GiftStatDto } from "#api/galaxy";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { actingCredentials, freshStalkerStatuses, saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
 import { logEvent } from "~/models/log.server";
 import { startingProgress } from "~/models/refresh-progress.server";
