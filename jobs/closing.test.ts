@@ -42,8 +42,9 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, pingIntervalMs: 0 });
   process.env.GALAXY_SERVICES_URL = sim.servicesUrl;
   process.env.GALAXY_WS_URL = sim.wsUrl;
-  // Auto's waits at a quarter: a cycle still takes seconds (three 500-ms waits, 16 mastic requests 62 ms apart).
-  process.env.COLLECTIONS_TIME_SCALE = "0.25";
+  // Auto's real timings: after mastic a cycle has three 2-s waits ahead, so a close that waited
+  // for it would see it complete, even on a loaded machine.
+  process.env.COLLECTIONS_TIME_SCALE = "1";
   resetEnv();
   resetGalaxyServices();
 });
@@ -78,8 +79,8 @@ describe("a closing worker hands its long jobs back (issue 30 A8)", () => {
     const accounts = sim.world.accounts.slice(0, 4);
     for (const [i, a] of accounts.entries()) await upsertUser({ accountId: a.id, nick: `C${i} ${a.nick}`, password: a.password, type: "bowling" });
     const op = await createTestOperator({ name: "closing-refresh" });
-    // Every platform answer takes 4 s: the refresh's natural end is seconds away when the close comes.
-    sim.world.faults.latencyMs = 4_000;
+    // Every platform answer takes 10 s: the refresh's natural end is far away when the close comes.
+    sim.world.faults.latencyMs = 10_000;
     const first = pool();
     await requestCharactersRefresh({ operatorId: op.id, force: true });
     const queue = getQueue("bulk-refresh");
@@ -116,7 +117,7 @@ describe("a closing worker hands its long jobs back (issue 30 A8)", () => {
     await db.delete(logs);
     const accounts = sim.world.accounts.slice(0, 3);
     for (const [i, a] of accounts.entries()) await upsertUser({ accountId: a.id, nick: `B${i} ${a.nick}`, password: a.password, type: "bowling" });
-    sim.world.faults.latencyMs = 4_000;
+    sim.world.faults.latencyMs = 10_000;
     const first = pool();
     await requestBowlingRefresh();
     const queue = getQueue("bulk-refresh");
@@ -164,7 +165,7 @@ describe("a closing worker hands its long jobs back (issue 30 A8)", () => {
     const chain = await startAuto(op.id, { repeat: 1, intervalSeconds: 5 });
     const queue = getQueue("automation");
     const jobId = cycleJobId(chain, 1);
-    // The 16th mastic request answered: the cycle is in (or about to start) its wait before status.
+    // The 16th mastic request answered: the cycle is in (or about to start) its 2-s wait before status.
     await waitFor("mastic done", () => mine("collection_mastic_ajax").length === 16, 30_000, 20);
 
     await first.close(CLOSE_LIMIT_MS);
