@@ -174,13 +174,13 @@ export default defineConfig(
             },
             {
               target: "./app/models",
-              from: ["./app/http/**", "./app/platform/**", ...WORKER_SIDE, "./app/galaxy/services.server.ts*"],
+              from: ["./app/http/**", "./app/platform/**", ...WORKER_SIDE, "./app/galaxy/services.server.ts*", "./app/galaxy/connection.server.ts*"],
               message:
-                "Models read and write the database: no HTTP edge, no platform HTTP calls (app/platform, app/galaxy/services.server.ts), no worker side; the queue producers are app/queue.",
+                "Models read and write the database: no HTTP edge, no platform calls (app/platform), no Galaxy HTTP call or game connection (app/galaxy/services.server.ts, connection.server.ts), no worker side; the queue producers are app/queue.",
             },
             {
               target: "./app/queue",
-              from: ["./app/models/**", "./app/platform/**", "./app/http/**", "./app/galaxy/**", ...WORKER_SIDE],
+              from: ["./app/models/**", "./app/platform/**", "./app/http/**", "./app/galaxy/**", "./app/db/**", "./app/data/**", ...WORKER_SIDE],
               message: "The queue producers sit below models: Redis, queues, the live bus and session control only (utils, api/ below them).",
             },
             {
@@ -190,11 +190,9 @@ export default defineConfig(
             },
             {
               target: "./app/galaxy",
-              from: "./app/models",
-              // The known exceptions (decision 0022): connection-deps.server.ts writes a
-              // connection's login failures to System Logs, and records our logouts (decision 0042).
-              except: ["./log.server.ts", "./galaxy-logout.server.ts"],
-              message: "The Galaxy transport imports no model.",
+              from: ["./app/models", "./app/db"],
+              message:
+                "The Galaxy transport reads no table and imports no model: what it needs from the app (user-agent records, System Logs, logouts) is handed to it from above (app/platform).",
             },
             {
               target: "./app/galaxy",
@@ -202,17 +200,7 @@ export default defineConfig(
               message: "The Galaxy transport imports no job, queue, platform call or HTTP-edge module.",
             },
             {
-              // Known exception (decision 0022): app/galaxy/user-agent.server.ts, the user-agent registry the transport reads.
-              target: [
-                "./app/galaxy/!(user-agent.server.ts)",
-                "./app/utils",
-                "./app/platform",
-                "./app/http",
-                "./jobs",
-                "./app/queue",
-                "./api",
-                "./app/components",
-              ],
+              target: ["./app/galaxy", "./app/utils", "./app/platform", "./app/http", "./jobs", "./app/queue", "./api", "./app/components"],
               from: "./app/db/schema",
               message: "Only models query tables (app/models): call the model's function.",
             },

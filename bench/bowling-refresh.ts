@@ -110,7 +110,7 @@ async function main() {
     const { getLastFetched } = await import("~/models/bowling-user.server");
     const { getBowlingRefreshProgress } = await import("~/models/bowling-refresh.server");
     const { getCharacterDetails } = await import("~/models/character-details.server");
-    const { getGalaxyServices } = await import("~/galaxy/services.server");
+    const { getGalaxyServices } = await import("~/platform/galaxy-services.server");
     const { requestBowlingRefresh } = await import("~/models/bowling-refresh.server");
     cleanups.unshift(async () => {
       await closeQueues();

@@ -52,8 +52,8 @@ async function main() {
     const { closeDb, getDb } = await import("~/db/client.server");
     cleanups.unshift(() => closeDb());
     await getDb();
-    const { createUserFromRecoveryCode } = await import("~/models/create-creds.server");
-    const { createGalaxyConnection } = await import("~/galaxy/connection-deps.server");
+    const { createUserFromRecoveryCode } = await import("~/platform/create-creds.server");
+    const { createGalaxyConnection } = await import("~/platform/connection-deps.server");
     const { upsertUser } = await import("~/models/user.server");
 
     const accounts = sim.world.accounts.filter((a) => a.kind === "plain").slice(0, USERS * 2);

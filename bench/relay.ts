@@ -99,7 +99,8 @@ async function main() {
     Object.assign(process.env, env);
     cleanups.push(async () => deleteKeys(env.REDIS_URL, env.QUEUE_PREFIX));
 
-    const { connectNew, getBotStatus, getSavedAccount, saveRelayOptions, startBot, stopBot } = await import("~/models/galacord.server");
+    const { getBotStatus, getSavedAccount, saveRelayOptions, startBot, stopBot } = await import("~/models/galacord.server");
+    const { connectNew } = await import("~/platform/galacord-connect.server");
     const { GalaxyConnection } = await import("~/galaxy/connection.server");
     const { closeDb } = await import("~/db/client.server");
     const { closeQueues } = await import("~/queue/queues.server");

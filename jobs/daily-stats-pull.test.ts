@@ -8,7 +8,7 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { resetServicesFigures } from "#sim/services-data";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, users } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { enqueue, getQueue, SCHEDULERS, upsertSchedulers } from "../app/queue/queues.server";

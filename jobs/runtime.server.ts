@@ -33,7 +33,8 @@ import { boardAudit } from "../app/http/board-audit.server";
 /**
  * How long stopping the web process waits for the in-process worker's active jobs: the
  * whole stop fits in 10 s (issue 30 A8; server.ts exits anyway at 8.5 s). Sessions are handed
- * back at once; a job still running then runs again on the next worker (stalled check).
+ * back at once, refreshes and Auto cycles at their next safe point (jobs/closing.server.ts); a
+ * job still running then runs again on the next worker (stalled check).
  */
 const IN_PROCESS_SHUTDOWN_MS = 6_000;
 

@@ -8,7 +8,8 @@
  * (jobs/processors/index.ts), attaches the error listeners BullMQ's "going to production"
  * guide asks for, and keeps a heartbeat key with a TTL in Redis so the web process can
  * tell whether any worker is alive (app/queue/status.server.ts). On SIGINT/SIGTERM the worker
- * stops taking jobs, lets active ones finish (up to WORKER_SHUTDOWN_TIMEOUT_MS) and exits 0.
+ * stops taking jobs, hands its long jobs back to the queue at their next safe point
+ * (jobs/closing.server.ts), lets the others finish (up to WORKER_SHUTDOWN_TIMEOUT_MS) and exits 0.
  */
 import crypto from "node:crypto";
 import http from "node:http";
@@ -27,6 +28,7 @@ import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { fencedProcessor, fenceTiming, fenceWorker } from "./fence.server";
+import { handBack, isWorkerClosing, WorkerClosingError } from "./closing.server";
 import { closeQueues, isConnectionError, type QueueName } from "../app/queue/queues.server";
 import { hostLoad, restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
@@ -69,6 +71,11 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   };
 
   const detachers: (() => Promise<void>)[] = [];
+  // Aborted when the pool starts to close: long processors stop at their next safe point and
+  // their jobs go back to the queue (jobs/closing.server.ts, issue 30 A8).
+  const closing = new AbortController();
+  /** The jobs running now, by lock token: named in the warning of a close that waited too long. */
+  const active = new Map<string, string>();
   const workers = PROCESSED_QUEUES.map((name) => {
     const spec = PROCESSORS[name]!;
     const options = {
@@ -82,8 +89,20 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
     };
     // Fencing (jobs/fence.server.ts, decision 0028): renewals every lock / 4, each job's proof tracked.
     const timing = fenceTiming(options.lockDuration);
-    const processor = spec.process as (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
-    const worker = new Worker(name, fencedProcessor(processor, timing), {
+    const processor = spec.process as (job: Job, token?: string, signal?: AbortSignal, closing?: AbortSignal) => Promise<unknown>;
+    const run = async (job: Job, token?: string, signal?: AbortSignal) => {
+      const key = token ?? `${name}:${job.id}`;
+      active.set(key, `${name} ${job.name} ${job.id}`);
+      try {
+        return await processor(job, token, signal, closing.signal);
+      } catch (err) {
+        if (isWorkerClosing(err) && token) return await handBack(job, token);
+        throw err;
+      } finally {
+        active.delete(key);
+      }
+    };
+    const worker = new Worker(name, fencedProcessor(run, timing), {
       connection,
       prefix,
       name: id,
@@ -160,13 +179,14 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   const timer = setInterval(() => void beat(), settings.WORKER_HEARTBEAT_MS);
   timer.unref();
 
-  let closing: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
   return {
     id,
     workers,
     close(timeoutMs = settings.WORKER_SHUTDOWN_TIMEOUT_MS) {
-      closing ??= (async () => {
+      stopping ??= (async () => {
         clearInterval(timer);
+        closing.abort(new WorkerClosingError());
         // Without Redis no job can finish (and BullMQ's graceful close would wait for a
         // connection forever), so close at once; the jobs' locks expire and the stalled
         // check of the next worker puts them back to wait.
@@ -179,7 +199,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
           await withTimeout(Promise.all(workers.map((w) => w.close(!redisUp))), waitMs, "Waiting for active jobs");
         } catch {
           // Same recovery as above: nothing is lost, the jobs run again on the next worker.
-          console.warn(`[jobs] active jobs did not finish within ${waitMs} ms; stopping anyway`);
+          console.warn(`[jobs] active jobs did not finish within ${waitMs} ms (${[...active.values()].join(", ")}); stopping anyway`);
         }
         if (connection.status === "ready") {
           await connection
@@ -197,7 +217,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
           connection.disconnect();
         }
       })();
-      return closing;
+      return stopping;
     },
   };
 }

@@ -250,7 +250,8 @@ export async function seedDemoData({ sim }: Sims): Promise<string> {
  * account on its planet, and the demo operator's Collections profile. Returns a summary.
  */
 export async function seedDemoLive({ sim, discord }: Sims): Promise<string> {
-  const { connectNew, getSavedAccount, saveBotInfo, saveLinkAccount, startBot } = await import("~/models/galacord.server");
+  const { getSavedAccount, saveBotInfo, saveLinkAccount, startBot } = await import("~/models/galacord.server");
+  const { connectNew } = await import("~/platform/galacord-connect.server");
   const { loginWithRecoveryCode } = await import("~/platform/collections-login.server");
   const { collectionStatus, giftInventory } = await import("~/platform/clay.server");
   const { getState, profileCredentials, storeItems, updateState, withActivity } = await import("~/models/collections.server");

@@ -3,7 +3,7 @@
  * Spec 2 §4 "Galaxy client connection", §8 "Platform login codes", §9 "Socket retries, delay".
  *
  * Its side effects are collected here through the `log` and `onLogin` options; the app's
- * wiring of them (System Logs, user-agent registry) is tested in connection-deps.server.test.ts.
+ * wiring of them (System Logs, user-agent registry) is tested in app/platform/connection-deps.server.test.ts.
  */
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

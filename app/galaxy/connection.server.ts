@@ -16,7 +16,7 @@
  * Side effects come in through the options (`log`, `onLogin`) instead of imports, so the
  * session host and the tests decide where System Logs rows and user-agent data go. The app's
  * wiring (System Logs with source galaxyAuth, the user-agent registry) is
- * `createGalaxyConnection` in connection-deps.server.ts.
+ * `createGalaxyConnection` in app/platform/connection-deps.server.ts.
  */
 import { countGalaxyLogin } from "~/utils/metrics.server";
 import { EventEmitter } from "node:events";
@@ -135,7 +135,7 @@ export type GalaxyConnectionOptions = {
   /**
    * After-login work, called after 999 with the account's user-agent data (spec 2 §4: the
    * client posts it); runs in the background, `idle()` waits for it, a failure is logged.
-   * The app posts it to the user-agent registry (connection-deps.server.ts). Default: none.
+   * The app posts it to the user-agent registry (app/platform/connection-deps.server.ts). Default: none.
    */
   onLogin?: ((ctx: LoggedInContext) => void | Promise<void>) | null;
   /**
@@ -143,7 +143,7 @@ export type GalaxyConnectionOptions = {
    * time (ms since the epoch): the platform refuses a login of that account with 452 for a
    * while after it left (issue 34 item 2; docs/sessions.md "452 after our own logout"). Runs in
    * the background; close() waits for it; a failure is ignored. The app records it
-   * (connection-deps.server.ts). Default: none.
+   * (app/platform/connection-deps.server.ts). Default: none.
    */
   onLogout?: ((accountId: string, at: number) => void | Promise<void>) | null;
   /** Where login failures and disconnects are reported (the app: System Logs). Default: nowhere. */

@@ -9,8 +9,9 @@ import { collectionCounts, dailyStatsOf, giftStatsOf, inventoryOf, resetServices
 import { buildServicesConfig, resetServicesConfig, type ServicesConfig } from "./services-config";
 import { GalaxyServiceError } from "./services-parse";
 import { recall } from "~/utils/remember.server";
-import { GalaxyServices, getGalaxyServices, resetGalaxyServices } from "./services.server";
-import { registerUserAgent } from "./user-agent.server";
+import { GalaxyServices } from "./services.server";
+import { getGalaxyServices, resetGalaxyServices } from "~/platform/galaxy-services.server";
+import { getUserAgent, registerUserAgent } from "~/models/user-agent.server";
 
 /**
  * The HTTP services client against the simulator's /services/ (reference §7): request
@@ -22,7 +23,7 @@ let sim: Simulator;
 const clients: GalaxyServices[] = [];
 
 function client(limits: Partial<ServicesConfig["limits"]> = {}) {
-  const c = new GalaxyServices({ baseUrl: sim.servicesUrl, config: buildServicesConfig({ limits }) });
+  const c = new GalaxyServices({ baseUrl: sim.servicesUrl, config: buildServicesConfig({ limits }), userAgents: getUserAgent });
   clients.push(c);
   return c;
 }
@@ -193,7 +194,7 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
   });
 
   it("reports an unreachable platform as a network error", async () => {
-    const c = new GalaxyServices({ baseUrl: "http://127.0.0.1:1/services/", config: buildServicesConfig() });
+    const c = new GalaxyServices({ baseUrl: "http://127.0.0.1:1/services/", config: buildServicesConfig(), userAgents: getUserAgent });
     clients.push(c);
     const err = await c.status(creds(0), account(0).id).catch((e) => e);
     expect(err).toMatchObject({ kind: "network" });
@@ -223,7 +224,7 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
     afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
     const viaProxy = () => {
       const { port } = proxy.address() as AddressInfo;
-      const c = new GalaxyServices({ baseUrl: `http://127.0.0.1:${port}/services/`, config: buildServicesConfig() });
+      const c = new GalaxyServices({ baseUrl: `http://127.0.0.1:${port}/services/`, config: buildServicesConfig(), userAgents: getUserAgent });
       clients.push(c);
       return c;
     };
@@ -391,7 +392,7 @@ describe("an operator's configuration file renames actions and response fields",
   it("client and simulator both follow it", async () => {
     process.env.GALAXY_SERVICES_CONFIG = file;
     resetServicesConfig();
-    const c = new GalaxyServices({ baseUrl: sim.servicesUrl });
+    const c = new GalaxyServices({ baseUrl: sim.servicesUrl, userAgents: getUserAgent });
     clients.push(c);
     const stats = await c.giftStats(creds(0), account(0).id);
     expect(lastRequest().params.a).toBe("stats_gifts_v2");

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { getEnv } from "~/utils/env.server";
-import { forget, recall, remember } from "~/utils/remember.server";
 import { TtlCache } from "./cache";
 import { RateLimiter, Semaphore } from "./limiter";
 import { getServicesConfig, type ServicesConfig } from "./services-config";
@@ -27,7 +26,7 @@ import {
   type SearchMatch,
   type UserStatus,
 } from "./services-parse";
-import { getUserAgent, headerValue, type UserAgentRecord } from "./user-agent.server";
+import { headerValue, type UserAgentRecord, type UserAgentSource } from "./user-agent";
 
 /**
  * Client of the Galaxy HTTP services (reference §7; docs/galaxy-services.md).
@@ -64,8 +63,11 @@ type Raw = { status: number; contentType: string; body: string };
 export type GalaxyServicesOptions = {
   baseUrl?: string;
   config?: ServicesConfig;
-  /** Where user-agent records come from (default: the persisted registry). */
-  userAgents?: (accountId: string) => Promise<UserAgentRecord | null>;
+  /**
+   * Where user-agent records come from: the app's one client reads the persisted registry
+   * (app/platform/galaxy-services.server.ts); the transport itself reads no table.
+   */
+  userAgents: UserAgentSource;
   /** Accept self-signed certificates (simulator over https). */
   insecureTls?: boolean;
 };
@@ -82,18 +84,18 @@ export class GalaxyServices {
   private readonly semaphore: Semaphore;
   private readonly rate: RateLimiter;
   private readonly cache: TtlCache<unknown>;
-  private readonly userAgents: (accountId: string) => Promise<UserAgentRecord | null>;
+  private readonly userAgents: UserAgentSource;
   private readonly agent: http.Agent;
   private readonly forward: RegExp;
 
-  constructor(options: GalaxyServicesOptions = {}) {
+  constructor(options: GalaxyServicesOptions) {
     this.config = options.config ?? getServicesConfig();
     this.baseUrl = options.baseUrl ?? getEnv().GALAXY_SERVICES_URL;
     const { limits } = this.config;
     this.semaphore = new Semaphore(limits.concurrency);
     this.rate = new RateLimiter(limits.perAccountPerSecond, limits.perAccountBurst);
     this.cache = new TtlCache(limits.cacheTtlMs, limits.cacheMaxEntries);
-    this.userAgents = options.userAgents ?? getUserAgent;
+    this.userAgents = options.userAgents;
     this.forward = new RegExp(this.config.headers.forward, "i");
     const url = new URL(this.baseUrl);
     const agentOptions = { keepAlive: true, maxSockets: limits.concurrency, maxFreeSockets: limits.concurrency };
@@ -426,18 +428,6 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-// One client per process (its limits are process-wide), rebuilt when tests change the env.
-const SERVICES = "galaxy-services";
-
-export function getGalaxyServices(): GalaxyServices {
-  return remember(SERVICES, () => new GalaxyServices());
-}
-
-export function resetGalaxyServices() {
-  recall<GalaxyServices>(SERVICES)?.close();
-  forget(SERVICES);
 }
 
 /** ": <text>" from a refusal's JSON `error` (else `message`) field (spec 1 §8), at most 200 characters; "" without one. */

@@ -11,7 +11,7 @@ import { apiArgs } from "#tests/kit/api";
 import { createTestOperator } from "#tests/kit/auth";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, users } from "~/db/schema";
-import { getGalaxyServices, resetGalaxyServices } from "~/galaxy/services.server";
+import { getGalaxyServices, resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { action as detailAction } from "~/routes/_app+/_galaxy+/api.user-details.$kind.$id";
 import { action as picsAction } from "~/routes/_app+/_galaxy+/api.user-details.user-pics";

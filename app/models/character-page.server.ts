@@ -3,7 +3,7 @@ import { FIRST_GROUPS, UNKNOWN_TYPE, type PublicUser } from "#api/accounts";
 import { getDb } from "~/db/client.server";
 import { fleetUserCount, memoByFleet } from "./fleet-memo.server";
 import { characterDetails, users } from "~/db/schema";
-import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
+import { deviceOf, parseHeaders } from "~/galaxy/user-agent";
 import { toDetails, type CharacterDetails } from "./character-details.server";
 
 /**

@@ -7,6 +7,7 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { dailyStatsOf, resetServicesFigures } from "#sim/services-data";
 import { getDb } from "~/db/client.server";
 import { dailyAwards, giftRates, users } from "~/db/schema";
+import { getUserAgent } from "~/models/user-agent.server";
 import { GalaxyServices } from "~/galaxy/services.server";
 import { buildServicesConfig } from "~/galaxy/services-config";
 import { getEnv, resetEnv } from "~/utils/env.server";
@@ -21,7 +22,7 @@ let services: GalaxyServices;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
-  services = new GalaxyServices({ baseUrl: sim.servicesUrl, config: buildServicesConfig() });
+  services = new GalaxyServices({ baseUrl: sim.servicesUrl, config: buildServicesConfig(), userAgents: getUserAgent });
 });
 afterAll(async () => {
   services.close();

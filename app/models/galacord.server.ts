@@ -17,9 +17,7 @@ import { publishLive } from "~/queue/live.server";
 import { sendSessionControl } from "~/queue/session-control.server";
 import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot } from "~/db/schema";
-import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
-import { platformLoginError } from "./create-creds.server";
 import {
   accountLabel,
   AccountHeldError,
@@ -29,7 +27,6 @@ import {
   runSessionCommand,
   sessionMap,
   settleHostedSessions,
-  signInGuard,
   startSession,
   stopSession,
 } from "./session.server";
@@ -138,7 +135,8 @@ export async function listChannels(): Promise<Channel[]> {
   return (await botRow()).channels;
 }
 
-async function requireChannel(channelId: string): Promise<Channel> {
+/** The channel of a connect: one the bot saw at its last clientReady, else 404. */
+export async function requireChannel(channelId: string): Promise<Channel> {
   const channel = (await listChannels()).find((c) => c.id === channelId);
   if (!channel) throw new AppError(404, RELAY_ERRORS.channelNotFound, { field: "channelId" });
   return channel;
@@ -188,27 +186,16 @@ export async function stopBot(): Promise<BotStatus> {
 }
 
 /**
- * POST /api/bot/connect-new {channelId, recoveryCode}: signs in to Galaxy with the code (and out
- * again) to learn the account, then saves it (code and password encrypted) wanting to be
- * connected; the holder opens the relay connection. Login refusals answer the platform's text;
- * an account another purpose holds is refused (AccountHeldError 409) unless `takeover`; an
- * account saved already is refused (409: Change Channel moves it).
+ * Saves an account a recovery-code sign-in just learned (POST /api/bot/connect-new,
+ * app/platform/galacord-connect.server.ts): code and password encrypted, wanting to be
+ * connected; the holder opens the relay connection. An account another purpose took between
+ * the sign-in and now keeps nothing (AccountHeldError 409).
  */
-export async function connectNew(input: { channelId: string; recoveryCode: string; takeover?: boolean }, tuning: SignInTuning = {}): Promise<SavedAccount> {
-  const channel = await requireChannel(input.channelId);
-  let info: { id: string; password: string; nick: string };
-  try {
-    info = await signInOnce(input.recoveryCode, {
-      tuning,
-      beforeLogin: async (account) => {
-        const saved = await getSavedAccount(account.id);
-        if (saved) throw new AppError(409, RELAY_ERRORS.alreadySaved(accountLabel(account.id, account.nick), saved.channelName));
-        await signInGuard({ purpose: "relay-link" }, { takeover: input.takeover })(account);
-      },
-    });
-  } catch (err) {
-    throw platformLoginError(err);
-  }
+export async function saveNewAccount(
+  info: { id: string; password: string; nick: string },
+  input: { channel: Channel; recoveryCode: string; takeover?: boolean | undefined },
+): Promise<SavedAccount> {
+  const { channel } = input;
   const db = await getDb();
   const now = new Date();
   await db.insert(galacordAccounts).values({

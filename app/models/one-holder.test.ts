@@ -15,7 +15,7 @@ import { apiArgs } from "#tests/kit/api";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot, logs, sessions, users } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { action as createCredsAction } from "~/routes/_app+/_characters+/api.create-creds";
 import { action as charactersAction, loader as charactersLoader } from "~/routes/_app+/_characters+/characters";

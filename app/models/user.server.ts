@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { ACCOUNT_ERRORS, type PublicUser } from "#api/accounts";
 import { getDb, type Db } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { deviceOf, parseHeaders } from "~/galaxy/user-agent.server";
+import { deviceOf, parseHeaders } from "~/galaxy/user-agent";
 import { isUuid } from "~/utils/uuid";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 import { AppError } from "~/utils/app-error";

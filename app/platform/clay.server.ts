@@ -1,7 +1,8 @@
 import { COLLECTIONS_LIMITS, COLLECTIONS_TEXTS as T, collectionSetName, type CollectionSetId } from "#api/collections";
 import type { CollectionItemDto } from "#api/galaxy";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { collectionsTimings } from "~/models/clay.server";
 import { logEvent } from "~/models/log.server";
 import { AppError } from "~/utils/app-error";
@@ -55,6 +56,8 @@ export async function runMasticRequests(
       if (err instanceof GalaxyServiceError && ["auth", "network", "timeout"].includes(err.kind)) break;
     }
   }
+  // Aborted (an Auto cycle's worker closing): the caller records the run as interrupted.
+  opts.signal?.throwIfAborted();
   if (succeeded === 0) throw await failure(T.masticFailed, lastError, { call: "mastic", userID: creds.userID, collectionId, requested: n });
   return { collectionId, requested: n, succeeded, message: T.masticOk };
 }

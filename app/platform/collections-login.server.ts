@@ -1,6 +1,6 @@
 import { COLLECTIONS_TEXTS as T } from "#api/collections";
-import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
-import { getGalaxyServices } from "~/galaxy/services.server";
+import { signInOnce, type SignInTuning } from "~/platform/connection-deps.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { stopAuto } from "~/models/automation.server";
 import { collectionsTimings } from "~/models/clay.server";
 import { connectAccount, disconnectAccount } from "~/models/collections-connection.server";
@@ -14,7 +14,7 @@ import {
   updateState,
   type PublicProfile,
 } from "~/models/collections.server";
-import { platformLoginError } from "~/models/create-creds.server";
+import { platformLoginError } from "~/platform/create-creds.server";
 import { AccountHeldError, accountHolder, accountLabel, signInGuard } from "~/models/session.server";
 import { AppError } from "~/utils/app-error";
 import { isJobEngineOffline } from "~/queue/queues.server";

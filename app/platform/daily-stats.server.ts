@@ -7,7 +7,8 @@ import { SUMMARY_DAYS } from "#api/summary";
 import { bowlingAccountIds, upsertDailyRows, type DailyRow } from "~/models/daily-totals.server";
 import { getUsersCredentials } from "~/models/user.server";
 import { errorText } from "~/utils/errors";
-import { getGalaxyServices, type GalaxyServices } from "../galaxy/services.server";
+import type { GalaxyServices } from "../galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 
 export type PullResult = { accounts: number; rows: number; failed: Array<{ accountId: string; error: string }> };
 
@@ -15,8 +16,10 @@ export type PullResult = { accounts: number; rows: number; failed: Array<{ accou
  * Pulls the last `days` days of every bowling account (users of type "bowling") and upserts
  * them. One account's failure does not stop the others; it is reported in `failed`.
  * Called by the hourly `daily-stats-pull` job and by the Bowling Bots refresh (issue 10).
+ * An aborted `signal` (a worker closing) ends the pull with its reason and writes nothing:
+ * the job runs again.
  */
-export async function pullDailyStats(opts: { days?: number; services?: GalaxyServices; skipCache?: boolean } = {}): Promise<PullResult> {
+export async function pullDailyStats(opts: { days?: number; services?: GalaxyServices; skipCache?: boolean; signal?: AbortSignal } = {}): Promise<PullResult> {
   const days = opts.days ?? SUMMARY_DAYS;
   const services = opts.services ?? getGalaxyServices();
   const creds = await getUsersCredentials(await bowlingAccountIds());
@@ -25,13 +28,17 @@ export async function pullDailyStats(opts: { days?: number; services?: GalaxySer
   await Promise.all(
     [...creds.values()].map(async (c) => {
       try {
-        const stats = await services.dailyStats({ userID: c.accountId, password: c.password }, c.accountId, days, { skipCache: opts.skipCache ?? true });
+        const stats = await services.dailyStats({ userID: c.accountId, password: c.password }, c.accountId, days, {
+          skipCache: opts.skipCache ?? true,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
         for (const s of stats) rows.push({ accountId: c.accountId, day: s.date.slice(0, 10), awards: s.awards, ballStats: s.spent });
       } catch (err) {
         failed.push({ accountId: c.accountId, error: errorText(err) });
       }
     }),
   );
+  opts.signal?.throwIfAborted();
   const written = await upsertDailyRows(rows);
   return { accounts: creds.size, rows: written, failed };
 }

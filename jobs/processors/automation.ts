@@ -36,9 +36,12 @@ import { collectionStatus, giftInventory, heldOf, runMasticRequests } from "~/pl
 import { collectionsTimings } from "~/models/clay.server";
 import { addActivity, collectionsChanged, finishActivity, ownedProfileCredentials, storeItems, updateState } from "~/models/collections.server";
 import { autoChainLive, cycleJobId, lockLiveChain, stopLiveChain } from "~/models/automation.server";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { errorText } from "~/utils/errors";
 import { assertLockProven, LockLetGoError } from "../fence.server";
+import { isWorkerClosing } from "../closing.server";
+import { pause } from "~/utils/pause";
 import { beginExternalStep, doneStepResult, finishExternalStep, runStepOnce, stepKey } from "../../app/models/once.server";
 import { enqueue, type AutomationJob } from "../../app/queue/queues.server";
 import { countOf } from "~/utils/plural";
@@ -97,12 +100,13 @@ const slug = (step: StepName) => step.replace(" ", "-");
 /** What a step's `done-<step>` record keeps: its error, and for the send the count sent. */
 type StepOutcome = { error?: string; sent?: number };
 
-export async function processAutomationJob(job: Job<AutomationJob>, token?: string): Promise<CycleResult> {
+export async function processAutomationJob(job: Job<AutomationJob>, token?: string, _signal?: AbortSignal, closing?: AbortSignal): Promise<CycleResult> {
   try {
-    return await runCycle(job, token);
+    return await runCycle(job, token, closing);
   } catch (err) {
-    // Let go (its lock unproven): another worker continues the cycle; Auto stays on.
-    if (err instanceof LockLetGoError) throw err;
+    // Let go (its lock unproven), or handed back by a closing worker (jobs/closing.server.ts):
+    // another worker continues the cycle; Auto stays on.
+    if (err instanceof LockLetGoError || isWorkerClosing(err)) throw err;
     // An unexpected failure (database, Redis, a password that cannot be decrypted) is retried
     // with done steps skipped; after the last attempt Auto stops, said once.
     if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await autoStoppedByFailure(job, err).catch(() => {});
@@ -110,7 +114,7 @@ export async function processAutomationJob(job: Job<AutomationJob>, token?: stri
   }
 }
 
-async function runCycle(job: Job<AutomationJob>, token: string | undefined): Promise<CycleResult> {
+async function runCycle(job: Job<AutomationJob>, token: string | undefined, closing: AbortSignal | undefined): Promise<CycleResult> {
   const p = job.data;
   const t = collectionsTimings();
   const key = (step: string) => stepKey(job, step);
@@ -172,14 +176,19 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
     return { run: p.run, stopped: after ? `after ${after}` : "before mastic", sent, next: null };
   };
 
-  /** The wait after a step; true as soon as Auto is off (checked at once, then every OFF_CHECK_MS). */
+  /**
+   * The wait after a step; true as soon as Auto is off (checked at once, then every OFF_CHECK_MS).
+   * A closing worker ends it at once: the cycle goes back to the queue and its re-run continues
+   * after the step just done (jobs/closing.server.ts).
+   */
   const waitUnlessOff = async (ms: number): Promise<boolean> => {
     const until = Date.now() + ms;
     for (;;) {
       if (await off()) return true;
+      closing?.throwIfAborted();
       const left = until - Date.now();
       if (left <= 0) return false;
-      await sleep(Math.min(left, OFF_CHECK_MS));
+      await pause(Math.min(left, OFF_CHECK_MS), closing);
     }
   };
 
@@ -195,6 +204,7 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
         continue;
       }
       if (await off()) return stop();
+      closing?.throwIfAborted();
       assertLockProven(token);
 
       await runStepOnce(key(`start-${slug(step)}`), async (tx) => {
@@ -203,7 +213,7 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
       });
       changed();
 
-      const outcome = await runStep(step, { job, token, creds, set, recipientId: p.recipientId });
+      const outcome = await runStep(step, { job, token, closing, creds, set, recipientId: p.recipientId });
       // The step's lines and its outcome, in one transaction with its key.
       await runStepOnce(doneKey, async (tx) => {
         if (outcome.items) await storeItems(p.operatorId, set, outcome.items, tx);
@@ -251,7 +261,15 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined): Pro
   return { run: p.run, sent, next: nextId };
 }
 
-type StepRun = { job: Job<AutomationJob>; token: string | undefined; creds: GalaxyCredentials; set: CollectionSetId; recipientId: string };
+type StepRun = {
+  job: Job<AutomationJob>;
+  token: string | undefined;
+  /** The worker is closing: mastic stops between requests, the send between chunks (jobs/closing.server.ts). */
+  closing: AbortSignal | undefined;
+  creds: GalaxyCredentials;
+  set: CollectionSetId;
+  recipientId: string;
+};
 type StepResult = {
   error?: string;
   sent?: number;
@@ -286,10 +304,18 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       }
       crashPoint("before-mastic", accountId);
       assertLockProven(r.token);
-      const out = await clay(async () => {
-        await runMasticRequests(r.creds, r.set, COLLECTIONS_LIMITS.masticRequests);
-        return {};
-      });
+      let out: StepResult;
+      try {
+        out = await clay(async () => {
+          await runMasticRequests(r.creds, r.set, COLLECTIONS_LIMITS.masticRequests, r.closing ? { signal: r.closing } : {});
+          return {};
+        });
+      } catch (err) {
+        // A closing worker stopped it between two requests: done as far as it went (a re-run
+        // never repeats mastic requests, as after a crash above).
+        if (isWorkerClosing(err)) await finishExternalStep(k, { interrupted: true });
+        throw err;
+      }
       crashPoint("after-mastic", accountId);
       await finishExternalStep(k, out);
       return out;
@@ -312,6 +338,8 @@ async function runStep(step: StepName, r: StepRun): Promise<StepResult> {
       let sent = 0;
       let error: string | undefined;
       for (let i = 0, chunkNo = 0; i < plan.length; i += COLLECTIONS_LIMITS.sendChunk, chunkNo++) {
+        // Between chunks (never within one): the re-run skips the chunks sent and sends the rest.
+        r.closing?.throwIfAborted();
         const chunk = plan.slice(i, i + COLLECTIONS_LIMITS.sendChunk);
         const out = await clay(async () => ({
           sent: await sendChunkOnce(stepKey(r.job, `send-${chunkNo}`), r.token, r.creds, r.recipientId, chunk, chunkNo),

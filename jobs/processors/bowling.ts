@@ -25,8 +25,9 @@
  */
 import { alertRefreshOutcome } from "~/models/alert.server";
 import type { Job } from "bullmq";
-import { getGalaxyServices } from "~/galaxy/services.server";
-import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
+import type { UserAgentInput } from "~/galaxy/user-agent";
+import { registerUserAgents } from "~/models/user-agent.server";
 import { listBowlingAccounts, setLastFetched, type BowlingAccount } from "~/models/bowling-user.server";
 import { saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
 import { pullDailyStats } from "~/platform/daily-stats.server";
@@ -37,6 +38,7 @@ import { commonReason, MAX_FAILED_STORED, outcomeOf, type FailedAccount } from "
 import { runStepOnce, stepKey } from "../../app/models/once.server";
 import type { BulkRefreshJob } from "../../app/queue/queues.server";
 import { refreshProgressWriter } from "./refresh-progress";
+import { isWorkerClosing } from "../closing.server";
 
 /** Spec 1 §7 / §9: collection stats use collection 151 ('Capybara'). */
 export const CAPYBARA_COLLECTION_ID = 151;
@@ -83,14 +85,17 @@ async function sendUserAgentMap(accounts: BowlingAccount[]): Promise<number> {
 export async function refreshBowlingUsers(options: {
   skipCache: boolean;
   onProgress?: (p: { done: number; total: number; failed: number; failedAccounts: FailedAccount[] }) => void;
+  /** A worker closing (jobs/closing.server.ts): calls still waiting are given up, nothing more is written, the refresh ends with the signal's reason. */
+  closing?: AbortSignal | undefined;
 }): Promise<BowlingRefreshResult> {
+  const closing = options.closing;
   const accounts = await listBowlingAccounts();
   const total = accounts.length;
   const result: BowlingRefreshResult = { total, done: 0, failed: 0, skippedUserAgents: 0, failedAccounts: [], reason: null };
   options.onProgress?.({ done: 0, total, failed: 0, failedAccounts: [] });
   result.skippedUserAgents = await sendUserAgentMap(accounts);
   const services = getGalaxyServices();
-  const opts = { skipCache: options.skipCache };
+  const opts = { skipCache: options.skipCache, ...(closing ? { signal: closing } : {}) };
   const failures: Array<{ accountId: string; errors: string[] }> = [];
   const reasons: string[] = [];
   await Promise.all(
@@ -106,6 +111,7 @@ export async function refreshBowlingUsers(options: {
         services.giftStats(creds, a.accountId, opts).then((g) => void (patch.gifts = g), fail("gifts")),
         services.collectionStats(creds, a.accountId, CAPYBARA_COLLECTION_ID, opts).then((c) => void (patch.collection = c), fail("collection")),
       ]);
+      if (closing?.aborted) return;
       const errors = Object.entries(failed);
       if (errors.length) patch.failed = failed;
       await saveCharacterDetails(a.accountId, patch);
@@ -119,6 +125,7 @@ export async function refreshBowlingUsers(options: {
       options.onProgress?.({ done: result.done, total, failed: result.failed, failedAccounts: [...result.failedAccounts] });
     }),
   );
+  closing?.throwIfAborted();
   result.reason = commonReason(reasons);
   if (failures.length) {
     // One entry per refresh, not one per account (200 accounts × a platform outage).
@@ -133,10 +140,13 @@ export async function refreshBowlingUsers(options: {
 }
 
 /** The bulk-refresh job of section "bowling": steps 1–4 with progress written for the screen. */
-export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promise<BowlingRefreshResult & { lastFetched: string | null }> {
+export async function processBowlingRefreshJob(
+  job: Job<BulkRefreshJob>,
+  closing?: AbortSignal,
+): Promise<BowlingRefreshResult & { lastFetched: string | null }> {
   const progress = refreshProgressWriter("bowling", startingProgress(job.data.requestedAt));
   try {
-    const result = await refreshBowlingUsers({ skipCache: job.data.skipCache, onProgress: (p) => progress.update(p) });
+    const result = await refreshBowlingUsers({ skipCache: job.data.skipCache, onProgress: (p) => progress.update(p), closing });
     const outcome = outcomeOf(result);
     // Step 4, once per job: the new last-fetched time is this run's finish time, unless nothing was fetched.
     const lastFetched = await runStepOnce(stepKey(job, "last-fetched"), async (tx) => {
@@ -162,7 +172,9 @@ export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promis
     const pulled =
       outcome === "failure"
         ? null
-        : await pullDailyStats({ skipCache: job.data.skipCache }).catch(async (err: unknown) => {
+        : await pullDailyStats({ skipCache: job.data.skipCache, ...(closing ? { signal: closing } : {}) }).catch(async (err: unknown) => {
+            // A closing worker: the refresh runs again (its step 4 is done and stays done).
+            if (isWorkerClosing(err)) throw err;
             await logEvent({ type: "error", source: "system", message: `Bowling refresh: daily totals pull failed: ${errorText(err)}` });
             return null;
           });
@@ -186,6 +198,11 @@ export async function processBowlingRefreshJob(job: Job<BulkRefreshJob>): Promis
     });
     return { ...result, lastFetched };
   } catch (err) {
+    // A closing worker's refresh runs again (jobs/closing.server.ts): not a failure, still running.
+    if (isWorkerClosing(err)) {
+      await progress.end({});
+      throw err;
+    }
     const attempts = job.opts?.attempts ?? 1;
     const final = job.attemptsMade + 1 >= attempts;
     await logEvent({ type: "error", source: "system", message: `Bowling refresh failed${final ? "" : " (will retry)"}: ${errorText(err)}` }).catch(() => {});

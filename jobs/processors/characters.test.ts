@@ -13,7 +13,7 @@ import { resetServicesFigures, servicesState } from "#sim/services-data";
 import { callRoute, createTestOperator, makeRequest } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, users } from "~/db/schema";
-import { getGalaxyServices, resetGalaxyServices } from "~/galaxy/services.server";
+import { getGalaxyServices, resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getCharacterDetails } from "~/models/character-details.server";
 import { charactersRefreshNotice, getCharactersRefreshProgress, requestCharactersRefresh } from "~/models/character-refresh.server";
 import { upsertUser } from "~/models/user.server";

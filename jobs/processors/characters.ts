@@ -20,7 +20,8 @@
 import { alertRefreshOutcome } from "~/models/alert.server";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { GiftStatDto } from "#api/galaxy";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
 import { actingCredentials, freshStalkerStatuses, saveCharacterDetails, type DetailPart, type DetailsPatch } from "~/models/character-details.server";
 import { logEvent } from "~/models/log.server";
 import { startingProgress } from "~/models/refresh-progress.server";
@@ -31,6 +32,7 @@ import { publishLive } from "../../app/queue/live.server";
 import type { BulkRefreshJob, StatusRefreshJob } from "../../app/queue/queues.server";
 import { processBowlingRefreshJob } from "./bowling";
 import { refreshProgressWriter } from "./refresh-progress";
+import { isWorkerClosing } from "../closing.server";
 
 /** A stalker's sighting younger than this replaces the HTTP status call. */
 export const STALKER_STATUS_FRESH_MS = 5 * 60_000;
@@ -61,7 +63,13 @@ export async function refreshCharacters(options: {
   force: boolean;
   parts: RefreshParts;
   onProgress?: (p: { done: number; total: number; failed: number; failedAccounts: FailedAccount[] }) => void;
+  /**
+   * A worker closing (jobs/closing.server.ts): the calls still waiting are given up, no row is
+   * written with their "aborted", and the refresh ends with the signal's reason (its job runs again).
+   */
+  closing?: AbortSignal | undefined;
 }): Promise<RefreshResult> {
+  const closing = options.closing;
   const only = options.accountIds ? new Set(options.accountIds) : null;
   const users = (await listUsers()).filter((u) => !only || only.has(u.account_id));
   const total = users.length;
@@ -71,7 +79,7 @@ export async function refreshCharacters(options: {
   if (!acting) return result;
   const creds: GalaxyCredentials = { userID: acting.accountId, password: acting.password };
   const services = getGalaxyServices();
-  const opts = { skipCache: options.force };
+  const opts = { skipCache: options.force, ...(closing ? { signal: closing } : {}) };
   const ids = users.map((u) => u.account_id);
   const nickOf = new Map(users.map((u) => [u.account_id, u.nick]));
   const reasons: string[] = [];
@@ -79,6 +87,7 @@ export async function refreshCharacters(options: {
 
   const pics: Promise<Record<string, string | null> | null> = options.parts.pictures
     ? services.userPics(creds, ids, opts).catch(async (err: unknown) => {
+        if (closing?.aborted) return null;
         result.picturesFailed = errorText(err);
         await logEvent({ type: "error", source: "system", message: `Loading character pictures failed: ${result.picturesFailed}` });
         return null;
@@ -101,8 +110,10 @@ export async function refreshCharacters(options: {
         ? services.giftStats(creds, id, opts).then((g: GiftStatDto[]) => void (patch.gifts = g), fail("gifts"))
         : Promise.resolve();
       await Promise.all([statusTask, giftsTask]);
+      if (closing?.aborted) return;
       const userFailed = Object.keys(failed).length > 0;
       const picMap = await pics;
+      if (closing?.aborted) return;
       if (picMap && id in picMap) patch.picUrl = picMap[id] ?? null;
       else if (options.parts.pictures && result.picturesFailed) failed.pic = result.picturesFailed;
       if (Object.keys(failed).length) patch.failed = failed;
@@ -116,13 +127,20 @@ export async function refreshCharacters(options: {
       options.onProgress?.({ done: result.done, total, failed: result.failed, failedAccounts: [...result.failedAccounts] });
     }),
   );
+  closing?.throwIfAborted();
   result.reason = commonReason(reasons) ?? result.picturesFailed;
   return result;
 }
 
-export async function processStatusRefreshJob(job: Job<StatusRefreshJob>): Promise<RefreshResult> {
+export async function processStatusRefreshJob(
+  job: Job<StatusRefreshJob>,
+  _token?: string,
+  _signal?: AbortSignal,
+  closing?: AbortSignal,
+): Promise<RefreshResult> {
   if (job.name !== "statuses") throw new UnrecoverableError(`Unknown status-refresh job "${job.name}"`);
   const result = await refreshCharacters({
+    closing,
     actingAccountId: job.data.actingAccountId,
     ...(job.data.accountIds ? { accountIds: job.data.accountIds } : {}),
     force: job.data.force,
@@ -133,19 +151,19 @@ export async function processStatusRefreshJob(job: Job<StatusRefreshJob>): Promi
   return result;
 }
 
-export async function processBulkRefreshJob(job: Job<BulkRefreshJob>): Promise<unknown> {
+export async function processBulkRefreshJob(job: Job<BulkRefreshJob>, _token?: string, _signal?: AbortSignal, closing?: AbortSignal): Promise<unknown> {
   if (job.name !== "refresh") throw new UnrecoverableError(`Unknown bulk-refresh job "${job.name}"`);
   switch (job.data.section) {
     case "characters":
-      return refreshCharactersWithProgress(job);
+      return refreshCharactersWithProgress(job, closing);
     case "bowling":
-      return processBowlingRefreshJob(job);
+      return processBowlingRefreshJob(job, closing);
     default:
       throw new UnrecoverableError(`Bulk refresh of section "${String(job.data.section)}" is not built yet`);
   }
 }
 
-async function refreshCharactersWithProgress(job: Job<BulkRefreshJob>): Promise<RefreshResult> {
+async function refreshCharactersWithProgress(job: Job<BulkRefreshJob>, closing?: AbortSignal): Promise<RefreshResult> {
   const data = job.data;
   const progress = refreshProgressWriter("characters", startingProgress(data.requestedAt));
   try {
@@ -154,6 +172,7 @@ async function refreshCharactersWithProgress(job: Job<BulkRefreshJob>): Promise<
       force: data.skipCache,
       parts: { pictures: true, statuses: true, gifts: true },
       onProgress: (p) => progress.update(p),
+      closing,
     });
     const outcome = outcomeOf({ total: result.total, failed: result.failed, sharedFailure: result.picturesFailed !== null });
     await alertRefreshOutcome("characters", result);
@@ -180,8 +199,9 @@ async function refreshCharactersWithProgress(job: Job<BulkRefreshJob>): Promise<
     });
     return result;
   } catch (err) {
-    // Until the last attempt the refresh still counts as running (BullMQ retries it).
-    const final = job.attemptsMade + 1 >= (job.opts?.attempts ?? 1);
+    // Until the last attempt the refresh still counts as running (BullMQ retries it); a closing
+    // worker's refresh runs again from the start (jobs/closing.server.ts).
+    const final = !isWorkerClosing(err) && job.attemptsMade + 1 >= (job.opts?.attempts ?? 1);
     if (final) await progress.end({ running: false, finishedAt: new Date().toISOString(), outcome: "failure", reason: errorText(err) });
     else await progress.end({});
     throw err;

@@ -18,7 +18,7 @@
  *   `firstConnect: "give-up"` and `busyOnFirst: "fail"`.
  */
 import { GalaxyError } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { createGalaxyConnection } from "~/platform/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";

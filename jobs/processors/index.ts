@@ -14,8 +14,12 @@ import { processSystemJob } from "./system";
 import { processAlertJob } from "./alerts";
 
 export type ProcessorSpec<Q extends QueueName> = {
-  /** BullMQ passes the lock token and (for processors declaring it) an abort signal. */
-  process: (job: Job<QueuePayloads[Q]>, token?: string, signal?: AbortSignal) => Promise<unknown>;
+  /**
+   * BullMQ passes the lock token and (for processors declaring it) an abort signal; the pool
+   * adds `closing`, aborted when the worker starts to close: a long processor stops at its next
+   * safe point with `closing.throwIfAborted()` and its job goes back to the queue (jobs/closing.server.ts).
+   */
+  process: (job: Job<QueuePayloads[Q]>, token?: string, signal?: AbortSignal, closing?: AbortSignal) => Promise<unknown>;
   /** Jobs of this queue one worker process runs at the same time. */
   concurrency: number;
   /** Worker options of this queue instead of the engine-wide ones (session queues: jobs/session-host.server.ts). */

@@ -11,7 +11,7 @@ import { startSimulator, type Simulator } from "#sim/server";
 import { callRoute, createTestOperator, makeRequest } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { appSettings, characterDetails, users } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getCharacterDetails } from "~/models/character-details.server";
 import { loadNewUserDetails } from "~/models/character-refresh.server";
 import { upsertUser } from "~/models/user.server";

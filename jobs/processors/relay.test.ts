@@ -18,7 +18,6 @@ import type { GalaxyLine } from "~/galaxy/protocol";
 import {
   changePlanet,
   connectAccount,
-  connectNew,
   listConnections,
   getBotStatus,
   getSavedAccount,
@@ -28,6 +27,7 @@ import {
   stopConnection,
   updateChannel,
 } from "~/models/galacord.server";
+import { connectNew } from "~/platform/galacord-connect.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { closeQueues } from "../../app/queue/queues.server";
 import { deleteKeys, waitFor } from "../test-helpers";

@@ -22,7 +22,7 @@
  * - Stop: `QUIT :ds` (GalaxyConnection.close()); the host clears the holder.
  */
 import { GalaxyError } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { createGalaxyConnection } from "~/platform/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { readPrison, type GalaxyLine, type PlanetUser } from "~/galaxy/protocol";
 import { sightingsRecorder } from "~/models/sighting.server";

@@ -9,6 +9,7 @@ import { cleanupAudit } from "~/models/audit.server";
 import { runAutomaticBackup } from "~/models/backup.server";
 import { cleanupLogs, logEvent } from "~/models/log.server";
 import { errorText } from "~/utils/errors";
+import { pause } from "~/utils/pause";
 import { pullDailyStats } from "~/platform/daily-stats.server";
 import { pruneJobSteps, runStepOnce, stepKey } from "../../app/models/once.server";
 import type { ProbeJob, SystemJob } from "../../app/queue/queues.server";
@@ -20,13 +21,13 @@ export function probeCompletedMessage(jobId: string) {
   return `Probe job ${jobId} completed`;
 }
 
-export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
+export async function processSystemJob(job: Job<SystemJob>, _token?: string, _signal?: AbortSignal, closing?: AbortSignal): Promise<unknown> {
   // The job name is the payload's kind (enqueue() and the scheduler template set both);
   // going by the name also serves jobs an operator adds by hand on the queue board.
   const kind = job.name as SystemJob["kind"];
   switch (kind) {
     case "probe":
-      return runProbe(job as Job<ProbeJob>);
+      return runProbe(job as Job<ProbeJob>, closing);
     case "logs-cleanup": {
       const removed = await cleanupLogs();
       // Step records outlive their jobs by weeks (JOB_STEP_RETENTION_DAYS); drop older ones with the logs.
@@ -61,8 +62,8 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
       }
     }
     case "daily-stats-pull":
-      // Idempotent (an upsert per account and day), so a re-run after a crash is harmless.
-      return pullDailyStats();
+      // Idempotent (an upsert per account and day), so a re-run after a crash or a close is harmless.
+      return pullDailyStats({ signal: closing });
     default:
       // A payload no code knows cannot succeed on a retry either.
       throw new UnrecoverableError(`Unknown system job "${job.name}"`);
@@ -73,11 +74,13 @@ export async function processSystemJob(job: Job<SystemJob>): Promise<unknown> {
  * Sleeps, then records its completion once. BullMQ runs a job at least once (a worker
  * killed mid-job, or between recording and completing, leaves it to run again), so the
  * record is an exactly-once step: the log row and the step's key commit in one transaction
- * (docs/jobs.md "Exactly-once effects"). A re-run sleeps again but records nothing.
+ * (docs/jobs.md "Exactly-once effects"). A re-run sleeps again but records nothing. A worker
+ * that closes during the sleep hands the probe back (jobs/closing.server.ts).
  */
-async function runProbe(job: Job<ProbeJob>) {
+async function runProbe(job: Job<ProbeJob>, closing?: AbortSignal) {
   const ms = Math.min(Math.max(0, Math.trunc(Number(job.data?.ms ?? PROBE_DEFAULT_MS)) || 0), PROBE_MAX_MS);
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  await pause(ms, closing);
+  closing?.throwIfAborted();
   const { recordedAt } = await runStepOnce(stepKey(job, "record"), async (tx) => {
     await logEvent(
       {

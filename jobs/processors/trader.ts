@@ -29,7 +29,7 @@
 import { planetEntries } from "#api/planets";
 import type { Ad, CustomPlanet, PlanetSequence, TraderCounts, TraderPosition, TraderState } from "#api/trading";
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { createGalaxyConnection } from "~/platform/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { readPrison, type GalaxyLine, type Notice } from "~/galaxy/protocol";
 import { listAds } from "~/models/ad.server";

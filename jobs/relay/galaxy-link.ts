@@ -10,7 +10,7 @@
  */
 import { countRelayMessage } from "~/utils/metrics.server";
 import { GalaxyError, type GalaxyConnection } from "~/galaxy/connection.server";
-import { createGalaxyConnection } from "~/galaxy/connection-deps.server";
+import { createGalaxyConnection } from "~/platform/connection-deps.server";
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import type { GalaxyLine } from "~/galaxy/protocol";
 import { errorText } from "~/utils/errors";

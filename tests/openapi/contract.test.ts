@@ -34,7 +34,7 @@ import { createTestApiToken, createTestOperator } from "#tests/kit";
 import { expressApp } from "#tests/kit/remix";
 import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { upsertUser } from "~/models/user.server";
 import { resetEnv } from "~/utils/env.server";
 import { apiRouteModulesFromTable } from "~/utils/openapi-modules.server";

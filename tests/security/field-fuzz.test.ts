@@ -19,7 +19,7 @@ import { createTestApiToken, createTestOperator, makeRequest, remixHandler } fro
 import { fullPath, routeTable } from "#tests/kit/remix";
 import { getDb } from "~/db/client.server";
 import { galacordAccounts, galacordBot } from "~/db/schema";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { upsertUser } from "~/models/user.server";
 import { resetEnv } from "~/utils/env.server";
 import { encryptSecret } from "~/utils/secrets.server";

@@ -22,7 +22,7 @@ import { plantCredentials } from "#tests/kit/credentials";
 import { fullPath, routeTable } from "#tests/kit/remix";
 import { getDb } from "~/db/client.server";
 import { createBackup } from "~/models/backup.server";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getEnv, resetEnv } from "~/utils/env.server";
 import { CLIENT_IP_HEADER } from "~/http/auth.server";
 

@@ -23,7 +23,7 @@ import { resetServicesFigures, servicesState } from "#sim/services-data";
 import { createTestApiToken, createTestOperator, makeRequest, remixHandler, type TestOperator } from "#tests/kit";
 import { fullPath, routeTable, type RouteEntry } from "#tests/kit/remix";
 import { getDb } from "~/db/client.server";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { getState, listActivity, saveProfile, updateState } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
 import { writeRuleFor } from "~/http/access.server";

@@ -57,7 +57,7 @@ Object.assign(process.env, {
   // (its own, dropped since): this file opens its own on first use.
   const { closeDb } = await import("~/db/client.server");
   await closeDb().catch(() => {});
-  const { resetGalaxyServices } = await import("~/galaxy/services.server");
+  const { resetGalaxyServices } = await import("~/platform/galaxy-services.server");
   resetGalaxyServices();
 }
 

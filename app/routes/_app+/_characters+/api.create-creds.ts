@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES, createCredsSchema } from "#api/accounts";
-import { createUserFromRecoveryCode } from "~/models/create-creds.server";
+import { createUserFromRecoveryCode } from "~/platform/create-creds.server";
 import { readAccountBody } from "~/routes/_app+/_characters+/accounts-api.server";
 import { apiRoute, methodNotAllowed } from "~/http/api.server";
 

@@ -27,7 +27,7 @@ import {
   requestCharactersRefresh,
   selectCharacter,
 } from "~/models/character-refresh.server";
-import { createUserFromRecoveryCode } from "~/models/create-creds.server";
+import { createUserFromRecoveryCode } from "~/platform/create-creds.server";
 import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";

@@ -3,7 +3,7 @@ import { COLLECTIONS_TEXTS as T } from "#api/collections";
 import { startSimulator, type Simulator } from "#sim/server";
 import { applyMastic, collectionCounts, collectionGoodsId, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
 import { apiArgs, errorBody, testApiToken } from "#tests/kit/api";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { saveProfile } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
 import { getDb } from "~/db/client.server";

@@ -14,7 +14,7 @@ import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit"
 import { getDb } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState, sessions } from "~/db/schema";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
-import { resetGalaxyServices } from "~/galaxy/services.server";
+import { resetGalaxyServices } from "~/platform/galaxy-services.server";
 import { addActivity, getState } from "~/models/collections.server";
 import { upsertUser } from "~/models/user.server";
 import { getEnv, resetEnv } from "~/utils/env.server";

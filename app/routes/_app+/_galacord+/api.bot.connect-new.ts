@@ -1,6 +1,6 @@
 import { RELAY_ERRORS, RELAY_MESSAGES } from "#api/galacord";
 import { connectNewSchema } from "#api/galacord-schemas";
-import { connectNew } from "~/models/galacord.server";
+import { connectNew } from "~/platform/galacord-connect.server";
 import { apiRoute, methodNotAllowed, readJson } from "~/http/api.server";
 
 /**

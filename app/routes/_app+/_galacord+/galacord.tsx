@@ -19,7 +19,6 @@ import { useCanWrite } from "~/components/ui/write-only";
 import {
   changePlanet,
   connectAccount,
-  connectNew,
   deleteAccount,
   getBotStatus,
   listChannels,
@@ -30,6 +29,7 @@ import {
   stopConnection,
   updateChannel,
 } from "~/models/galacord.server";
+import { connectNew } from "~/platform/galacord-connect.server";
 import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { takeoverLocation, takeoverNotice } from "~/http/takeover.server";

@@ -23,8 +23,10 @@ import { apiErrorResponse, jsonError, methodNotAllowed, readJson } from "~/http/
 import { AppError } from "~/utils/app-error";
 import { errorText } from "~/utils/errors";
 import { GalaxyServiceError } from "~/galaxy/services-parse";
-import { getGalaxyServices, type GalaxyCredentials } from "~/galaxy/services.server";
-import { registerUserAgents, type UserAgentInput } from "~/galaxy/user-agent.server";
+import type { GalaxyCredentials } from "~/galaxy/services.server";
+import { getGalaxyServices } from "~/platform/galaxy-services.server";
+import type { UserAgentInput } from "~/galaxy/user-agent";
+import { registerUserAgents } from "~/models/user-agent.server";
 
 /**
  * The handlers behind POST /api/user-details/* and POST /api/bowling-users/{gift-stats,

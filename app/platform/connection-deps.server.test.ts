@@ -8,9 +8,9 @@ import { logs } from "~/db/schema";
 import { listLogs } from "~/models/log.server";
 import { startSimulator, type Simulator } from "#sim/server";
 import { createGalaxyConnection } from "./connection-deps.server";
-import type { GalaxyConnection, GalaxyLogEntry } from "./connection.server";
-import { GALAXY_MESSAGES as M } from "./messages";
-import { getUserAgent } from "./user-agent.server";
+import type { GalaxyConnection, GalaxyLogEntry } from "~/galaxy/connection.server";
+import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
+import { getUserAgent } from "~/models/user-agent.server";
 
 let sim: Simulator;
 const open: GalaxyConnection[] = [];

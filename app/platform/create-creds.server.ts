@@ -1,9 +1,9 @@
 import type { PublicUser } from "#api/accounts";
 import { GalaxyError } from "~/galaxy/connection.server";
-import { signInOnce, type SignInTuning } from "~/galaxy/connection-deps.server";
+import { signInOnce, type SignInTuning } from "./connection-deps.server";
 import { GALAXY_MESSAGES } from "~/galaxy/messages";
-import { signInGuard } from "./session.server";
-import { upsertUser } from "./user.server";
+import { signInGuard } from "~/models/session.server";
+import { upsertUser } from "~/models/user.server";
 import { AppError } from "~/utils/app-error";
 
 /**

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { galaxyUserAgents } from "~/db/schema";
 import { decryptSecret, isEncryptedSecret } from "~/utils/secrets.server";
-import { UserAgentError, deviceOf, getUserAgent, parseHeaders, registerUserAgent, registerUserAgents, resetUserAgentMemory } from "./user-agent.server";
+import { UserAgentError, deviceOf, parseHeaders } from "~/galaxy/user-agent";
+import { getUserAgent, registerUserAgent, registerUserAgents, resetUserAgentMemory } from "./user-agent.server";
 
 describe("user-agent registry (spec 1 §3 'User-agent record per account')", () => {
   it("parses iHeaders given as JSON text or as an object, dropping unsafe names and values", () => {

@@ -16,8 +16,8 @@
 import { recordLogout, reloginAllowedAt } from "~/models/galaxy-logout.server";
 import { pause } from "~/utils/pause";
 import { logEvent } from "~/models/log.server";
-import { GalaxyConnection, GalaxyError, type GalaxyConnectionOptions, type GalaxyLogger, type LoggedInContext } from "./connection.server";
-import { registerUserAgent } from "./user-agent.server";
+import { GalaxyConnection, GalaxyError, type GalaxyConnectionOptions, type GalaxyLogger, type LoggedInContext } from "~/galaxy/connection.server";
+import { registerUserAgent } from "~/models/user-agent.server";
 import { auditNote } from "~/utils/audit-context.server";
 
 export const writeGalaxyAuthLog: GalaxyLogger = (entry) => logEvent({ ...entry, source: "galaxyAuth" });

@@ -1,93 +1,16 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { galaxyUserAgents } from "~/db/schema";
+import { normalizeUserAgent, UserAgentError, type UserAgentInput, type UserAgentRecord } from "~/galaxy/user-agent";
 import { decryptSecret, encryptSecret } from "~/utils/secrets.server";
 
 /**
  * Registry of user-agent records (spec 1 §3: headers, sek, device, id, nick), one per game
  * account. Written by POST /api/user-agent and by the socket client after login (999);
- * read by the HTTP services client to build each account's X-Galaxy-* headers.
- * Stored in `galaxy_user_agents` so it survives restarts; the sek is encrypted at rest.
+ * read by the HTTP services client to build each account's X-Galaxy-* headers (its `userAgents`
+ * source, app/platform/galaxy-services.server.ts). Stored in `galaxy_user_agents` so it survives
+ * restarts; the sek is encrypted at rest. What a record is: app/galaxy/user-agent.ts.
  */
-
-export type UserAgentRecord = {
-  id: string;
-  nick: string | null;
-  headers: Record<string, string>;
-  /** The Android device token, decrypted; null for web accounts. Never log or return it to a browser. */
-  sek: string | null;
-  device: string;
-};
-
-export type UserAgentInput = {
-  headers?: unknown;
-  sek?: string | null;
-  device?: string | null;
-  id?: string | number | null;
-  nick?: string | null;
-};
-
-export class UserAgentError extends Error {}
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/**
- * Request headers from an account's iHeaders: an object or its JSON text.
- * Returns null when there are none (missing, empty text); throws UserAgentError when the
- * text is not JSON or not an object. Names that are not valid HTTP tokens and values with
- * line breaks are dropped, so nothing stored can split a request.
- */
-export function parseHeaders(input: unknown): Record<string, string> | null {
-  if (input === undefined || input === null) return null;
-  let value = input;
-  if (typeof value === "string") {
-    if (value.trim() === "") return null;
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw new UserAgentError("iHeaders is not valid JSON");
-    }
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UserAgentError("iHeaders must be a JSON object of header names to values");
-  }
-  const out: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value)) {
-    if (!TOKEN.test(name)) continue;
-    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") continue;
-    const text = String(v);
-    if (/[\r\n\0]/.test(text)) continue;
-    out[name] = text;
-  }
-  return out;
-}
-
-/** Reads a header case-insensitively. */
-export function headerValue(headers: Record<string, string>, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === lower) return v;
-  return undefined;
-}
-
-/** Spec 2 §2: Android when the account has a sek, otherwise the platform header, default web. */
-export function deviceOf(headers: Record<string, string>, sek: string | null, device?: string | null): string {
-  if (sek) return "android";
-  const d = device?.trim() || headerValue(headers, "X-Galaxy-Platform")?.trim();
-  return d ? d.toLowerCase() : "web";
-}
-
-function normalize(accountId: string, input: UserAgentInput): UserAgentRecord {
-  const headers = parseHeaders(input.headers);
-  if (!headers) throw new UserAgentError("no iHeaders");
-  const sek = typeof input.sek === "string" && input.sek.trim() !== "" ? input.sek.trim() : null;
-  return {
-    id: accountId,
-    nick: typeof input.nick === "string" && input.nick !== "" ? input.nick : null,
-    headers,
-    sek,
-    device: deviceOf(headers, sek, input.device),
-  };
-}
 
 // A short-lived copy in memory: every service call looks the record up. The worker process
 // has its own copy, hence the expiry rather than an unbounded cache.
@@ -121,7 +44,7 @@ const upsertSet = {
 /** Stores (or replaces) one account's record. Throws UserAgentError for unusable input. */
 export async function registerUserAgent(accountId: string | number, input: UserAgentInput): Promise<UserAgentRecord> {
   const id = String(accountId);
-  const record = normalize(id, input);
+  const record = normalizeUserAgent(id, input);
   const db = await getDb();
   await db.insert(galaxyUserAgents).values(row(record)).onConflictDoUpdate({ target: galaxyUserAgents.accountId, set: upsertSet });
   remember(id, record);
@@ -149,7 +72,7 @@ export async function registerUserAgents(map: Record<string, UserAgentInput | nu
       continue;
     }
     try {
-      records.push(normalize(id, input));
+      records.push(normalizeUserAgent(id, input));
     } catch (err) {
       if (!(err instanceof UserAgentError)) throw err;
       skipped.push({ id, reason: err.message });
