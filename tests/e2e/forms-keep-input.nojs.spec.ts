@@ -165,3 +165,26 @@ test("spec 2 §2 Trading Planets 'new message input with category Ads or Msg': a
   await expect(page.getByRole("region", { name: "Ads and Messages" }).getByLabel("Category").first()).toHaveValue("msg");
   await expect(page.locator(".gt-toaster")).toHaveCount(0);
 });
+
+test("Settings › Alerts 'Add destination' (issue 31 item 2): a refused URL comes back as typed, the reason next to it; the secret is never sent back", async ({
+  page,
+}) => {
+  await page.goto("/settings");
+  const form = page.getByRole("form", { name: "Add an alert destination" });
+  await form.getByLabel("Destination").selectOption("webhook");
+  await form.getByLabel("URL", { exact: true }).fill("ftp://example.com/hook");
+  await form.getByLabel("Secret (webhook, optional)").fill("s3cret-typed");
+  await form.getByRole("button", { name: "Add destination" }).click();
+
+  const kept = page.getByRole("form", { name: "Add an alert destination" });
+  const url = kept.getByLabel("URL", { exact: true });
+  await expect(url).toHaveValue("ftp://example.com/hook");
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(url).toHaveAccessibleDescription("url: must be an http(s) URL");
+  await expect(kept.getByLabel("Destination")).toHaveValue("webhook");
+  const secret = kept.getByLabel("Secret (webhook, optional)");
+  await expect(secret).toHaveValue("");
+  await expect(secret).toHaveAccessibleDescription(TYPE_AGAIN);
+  expect(await page.content()).not.toContain("s3cret-typed");
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
