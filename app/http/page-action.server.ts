@@ -107,8 +107,10 @@ export type PageActionOptions<I extends string> = {
    * posted fields and the reason next to its field (`KeptForm`). `secret` fields (a recovery
    * code) are never sent back. `toast: true` keeps the fetcher's error toast too, where the
    * spec names one (All Characters, spec 2 §8 "the message field of the body is shown in a toast").
+   * `only` keeps just the posts of the form with typed text, where another form posts the same
+   * intent without any (Collections' floating panel, from every page: its redirect and toast stay).
    */
-  keepOnRefusal?: Partial<Record<I, { secret?: readonly string[]; toast?: true }>>;
+  keepOnRefusal?: Partial<Record<I, { secret?: readonly string[]; toast?: true; only?: (form: FormFields) => boolean }>>;
 };
 
 export type PageActionResult<I extends string> = { ok: boolean; intent: I | null; message: string };
@@ -158,7 +160,8 @@ export async function runPageAction<I extends string>(
           outcome = own ?? (await failureOf(err, ctx, options));
         }
         const keep = options.keepOnRefusal?.[intent];
-        if (keep && !outcome.ok && !outcome.redirectTo) outcome = keptForm(outcome, formData, keep.secret ?? [], keep.toast === true, redirectTo !== null);
+        if (keep && !outcome.ok && !outcome.redirectTo && (keep.only?.(form) ?? true))
+          outcome = keptForm(outcome, formData, keep.secret ?? [], keep.toast === true, redirectTo !== null);
         const errorTo = redirectTo && options.errorRedirectTo ? options.errorRedirectTo(form, redirectTo) : redirectTo;
         return answer(intent, outcome, redirectTo, errorTo);
       },

@@ -24,8 +24,9 @@ export type AutoSettings = { repeat: number; intervalSeconds: number };
 export function parseAutoSettings(input: { repeat?: unknown; intervalSeconds?: unknown }): AutoSettings {
   const repeat = Number(input.repeat ?? 0);
   const intervalSeconds = Number(input.intervalSeconds ?? COLLECTIONS_LIMITS.intervalDefault);
-  if (!(REPEAT_OPTIONS as readonly number[]).includes(repeat)) throw new AppError(400, "Repeat must be one of ∞, 1, 2, 3, 5, 10, 20, 50, 100");
-  if (!INTERVAL_OPTIONS.includes(intervalSeconds)) throw new AppError(400, "Interval must be 5 to 60 seconds in steps of 5");
+  if (!(REPEAT_OPTIONS as readonly number[]).includes(repeat))
+    throw new AppError(400, "Repeat must be one of ∞, 1, 2, 3, 5, 10, 20, 50, 100", { field: "repeat" });
+  if (!INTERVAL_OPTIONS.includes(intervalSeconds)) throw new AppError(400, "Interval must be 5 to 60 seconds in steps of 5", { field: "intervalSeconds" });
   return { repeat, intervalSeconds };
 }
 

@@ -55,6 +55,9 @@ test("recovery-code login, the live connection and the header's connect/disconne
   await profileCard(page).getByLabel("Planet").fill("Orion");
   await profileCard(page).getByRole("button", { name: "Change planet" }).click();
   await expect(toast(page, "Not connected to Galaxy")).toBeVisible();
+  // Issue 30 A6: the typed planet stays, the reason next to it as well.
+  await expect(profileCard(page).getByLabel("Planet")).toHaveValue("Orion");
+  await expect(profileCard(page).getByLabel("Planet")).toHaveAccessibleDescription("Not connected to Galaxy");
   await page.getByRole("button", { name: "Connect to Galaxy" }).click();
   await expect(page.getByTestId("connection-state")).toHaveText("Connected", { timeout: 20_000 });
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { simAccounts } from "./characters-fixtures";
 
 /**
  * Issue 30 A6 without JavaScript: a form the server refuses comes back as typed, the reason next
@@ -95,4 +96,95 @@ test("spec 2 §2 All Characters 'Add Category' (§8 'Failed to create category')
   await expect(name).toHaveAccessibleDescription(/.+/);
   const reason = await dialog.locator("#gt-category-value-error").textContent();
   await expect(name).toHaveAccessibleDescription(reason!);
+});
+
+/** The operator's Collections login lives on the server: start from the login card. */
+async function collectionsLoggedOut(page: Page) {
+  await page.goto("/collections");
+  const out = page.getByTestId("profile-card").getByRole("button", { name: "Log out of Galaxy" });
+  if (await out.count()) {
+    await out.click();
+    await expect(page.getByLabel("Recovery code")).toBeVisible();
+  }
+}
+
+test("spec 2 §2 Collections 'Recovery-code login' (§5 'Recovery login needs a non-blank code'): a refused code is said next to the field, which asks for it again", async ({
+  page,
+}) => {
+  await collectionsLoggedOut(page);
+  await page.getByLabel("Recovery code").fill("ZZZZZZZZZZ");
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+
+  const code = page.getByLabel("Recovery code");
+  await expect(code).toHaveValue("");
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription(`Login failed: Invalid credentials ${TYPE_AGAIN}`);
+  expect(await page.content()).not.toContain("ZZZZZZZZZZ");
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
+
+test("spec 2 §2 Collections 'collection set and recipient pickers': a refused Other account ID comes back as typed with the set picked, the reason next to it", async ({
+  page,
+}) => {
+  // A recovery-code login waits out the platform's 10 s window after its own sign-in (decision 0042).
+  test.setTimeout(75_000);
+  await page.goto("/collections");
+  if (!(await page.getByTestId("profile-card").count())) {
+    await page.getByLabel("Recovery code").fill((await simAccounts("plain"))[4]!.recoveryCode);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(page.getByTestId("profile-card")).toBeVisible();
+  }
+  const set = page.getByLabel("Collection set");
+  const other = (await set.inputValue()) === "161" ? "178" : "161";
+  await set.selectOption(other);
+  await page.getByLabel("Other account ID").fill("12ab");
+  await page.getByRole("button", { name: "Status", exact: true }).click();
+
+  const typed = page.getByLabel("Other account ID");
+  await expect(typed).toHaveValue("12ab");
+  await expect(typed).toHaveAttribute("aria-invalid", "true");
+  await expect(typed).toHaveAccessibleDescription("The recipient must be a numeric account id");
+  await expect(page.getByLabel("Collection set")).toHaveValue(other);
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
+
+test("spec 2 §2 Trading Planets 'new message input with category Ads or Msg': a refused ad comes back as typed with its category, the reason next to it", async ({
+  page,
+}) => {
+  const long = `${"WTS rings ".repeat(200)}!`; // 2001 characters: one past the limit
+  await page.goto("/trading-planets");
+  const ads = page.getByRole("region", { name: "Ads and Messages" });
+  await ads.getByLabel("New message").fill(long);
+  await ads.getByLabel("Category").first().selectOption("msg");
+  await ads.getByRole("button", { name: "Add", exact: true }).click();
+
+  const text = page.getByRole("region", { name: "Ads and Messages" }).getByLabel("New message");
+  await expect(text).toHaveValue(long);
+  await expect(text).toHaveAttribute("aria-invalid", "true");
+  await expect(text).toHaveAccessibleDescription("An ad message is at most 2000 characters");
+  await expect(page.getByRole("region", { name: "Ads and Messages" }).getByLabel("Category").first()).toHaveValue("msg");
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
+
+test("Settings › Alerts 'Add destination' (issue 31 item 2): a refused URL comes back as typed, the reason next to it; the secret is never sent back", async ({
+  page,
+}) => {
+  await page.goto("/settings");
+  const form = page.getByRole("form", { name: "Add an alert destination" });
+  await form.getByLabel("Destination").selectOption("webhook");
+  await form.getByLabel("URL", { exact: true }).fill("ftp://example.com/hook");
+  await form.getByLabel("Secret (webhook, optional)").fill("s3cret-typed");
+  await form.getByRole("button", { name: "Add destination" }).click();
+
+  const kept = page.getByRole("form", { name: "Add an alert destination" });
+  const url = kept.getByLabel("URL", { exact: true });
+  await expect(url).toHaveValue("ftp://example.com/hook");
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(url).toHaveAccessibleDescription("url: must be an http(s) URL");
+  await expect(kept.getByLabel("Destination")).toHaveValue("webhook");
+  const secret = kept.getByLabel("Secret (webhook, optional)");
+  await expect(secret).toHaveValue("");
+  await expect(secret).toHaveAccessibleDescription(TYPE_AGAIN);
+  expect(await page.content()).not.toContain("s3cret-typed");
+  await expect(page.locator(".gt-toaster")).toHaveCount(0);
 });

@@ -2,6 +2,8 @@ import { Badge, Box, Button, Card, Code, Flex, Heading, Text, TextField } from "
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import type { DestinationView } from "#api/alerts";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 const KIND_LABELS: Record<DestinationView["kind"], string> = {
@@ -17,6 +19,8 @@ function destinationTarget(d: DestinationView): string {
   return `webhook ${d.url}`;
 }
 
+const alertErrorId = (name: string) => `gt-alert-${name}-error`;
+
 /**
  * Settings › Alerts (issue 31 item 2, admins): where alerts go, add one, remove one, and
  * "Send a test alert". Plain forms (intents on /settings): the same with and without JavaScript.
@@ -25,7 +29,16 @@ function destinationTarget(d: DestinationView): string {
 export function AlertsPanel({ destinations }: { destinations: DestinationView[] }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [kind, setKind] = useState<DestinationView["kind"]>("webhook");
+  // A refused destination comes back as typed, the reason next to its field; the secret is never
+  // sent back: its field asks for it again (issue 30 A6, decision 0033).
+  const kept = useKeptForm("alert-add");
+  const [kind, setKind] = useState<DestinationView["kind"]>(() => {
+    const was = kept.value("kind", "webhook");
+    return was in KIND_LABELS ? (was as DestinationView["kind"]) : "webhook";
+  });
+  const [secret, setSecret] = useState("");
+  const secretErrors = kept.secretErrors("secret", secret);
+  const field = (name: string) => kept.invalid(name, alertErrorId(name));
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   // Without JavaScript every field shows (the server reads the ones of the chosen kind).
   const show = (k: DestinationView["kind"][]) => !hydrated || k.includes(kind);
@@ -88,6 +101,7 @@ export function AlertsPanel({ destinations }: { destinations: DestinationView[] 
           <Form method="post" action="/settings" aria-label="Add an alert destination">
             <input type="hidden" name="intent" value="alert-add" />
             <Flex direction="column" gap="3" maxWidth="520px">
+              <FieldError errors={kept.formErrors} />
               <label className="gt-field">
                 <Text size="2" weight="medium">
                   Destination
@@ -105,25 +119,53 @@ export function AlertsPanel({ destinations }: { destinations: DestinationView[] 
                   <Text size="2" weight="medium">
                     URL
                   </Text>
-                  <TextField.Root name="url" type="url" inputMode="url" placeholder="https://…" size="3" autoComplete="off" />
+                  <TextField.Root
+                    name="url"
+                    type="url"
+                    inputMode="url"
+                    placeholder="https://…"
+                    size="3"
+                    autoComplete="off"
+                    defaultValue={kept.value("url", "")}
+                    {...field("url")}
+                  />
                 </label>
               ) : null}
+              {show(["webhook", "discord-webhook"]) ? <FieldError id={alertErrorId("url")} errors={kept.errors("url")} /> : null}
               {show(["webhook"]) ? (
                 <label className="gt-field">
                   <Text size="2" weight="medium">
                     Secret (webhook, optional)
                   </Text>
-                  <TextField.Root name="secret" type="password" autoComplete="new-password" size="3" />
+                  <TextField.Root
+                    name="secret"
+                    type="password"
+                    autoComplete="new-password"
+                    size="3"
+                    value={secret}
+                    onChange={(e) => setSecret(e.target.value)}
+                    {...(secretErrors ? kept.invalid("secret", alertErrorId("secret")) : {})}
+                  />
                 </label>
               ) : null}
+              {show(["webhook"]) ? <FieldError id={alertErrorId("secret")} errors={secretErrors} /> : null}
               {show(["discord-channel"]) ? (
                 <label className="gt-field">
                   <Text size="2" weight="medium">
                     Discord channel id
                   </Text>
-                  <TextField.Root name="channelId" inputMode="numeric" placeholder="1180000000000000101" size="3" autoComplete="off" />
+                  <TextField.Root
+                    name="channelId"
+                    inputMode="numeric"
+                    placeholder="1180000000000000101"
+                    size="3"
+                    autoComplete="off"
+                    defaultValue={kept.value("channelId", "")}
+                    {...field("channelId")}
+                  />
                 </label>
               ) : null}
+              {show(["discord-channel"]) ? <FieldError id={alertErrorId("channelId")} errors={kept.errors("channelId")} /> : null}
               <Flex gap="3" wrap="wrap">
                 <Button type="submit" size="3" loading={busy("alert-add")}>
                   Add destination

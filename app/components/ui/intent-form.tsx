@@ -7,7 +7,8 @@ import { useCanWrite } from "./write-only";
  * A form posting one intent to a route action (CONVENTIONS rule 5, "form for navigation,
  * fetcher for in-place"): a fetcher with JavaScript, a plain POST answered by a redirect back
  * here without it (`NoJsRedirect`). Every intent changes something, so a viewer gets nothing
- * (issue 21). `children` may be a function of `busy`, for the pressed button's pending state.
+ * (issue 21). `children` may be a function of `busy`, for the pressed button's pending state,
+ * and of the fetcher's last answer (`useKeptForm`'s `fetcherData`: a refused form's fields and reason).
  */
 export function IntentForm({
   action,
@@ -21,7 +22,7 @@ export function IntentForm({
   action: string;
   intent?: string;
   fields?: Record<string, string>;
-  children: ReactNode | ((busy: boolean) => ReactNode);
+  children: ReactNode | ((busy: boolean, answer: unknown) => ReactNode);
   className?: string;
   /** A name for the form, when it groups controls (it is then a landmark-less named form). */
   label?: string;
@@ -34,7 +35,7 @@ export function IntentForm({
     <fetcher.Form method="post" action={action} className={className} aria-label={label}>
       <HiddenFields fields={intent ? { intent, ...fields } : fields} />
       <NoJsRedirect />
-      {typeof children === "function" ? children(busy) : children}
+      {typeof children === "function" ? children(busy, fetcher.data) : children}
     </fetcher.Form>
   );
 }

@@ -8,10 +8,11 @@ type KeptAnswer = {
   kept: { fields: Record<string, string>; fieldErrors: Record<string, string[]>; formErrors: string[] };
 };
 
-function isKept(value: unknown, intent: string, match: Record<string, string>): value is KeptAnswer {
+function isKept(value: unknown, intent: string | readonly string[], match: Record<string, string>): value is KeptAnswer {
   if (typeof value !== "object" || value === null || !("kept" in value)) return false;
   const answer = value as KeptAnswer;
-  return answer.intent === intent && Object.entries(match).every(([name, v]) => answer.kept.fields[name] === v);
+  const intents: readonly string[] = typeof intent === "string" ? [intent] : intent;
+  return answer.intent !== null && intents.includes(answer.intent) && Object.entries(match).every(([name, v]) => answer.kept.fields[name] === v);
 }
 
 /**
@@ -25,9 +26,10 @@ function isKept(value: unknown, intent: string, match: Record<string, string>): 
  *   <FieldError id={errorId} errors={kept.errors("discordName")} />
  *
  * `match` names fields that must be the same as posted (the row the form edits), so another
- * row's form is not filled in. A fetcher form passes `fetcher.data` as `fetcherData`.
+ * row's form is not filled in. A fetcher form passes `fetcher.data` as `fetcherData`. A form whose
+ * buttons post several intents (Collections' Run, Status, Send) names them all.
  */
-export function useKeptForm(intent: string, match: Record<string, string> = {}, fetcherData?: unknown) {
+export function useKeptForm(intent: string | readonly string[], match: Record<string, string> = {}, fetcherData?: unknown) {
   const actionData: unknown = useActionData();
   // A fetcher form (with JavaScript) reads its fetcher's answer; without JavaScript the same
   // form posted as a plain form and the page's action data holds it.

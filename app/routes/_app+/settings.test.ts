@@ -6,6 +6,7 @@ import { findOperatorByToken, hashToken } from "~/models/api-token.server";
 import { createSession, findSession, verifyOperatorPassword } from "~/models/operator.server";
 import { CLIENT_IP_HEADER } from "~/http/auth.server";
 import { clearLoginLimits } from "~/http/rate-limit.server";
+import { TYPE_SECRET_AGAIN } from "~/utils/kept-fields";
 import { callRoute, cookiesOf, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { action, loader } from "./settings";
 import { action as backupAction } from "./settings_.backup";
@@ -216,8 +217,22 @@ describe("alerts on /settings (issue 31 item 2; admins; plain posts)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/alerts`;
     try {
-      const bad = await post({ intent: "alert-add", kind: "webhook", url: "not a url" });
-      expect(toastOf(bad)).toEqual({ type: "error", message: "url: must be an http(s) URL" });
+      // Issue 30 A6: a refused destination renders the form again as typed, the reason next to its
+      // field, no toast; the secret is never sent back (typed again).
+      const bad = await post({ intent: "alert-add", kind: "webhook", url: "not a url", secret: "typed-secret" });
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get("Location")).toBeNull();
+      expect(toastOf(bad)).toBeUndefined();
+      expect(bad.data).toMatchObject({
+        kept: {
+          fields: { intent: "alert-add", kind: "webhook", url: "not a url" },
+          fieldErrors: { url: ["url: must be an http(s) URL"], secret: [TYPE_SECRET_AGAIN] },
+          formErrors: [],
+        },
+      });
+      expect(JSON.stringify(bad.data)).not.toContain("typed-secret");
+      const badChannel = await post({ intent: "alert-add", kind: "discord-channel", channelId: "12x" });
+      expect(badChannel.data).toMatchObject({ kept: { fields: { channelId: "12x" }, fieldErrors: { channelId: [expect.any(String)] } } });
 
       const added = await post({ intent: "alert-add", kind: "webhook", url, secret: "page-secret" });
       expect(added.status).toBe(302);

@@ -242,6 +242,8 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
     home: "/settings",
     defaultRedirectTo: "/settings",
     failure: FALLBACK,
+    // Issue 30 A6: a refused destination comes back as typed, the reason next to its field; its secret is never sent back.
+    keepOnRefusal: { "alert-add": { secret: ["secret"] } },
     intents: {
       "create-token": async ({ form }) => {
         await requireWriter(request, operator, "create-token");
@@ -334,7 +336,12 @@ function settingsAction(request: Request, operator: AuthOperator): PageActionOpt
               ? { kind, url, ...(form.string("secret") ? { secret: form.string("secret") } : {}) }
               : { kind, url };
         const parsed = DestinationInputSchema.safeParse(raw);
-        if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid destination" };
+        if (!parsed.success) {
+          // The field it is about, for the kept form (issue 30 A6): the schema's channel_id is the form's channelId.
+          const at = parsed.error.issues[0]?.path[0];
+          const field = at === "channel_id" ? "channelId" : at === undefined ? undefined : String(at);
+          return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid destination", field };
+        }
         const current = await alertsView();
         const saved = await saveAlertDestinations([...asInputs(current), parsed.data]);
         auditNote({ action: "alerts.update", target: "Alert destinations", details: { destinations: saved.destinations.length } });

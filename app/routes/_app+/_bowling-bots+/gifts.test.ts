@@ -368,10 +368,22 @@ describe("/gifts action (spec 1 §4, §8)", () => {
   it("spec 1 §5 'Companion requires both a supplier and a recipient' → 'Failed to assign companion', nothing stored; a bad update → 'Failed to update companion'", async () => {
     const res = await post({ intent: "assign-companion", bowling_id: B1, supplier: SUP, consumer: "" });
     expect(res.status).toBe(400);
-    expect(res.data).toMatchObject({ ok: false, message: "Failed to assign companion" });
+    // Issue 30 A6: what was chosen comes back, §8's text next to the missing field; the toast stays with JavaScript.
+    expect(res.data).toMatchObject({
+      ok: false,
+      message: "Failed to assign companion",
+      kept: { fields: { bowling_id: B1, supplier: SUP, consumer: "" }, fieldErrors: { consumer: ["Failed to assign companion"] }, formErrors: [] },
+    });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: "Failed to assign companion" });
     expect(await listCompanions()).toEqual([]);
+    // Without JavaScript the dialog renders again (no redirect, no toast): a supplier that is not one, said next to it.
     const wrongType = await post({ intent: "assign-companion", bowling_id: B1, supplier: REC, consumer: REC, redirectTo: "/gifts" });
-    expect(toastOf(wrongType)).toMatchObject({ type: "error", message: "Failed to assign companion" });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.headers.get("location")).toBeNull();
+    expect(toastOf(wrongType)).toBeUndefined();
+    expect(wrongType.data).toMatchObject({
+      kept: { fields: { supplier: REC, consumer: REC }, fieldErrors: { supplier: ["Failed to assign companion"] }, formErrors: [] },
+    });
     const upd = await post({ intent: "update-companion", id: "00000000-0000-0000-0000-000000000000", bowling_id: B1, supplier: SUP, consumer: REC });
     expect(upd.status).toBe(404);
     expect(upd.data).toMatchObject({ ok: false, message: "Failed to update companion" });

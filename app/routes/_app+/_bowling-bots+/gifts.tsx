@@ -246,10 +246,13 @@ export const action = pageAction<Intent>({
   section: "Bowling Bots",
   home: "/gifts",
   failure: FALLBACK,
+  // Issue 30 A6: a refused companion keeps the dialog open with the supplier and recipient chosen,
+  // spec 1 §8's text next to the field it is about (and its toast, with JavaScript).
+  keepOnRefusal: { "assign-companion": { toast: true }, "update-companion": { toast: true } },
   onError: async (err, { intent }) => {
     if (!(err instanceof AppError) || !FIXED_FAILURE.has(intent) || isJobEngineOffline(err)) return undefined;
     await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
-    return { ok: false, message: FALLBACK[intent], status: err.status };
+    return { ok: false, message: FALLBACK[intent], status: err.status, field: err.field };
   },
   intents: {
     refresh: async ({ redirectTo }) => {
@@ -264,11 +267,11 @@ export const action = pageAction<Intent>({
     },
     "undo-delete": async ({ form, operatorId }) => (await undoAccountDeletion(operatorId, form.string("undoId"))).message,
     "assign-companion": async ({ form }) => {
-      await createCompanion(companionBody(form));
+      await createCompanion(companionBody(form)).catch(onCompanionField);
       return BOWLING_TOASTS.assigned;
     },
     "update-companion": async ({ form }) => {
-      await updateCompanion(form.string("id"), companionBody(form));
+      await updateCompanion(form.string("id"), companionBody(form)).catch(onCompanionField);
       return BOWLING_TOASTS.updated;
     },
     "delete-companions": async () => deletedCompanionsMessage(await deleteAllCompanions()),
@@ -278,8 +281,23 @@ export const action = pageAction<Intent>({
 /** The companion form through the /api schema (spec 1 §5): the same rules and texts as POST /api/bowling-companions. */
 function companionBody(form: FormFields) {
   const parsed = companionBodySchema.safeParse({ bowling_id: form.string("bowling_id"), supplier: form.string("supplier"), consumer: form.string("consumer") });
-  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? BOWLING_ERRORS.companionIncomplete);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path[0];
+    // The field it is about (a missing supplier or recipient), for the kept form (issue 30 A6).
+    const field = at === "supplier" || at === "consumer" ? at : undefined;
+    throw new AppError(400, issue?.message ?? BOWLING_ERRORS.companionIncomplete, { field });
+  }
   return parsed.data;
+}
+
+/** The model's refusal of a supplier or recipient that is not one names its field. */
+function onCompanionField(err: unknown): never {
+  if (err instanceof AppError && !err.field) {
+    const field = err.message === BOWLING_ERRORS.supplierInvalid ? "supplier" : err.message === BOWLING_ERRORS.consumerInvalid ? "consumer" : undefined;
+    if (field) throw new AppError(err.status, err.message, { field });
+  }
+  throw err;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { getQueue } from "~/queue/queues.server";
 import { beatAsWorker, deleteKeys, freePort } from "#jobs/test-helpers";
 import { startSimulator, type Simulator } from "#sim/server";
 import { collectionCounts, inventoryOf, resetServicesFigures, servicesState } from "#sim/services-data";
+import { TYPE_SECRET_AGAIN } from "~/utils/kept-fields";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { getDb } from "~/db/client.server";
 import { collectionsActivity, collectionsProfiles, collectionsState, sessions } from "~/db/schema";
@@ -67,7 +68,14 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
   it("a blank code is refused without a platform call", async () => {
     const res = await post({ intent: "login", rc: "   " });
     expect(res.status).toBe(400);
-    expect(res.data).toEqual({ ok: false, intent: "login", message: T.noCode, toast: expect.objectContaining({ type: "error", message: T.noCode }) });
+    // Issue 30 A6: the reason next to the code's field, no toast (the fetcher's form still holds what was typed).
+    expect(res.data).toEqual({
+      ok: false,
+      intent: "login",
+      message: T.noCode,
+      kept: { fields: { intent: "login" }, fieldErrors: { rc: [T.noCode] }, formErrors: [] },
+    });
+    expect(toastOf(res)).toBeUndefined();
     expect((await page()).data.profile).toBeNull();
   });
 
@@ -78,6 +86,19 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     expect((await page()).data.profiles).toEqual([]);
   });
 
+  it("issue 30 A6 without JavaScript: a refused code renders the page again, the reason next to the field, the code never sent back and asked for again", async () => {
+    const res = await post({ intent: "login", rc: "ZZZZZZZZZZ", takeover: "on", redirectTo: "/collections" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("Location")).toBeNull();
+    expect(toastOf(res)).toBeUndefined();
+    expect(res.data).toMatchObject({
+      ok: false,
+      intent: "login",
+      kept: { fields: { intent: "login", takeover: "on" }, fieldErrors: { rc: [GALAXY_MESSAGES.invalidCredentials, TYPE_SECRET_AGAIN] }, formErrors: [] },
+    });
+    expect(JSON.stringify(res.data)).not.toContain("ZZZZZZZZZZ");
+  });
+
   it("a platform that cannot be reached: a 502 whose text names server down, network issues, firewall; nothing stored", async () => {
     process.env.GALAXY_WS_URL = `ws://127.0.0.1:${await freePort()}/`;
     resetEnv();
@@ -85,7 +106,9 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
       const res = await login(0);
       expect(res.status).toBe(502);
       expect(res.data.message).toBe(GALAXY_MESSAGES.connectionFailed);
-      expect(toastOf(res)).toMatchObject({ type: "error", message: GALAXY_MESSAGES.connectionFailed });
+      // Issue 30 A6: said in the login form (not about the code itself: the form's), no toast.
+      expect(res.data).toMatchObject({ kept: { fieldErrors: {}, formErrors: [GALAXY_MESSAGES.connectionFailed] } });
+      expect(toastOf(res)).toBeUndefined();
       expect((await page()).data.profiles).toEqual([]);
     } finally {
       process.env.GALAXY_WS_URL = sim.wsUrl;
@@ -152,6 +175,15 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     res = await post({ intent: "change-planet", planet: "Kepler" });
     expect(res.status).toBe(409);
     expect(res.data.message).toBe("Not connected to Galaxy");
+    // Issue 30 A6: the typed planet comes back with the reason next to it; spec 2 §8's toast stays with JavaScript.
+    expect(res.data).toMatchObject({ kept: { fields: { planet: "Kepler" }, fieldErrors: { planet: ["Not connected to Galaxy"] }, formErrors: [] } });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: "Not connected to Galaxy" });
+    // Without JavaScript the page renders again with them (no redirect, no toast).
+    const plain = await post({ intent: "change-planet", planet: "Kepler", redirectTo: "/collections" });
+    expect(plain.status).toBe(409);
+    expect(plain.headers.get("Location")).toBeNull();
+    expect(toastOf(plain)).toBeUndefined();
+    expect(plain.data).toMatchObject({ kept: { fields: { planet: "Kepler" }, fieldErrors: { planet: ["Not connected to Galaxy"] } } });
   });
 });
 
@@ -211,6 +243,25 @@ describe("Run, Status, inventory, Send (spec 2 §2, §5, §8 'Collections' toast
     res = await post({ intent: "send", recipientId: "" });
     expect(res.data.message).toBe(T.noRecipient);
     expect(servicesState(sim.world).counts.get("present_make") ?? 0).toBe(0);
+  });
+
+  it("issue 30 A6: a refused Other account ID comes back as typed with the reason next to it (the toast too); the floating panel's post keeps its redirect", async () => {
+    const fields = { intent: "send", collectionId: "178", recipientId: account(2).id, recipientOther: "12ab" };
+    const res = await post(fields);
+    expect(res.status).toBe(400);
+    expect(res.data).toMatchObject({ message: T.recipientNotId, kept: { fields, fieldErrors: { recipientOther: [T.recipientNotId] }, formErrors: [] } });
+    expect(toastOf(res)).toMatchObject({ type: "error", message: T.recipientNotId });
+    const plain = await post({ ...fields, redirectTo: "/collections" });
+    expect(plain.headers.get("Location")).toBeNull();
+    expect(plain.data).toMatchObject({ kept: { fields, fieldErrors: { recipientOther: [T.recipientNotId] } } });
+    expect((await page()).data.recipientId).not.toBe("12ab");
+    // A refusal that is not about a field is the form's (no gifts yet).
+    const none = await post({ ...fields, recipientOther: "", redirectTo: "/collections" });
+    expect(none.data).toMatchObject({ kept: { fieldErrors: {}, formErrors: [T.noGifts] } });
+    // The floating panel posts Send from any page, without fields: back there with the toast.
+    const panel = await post({ intent: "send", redirectTo: "/characters" });
+    expect(panel.headers.get("Location")).toBe("/characters");
+    expect(toastOf(panel)).toMatchObject({ type: "error", message: T.noGifts });
   });
 
   it("platform failures show the spec's texts", async () => {
@@ -279,6 +330,12 @@ describe("Auto and the floating panel", () => {
     await login(0);
     expect((await post({ intent: "auto-on", repeat: "4", intervalSeconds: "10" })).status).toBe(400);
     expect((await post({ intent: "auto-on", repeat: "3", intervalSeconds: "7" })).status).toBe(400);
+    // Issue 30 A6: the Auto card's refusal keeps its choices, the reason next to the field (no redirect without JavaScript).
+    const kept = await post({ intent: "auto-on", form: "auto", repeat: "3", intervalSeconds: "7", redirectTo: "/collections" });
+    expect(kept.headers.get("Location")).toBeNull();
+    expect(kept.data).toMatchObject({
+      kept: { fields: { repeat: "3", intervalSeconds: "7" }, fieldErrors: { intervalSeconds: ["Interval must be 5 to 60 seconds in steps of 5"] } },
+    });
     const on = await post({ intent: "auto-on", repeat: "3", intervalSeconds: "10" });
     expect(on.data.message).toBe("Auto on");
     let d = (await page()).data;

@@ -31,6 +31,7 @@ import { AppError } from "~/utils/app-error";
 import type { z } from "zod";
 import { panelModeSchema, pickersFormSchema } from "#api/collections-schemas";
 import { pageAction, type FormFields } from "~/http/page-action.server";
+import { AUTO_FORM } from "./components/intent-form";
 
 /**
  * Collections (spec 2 §2 "Collections screen", §3, §4 "Galaxy client connection" and
@@ -126,6 +127,19 @@ export const action = pageAction<Intent>({
   section: "Collections",
   home: "/collections",
   failure: FALLBACK,
+  // Issue 30 A6: the forms with typed or chosen fields keep them on a refusal, the reason next to
+  // the field (decision 0033). The recovery code is never sent back: typed again. Change planet
+  // and the controls keep spec 2 §8's toasts with JavaScript; the floating panel posts the same
+  // intents from every page without fields, and keeps its redirect and toast (`only`).
+  keepOnRefusal: {
+    login: { secret: ["rc"] },
+    "change-planet": { toast: true },
+    run: { toast: true, only: fromControls },
+    status: { toast: true, only: fromControls },
+    inventory: { toast: true, only: fromControls },
+    send: { toast: true, only: fromControls },
+    "auto-on": { only: (form) => form.string("form") === AUTO_FORM },
+  },
   onError: (err, { intent, form, redirectTo }) => {
     // Another purpose holds the account: back to the page with the take-over question
     // (the recovery-code login asks up front instead: its code never goes in a URL).
@@ -137,7 +151,10 @@ export const action = pageAction<Intent>({
   },
   intents: {
     login: async ({ form, operatorId }) => {
-      const profile = await loginWithRecoveryCode(operatorId, form.string("rc"), { takeover: form.checked("takeover") });
+      const profile = await loginWithRecoveryCode(operatorId, form.string("rc"), { takeover: form.checked("takeover") }).catch((err: unknown) => {
+        // A blank code, or one the platform refused ("Login failed: Invalid credentials"): the reason goes next to it.
+        throw err instanceof AppError && err.status === 400 && !err.field ? new AppError(400, err.message, { field: "rc" }) : err;
+      });
       return `Logged in as ${profile.nick}`;
     },
     "login-saved": async ({ form, operatorId }) => {
@@ -167,9 +184,13 @@ export const action = pageAction<Intent>({
     },
     "change-planet": async ({ form, operatorId }) => {
       const { creds } = await loggedIn(operatorId).catch(() => {
-        throw new AppError(409, T.notConnected);
+        throw new AppError(409, T.notConnected, { field: "planet" });
       });
-      return `Now on ${await changePlanet(creds.userID, form.string("planet"))}`;
+      // Its refusals ("Enter a planet", "Not connected to Galaxy") go next to the planet typed.
+      const planet = await changePlanet(creds.userID, form.string("planet")).catch((err: unknown) => {
+        throw err instanceof AppError && !err.field ? new AppError(err.status, err.message, { field: "planet" }) : err;
+      });
+      return `Now on ${planet}`;
     },
     run: async ({ form, operatorId }) => {
       await savePickers(operatorId, form);
@@ -205,7 +226,7 @@ export const action = pageAction<Intent>({
     send: async ({ form, operatorId }) => {
       await savePickers(operatorId, form);
       const { state, creds } = await loggedIn(operatorId);
-      if (!state.recipientId) throw new AppError(400, T.noRecipient);
+      if (!state.recipientId) throw new AppError(400, T.noRecipient, { field: "recipientId" });
       const ids = state.giftIds ?? [];
       if (!ids.length) throw new AppError(400, T.noGifts);
       const { message } = await withActivity(operatorId, `Sending ${ids.length} gifts to user ${state.recipientId}`, async () => {
@@ -241,11 +262,20 @@ export const action = pageAction<Intent>({
   },
 });
 
-/** A zod parse whose first issue is the 400's text. */
-function parsed<V>(schema: z.ZodType<V>, value: unknown): V {
+/** A zod parse whose first issue is the 400's text (about `field(path)` when given: the posted field it names). */
+function parsed<V>(schema: z.ZodType<V>, value: unknown, field?: (path: string) => string): V {
   const result = schema.safeParse(value);
-  if (!result.success) throw new AppError(400, result.error.issues[0]?.message ?? "Invalid form data");
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const at = issue?.path[0];
+    throw new AppError(400, issue?.message ?? "Invalid form data", { field: field && at !== undefined ? field(String(at)) : undefined });
+  }
   return result.data;
+}
+
+/** The Collections screen's controls (set, recipient, Other account ID), not the floating panel's buttons. */
+function fromControls(form: FormFields): boolean {
+  return form.formData.has("recipientOther");
 }
 
 /** The logged-in profile's credentials, else 409 "Log in to Galaxy first". */
@@ -259,10 +289,15 @@ async function loggedIn(operatorId: string) {
 /** The pickers as posted (spec 2 §5: a set must be chosen for Run; Send needs a recipient). */
 async function savePickers(operatorId: string, form: FormFields) {
   const other = form.string("recipientOther").trim();
-  const patch = parsed(pickersFormSchema, {
-    collectionId: form.formData.has("collectionId") ? form.string("collectionId") : undefined,
-    recipientId: form.formData.has("recipientId") || other ? other || form.string("recipientId") : undefined,
-  });
+  const patch = parsed(
+    pickersFormSchema,
+    {
+      collectionId: form.formData.has("collectionId") ? form.string("collectionId") : undefined,
+      recipientId: form.formData.has("recipientId") || other ? other || form.string("recipientId") : undefined,
+    },
+    // The recipient's refusal is about the field it came from: the typed Other account ID wins over the pick.
+    (path) => (path === "recipientId" && other ? "recipientOther" : path),
+  );
   if (patch.collectionId === undefined) delete patch.collectionId;
   if (patch.recipientId === undefined) delete patch.recipientId;
   if (Object.keys(patch).length) await updateState(operatorId, patch);

@@ -505,17 +505,30 @@ describe("ad intents", () => {
     expect(toastOf(made)?.message).toBe(TRADING_MESSAGES.adCreated);
     const [ad] = await listAds();
     expect(ad).toMatchObject({ adsMessage: text, category: "msg", isActive: true });
+    // Issue 30 A6: a refused ad renders the form again as typed (the category too), the reason next to the text, no toast.
     const blank = await post([
       ["intent", "ad-create"],
       ["adsMessage", "  "],
+      ["category", "msg"],
     ]);
-    expect(toastOf(blank)?.message).toBe(TRADING_ERRORS.adMessage);
+    expect(blank.status).toBe(400);
+    expect(toastOf(blank)).toBeUndefined();
+    expect(blank.data).toMatchObject({ kept: { fields: { adsMessage: "  ", category: "msg" }, fieldErrors: { adsMessage: [TRADING_ERRORS.adMessage] } } });
+    const long = "x".repeat(TRADING_LIMITS.adMax + 1);
+    const tooLong = await post([
+      ["intent", "ad-create"],
+      ["adsMessage", long],
+      ["category", "ads"],
+    ]);
+    expect(tooLong.data).toMatchObject({
+      kept: { fields: { adsMessage: long, category: "ads" }, fieldErrors: { adsMessage: [`An ad message is at most ${TRADING_LIMITS.adMax} characters`] } },
+    });
     const editBlank = await post([
       ["intent", "ad-update"],
       ["id", ad!._id],
       ["adsMessage", ""],
     ]);
-    expect(toastOf(editBlank)?.message).toBe(TRADING_ERRORS.adMessage);
+    expect(editBlank.data).toMatchObject({ kept: { fields: { id: ad!._id, adsMessage: "" }, fieldErrors: { adsMessage: [TRADING_ERRORS.adMessage] } } });
     const edited = await post([
       ["intent", "ad-update"],
       ["id", ad!._id],
@@ -592,17 +605,22 @@ describe("the action's answers (pageAction, docs/decisions/0023): a redirect wit
   });
   const postTo = (url: string, form: [string, string][]) => callRoute<Record<string, unknown>>(action, makeRequest(url, { cookie, form }));
 
-  it("a refusal goes back to where the form was posted from (the ad editor stays open), a success to the list", async () => {
+  it("a refusal renders where the form was posted from (the ad editor stays open, as typed), a success goes to the list", async () => {
     const ad = await createAd({ adsMessage: "old", category: "ads", isActive: true });
     const at = `/trading-planets?adsPage=2&ad=${ad._id}`;
     const blank = await postTo(at, [
       ["intent", "ad-update"],
       ["id", ad._id],
       ["adsMessage", " "],
+      ["category", "msg"],
+      ["redirectTo", "/trading-planets?adsPage=2"],
     ]);
-    expect(blank.status).toBe(302);
-    expect(blank.headers.get("location")).toBe(at);
-    expect(toastOf(blank)).toMatchObject({ type: "error", message: TRADING_ERRORS.adMessage });
+    expect(blank.status).toBe(400);
+    expect(blank.headers.get("location")).toBeNull();
+    expect(toastOf(blank)).toBeUndefined();
+    expect(blank.data).toMatchObject({
+      kept: { fields: { id: ad._id, adsMessage: " ", category: "msg" }, fieldErrors: { adsMessage: [TRADING_ERRORS.adMessage] } },
+    });
     const saved = await postTo(at, [
       ["intent", "ad-update"],
       ["id", ad._id],

@@ -207,7 +207,8 @@ export const action = pageAction<Intent>({
   failure: (intent, form) => failureText(intent, form.string("id") !== ""),
   defaultRedirectTo: (intent, postedTo) => (intent === "sequence-reorder" ? null : postedTo),
   // Issue 30 A6/A9: a refused inline rename says why under its chip, naming the refused name.
-  keepOnRefusal: { "planet-create": {}, "planet-rename": {} },
+  // A refused ad (blank, too long) comes back as typed, with its category, the reason under the text.
+  keepOnRefusal: { "planet-create": {}, "planet-rename": {}, "ad-create": {}, "ad-update": {} },
   onError: async (err, { intent, form, redirectTo }) => {
     if (!(err instanceof AppError)) return undefined;
     if (intent === "sequence-save" && (err.status === 400 || err.status === 409)) {
@@ -344,7 +345,7 @@ function adFields(form: FormFields): { adsMessage: string; category: AdCategory 
   const raw = form.string("category");
   const category = (AD_CATEGORIES as readonly string[]).includes(raw) ? (raw as AdCategory) : "ads";
   const parsed = createAdSchema.shape.adsMessage.safeParse(form.string("adsMessage").replace(/\r\n/g, "\n"));
-  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.adMessage);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? TRADING_ERRORS.adMessage, { field: "adsMessage" });
   return { adsMessage: parsed.data, category };
 }
 

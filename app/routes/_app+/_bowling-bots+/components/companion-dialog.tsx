@@ -1,8 +1,10 @@
 import { Button, Flex, Text } from "@radix-ui/themes";
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { BowlingCandidate } from "#api/bowling";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { useFetcherOutcome } from "~/components/ui/use-fetcher-outcome";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -12,7 +14,8 @@ import { CANDIDATE_TEXTS } from "./bowling-view";
 /**
  * Companion dialog (spec 1 §2): 'Assign Companion' for a bowling user without one, else
  * 'Update Companion'. Choosing one supplier and one recipient enables Assign / Update (with
- * JavaScript; without, the server answers 'Failed to assign companion' for an incomplete one).
+ * JavaScript; without, the server answers 'Failed to assign companion' for an incomplete one,
+ * next to the missing field, the dialog open with what was chosen: issue 30 A6).
  */
 export function CompanionDialog({
   open,
@@ -33,12 +36,17 @@ export function CompanionDialog({
 }) {
   const fetcher = useFetcher();
   const hydrated = useHydrated();
+  const location = useLocation();
   const loaded = useCandidates(open && !!row && hydrated, candidates, candidatesFailed);
   const { suppliers, recipients } = loaded.list ?? { suppliers: [], recipients: [] };
   const waiting = loaded.list === null;
   const existing = row?.companion ?? null;
-  const [supplier, setSupplier] = useState(existing?.supplier ?? "");
-  const [consumer, setConsumer] = useState(existing?.consumer ?? "");
+  // A refused companion comes back with what was chosen, spec 1 §8's text next to the field it is
+  // about (issue 30 A6). Without JavaScript the form posts to the dialog's own URL, so the refusal
+  // renders the dialog open.
+  const kept = useKeptForm(["assign-companion", "update-companion"], { bowling_id: row?.account_id ?? "" }, fetcher.data);
+  const [supplier, setSupplier] = useState(() => kept.value("supplier", existing?.supplier ?? ""));
+  const [consumer, setConsumer] = useState(() => kept.value("consumer", existing?.consumer ?? ""));
   const [forRow, setForRow] = useState(row?.account_id);
   if (row?.account_id !== forRow) {
     setForRow(row?.account_id);
@@ -59,7 +67,7 @@ export function CompanionDialog({
       description={row ? `Bowling account ${row.nick} (${row.account_id})` : undefined}
       maxWidth="420px"
     >
-      <fetcher.Form method="post" action="/gifts">
+      <fetcher.Form method="post" action={hydrated ? "/gifts" : `${location.pathname}${location.search}`}>
         <HiddenFields
           fields={{ intent: existing ? "update-companion" : "assign-companion", bowling_id: row?.account_id ?? "", ...(existing ? { id: existing._id } : {}) }}
         />
@@ -82,7 +90,14 @@ export function CompanionDialog({
             <Text as="div" size="2" weight="bold" mb="1">
               Supplier
             </Text>
-            <select name="supplier" className="gt-native-select" value={supplier} onChange={(e) => setSupplier(e.target.value)} disabled={saving || waiting}>
+            <select
+              name="supplier"
+              className="gt-native-select"
+              value={supplier}
+              onChange={(e) => setSupplier(e.target.value)}
+              disabled={saving || waiting}
+              {...kept.invalid("supplier", SUPPLIER_ERROR_ID)}
+            >
               <option value="">Choose a supplier</option>
               {suppliers.map((s) => (
                 <option key={s._id} value={s.account_id}>
@@ -91,11 +106,19 @@ export function CompanionDialog({
               ))}
             </select>
           </label>
+          <FieldError id={SUPPLIER_ERROR_ID} errors={kept.errors("supplier")} />
           <label>
             <Text as="div" size="2" weight="bold" mb="1">
               Recipient
             </Text>
-            <select name="consumer" className="gt-native-select" value={consumer} onChange={(e) => setConsumer(e.target.value)} disabled={saving || waiting}>
+            <select
+              name="consumer"
+              className="gt-native-select"
+              value={consumer}
+              onChange={(e) => setConsumer(e.target.value)}
+              disabled={saving || waiting}
+              {...kept.invalid("consumer", CONSUMER_ERROR_ID)}
+            >
               <option value="">Choose a recipient</option>
               {recipients.map((r) => (
                 <option key={r._id} value={r.account_id}>
@@ -104,6 +127,8 @@ export function CompanionDialog({
               ))}
             </select>
           </label>
+          <FieldError id={CONSUMER_ERROR_ID} errors={kept.errors("consumer")} />
+          <FieldError errors={kept.formErrors} />
         </Flex>
         <DialogButtons>
           <DialogCancel disabled={saving} />
@@ -115,6 +140,9 @@ export function CompanionDialog({
     </DialogFrame>
   );
 }
+
+const SUPPLIER_ERROR_ID = "gt-companion-supplier-error";
+const CONSUMER_ERROR_ID = "gt-companion-consumer-error";
 
 type Candidates = { suppliers: BowlingCandidate[]; recipients: BowlingCandidate[] };
 

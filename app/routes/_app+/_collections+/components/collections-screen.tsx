@@ -1,6 +1,6 @@
 import { Avatar, Badge, Box, Button, Card, Flex, Grid, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import {
   COLLECTION_SETS,
   COLLECTIONS_LIMITS,
@@ -24,7 +24,9 @@ import { TakeOverCheckbox, TakeOverPanel } from "~/components/session/take-over-
 import { SecretField } from "~/components/ui/secret-field";
 import { useCanWrite } from "~/components/ui/write-only";
 import { initialsOf } from "~/components/account/account-view";
-import { COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
+import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
+import { AUTO_FORM, COLLECTIONS_ACTION as ACTION, IntentForm } from "./intent-form";
 
 export { IntentForm };
 
@@ -62,8 +64,6 @@ export function ConnectIcon({ data }: { data: CollectionsData }) {
 }
 
 function LoginCard() {
-  const hydrated = useHydrated();
-  const [code, setCode] = useState("");
   if (!useCanWrite()) {
     return (
       <Card size="2">
@@ -81,26 +81,44 @@ function LoginCard() {
       <Heading as="h2" size="3" mb="2">
         Recovery-code login
       </Heading>
-      <IntentForm intent="login">
-        {(busy) => (
-          <Flex gap="2" wrap="wrap" align="end">
-            <SecretField
-              label="Recovery code"
-              name="rc"
-              autoComplete="off"
-              placeholder="Enter recovery code"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              maxLength={64}
-            />
-            <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
-              Log in
-            </Button>
-            <TakeOverCheckbox disabled={busy} />
-          </Flex>
-        )}
-      </IntentForm>
+      <IntentForm intent="login">{(busy, answer) => <LoginFields busy={busy} answer={answer} />}</IntentForm>
     </Card>
+  );
+}
+
+const RC_ERROR_ID = "gt-collections-rc-error";
+
+/**
+ * The recovery code and Log in. A refused code's reason goes under the field (issue 30 A6,
+ * decision 0033): with JavaScript the field still holds what was typed; without, the page
+ * comes back with the field empty ("Type it again": the code is never sent back).
+ */
+function LoginFields({ busy, answer }: { busy: boolean; answer: unknown }) {
+  const hydrated = useHydrated();
+  const [code, setCode] = useState("");
+  const kept = useKeptForm("login", {}, answer);
+  const errors = kept.secretErrors("rc", code);
+  return (
+    <>
+      <Flex gap="2" wrap="wrap" align="end">
+        <SecretField
+          label="Recovery code"
+          name="rc"
+          autoComplete="off"
+          placeholder="Enter recovery code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          maxLength={64}
+          {...(errors ? kept.invalid("rc", RC_ERROR_ID) : {})}
+        />
+        <Button type="submit" loading={busy} disabled={hydrated && !code.trim()}>
+          Log in
+        </Button>
+        <TakeOverCheckbox disabled={busy} />
+      </Flex>
+      <FieldError id={RC_ERROR_ID} errors={errors} />
+      <FieldError errors={kept.formErrors} />
+    </>
   );
 }
 
@@ -189,19 +207,31 @@ function ProfileCard({ data }: { data: CollectionsData }) {
         </IntentForm>
       </Flex>
       <IntentForm intent="change-planet" className="gt-planet-form">
-        {(busy) => (
-          <Flex gap="2" mt="3" align="end" wrap="wrap">
-            <label className="gt-field">
-              <Text size="2">Planet</Text>
-              <TextField.Root name="planet" maxLength={60} />
-            </label>
-            <Button type="submit" variant="soft" loading={busy}>
-              Change planet
-            </Button>
-          </Flex>
-        )}
+        {(busy, answer) => <PlanetFields busy={busy} answer={answer} />}
       </IntentForm>
     </Card>
+  );
+}
+
+const PLANET_ERROR_ID = "gt-collections-planet-error";
+
+/** Change planet: a refused planet comes back as typed, the reason under it ("Not connected to Galaxy", issue 30 A6). */
+function PlanetFields({ busy, answer }: { busy: boolean; answer: unknown }) {
+  const kept = useKeptForm("change-planet", {}, answer);
+  return (
+    <>
+      <Flex gap="2" mt="3" align="end" wrap="wrap">
+        <label className="gt-field">
+          <Text size="2">Planet</Text>
+          <TextField.Root name="planet" maxLength={60} defaultValue={kept.value("planet", "")} {...kept.invalid("planet", PLANET_ERROR_ID)} />
+        </label>
+        <Button type="submit" variant="soft" loading={busy}>
+          Change planet
+        </Button>
+      </Flex>
+      <FieldError id={PLANET_ERROR_ID} errors={kept.errors("planet")} />
+      <FieldError errors={kept.formErrors} />
+    </>
   );
 }
 
@@ -215,18 +245,29 @@ function recipientOptions(data: CollectionsData) {
   return options;
 }
 
+/** The controls' intents: a refusal of any of them keeps the set, recipient and Other account ID (issue 30 A6). */
+const CONTROL_INTENTS = ["run", "status", "inventory", "send"] as const;
+const controlErrorId = (name: string) => `gt-collections-${name}-error`;
+
 function Controls({ data }: { data: CollectionsData }) {
   const hydrated = useHydrated();
   const canWrite = useCanWrite();
-  const [recipient, setRecipient] = useState(data.recipientId);
-  const [other, setOther] = useState("");
-  useEffect(() => {
+  const fetcher = useFetcher();
+  // A refused Run, Status, refresh or Send comes back with what was picked and typed, the reason
+  // next to its field (spec 2 §8's toast too, with JavaScript).
+  const kept = useKeptForm(CONTROL_INTENTS, {}, fetcher.data);
+  const [recipient, setRecipient] = useState(() => kept.value("recipientId", data.recipientId));
+  const [other, setOther] = useState(() => kept.value("recipientOther", ""));
+  // A recipient saved (here or in another tab) becomes the pick, and Other account ID is emptied.
+  const [savedRecipient, setSavedRecipient] = useState(data.recipientId);
+  if (savedRecipient !== data.recipientId) {
+    setSavedRecipient(data.recipientId);
     setRecipient(data.recipientId);
     setOther("");
-  }, [data.recipientId]);
+  }
   const n = data.giftIds?.length ?? 0;
-  const fetcher = useFetcher();
   const busy = fetcher.state !== "idle" ? String(fetcher.formData?.get("intent") ?? "") : "";
+  const field = (name: string) => kept.invalid(name, controlErrorId(name));
   if (!canWrite) return null;
   return (
     <Card size="2">
@@ -235,7 +276,13 @@ function Controls({ data }: { data: CollectionsData }) {
         <Flex gap="3" wrap="wrap" align="end">
           <label className="gt-field">
             <Text size="2">Collection set</Text>
-            <select name="collectionId" defaultValue={String(data.collectionId)} className="gt-select" key={data.collectionId}>
+            <select
+              name="collectionId"
+              defaultValue={kept.value("collectionId", String(data.collectionId))}
+              className="gt-select"
+              key={data.collectionId}
+              {...field("collectionId")}
+            >
               {COLLECTION_SETS.map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.name}
@@ -245,7 +292,7 @@ function Controls({ data }: { data: CollectionsData }) {
           </label>
           <label className="gt-field">
             <Text size="2">Recipient</Text>
-            <select name="recipientId" className="gt-select" value={recipient} onChange={(e) => setRecipient(e.target.value)}>
+            <select name="recipientId" className="gt-select" value={recipient} onChange={(e) => setRecipient(e.target.value)} {...field("recipientId")}>
               <option value="">Choose a recipient</option>
               {recipientOptions(data).map((o) => (
                 <option key={o.id} value={o.id}>
@@ -264,9 +311,13 @@ function Controls({ data }: { data: CollectionsData }) {
               value={other}
               onChange={(e) => setOther(e.target.value)}
               maxLength={12}
+              {...field("recipientOther")}
             />
           </label>
         </Flex>
+        {["collectionId", "recipientId", "recipientOther"].map((name) => (
+          <FieldError key={name} id={controlErrorId(name)} errors={kept.errors(name)} />
+        ))}
         <Flex gap="2" mt="3" wrap="wrap">
           <Button type="submit" name="intent" value="run" loading={busy === "run"}>
             Run
@@ -296,6 +347,7 @@ function Controls({ data }: { data: CollectionsData }) {
             Send ({n})
           </Button>
         </Flex>
+        <FieldError errors={kept.formErrors} />
       </fetcher.Form>
     </Card>
   );
@@ -355,41 +407,69 @@ function AutoCard({ data }: { data: CollectionsData }) {
   }
   return (
     <Card size="2">
-      <IntentForm intent={a.on ? "auto-off" : "auto-on"} label="Auto mode">
-        {(busy) => (
-          <Flex gap="3" align="end" wrap="wrap">
-            <label className="gt-field">
-              <Text size="2">Repeat</Text>
-              <select name="repeat" defaultValue={String(a.repeat)} className="gt-select" disabled={a.on} key={`r${a.repeat}`}>
-                {REPEAT_OPTIONS.map((r) => (
-                  <option key={r} value={r}>
-                    {r === 0 ? "∞" : r}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="gt-field">
-              <Text size="2">Interval</Text>
-              <select name="intervalSeconds" defaultValue={String(a.intervalSeconds)} className="gt-select" disabled={a.on} key={`i${a.intervalSeconds}`}>
-                {INTERVAL_OPTIONS.map((s) => (
-                  <option key={s} value={s}>
-                    {s} s
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button type="submit" role="switch" aria-checked={a.on} color={a.on ? "green" : "gray"} variant={a.on ? "solid" : "soft"} loading={busy}>
-              Auto {a.on ? "on" : "off"}
-            </Button>
-            <Text size="2" data-testid="run-counter">
-              Runs: {a.runCount}
-              {a.repeat ? ` / ${a.repeat}` : " / ∞"}
-              {a.on && a.step ? ` · ${a.step}` : ""}
-            </Text>
-          </Flex>
-        )}
+      <IntentForm intent={a.on ? "auto-off" : "auto-on"} fields={a.on ? {} : { form: AUTO_FORM }} label="Auto mode">
+        {(busy, answer) => <AutoFields auto={a} busy={busy} answer={answer} />}
       </IntentForm>
     </Card>
+  );
+}
+
+const autoErrorId = (name: string) => `gt-collections-${name}-error`;
+
+/** Repeat, Interval and the Auto switch: a refused Auto on keeps the chosen repeat and interval, the reason beside them (issue 30 A6). */
+function AutoFields({ auto: a, busy, answer }: { auto: CollectionsData["auto"]; busy: boolean; answer: unknown }) {
+  const kept = useKeptForm("auto-on", {}, answer);
+  return (
+    <>
+      <Flex gap="3" align="end" wrap="wrap">
+        <label className="gt-field">
+          <Text size="2">Repeat</Text>
+          <select
+            name="repeat"
+            defaultValue={kept.value("repeat", String(a.repeat))}
+            className="gt-select"
+            disabled={a.on}
+            key={`r${a.repeat}`}
+            {...kept.invalid("repeat", autoErrorId("repeat"))}
+          >
+            {REPEAT_OPTIONS.map((r) => (
+              <option key={r} value={r}>
+                {r === 0 ? "∞" : r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="gt-field">
+          <Text size="2">Interval</Text>
+          <select
+            name="intervalSeconds"
+            defaultValue={kept.value("intervalSeconds", String(a.intervalSeconds))}
+            className="gt-select"
+            disabled={a.on}
+            key={`i${a.intervalSeconds}`}
+            {...kept.invalid("intervalSeconds", autoErrorId("intervalSeconds"))}
+          >
+            {INTERVAL_OPTIONS.map((s) => (
+              <option key={s} value={s}>
+                {s} s
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" role="switch" aria-checked={a.on} color={a.on ? "green" : "gray"} variant={a.on ? "solid" : "soft"} loading={busy}>
+          Auto {a.on ? "on" : "off"}
+        </Button>
+        <Text size="2" data-testid="run-counter">
+          Runs: {a.runCount}
+          {a.repeat ? ` / ${a.repeat}` : " / ∞"}
+          {a.on && a.step ? ` · ${a.step}` : ""}
+        </Text>
+      </Flex>
+      {["repeat", "intervalSeconds"].map((name) => (
+        <FieldError key={name} id={autoErrorId(name)} errors={kept.errors(name)} />
+      ))}
+      <FieldError errors={kept.formErrors} />
+    </>
   );
 }
 

@@ -8,6 +8,9 @@ import { IntentForm as KitIntentForm } from "~/components/ui/intent-form";
 
 export const COLLECTIONS_ACTION = "/collections";
 
+/** The `form` field of the Auto card (Repeat, Interval): its refusal keeps them, not the floating panel's switch (issue 30 A6). */
+export const AUTO_FORM = "auto";
+
 /** The kit's IntentForm (app/components/ui/intent-form.tsx) posting to the Collections action. */
 export function IntentForm(props: Omit<ComponentProps<typeof KitIntentForm>, "action">) {
   return <KitIntentForm action={COLLECTIONS_ACTION} {...props} />;

@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useFetcher, useLocation, useNavigation, useR
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { HiddenFields, NoJsRedirect } from "~/components/ui/no-js";
 import { isSubmitFailure } from "~/components/ui/submit-failure";
 import { TrashIcon } from "~/components/ui/icons";
@@ -234,14 +235,18 @@ export function AdsManager({
 /** "1 ad matches", "2 messages match" (the search's count line). */
 const NOUNS: Record<AdCategory, [string, string]> = { ads: ["ad", "ads"], msg: ["message", "messages"] };
 
+const NEW_AD_ERROR_ID = "gt-ad-new-error";
+
 function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ads: ListPage; msg: ListPage } }) {
   const hydrated = useHydrated();
   const location = useLocation();
-  const [category, setCategory] = useState<AdCategory>("ads");
+  // A refused ad (blank, too long) comes back as typed, with its category, the reason under it (issue 30 A6).
+  const kept = useKeptForm("ad-create");
+  const [category, setCategory] = useState<AdCategory>(() => (kept.value("category", "ads") === "msg" ? "msg" : "ads"));
   // A new ad goes last in its section: the answer goes to the page that shows it (the input is emptied once it is listed).
   const section = pages?.[category];
   const target = section ? pageHref(location.pathname, location.search, PAGE_PARAMS[category], Math.ceil((section.total + 1) / section.per)) : here;
-  const [text, setText] = useState("");
+  const [text, setText] = useState(() => kept.value("adsMessage", ""));
   // The text posted and the ads known then: once the list holds a new ad with that text, the input is cleared.
   const posted = useRef<{ text: string; known: Set<string> } | null>(null);
   useEffect(() => {
@@ -279,6 +284,9 @@ function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ad
     }
   };
   const large = expanded || !hydrated;
+  // The browser's refusal (blank) while there is one, else the server's for the text posted.
+  const errors = error ? [error] : kept.errors("adsMessage");
+  const invalid = errors ? { "aria-invalid": true as const, "aria-describedby": NEW_AD_ERROR_ID } : {};
   return (
     <Form method="post" action={here} onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
       <HiddenFields fields={{ intent: "ad-create", redirectTo: target }} />
@@ -293,7 +301,7 @@ function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ad
               aria-label="New message"
               value={text}
               onChange={(e) => setText(e.target.value)}
-              aria-invalid={!!error}
+              {...invalid}
             />
           ) : (
             <TextField.Root
@@ -302,7 +310,7 @@ function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ad
               aria-label="New message"
               value={text}
               onChange={(e) => setText(e.target.value)}
-              aria-invalid={!!error}
+              {...invalid}
             />
           )}
         </Box>
@@ -332,7 +340,7 @@ function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ad
           ))}
         </Flex>
       ) : null}
-      <FieldError errors={error ? [error] : null} />
+      <FieldError id={NEW_AD_ERROR_ID} errors={errors} />
     </Form>
   );
 }
@@ -494,8 +502,12 @@ function AdRow({
 
 function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
   const location = useLocation();
-  const [text, setText] = useState(ad.adsMessage);
+  // A refused edit comes back as typed, with its category, the reason under the text (issue 30 A6).
+  const kept = useKeptForm("ad-update", { id: ad._id });
+  const [text, setText] = useState(() => kept.value("adsMessage", ad.adsMessage));
   const [error, setError] = useState<string | null>(null);
+  const errors = error ? [error] : kept.errors("adsMessage");
+  const errorId = `gt-ad-edit-${ad._id}-error`;
   return (
     <li className="gt-ad">
       <Card size="1">
@@ -515,10 +527,17 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
           <HiddenFields fields={{ intent: "ad-update", id: ad._id }} />
           <NoJsRedirect to={cancelTo} />
           <Flex direction="column" gap="2">
-            <TextArea name="adsMessage" aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-invalid={!!error} />
-            <FieldError errors={error ? [error] : null} />
+            <TextArea
+              name="adsMessage"
+              aria-label="Edit message"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={3}
+              {...(errors ? { "aria-invalid": true, "aria-describedby": errorId } : {})}
+            />
+            <FieldError id={errorId} errors={errors} />
             <Flex gap="2" justify="end" wrap="wrap">
-              <select name="category" aria-label="Category" defaultValue={ad.category} className="gt-native-select">
+              <select name="category" aria-label="Category" defaultValue={kept.value("category", ad.category)} className="gt-native-select">
                 <option value="ads">Ads</option>
                 <option value="msg">Msg</option>
               </select>
