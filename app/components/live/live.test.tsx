@@ -72,7 +72,7 @@ async function stalkerPageCaughtUp(): Promise<() => number> {
   renderLivePage(Page, () => ({ n: ++loads }));
   await screen.findByText("page");
   await stream();
-    await act(async () => FakeEventSource.last!.emit("ready"));
+  await act(async () => FakeEventSource.last!.emit("ready"));
   await waitFor(() => expect(loads).toBe(2));
   await new Promise((r) => setTimeout(r, 300));
   return () => loads;
