@@ -258,7 +258,8 @@ describe("every write names its target (issue 28)", () => {
     });
     const secrets = JSON.stringify(await (await getDb()).select().from(auditLog));
     for (const s of ["carol's long password", "carol's new password", "audit targets passphrase"]) expect(secrets).not.toContain(s);
-  });
+    // Seven CLI processes, each starting Node and opening the database: past 30 s at load 15.
+  }, 180_000);
 
   it("no entry on the trail has an empty target", async () => {
     const db = await getDb();
