@@ -87,16 +87,18 @@ async function settle(page: Page, js: boolean) {
   await expect.poll(running, { intervals: [50, 100, 200], timeout: 10_000 }).toBe(0);
 }
 
-/** axe over what is on screen now (injected once per document); only critical and serious findings count. */
-async function scan(page: Page, js: boolean, label: string): Promise<string | null> {
+/** axe over what is on screen now (injected once per document): what it found. */
+async function violations(page: Page, js: boolean): Promise<Violation[]> {
   if (!(await page.evaluate(() => "axe" in window))) {
     if (!js) await page.evaluate(noScriptScheduling);
     await page.evaluate(axe.source);
   }
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] }).then((r) => ({ violations: r.violations })),
-  );
-  const bad = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
+  return page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations));
+}
+
+/** Only critical and serious findings count. */
+async function scan(page: Page, js: boolean, label: string): Promise<string | null> {
+  const bad = (await violations(page, js)).filter((v) => v.impact === "critical" || v.impact === "serious");
   return bad.length ? `${label}\n${describe(bad)}` : null;
 }
 
@@ -196,6 +198,14 @@ async function noJsTab(browser: Browser): Promise<Page> {
 const sessionCookies = () => (JSON.parse(readFileSync(WORLD.storageState, "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] }).cookies;
 
 test.describe("every page without JavaScript", () => {
+  test("the scan without JavaScript sees the page (a guard on the scheduling it swaps)", async ({ browser }) => {
+    const page = await noJsTab(browser);
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement("img"), { src: "/favicon.ico" })));
+    expect((await violations(page, false)).map((v) => v.id)).toContain("image-alt");
+  });
+
   for (const path of pagePaths()) {
     const loggedOut = LOGGED_OUT_PAGES.has(path);
     test(`axe finds no critical or serious violation on ${path} without JavaScript`, async ({ browser }) => {
