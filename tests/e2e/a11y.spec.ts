@@ -1,30 +1,39 @@
 /**
- * Issue 30 B, the standing accessibility test: an independent engine (axe-core 4.x through
- * @axe-core/playwright, versions pinned in package.json) over every page and every dialog,
- * in both themes, at 1366 px and at 390 px. Any critical or serious violation fails it,
- * with the rule, the nodes and axe's own summary of each.
+ * Issue 30 B, the standing accessibility test: an independent engine (axe-core 4.14, pinned in
+ * package.json) over every page and every dialog, in both themes, at 1366 px and at 390 px, and
+ * over every page's no-JavaScript render. Any critical or serious violation fails it, with the
+ * rule, the nodes and axe's own summary of each.
  *
  * The pages and dialogs are tests/e2e/screens.ts's: the pages from the route table (a page
  * added tomorrow is scanned without editing this file), the dialogs opened by their real
  * triggers, as an operator would open them.
+ *
+ * Cost (docs/testing.md "The standing accessibility test"): a state is loaded once per theme
+ * (the theme is a cookie read by the loader) and scanned at both widths by resizing the tab in
+ * place; axe is injected once per load. The journeys run in parallel over the workers' worlds:
+ * the seeding and the helper states are idempotent per world, and what they leave in a world
+ * is undone when a worker is done with the file (`undoScreenStates`).
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import axe from "axe-core";
+import type { AxeResults } from "axe-core";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
-import { DIALOGS, LOGGED_OUT_PAGES, pagePaths, type ScreenState } from "./screens";
+import { DIALOGS, LOGGED_OUT_PAGES, pagePaths, undoScreenStates, type ScreenState } from "./screens";
 import { seedSections } from "./team-fixtures";
 import { waitForHydration } from "./trading-fixtures";
-import { simAccounts } from "./characters-fixtures";
-import { dismissToasts } from "./trading-fixtures";
 import { WORLD } from "./world";
+
+test.describe.configure({ mode: "parallel" });
 
 const VIEWPORTS = [
   { name: "desktop", width: 1366, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 const THEMES = ["dark", "light"] as const;
+type Theme = (typeof THEMES)[number];
 
-type Violation = { id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown; failureSummary?: string }> };
+type Violation = AxeResults["violations"][number];
 
 function describe(violations: Violation[]): string {
   return violations
@@ -40,42 +49,102 @@ function describe(violations: Violation[]): string {
     .join("\n");
 }
 
-async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
-  await page.context().addCookies([{ name: "gt_theme", value: theme, url: WORLD.baseURL }]);
+/**
+ * Without JavaScript the page's own timers, microtask queue and mutation observers never call
+ * back (Chromium runs no page callback), while Playwright's evaluate and promise reactions still
+ * run: axe schedules its work through them, so before it is injected they are replaced by
+ * promise reactions (0–1 ms delays; its longer timeouts are failure guards, left unarmed).
+ * Nothing else runs in such a page, so nothing else sees them.
+ */
+function noScriptScheduling() {
+  const w = window as unknown as Record<string, unknown>;
+  w.setTimeout = (fn: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
+    if (ms <= 1) void Promise.resolve().then(() => fn(...args));
+    return 0;
+  };
+  w.clearTimeout = () => {};
+  w.queueMicrotask = (fn: () => void) => void Promise.resolve().then(fn);
+  w.MutationObserver = undefined;
+  w.WebKitMutationObserver = undefined;
 }
 
-/** axe over what is on screen now; only critical and serious findings count. */
-async function scan(page: Page, label: string): Promise<string | null> {
-  // Radix and sonner animate in: scan the settled state.
-  await page.evaluate(() => document.fonts?.ready);
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = (results.violations as Violation[]).filter((v) => v.impact === "critical" || v.impact === "serious");
+/**
+ * Waits until what is on screen has settled after a load, an opened dialog or a resize: with
+ * JavaScript two animation frames (React's answer to the resize is drawn), then no finite
+ * animation running (Radix's and sonner's entrances; a spinner's endless one does not count).
+ */
+async function settle(page: Page, js: boolean) {
+  if (js) {
+    await page.evaluate(async () => {
+      await document.fonts?.ready;
+      await new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    });
+  }
+  const running = () =>
+    page.evaluate(
+      () => document.getAnimations().filter((a) => a.playState === "running" && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)).length,
+    );
+  await expect.poll(running, { intervals: [50, 100, 200], timeout: 10_000 }).toBe(0);
+}
+
+/** axe over what is on screen now (injected once per document): what it found. */
+async function violations(page: Page, js: boolean): Promise<Violation[]> {
+  if (!(await page.evaluate(() => "axe" in window))) {
+    if (!js) await page.evaluate(noScriptScheduling);
+    await page.evaluate(axe.source);
+  }
+  return page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations));
+}
+
+/** Only critical and serious findings count. */
+async function scan(page: Page, js: boolean, label: string): Promise<string | null> {
+  const bad = (await violations(page, js)).filter((v) => v.impact === "critical" || v.impact === "serious");
   return bad.length ? `${label}\n${describe(bad)}` : null;
 }
 
-/** Visits `state` in every theme and viewport and collects what axe finds. */
-async function scanEverywhere(page: Page, state: ScreenState): Promise<string[]> {
+/**
+ * Loads `state` once per theme and scans it at both widths, resized in place. The first theme
+ * loads at 1366 px and narrows, the second loads at 390 px and widens, so each width is also
+ * scanned as loaded.
+ */
+async function scanEverywhere(page: Page, state: ScreenState, setCookies: (theme: Theme) => Promise<void>, js = true): Promise<string[]> {
   const found: string[] = [];
-  for (const theme of THEMES) {
-    for (const vp of VIEWPORTS) {
-      await setTheme(page, theme);
-      await page.setViewportSize({ width: vp.width, height: vp.height });
-      const res = await page.goto(state.path);
-      expect(res?.status(), `${state.path} answers`).toBeLessThan(400);
-      if (!state.loggedOut) await waitForHydration(page);
-      if (state.open) await state.open(page);
-      const f = await scan(page, `${state.name} · ${theme} · ${vp.name} (${vp.width} px)`);
+  for (const [i, theme] of THEMES.entries()) {
+    const widths = i === 0 ? VIEWPORTS : [...VIEWPORTS].reverse();
+    await setCookies(theme);
+    await page.setViewportSize({ width: widths[0].width, height: widths[0].height });
+    const res = await page.goto(state.path);
+    expect(res?.status(), `${state.path} answers`).toBeLessThan(400);
+    // Scanned as itself, not as the login page a lost session would send it to.
+    if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(state.path);
+    if (js && !state.loggedOut) await waitForHydration(page);
+    if (state.open) await state.open(page);
+    for (const [j, vp] of widths.entries()) {
+      if (j > 0) await page.setViewportSize({ width: vp.width, height: vp.height });
+      await settle(page, js);
+      const f = await scan(page, js, `${state.name} · ${theme} · ${vp.name} (${vp.width} px)${js ? "" : " · without JavaScript"}`);
       if (f) found.push(f);
     }
   }
   return found;
 }
 
+const themeCookie = (theme: Theme) => ({ name: "gt_theme", value: theme, url: WORLD.baseURL });
+const withTheme = (page: Page) => (theme: Theme) => page.context().addCookies([themeCookie(theme)]);
+
+/** Something in every section, so rows, badges and their controls are scanned too (skipped where this world has it). */
 test.beforeAll(async ({ browser, baseURL }) => {
-  // Something in every section, so rows, badges and their controls are scanned too.
   const context = await browser.newContext({ storageState: WORLD.storageState, baseURL, extraHTTPHeaders: { Origin: baseURL! } });
   await seedSections((await context.newPage()).request, baseURL!, 16);
+  await context.close();
+});
+
+/** Runs when this worker is done with its share of the file: leaves the world as the next journeys expect it. */
+test.afterAll(async ({ browser, baseURL }) => {
+  await nojsContext?.close();
+  nojsContext = null;
+  const context = await browser.newContext({ storageState: WORLD.storageState, baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  await undoScreenStates(await context.newPage());
   await context.close();
 });
 
@@ -83,7 +152,7 @@ test.describe("every dialog", () => {
   for (const state of DIALOGS) {
     test(`axe finds no critical or serious violation in ${state.name}`, async ({ page }) => {
       test.setTimeout(120_000);
-      const found = await scanEverywhere(page, state);
+      const found = await scanEverywhere(page, state, withTheme(page));
       expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
     });
   }
@@ -105,7 +174,7 @@ test.describe("every page", () => {
       if (loggedOut) test.use({ storageState: { cookies: [], origins: [] } });
       test(`axe finds no critical or serious violation on ${path}`, async ({ page }) => {
         test.setTimeout(120_000);
-        const found = await scanEverywhere(page, { name: path, path, loggedOut });
+        const found = await scanEverywhere(page, { name: path, path, loggedOut }, withTheme(page));
         expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
       });
     });
@@ -113,49 +182,47 @@ test.describe("every page", () => {
 });
 
 /**
- * The Collections panel floating over another section (spec 2 "Main app shell"), expanded and
- * minimized: the operator logged in to Collections and connected, as an operator leaves it.
+ * One tab without JavaScript per worker, kept across this file's journeys (a fresh context per
+ * journey cost ~1.7 core-seconds, docs/testing.md "One tab per worker"); each load sets its own
+ * cookies: the session (unless the page is for the logged out) and the theme.
  */
-async function floatingPanel(page: Page, mode: "expanded" | "minimized") {
-  const back = new URL(page.url()).pathname;
-  await page.goto("/collections");
-  await waitForHydration(page);
-  const card = page.getByTestId("profile-card");
-  if (!(await card.count())) {
-    await page.getByLabel("Recovery code", { exact: true }).fill((await simAccounts("plain"))[5]!.recoveryCode);
-    await page.getByRole("button", { name: "Log in", exact: true }).click();
-    await expect(card).toBeVisible();
+let nojsContext: BrowserContext | null = null;
+let nojsPage: Page | null = null;
+async function noJsTab(browser: Browser): Promise<Page> {
+  if (!nojsContext || !nojsPage || nojsPage.isClosed()) {
+    nojsContext = await browser.newContext({ javaScriptEnabled: false, baseURL: WORLD.baseURL });
+    nojsPage = await nojsContext.newPage();
   }
-  const state = page.getByTestId("connection-state");
-  await expect(state).toHaveText(/^(Connected|Disconnected)$/, { timeout: 20_000 });
-  if ((await state.textContent()) === "Disconnected") await page.getByRole("button", { name: "Connect to Galaxy" }).click();
-  await expect(state).toHaveText("Connected", { timeout: 20_000 });
-  const show = page.getByRole("button", { name: "Show floating panel" });
-  if (await show.count()) await show.click();
-  // The choice is saved by a post: leaving before its answer would cancel it.
-  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
-  await page.goto(back);
-  await waitForHydration(page);
-  const panel = page.getByRole("complementary", { name: "Collections panel" });
-  await expect(panel).toBeVisible();
-  const minimized = (await panel.getAttribute("data-mode")) === "minimized";
-  if (minimized !== (mode === "minimized")) {
-    await panel.getByRole("button", { name: minimized ? "Expand" : "Minimize" }).click();
-    await expect(panel.getByRole("button", { name: minimized ? "Minimize" : "Expand" })).toBeVisible();
-  }
-  await dismissToasts(page);
+  return nojsPage;
 }
+const sessionCookies = () => (JSON.parse(readFileSync(WORLD.storageState, "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] }).cookies;
 
-test.describe("the Collections floating panel", () => {
-  for (const mode of ["expanded"] as const) {
-    test(`axe finds no critical or serious violation with the floating panel ${mode}`, async ({ page }) => {
-      test.setTimeout(180_000);
-      const found = await scanEverywhere(page, {
-        name: `Floating panel ${mode} over Trading Planets`,
-        path: "/trading-planets",
-        open: (p) => floatingPanel(p, mode),
-      });
+test.describe("every page without JavaScript", () => {
+  test("the scan without JavaScript sees the page (a guard on the scheduling it swaps)", async ({ browser }) => {
+    const page = await noJsTab(browser);
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement("img"), { src: "/favicon.ico" })));
+    expect((await violations(page, false)).map((v) => v.id)).toContain("image-alt");
+  });
+
+  for (const path of pagePaths()) {
+    const loggedOut = LOGGED_OUT_PAGES.has(path);
+    test(`axe finds no critical or serious violation on ${path} without JavaScript`, async ({ browser }) => {
+      test.setTimeout(120_000);
+      const page = await noJsTab(browser);
+      const found = await scanEverywhere(
+        page,
+        { name: path, path, loggedOut },
+        async (theme) => {
+          await page.context().clearCookies();
+          await page.context().addCookies([...(loggedOut ? [] : sessionCookies()), themeCookie(theme)]);
+        },
+        false,
+      );
       expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
+      // Scripts were truly off: the server's inline route data was never run.
+      expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
     });
   }
 });

@@ -18,19 +18,37 @@ export async function createAccounts(baseURL: string, list: Array<{ account: Sim
   }
 }
 
+/** The users this world has, account id → type (GET /api/users). */
+async function usersOf(baseURL: string): Promise<Map<string, string | null>> {
+  const ctx = await playwrightRequest.newContext({ baseURL, storageState: WORLD.storageState, extraHTTPHeaders: { Origin: baseURL } });
+  try {
+    const res = await ctx.get("/api/users");
+    expect(res.status(), await res.text()).toBe(200);
+    return new Map(((await res.json()) as { users: { account_id: string; type: string | null }[] }).users.map((u) => [u.account_id, u.type]));
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 /**
  * Accounts of this spec file: `offset` picks distinct simulator accounts per file (the run's
- * database is shared by every spec).
+ * database is shared by every spec). Accounts this world already has with their type are not
+ * made again: a file whose journeys run in parallel seeds once per worker (and again after a
+ * worker restarts), and each sign-in costs the platform's relogin window.
  */
 export async function seedBowling(baseURL: string, offset: number) {
   const bowlers = (await simAccounts("bowling")).slice(offset, offset + 3);
   const suppliers = (await simAccounts("supplier")).slice(offset, offset + 2);
   const recipients = (await simAccounts("recipient")).slice(offset, offset + 1);
-  await createAccounts(baseURL, [
-    ...bowlers.map((account) => ({ account, type: "bowling" as const })),
-    ...suppliers.map((account) => ({ account, type: "suppliers" as const })),
-    ...recipients.map((account) => ({ account, type: "recipients" as const })),
-  ]);
+  const have = await usersOf(baseURL);
+  await createAccounts(
+    baseURL,
+    [
+      ...bowlers.map((account) => ({ account, type: "bowling" as const })),
+      ...suppliers.map((account) => ({ account, type: "suppliers" as const })),
+      ...recipients.map((account) => ({ account, type: "recipients" as const })),
+    ].filter(({ account, type }) => have.get(account.id) !== type),
+  );
   return { bowlers, suppliers, recipients };
 }
 

@@ -4,9 +4,10 @@
  * the route table and the dialogs opened by their real triggers.
  */
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { appRoutes } from "../../app/routes.manifest";
-import { simAccounts } from "./characters-fixtures";
+import { characterRow, simAccounts } from "./characters-fixtures";
+import { dismissToasts, waitForHydration } from "./trading-fixtures";
 
 type Route = { id: string; parentId?: string; path?: string; index?: boolean; file: string };
 
@@ -40,8 +41,14 @@ export type ScreenState = {
   path: string;
   /** Opens the dialog by its real trigger (JavaScript on); the dialog is then checked. */
   open?: (page: Page) => Promise<void>;
+  /** What `open` brought up, for checks of its own controls (phone.spec.ts); the last dialog unless said. */
+  scope?: (page: Page) => Locator;
   loggedOut?: boolean;
 };
+
+/** What a state opened: its `scope`, else the dialog on top. */
+export const openedScope = (page: Page, state: ScreenState): Locator =>
+  state.scope?.(page) ?? page.getByRole("dialog").or(page.getByRole("alertdialog")).last();
 
 /** A button or a link (a confirmation's trigger is a link to its no-JavaScript page). */
 export const control = (page: Page, name: string | RegExp) =>
@@ -75,12 +82,15 @@ async function withOperator(page: Page) {
   await expect(control(page, "Delete screens-viewer")).toBeVisible();
 }
 
-/** GalaCord: the bot running and one relay connection (through /api, as a script would). */
+/** The simulator account GalaCord's relay connection of these states uses (no journey uses the last plain one). */
+export const relayAccount = async () => (await simAccounts("plain")).at(-1)!;
+
+/** GalaCord: the bot running and one relay connection (through /api, as a script would). Undone by `undoScreenStates`. */
 async function withConnection(page: Page) {
   if (await page.getByRole("button", { name: "Change Channel" }).count()) return;
   const start = await page.request.post("/api/bot/start");
   expect(start.status(), await start.text()).toBeLessThan(300);
-  const acc = (await simAccounts("plain")).at(-1)!;
+  const acc = await relayAccount();
   // The bot loads its channels once it has logged in to Discord: until then the channel is unknown (404).
   await expect
     .poll(
@@ -92,6 +102,115 @@ async function withConnection(page: Page) {
     .toBeLessThan(300);
   await page.reload();
   await expect(page.getByRole("button", { name: "Change Channel" }).first()).toBeVisible();
+}
+
+/**
+ * The account the take-over question is about: a stalker-type user that Collections holds
+ * (stalker 13: no journey uses it).
+ */
+export const takeoverAccount = async () => (await simAccounts("stalker"))[13]!;
+
+/** Collections logged in (as `code`'s account when given, else as whoever is) and connected. */
+async function collectionsConnected(page: Page, account?: { nick: string; recoveryCode: string }) {
+  await page.goto("/collections");
+  await waitForHydration(page);
+  const card = page.getByTestId("profile-card");
+  const theirs = account ? card.getByRole("heading", { name: account.nick, exact: true }) : card;
+  if (!(await theirs.count())) {
+    const out = card.getByRole("button", { name: "Log out of Galaxy" });
+    if (await out.count()) {
+      await out.click();
+      await expect(page.getByLabel("Recovery code", { exact: true })).toBeVisible();
+    }
+    await page.getByLabel("Recovery code", { exact: true }).fill(account?.recoveryCode ?? (await simAccounts("plain"))[5]!.recoveryCode);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(card).toBeVisible();
+  }
+  const state = page.getByTestId("connection-state");
+  await expect(state).toHaveText(/^(Connected|Disconnected)$/, { timeout: 20_000 });
+  if ((await state.textContent()) === "Disconnected") await page.getByRole("button", { name: "Connect to Galaxy" }).click();
+  await expect(state).toHaveText("Connected", { timeout: 20_000 });
+}
+
+/**
+ * The Collections panel floating over another section (spec 2 "Main app shell"), `mode`:
+ * Collections logged in and connected, the panel shown, as an operator leaves it.
+ */
+const floatingPanel = (mode: "expanded" | "minimized") => async (page: Page) => {
+  const back = new URL(page.url()).pathname;
+  await collectionsConnected(page);
+  const show = page.getByRole("button", { name: "Show floating panel" });
+  if (await show.count()) await show.click();
+  // The choice is saved by a post: leaving before its answer would cancel it.
+  await expect(page.getByRole("button", { name: "Hide floating panel" })).toBeVisible();
+  await page.goto(back);
+  await waitForHydration(page);
+  const panel = collectionsPanel(page);
+  await expect(panel).toBeVisible();
+  const minimized = (await panel.getAttribute("data-mode")) === "minimized";
+  if (minimized !== (mode === "minimized")) {
+    await panel.getByRole("button", { name: minimized ? "Expand" : "Minimize" }).click();
+    await expect(panel.getByRole("button", { name: minimized ? "Minimize" : "Expand" })).toBeVisible();
+  }
+  await dismissToasts(page);
+};
+const collectionsPanel = (page: Page) => page.getByRole("complementary", { name: "Collections panel" });
+
+/**
+ * All Characters: Start on a stalker user that Collections holds (issue 18 "one account, one
+ * holder") brings the take-over question. The user is made first (a sign-in Collections'
+ * login would refuse), then Collections logs in with it.
+ */
+async function takeoverQuestion(page: Page) {
+  const acc = await takeoverAccount();
+  const users = (await (await page.request.get("/api/users")).json()) as { users: { account_id: string; type: string | null }[] };
+  if (!users.users.some((u) => u.account_id === acc.id && u.type === "stalker")) {
+    const res = await page.request.post("/api/create-creds", { data: { rc: acc.recoveryCode, type: "stalker", takeover: true } });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  await collectionsConnected(page, acc);
+  await page.goto("/characters");
+  await waitForHydration(page);
+  await characterRow(page, acc.id)
+    .getByRole("button", { name: `Start stalker for ${acc.nick}` })
+    .click();
+  await expect(page.getByTestId("takeover-panel")).toBeVisible();
+  await dismissToasts(page);
+}
+
+/**
+ * Bowling Bots: a refresh has loaded the accounts' collections (the Capybara popup opens from a
+ * row's count), unless one has.
+ */
+async function withCollections(page: Page) {
+  const counts = page.getByRole("link", { name: /^Capybara of .+: \d+ items$/ });
+  if (await counts.count()) return;
+  await page.getByRole("button", { name: "Click to refresh data" }).click();
+  await expect(counts.first()).toBeVisible({ timeout: 30_000 });
+  await dismissToasts(page);
+}
+
+/**
+ * Undoes what the states above leave in a world (the relay connection and the bot, the
+ * take-over user, the Collections login and its floating panel), so the journeys that run there
+ * afterwards find it as they would have (GalaCord's counts its active connections from 0).
+ */
+export async function undoScreenStates(page: Page) {
+  const relay = await relayAccount();
+  const gone = await page.request.delete(`/api/bot/connection/${relay.id}`);
+  expect([200, 404], await gone.text()).toContain(gone.status());
+  const stop = await page.request.post("/api/bot/stop");
+  expect(stop.status(), await stop.text()).toBeLessThan(300);
+  const held = await takeoverAccount();
+  const user = await page.request.delete(`/api/users/${held.id}`);
+  expect([200, 404], await user.text()).toContain(user.status());
+  await page.goto("/collections");
+  await waitForHydration(page);
+  const out = page.getByTestId("profile-card").getByRole("button", { name: "Log out of Galaxy" });
+  if (await out.count()) {
+    await out.click();
+    await expect(page.getByLabel("Recovery code", { exact: true })).toBeVisible();
+  }
 }
 
 const then =
@@ -123,4 +242,20 @@ export const DIALOGS: ScreenState[] = [
   { name: "Settings · Revoke a token (confirmation)", path: "/settings", open: then(withToken, by("Revoke Screens token")) },
   { name: "Settings · Delete an operator (confirmation)", path: "/settings", open: then(withOperator, by("Delete screens-viewer")) },
   { name: "GalaCord · Change Channel", path: "/galacord", open: then(withConnection, by("Change Channel")) },
+  { name: "GalaCord · Change Planet", path: "/galacord", open: then(withConnection, by("Change Planet")) },
+  { name: "GalaCord · Relay Options", path: "/galacord", open: then(withConnection, by("Relay Options")) },
+  {
+    name: "GalaCord · Delete a connection (confirmation)",
+    path: "/galacord",
+    open: then(withConnection, async (page) => by(`Delete ${(await relayAccount()).nick}`)(page)),
+  },
+  { name: "Bowling Bots · Capybara collection", path: "/gifts", open: then(withCollections, by(/^Capybara of .+: \d+ items$/)) },
+  {
+    name: "All Characters · Take-over question",
+    path: "/characters",
+    open: takeoverQuestion,
+    scope: (page) => page.getByTestId("takeover-panel"),
+  },
+  { name: "Collections panel expanded, over Trading Planets", path: "/trading-planets", open: floatingPanel("expanded"), scope: collectionsPanel },
+  { name: "Collections panel minimized, over Trading Planets", path: "/trading-planets", open: floatingPanel("minimized"), scope: collectionsPanel },
 ];
