@@ -110,7 +110,10 @@ async function withConnection(page: Page) {
  */
 export const takeoverAccount = async () => (await simAccounts("stalker"))[13]!;
 
-/** Collections logged in (as `code`'s account when given, else as whoever is) and connected. */
+/**
+ * Collections logged in (as `code`'s account when given, else as whoever is, else plain 3, which
+ * no other journey uses: plain 5–39 are the paging fleet's, characters-paging-fixtures.ts) and connected.
+ */
 async function collectionsConnected(page: Page, account?: { nick: string; recoveryCode: string }) {
   await page.goto("/collections");
   await waitForHydration(page);
@@ -122,7 +125,7 @@ async function collectionsConnected(page: Page, account?: { nick: string; recove
       await out.click();
       await expect(page.getByLabel("Recovery code", { exact: true })).toBeVisible();
     }
-    await page.getByLabel("Recovery code", { exact: true }).fill(account?.recoveryCode ?? (await simAccounts("plain"))[5]!.recoveryCode);
+    await page.getByLabel("Recovery code", { exact: true }).fill(account?.recoveryCode ?? (await simAccounts("plain"))[3]!.recoveryCode);
     await page.getByRole("button", { name: "Log in", exact: true }).click();
     await expect(card).toBeVisible();
   }
