@@ -279,6 +279,12 @@ type HostState = {
   workers: Set<Worker>;
   /** Since when this worker is drained (ISO; issue 31), null when it takes sessions. */
   drainedAt: string | null;
+  /**
+   * Its last session Worker is closing (shutdown): a job it still fetches — the session it has
+   * just handed back is due at once, and a blocking fetch already under way returns it even
+   * after a pause — goes straight back, instead of a run nobody would stop.
+   */
+  closing?: boolean;
 };
 const host = remember("session-host", (): { state?: HostState } => ({}));
 
@@ -352,7 +358,7 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
     // Spreading: above the fair share (and another worker alive), let a worker with room take it.
     // A drained worker (issue 31) takes none: one fetched just before its pause goes back at once.
     const share = state.share.get(purpose);
-    if (token && state.drainedAt) {
+    if (token && (state.drainedAt || state.closing)) {
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
@@ -486,6 +492,7 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
   state.registry = registry;
   const purpose = (SESSION_QUEUES as readonly string[]).includes(worker.name) ? (worker.name as SessionPurpose) : null;
   state.attached += 1;
+  state.closing = false;
   state.workers.add(worker);
   worker.on("lockRenewalFailed", (jobIds: string[]) => {
     for (const id of jobIds) abortHeld(id, "lock-lost");
@@ -515,6 +522,7 @@ export function attachSessionWorker(registry: SessionRegistry, worker: Worker, p
     state.workers.delete(worker);
     state.attached = Math.max(0, state.attached - 1);
     if (state.attached > 0) return;
+    state.closing = true;
     state.drainedAt = null;
     for (const t of state.timers.splice(0)) clearInterval(t);
     const sub = state.subscriber;

@@ -243,6 +243,9 @@ describe("commands reach whoever holds the session", () => {
       5_000,
       20,
     );
+    // The caller's own first look at the row (on registering, and when the bus says up) is
+    // over before the answer lands: on a loaded machine it ran after the update below and read it.
+    await new Promise((r) => setTimeout(r, 500));
     // The answer lands in the row behind the bus's back (no event): a caller that polled the
     // table would have it within 50 ms; this one waits for the word.
     await (await getDb()).update(sessionCommands).set({ status: "done", result: "Orion", doneAt: new Date() }).where(eq(sessionCommands.id, cmd!.id));

@@ -115,6 +115,32 @@ describe("the collections session (spec 2 §4 'Galaxy client connection')", () =
     await w.exited;
   }, 60_000);
 
+  it("issue 30 A8: a worker told to stop while the first connection still waits on the platform ends it at once, not after its tries", async () => {
+    const a = sim.world.accounts[10]!;
+    const op = await createTestOperator();
+    await saveProfile(op.id, { accountId: a.id, nick: a.nick, password: a.password, loginMethod: "recovery" });
+    // A "platform" that takes the connection and never answers: each of the first connection's
+    // three tries waits out its login timeout (20 s).
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    const port = await freePort();
+    await new Promise<void>((resolve) => silent.listen(port, "127.0.0.1", resolve));
+    try {
+      const w = start({ GALAXY_WS_URL: `ws://127.0.0.1:${port}/` });
+      await connectAccount(a.id);
+      await waitFor(`a socket opened\n${w.output()}`, () => sockets.length > 0, 30_000);
+      w.child.kill("SIGTERM");
+      expect(await w.exited).toMatchObject({ code: 0 });
+      // Before: Ctrl-C printed "[jobs] active jobs did not finish within 6000 ms (collections
+      // session …); stopping anyway": the connect sat in its login wait, and the session handed
+      // back was due at once and taken again by the closing worker itself.
+      expect(w.output()).not.toMatch(/did not finish/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 90_000);
+
   it("spec 2 §4/§9: an unexpected drop → 'connecting', reconnected after 2 s (scaled) and 'connected' again", async () => {
     const { a, w } = await connected(10);
     const before = sim.sockets.total;

@@ -136,7 +136,12 @@ async function runConnection(
     // would never fire it, and the host does not abort twice: end without logging in.
     if (signal.aborted) return { kind: "aborted" };
     try {
-      await conn.connect();
+      // A stop while the first connection still waits on the platform (its login timeout, its own
+      // two tries, spec 2 §9) ends it now, as the stalker's: `ended` wins the race and `finally`
+      // closes the connection, which ends the pending connect. Waiting for connect() kept a
+      // closing worker past its bound ("active jobs did not finish", issue 30 A8).
+      const early = await Promise.race([conn.connect().then(() => null), ended]);
+      if (early) return early;
     } catch (err) {
       if (signal.aborted) return { kind: "aborted" };
       const e = err instanceof GalaxyError ? err : new GalaxyError(errorText(err), "login");

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { createAccounts } from "./bowling-fixtures";
 import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
+import { E2E_RELOGIN_WINDOW_MS } from "./world";
 
 /**
  * Spec 2 §2 "All Characters screen", §4 "Stalker", §8 "Characters" with JavaScript: dialogs,
@@ -114,6 +115,10 @@ test("start and stop a stalker; refresh loads gifts; filter by a gift; delete a 
   const row = characterRow(page, stalker!.id);
   await expect(row).toBeVisible();
 
+  // The create signed in and logged out: a start within the platform's relogin window waits it
+  // out first ("Stalker retrying", decision 0042). This journey is about a slow platform's
+  // connecting state, so it starts once the window (E2E_RELOGIN_WINDOW_MS) is over.
+  await page.waitForTimeout(E2E_RELOGIN_WINDOW_MS + 500);
   // A slow platform keeps the session connecting for a while: the start answers what it knows
   // ("Stalker is connecting", issue 18), "Connecting Stalker" in blue, then (live) "Stalker Active" in green.
   await simFaults({ latencyMs: 2_000 });
