@@ -57,6 +57,12 @@ Object.assign(process.env, {
   // (its own, dropped since): this file opens its own on first use.
   const { closeDb } = await import("~/db/client.server");
   await closeDb().catch(() => {});
+  // A file before may have closed this fork's session host (its last Worker detached): a host is
+  // closing only within the file that closed it (jobs/session-host.server.ts hands back what a
+  // closing host still fetches).
+  const { recall } = await import("~/utils/remember.server");
+  const sessionHost = recall<{ state?: { closing?: boolean } }>("session-host");
+  if (sessionHost?.state) sessionHost.state.closing = false;
   const { resetGalaxyServices } = await import("~/platform/galaxy-services.server");
   resetGalaxyServices();
 }
