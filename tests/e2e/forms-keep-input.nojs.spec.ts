@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { simAccounts } from "./characters-fixtures";
+import { seedSequences, sequenceIds } from "./trading-fixtures";
 
 /**
  * Issue 30 A6 without JavaScript: a form the server refuses comes back as typed, the reason next
@@ -216,4 +217,33 @@ test("spec 1 §2 / spec 2 §2 Summary 'A \"Gift Rates\" dialog' (§5 'numeric, m
     await expect(page.locator(".gt-toaster")).toHaveCount(0);
     expect((await (await page.request.get("/api/gift-rates")).json()).rates).toEqual(before);
   }
+});
+
+test("spec 2 §2 Trading Planets ads on a 390 px phone: a refused ad's page opens at the form, the reason in view below the header", async ({
+  page,
+  request,
+}) => {
+  // Sequences above the ads manager ("Below: an ads and messages manager"), as on a page in use:
+  // opened at its top, the form's bottom edge (where the reason goes) is below the fold.
+  const names = ["a6-fold-1", "a6-fold-2", "a6-fold-3", "a6-fold-4"];
+  await seedSequences(request, names);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/trading-planets");
+  const ads = page.getByRole("region", { name: "Ads and Messages" });
+  const newAd = ads.locator("form").filter({ has: page.getByLabel("New message") });
+  const atTop = (await newAd.boundingBox())!;
+  expect(atTop.y + atTop.height).toBeGreaterThan(844);
+  await ads.getByLabel("New message").fill(`${"WTS rings ".repeat(200)}!`);
+  await ads.getByRole("button", { name: "Add", exact: true }).click();
+
+  const reason = page.getByText("An ad message is at most 2000 characters");
+  await expect(reason).toBeVisible();
+  await expect(page.getByRole("region", { name: "Ads and Messages" }).getByLabel("New message")).toHaveAttribute("aria-invalid", "true");
+  const box = (await reason.boundingBox())!;
+  const header = (await page.locator(".gt-app-header").boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+  expect(box.y + box.height).toBeLessThanOrEqual(844);
+
+  const ids = await sequenceIds(request);
+  for (const name of names) expect((await request.delete(`/api/planet-sequences/${ids[name]}`)).status()).toBe(200);
 });
