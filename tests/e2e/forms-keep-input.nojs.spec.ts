@@ -239,10 +239,15 @@ test("spec 2 §2 Trading Planets ads on a 390 px phone: a refused ad's page open
   const reason = page.getByText("An ad message is at most 2000 characters");
   await expect(reason).toBeVisible();
   await expect(page.getByRole("region", { name: "Ads and Messages" }).getByLabel("New message")).toHaveAttribute("aria-invalid", "true");
-  const box = (await reason.boundingBox())!;
-  const header = (await page.locator(".gt-app-header").boundingBox())!;
-  expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
-  expect(box.y + box.height).toBeLessThanOrEqual(844);
+  // The browser scrolls to the fragment once the page is laid out (its stylesheets loaded).
+  await page.waitForLoadState("load");
+  await expect
+    .poll(async () => {
+      const box = (await reason.boundingBox())!;
+      const header = (await page.locator(".gt-app-header").boundingBox())!;
+      return box.y >= header.y + header.height && box.y + box.height <= 844;
+    })
+    .toBe(true);
 
   const ids = await sequenceIds(request);
   for (const name of names) expect((await request.delete(`/api/planet-sequences/${ids[name]}`)).status()).toBe(200);

@@ -455,7 +455,8 @@ function AdRow({
     );
   }
   return (
-    <li className={CARD} data-testid="ad">
+    // The no-JS edit's success lands here (EditAdRow's redirect names it as the fragment).
+    <li className={`${CARD} gt-scroll-anchor`} data-testid="ad" id={`gt-ad-${ad._id}`}>
       {selecting ? (
         <input
           type="checkbox"
@@ -550,7 +551,8 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
           }}
         >
           <HiddenFields fields={{ intent: "ad-update", id: ad._id }} />
-          <NoJsRedirect to={cancelTo} />
+          {/* Saved, the page opens at the ad (AdRow's id), not at its top. */}
+          <NoJsRedirect to={`${cancelTo}#gt-ad-${ad._id}`} />
           <Flex direction="column" gap="2">
             <TextArea
               name="adsMessage"
