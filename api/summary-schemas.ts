@@ -17,16 +17,21 @@ export const giftRatesBodySchema = z
 
 /**
  * The no-JavaScript Gift Rates form (spec 2 §5): fields `prize:<gift>` and `fireballs:<gift>`,
- * whole numbers ≥ 0, empty = 0; the first refused gift is the issue (`<gift>: <reason>`). Gives
- * the rates to save: only pairs with both non-zero, as prize / fireballs.
+ * whole numbers ≥ 0, empty = 0; the first refused gift is the issue (`<gift>: <reason>`, its
+ * path the refused field's name). Gives the rates to save: only pairs with both non-zero, as
+ * prize / fireballs.
  */
 export const giftRatesFormSchema = z
   .record(z.string(), z.string())
   .superRefine((fields, ctx) => {
     for (const name of GIFT_RATE_NAMES) {
-      const refused = giftRateInputError(fields[`prize:${name}`], fields[`fireballs:${name}`]);
+      const prize = fields[`prize:${name}`];
+      const refused = giftRateInputError(prize, fields[`fireballs:${name}`]);
       if (refused) {
-        ctx.addIssue({ code: "custom", message: `${name}: ${refused}` });
+        // The field it is about (issue 30 A6: the kept form says it there): the prize when the
+        // prize alone is refused, else the fireballs.
+        const field = giftRateInputError(prize, "") ? `prize:${name}` : `fireballs:${name}`;
+        ctx.addIssue({ code: "custom", message: `${name}: ${refused}`, path: [field] });
         return;
       }
     }

@@ -46,6 +46,13 @@ export const GIFT_RATE_ERRORS = {
   saved: "Gift rates saved",
 } as const;
 
+/**
+ * The intent of the Gift Rates form without JavaScript, posted to the page that hosts the
+ * dialog (All Characters, Bowling Bots), so a refusal renders it open with what was typed
+ * (issue 30 A6, docs/decisions/0047). The resource route /summary/gift-rates takes `save`.
+ */
+export const GIFT_RATES_INTENT = "save-gift-rates";
+
 export function isGiftRateName(name: string): name is GiftRateName {
   return (GIFT_RATE_NAMES as readonly string[]).includes(name);
 }

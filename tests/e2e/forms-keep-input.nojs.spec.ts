@@ -1,11 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { simAccounts } from "./characters-fixtures";
+import { seedSequences, sequenceIds } from "./trading-fixtures";
 
 /**
  * Issue 30 A6 without JavaScript: a form the server refuses comes back as typed, the reason next
  * to the field (aria-invalid, aria-describedby), no toast; secrets (recovery codes) are never
  * sent back: their field comes back empty and asks to be typed again.
- * docs/decisions/0033-forms-keep-refused-input.md.
+ * docs/decisions/0033-forms-keep-refused-input.md, 0044, 0047.
  */
 
 const TYPE_AGAIN = "Type it again: it is never sent back to the page.";
@@ -187,4 +188,67 @@ test("Settings › Alerts 'Add destination' (issue 31 item 2): a refused URL com
   await expect(secret).toHaveAccessibleDescription(TYPE_AGAIN);
   expect(await page.content()).not.toContain("s3cret-typed");
   await expect(page.locator(".gt-toaster")).toHaveCount(0);
+});
+
+test("spec 1 §2 / spec 2 §2 Summary 'A \"Gift Rates\" dialog' (§5 'numeric, minimum 0, whole numbers'): a refused value reopens the dialog as typed, the reason under its gift", async ({
+  page,
+}) => {
+  for (const host of ["/gifts", "/characters"]) {
+    const before = (await (await page.request.get("/api/gift-rates")).json()).rates;
+    await page.goto(`${host}?dialog=gift-rates`);
+    const form = page.getByTestId("gift-rates-form");
+    await form.getByLabel("Clay prize").fill("7");
+    await form.getByLabel("Clay fireballs").fill("3");
+    await form.getByLabel("Skeleton Key prize").fill("-2");
+    // The browser's own checks (min=0, step=1) stop this in the page: a post made without them
+    // (an older browser, a script) is what the server refuses.
+    await form.evaluate((f: HTMLFormElement) => (f.noValidate = true));
+    await form.getByRole("button", { name: "Save" }).click();
+
+    await expect(page).toHaveURL(new RegExp(`${host}\\?dialog=gift-rates$`));
+    const kept = page.getByTestId("gift-rates-form");
+    await expect(kept.getByLabel("Clay prize")).toHaveValue("7");
+    await expect(kept.getByLabel("Clay fireballs")).toHaveValue("3");
+    const prize = kept.getByLabel("Skeleton Key prize");
+    await expect(prize).toHaveValue("-2");
+    await expect(prize).toHaveAttribute("aria-invalid", "true");
+    await expect(prize).toHaveAccessibleDescription("Skeleton Key: Whole numbers of 0 or more only");
+    await expect(kept.getByLabel("Skeleton Key fireballs")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator(".gt-toaster")).toHaveCount(0);
+    expect((await (await page.request.get("/api/gift-rates")).json()).rates).toEqual(before);
+  }
+});
+
+test("spec 2 §2 Trading Planets ads on a 390 px phone: a refused ad's page opens at the form, the reason in view below the header", async ({
+  page,
+  request,
+}) => {
+  // Sequences above the ads manager ("Below: an ads and messages manager"), as on a page in use:
+  // opened at its top, the form's bottom edge (where the reason goes) is below the fold.
+  const names = ["a6-fold-1", "a6-fold-2", "a6-fold-3", "a6-fold-4"];
+  await seedSequences(request, names);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/trading-planets");
+  const ads = page.getByRole("region", { name: "Ads and Messages" });
+  const newAd = ads.locator("form").filter({ has: page.getByLabel("New message") });
+  const atTop = (await newAd.boundingBox())!;
+  expect(atTop.y + atTop.height).toBeGreaterThan(844);
+  await ads.getByLabel("New message").fill(`${"WTS rings ".repeat(200)}!`);
+  await ads.getByRole("button", { name: "Add", exact: true }).click();
+
+  const reason = page.getByText("An ad message is at most 2000 characters");
+  await expect(reason).toBeVisible();
+  await expect(page.getByRole("region", { name: "Ads and Messages" }).getByLabel("New message")).toHaveAttribute("aria-invalid", "true");
+  // The browser scrolls to the fragment once the page is laid out (its stylesheets loaded).
+  await page.waitForLoadState("load");
+  await expect
+    .poll(async () => {
+      const box = (await reason.boundingBox())!;
+      const header = (await page.locator(".gt-app-header").boundingBox())!;
+      return box.y >= header.y + header.height && box.y + box.height <= 844;
+    })
+    .toBe(true);
+
+  const ids = await sequenceIds(request);
+  for (const name of names) expect((await request.delete(`/api/planet-sequences/${ids[name]}`)).status()).toBe(200);
 });

@@ -77,3 +77,39 @@ test("a viewer reads the list and the Workers panel with no write controls, even
   await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
   await request.delete(`/api/users/${acc.id}`);
 });
+
+test("issue 30 A6: a refused bulk action ('too many', 'not found') comes back with the same boxes ticked", async ({ page, request }) => {
+  const acc = await stalker(request, 18);
+  const list = `/sessions?purpose=stalker&q=${encodeURIComponent(acc.nick)}`;
+  await page.goto(list);
+  await expect(row(page, acc.id)).toBeVisible();
+  const addBoxes = (values: string[]) =>
+    page.getByRole("form", { name: "Sessions", exact: true }).evaluate((form, refs) => {
+      for (const ref of refs) {
+        const box = document.createElement("input");
+        Object.assign(box, { type: "hidden", name: "s", value: ref });
+        form.append(box);
+      }
+    }, values);
+
+  // "Too many": one page holds 50 boxes, a post may carry 200 (BULK_MAX), so this post is made
+  // up: 201 more sessions added to the form.
+  await row(page, acc.id).getByRole("checkbox").check();
+  await addBoxes(Array.from({ length: 201 }, (_, i) => `stalker:${990000 + i}`));
+  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(toast(page, "Select at most 200 sessions at a time")).toBeVisible();
+  await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(acc.nick);
+  await expect(row(page, acc.id).getByRole("checkbox")).toBeChecked();
+
+  // "Not found": a selection the page no longer has (here, one it never had) refuses the whole post.
+  await page.goto(list);
+  await row(page, acc.id).getByRole("checkbox").check();
+  await addBoxes(["gone:1"]);
+  await page.getByRole("button", { name: "Restart", exact: true }).click();
+  await expect(toast(page, "A selected session does not exist any more; reload the page")).toBeVisible();
+  await expect(row(page, acc.id).getByRole("checkbox")).toBeChecked();
+  await expect.poll(async () => (await (await request.get(`/api/sessions?purpose=stalker&q=${acc.id}`)).json()).sessions[0].desired).toBe("run");
+
+  await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
+  await request.delete(`/api/users/${acc.id}`);
+});

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-/** Spec 2 §2 Summary panel and the Gift Rates form with JavaScript disabled (plain form → /summary/gift-rates, redirect, toast). */
+/** Spec 2 §2 Summary panel and the Gift Rates form with JavaScript disabled (plain form → its host page, redirect, toast; a refusal: forms-keep-input.nojs.spec.ts). */
 
 test("Gift Rates opens inline from the link, saves through the page action and shows a toast", async ({ page }) => {
   await page.goto("/gifts");

@@ -16,7 +16,8 @@ test("an ad on the second page: Next →, Edit, Save comes back to page 2; Deact
   await page.getByLabel("Edit message").fill("Paged ad 41 (no JS)");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(toast(page, "Ad updated successfully")).toBeVisible();
-  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2$/);
+  // Back on page 2, opened at the saved ad (decision 0047: the no-JS forms' fragments).
+  await expect(page).toHaveURL(/\/trading-planets\?adsPage=2#gt-ad-[\w-]+$/);
   await expect(adRow(page, "Paged ad 41 (no JS)")).toBeVisible();
 
   await adRow(page, "Paged ad 42").getByRole("button", { name: "Deactivate" }).click();

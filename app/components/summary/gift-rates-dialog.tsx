@@ -5,6 +5,7 @@ import {
   FIREBALLS_MAX,
   GIFT_RATE_ERRORS,
   GIFT_RATE_NAMES,
+  GIFT_RATES_INTENT,
   giftRateInputError,
   pairsToRates,
   parseRateInput,
@@ -18,11 +19,9 @@ import {
 import { GiftImage } from "~/components/gift-image";
 import { DialogButtons, DialogCancel, DialogFrame } from "~/components/ui/dialog-frame";
 import { FieldError } from "~/components/ui/field-error";
+import { useKeptForm } from "~/components/ui/kept-form";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/ui/use-hydrated";
-
-/** The page action of the no-JavaScript form (app/routes/_app+/_summary+/summary.gift-rates.ts). */
-export const GIFT_RATES_ACTION = "/summary/gift-rates";
 
 type Inputs = Record<string, { prize: string; fireballs: string }>;
 
@@ -38,26 +37,43 @@ function inputsOf(rates: GiftRates): Inputs {
 /**
  * Gift Rates (spec 2 §2, §4 "Gift rates dialog", §5): 8 gifts, FCB as the unit, a prize and a
  * fireball input per gift. With JavaScript: rates load when it opens (GET /api/gift-rates), a
- * save POSTs /api/gift-rates and closes; load/save failures are only logged (spec 2 §8).
- * Without JavaScript: the same inputs in a plain form posting to GIFT_RATES_ACTION.
+ * save POSTs /api/gift-rates and closes; load/save failures are only logged (spec 2 §8), a
+ * refusal (4xx) is said under the form. Without JavaScript: the same inputs in a plain form
+ * posting intent GIFT_RATES_INTENT to `action`, the host page's own URL with the dialog open:
+ * a refusal renders the page again with the dialog open, what was typed, and the reason under
+ * the gift it is about (issue 30 A6, docs/decisions/0047).
  */
 export function GiftRatesDialog({
   open,
   onClose,
+  action,
   closeHref,
   redirectTo,
   initialRates,
 }: {
   open: boolean;
   onClose: () => void;
+  /** The host page with the dialog open (it takes GIFT_RATES_INTENT). */
+  action: string;
   closeHref: string;
   redirectTo: string;
   initialRates: GiftRates;
 }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
-  const [inputs, setInputs] = useState<Inputs>(() => inputsOf(initialRates));
+  const kept = useKeptForm(GIFT_RATES_INTENT);
+  const [inputs, setInputs] = useState<Inputs>(() => {
+    const saved = inputsOf(initialRates);
+    if (!kept.refused) return saved;
+    const typed: Inputs = {};
+    for (const name of GIFT_RATE_NAMES) {
+      typed[name] = { prize: kept.value(`prize:${name}`, saved[name]!.prize), fireballs: kept.value(`fireballs:${name}`, saved[name]!.fireballs) };
+    }
+    return typed;
+  });
   const [saving, setSaving] = useState(false);
+  /** With JavaScript: the server's refusal of a save (the /api answer's `error`), under the form. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   /** Rows typed in since the dialog opened: the stored rates arriving later never overwrite them. */
   const edited = useRef(new Set<string>());
 
@@ -84,6 +100,15 @@ export function GiftRatesDialog({
   // Issue 19 item 7: each refused row says why under it, so a disabled Save is explained.
   const errors = Object.fromEntries(GIFT_RATE_NAMES.map((n) => [n, giftRateInputError(inputs[n]?.prize, inputs[n]?.fireballs)]));
   const invalid = Object.values(errors).some((e) => e !== null);
+  /** A row's error: the browser's own check with JavaScript; the server's refusal (kept) without. */
+  const rowError = (name: string): RowError | null => {
+    if (hydrated) return errors[name] ? { text: `${name}: ${errors[name]}`, on: "both" } : null;
+    const prize = kept.errors(`prize:${name}`);
+    if (prize) return { text: prize.join(" "), on: "prize" };
+    const fireballs = kept.errors(`fireballs:${name}`);
+    return fireballs ? { text: fireballs.join(" "), on: "fireballs" } : null;
+  };
+  const formErrors = [...(hydrated ? [] : kept.formErrors), ...(refusal ? [refusal] : [])];
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     if (!hydrated) return;
@@ -92,8 +117,16 @@ export function GiftRatesDialog({
     const pairs: Record<string, RatePair> = {};
     for (const n of GIFT_RATE_NAMES) pairs[n] = { prize: parseRateInput(inputs[n]?.prize) ?? 0, fireballs: parseRateInput(inputs[n]?.fireballs) ?? 0 };
     setSaving(true);
+    setRefusal(null);
     fetch("/api/gift-rates", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rates: pairsToRates(pairs) }) })
-      .then((res) => {
+      .then(async (res) => {
+        if (res.status >= 400 && res.status < 500) {
+          // A refusal of what was sent: the reason under the form (the inputs are checked first,
+          // so this is rare: the server's rules changed, or the session ended). Failures (5xx, no
+          // network) stay only logged, as spec 2 §8 says.
+          const body = (await res.json().catch(() => null)) as { error?: unknown } | null;
+          setRefusal(typeof body?.error === "string" && body.error ? body.error : GIFT_RATE_ERRORS.saveFailed);
+        }
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         onClose();
         revalidator.revalidate();
@@ -115,8 +148,8 @@ export function GiftRatesDialog({
       // Issue 19 item 12: on a phone, focusing the first of 16 fields popped the keyboard over the list.
       focusFirstField={false}
     >
-      <Form method="post" action={GIFT_RATES_ACTION} onSubmit={onSubmit} data-testid="gift-rates-form">
-        <input type="hidden" name="intent" value="save" />
+      <Form method="post" action={action} onSubmit={onSubmit} data-testid="gift-rates-form">
+        <input type="hidden" name="intent" value={GIFT_RATES_INTENT} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Grid columns="auto 1fr 1fr" gap="2" align="center">
           <span />
@@ -131,7 +164,7 @@ export function GiftRatesDialog({
               key={name}
               name={name}
               value={inputs[name]!}
-              error={hydrated ? errors[name]! : null}
+              error={rowError(name)}
               disabled={saving}
               onChange={(v) => {
                 edited.current.add(name);
@@ -140,6 +173,7 @@ export function GiftRatesDialog({
             />
           ))}
         </Grid>
+        <FieldError errors={formErrors} id="gift-rates-form-error" />
         <DialogButtons>
           <DialogCancel disabled={saving} />
           <Button type="submit" disabled={saving || (hydrated && invalid)}>
@@ -151,6 +185,9 @@ export function GiftRatesDialog({
   );
 }
 
+/** A row's error text and the field(s) it is about. */
+type RowError = { text: string; on: "prize" | "fireballs" | "both" };
+
 function GiftInputs({
   name,
   value,
@@ -160,12 +197,13 @@ function GiftInputs({
 }: {
   name: string;
   value: { prize: string; fireballs: string };
-  error: string | null;
+  error: RowError | null;
   disabled: boolean;
   onChange: (v: { prize: string; fireballs: string }) => void;
 }) {
   const errorId = `gift-rate-error-${name.replace(/\W+/g, "-")}`;
-  const described = error ? { "aria-invalid": true, "aria-describedby": errorId } : {};
+  const described = (field: "prize" | "fireballs") =>
+    error && (error.on === "both" || error.on === field) ? { "aria-invalid": true, "aria-describedby": errorId } : {};
   return (
     <>
       <Flex align="center" gap="2" style={{ minWidth: 0 }}>
@@ -182,7 +220,7 @@ function GiftInputs({
         max={PRIZE_MAX}
         step={1}
         aria-label={`${name} prize`}
-        {...described}
+        {...described("prize")}
         value={value.prize}
         disabled={disabled}
         onChange={(e) => onChange({ ...value, prize: e.target.value })}
@@ -195,14 +233,14 @@ function GiftInputs({
         max={FIREBALLS_MAX}
         step={1}
         aria-label={`${name} fireballs`}
-        {...described}
+        {...described("fireballs")}
         value={value.fireballs}
         disabled={disabled}
         onChange={(e) => onChange({ ...value, fireballs: e.target.value })}
       />
       {error ? (
         <div style={{ gridColumn: "1 / -1" }}>
-          <FieldError errors={[`${name}: ${error}`]} id={errorId} />
+          <FieldError errors={[error.text]} id={errorId} />
         </div>
       ) : null}
     </>

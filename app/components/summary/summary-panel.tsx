@@ -179,6 +179,7 @@ export function SummaryPanel({ summary }: { summary: SummaryPanelData | undefine
           <GiftRatesDialogLazy
             open={open}
             initialRates={summary?.rates ?? {}}
+            action={hrefWith(location.pathname, params, "dialog", GIFT_RATES_DIALOG)}
             closeHref={closeHref}
             redirectTo={closeHref}
             onClose={() => {

@@ -20,6 +20,8 @@ import { stalenessOf, type CharacterDetails, type Staleness } from "~/models/cha
 import { createCompanion, deleteAllCompanions, updateCompanion } from "~/models/companion.server";
 import { logEvent } from "~/models/log.server";
 import { loadSummary } from "~/models/summary.server";
+import { GIFT_RATE_ERRORS, GIFT_RATES_INTENT } from "#api/summary";
+import { saveGiftRatesForm } from "~/routes/_app+/_summary+/gift-rates-form.server";
 import { BowlingScreen } from "~/routes/_app+/_bowling-bots+/components/bowling-screen";
 import styles from "~/routes/_app+/_bowling-bots+/components/bowling.css?url";
 import {
@@ -212,7 +214,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFail
 // ---------------------------------------------------------------------------------------
 // Action
 
-export const INTENTS = ["refresh", "delete-user", "undo-delete", "assign-companion", "update-companion", "delete-companions"] as const;
+export const INTENTS = ["refresh", "delete-user", "undo-delete", "assign-companion", "update-companion", "delete-companions", GIFT_RATES_INTENT] as const;
 export type Intent = (typeof INTENTS)[number];
 export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
 
@@ -232,6 +234,7 @@ const FALLBACK: Record<Intent, string> = {
   "assign-companion": BOWLING_TOASTS.assignFailed,
   "update-companion": BOWLING_TOASTS.updateFailed,
   "delete-companions": BOWLING_TOASTS.deleteAllFailed,
+  [GIFT_RATES_INTENT]: GIFT_RATE_ERRORS.saveFailed,
 };
 /** Companion failures show the spec's toast text whatever the reason (the reason is logged). */
 const FIXED_FAILURE: ReadonlySet<Intent> = new Set(["assign-companion", "update-companion", "delete-companions"]);
@@ -248,7 +251,7 @@ export const action = pageAction<Intent>({
   failure: FALLBACK,
   // Issue 30 A6: a refused companion keeps the dialog open with the supplier and recipient chosen,
   // spec 1 §8's text next to the field it is about (and its toast, with JavaScript).
-  keepOnRefusal: { "assign-companion": { toast: true }, "update-companion": { toast: true } },
+  keepOnRefusal: { "assign-companion": { toast: true }, "update-companion": { toast: true }, [GIFT_RATES_INTENT]: {} },
   onError: async (err, { intent }) => {
     if (!(err instanceof AppError) || !FIXED_FAILURE.has(intent) || isJobEngineOffline(err)) return undefined;
     await logEvent({ type: "info", source: "system", message: `Bowling Bots: ${intent} refused: ${err.message}` });
@@ -275,6 +278,9 @@ export const action = pageAction<Intent>({
       return BOWLING_TOASTS.updated;
     },
     "delete-companions": async () => deletedCompanionsMessage(await deleteAllCompanions()),
+    // The Summary panel's Gift Rates without JavaScript (docs/decisions/0047): a refusal renders
+    // this page with the dialog open, what was typed and the reason under its field.
+    [GIFT_RATES_INTENT]: saveGiftRatesForm,
   },
 });
 

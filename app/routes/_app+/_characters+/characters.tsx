@@ -32,6 +32,8 @@ import { logEvent } from "~/models/log.server";
 import { AccountHeldError } from "~/models/session.server";
 import { listStalkerStatuses, startStalker, startWaitMs, stopStalker, type StalkerStatus } from "~/models/stalker.server";
 import { loadSummary } from "~/models/summary.server";
+import { GIFT_RATE_ERRORS, GIFT_RATES_INTENT } from "#api/summary";
+import { saveGiftRatesForm } from "~/routes/_app+/_summary+/gift-rates-form.server";
 import { requireOperator, safeRedirect } from "~/http/auth.server";
 import { redirectWithNotice } from "~/utils/refresh-notice.server";
 import { keepDataForUrlOnlyParams } from "~/utils/search-params";
@@ -187,7 +189,17 @@ export const shouldRevalidate: ShouldRevalidateFunction = reloadUnlessSubmitFail
 // ---------------------------------------------------------------------------------------
 // Action
 
-export const INTENTS = ["create-user", "add-category", "delete-category", "delete-user", "undo-delete", "start-stalker", "stop-stalker", "refresh"] as const;
+export const INTENTS = [
+  "create-user",
+  "add-category",
+  "delete-category",
+  "delete-user",
+  "undo-delete",
+  "start-stalker",
+  "stop-stalker",
+  "refresh",
+  GIFT_RATES_INTENT,
+] as const;
 export type Intent = (typeof INTENTS)[number];
 export type ActionResult = { ok: boolean; intent: Intent | null; message: string };
 
@@ -200,6 +212,7 @@ const FALLBACK: Record<Intent, string> = {
   "start-stalker": ACCOUNT_ERRORS.startStalker,
   "stop-stalker": ACCOUNT_ERRORS.stopStalker,
   refresh: ACCOUNT_ERRORS.fetchUserDetails,
+  [GIFT_RATES_INTENT]: GIFT_RATE_ERRORS.saveFailed,
 };
 
 /** How long a no-JS Create User waits for the new user's gifts before the page renders without them. */
@@ -220,7 +233,7 @@ export const action = pageAction<Intent>({
   // Add User and Add Category keep what was typed on a refusal, the reason next to the field
   // (issue 30 A6); the recovery code is never sent back. Spec 2 §8 names a toast for a failed
   // response here, so the fetcher's toast stays.
-  keepOnRefusal: { "create-user": { secret: ["rc"], toast: true }, "add-category": { toast: true } },
+  keepOnRefusal: { "create-user": { secret: ["rc"], toast: true }, "add-category": { toast: true }, [GIFT_RATES_INTENT]: {} },
   onError: (err, { intent, form, redirectTo }) => {
     // Another purpose holds the account: back to the page with the take-over question.
     if (!(err instanceof AccountHeldError) || intent !== "start-stalker") return undefined;
@@ -298,6 +311,9 @@ export const action = pageAction<Intent>({
       }
       return ACCOUNT_MESSAGES.stalkerStopped;
     },
+    // The Summary panel's Gift Rates without JavaScript (docs/decisions/0047): a refusal renders
+    // this page with the dialog open, what was typed and the reason under its field.
+    [GIFT_RATES_INTENT]: saveGiftRatesForm,
     refresh: async ({ operatorId, redirectTo }) => {
       await requestCharactersRefresh({ operatorId, force: true });
       // Posted without JavaScript: the page follows the job (REFRESHING_PARAM) and tells its outcome at the end.

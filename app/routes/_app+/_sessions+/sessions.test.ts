@@ -127,6 +127,47 @@ describe("/sessions bulk actions without JavaScript", () => {
     expect(await desired()).toEqual({ "stalker:7001": "run" });
   });
 
+  it("issue 30 A6: a refused selection comes back ticked: 'too many' and 'not found' keep the posted boxes, a partial stop the ones not stopped", async () => {
+    await seedStalkers(["7101", "7102"]);
+    const selectedOf = (res: Response) => new URL(res.headers.get("Location")!, "http://x").searchParams.get("selected");
+    // More than BULK_MAX (200): refused as a whole; one page's worth of the posted boxes comes back ticked.
+    const many = Array.from({ length: 201 }, (_, i): [string, string] => ["s", `stalker:${9000 + i}`]);
+    const tooMany = await post("/sessions?purpose=stalker", [["intent", "stop"], ["s", "stalker:7101"], ...many]);
+    expect(toastOf(tooMany)).toMatchObject({ type: "error", message: "Select at most 200 sessions at a time" });
+    const back = new URL(tooMany.headers.get("Location")!, "http://x");
+    expect(back.searchParams.get("purpose")).toBe("stalker");
+    expect(selectedOf(tooMany)?.split(",")).toEqual(["stalker:7101", ...many.slice(0, 49).map(([, v]) => v)]);
+    // A selection that is not one (a ref the page never had): refused as a whole, the rest ticked again.
+    const bad = await post("/sessions", [
+      ["intent", "restart"],
+      ["s", "stalker:7101"],
+      ["s", "gone:1"],
+    ]);
+    expect(toastOf(bad)).toMatchObject({ type: "error", message: "A selected session does not exist any more; reload the page" });
+    expect(selectedOf(bad)).toBe("stalker:7101");
+    // The page ticks them (the loader reads them from the URL, without a confirmation).
+    const page = await callRoute<{ ticked: string[]; confirm: unknown }>(loader, makeRequest(`/sessions?selected=stalker:7101`, { cookie: operator.cookie }));
+    expect(page.data).toMatchObject({ ticked: ["stalker:7101"], confirm: null });
+    // Found and not found: the stop of the one found stands (its box unticked), the other comes back ticked.
+    const partial = await post("/sessions", [
+      ["intent", "stop"],
+      ["s", "stalker:7102"],
+      ["s", "stalker:9999"],
+    ]);
+    expect(toastOf(partial)?.message).toBe("Stopped 1 session; 1 failed: 9999: A selected session does not exist any more; reload the page");
+    expect(selectedOf(partial)).toBe("stalker:9999");
+    expect(await desired()).toEqual({ "stalker:7101": "run", "stalker:7102": "stop" });
+    // A success ticks nothing.
+    expect(
+      selectedOf(
+        await post("/sessions", [
+          ["intent", "start"],
+          ["s", "stalker:7102"],
+        ]),
+      ),
+    ).toBeNull();
+  });
+
   it("a viewer's stop is refused and changes nothing", async () => {
     await seedStalkers(["8001"]);
     const res = await post(

@@ -1,12 +1,21 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BULK_MAX, OPS_TEXTS, parseSessionRef, parseSessionsFilter, sessionsUrl, type BulkAction, type SessionsFilter } from "#api/operations";
+import {
+  BULK_MAX,
+  OPS_TEXTS,
+  parseSessionRef,
+  parseSessionsFilter,
+  SESSIONS_PAGE_SIZE,
+  sessionsUrl,
+  type BulkAction,
+  type SessionsFilter,
+} from "#api/operations";
 import { RetryPage } from "~/components/ui/retry-page";
 import { SectionHeader } from "~/components/ui/section-header";
 import { bulkSessions, drainWorker, listSessions, listWorkers, stopLoses, workerIds, type SessionTarget } from "~/models/sessions-list.server";
 import { AppError } from "~/utils/app-error";
 import { requireOperator } from "~/http/auth.server";
-import { pageAction, type FormFields } from "~/http/page-action.server";
+import { pageAction, withSearchParam, type FormFields } from "~/http/page-action.server";
 import { SessionsScreen } from "./components/sessions-screen";
 
 /**
@@ -43,6 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirm = confirmAction === "stop" || confirmAction === "restart" ? { action: confirmAction as BulkAction, targets: refs("selected") } : null;
   const undo = refs("undo");
   return data({
+    // The boxes ticked again after a refused bulk action (`selected` without `confirm`), or those the confirmation names.
+    ticked: refs("selected").map((t) => `${t.purpose}:${t.key}`),
     filter,
     list,
     workers,
@@ -82,6 +93,25 @@ function listOf(postedTo: string): SessionsFilter {
 
 const refsOf = (targets: readonly SessionTarget[]) => targets.map((t) => `${t.purpose}:${t.key}`).join(",");
 
+/**
+ * The boxes to tick again after a refused bulk action (issue 30 A6: without JavaScript the page
+ * came back unticked after "too many" or "not found"): the posted sessions that were not acted
+ * on, as the `selected` parameter of the page redirected to (the toast says why). Only well-formed
+ * refs, at most one page's worth (a page holds SESSIONS_PAGE_SIZE boxes), so the URL stays short.
+ */
+function tickedAgain(form: FormFields, done: readonly SessionTarget[] = []): Record<string, string> {
+  const acted = new Set(done.map((t) => `${t.purpose}:${t.key}`));
+  const refs = form
+    .all("s")
+    .flatMap((v) => v.split(","))
+    .map((r) => parseSessionRef(r))
+    .filter((t): t is SessionTarget => !!t)
+    .map((t) => `${t.purpose}:${t.key}`)
+    .filter((r) => !acted.has(r));
+  const ticked = [...new Set(refs)].slice(0, SESSIONS_PAGE_SIZE);
+  return ticked.length ? { selected: ticked.join(",") } : {};
+}
+
 function bulk(action: BulkAction) {
   return async ({ form, redirectTo }: { form: FormFields; redirectTo: string | null }) => {
     const targets = selected(form);
@@ -97,7 +127,7 @@ function bulk(action: BulkAction) {
       ok: outcome.ok,
       status: outcome.ok ? 200 : outcome.done.length ? 207 : 409,
       message: outcome.message,
-      redirectTo: sessionsUrl(back, undoable ? { undo: refsOf(outcome.done) } : {}),
+      redirectTo: sessionsUrl(back, { ...(undoable ? { undo: refsOf(outcome.done) } : {}), ...(outcome.ok ? {} : tickedAgain(form, outcome.done)) }),
     };
   };
 }
@@ -108,6 +138,12 @@ export const action = pageAction<Intent>({
   failure: { ...OPS_TEXTS.failedBulk, undo: OPS_TEXTS.failedBulk.start, drain: OPS_TEXTS.failedDrain, undrain: "Failed to undrain worker" },
   // Every form of the page navigates: back to the list it was posted from, with the toast.
   defaultRedirectTo: (_intent, postedTo) => sessionsUrl(listOf(postedTo)),
+  // A bulk action refused as a whole ("too many", a selection that is not one): the same boxes ticked.
+  errorRedirectTo: (form, redirectTo) => {
+    const intent = form.string("intent");
+    const ticked = intent === "stop" || intent === "start" || intent === "restart" ? tickedAgain(form).selected : undefined;
+    return ticked ? withSearchParam(redirectTo, "selected", ticked) : redirectTo;
+  },
   intents: {
     stop: bulk("stop"),
     start: bulk("start"),

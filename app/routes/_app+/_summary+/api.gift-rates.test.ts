@@ -1,7 +1,7 @@
 /**
  * GET/POST /api/gift-rates and GET /api/bowling-awards/daily-totals (spec 2 §7 "Characters",
- * spec 1 §7) through Remix's router, and the no-JavaScript page action /summary/gift-rates.
- * Real PostgreSQL underneath.
+ * spec 1 §7) through Remix's router, the resource route /summary/gift-rates, and the Gift Rates
+ * form without JavaScript posted to the pages that host it (decision 0047). Real PostgreSQL underneath.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -13,6 +13,8 @@ import { testApiToken } from "#tests/kit/api";
 import { callRoute, createTestOperator, makeRequest, toastOf } from "#tests/kit";
 import { remixHandler } from "#tests/kit/remix";
 import { action as pageAction } from "./summary.gift-rates";
+import { action as charactersAction } from "../_characters+/characters";
+import { action as bowlingAction } from "../_bowling-bots+/gifts";
 
 let handle: (request: Request) => Promise<Response>;
 
@@ -151,4 +153,52 @@ describe("POST /summary/gift-rates (the no-JavaScript Gift Rates form, spec 2 §
     const res = await callRoute(pageAction, makeRequest("/summary/gift-rates", { cookie: op.cookie, form: { intent: "nope" } }));
     expect(res.status).toBe(400);
   });
+});
+
+describe("the Gift Rates form without JavaScript, posted to its host page (issue 30 A6, decision 0047)", () => {
+  const hosts = [
+    { page: "/characters", action: charactersAction },
+    { page: "/gifts", action: bowlingAction },
+  ];
+  const form = (page: string, fields: Record<string, string>) => ({ intent: "save-gift-rates", redirectTo: page, ...fields });
+
+  for (const { page, action } of hosts) {
+    it(`${page}: a refused value renders the page again with what was typed and the reason under its field; nothing saved`, async () => {
+      const op = await createTestOperator();
+      await replaceGiftRates({ Clay: 3 });
+      const typed = { "prize:Clay": "7", "fireballs:Clay": "1001", "prize:Skeleton Key": "-2", "fireballs:Skeleton Key": "1" };
+      const res = await callRoute(action, makeRequest(`${page}?dialog=gift-rates`, { cookie: op.cookie, form: form(page, typed) }));
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(toastOf(res)).toBeUndefined();
+      // Spec 2 §5 "whole numbers, minimum 0": the first refused gift in the §3 order, on its field.
+      expect(res.data).toMatchObject({
+        ok: false,
+        intent: "save-gift-rates",
+        kept: {
+          fields: { ...typed, intent: "save-gift-rates" },
+          fieldErrors: { "fireballs:Clay": [expect.stringMatching(/^Clay: FCB: at most 1,000/)] },
+          formErrors: [],
+        },
+      });
+      const prize = await callRoute(
+        action,
+        makeRequest(`${page}?dialog=gift-rates`, { cookie: op.cookie, form: form(page, { "prize:Clay": "1.5", "fireballs:Clay": "2" }) }),
+      );
+      expect(prize.data).toMatchObject({ kept: { fieldErrors: { "prize:Clay": ["Clay: Whole numbers of 0 or more only"] } } });
+      expect(await getGiftRates()).toEqual({ Clay: 3 });
+    });
+
+    it(`${page}: a save redirects back with "Gift rates saved", as the resource route does`, async () => {
+      const op = await createTestOperator();
+      const res = await callRoute(
+        action,
+        makeRequest(`${page}?dialog=gift-rates`, { cookie: op.cookie, form: form(page, { "prize:Clay": "5", "fireballs:Clay": "2" }) }),
+      );
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(page);
+      expect(toastOf(res)).toMatchObject({ type: "success", message: "Gift rates saved" });
+      expect(await getGiftRates()).toEqual({ Clay: 2.5 });
+    });
+  }
 });

@@ -1,13 +1,11 @@
 import { type ActionFunctionArgs } from "@remix-run/node";
-import { GIFT_RATE_ERRORS, GIFT_RATE_NAMES } from "#api/summary";
-import { giftRatesFormSchema } from "#api/summary-schemas";
-import { replaceGiftRates } from "~/models/gift-rates.server";
-import { AppError } from "~/utils/app-error";
+import { GIFT_RATE_ERRORS } from "#api/summary";
 import { requireOperator } from "~/http/auth.server";
 import { readFormData } from "~/utils/forms.server";
 import { unknownIntentMessage } from "~/utils/intent.server";
 import { runPageAction, type PageActionOptions } from "~/http/page-action.server";
 import { resourceError } from "~/http/refusal.server";
+import { saveGiftRatesForm } from "./gift-rates-form.server";
 
 type Intent = "save";
 
@@ -18,26 +16,15 @@ const OPTIONS: PageActionOptions<Intent> = {
   // The form always posts `redirectTo` (the page it was opened on); without it, back to "/".
   defaultRedirectTo: "/",
   failure: { save: GIFT_RATE_ERRORS.saveFailed },
-  intents: {
-    save: async ({ form }) => {
-      const fields: Record<string, string> = {};
-      for (const name of GIFT_RATE_NAMES) {
-        fields[`prize:${name}`] = form.string(`prize:${name}`);
-        fields[`fireballs:${name}`] = form.string(`fireballs:${name}`);
-      }
-      const parsed = giftRatesFormSchema.safeParse(fields);
-      if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? GIFT_RATE_ERRORS.saveFailed);
-      await replaceGiftRates(parsed.data);
-      return GIFT_RATE_ERRORS.saved;
-    },
-  },
+  intents: { save: saveGiftRatesForm },
 };
 
 /**
- * POST /summary/gift-rates: the no-JavaScript Gift Rates form (app/components/summary/
- * gift-rates-dialog.tsx). Fields `prize:<gift>` and `fireballs:<gift>` (spec 2 §5: whole
- * numbers ≥ 0, empty = 0; only pairs with both non-zero are saved, as prize / fireballs).
- * Redirects back to the safe `redirectTo` with a flash toast; unknown intent → 400.
+ * POST /summary/gift-rates: the Gift Rates form's fields posted on their own, for scripts (the
+ * dialog without JavaScript posts to its host page instead, docs/decisions/0047). Fields
+ * `prize:<gift>` and `fireballs:<gift>` (spec 2 §5: whole numbers ≥ 0, empty = 0; only pairs
+ * with both non-zero are saved, as prize / fireballs). Redirects back to the safe `redirectTo`
+ * with a flash toast, the error toast on a refusal; unknown intent → 400.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const operator = await requireOperator(request);

@@ -37,6 +37,8 @@ export type SessionsScreenProps = {
   workerChoices: string[];
   confirm: { action: BulkAction; targets: Target[] } | null;
   undo: Target[] | null;
+  /** Session refs whose boxes are ticked (after a refused bulk action, without JavaScript too). */
+  ticked: string[];
   anySession: boolean;
 };
 
@@ -49,7 +51,7 @@ const PHASE_NAMES: Record<(typeof LIST_STATES)[number], string> = {
   failed: "Failed",
 };
 
-export function SessionsScreen({ filter, list, workers, workerChoices, confirm, undo, anySession }: SessionsScreenProps) {
+export function SessionsScreen({ filter, list, workers, workerChoices, confirm, undo, ticked, anySession }: SessionsScreenProps) {
   // Every session change and every worker lost (or back) re-reads the page (docs/live.md).
   useLive(["session", "workers"], { fallbackMs: FALLBACK_MS });
   const location = useLocation();
@@ -113,7 +115,7 @@ export function SessionsScreen({ filter, list, workers, workerChoices, confirm, 
           />
         )
       ) : (
-        <SessionList list={list} action={here} filter={filter} />
+        <SessionList list={list} action={here} filter={filter} ticked={ticked} />
       )}
     </>
   );
@@ -178,13 +180,14 @@ function SessionFilters({ filter, workerChoices, filtered }: { filter: SessionsF
   );
 }
 
-function SessionList({ list, action, filter }: { list: SessionsListAnswer; action: string; filter: SessionsFilter }) {
+function SessionList({ list, action, filter, ticked }: { list: SessionsListAnswer; action: string; filter: SessionsFilter; ticked: string[] }) {
   const canWrite = useCanWrite();
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const [picked, setPicked] = useState<Set<string>>(new Set());
-  const form = useRef<HTMLFormElement>(null);
   const refs = list.sessions.map(sessionRef);
+  const tickedSet = new Set(ticked);
+  const [picked, setPicked] = useState<Set<string>>(() => new Set(refs.filter((r) => tickedSet.has(r))));
+  const form = useRef<HTMLFormElement>(null);
   const all = refs.length > 0 && refs.every((r) => picked.has(r));
   // The row boxes stay plain (uncontrolled) inputs, so the form posts the same with and without
   // JavaScript; "select all" ticks them in the DOM and the count follows.
@@ -243,6 +246,7 @@ function SessionList({ list, action, filter }: { list: SessionsListAnswer; actio
               key={sessionRef(s)}
               s={s}
               canWrite={canWrite}
+              ticked={tickedSet.has(sessionRef(s))}
               onToggle={(on) =>
                 setPicked((prev) => {
                   const next = new Set(prev);
@@ -285,7 +289,7 @@ function SessionList({ list, action, filter }: { list: SessionsListAnswer; actio
   );
 }
 
-function SessionRow({ s, canWrite, onToggle }: { s: SessionListItem; canWrite: boolean; onToggle: (on: boolean) => void }) {
+function SessionRow({ s, canWrite, ticked, onToggle }: { s: SessionListItem; canWrite: boolean; ticked: boolean; onToggle: (on: boolean) => void }) {
   const label = s.nick ? `${s.nick} (${s.account_id ?? s.key})` : (s.account_id ?? s.key);
   return (
     <Table.Row data-session={sessionRef(s)} data-phase={s.phase}>
@@ -295,6 +299,7 @@ function SessionRow({ s, canWrite, onToggle }: { s: SessionListItem; canWrite: b
             type="checkbox"
             name="s"
             value={sessionRef(s)}
+            defaultChecked={ticked}
             aria-label={`Select ${PURPOSE_NAMES[s.purpose]} of ${label}`}
             onChange={(e) => onToggle(e.currentTarget.checked)}
           />

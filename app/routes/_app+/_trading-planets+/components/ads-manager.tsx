@@ -236,6 +236,17 @@ export function AdsManager({
 const NOUNS: Record<AdCategory, [string, string]> = { ads: ["ad", "ads"], msg: ["message", "messages"] };
 
 const NEW_AD_ERROR_ID = "gt-ad-new-error";
+const NEW_AD_FORM_ID = "gt-ad-new";
+
+/**
+ * A no-JS form's action with its own id as the fragment: the page its post renders (a refusal
+ * kept in the form, issue 30 A6) or redirects to (the fragment is kept) opens scrolled to the
+ * form, not at the top, where on a phone the reason under the field was below the fold. With
+ * JavaScript the page does not move (preventScrollReset); a fragment would scroll it.
+ */
+function anchoredAction(action: string, hydrated: boolean, id: string) {
+  return hydrated ? action : `${action}#${id}`;
+}
 
 function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ads: ListPage; msg: ListPage } }) {
   const hydrated = useHydrated();
@@ -288,7 +299,17 @@ function NewAdForm({ here, ads, pages }: { here: string; ads: Ad[]; pages?: { ad
   const errors = error ? [error] : kept.errors("adsMessage");
   const invalid = errors ? { "aria-invalid": true as const, "aria-describedby": NEW_AD_ERROR_ID } : {};
   return (
-    <Form method="post" action={here} onSubmit={onSubmit} noValidate preventScrollReset reloadDocument={false} onReset={() => setText("")}>
+    <Form
+      method="post"
+      action={anchoredAction(here, hydrated, NEW_AD_FORM_ID)}
+      id={NEW_AD_FORM_ID}
+      className="gt-scroll-anchor"
+      onSubmit={onSubmit}
+      noValidate
+      preventScrollReset
+      reloadDocument={false}
+      onReset={() => setText("")}
+    >
       <HiddenFields fields={{ intent: "ad-create", redirectTo: target }} />
       <Flex gap="2" wrap="wrap" align="start">
         <Box flexGrow="1" minWidth="200px">
@@ -434,7 +455,8 @@ function AdRow({
     );
   }
   return (
-    <li className={CARD} data-testid="ad">
+    // The no-JS edit's success lands here (EditAdRow's redirect names it as the fragment).
+    <li className={`${CARD} gt-scroll-anchor`} data-testid="ad" id={`gt-ad-${ad._id}`}>
       {selecting ? (
         <input
           type="checkbox"
@@ -502,19 +524,23 @@ function AdRow({
 
 function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
   const location = useLocation();
+  const hydrated = useHydrated();
   // A refused edit comes back as typed, with its category, the reason under the text (issue 30 A6).
   const kept = useKeptForm("ad-update", { id: ad._id });
   const [text, setText] = useState(() => kept.value("adsMessage", ad.adsMessage));
   const [error, setError] = useState<string | null>(null);
   const errors = error ? [error] : kept.errors("adsMessage");
   const errorId = `gt-ad-edit-${ad._id}-error`;
+  const formId = `gt-ad-edit-${ad._id}`;
   return (
     <li className="gt-ad">
       <Card size="1">
         <Form
           method="post"
           // Posted to this URL (`ad=<id>` kept), so a failed post leaves the row in edit with its text (the form kit).
-          action={`${location.pathname}${location.search}`}
+          action={anchoredAction(`${location.pathname}${location.search}`, hydrated, formId)}
+          id={formId}
+          className="gt-scroll-anchor"
           preventScrollReset
           noValidate
           onSubmit={(e) => {
@@ -525,7 +551,8 @@ function EditAdRow({ ad, cancelTo }: { ad: Ad; cancelTo: string }) {
           }}
         >
           <HiddenFields fields={{ intent: "ad-update", id: ad._id }} />
-          <NoJsRedirect to={cancelTo} />
+          {/* Saved, the page opens at the ad (AdRow's id), not at its top. */}
+          <NoJsRedirect to={`${cancelTo}#gt-ad-${ad._id}`} />
           <Flex direction="column" gap="2">
             <TextArea
               name="adsMessage"

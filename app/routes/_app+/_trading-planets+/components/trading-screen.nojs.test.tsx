@@ -138,10 +138,15 @@ describe("Trading Planets without JavaScript (server HTML)", () => {
     expect(out).toContain("Are you sure you want to delete “Spam Den”?");
   });
 
+  it("issue 30 A6 (decision 0047): the new-ad form posts to the page with its own id as the fragment, so a refusal opens at it", () => {
+    const out = html("/trading-planets");
+    expect(out).toMatch(/<form method="post" action="\/trading-planets#gt-ad-new"[^>]* id="gt-ad-new"/);
+  });
+
   it("issue 20 'Light rows': an ad's text is in the row once; active and delete are one form whose submit buttons say which", () => {
     const out = html("/trading-planets");
     expect(out.split("WTS ⭐ rings")).toHaveLength(2);
-    const row = out.match(/<li class="rt-reset rt-BaseCard rt-Card[^"]*gt-ad" data-testid="ad">.*?<\/li>/s)?.[0] ?? "";
+    const row = out.match(/<li class="rt-reset rt-BaseCard rt-Card[^"]*gt-ad[^"]*" data-testid="ad"[^>]*>.*?<\/li>/s)?.[0] ?? "";
     expect(row.match(/<form /g)).toHaveLength(1);
     expect(row).toMatch(/<form method="post" action="\/trading-planets"/);
     expect(row).toContain('name="intent" value="ad-active"');
