@@ -80,6 +80,13 @@ export const confirmBy = (name: string | RegExp) => async (page: Page) => {
   await expect(page.getByRole("alertdialog").last()).toBeVisible();
 };
 
+/** Trading Planets: the sequence form (`?sequence=new`, inline, not a dialog) that its link opens. */
+const sequenceForm = (page: Page) => page.getByRole("region", { name: "New Sequence" });
+async function newSequence(page: Page) {
+  await control(page, "New Sequence").click();
+  await expect(sequenceForm(page)).toBeVisible();
+}
+
 /** Settings: an API token to revoke, made through the form unless one is there. */
 async function withToken(page: Page) {
   if (await control(page, "Revoke Screens token").count()) return;
@@ -374,6 +381,7 @@ export const DIALOGS: ScreenState[] = [
     open: then(withPlanet, by("Custom Planets"), confirmBy(`Delete ${SCREENS_PLANET}`)),
     withoutJs: { prepare: withPlanet, open: then(by("Custom Planets"), confirmBy(`Delete ${SCREENS_PLANET}`)) },
   },
+  { name: "Trading Planets · New Sequence (form)", path: "/trading-planets", open: newSequence, scope: sequenceForm },
   { name: "Trading Planets · Delete a sequence (confirmation)", path: "/trading-planets", open: by("Delete Viewer tour") },
   {
     name: "Trading Planets · Delete selected ads (confirmation)",
