@@ -240,16 +240,36 @@ async function withCollections(page: Page) {
 }
 
 /**
+ * The supplier and the recipient the companion of these states pairs: the last of each in the
+ * simulator (no journey uses them; the seeding offsets past 19 make none, so phone.spec's world
+ * has no other). Undone by `undoScreenStates`.
+ */
+export const companionAccounts = async () => ({ supplier: (await simAccounts("supplier")).at(-1)!, recipient: (await simAccounts("recipient")).at(-1)! });
+
+/**
  * Bowling Bots: a companion, so "Delete all companions" is offered (it is disabled with none),
- * assigned through Assign Companion to the first supplier and recipient, unless there is one.
- * Undone by `undoScreenStates`.
+ * assigned through Assign Companion, unless there is one. Undone by `undoScreenStates`.
  */
 async function withCompanion(page: Page) {
   if (await page.getByRole("button", { name: "Delete all companions" }).isEnabled()) return;
+  const { supplier, recipient } = await companionAccounts();
+  const users = (await (await page.request.get("/api/users")).json()) as { users: { account_id: string; type: string | null }[] };
+  const missing = [
+    { account: supplier, type: "suppliers" },
+    { account: recipient, type: "recipients" },
+  ].filter(({ account, type }) => !users.users.some((u) => u.account_id === account.id && u.type === type));
+  for (const { account, type } of missing) {
+    const res = await page.request.post("/api/create-creds", { data: { rc: account.recoveryCode, type } });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+  }
+  if (missing.length) {
+    await page.reload();
+    await waitForHydration(page);
+  }
   await by(/^Assign Companion for /)(page);
   const dialog = page.getByRole("dialog", { name: "Assign Companion" });
-  await dialog.getByLabel("Supplier").selectOption({ index: 1 });
-  await dialog.getByLabel("Recipient").selectOption({ index: 1 });
+  await dialog.getByLabel("Supplier").selectOption(supplier.id);
+  await dialog.getByLabel("Recipient").selectOption(recipient.id);
   await dialog.getByRole("button", { name: "Assign", exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Delete all companions" })).toBeEnabled();
@@ -302,8 +322,8 @@ async function deleteSelectedAdsWithoutJs(page: Page) {
 
 /**
  * Undoes what the states above leave in a world (the relay connection and the bot, the
- * take-over user, the Collections login and its floating panel, the companions, the category
- * and the custom planet), so the journeys that run there
+ * take-over user, the Collections login and its floating panel, the companions and the two
+ * accounts they pair, the category and the custom planet), so the journeys that run there
  * afterwards find it as they would have (GalaCord's counts its active connections from 0).
  */
 export async function undoScreenStates(page: Page) {
@@ -320,6 +340,11 @@ export async function undoScreenStates(page: Page) {
   if (companions.length) {
     const deleted = await page.request.delete("/api/bowling-companions");
     expect(deleted.status(), await deleted.text()).toBe(200);
+  }
+  const { supplier, recipient } = await companionAccounts();
+  for (const acc of [supplier, recipient]) {
+    const res = await page.request.delete(`/api/users/${acc.id}`);
+    expect([200, 404], await res.text()).toContain(res.status());
   }
   for (const id of await categoryIds(page, SCREENS_CATEGORY)) {
     const res = await page.request.delete(`/api/categories/${id}`);
