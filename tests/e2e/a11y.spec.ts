@@ -1,8 +1,8 @@
 /**
  * Issue 30 B, the standing accessibility test: an independent engine (axe-core 4.14, pinned in
  * package.json) over every page and every dialog, in both themes, at 1366 px and at 390 px, and
- * over every page's and every dialog's no-JavaScript render. Any critical or serious violation fails it, with the
- * rule, the nodes and axe's own summary of each.
+ * over every page's and every dialog's no-JavaScript render. Any critical or serious violation
+ * fails it, with the rule, the nodes and axe's own summary of each.
  *
  * The pages and dialogs are tests/e2e/screens.ts's: the pages from the route table (a page
  * added tomorrow is scanned without editing this file), the dialogs opened by their real
