@@ -1,8 +1,8 @@
 /**
  * Issue 30 B, the standing accessibility test: an independent engine (axe-core 4.14, pinned in
  * package.json) over every page and every dialog, in both themes, at 1366 px and at 390 px, and
- * over every page's no-JavaScript render. Any critical or serious violation fails it, with the
- * rule, the nodes and axe's own summary of each.
+ * over every page's and every dialog's no-JavaScript render. Any critical or serious violation
+ * fails it, with the rule, the nodes and axe's own summary of each.
  *
  * The pages and dialogs are tests/e2e/screens.ts's: the pages from the route table (a page
  * added tomorrow is scanned without editing this file), the dialogs opened by their real
@@ -116,7 +116,7 @@ async function scanEverywhere(page: Page, state: ScreenState, setCookies: (theme
     const res = await page.goto(state.path);
     expect(res?.status(), `${state.path} answers`).toBeLessThan(400);
     // Scanned as itself, not as the login page a lost session would send it to.
-    if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(state.path);
+    if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(new URL(state.path, WORLD.baseURL).pathname);
     if (js && !state.loggedOut) await waitForHydration(page);
     if (state.open) await state.open(page);
     for (const [j, vp] of widths.entries()) {
@@ -197,6 +197,14 @@ async function noJsTab(browser: Browser): Promise<Page> {
 }
 const sessionCookies = () => (JSON.parse(readFileSync(WORLD.storageState, "utf8")) as { cookies: Parameters<BrowserContext["addCookies"]>[0] }).cookies;
 
+/** Each no-JavaScript load's cookies: the session (unless the page is for the logged out) and the theme. */
+const noJsCookies =
+  (page: Page, loggedOut = false, cookies = loggedOut ? [] : sessionCookies()) =>
+  async (theme: Theme) => {
+    await page.context().clearCookies();
+    await page.context().addCookies([...cookies.filter((c) => c.name !== "gt_theme"), themeCookie(theme)]);
+  };
+
 test.describe("every page without JavaScript", () => {
   test("the scan without JavaScript sees the page (a guard on the scheduling it swaps)", async ({ browser }) => {
     const page = await noJsTab(browser);
@@ -211,18 +219,40 @@ test.describe("every page without JavaScript", () => {
     test(`axe finds no critical or serious violation on ${path} without JavaScript`, async ({ browser }) => {
       test.setTimeout(120_000);
       const page = await noJsTab(browser);
-      const found = await scanEverywhere(
-        page,
-        { name: path, path, loggedOut },
-        async (theme) => {
-          await page.context().clearCookies();
-          await page.context().addCookies([...(loggedOut ? [] : sessionCookies()), themeCookie(theme)]);
-        },
-        false,
-      );
+      const found = await scanEverywhere(page, { name: path, path, loggedOut }, noJsCookies(page, loggedOut), false);
       expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
       // Scripts were truly off: the server's inline route data was never run.
       expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
     });
+  }
+});
+
+/**
+ * Every dialog's no-JavaScript render (the server answers its `?dialog=…`, `?confirm=…` URL with
+ * it inline), reached in the JavaScript-disabled tab by its real trigger there (a link, a GET
+ * form): `open` waits for it, so a trigger that no longer opens it fails the journey. The data
+ * a state needs is made first with JavaScript (`prepare`, idempotent), in a tab opened only then.
+ */
+test.describe("every dialog without JavaScript", () => {
+  for (const state of DIALOGS) {
+    if (state.withoutJs === false) continue;
+    const { prepare, open = state.open } = state.withoutJs ?? {};
+    const journey = async (browser: Browser, jsPage: Page | null) => {
+      test.setTimeout(120_000);
+      if (prepare && jsPage) {
+        await jsPage.goto(state.path);
+        await waitForHydration(jsPage);
+        await prepare(jsPage);
+      }
+      // The tab that prepared the state lends its cookies (a state may live in one: the floating panel's mode).
+      const cookies = jsPage ? await jsPage.context().cookies() : sessionCookies();
+      const page = await noJsTab(browser);
+      const found = await scanEverywhere(page, { ...state, open }, noJsCookies(page, false, cookies), false);
+      expect(found.join("\n\n"), "axe-core: critical or serious violations").toBe("");
+      expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+    };
+    const title = `axe finds no critical or serious violation in ${state.name} without JavaScript`;
+    if (prepare) test(title, async ({ browser, page }) => journey(browser, page));
+    else test(title, async ({ browser }) => journey(browser, null));
   }
 });

@@ -7,7 +7,7 @@ import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { appRoutes } from "../../app/routes.manifest";
 import { characterRow, simAccounts } from "./characters-fixtures";
-import { dismissToasts, waitForHydration } from "./trading-fixtures";
+import { dismissToasts, longPress, waitForHydration } from "./trading-fixtures";
 
 type Route = { id: string; parentId?: string; path?: string; index?: boolean; file: string };
 
@@ -44,6 +44,14 @@ export type ScreenState = {
   /** What `open` brought up, for checks of its own controls (phone.spec.ts); the last dialog unless said. */
   scope?: (page: Page) => Locator;
   loggedOut?: boolean;
+  /**
+   * The same dialog rendered without JavaScript (a `?dialog=…` / `?confirm=…` URL the server
+   * answers with the dialog inline), reached in a JavaScript-disabled tab by `open`'s real
+   * trigger there (a link, a GET form), after `prepare` has made its data with JavaScript on
+   * (idempotent, on a tab at `path`). Unset: `open` itself works without JavaScript. false: the
+   * state has no no-JavaScript render (a popover, a panel that needs JavaScript).
+   */
+  withoutJs?: false | { prepare?: (page: Page) => Promise<void>; open?: (page: Page) => Promise<void> };
 };
 
 /** What a state opened: its `scope`, else the dialog on top. */
@@ -62,6 +70,22 @@ export const by = (name: string | RegExp) => async (page: Page) => {
   await control(page, name).click();
   await expect(page.getByRole("dialog").or(page.getByRole("alertdialog")).last()).toBeVisible();
 };
+
+/**
+ * Opens a confirmation by its trigger and waits for it: the question on top may open over a
+ * dialog that stays (Add Category's, Custom Planets'), so it waits for the alert dialog itself.
+ */
+export const confirmBy = (name: string | RegExp) => async (page: Page) => {
+  await control(page, name).click();
+  await expect(page.getByRole("alertdialog").last()).toBeVisible();
+};
+
+/** Trading Planets: the sequence form (`?sequence=new`, inline, not a dialog) that its link opens. */
+const sequenceForm = (page: Page) => page.getByRole("region", { name: "New Sequence" });
+async function newSequence(page: Page) {
+  await control(page, "New Sequence").click();
+  await expect(sequenceForm(page)).toBeVisible();
+}
 
 /** Settings: an API token to revoke, made through the form unless one is there. */
 async function withToken(page: Page) {
@@ -159,12 +183,24 @@ const floatingPanel = (mode: "expanded" | "minimized") => async (page: Page) => 
 };
 const collectionsPanel = (page: Page) => page.getByRole("complementary", { name: "Collections panel" });
 
+/** A guard: the panel is on screen, as `mode` (the state its JavaScript journey left). */
+const panelShown = (mode: "expanded" | "minimized") => async (page: Page) => {
+  await expect(collectionsPanel(page)).toBeVisible();
+  if (mode === "minimized") await expect(collectionsPanel(page)).toHaveAttribute("data-mode", "minimized");
+  else await expect(collectionsPanel(page)).not.toHaveAttribute("data-mode", "minimized");
+};
+
+/** A guard for a question its URL opens: it is on screen. */
+const confirmShown = async (page: Page) => {
+  await expect(page.getByRole("alertdialog").last()).toBeVisible();
+};
+
 /**
  * All Characters: Start on a stalker user that Collections holds (issue 18 "one account, one
  * holder") brings the take-over question. The user is made first (a sign-in Collections'
  * login would refuse), then Collections logs in with it.
  */
-async function takeoverQuestion(page: Page) {
+async function takeoverHeld(page: Page) {
   const acc = await takeoverAccount();
   const users = (await (await page.request.get("/api/users")).json()) as { users: { account_id: string; type: string | null }[] };
   if (!users.users.some((u) => u.account_id === acc.id && u.type === "stalker")) {
@@ -172,13 +208,23 @@ async function takeoverQuestion(page: Page) {
     expect(res.status(), await res.text()).toBe(200);
   }
   await collectionsConnected(page, acc);
-  await page.goto("/characters");
-  await waitForHydration(page);
+}
+
+/** Start on the held user: the question (without JavaScript the form's post answers with the page and `?takeover=`). */
+async function takeoverStart(page: Page) {
+  const acc = await takeoverAccount();
   await characterRow(page, acc.id)
     .getByRole("button", { name: `Start stalker for ${acc.nick}` })
     .click();
   await expect(page.getByTestId("takeover-panel")).toBeVisible();
   await dismissToasts(page);
+}
+
+async function takeoverQuestion(page: Page) {
+  await takeoverHeld(page);
+  await page.goto("/characters");
+  await waitForHydration(page);
+  await takeoverStart(page);
 }
 
 /**
@@ -194,8 +240,90 @@ async function withCollections(page: Page) {
 }
 
 /**
+ * The supplier and the recipient the companion of these states pairs: the last of each in the
+ * simulator (no journey uses them; the seeding offsets past 19 make none, so phone.spec's world
+ * has no other). Undone by `undoScreenStates`.
+ */
+export const companionAccounts = async () => ({ supplier: (await simAccounts("supplier")).at(-1)!, recipient: (await simAccounts("recipient")).at(-1)! });
+
+/**
+ * Bowling Bots: a companion, so "Delete all companions" is offered (it is disabled with none),
+ * assigned through Assign Companion, unless there is one. Undone by `undoScreenStates`.
+ */
+async function withCompanion(page: Page) {
+  if (await page.getByRole("button", { name: "Delete all companions" }).isEnabled()) return;
+  const { supplier, recipient } = await companionAccounts();
+  const users = (await (await page.request.get("/api/users")).json()) as { users: { account_id: string; type: string | null }[] };
+  const missing = [
+    { account: supplier, type: "suppliers" },
+    { account: recipient, type: "recipients" },
+  ].filter(({ account, type }) => !users.users.some((u) => u.account_id === account.id && u.type === type));
+  for (const { account, type } of missing) {
+    const res = await page.request.post("/api/create-creds", { data: { rc: account.recoveryCode, type } });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+  }
+  if (missing.length) {
+    await page.reload();
+    await waitForHydration(page);
+  }
+  await by(/^Assign Companion for /)(page);
+  const dialog = page.getByRole("dialog", { name: "Assign Companion" });
+  await dialog.getByLabel("Supplier").selectOption(supplier.id);
+  await dialog.getByLabel("Recipient").selectOption(recipient.id);
+  await dialog.getByRole("button", { name: "Assign", exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Delete all companions" })).toBeEnabled();
+  await dismissToasts(page);
+}
+
+/** All Characters: the category these states delete (made through /api). Undone by `undoScreenStates`. */
+export const SCREENS_CATEGORY = "Screens category";
+const categoryIds = async (page: Page, value: string) =>
+  ((await (await page.request.get("/api/categories")).json()) as { categories: { _id: string; value: string }[] }).categories
+    .filter((c) => c.value === value)
+    .map((c) => c._id);
+async function withCategory(page: Page) {
+  if ((await categoryIds(page, SCREENS_CATEGORY)).length) return;
+  const res = await page.request.post("/api/categories", { data: { value: SCREENS_CATEGORY } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.reload();
+  await waitForHydration(page);
+}
+
+/** Trading Planets: the custom planet these states delete (made through /api). Undone by `undoScreenStates`. */
+export const SCREENS_PLANET = "Screensia";
+const planetIds = async (page: Page, name: string) =>
+  ((await (await page.request.get("/api/custom-planets")).json()) as { planets: { _id: string; name: string }[] }).planets
+    .filter((p) => p.name === name)
+    .map((p) => p._id);
+async function withPlanet(page: Page) {
+  if ((await planetIds(page, SCREENS_PLANET)).length) return;
+  const res = await page.request.post("/api/custom-planets", { data: { name: SCREENS_PLANET, type: "blacklisted" } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.reload();
+  await waitForHydration(page);
+}
+
+/** The ad `seedSections` writes (Trading Planets' multi-select deletes it after a question). */
+const SEEDED_AD = "Selling rings to viewers";
+
+/** Trading Planets, Delete Selected Ads: a long press on an ad's delete starts multi-select with it, then Delete Selected asks. */
+async function deleteSelectedAds(page: Page) {
+  await longPress(page, page.getByRole("button", { name: `Delete ${SEEDED_AD}` }));
+  await confirmBy("Delete Selected")(page);
+}
+
+/** The same without JavaScript: the Select link, the ad's checkbox, then Delete Selected (a GET form) asks. */
+async function deleteSelectedAdsWithoutJs(page: Page) {
+  await control(page, "Select").click();
+  await page.getByRole("checkbox", { name: `Select ${SEEDED_AD}` }).check();
+  await confirmBy("Delete Selected")(page);
+}
+
+/**
  * Undoes what the states above leave in a world (the relay connection and the bot, the
- * take-over user, the Collections login and its floating panel), so the journeys that run there
+ * take-over user, the Collections login and its floating panel, the companions and the two
+ * accounts they pair, the category and the custom planet), so the journeys that run there
  * afterwards find it as they would have (GalaCord's counts its active connections from 0).
  */
 export async function undoScreenStates(page: Page) {
@@ -207,6 +335,25 @@ export async function undoScreenStates(page: Page) {
   const held = await takeoverAccount();
   const user = await page.request.delete(`/api/users/${held.id}`);
   expect([200, 404], await user.text()).toContain(user.status());
+  // Companions are the whole world's (Bowling Bots deletes them all at once, as here).
+  const companions = (await (await page.request.get("/api/bowling-companions")).json()) as unknown[];
+  if (companions.length) {
+    const deleted = await page.request.delete("/api/bowling-companions");
+    expect(deleted.status(), await deleted.text()).toBe(200);
+  }
+  const { supplier, recipient } = await companionAccounts();
+  for (const acc of [supplier, recipient]) {
+    const res = await page.request.delete(`/api/users/${acc.id}`);
+    expect([200, 404], await res.text()).toContain(res.status());
+  }
+  for (const id of await categoryIds(page, SCREENS_CATEGORY)) {
+    const res = await page.request.delete(`/api/categories/${id}`);
+    expect([200, 404], await res.text()).toContain(res.status());
+  }
+  for (const id of await planetIds(page, SCREENS_PLANET)) {
+    const res = await page.request.delete(`/api/custom-planets/${id}`);
+    expect([200, 404], await res.text()).toContain(res.status());
+  }
   await page.goto("/collections");
   await waitForHydration(page);
   const out = page.getByTestId("profile-card").getByRole("button", { name: "Log out of Galaxy" });
@@ -232,33 +379,107 @@ export const DIALOGS: ScreenState[] = [
   { name: "Exchange Rates · Import", path: "/exchange-rates", open: by("Import") },
   { name: "Exchange Rates · Add output gift", path: "/exchange-rates", open: by("Add output gift to Gold Ring") },
   { name: "Exchange Rates · Delete all (confirmation)", path: "/exchange-rates", open: by("Delete all exchange rates for Gold Ring") },
+  // Rendered only with JavaScript (the setting it holds is this browser's).
+  { name: "Exchange Rates · View settings (popover)", path: "/exchange-rates", open: by("View settings"), withoutJs: false },
   { name: "Bowling Bots · Gift Rates", path: "/gifts", open: by("Gift Rates") },
   { name: "Bowling Bots · Companion", path: "/gifts", open: by(/^(Assign|Update) Companion for /) },
   { name: "Bowling Bots · Delete an account (confirmation)", path: "/gifts", open: by(/^Delete (?!all)/) },
+  {
+    name: "Bowling Bots · Delete all companions (confirmation)",
+    path: "/gifts",
+    open: then(withCompanion, by("Delete all companions")),
+    withoutJs: { prepare: withCompanion, open: by("Delete all companions") },
+  },
   { name: "All Characters · Add User", path: "/characters", open: by("Add User") },
   { name: "All Characters · Add Category", path: "/characters", open: by("Add Category") },
   { name: "All Characters · Delete a user (confirmation)", path: "/characters", open: by(/^Delete (?!all)/) },
+  {
+    name: "All Characters · Delete a category (confirmation)",
+    path: "/characters",
+    open: then(withCategory, by("Add Category"), confirmBy(`Delete category ${SCREENS_CATEGORY}`)),
+    withoutJs: { prepare: withCategory, open: then(by("Add Category"), confirmBy(`Delete category ${SCREENS_CATEGORY}`)) },
+  },
   { name: "Trading Planets · Custom Planets", path: "/trading-planets", open: by("Custom Planets") },
+  {
+    name: "Trading Planets · Delete a custom planet (confirmation)",
+    path: "/trading-planets",
+    open: then(withPlanet, by("Custom Planets"), confirmBy(`Delete ${SCREENS_PLANET}`)),
+    withoutJs: { prepare: withPlanet, open: then(by("Custom Planets"), confirmBy(`Delete ${SCREENS_PLANET}`)) },
+  },
+  { name: "Trading Planets · New Sequence (form)", path: "/trading-planets", open: newSequence, scope: sequenceForm },
   { name: "Trading Planets · Delete a sequence (confirmation)", path: "/trading-planets", open: by("Delete Viewer tour") },
+  {
+    name: "Trading Planets · Delete selected ads (confirmation)",
+    path: "/trading-planets",
+    open: deleteSelectedAds,
+    withoutJs: { open: deleteSelectedAdsWithoutJs },
+  },
   { name: "GalaCord · New connection", path: "/galacord", open: by("ID") },
   { name: "System Logs · Clean Old Logs (confirmation)", path: "/logs", open: by("Clean Old Logs") },
-  { name: "Settings · Revoke a token (confirmation)", path: "/settings", open: then(withToken, by("Revoke Screens token")) },
-  { name: "Settings · Delete an operator (confirmation)", path: "/settings", open: then(withOperator, by("Delete screens-viewer")) },
-  { name: "GalaCord · Change Channel", path: "/galacord", open: then(withConnection, by("Change Channel")) },
-  { name: "GalaCord · Change Planet", path: "/galacord", open: then(withConnection, by("Change Planet")) },
-  { name: "GalaCord · Relay Options", path: "/galacord", open: then(withConnection, by("Relay Options")) },
+  {
+    name: "Settings · Revoke a token (confirmation)",
+    path: "/settings",
+    open: then(withToken, by("Revoke Screens token")),
+    withoutJs: { prepare: withToken, open: by("Revoke Screens token") },
+  },
+  {
+    name: "Settings · Delete an operator (confirmation)",
+    path: "/settings",
+    open: then(withOperator, by("Delete screens-viewer")),
+    withoutJs: { prepare: withOperator, open: by("Delete screens-viewer") },
+  },
+  {
+    name: "GalaCord · Change Channel",
+    path: "/galacord",
+    open: then(withConnection, by("Change Channel")),
+    withoutJs: { prepare: withConnection, open: by("Change Channel") },
+  },
+  {
+    name: "GalaCord · Change Planet",
+    path: "/galacord",
+    open: then(withConnection, by("Change Planet")),
+    withoutJs: { prepare: withConnection, open: by("Change Planet") },
+  },
+  {
+    name: "GalaCord · Relay Options",
+    path: "/galacord",
+    open: then(withConnection, by("Relay Options")),
+    withoutJs: { prepare: withConnection, open: by("Relay Options") },
+  },
   {
     name: "GalaCord · Delete a connection (confirmation)",
     path: "/galacord",
     open: then(withConnection, async (page) => by(`Delete ${(await relayAccount()).nick}`)(page)),
+    withoutJs: { prepare: withConnection, open: async (page) => by(`Delete ${(await relayAccount()).nick}`)(page) },
   },
-  { name: "Bowling Bots · Capybara collection", path: "/gifts", open: then(withCollections, by(/^Capybara of .+: \d+ items$/)) },
+  {
+    name: "Bowling Bots · Capybara collection",
+    path: "/gifts",
+    open: then(withCollections, by(/^Capybara of .+: \d+ items$/)),
+    withoutJs: { prepare: withCollections, open: by(/^Capybara of .+: \d+ items$/) },
+  },
   {
     name: "All Characters · Take-over question",
     path: "/characters",
     open: takeoverQuestion,
     scope: (page) => page.getByTestId("takeover-panel"),
+    withoutJs: { prepare: takeoverHeld, open: takeoverStart },
   },
-  { name: "Collections panel expanded, over Trading Planets", path: "/trading-planets", open: floatingPanel("expanded"), scope: collectionsPanel },
-  { name: "Collections panel minimized, over Trading Planets", path: "/trading-planets", open: floatingPanel("minimized"), scope: collectionsPanel },
+  // The question a stop that loses a trading run's place asks (the page reads it from its URL, with and without JavaScript).
+  { name: "Sessions · Stop (confirmation)", path: "/sessions?confirm=stop&selected=trader:screens-session", open: confirmShown },
+  // The floating panel is server-rendered from the shell's cookie: without JavaScript it shows as it was left.
+  {
+    name: "Collections panel expanded, over Trading Planets",
+    path: "/trading-planets",
+    open: floatingPanel("expanded"),
+    scope: collectionsPanel,
+    withoutJs: { prepare: floatingPanel("expanded"), open: panelShown("expanded") },
+  },
+  {
+    name: "Collections panel minimized, over Trading Planets",
+    path: "/trading-planets",
+    open: floatingPanel("minimized"),
+    scope: collectionsPanel,
+    withoutJs: { prepare: floatingPanel("minimized"), open: panelShown("minimized") },
+  },
 ];

@@ -12,7 +12,7 @@ export function ViewSettingsPopover({ defaultOpen = false }: { defaultOpen?: boo
           <MixerHorizontalIcon />
         </IconButton>
       </Popover.Trigger>
-      <Popover.Content size="1" maxWidth="320px">
+      <Popover.Content size="1" maxWidth="320px" aria-label="View settings">
         <Text as="label" size="2" className="gt-optimistic-setting">
           <Flex gap="2" align="center">
             <Switch size="1" checked={enabled} onCheckedChange={(checked) => setEnabled(checked === true)} />
