@@ -367,105 +367,143 @@ export function sessionProcessor(registry: SessionRegistry, purpose: HostedPurpo
       throw new DelayedError();
     }
 
-    const controller = new AbortController();
-    const held: Held = { purpose, key, controller, reason: null, wake: new Set(), commands: [], fenced: false };
-    state.held.set(jobId, held);
     // BullMQ's own cancel (worker.cancelJob) ends the session like a stop.
     signal?.addEventListener("abort", () => abortHeld(jobId, "stop"), { once: true });
-    const settings = sessionSettings();
-    const workerId = state.workerId;
-    // Fencing (decision 0028): once this worker cannot prove the lock, the session lets go at
-    // once — the runner closes its socket (QUIT :ds) before the lock can lapse and another
-    // worker log in, which would make the platform kick the account — and writes nothing more;
-    // writes already waiting (a database that is cut off too) answer "no longer wanted".
-    const proof = lockProof(token);
-    let onLetGo!: () => void;
-    const letGo = new Promise<false>((resolve) => (onLetGo = () => resolve(false)));
-    proof?.onLost(() => {
-      held.fenced = true;
-      onLetGo();
-      abortHeld(jobId, "lock-lost");
-    });
-    const proven = () => !held.fenced && (proof?.proven() ?? true);
-    /** The claim could not be written (database away or overloaded): try again soon, not at the next reconcile. */
-    let claimFailed: unknown = null;
-    try {
-      let claimed = false;
+    // One run, or more while a start lands as each one ends (below).
+    for (;;) {
+      const controller = new AbortController();
+      const held: Held = { purpose, key, controller, reason: null, wake: new Set(), commands: [], fenced: false };
+      state.held.set(jobId, held);
+      const settings = sessionSettings();
+      const workerId = state.workerId;
+      // Fencing (decision 0028): once this worker cannot prove the lock, the session lets go at
+      // once — the runner closes its socket (QUIT :ds) before the lock can lapse and another
+      // worker log in, which would make the platform kick the account — and writes nothing more;
+      // writes already waiting (a database that is cut off too) answer "no longer wanted".
+      const proof = lockProof(token);
+      let onLetGo!: () => void;
+      const letGo = new Promise<false>((resolve) => (onLetGo = () => resolve(false)));
+      const unsubscribe = proof?.onLost(() => {
+        held.fenced = true;
+        onLetGo();
+        abortHeld(jobId, "lock-lost");
+      });
+      const proven = () => !held.fenced && (proof?.proven() ?? true);
+      /** The claim could not be written (database away or overloaded): try again soon, not at the next reconcile. */
+      let claimFailed: unknown = null;
       try {
-        claimed = proven() && (await store.claim(purpose, key, workerId));
-      } catch (err) {
-        claimFailed = err; // handled after the finally below (a return here would skip it)
+        let claimed = false;
+        try {
+          claimed = proven() && (await store.claim(purpose, key, workerId));
+        } catch (err) {
+          claimFailed = err; // handled after the finally below (a return here would skip it)
+        }
+        if (!claimed && !claimFailed) return { ended: "not wanted" };
+        const base: Omit<SessionContext, "log" | "supervised"> = {
+          purpose,
+          key,
+          accountId: key,
+          jobId,
+          workerId,
+          signal: controller.signal,
+          reason: () => held.reason,
+          proven,
+          holdsLock: async () => {
+            if (!proven()) return false;
+            if (!token) return true;
+            try {
+              return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
+            } catch {
+              return false;
+            }
+          },
+          job,
+          report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
+          end: async (end) => {
+            if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
+          },
+          onWake: (handler) => {
+            held.wake.add(handler);
+            return () => void held.wake.delete(handler);
+          },
+          onCommand: (handler, scope) => {
+            held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
+          },
+        };
+        // Every log line of this session says whose it is (LOG_FORMAT=json; issue 31 item 4).
+        if (claimed) await withLogContext({ purpose, accountId: key }, () => spec.runner(withSupervision(base, store)));
+      } finally {
+        unsubscribe?.();
+        if (state.held.get(jobId) === held) state.held.delete(jobId);
+        const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";
+        // Nothing to release when it was never claimed.
+        if (!claimFailed)
+          await store.release(purpose, key, workerId, how).catch((err: unknown) => console.warn(`[sessions] could not release ${jobId}: ${errorText(err)}`));
       }
-      if (!claimed && !claimFailed) return { ended: "not wanted" };
-      const base: Omit<SessionContext, "log" | "supervised"> = {
-        purpose,
-        key,
-        accountId: key,
-        jobId,
-        workerId,
-        signal: controller.signal,
-        reason: () => held.reason,
-        proven,
-        holdsLock: async () => {
-          if (!proven()) return false;
-          if (!token) return true;
-          try {
-            return (await job.extendLock(token, settings.SESSION_LOCK_DURATION_MS)) === 1;
-          } catch {
-            return false;
-          }
-        },
-        job,
-        report: async (patch) => proven() && Promise.race([store.report(purpose, key, workerId, patch), letGo]),
-        end: async (end) => {
-          if (proven()) await Promise.race([store.end(purpose, key, workerId, end), letGo]);
-        },
-        onWake: (handler) => {
-          held.wake.add(handler);
-          return () => void held.wake.delete(handler);
-        },
-        onCommand: (handler, scope) => {
-          held.commands.push({ purpose: scope?.purpose ?? purpose, keys: scope?.keys ?? (() => [key]), handler });
-        },
-      };
-      // Every log line of this session says whose it is (LOG_FORMAT=json; issue 31 item 4).
-      if (claimed) await withLogContext({ purpose, accountId: key }, () => spec.runner(withSupervision(base, store)));
-    } finally {
-      if (state.held.get(jobId) === held) state.held.delete(jobId);
-      const how = held.reason === "shutdown" ? "handed-back" : held.reason === "lock-lost" ? "lock-lost" : "stopped";
-      // Nothing to release when it was never claimed.
-      if (!claimFailed)
-        await store.release(purpose, key, workerId, how).catch((err: unknown) => console.warn(`[sessions] could not release ${jobId}: ${errorText(err)}`));
-    }
-    if (claimFailed && token && held.reason !== "lock-lost") {
-      // A failover of hundreds of sessions on a loaded database: the job stays, and this or
-      // another worker takes it again in a second (a failed job waited for the 15-s reconcile).
-      console.warn(`[sessions] could not claim ${jobId}, trying again in 1 s: ${errorText(claimFailed)}`);
-      await job.moveToDelayed(Date.now() + CLAIM_RETRY_MS, token);
-      throw new DelayedError();
-    }
-    if (held.reason === "shutdown" && token) {
-      // Back to the queue at once: a live worker (or this one's successor) takes it over.
-      await job.moveToDelayed(Date.now(), token);
-      throw new DelayedError();
-    }
-    if (token && held.reason !== "lock-lost") {
-      // Started again while it was ending — on a stop, a refused login, a fatal Discord close —
-      // (its job still active, so the start added none): run it again now rather than at the
-      // next reconcile. "waiting" is what a start writes; a runner that returned on its own while
-      // still wanted shows another state, so this never loops.
-      if (await store.wantedAgain(purpose, key).catch(() => false)) {
+      if (claimFailed && token && held.reason !== "lock-lost") {
+        // A failover of hundreds of sessions on a loaded database: the job stays, and this or
+        // another worker takes it again in a second (a failed job waited for the 15-s reconcile).
+        console.warn(`[sessions] could not claim ${jobId}, trying again in 1 s: ${errorText(claimFailed)}`);
+        await job.moveToDelayed(Date.now() + CLAIM_RETRY_MS, token);
+        throw new DelayedError();
+      }
+      if (held.reason === "shutdown" && token) {
+        // Back to the queue at once: a live worker (or this one's successor) takes it over.
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
+      if (token && held.reason !== "lock-lost") {
+        // Started again while it was ending — on a stop, a refused login, a fatal Discord close —
+        // (its job still active, so the start added none): run it again now rather than at the
+        // next reconcile. "waiting" is what a start writes; a runner that returned on its own while
+        // still wanted shows another state, so this never loops.
+        if (await store.wantedAgain(purpose, key).catch(() => false)) {
+          // A closing or drained worker gives it to another one, as it would a job it fetched.
+          if (state.drainedAt || state.closing) {
+            await job.moveToDelayed(Date.now(), token);
+            throw new DelayedError();
+          }
+          // Here, in this same job and under its same lock: not back to the queue. Given back
+          // (delayed by 0), this worker's own next fetch often took it before BullMQ had finished
+          // with the run before, and that run's end then untracked the job id from the lock
+          // manager (it tracks by job id): the new run's lock was never renewed, the fence let it
+          // go at 0.7 × the lock and the session was dropped until the reconcile (the share
+          // test's lost round at load ≥ 15).
+          continue;
+        }
+      }
+      if (held.reason === "lock-lost") {
+        // Let go (decision 0028) because this worker could not prove its lock, which a stalled
+        // event loop or slow renewals on a loaded machine do while Redis still holds the lock for
+        // it. Failing the job then dropped the session (removed on failure, and no other worker
+        // takes a failed job) until the next reconcile. Give it back instead: the move checks the
+        // lock's token, so it succeeds only while the lock is still ours, and a worker runs the
+        // session again in a second (not at once: a job this worker fetches again before BullMQ
+        // is done with this run loses its lock renewal, see the re-run above); when the lock is
+        // really gone the move is refused and whoever has it now (or the stalled check) carries
+        // on, as before.
+        if (token && (await giveBackIfStillOurs(job, token))) throw new DelayedError();
+        throw new Error("Session lock lost; another worker holds it now");
+      }
+      return { ended: held.reason ?? "done" };
     }
-    if (held.reason === "lock-lost") throw new Error("Session lock lost; another worker holds it now");
-    return { ended: held.reason ?? "done" };
   };
+}
+
+/** Back to the queue (for another try in LET_GO_RETRY_MS) when its lock is still this token's; false when Redis refused (the lock lapsed or is another's). */
+async function giveBackIfStillOurs(job: Job, token: string): Promise<boolean> {
+  try {
+    await job.moveToDelayed(Date.now() + LET_GO_RETRY_MS, token);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How long a session whose claim could not be written waits before it is taken again. */
 export const CLAIM_RETRY_MS = 1_000;
+/** How long a session let go while its lock was still its worker's waits before it is taken again. */
+const LET_GO_RETRY_MS = 1_000;
 
 /** Worker options of a session queue (configurable failover timing, high concurrency). */
 export function sessionWorkerOptions(concurrency?: number) {
