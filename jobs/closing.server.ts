@@ -12,6 +12,7 @@
  * completed, failed or lost; what it did is kept by the exactly-once steps (a gift is never
  * sent twice) or is a read the re-run repeats.
  */
+import { setMaxListeners } from "node:events";
 import { DelayedError, type Job } from "bullmq";
 
 export class WorkerClosingError extends Error {
@@ -19,6 +20,18 @@ export class WorkerClosingError extends Error {
     super("The worker is closing: the job goes back to the queue for the next worker");
     this.name = "WorkerClosingError";
   }
+}
+
+/**
+ * The pool's `closing` controller. Every platform call in flight watches its signal (a refresh of
+ * 200 characters has up to 400 calls waiting at once), so it has no listener limit: Node's
+ * default of 10 printed "MaxListenersExceededWarning: Possible EventTarget memory leak" on a
+ * refresh of 6 characters, though each call removes its listener when it settles.
+ */
+export function closingController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** True when `err` is the stop of a closing worker (the reason of its `closing` signal). */

@@ -28,7 +28,7 @@ import { startHolderWatcher } from "~/models/session-liveness.server";
 import { errorText } from "~/utils/errors";
 import { PROCESSED_QUEUES, PROCESSORS } from "./processors";
 import { fencedProcessor, fenceTiming, fenceWorker } from "./fence.server";
-import { handBack, isWorkerClosing, WorkerClosingError } from "./closing.server";
+import { closingController, handBack, isWorkerClosing, WorkerClosingError } from "./closing.server";
 import { closeQueues, isConnectionError, type QueueName } from "../app/queue/queues.server";
 import { hostLoad, restoreSessions } from "./session-host.server";
 import { SESSIONS } from "./processors/sessions";
@@ -73,7 +73,7 @@ export function startWorkers(options: { mode: "in-process" | "standalone" }): Wo
   const detachers: (() => Promise<void>)[] = [];
   // Aborted when the pool starts to close: long processors stop at their next safe point and
   // their jobs go back to the queue (jobs/closing.server.ts, issue 30 A8).
-  const closing = new AbortController();
+  const closing = closingController();
   /** The jobs running now, by lock token: named in the warning of a close that waited too long. */
   const active = new Map<string, string>();
   const workers = PROCESSED_QUEUES.map((name) => {
