@@ -1,7 +1,7 @@
 import { IconButton } from "@radix-ui/themes";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
 import { MixerHorizontalIcon } from "~/components/ui/icons";
-import { lazyModule } from "~/components/ui/lazy-module";
+import { lazyModule, type LazyModule } from "~/components/ui/lazy-module";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { ViewSettingsPopover as ViewSettingsPopoverNow } from "./view-settings-popover";
 
@@ -25,48 +25,60 @@ const popover = lazyModule(() =>
  * and is undone if the server refuses it. Off: the panel waits for the server and reloads.
  * It only means anything with JavaScript, so without it the button is not rendered at all.
  */
-export function ViewSettings() {
-  const hydrated = useHydrated();
-  const Popover = useSyncExternalStore(popover.subscribe, popover.get, () => undefined);
-  const [openWhenLoaded, setOpenWhenLoaded] = useState(false);
-  const hadFocus = useRef(false);
-  const box = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    if (Popover && hadFocus.current && !openWhenLoaded) box.current?.querySelector("button")?.focus();
-  }, [Popover, openWhenLoaded]);
-  if (!hydrated) return null;
-  if (Popover) {
+export const ViewSettings = viewSettingsWith(popover);
+
+/** `ViewSettings` over a given store of the popover's code (a test controls when it arrives). */
+export function viewSettingsWith(popover: LazyModule<ComponentType<{ defaultOpen?: boolean }>>) {
+  return function ViewSettings() {
+    const hydrated = useHydrated();
+    const Popover = useSyncExternalStore(popover.subscribe, popover.get, () => undefined);
+    const [openWhenLoaded, setOpenWhenLoaded] = useState(false);
+    // A press under way keeps the plain button: swapping it between the press and its click (the
+    // code arriving after the pointer came over it) lost the click, and the popover never opened.
+    const [pressing, setPressing] = useState(false);
+    const hadFocus = useRef(false);
+    const box = useRef<HTMLSpanElement>(null);
+    useEffect(() => {
+      if (Popover && hadFocus.current && !openWhenLoaded) box.current?.querySelector("button")?.focus();
+    }, [Popover, openWhenLoaded]);
+    if (!hydrated) return null;
+    if (Popover && !pressing) {
+      return (
+        <span ref={box} style={CONTENTS}>
+          <Popover defaultOpen={openWhenLoaded} />
+        </span>
+      );
+    }
+    const want = () => popover.start();
     return (
       <span ref={box} style={CONTENTS}>
-        <Popover defaultOpen={openWhenLoaded} />
+        <IconButton
+          variant="ghost"
+          color="gray"
+          size="3"
+          className="gt-touch"
+          aria-label="View settings"
+          title="View settings"
+          onPointerOver={want}
+          onFocus={() => {
+            hadFocus.current = true;
+            want();
+          }}
+          onBlur={() => (hadFocus.current = false)}
+          onPointerDown={() => setPressing(true)}
+          onPointerLeave={() => setPressing(false)}
+          onPointerCancel={() => setPressing(false)}
+          onClick={() => {
+            setPressing(false);
+            setOpenWhenLoaded(true);
+            want();
+          }}
+        >
+          <MixerHorizontalIcon />
+        </IconButton>
       </span>
     );
-  }
-  const want = () => popover.start();
-  return (
-    <span ref={box} style={CONTENTS}>
-      <IconButton
-        variant="ghost"
-        color="gray"
-        size="3"
-        className="gt-touch"
-        aria-label="View settings"
-        title="View settings"
-        onPointerOver={want}
-        onFocus={() => {
-          hadFocus.current = true;
-          want();
-        }}
-        onBlur={() => (hadFocus.current = false)}
-        onClick={() => {
-          setOpenWhenLoaded(true);
-          want();
-        }}
-      >
-        <MixerHorizontalIcon />
-      </IconButton>
-    </span>
-  );
+  };
 }
 
 const CONTENTS = { display: "contents" } as const;
