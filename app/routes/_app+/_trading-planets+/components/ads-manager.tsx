@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Text, TextArea, TextField } from "@radix-ui/themes";
 import { Form, Link, useActionData, useFetcher, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { TRADING_ERRORS, TRADING_LIMITS, TRADING_MESSAGES, type Ad, type AdCategory } from "#api/trading";
 import { FieldError } from "~/components/ui/field-error";
 import { useKeptForm } from "~/components/ui/kept-form";
@@ -428,15 +428,25 @@ function AdRow({
       toast.error("Could not copy the text");
     }
   };
-  const pressStart = () => {
-    longPressed.current = false;
-    timer.current = setTimeout(() => {
-      longPressed.current = true;
-      onLongPress(ad._id);
-    }, TRADING_LIMITS.deleteLongPressMs);
-  };
-  const pressEnd = () => {
+  const pressedAt = useRef(0);
+  const longPress = () => {
     if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    longPressed.current = true;
+    onLongPress(ad._id);
+  };
+  const pressStart = (e: PointerEvent<HTMLButtonElement>) => {
+    longPressed.current = false;
+    pressedAt.current = e.timeStamp;
+    timer.current = setTimeout(longPress, TRADING_LIMITS.deleteLongPressMs);
+  };
+  // A press is long by the time between its two ends, as the input stamped them: on a busy page
+  // the release can be handled before the timer that was due first (input goes ahead of timers),
+  // and a press held 700 ms was taken for a click.
+  const pressEnd = (e: PointerEvent<HTMLButtonElement>) => {
+    if (!timer.current) return;
+    if (e.type === "pointerup" && e.timeStamp - pressedAt.current >= TRADING_LIMITS.deleteLongPressMs) return longPress();
+    clearTimeout(timer.current);
     timer.current = null;
   };
   const textButton = (

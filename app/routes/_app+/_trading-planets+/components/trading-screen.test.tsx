@@ -237,6 +237,23 @@ describe("Trading Planets screen", () => {
     expect(posted[0]).toMatchObject({ intent: "ads-delete-selected" });
   });
 
+  it("a press held 500 ms by its input's stamps is long even when its release is handled before the timer (a busy page handles input first)", async () => {
+    const { posted } = setup();
+    const del = await screen.findByRole("button", { name: "Delete WTS ⭐ rings" });
+    const stamped = (type: "pointerdown" | "pointerup", timeStamp: number) => {
+      const event = new PointerEvent(type, { bubbles: true, cancelable: true });
+      Object.defineProperty(event, "timeStamp", { value: timeStamp });
+      return event;
+    };
+    // Pressed at 1,000 ms and released at 1,700 ms, both handled now: the 500 ms timer has not run.
+    fireEvent(del, stamped("pointerdown", 1_000));
+    fireEvent(del, stamped("pointerup", 1_700));
+    fireEvent.click(del);
+    await screen.findByRole("button", { name: /Delete Selected/ });
+    expect((screen.getByRole("checkbox", { name: "Select WTS ⭐ rings" }) as HTMLInputElement).checked).toBe(true);
+    expect(posted).toEqual([]);
+  });
+
   it("a short press on delete deletes that ad at once", async () => {
     const { posted } = setup();
     const del = await screen.findByRole("button", { name: "Delete Hi there 👋" });
