@@ -151,6 +151,10 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
   const childEnv = { DATABASE_URL: "", PGLITE_DIR: dir, OPERATOR_PASSWORD: "" };
 
   beforeAll(async () => {
+    // A handle opened before this describe (by work a file before left running in this fork,
+    // after the setup closed its own) is PostgreSQL's: getDb() would hand it back, not the
+    // embedded database this process must serve (one full run: dbVia() undefined, 3 failures).
+    await closeDb();
     delete process.env.DATABASE_URL;
     process.env.PGLITE_DIR = dir;
     resetEnv();
