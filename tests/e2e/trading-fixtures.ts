@@ -99,7 +99,22 @@ export async function dismissToasts(page: Page) {
 /** A long press (spec 2 §9: 500 ms starts multi-select) on `target`, with nothing covering it. */
 export async function longPress(page: Page, target: Locator) {
   await dismissToasts(page);
-  await target.hover();
+  // The press goes where the pointer is, so first make sure the target is what is there: once,
+  // at 390 px under load, the page moved after the hover and the press landed on the header's
+  // Collections link (the journey then waited out its timeout on the Collections page).
+  let point: { x: number; y: number } | null = null;
+  await expect(async () => {
+    await target.hover();
+    point = await target.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const at = document.elementFromPoint(x, y);
+      return at && (at === el || el.contains(at)) ? { x, y } : null;
+    });
+    expect(point, "the target is what the pointer would press").not.toBeNull();
+  }).toPass({ timeout: 10_000 });
+  await page.mouse.move(point!.x, point!.y);
   await page.mouse.down();
   await page.waitForTimeout(700);
   await page.mouse.up();
