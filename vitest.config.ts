@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import { MOCKING_FILES } from "./tests/setup/isolated-files";
+import { ISOLATED_FILES } from "./tests/setup/isolated-files";
 import viteConfig from "./vite.config";
 
 const ALL = ["{app,api,jobs,sim,tests,scripts}/**/*.test.{ts,tsx}"];
@@ -23,9 +23,10 @@ export default mergeConfig(
         // app afresh for every file was a third of the run's CPU (measured 2026-11-26: 459 → 289
         // core-s, 268 → 192 s).
         // *.test.tsx: component tests (a DOM per file via `// @vitest-environment happy-dom`).
-        { extends: true, test: { name: "unit", isolate: false, include: ALL, exclude: ["tests/e2e/**", "node_modules/**", ...MOCKING_FILES] } },
-        // vi.mock replaces a module for the rest of the process: these files get fresh ones.
-        { extends: true, test: { name: "mocking", isolate: true, include: MOCKING_FILES } },
+        { extends: true, test: { name: "unit", isolate: false, include: ALL, exclude: ["tests/e2e/**", "node_modules/**", ...ISOLATED_FILES] } },
+        // vi.mock replaces a module for the rest of the process, and a file that takes the process
+        // off PostgreSQL races what earlier files left running: these files get fresh ones.
+        { extends: true, test: { name: "isolated", isolate: true, include: ISOLATED_FILES } },
       ],
     },
   }),

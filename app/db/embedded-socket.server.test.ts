@@ -137,8 +137,17 @@ function run(script: string, args: string[], env: Record<string, string>, opts: 
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
+    // A child that never ends (a worker that found a running app after all) fails with what it
+    // printed, not with the describe's timeout and no output.
+    const hung = setTimeout(() => {
+      stderr += `\n[test] ${script} still running after 90 s: killed`;
+      child.kill("SIGKILL");
+    }, 90_000);
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(hung);
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(opts.stdin ?? "");
   });
 }

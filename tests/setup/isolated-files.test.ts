@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MOCKING_FILES } from "./isolated-files";
+import { EMBEDDED_FILES, MOCKING_FILES } from "./isolated-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -21,5 +21,14 @@ describe("vitest's isolated project (vitest.config.ts)", () => {
       .filter((f) => f !== "tests/setup/isolated-files.test.ts")
       .sort();
     expect(mocking).toEqual([...MOCKING_FILES].sort());
+  });
+
+  it("holds exactly the test files that take the process off PostgreSQL (the embedded database)", () => {
+    const embedded = ["app", "api", "jobs", "sim", "tests", "scripts"]
+      .flatMap(testFiles)
+      .filter((f) => /\bsetEmbeddedMode\(|delete process\.env\.DATABASE_URL\b/.test(fs.readFileSync(path.join(root, f), "utf8").replace(/\/\/.*$/gm, "")))
+      .filter((f) => f !== "tests/setup/isolated-files.test.ts")
+      .sort();
+    expect(embedded).toEqual([...EMBEDDED_FILES].sort());
   });
 });
