@@ -157,6 +157,9 @@ export type UseLiveOptions = {
   enabled?: boolean;
 };
 
+/** How soon a change owed while the router or a post was busy (outside any render) is tried again. */
+export const LIVE_RECHECK_MS = 200;
+
 /**
  * The router's state read now, not as of the last render: a navigation, revalidation or
  * fetcher started since the last render shows only here, and a revalidation started over it
@@ -193,7 +196,18 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
     const s = state.current;
     // `busy` is as of the last render; a post sent since shows only in the counter, and a
     // load started since only in the router's own state.
-    if (!s.pending || !s.enabled || s.busy || s.timer || submissionsInFlight() > 0 || routerBusy()) return;
+    if (!s.pending || !s.enabled || s.busy || s.timer) return;
+    if (submissionsInFlight() > 0 || routerBusy()) {
+      // Busy in a way no render of this page shows: when it ends, nothing here re-renders with a
+      // new `busy`, so look again shortly. Waiting for the next event lost the change when none
+      // came (a new character's gifts, loaded once while its Create User post was answered,
+      // stayed "not loaded yet" in a CI journey).
+      s.timer = setTimeout(() => {
+        s.timer = null;
+        flush.current();
+      }, LIVE_RECHECK_MS);
+      return;
+    }
     if (typeof document !== "undefined" && document.visibilityState === "hidden") return;
     const wait = s.last + LIVE_THROTTLE_MS - Date.now();
     if (wait > 0) {
