@@ -13,11 +13,12 @@ export default mergeConfig(
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: "forks",
-      // Six forks on 2 cores: most of a job test's time is waiting on a socket or a timer. With
-      // three the run kept the CPU only 55 % busy (measured 2026-11-29: 383 core-s in 339 s,
-      // three files at a time all along); six took it to 244 s, every file passing. (2026-11-26,
-      // a slower machine: two → three forks, 360 → 301 s.) VITEST_FORKS overrides it.
-      maxWorkers: Number(process.env.VITEST_FORKS ?? 6),
+      // Three forks on 2 cores: a job test spends much of its time waiting on a socket or a timer
+      // (2026-11-26: two → three, 360 → 301 s). Alone, three keep the CPU only 55 % busy and six
+      // ran in 244 s, not 339 s (2026-11-29); but in CI, beside tsc, ESLint, Prettier and the
+      // build, six starved a fork's event loop past the app's 1.5 s Redis PING and api-fuzz got
+      // "Job engine offline" (503) once in two runs. VITEST_FORKS overrides it.
+      maxWorkers: Number(process.env.VITEST_FORKS ?? 3),
       projects: [
         // A fork runs file after file with the modules it has loaded: each file still gets its
         // own database, Redis prefix and data dir, and starts from the first file's environment
