@@ -71,7 +71,7 @@ describe("an Auto cycle whose worker is cut off mid-send (issue 29)", () => {
 
     const lines = (await listActivity(op.id, 50)).map((e) => e.message);
     expect(lines.filter((m) => m === `Cycle 1 of 1: ${T.workerLost}`)).toHaveLength(1);
-    expect(lines).toContain("Cycle 1 of 1: cycle completed");
+    expect(lines, lines.join("\n")).toContain("Cycle 1 of 1: cycle completed");
     // Every piece moved once: none sent twice, none left behind.
     const sent = sentIds(requestsOf(sender.id));
     expect(new Set(sent).size).toBe(sent.length);
