@@ -13,22 +13,21 @@ function testFiles(dir: string): string[] {
   });
 }
 
+/** The test files (this one aside) whose code, comments left out, matches `re`. */
+function filesMatching(re: RegExp): string[] {
+  return ["app", "api", "jobs", "sim", "tests", "scripts"]
+    .flatMap(testFiles)
+    .filter((f) => f !== "tests/setup/isolated-files.test.ts")
+    .filter((f) => re.test(fs.readFileSync(path.join(root, f), "utf8").replace(/\/\/.*$/gm, "")))
+    .sort();
+}
+
 describe("vitest's isolated project (vitest.config.ts)", () => {
   it("holds exactly the test files that call vi.mock, which would leak into the files after them", () => {
-    const mocking = ["app", "api", "jobs", "sim", "tests", "scripts"]
-      .flatMap(testFiles)
-      .filter((f) => /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(root, f), "utf8").replace(/\/\/.*$/gm, "")))
-      .filter((f) => f !== "tests/setup/isolated-files.test.ts")
-      .sort();
-    expect(mocking).toEqual([...MOCKING_FILES].sort());
+    expect(filesMatching(/\bvi\.(mock|doMock)\(/)).toEqual([...MOCKING_FILES].sort());
   });
 
   it("holds exactly the test files that take the process off PostgreSQL (the embedded database)", () => {
-    const embedded = ["app", "api", "jobs", "sim", "tests", "scripts"]
-      .flatMap(testFiles)
-      .filter((f) => /\bsetEmbeddedMode\(|delete process\.env\.DATABASE_URL\b/.test(fs.readFileSync(path.join(root, f), "utf8").replace(/\/\/.*$/gm, "")))
-      .filter((f) => f !== "tests/setup/isolated-files.test.ts")
-      .sort();
-    expect(embedded).toEqual([...EMBEDDED_FILES].sort());
+    expect(filesMatching(/\bsetEmbeddedMode\(|delete process\.env\.DATABASE_URL\b/)).toEqual([...EMBEDDED_FILES].sort());
   });
 });
