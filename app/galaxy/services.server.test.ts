@@ -193,6 +193,23 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
     expect(performance.now() - start).toBeLessThan(1000);
   });
 
+  it("a call given up before it starts (a worker closing) sends nothing: no platform call whose failure nobody would take", async () => {
+    const c = client();
+    const closing = new AbortController();
+    closing.abort();
+    const before = state().recent.length;
+    for (const call of [
+      () => c.status(creds(0), account(1).id, { signal: closing.signal }),
+      () => c.giftStats(creds(0), account(1).id, { signal: closing.signal, skipCache: true }),
+      () => c.userPics(creds(0), [account(1).id, account(2).id], { signal: closing.signal }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ kind: "aborted" });
+    }
+    expect(c.stats().inFlight).toBe(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(state().recent.length).toBe(before);
+  });
+
   it("reports an unreachable platform as a network error", async () => {
     const c = new GalaxyServices({ baseUrl: "http://127.0.0.1:1/services/", config: buildServicesConfig(), userAgents: getUserAgent });
     clients.push(c);

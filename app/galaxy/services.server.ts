@@ -298,6 +298,9 @@ export class GalaxyServices {
 
   /** Cache key: account, a hash of its password (never the password), and the call. */
   private cached<T>(creds: GalaxyCredentials, call: string, opts: CallOptions, load: () => Promise<T>): Promise<T> {
+    // Given up before it started (a worker closing): no call goes out. Starting it anyway would
+    // leave its answer, or its failure, with nobody waiting for it.
+    if (opts.signal?.aborted) return Promise.reject(abortedError());
     const key = `${this.accountPrefix(creds.userID)}${hashSecret(creds.password)}|${call}`;
     const shared = this.cache.getOrLoad(key, load, opts.skipCache) as Promise<T>;
     return opts.signal ? raceAbort(shared, opts.signal) : shared;
@@ -412,10 +415,13 @@ export class GalaxyServices {
 /** Tries of a read on kept-alive sockets the platform may have closed meanwhile (`exchange`). */
 const STALE_SOCKET_TRIES = 3;
 
+const abortedError = () => new GalaxyServiceError("The request was aborted", "aborted", "");
+
+/** `promise`, or an "aborted" failure once `signal` fires; `promise`'s own outcome is always taken, so its later failure is never unhandled. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new GalaxyServiceError("The request was aborted", "aborted", ""));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new GalaxyServiceError("The request was aborted", "aborted", ""));
+    const onAbort = () => reject(abortedError());
+    if (signal.aborted) onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (v) => {
