@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { characterRow, simAccounts, toast, type SimAccount } from "./characters-fixtures";
+import { waitForHydration } from "./trading-fixtures";
 
 /**
  * Issue 18 with JavaScript, on the app's own worker and the run's simulator: a background
@@ -99,8 +100,24 @@ test("a stop made elsewhere (another tab, a script) shows on the open page withi
 
 test("issue 30 A3: a clicked Stop or Start shows the server's new state while its own post is still answering", async ({ page, request }) => {
   const acc = await stalkerUser(request, 11);
+  // A retry meets the failed try's stalker still running: start from a stopped one.
+  await request.post("/api/stalker/stop", { data: { account_id: acc.id } });
   await page.goto("/characters");
+  await waitForHydration(page);
   const row = characterRow(page, acc.id);
+  // Every button that turns busy, by its name at that moment: the live event can show the new
+  // state before a poll of the clicked button would see it busy, so the page records it.
+  await page.evaluate(() => {
+    const w = window as unknown as { __busy: string[] };
+    w.__busy = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const el = r.target as Element;
+        if (el.getAttribute("aria-busy") === "true") w.__busy.push(el.textContent ?? "");
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
+  });
+  const busyNames = () => page.evaluate(() => (window as unknown as { __busy: string[] }).__busy);
   // The page's own posts reach the server, but their answers are held until the row shows the
   // new state: it can only come from the live event the server's write published.
   // (The server may answer after the test released it: a start waits for the login.)
@@ -117,8 +134,8 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
     await route.fulfill({ response: answer });
   });
   await row.getByRole("button", { name: `Start stalker for ${acc.nick}` }).click();
-  // Pending at once: the clicked button is busy.
-  await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toHaveAttribute("aria-busy", "true");
+  // Pending at once: the clicked button turned busy.
+  await expect.poll(busyNames).toContain(`Start stalker for ${acc.nick}`);
   await expect(row.getByTestId("active-badge")).toBeVisible({ timeout: 15_000 });
   release();
   await expect(toast(page, /Stalker (started successfully|is connecting)/)).toBeVisible();
@@ -126,6 +143,7 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
 
   released = false;
   await row.getByRole("button", { name: `Stop stalker for ${acc.nick}` }).click();
+  await expect.poll(busyNames).toContain(`Stop stalker for ${acc.nick}`);
   await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toBeVisible({ timeout: 5_000 });
   await expect(row.getByTestId("active-badge")).toHaveCount(0);
   await expect(card(page).getByRole("status").first()).toHaveText("Stalker Inactive");
