@@ -98,7 +98,10 @@ describe("holder liveness with real workers (issue 29)", () => {
         50,
       );
       console.log(`[holder-liveness] SIGKILL → "worker lost" on the live bus: ${((seen! - killedAt) / 1000).toFixed(1)} s (target ≤ 6 s)`);
-      expect(events.some((e) => e.topic === "workers" && (e.data as { lost: string[] }).lost.includes(a.id))).toBe(true);
+      // The `workers` event follows the sessions' (session-liveness.server.ts publishes it after them).
+      await waitFor("the workers event naming the lost worker", () =>
+        events.some((e) => e.topic === "workers" && (e.data as { lost: string[] }).lost.includes(a.id)),
+      );
 
       // /api says the same, fresh.
       resetJobEngineStatus();
