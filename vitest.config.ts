@@ -18,7 +18,7 @@ export default mergeConfig(
       // ran in 244 s, not 339 s (2026-11-29); but in CI, beside tsc, ESLint, Prettier and the
       // build, six starved a fork's event loop past the app's 1.5 s Redis PING and api-fuzz got
       // "Job engine offline" (503) once in two runs. VITEST_FORKS overrides it.
-      maxWorkers: Number(process.env.VITEST_FORKS ?? 3),
+      maxWorkers: Number(process.env.VITEST_FORKS ?? 6),
       projects: [
         // A fork runs file after file with the modules it has loaded: each file still gets its
         // own database, Redis prefix and data dir, and starts from the first file's environment
