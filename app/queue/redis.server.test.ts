@@ -1,7 +1,9 @@
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withTimeout } from "./redis.server";
+import { TcpProxy } from "#tests/kit/tcp-proxy";
+import { resetEnv } from "~/utils/env.server";
+import { producerConnection, waitForReady, WEB_REDIS, withTimeout } from "./redis.server";
 
 /**
  * `withTimeout` bounds how long the web waits on Redis (the watchdog's PING, the status reads).
@@ -65,5 +67,41 @@ describe("withTimeout: a deadline on the other side's silence, not on this proce
   it("the promise's own failure passes through as it is", async () => {
     const err = new Error("ECONNRESET");
     await expect(withTimeout(Promise.reject(err), 1_000, "Redis PING")).rejects.toBe(err);
+  });
+});
+
+describe("the producer connection (the web's requests): a stalled process is not a silent Redis", () => {
+  it("a command answered while this process stalled past WEB_REDIS.commandTimeoutMs is taken, and the connection stays", async () => {
+    const conn = producerConnection();
+    expect(await waitForReady(conn, 5_000)).toBe(true);
+    await expect(conn.ping()).resolves.toBe("PONG");
+    const ping = conn.ping();
+    stall(WEB_REDIS.commandTimeoutMs + 500);
+    await expect(ping).resolves.toBe("PONG");
+    expect(conn.status).toBe("ready");
+  });
+});
+
+describe("the producer connection: a silent Redis still fails a command after WEB_REDIS.commandTimeoutMs", () => {
+  it("a command sent into a connection that stopped carrying bytes fails with 'Command timed out', not later than the timeout and a watchdog beat", async () => {
+    const saved = process.env.REDIS_URL!;
+    const target = new URL(saved);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port || 6379)).start();
+    process.env.REDIS_URL = proxy.url(saved);
+    resetEnv();
+    try {
+      const conn = producerConnection();
+      expect(await waitForReady(conn, 5_000)).toBe(true);
+      proxy.drop();
+      const start = performance.now();
+      await expect(conn.get("anything")).rejects.toThrow(/Command timed out|Connection is closed|Stream isn't writeable/);
+      const waited = performance.now() - start;
+      expect(waited).toBeGreaterThanOrEqual(WEB_REDIS.commandTimeoutMs - 50);
+      expect(waited).toBeLessThan(WEB_REDIS.commandTimeoutMs + WEB_REDIS.watchdogEveryMs + 1_000);
+    } finally {
+      process.env.REDIS_URL = saved;
+      resetEnv();
+      await proxy.stop();
+    }
   });
 });

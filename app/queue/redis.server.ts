@@ -120,13 +120,13 @@ export const WEB_REDIS = {
   keepAliveMs: 5_000,
 } as const;
 
-function webOptions(): RedisOptions {
+function webOptions() {
   return {
     connectionName: `galaxy-toolbox:${os.hostname()}:${process.pid}`,
     connectTimeout: WEB_REDIS.connectTimeoutMs,
     retryStrategy: (times: number) => Math.min(times * 100, WEB_REDIS.retryCapMs),
     keepAlive: WEB_REDIS.keepAliveMs,
-  };
+  } satisfies RedisOptions;
 }
 
 /**
@@ -178,6 +178,27 @@ export function createSubscriberConnection(): Redis {
   return conn;
 }
 
+/**
+ * A connection whose commands fail with ioredis's "Command timed out" after WEB_REDIS.commandTimeoutMs
+ * of Redis's silence ({@link silenceDeadline}), where ioredis's own `commandTimeout` counts this
+ * process's stalls too: its timer rejected a PING whose PONG sat unread in the socket.
+ */
+class SilenceBoundRedis extends Redis {
+  override sendCommand(...args: Parameters<Redis["sendCommand"]>): ReturnType<Redis["sendCommand"]> {
+    const [command] = args;
+    const answer = super.sendCommand(...args);
+    if (!command.isSettled) {
+      const cancel = silenceDeadline(
+        WEB_REDIS.commandTimeoutMs,
+        () => command.isSettled,
+        () => command.reject(new Error("Command timed out")),
+      );
+      command.promise.then(cancel, cancel);
+    }
+    return answer;
+  }
+}
+
 type Registry = { key: string; producer?: Redis; lastError?: string };
 const g = remember("redis", (): { redis?: Registry } => ({}));
 
@@ -199,13 +220,9 @@ function registry(): Registry {
 export function producerConnection(): Redis {
   const reg = registry();
   if (!reg.producer || reg.producer.status === "end") {
-    const conn = new Redis(redisUrl(), {
-      ...webOptions(),
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      // A Redis that accepts the connection but never answers must not hang a request either.
-      commandTimeout: WEB_REDIS.commandTimeoutMs,
-    });
+    // A Redis that accepts the connection but never answers must not hang a request either:
+    // each command fails after WEB_REDIS.commandTimeoutMs of its silence.
+    const conn = new SilenceBoundRedis(redisUrl(), { ...webOptions(), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     attachErrorLog(conn, "producer");
     watchConnection(conn, "producer");
     // The reason /api/health gives while Redis is down (cleared when the connection is back).
@@ -270,59 +287,71 @@ export async function waitForReady(conn: Redis, timeoutMs: number): Promise<bool
 
 /** Rejects with a timeout error when `promise` takes longer than `ms`. */
 /**
- * `promise`, or a rejection once `ms` have passed without its answer: a deadline on Redis's
+ * Calls `expire` once `ms` have passed and `settled()` is still false: a deadline on Redis's
  * silence, not on this process's own business. A timer that fires late means this process
  * was busy (its event loop stalled: the machine loaded, a long render), and Redis's answer may
  * already sit unread in the socket; timers run before the loop reads sockets, so a plain
- * timeout would blame Redis for it (a busy web process then dropped a healthy connection and
+ * timeout would blame Redis for it (a busy web process dropped a healthy connection and
  * answered 503, docs/testing.md "Issue 32 item 7"). So the verdict waits one turn for I/O
  * (`setImmediate` runs after the loop has read the sockets), and a window the process spent
  * mostly stalled, its timer late by over a third of `ms`, starts again, at most
- * {@link STALL_RESTARTS} times.
+ * {@link STALL_RESTARTS} times. Returns the cancel.
  */
+function silenceDeadline(ms: number, settled: () => boolean, expire: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  let restarts = 0;
+  const arm = () => {
+    const due = performance.now() + ms;
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => {
+        if (settled()) return;
+        if (performance.now() - due > ms / 3 && restarts < STALL_RESTARTS) {
+          restarts += 1;
+          return arm();
+        }
+        expire();
+      });
+    }, ms);
+  };
+  arm();
+  return () => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  };
+}
+
+/** How often a stalled process gives Redis its window again before it calls Redis silent (`silenceDeadline`). */
+const STALL_RESTARTS = 2;
+
+/** `promise`, or a rejection once `ms` have passed without its answer ({@link silenceDeadline}: this process's stalls do not count). */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    let restarts = 0;
-    const settle = () => {
-      settled = true;
-      clearTimeout(timer);
-    };
+    const cancel = silenceDeadline(
+      ms,
+      () => settled,
+      () => {
+        settled = true;
+        reject(new Error(`${what} timed out after ${ms} ms`));
+      },
+    );
     promise.then(
       (v) => {
         if (settled) return;
-        settle();
+        settled = true;
+        cancel();
         resolve(v);
       },
       (e: unknown) => {
         if (settled) return;
-        settle();
+        settled = true;
+        cancel();
         reject(e);
       },
     );
-    const arm = () => {
-      const due = performance.now() + ms;
-      timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (settled) return;
-            if (performance.now() - due > ms / 3 && restarts < STALL_RESTARTS) {
-              restarts += 1;
-              return arm();
-            }
-            settle();
-            reject(new Error(`${what} timed out after ${ms} ms`));
-          }),
-        ms,
-      );
-    };
-    arm();
   });
 }
-
-/** How often a stalled process gives Redis its window again before it calls Redis silent (`withTimeout`). */
-const STALL_RESTARTS = 2;
 
 /** Is anything answering PING at `url`? A throwaway connection, one attempt, short timeout. */
 export async function probeRedis(url = redisUrl(), timeoutMs = 1_000): Promise<boolean> {
