@@ -13,11 +13,12 @@ export default mergeConfig(
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: "forks",
-      // Three forks on 2 cores: a job test spends much of its time waiting on a socket or a timer
-      // (2026-11-26: two → three, 360 → 301 s). Alone, three keep the CPU only 55 % busy and six
-      // ran in 244 s, not 339 s (2026-11-29); but in CI, beside tsc, ESLint, Prettier and the
-      // build, six starved a fork's event loop past the app's 1.5 s Redis PING and api-fuzz got
-      // "Job engine offline" (503) once in two runs. VITEST_FORKS overrides it.
+      // Six forks on 2 cores: a job test spends much of its time waiting on a socket or a timer,
+      // and three kept the CPU only 55 % busy (2026-11-29: 339 s alone, 244 s with six). Six
+      // once starved a fork's event loop past the app's 1.5 s Redis deadlines beside tsc, ESLint
+      // and the build, and api-fuzz got "Job engine offline" (503); those deadlines now count
+      // Redis's silence, not the process's stalls (app/queue/redis.server.ts `silenceDeadline`).
+      // VITEST_FORKS overrides it.
       maxWorkers: Number(process.env.VITEST_FORKS ?? 6),
       projects: [
         // A fork runs file after file with the modules it has loaded: each file still gets its
