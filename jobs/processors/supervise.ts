@@ -16,7 +16,7 @@
  */
 import { GALAXY_MESSAGES as M } from "~/galaxy/messages";
 import { reloginAllowedAt } from "~/models/galaxy-logout.server";
-import { pause } from "~/utils/pause";
+import { pause, pauseUntil } from "~/utils/pause";
 import type { SessionEnd, SessionPatch } from "#api/sessions";
 
 export type ConnectionOutcome =
@@ -114,7 +114,7 @@ export async function superviseConnection(s: Supervised, policy: RetryPolicy, co
         const error = `${M.onlineOrBanned}; ${M.reloginWindow}`;
         if (!(await s.report({ actual: "reconnecting", error, attempt, nextRetryAt }))) return;
         await s.log("info", `${s.label}: ${error}; next try at ${nextRetryAt.toISOString()}`, { code: 452, attempt });
-        await pause(allowedAt - Date.now(), signal);
+        await pauseUntil(allowedAt, signal);
         continue;
       }
       busy++;
