@@ -14,7 +14,7 @@
  * options name their own (`null` turns one off).
  */
 import { recordLogout, reloginAllowedAt } from "~/models/galaxy-logout.server";
-import { pause } from "~/utils/pause";
+import { pauseUntil } from "~/utils/pause";
 import { logEvent } from "~/models/log.server";
 import { GalaxyConnection, GalaxyError, type GalaxyConnectionOptions, type GalaxyLogger, type LoggedInContext } from "~/galaxy/connection.server";
 import { registerUserAgent } from "~/models/user-agent.server";
@@ -62,7 +62,7 @@ export async function signInOnce(
         ? await reloginAllowedAt(id)
         : null;
     if (allowedAt === null) throw err instanceof SignInError ? err.cause : err;
-    await pause(allowedAt - Date.now());
+    await pauseUntil(allowedAt);
     return signInOnceNow(recoveryCode, opts).catch((again: unknown) => {
       throw again instanceof SignInError ? again.cause : again;
     });
