@@ -285,7 +285,6 @@ export async function waitForReady(conn: Redis, timeoutMs: number): Promise<bool
   });
 }
 
-/** Rejects with a timeout error when `promise` takes longer than `ms`. */
 /**
  * Calls `expire` once `ms` have passed and `settled()` is still false: a deadline on Redis's
  * silence, not on this process's own business. A timer that fires late means this process
