@@ -107,7 +107,9 @@ describe("database client", () => {
     const again = await getDb();
     const rows = await again.select().from(logs);
     expect(rows.map((r) => r.message)).toContain("stored in pglite");
-  }, 60_000);
+    // A new embedded database (initdb in WebAssembly, then the migrations) took over 60 s in a
+    // CI run beside five busy forks, the checks and the build (2026-11-29): a bound, not an aim.
+  }, 180_000);
 
   it("bounds the embedded database's memory: 32 MB of shared buffers, on new files and on files opened again (issue 32 item 3)", async () => {
     delete process.env.DATABASE_URL;
@@ -122,5 +124,5 @@ describe("database client", () => {
     expect(await setting()).toBe("32MB");
     await closeDb();
     expect(await setting()).toBe("32MB");
-  }, 60_000);
+  }, 180_000);
 });

@@ -103,9 +103,21 @@ const VALID_COMMANDS: Array<{ method: string; path: string; bodies: string[] }> 
 const isValidCommand = (method: string, path: string, label: string) =>
   VALID_COMMANDS.some((c) => c.method === method && c.path === path && c.bodies.includes(label));
 
-function urlsFor(path: string): string[] {
-  if (!path.includes(":") && !path.includes("*")) return [path];
-  return PARAM_VALUES.map((v) => path.replace(/:[A-Za-z]+/g, v).replace(/\*/g, v));
+/**
+ * The URLs a route is sent, each with the bodies it gets. A route without parameters gets
+ * every body. A route with parameters gets every body at the first value (a name that exists
+ * nowhere), and each other hostile value gets the bodies of `PARAM_BODIES`: the parameters are
+ * read from the path before any body is, so each kind of bad body meets every route and each
+ * hostile value meets every route and method, without the whole cross-product (8 × 77 requests
+ * a route with parameters, four fifths of this file's time and the longest file of the run).
+ */
+const PARAM_BODIES = new Set(["no body", "malformed JSON", "wrong types"]);
+function urlsFor(path: string): Array<{ url: string; bodies: typeof BODIES }> {
+  if (!path.includes(":") && !path.includes("*")) return [{ url: path, bodies: BODIES }];
+  return PARAM_VALUES.map((v, i) => ({
+    url: path.replace(/:[A-Za-z]+/g, v).replace(/\*/g, v),
+    bodies: i === 0 ? BODIES : BODIES.filter(([label]) => PARAM_BODIES.has(label)),
+  }));
 }
 
 beforeAll(async () => {
@@ -141,9 +153,9 @@ describe("every /api route survives bad input: no 5xx, {error, message}, nothing
     let requests = 0;
     const failures: string[] = [];
     for (const route of apiRoutes) {
-      for (const url of urlsFor(fullPath(route))) {
+      for (const { url, bodies: urlBodies } of urlsFor(fullPath(route))) {
         for (const method of METHODS) {
-          const bodies = method === "GET" ? BODIES.slice(0, 1) : BODIES;
+          const bodies = method === "GET" ? urlBodies.slice(0, 1) : urlBodies;
           for (const [label, body, type] of bodies) {
             if (isValidCommand(method, url, label)) continue;
             const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
