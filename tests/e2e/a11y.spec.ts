@@ -8,9 +8,10 @@
  * added tomorrow is scanned without editing this file), the dialogs opened by their real
  * triggers, as an operator would open them.
  *
- * Cost (docs/testing.md "The standing accessibility test"): a state is loaded once per theme
- * (the theme is a cookie read by the loader) and scanned at both widths by resizing the tab in
- * place; axe is injected once per load. The journeys run in parallel over the workers' worlds:
+ * Cost (docs/testing.md "The standing accessibility test"): with JavaScript a state is loaded
+ * and opened once, and turns to the other theme in place as the header's toggle turns it;
+ * without JavaScript it is loaded once per theme (the theme is a cookie read by the loader).
+ * Each is scanned at both widths by resizing the tab in place; axe is injected once per load. The journeys run in parallel over the workers' worlds:
  * the seeding and the helper states are idempotent per world, and what they leave in a world
  * is undone when a worker is done with the file (`undoScreenStates`).
  */
@@ -103,34 +104,63 @@ async function scan(page: Page, js: boolean, label: string): Promise<string | nu
 }
 
 /**
- * Loads `state` once per theme and scans it at both widths, resized in place. The first theme
- * loads at 1366 px and narrows, the second loads at 390 px and widens, so each width is also
- * scanned as loaded. With JavaScript, the load at 390 px also measures the state's controls:
- * each at least 40 × 40 px (issue 30 B4; the whole document for a page, what `open` brought up
- * for a dialog), once its opening animation has ended (mid-way a 40 px control measures 39.x).
+ * Scans `state` in both themes at both widths, each width reached by resizing the tab in place.
+ *
+ * With JavaScript the state is loaded and opened once, at 390 px, where its controls are
+ * measured as loaded: each at least 40 × 40 px (issue 30 B4; the whole document for a page, what
+ * `open` brought up for a dialog), once its opening animation has ended (mid-way a 40 px control
+ * measures 39.x). The second theme comes as the header's toggle brings it: the cookie set, the
+ * page's data loaded again in place (the router's revalidation, what the toggle's post is
+ * followed by), so an open dialog stays open and is scanned as re-rendered in that theme. The
+ * theme is read from the page itself (`<html data-theme>`), so a render that kept the old theme
+ * fails the journey.
+ *
+ * Without JavaScript each theme is a load: the first reaches the state through `open`'s real
+ * trigger, the second loads the URL the trigger led to (the server's render of that state in
+ * the other theme), not the trigger again.
  */
 async function scanEverywhere(page: Page, state: ScreenState, setCookies: (theme: Theme) => Promise<void>, js = true): Promise<string[]> {
   const found: string[] = [];
-  for (const [i, theme] of THEMES.entries()) {
-    const widths = i === 0 ? VIEWPORTS : [...VIEWPORTS].reverse();
+  const check = async (theme: Theme, vp: (typeof VIEWPORTS)[number], targets = false) => {
+    if (vp.width !== page.viewportSize()?.width) await page.setViewportSize({ width: vp.width, height: vp.height });
+    await settle(page, js);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme), `${state.name} is drawn in the ${theme} theme`).toBe(theme);
+    const f = await scan(page, js, `${state.name} · ${theme} · ${vp.name} (${vp.width} px)${js ? "" : " · without JavaScript"}`);
+    if (f) found.push(f);
+    if (targets) {
+      const small = await smallTargets(state.open ? openedScope(page, state) : page.locator("body"));
+      if (small.length) found.push(`${state.name} at ${vp.width} px: controls under 40 × 40 px\n    ${small.join("\n    ")}`);
+    }
+  };
+  const load = async (theme: Theme, vp: (typeof VIEWPORTS)[number], url: string) => {
     await setCookies(theme);
-    await page.setViewportSize({ width: widths[0].width, height: widths[0].height });
-    const res = await page.goto(state.path);
-    expect(res?.status(), `${state.path} answers`).toBeLessThan(400);
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    const res = await page.goto(url);
+    expect(res?.status(), `${url} answers`).toBeLessThan(400);
     // Scanned as itself, not as the login page a lost session would send it to.
     if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(new URL(state.path, WORLD.baseURL).pathname);
-    if (js && !state.loggedOut) await waitForHydration(page);
+  };
+  const [desktop, phone] = VIEWPORTS;
+  const [first, second] = THEMES;
+  if (js) {
+    await load(first, phone, state.path);
+    if (!state.loggedOut) await waitForHydration(page);
     if (state.open) await state.open(page);
-    for (const [j, vp] of widths.entries()) {
-      if (j > 0) await page.setViewportSize({ width: vp.width, height: vp.height });
-      await settle(page, js);
-      const f = await scan(page, js, `${state.name} · ${theme} · ${vp.name} (${vp.width} px)${js ? "" : " · without JavaScript"}`);
-      if (f) found.push(f);
-      if (js && i === 1 && j === 0) {
-        const small = await smallTargets(state.open ? openedScope(page, state) : page.locator("body"));
-        if (small.length) found.push(`${state.name} at ${vp.width} px: controls under 40 × 40 px\n    ${small.join("\n    ")}`);
-      }
-    }
+    await check(first, phone, true);
+    await check(first, desktop);
+    await setCookies(second);
+    await page.evaluate(() => (window as unknown as { __remixRouter: { revalidate: () => void } }).__remixRouter.revalidate());
+    await expect(page.locator("html"), `${state.name} turns ${second} in place`).toHaveAttribute("data-theme", second);
+    await check(second, desktop);
+    await check(second, phone);
+  } else {
+    await load(first, desktop, state.path);
+    if (state.open) await state.open(page);
+    await check(first, desktop);
+    await check(first, phone);
+    await load(second, phone, page.url());
+    await check(second, phone);
+    await check(second, desktop);
   }
   return found;
 }
