@@ -2,7 +2,7 @@ import fs from "node:fs";
 
 import { defineConfig, devices } from "@playwright/test";
 
-import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_RELOGIN_WINDOW_MS, E2E_WORKERS, WORLD, WORLDS, type World } from "./tests/e2e/world";
+import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_WORKERS, WORLD } from "./tests/e2e/world";
 
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
@@ -13,44 +13,27 @@ import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_RELOGIN_WINDOW_MS, E2E_WORKERS, WORLD
  * every worker too: `use.baseURL` and `use.storageState` are that worker's world's.
  * E2E_PORT lets several runs coexist on one machine (leave E2E_WORKERS ports between them).
  */
-// Set once in the main process; workers inherit it, so every process agrees on it.
-const runId = (process.env.E2E_RUN_ID ??= Date.now().toString(36));
+// Set once in the main process; the servers and workers inherit it, so every process agrees on it.
+process.env.E2E_RUN_ID ??= Date.now().toString(36);
 /**
  * E2E_PREBUILT=1: `build-e2e-<port>` is already the production build of this tree
  * (scripts/test.sh builds it while the other stages run), so the webServers only start.
  */
 const build = process.env.E2E_PREBUILT === "1" ? "" : `BUILD_DIR=${E2E_BUILD_DIR} npx remix vite:build >/dev/null && `;
 
-/** One world's app server: a fresh data dir, the run's build, the world's simulators. */
-function server(world: World) {
-  return {
-    // The first world's server builds (when not prebuilt); Playwright starts them in order.
-    command: `rm -rf ${world.dataDir} && ${world.index === 0 ? build : ""}node ${E2E_BUILD_DIR}/server.js`,
-    url: `${world.baseURL}/healthz`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "ignore" as const,
-    stderr: "pipe" as const,
-    env: {
-      NODE_ENV: "production",
-      PORT: String(world.port),
-      HOST: "127.0.0.1",
-      BUILD_DIR: E2E_BUILD_DIR,
-      DATA_DIR: world.dataDir,
-      DATABASE_URL: "",
-      // Redis outlives the run's data dir: a fresh prefix per world and run (rate-limit counters, jobs).
-      QUEUE_PREFIX: `gt-e2e-${world.port}-${runId}`,
-      START_REDIS: "false",
-      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
-      E2E: "1",
-      GALAXY_WS_URL: `ws://127.0.0.1:${world.simPort}/`,
-      GALAXY_SERVICES_URL: `${world.simUrl}/services/`,
-      DISCORD_TOKEN: "sim-bot-token",
-      DISCORD_API_URL: `${world.discordUrl}/api`,
-      GALAXY_RELOGIN_WINDOW_MS: String(E2E_RELOGIN_WINDOW_MS),
-    },
-  };
-}
+/**
+ * The worlds' app servers, started side by side by one webServer (tests/e2e/serve-worlds.ts:
+ * Playwright starts several webServers one after the other, each once the one before answers),
+ * after the build when not prebuilt. It prints "worlds ready" once every world answers.
+ */
+const worldServers = {
+  command: `${build}node --import tsx tests/e2e/serve-worlds.ts`,
+  wait: { stdout: /worlds ready/ },
+  timeout: 240_000,
+  reuseExistingServer: false,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+};
 
 /**
  * Debian's headless build of the same Chromium (package chromium-headless-shell, the same
@@ -112,5 +95,5 @@ export default defineConfig({
     { name: "js", testIgnore: /\.nojs\.spec\.ts$/, use: { ...chromium } },
     { name: "nojs", testMatch: /\.nojs\.spec\.ts$/, use: { ...chromium, javaScriptEnabled: false } },
   ],
-  webServer: WORLDS.map(server),
+  webServer: worldServers,
 });

@@ -61,3 +61,28 @@ export const WORLD: World = worldAt(Math.min(Number(process.env.TEST_PARALLEL_IN
 
 /** The production build every world serves (one build per run). */
 export const E2E_BUILD_DIR = `build-e2e-${E2E_BASE_PORT}`;
+
+/**
+ * One world's app server environment: its port, data dir, simulators and Redis prefix, the
+ * run's build (tests/e2e/serve-worlds.ts starts one server per world with it).
+ */
+export function worldServerEnv(world: World, runId: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(world.port),
+    HOST: "127.0.0.1",
+    BUILD_DIR: E2E_BUILD_DIR,
+    DATA_DIR: world.dataDir,
+    DATABASE_URL: "",
+    // Redis outlives the run's data dir: a fresh prefix per world and run (rate-limit counters, jobs).
+    QUEUE_PREFIX: `gt-e2e-${world.port}-${runId}`,
+    START_REDIS: "false",
+    APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+    E2E: "1",
+    GALAXY_WS_URL: `ws://127.0.0.1:${world.simPort}/`,
+    GALAXY_SERVICES_URL: `${world.simUrl}/services/`,
+    DISCORD_TOKEN: "sim-bot-token",
+    DISCORD_API_URL: `${world.discordUrl}/api`,
+    GALAXY_RELOGIN_WINDOW_MS: String(E2E_RELOGIN_WINDOW_MS),
+  };
+}
