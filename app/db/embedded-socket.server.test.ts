@@ -168,8 +168,10 @@ describe("local processes beside the app (embedded database)", { timeout: 180_00
     process.env.PGLITE_DIR = dir;
     resetEnv();
     setEmbeddedMode("serve");
+    // A new embedded database (initdb in WebAssembly, then the migrations): over 60 s in a CI
+    // run beside five busy forks and the checks (2026-11-29). A bound, not an aim.
     await getDb();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await closeDb();
