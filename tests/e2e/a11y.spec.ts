@@ -11,9 +11,10 @@
  * Cost (docs/testing.md "The standing accessibility test"): with JavaScript a state is loaded
  * and opened once, and turns to the other theme in place as the header's toggle turns it;
  * without JavaScript it is loaded once per theme (the theme is a cookie read by the loader).
- * Each is scanned at both widths by resizing the tab in place; axe is injected once per load. The journeys run in parallel over the workers' worlds:
- * the seeding and the helper states are idempotent per world, and what they leave in a world
- * is undone when a worker is done with the file (`undoScreenStates`).
+ * Each is scanned at both widths by resizing the tab in place; axe is injected once per load.
+ * The journeys run in parallel over the workers' worlds: the seeding and the helper states are
+ * idempotent per world, and what they leave in a world is undone when a worker is done with
+ * the file (`undoScreenStates`).
  */
 import axe from "axe-core";
 import type { AxeResults } from "axe-core";
@@ -138,7 +139,7 @@ async function scanEverywhere(page: Page, state: ScreenState, setCookies: (theme
     const res = await page.goto(url);
     expect(res?.status(), `${url} answers`).toBeLessThan(400);
     // Scanned as itself, not as the login page a lost session would send it to.
-    if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(new URL(state.path, WORLD.baseURL).pathname);
+    if (!state.loggedOut) expect(new URL(page.url()).pathname).toBe(new URL(url, WORLD.baseURL).pathname);
   };
   const [desktop, phone] = VIEWPORTS;
   const [first, second] = THEMES;
