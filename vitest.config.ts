@@ -1,6 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
 import { ISOLATED_FILES } from "./tests/setup/isolated-files";
-import { HeavyFirstSequencer } from "./tests/setup/sequencer";
 import viteConfig from "./vite.config";
 
 const ALL = ["{app,api,jobs,sim,tests,scripts}/**/*.test.{ts,tsx}"];
@@ -21,8 +20,6 @@ export default mergeConfig(
       // Redis's silence, not the process's stalls (app/queue/redis.server.ts `silenceDeadline`).
       // VITEST_FORKS overrides it.
       maxWorkers: Number(process.env.VITEST_FORKS ?? 6),
-      // On a fresh clone (CI) the longest files start first (tests/setup/sequencer.ts).
-      sequence: { sequencer: HeavyFirstSequencer },
       projects: [
         // A fork runs file after file with the modules it has loaded: each file still gets its
         // own database, Redis prefix and data dir, and starts from the first file's environment
