@@ -23,7 +23,6 @@ export const E2E_RELOGIN_WINDOW_MS = 3_000;
 export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 3) || 1);
 
 export type World = {
-  index: number;
   port: number;
   baseURL: string;
   simPort: number;
@@ -41,7 +40,6 @@ export function worldAt(index: number): World {
   const discordPort = port + 2000;
   const dataDir = `data-e2e-${port}`;
   return {
-    index,
     port,
     baseURL: `http://127.0.0.1:${port}`,
     simPort,
