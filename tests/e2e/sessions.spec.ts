@@ -105,53 +105,51 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
   await page.goto("/characters");
   await waitForHydration(page);
   const row = characterRow(page, acc.id);
-  // Every button that turns busy, by its name at that moment: the live event can show the new
-  // state before a poll of the clicked button would see it busy, so the page records it.
-  await page.evaluate(() => {
-    const w = window as unknown as { __busy: string[] };
-    w.__busy = [];
-    new MutationObserver((records) => {
-      for (const r of records) {
-        const el = r.target as Element;
-        if (el.getAttribute("aria-busy") === "true") w.__busy.push(el.textContent ?? "");
-      }
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
-  });
-  const busyNames = () => page.evaluate(() => (window as unknown as { __busy: string[] }).__busy);
-  // The page's own posts reach the server, but their answers are held until the row shows the
-  // new state: it can only come from the live event the server's write published.
+  // The page's own post is held twice: before it reaches the server, until the clicked button
+  // shows it busy (nothing the server does can change the row meanwhile, so the pending state
+  // must show, however slowly the page renders); then its answer, until the row shows the new
+  // state, which can only come from the live event the server's write published.
   // (The server may answer after the test released it: a start waits for the login.)
-  let released = false;
-  let wake = () => {};
-  const release = () => {
-    released = true;
-    wake();
-  };
+  const held = { send: gate(), answer: gate() };
   await page.route(/\/characters(\.data)?(\?|$)/, async (route) => {
     if (route.request().method() !== "POST") return route.fallback();
-    const answer = await route.fetch();
-    if (!released) await new Promise<void>((resolve) => (wake = resolve));
-    await route.fulfill({ response: answer });
+    const { send, answer } = held;
+    await send.passed;
+    const response = await route.fetch();
+    await answer.passed;
+    await route.fulfill({ response });
   });
-  await row.getByRole("button", { name: `Start stalker for ${acc.nick}` }).click();
-  // Pending at once: the clicked button turned busy.
-  await expect.poll(busyNames).toContain(`Start stalker for ${acc.nick}`);
+  const button = (name: "Start" | "Stop") => row.getByRole("button", { name: `${name} stalker for ${acc.nick}` });
+
+  await button("Start").click();
+  // Pending at once: the clicked button turned busy (and stays the one the focus is on).
+  await expect(button("Start")).toHaveAttribute("aria-busy", "true");
+  held.send.open();
   await expect(row.getByTestId("active-badge")).toBeVisible({ timeout: 15_000 });
-  release();
+  held.answer.open();
   await expect(toast(page, /Stalker (started successfully|is connecting)/)).toBeVisible();
   await expect(row.getByTestId("active-badge")).toHaveAttribute("data-phase", "active", { timeout: 15_000 });
 
-  released = false;
-  await row.getByRole("button", { name: `Stop stalker for ${acc.nick}` }).click();
-  await expect.poll(busyNames).toContain(`Stop stalker for ${acc.nick}`);
-  await expect(row.getByRole("button", { name: `Start stalker for ${acc.nick}` })).toBeVisible({ timeout: 5_000 });
+  Object.assign(held, { send: gate(), answer: gate() });
+  await button("Stop").click();
+  await expect(button("Stop")).toHaveAttribute("aria-busy", "true");
+  held.send.open();
+  await expect(button("Start")).toBeVisible({ timeout: 5_000 });
+  await expect(button("Start")).not.toHaveAttribute("aria-busy", "true");
   await expect(row.getByTestId("active-badge")).toHaveCount(0);
   await expect(card(page).getByRole("status").first()).toHaveText("Stalker Inactive");
-  release();
+  held.answer.open();
   await expect(toast(page, "Stalker stopped successfully")).toBeVisible();
   await page.unroute(/\/characters(\.data)?(\?|$)/);
   await remove(request, acc);
 });
+
+/** A door a held request waits at until the test opens it. */
+function gate() {
+  let open = () => {};
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { passed, open: () => open() };
+}
 
 type RouterSnapshot = {
   navigation: { state: string; location?: { search: string } };
