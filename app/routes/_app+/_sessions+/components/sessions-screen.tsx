@@ -227,7 +227,12 @@ function SessionList({ list, action, filter, ticked }: { list: SessionsListAnswe
           <Table.Row>
             {canWrite ? (
               <Table.ColumnHeaderCell>
-                {hydrated ? <input type="checkbox" aria-label="Select every session on this page" checked={all} onChange={() => selectAll(!all)} /> : null}
+                {/* Without JavaScript the column still has a header, so each row's box is named by it too (axe's td-has-header). */}
+                {hydrated ? (
+                  <input type="checkbox" aria-label="Select every session on this page" checked={all} onChange={() => selectAll(!all)} />
+                ) : (
+                  <span className="gt-visually-hidden">Select</span>
+                )}
               </Table.ColumnHeaderCell>
             ) : null}
             <Table.ColumnHeaderCell>Purpose</Table.ColumnHeaderCell>
