@@ -122,7 +122,7 @@ test("issue 30 A3: a clicked Stop or Start shows the server's new state while it
   const button = (name: "Start" | "Stop") => row.getByRole("button", { name: `${name} stalker for ${acc.nick}` });
 
   await button("Start").click();
-  // Pending at once: the clicked button turned busy (and stays the one the focus is on).
+  // Pending at once: the clicked button turned busy.
   await expect(button("Start")).toHaveAttribute("aria-busy", "true");
   held.send.open();
   await expect(row.getByTestId("active-badge")).toBeVisible({ timeout: 15_000 });
