@@ -176,10 +176,10 @@ const RATES_ACTION: PageActionOptions<Intent> = {
       const submission = parseWithZod(form.formData, { schema: saveRateSchema() });
       // conform's add/remove tier and revert, posted without JavaScript.
       if (submission.status === undefined) return outcome(true, "", { formId, result: submission.reply() });
-      if (submission.status !== "success") {
-        const first = firstError(submission.error) ?? RATE_MESSAGES.fixErrors;
-        return outcome(false, failureMessage(intent, form.formData, first), { formId, result: submission.reply() });
-      }
+      // Spec 1 §5: saving with errors is blocked with the one toast, the errors beside the
+      // tiers. The browser says so before posting once its check has loaded; a Save pressed
+      // before that (a slow phone) gets the same toast from here, not a different text.
+      if (submission.status !== "success") return outcome(false, RATE_MESSAGES.fixErrors, { formId, result: submission.reply() });
       const { inputItem, outputItem, tiers } = submission.value;
       if (!(await getRatePair(inputItem, outputItem))) return notFound(intent, form.formData);
       // Stored (and so shown) in quantity order, whatever order they were typed in.
