@@ -76,6 +76,10 @@ function noScriptScheduling() {
  * animation running (Radix's and sonner's entrances; a spinner's endless one does not count).
  */
 async function settle(page: Page, js: boolean) {
+  // A state opened by a link (without JavaScript: a navigation) is waited for by its dialog,
+  // which comes early in the document: the rest may still be parsing. A CI scan once read the
+  // Characters page's Refresh button before its text ("button-name", critical).
+  await page.waitForLoadState("load");
   if (js) {
     await page.evaluate(async () => {
       await document.fonts?.ready;
