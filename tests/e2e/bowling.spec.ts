@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, holdChunk, test } from "./fixtures";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
 import { simAccounts, toast } from "./characters-fixtures";
 import { waitForHydration } from "./trading-fixtures";
@@ -84,14 +84,7 @@ test("a press on Refresh while the hint's code arrives still refreshes: the butt
   // slow phone or a loaded machine) and then takes the button's place. Arriving between the
   // press and its click, it took the pressed button away and the refresh never started (a CI
   // run's flaky retry: the Capybara state's refresh).
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let chunk = "";
-  await page.route(/\/assets\/hint-tooltip-[\w-]+\.js$/, async (route) => {
-    chunk = route.request().url();
-    await held;
-    await route.continue();
-  });
+  const tooltip = await holdChunk(page, "hint-tooltip");
   await page.goto("/gifts");
   await waitForHydration(page);
   const control = page.getByTestId("refresh-control");
@@ -100,14 +93,14 @@ test("a press on Refresh while the hint's code arrives still refreshes: the butt
   await button.evaluate((b) => b.setAttribute("data-pressed-here", ""));
   const box = (await button.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await expect.poll(() => chunk).not.toBe("");
+  await expect.poll(tooltip.url).not.toBe("");
   await page.mouse.down();
-  release();
+  tooltip.release();
   // The code has run (the page's own import of it resolves once it is evaluated), then a turn for React.
   await page.evaluate(async (url) => {
     await import(url);
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }, chunk);
+  }, tooltip.url());
   await expect(control.locator("button[data-pressed-here]")).toHaveCount(1);
   const posted = page.waitForRequest((r) => r.method() === "POST" && r.postData() === "intent=refresh");
   await page.mouse.up();

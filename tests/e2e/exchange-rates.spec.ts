@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
+import { holdChunk } from "./fixtures";
 import { ALL_PAIRS, getRates, group, groupHeadings, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
 
 /**
@@ -256,12 +257,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     // The section's validation arrives after the page (held back here, as on a slow phone),
     // so this Save goes to the server. Its refusal gives the same §5 toast as the browser's
     // check (a CI run once pressed Enter first and got another text).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/forms-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const validation = await holdChunk(page, "forms");
     const posts: string[] = [];
     page.on("request", (r) => void (r.method() === "POST" && posts.push(r.url())));
     try {
@@ -276,7 +272,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
       expect(posts).toHaveLength(1);
       expect((await getRates(page.request))["Gold Ring"]["Clay"].rate).toBe("1/2");
     } finally {
-      release();
+      validation.release();
     }
   });
 
@@ -287,12 +283,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
     // check at all made conform post each keystroke's check and the Add tier to the server;
     // the answers, arriving after more typing, put older values back (a rate typed came back
     // blank and Save stayed disabled: a CI flake of the journey below).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/forms-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const validation = await holdChunk(page, "forms");
     const posts: string[] = [];
     page.on("request", (r) => void (r.method() === "POST" && posts.push(r.url())));
     try {
@@ -309,7 +300,7 @@ test.describe("spec 1 §4, §5 the tier editor", () => {
       ]);
       expect(posts).toHaveLength(1);
     } finally {
-      release();
+      validation.release();
     }
   });
 

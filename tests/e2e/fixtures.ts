@@ -1,4 +1,4 @@
-import { test as base } from "@playwright/test";
+import { test as base, type Page } from "@playwright/test";
 import { SIM_URL } from "./characters-fixtures";
 
 export { expect } from "@playwright/test";
@@ -35,3 +35,19 @@ export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void> }
     if (before) await postFaults(before);
   },
 });
+
+/**
+ * Holds back the page's lazily loaded chunk `name` (`/assets/<name>-<hash>.js`), as a slow
+ * phone would get it late, until `release()`; `url()` is its address once the page asked for it.
+ */
+export async function holdChunk(page: Page, name: string): Promise<{ release: () => void; url: () => string }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let url = "";
+  await page.route(new RegExp(`/assets/${name}-[\\w-]+\\.js$`), async (route) => {
+    url = route.request().url();
+    await held;
+    await route.continue();
+  });
+  return { release, url: () => url };
+}

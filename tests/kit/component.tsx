@@ -1,7 +1,8 @@
 import { Theme } from "@radix-ui/themes";
 import { createRemixStub } from "@remix-run/testing";
-import { render } from "@testing-library/react";
+import { act, render } from "@testing-library/react";
 import { onTestFinished, vi } from "vitest";
+import { lazyModule, type LazyModule } from "~/components/ui/lazy-module";
 
 type StubRoutes = Parameters<typeof createRemixStub>[0];
 
@@ -27,4 +28,19 @@ export function renderRemixStub(routes: StubRoutes, options: { initialEntries?: 
       <Stub initialEntries={options.initialEntries ?? [routes[0]?.path ?? "/"]} />
     </Theme>,
   );
+}
+
+/**
+ * A store of lazily loaded code (`lazyModule`) whose code arrives when the test says:
+ * `asked()` once something started loading it, `arrive()` (inside an async act: the store
+ * tells its subscribers in a promise reaction after the resolve) hands over `value`.
+ */
+export function heldModule<T>(value: T): { store: LazyModule<T>; arrive: () => Promise<void>; asked: () => boolean } {
+  let arrive!: () => void;
+  let asked = false;
+  const store = lazyModule<T>(() => {
+    asked = true;
+    return new Promise((resolve) => (arrive = () => resolve(value)));
+  });
+  return { store, arrive: () => act(async () => arrive()), asked: () => asked };
 }

@@ -2,9 +2,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ComponentType, ReactElement, ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { heldModule } from "../../../tests/kit/component";
 import { hintWith } from "./hint";
 import { HintTooltip } from "./hint-tooltip";
-import { lazyModule } from "./lazy-module";
 
 /**
  * Hint's tooltip code loads when a hint is first wanted (the pointer over its trigger, focus, a
@@ -15,14 +15,13 @@ afterEach(cleanup);
 
 type TooltipComponent = ComponentType<{ content: ReactNode; children: ReactElement; open: boolean }>;
 
-function heldCode() {
-  let arrive!: () => void;
-  let asked = false;
-  const store = lazyModule<TooltipComponent>(() => {
-    asked = true;
-    return new Promise((resolve) => (arrive = () => resolve(HintTooltip)));
-  });
-  return { store, arrive: () => act(async () => arrive()), asked: () => asked };
+const heldCode = () => heldModule<TooltipComponent>(HintTooltip);
+
+/** A hinted Refresh button over a store of the tooltip's code that arrives when the test says. */
+function renderHeld(onClick: () => void = () => {}) {
+  const code = heldCode();
+  render(<Refresh Hint={hintWith(code.store)} onClick={onClick} />);
+  return { code, button: screen.getByRole("button", { name: "Refresh" }) };
 }
 
 function Refresh({ onClick, Hint }: { onClick: () => void; Hint: ReturnType<typeof hintWith> }) {
@@ -37,11 +36,8 @@ function Refresh({ onClick, Hint }: { onClick: () => void; Hint: ReturnType<type
 
 describe("Hint (the tooltip's code loaded on demand)", () => {
   it("a press under way when the code arrives keeps its trigger, so its click acts (a swap between press and click lost it: a CI run's refresh never started)", async () => {
-    const code = heldCode();
-    const Hint = hintWith(code.store);
     let clicks = 0;
-    render(<Refresh Hint={Hint} onClick={() => clicks++} />);
-    const button = screen.getByRole("button", { name: "Refresh" });
+    const { code, button } = renderHeld(() => clicks++);
     fireEvent.pointerOver(button);
     expect(code.asked()).toBe(true);
     fireEvent.pointerDown(button);
@@ -84,20 +80,14 @@ describe("Hint (the tooltip's code loaded on demand)", () => {
   });
 
   it("without a press the code takes the trigger's place as soon as it arrives", async () => {
-    const code = heldCode();
-    const Hint = hintWith(code.store);
-    render(<Refresh Hint={Hint} onClick={() => {}} />);
-    const button = screen.getByRole("button", { name: "Refresh" });
+    const { code, button } = renderHeld();
     fireEvent.pointerOver(button);
     await code.arrive();
     await waitFor(() => expect(screen.getByRole("button", { name: "Refresh" })).not.toBe(button));
   });
 
   it("a press that ends without a click (a disabled trigger, a pointer that left) lets the code in", async () => {
-    const code = heldCode();
-    const Hint = hintWith(code.store);
-    render(<Refresh Hint={Hint} onClick={() => {}} />);
-    const button = screen.getByRole("button", { name: "Refresh" });
+    const { code, button } = renderHeld();
     fireEvent.pointerDown(button);
     await code.arrive();
     expect(screen.getByRole("button", { name: "Refresh" })).toBe(button);

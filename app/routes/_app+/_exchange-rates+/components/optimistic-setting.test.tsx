@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { lazyModule } from "~/components/ui/lazy-module";
+import { heldModule } from "../../../../../tests/kit/component";
 import { viewSettingsWith } from "./optimistic-setting";
 import { ViewSettingsPopover } from "./view-settings-popover";
 
@@ -16,17 +16,7 @@ afterEach(cleanup);
 
 type PopoverComponent = ComponentType<{ defaultOpen?: boolean }>;
 
-/** A store whose code arrives when `arrive()` is called; `asked` once something started loading it. */
-function heldCode() {
-  let arrive!: () => void;
-  let asked = false;
-  const store = lazyModule<PopoverComponent>(() => {
-    asked = true;
-    return new Promise((resolve) => (arrive = () => resolve(ViewSettingsPopover)));
-  });
-  // Inside an async act: the store tells its subscribers in a promise reaction after the resolve.
-  return { store, arrive: () => act(async () => arrive()), asked: () => asked };
-}
+const heldCode = () => heldModule<PopoverComponent>(ViewSettingsPopover);
 
 describe("View settings (spec 1 §3 'Local preference')", () => {
   it("the button is there after hydration without the popover's code; pressing it loads the code and opens the popover", async () => {
