@@ -7,7 +7,8 @@
 # The CPU-bound checks that wait on nothing (tsc, ESLint, Prettier and the production build
 # the journeys run against) start together, and vitest with them; each check's output is kept
 # and printed whole after vitest's, in this order, under its own heading, with its own exit
-# status. Then Playwright on the build made above (E2E_PREBUILT=1). docs/testing.md has the figures.
+# status. The journeys' app servers start once that build is there, beside the multi-host test;
+# then Playwright on that build (E2E_PREBUILT=1, E2E_WORLDS_UP=1). docs/testing.md has the figures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -15,7 +16,14 @@ mkdir -p test-results
 rm -f test-results/vitest.json test-results/playwright.json
 status=0
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+worlds_pid=
+stop_worlds() {
+  [ -n "$worlds_pid" ] || return 0
+  kill "$worlds_pid" 2>/dev/null
+  wait "$worlds_pid" 2>/dev/null
+  worlds_pid=
+}
+trap 'stop_worlds; rm -rf "$logs"' EXIT
 port=${E2E_PORT:-3100}
 
 # stage NAME COMMAND…: runs in the background, output to $logs/NAME.log, exit status to $logs/NAME.rc.
@@ -55,14 +63,45 @@ show prettier "" || lint=failed
 
 # The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
 # namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
-echo "== multi-host (worker SIGKILL across network namespaces)"
+# The journeys' app servers (tests/e2e/serve-worlds.ts: a new embedded database each, ~20 s)
+# start now, beside the multi-host test, which keeps about one core busy: Playwright then finds
+# them answering (E2E_WORLDS_UP=1, no webServer of its own). One run id for the servers and
+# the journeys (their Redis prefix).
+export E2E_RUN_ID=${E2E_RUN_ID:-$(date +%s%N)}
+built=false
 if show build "" >/dev/null; then
+  built=true
+  # stdout ("worlds ready") to a file; the servers' stderr to this output, as Playwright's webServer had it.
+  node --import tsx tests/e2e/serve-worlds.ts >"$logs/worlds.log" &
+  worlds_pid=$!
+fi
+
+echo "== multi-host (worker SIGKILL across network namespaces)"
+if [ "$built" = true ]; then
   HOSTS_BUILD_DIR="build-e2e-$port" timeout -k 10 300 node --import tsx tests/hosts/run.ts --short || status=1
 fi
 
+# Waits for the worlds (their own bound: 240 s, as Playwright's webServer had); false when they ended first.
+worlds_ready() {
+  local waited=0
+  while ! grep -q "worlds ready" "$logs/worlds.log" 2>/dev/null; do
+    kill -0 "$worlds_pid" 2>/dev/null || return 1
+    [ "$waited" -lt 2400 ] || return 1
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+}
+
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
-if show build "-- production build for the journeys (build-e2e-$port)" >/dev/null; then
-  PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json E2E_PREBUILT=1 npx playwright test --reporter=list,json || status=1
+if [ "$built" = true ]; then
+  if worlds_ready; then
+    PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json E2E_PREBUILT=1 E2E_WORLDS_UP=1 npx playwright test --reporter=list,json || status=1
+  else
+    echo "The journeys' app servers did not start (tests/e2e/serve-worlds.ts):"
+    cat "$logs/worlds.log"
+    status=1
+  fi
+  stop_worlds
 else
   echo "The production build failed:"
   cat "$logs/build.log"

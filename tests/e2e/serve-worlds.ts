@@ -6,7 +6,8 @@
  * 37 s in a row here, 50 s in CI. Each gets a fresh data dir and the run's build. Prints
  * "worlds ready" once every world's /healthz answers; a port already taken, or a server that
  * ends, ends this process with the reason (Playwright then fails the run). Stopping this process
- * stops the servers (they are in its process group, which Playwright ends).
+ * (SIGTERM, SIGINT) stops the servers. scripts/test.sh starts it itself, beside the multi-host
+ * test, and tells Playwright the worlds are up (E2E_WORLDS_UP=1).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -57,4 +58,12 @@ for (let delay = 100; waiting.size; delay = Math.min(delay * 2, 500)) {
 }
 process.stdout.write("worlds ready\n");
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => fail(`${signal}: stopping the servers`));
+// Asked to stop (Playwright, or scripts/test.sh once the journeys are done): the servers stop with it, quietly.
+for (const signal of ["SIGTERM", "SIGINT"] as const)
+  process.once(signal, () => {
+    for (const child of children) {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+    }
+    process.exit(0);
+  });
