@@ -1,5 +1,6 @@
 import { defineConfig, mergeConfig } from "vitest/config";
 import { ISOLATED_FILES } from "./tests/setup/isolated-files";
+import EnvironmentGroupingSequencer from "./tests/setup/sequencer";
 import viteConfig from "./vite.config";
 
 const ALL = ["{app,api,jobs,sim,tests,scripts}/**/*.test.{ts,tsx}"];
@@ -20,6 +21,8 @@ export default mergeConfig(
       // Redis's silence, not the process's stalls (app/queue/redis.server.ts `silenceDeadline`).
       // VITEST_FORKS overrides it.
       maxWorkers: Number(process.env.VITEST_FORKS ?? 6),
+      // The unit project's files grouped by test environment, so a fork keeps its modules (tests/setup/sequencer.ts).
+      sequence: { sequencer: EnvironmentGroupingSequencer },
       projects: [
         // A fork runs file after file with the modules it has loaded: each file still gets its
         // own database, Redis prefix and data dir, and starts from the first file's environment

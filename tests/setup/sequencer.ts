@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * vitest's own order (the isolated project first, then the longest or largest files first),
+ * with the `unit` project's files grouped by their test environment: the node files, then the
+ * component tests (`// @vitest-environment happy-dom`).
+ *
+ * A fork of the unit project keeps its modules from file to file (`isolate: false`), but only
+ * while the next file in the queue has its environment: vitest ends a fork whose next file
+ * needs another one and starts a new one, which loads the app again. In vitest's order the
+ * 21 component tests were scattered among the node files, and a run started ~40 forks instead
+ * of ~17 (docs/testing.md "Issue 32 item 7", eighth session).
+ */
+export default class EnvironmentGroupingSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    // Where each project starts in vitest's order: the projects keep their places.
+    const project = new Map<string, number>();
+    sorted.forEach((spec, i) => project.set(spec.project.name, project.get(spec.project.name) ?? i));
+    const keyed = sorted.map((spec, i) => ({
+      spec,
+      i,
+      project: project.get(spec.project.name)!,
+      group: spec.project.config.isolate === false && environmentOf(spec.moduleId) !== "node" ? 1 : 0,
+    }));
+    // Within a project and group, vitest's order stays.
+    return keyed.sort((a, b) => a.project - b.project || a.group - b.group || a.i - b.i).map(({ spec }) => spec);
+  }
+}
+
+/** The environment a file asks for in its docblock (vitest's `@vitest-environment`), else node. */
+function environmentOf(file: string): string {
+  const head = fs.readFileSync(file, "utf8").slice(0, 2_000);
+  return /@vitest-environment\s+([\w-]+)/.exec(head)?.[1] ?? "node";
+}
