@@ -63,7 +63,7 @@ show prettier "" || lint=failed
 
 # The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
 # namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
-# The journeys' app servers (tests/e2e/serve-worlds.ts: a new embedded database each, ~20 s)
+# The journeys' app servers (tests/e2e/serve-worlds.ts: three servers on new embedded databases, ~10–20 s)
 # start now, beside the multi-host test, which keeps about one core busy: Playwright then finds
 # them answering (E2E_WORLDS_UP=1, no webServer of its own). One run id for the servers and
 # the journeys (their Redis prefix).

@@ -42,6 +42,17 @@ async function answers(world: World): Promise<boolean> {
   }
 }
 
+// Asked to stop (Playwright; scripts/test.sh once the journeys are done, or when the worlds did not
+// come up in time, so also before "worlds ready"): the servers stop with it, quietly.
+for (const signal of ["SIGTERM", "SIGINT"] as const)
+  process.once(signal, () => {
+    for (const child of children) {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+    }
+    process.exit(0);
+  });
+
 for (const world of WORLDS) if (await taken(world.port)) fail(`${world.baseURL} is already used by another process`);
 
 /**
@@ -81,13 +92,3 @@ for (let delay = 100; waiting.size; delay = Math.min(delay * 2, 500)) {
 }
 fs.rmSync(template, { recursive: true, force: true });
 process.stdout.write("worlds ready\n");
-
-// Asked to stop (Playwright, or scripts/test.sh once the journeys are done): the servers stop with it, quietly.
-for (const signal of ["SIGTERM", "SIGINT"] as const)
-  process.once(signal, () => {
-    for (const child of children) {
-      child.removeAllListeners("exit");
-      child.kill("SIGTERM");
-    }
-    process.exit(0);
-  });
