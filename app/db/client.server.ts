@@ -255,7 +255,7 @@ const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers = 32MB"] };
  * it (measured: 785 MB after creating, 165 MB opening existing files) until a full GC finds
  * it; the process that serves the database lives for the whole run, so that peak stays out of it.
  */
-async function createEmbeddedFiles(dir: string) {
+export async function createEmbeddedFiles(dir: string) {
   const code = `const { PGlite } = await import("@electric-sql/pglite"); const db = new PGlite(process.env.GT_PGLITE_INIT_DIR); await db.waitReady; await db.close();`;
   await new Promise<void>((resolve, reject) => {
     // From the project root: the package resolves from its node_modules, wherever this module was built to.

@@ -10,15 +10,17 @@
  * test, and tells Playwright the worlds are up (E2E_WORLDS_UP=1).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { createEmbeddedFiles } from "../../app/db/client.server";
 import { E2E_BUILD_DIR, WORLDS, worldServerEnv, type World } from "./world";
 
 const runId = process.env.E2E_RUN_ID ?? Date.now().toString(36);
 const children: ChildProcess[] = [];
+/** The embedded database's files made for the worlds (below), until they are copied. */
+let templateDir: string | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`serve-worlds: ${message}\n`);
@@ -50,26 +52,21 @@ for (const signal of ["SIGTERM", "SIGINT"] as const)
       child.removeAllListeners("exit");
       child.kill("SIGTERM");
     }
+    if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
     process.exit(0);
   });
 
 for (const world of WORLDS) if (await taken(world.port)) fail(`${world.baseURL} is already used by another process`);
 
 /**
- * The embedded database's files made once (initdb, ~5 core-seconds of WebAssembly) and copied
- * into each world's data dir, where the server finds them and only migrates: what it would
- * make itself (app/db/client.server.ts `createEmbeddedFiles`: a new PGlite on an empty dir).
- * A first start's own initdb stays under test in scripts/start.test.ts and app/db/client.server.test.ts.
+ * The embedded database's files made once (initdb, ~5 core-seconds of WebAssembly, by the app's
+ * own `createEmbeddedFiles`) and copied into each world's data dir, where the server finds them
+ * and only migrates. A first start's own initdb stays under test in scripts/start.test.ts and
+ * app/db/client.server.test.ts.
  */
 async function embeddedFiles(): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-e2e-pglite-"));
-  const code = `const { PGlite } = await import("@electric-sql/pglite"); const db = new PGlite(process.env.GT_PGLITE_INIT_DIR); await db.waitReady; await db.close();`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
-    env: { ...process.env, GT_PGLITE_INIT_DIR: dir },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const [status] = (await once(child, "exit")) as [number | null];
-  if (status !== 0) fail(`could not create the embedded database files (exit code ${status})`);
+  const dir = (templateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-e2e-pglite-")));
+  await createEmbeddedFiles(dir).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
   return dir;
 }
 
@@ -91,4 +88,5 @@ for (let delay = 100; waiting.size; delay = Math.min(delay * 2, 500)) {
   if (waiting.size) await new Promise((r) => setTimeout(r, delay));
 }
 fs.rmSync(template, { recursive: true, force: true });
+templateDir = undefined;
 process.stdout.write("worlds ready\n");
