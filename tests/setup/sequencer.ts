@@ -9,8 +9,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * A fork of the unit project keeps its modules from file to file (`isolate: false`), but only
  * while the next file in the queue has its environment: vitest ends a fork whose next file
  * needs another one and starts a new one, which loads the app again. In vitest's order the
- * 21 component tests were scattered among the node files, and a run started ~40 forks instead
- * of ~17 (docs/testing.md "Issue 32 item 7", eighth session).
+ * 21 component tests were scattered among the node files, and a run started 41 forks; grouped,
+ * 12 (docs/testing.md "Issue 32 item 7", eighth session).
  */
 export default class EnvironmentGroupingSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -22,10 +22,11 @@ export default class EnvironmentGroupingSequencer extends BaseSequencer {
       spec,
       i,
       project: project.get(spec.project.name)!,
-      group: spec.project.config.isolate === false && environmentOf(spec.moduleId) !== "node" ? 1 : 0,
+      // An isolated file gets a fresh process anyway; node files first, then each other environment.
+      env: spec.project.config.isolate === false ? environmentOf(spec.moduleId).replace(/^node$/, "") : "",
     }));
-    // Within a project and group, vitest's order stays.
-    return keyed.sort((a, b) => a.project - b.project || a.group - b.group || a.i - b.i).map(({ spec }) => spec);
+    // Within a project and environment, vitest's order stays.
+    return keyed.sort((a, b) => a.project - b.project || a.env.localeCompare(b.env) || a.i - b.i).map(({ spec }) => spec);
   }
 }
 
