@@ -61,8 +61,6 @@ show eslint "== lint (ESLint, then Prettier --check)" || lint=failed
 show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
 
-# The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
-# namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
 # The journeys' app servers (tests/e2e/serve-worlds.ts: three servers on new embedded databases, ~10–20 s)
 # start now, beside the multi-host test, which keeps about one core busy: Playwright then finds
 # them answering (E2E_WORLDS_UP=1, no webServer of its own). One run id for the servers and
@@ -76,6 +74,8 @@ if show build "" >/dev/null; then
   worlds_pid=$!
 fi
 
+# The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
+# namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
 echo "== multi-host (worker SIGKILL across network namespaces)"
 if [ "$built" = true ]; then
   HOSTS_BUILD_DIR="build-e2e-$port" timeout -k 10 300 node --import tsx tests/hosts/run.ts --short || status=1
