@@ -290,6 +290,8 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
   // The worker's next journeys share this context (playwright.config.ts reuseContext).
   await context.clearPermissions();
 
+  // The switch's post, answered: its toast comes right after (awaited below, before the long press).
+  const switched = page.waitForResponse((r) => r.request().method() === "POST" && /^\/trading-planets(\.data)?$/.test(new URL(r.url()).pathname));
   await page.getByRole("switch", { name: "Active: second ad" }).click();
   await expect(page.getByRole("switch", { name: "Active: second ad" })).toHaveAttribute("aria-checked", "false");
   await expect
@@ -299,6 +301,12 @@ test("Ads: message required, expand + quick insert at the caret, copy to clipboa
           .isActive,
     )
     .toBe(false);
+  // The switch's answer reaches the page after the server has stored it, with its toast and a
+  // revalidation: the press waits for it, so nothing the page does meanwhile lands in the 700 ms
+  // hold. (Once, at a load average of 10, the press started no multi-select; the page changing
+  // under it is the likely cause, not reproduced: an answer held 1.5 s into the hold did not.)
+  await switched;
+  await expect(toast(page, "Ad updated successfully")).toBeVisible();
 
   // Long press (500 ms) on delete starts multi-select with that ad selected.
   await longPress(page, page.getByRole("button", { name: "Delete second ad" }));
