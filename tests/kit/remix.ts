@@ -17,8 +17,15 @@ import { guardBuild } from "~/http/route-guard.server";
 
 export type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; file: string };
 
+/**
+ * The route files are read once per process: remix-flat-routes walks app/routes and matches
+ * every file against its globs, and `fullPath` asked for the table once per route (in the
+ * security suite's fuzz, a seventh of its CPU).
+ */
+let table: readonly RouteEntry[] | null = null;
 export function routeTable(): RouteEntry[] {
-  return Object.values(appRoutes(UNSAFE_defineRoutes)) as RouteEntry[];
+  table ??= Object.freeze((Object.values(appRoutes(UNSAFE_defineRoutes)) as RouteEntry[]).map((r) => Object.freeze({ ...r })));
+  return [...table];
 }
 
 /** The full URL path of a route (pathless layouts add nothing). */
