@@ -6,12 +6,13 @@
  * ("Moving to worker …", then active). Sessions beyond every live worker's capacity say
  * "all workers are full (N of M)". The figures printed are not asserted (bench/ measures them).
  */
+import { desc } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PHASE_TEXTS, type SessionView } from "#api/sessions";
 import { startSimulator, type Simulator } from "#sim/server";
 import { apiArgs } from "#tests/kit/api";
 import { getDb } from "~/db/client.server";
-import { sessions } from "~/db/schema";
+import { logs, sessions } from "~/db/schema";
 import { startHolderWatcher } from "~/models/session-liveness.server";
 import { getStalkerStatus, startStalker, stopStalker } from "~/models/stalker.server";
 import { upsertUser } from "~/models/user.server";
@@ -141,7 +142,7 @@ describe("holder liveness with real workers (issue 29)", () => {
 
   it("sessions beyond every live worker's capacity say 'all workers are full (N of M)', never active", async () => {
     const accounts = await stalkers(3);
-    await worker({ SESSION_CONCURRENCY: "2" });
+    const w = await worker({ SESSION_CONCURRENCY: "2" });
     for (const acc of accounts) await startStalker(acc.id);
     await waitFor(
       "two active",
@@ -149,16 +150,24 @@ describe("holder liveness with real workers (issue 29)", () => {
       30_000,
     );
     const full = "Waiting for a worker: all workers are full (2 of 2)";
+    // What the sessions and the workers' beats said last, for the message if the wait runs out
+    // (it did twice in fresh-clone runs at a load average of 10, at 10 s and at 30 s).
+    let seen = "";
     const third = await waitFor(
       "the third says all workers are full",
       async () => {
         resetJobEngineStatus();
         const all = await Promise.all(accounts.map((x) => getStalkerStatus(x.id)));
+        const beats = (await jobEngineDetails()).workers.map((x) => ({ id: x.id, sessions: x.sessions, capacity: x.capacity }));
+        seen = JSON.stringify({ sessions: all.map((s) => s && [s.phase, s.actual, s.status, s.holder]), beats });
         return all.find((s) => s?.status === full);
       },
-      // As the wait for the two above: 10 s ran out once at a load average of 10 on a slow machine.
       30_000,
-    );
+    ).catch(async (err: Error) => {
+      const entries = await (await getDb()).select({ at: logs.timestamp, message: logs.message }).from(logs).orderBy(desc(logs.timestamp)).limit(12);
+      const log = entries.map((e) => `${e.at.toISOString()} ${e.message}`).join("\n");
+      throw new Error(`${err.message}\nlast seen: ${seen}\nSystem Logs, newest first:\n${log}\nworker ${w.id}:\n${w.output().slice(-3000)}`);
+    });
     expect(third).toMatchObject({ phase: "waiting", actual: "waiting", holder: null });
     expect((await getJson(activeLoader, "/api/stalker/active")).connections).not.toContain(third!.key);
     expect((await getJson(healthLoader, "/api/health")).sessions).toEqual({ waiting: 1, status: full });
