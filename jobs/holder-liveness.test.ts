@@ -164,7 +164,13 @@ describe("holder liveness with real workers (issue 29)", () => {
       },
       30_000,
     ).catch(async (err: Error) => {
-      const entries = await (await getDb()).select({ at: logs.timestamp, message: logs.message }).from(logs).orderBy(desc(logs.timestamp)).limit(12);
+      const db = await getDb();
+      const entries = await db
+        .select({ at: logs.timestamp, message: logs.message })
+        .from(logs)
+        .orderBy(desc(logs.timestamp))
+        .limit(12)
+        .catch(() => []);
       const log = entries.map((e) => `${e.at.toISOString()} ${e.message}`).join("\n");
       throw new Error(`${err.message}\nlast seen: ${seen}\nSystem Logs, newest first:\n${log}\nworker ${w.id}:\n${w.output().slice(-3000)}`);
     });

@@ -187,8 +187,8 @@ test.describe("Trading Planets: every form keeps its input when the post fails",
       "Failed to update custom planet",
     );
     // Leaving the field saves what it holds (spec 2 §5's inline rename), so with "Orion2" still
-    // in it, any later move of the focus (the Delete link's click, the confirm closing) would
-    // post the rename again, and one that fell between two refusals would be stored. Escape puts
+    // in it, a later move of the focus could post the rename again, and one that fell between
+    // two refusals would be stored ("Orion2" was found stored once; not reproduced). Escape puts
     // the name back: the walk below is about Delete Planet alone.
     await rename.press("Escape");
     await expect(rename).toHaveValue("Orion");
