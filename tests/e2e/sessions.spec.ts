@@ -230,8 +230,48 @@ test("one account, one holder: Start on an account Collections holds asks first;
       });
       throw new Error(`${err.message}\npage: ${JSON.stringify(seen)}\nconsole and navigations: ${JSON.stringify(logs)}`);
     });
+  // The take-over's toast did not show once (docs/testing.md "Issue 32 item 7", eleventh session):
+  // the post answered with the flash, the redirect's root load took it, and the stalker was
+  // active, yet no toast came. Should it fail again, the error says which request carried and
+  // which took the flash, and which toasts the page showed.
+  const t0 = Date.now();
+  const answers: string[] = [];
+  const dataPath = (u: string) => {
+    const url = new URL(u);
+    return url.pathname.endsWith(".data") ? `${url.pathname}?${url.searchParams.get("_routes") ?? ""}` : null;
+  };
+  page.on("request", (r) => {
+    const p = dataPath(r.url());
+    if (p) answers.push(`${Date.now() - t0} ms sent ${r.method()} ${p}`);
+  });
+  page.on("response", async (r) => {
+    const p = dataPath(r.url());
+    if (!p) return;
+    const at = Date.now() - t0;
+    const cookie = (await r.headerValue("set-cookie").catch(() => null)) ?? "";
+    const flash = /toast-session=e30/.test(cookie) ? " (flash taken)" : /toast-session=/.test(cookie) ? " (flash set)" : "";
+    answers.push(`${at} ms ${r.status()} ${r.request().method()} ${p}${flash}`);
+  });
+  page.on("requestfailed", (r) => answers.push(`${Date.now() - t0} ms ${r.method()} ${dataPath(r.url()) ?? r.url()} failed: ${r.failure()?.errorText}`));
+  // Every toast the page shows from now on, as it comes (the page stays: the post and its redirect are client-side).
+  await page.evaluate(() => {
+    const w = window as unknown as { __gtToasts: string[] };
+    const start = Date.now();
+    w.__gtToasts = [];
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes) if (n instanceof HTMLElement && n.closest(".gt-toaster")) w.__gtToasts.push(`${Date.now() - start} ms ${n.textContent}`);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await panel.getByRole("button", { name: "Take over" }).click();
-  await expect(toast(page, `Stalker started successfully · Took account ${acc.id} over from Collections`)).toBeVisible({ timeout: 15_000 });
+  await expect(toast(page, `Stalker started successfully · Took account ${acc.id} over from Collections`))
+    .toBeVisible({ timeout: 15_000 })
+    .catch(async (err: Error) => {
+      const toasts = await page.evaluate(() => (window as unknown as { __gtToasts?: string[] }).__gtToasts);
+      throw new Error(
+        `${err.message}\nanswers since the click: ${JSON.stringify(answers)}\ntoasts shown since: ${JSON.stringify(toasts)}\nconsole and navigations: ${JSON.stringify(logs)}`,
+      );
+    });
   await expect(panel).toHaveCount(0);
   await expect(card(page).getByRole("status").first()).toHaveText("Stalker Active");
 
