@@ -279,15 +279,23 @@ export async function addActivity(operatorId: string, status: ActivityStatus, me
   return row!.id;
 }
 
-/** Sets an entry's status and text (with `tx`: in that transaction; the caller publishes after its commit). */
-export async function finishActivity(id: number, status: ActivityStatus, message: string, tx?: CollectionsWriter) {
+/**
+ * Sets an in-progress entry's status and text: its progress, or its end (with `tx`: in that
+ * transaction; the caller publishes after its commit); true if it did. A finished
+ * entry (success, error, stopped) is never rewritten: a worker that lost an Auto cycle to
+ * another (cut off from Redis, still reaching the database) once turned the other's "cycle
+ * completed" into "stopped after send (Auto off)", because the other's completion had turned
+ * Auto off (docs/testing.md "Issue 32 item 7", eleventh session).
+ */
+export async function finishActivity(id: number, status: ActivityStatus, message: string, tx?: CollectionsWriter): Promise<boolean> {
   const db = tx ?? (await getDb());
   const [row] = await db
     .update(collectionsActivity)
     .set({ status, message, updatedAt: new Date() })
-    .where(eq(collectionsActivity.id, id))
+    .where(and(eq(collectionsActivity.id, id), eq(collectionsActivity.status, "in-progress")))
     .returning({ operatorId: collectionsActivity.operatorId });
   if (!tx && row) collectionsChanged(row.operatorId);
+  return !!row;
 }
 
 /**

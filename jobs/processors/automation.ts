@@ -167,6 +167,9 @@ async function runCycle(job: Job<AutomationJob>, token: string | undefined, clos
 
   /** "Cycle n stopped after <step> (Auto off)", once for the job; nothing is written after it. */
   const stop = async (): Promise<CycleResult> => {
+    // A worker that cannot prove its lock writes nothing more: the cycle may be another's now,
+    // and "Auto off" may be that other worker's completion of it (the last of its repeats).
+    assertLockProven(token);
     const after = await runStepOnce(key("stopped"), async (tx) => {
       const text = lastDone ? `Cycle ${p.run} stopped after ${lastDone} (Auto off)` : `Cycle ${p.run} stopped before mastic (Auto off)`;
       await finishActivity(entry, "stopped", text, tx);
@@ -378,8 +381,9 @@ async function autoStoppedByFailure(job: Job<AutomationJob>, err: unknown) {
   await runStepOnce(stepKey(job, "failed"), async (tx) => {
     const wasLive = await stopLiveChain(tx, p.operatorId, p.chain);
     const text = wasLive ? `Auto stopped: cycle ${p.run} failed (${reason})` : `Cycle ${p.run} failed (${reason})`;
-    if (entry !== null) await finishActivity(entry, "error", text, tx);
-    else if (wasLive) await addActivity(p.operatorId, "error", text, tx);
+    // The cycle's own entry, unless it is finished already (its completion stands): then a line of its own.
+    const onEntry = entry !== null && (await finishActivity(entry, "error", text, tx));
+    if (!onEntry && wasLive) await addActivity(p.operatorId, "error", text, tx);
   });
   collectionsChanged(p.operatorId);
   // Issue 31: the operators are told (never waited on: the alert is queued).
