@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { createAccounts } from "./bowling-fixtures";
 import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
@@ -24,13 +24,14 @@ async function createUser(page: Page, rc: string, category: string) {
  * What the tab heard on its live stream and which loads it made, from now on (for a failure's
  * message): the stream is wrapped before the page opens it, each load is noted as it is sent.
  */
-async function recordLive(page: Page): Promise<() => Promise<string>> {
+async function recordLive(page: Page): Promise<{ heard: () => Promise<string>; stop: () => void }> {
   const t0 = Date.now();
   const loads: string[] = [];
-  page.on("request", (r) => {
+  const onRequest = (r: Request) => {
     const url = new URL(r.url());
     if (url.pathname.endsWith(".data") && r.method() === "GET") loads.push(`${Date.now() - t0} ms ${url.searchParams.get("_routes")}`);
-  });
+  };
+  page.on("request", onRequest);
   await page.addInitScript(() => {
     const w = window as unknown as { __gtLive: string[] };
     const start = Date.now();
@@ -44,15 +45,17 @@ async function recordLive(page: Page): Promise<() => Promise<string>> {
       }
     };
   });
-  return async () =>
+  const heard = async () =>
     `live stream: ${JSON.stringify(await page.evaluate(() => (window as unknown as { __gtLive?: string[] }).__gtLive))}\nloads: ${JSON.stringify(loads)}`;
+  // The tab outlives the journey (one tab per worker): its listener goes with the journey.
+  return { heard, stop: () => void page.off("request", onRequest) };
 }
 
 test("create a user from a simulator recovery code; the dialog closes and resets", async ({ page }) => {
   const [acc] = await simAccounts("bowling");
   // Once (a subset run, eleventh session) the gifts were not shown in 20 s but were after a
   // reload: the failure says what the stream brought and what the page loaded.
-  const heard = await recordLive(page);
+  const live = await recordLive(page);
   await page.goto("/characters");
   await createUser(page, acc!.recoveryCode, "bowling");
   await expect(toast(page, "User created successfully")).toBeVisible();
@@ -64,13 +67,14 @@ test("create a user from a simulator recovery code; the dialog closes and resets
     .toBeVisible({ timeout: 20_000 })
     .catch(async (err: Error) => {
       // Which it was: the job never ran, or the page missed the live news of it.
-      const record = await heard();
+      const record = await live.heard();
       await page.reload();
       const shown = await gifts.isVisible();
       throw new Error(
         `${err.message}\nAfter a reload the gifts are ${shown ? "shown: the page missed the live update, or the job was late" : "still not there: the job did not run"}\n${record}`,
       );
     });
+  live.stop();
   await expect(characterRow(page, acc!.id).getByTestId("gifts-loading")).toHaveCount(0);
   await page.getByRole("link", { name: "Add User" }).click();
   await expect(page.getByRole("dialog", { name: "Add User" }).getByLabel("Recovery code")).toHaveValue("");

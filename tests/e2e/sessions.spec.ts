@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, Page, Request, Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { characterRow, simAccounts, toast, type SimAccount } from "./characters-fixtures";
 import { waitForHydration } from "./trading-fixtures";
@@ -240,19 +240,22 @@ test("one account, one holder: Start on an account Collections holds asks first;
     const url = new URL(u);
     return url.pathname.endsWith(".data") ? `${url.pathname}?${url.searchParams.get("_routes") ?? ""}` : null;
   };
-  page.on("request", (r) => {
+  const onRequest = (r: Request) => {
     const p = dataPath(r.url());
     if (p) answers.push(`${Date.now() - t0} ms sent ${r.method()} ${p}`);
-  });
-  page.on("response", async (r) => {
+  };
+  const onResponse = async (r: Response) => {
     const p = dataPath(r.url());
     if (!p) return;
     const at = Date.now() - t0;
     const cookie = (await r.headerValue("set-cookie").catch(() => null)) ?? "";
     const flash = /toast-session=e30/.test(cookie) ? " (flash taken)" : /toast-session=/.test(cookie) ? " (flash set)" : "";
     answers.push(`${at} ms ${r.status()} ${r.request().method()} ${p}${flash}`);
-  });
-  page.on("requestfailed", (r) => answers.push(`${Date.now() - t0} ms ${r.method()} ${dataPath(r.url()) ?? r.url()} failed: ${r.failure()?.errorText}`));
+  };
+  const onFailed = (r: Request) => answers.push(`${Date.now() - t0} ms ${r.method()} ${dataPath(r.url()) ?? r.url()} failed: ${r.failure()?.errorText}`);
+  page.on("request", onRequest);
+  page.on("response", onResponse);
+  page.on("requestfailed", onFailed);
   // Every toast the page shows from now on, as it comes (the page stays: the post and its redirect are client-side).
   await page.evaluate(() => {
     const w = window as unknown as { __gtToasts: string[] };
@@ -272,6 +275,10 @@ test("one account, one holder: Start on an account Collections holds asks first;
         `${err.message}\nanswers since the click: ${JSON.stringify(answers)}\ntoasts shown since: ${JSON.stringify(toasts)}\nconsole and navigations: ${JSON.stringify(logs)}`,
       );
     });
+  // The tab outlives the journey (one tab per worker): the listeners go with it.
+  page.off("request", onRequest);
+  page.off("response", onResponse);
+  page.off("requestfailed", onFailed);
   await expect(panel).toHaveCount(0);
   await expect(card(page).getByRole("status").first()).toHaveText("Stalker Active");
 
