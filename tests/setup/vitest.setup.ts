@@ -65,6 +65,11 @@ Object.assign(process.env, {
   if (sessionHost?.state) sessionHost.state.closing = false;
   const { resetGalaxyServices } = await import("~/platform/galaxy-services.server");
   resetGalaxyServices();
+  // The user-agent registry's copy in memory is of the file before's database: the simulator's
+  // world has the same account ids in every file, so a record a file before registered would
+  // be read back as this file's (connection-deps.server.test saw one in a CI run).
+  const { resetUserAgentMemory } = await import("~/models/user-agent.server");
+  resetUserAgentMemory();
 }
 
 // Component tests (a DOM per file): testing-library's waitFor / findBy* wait up to 5 s, not its
