@@ -186,7 +186,16 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
   const fallbackMs = options.fallbackMs ?? null;
   const busy = navigation.state !== "idle" || revalidator.state !== "idle" || fetchers.some((f) => f.state !== "idle");
 
-  const state = useRef({ pending: false, last: 0, timer: null as ReturnType<typeof setTimeout> | null, busy, enabled, revalidator });
+  const state = useRef({
+    pending: false,
+    /** This hook's revalidation was started and has not completed (see the router watch below). */
+    inFlight: false,
+    last: 0,
+    timer: null as ReturnType<typeof setTimeout> | null,
+    busy,
+    enabled,
+    revalidator,
+  });
   state.current.busy = busy;
   state.current.enabled = enabled;
   state.current.revalidator = revalidator;
@@ -218,9 +227,31 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
       return;
     }
     s.pending = false;
+    s.inFlight = true;
     s.last = Date.now();
     s.revalidator.revalidate();
   };
+
+  // A navigation that starts while the revalidation loads cancels it, and loads only the
+  // routes whose shouldRevalidate asks for it: a page that keeps its data for URL-only
+  // parameters (a dialog closing) then never got the change. Seen in CI: a new character's
+  // gifts, loaded by the revalidation the news of them started, lost to the Add User dialog
+  // closing 36 ms later, and no further news came. Such a revalidation is owed again once
+  // the router is free.
+  useEffect(() => {
+    const router = remixRouter();
+    if (!router) return;
+    return router.subscribe(() => {
+      const s = state.current;
+      if (!s.inFlight) return;
+      const { navigation, revalidation } = router.state;
+      if (revalidation === "idle") s.inFlight = false;
+      else if (navigation.state !== "idle") {
+        s.inFlight = false;
+        s.pending = true;
+      }
+    });
+  }, []);
 
   // A change arrived, or the page became free again: revalidate if one is owed.
   useEffect(() => {
