@@ -5,6 +5,7 @@ import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
+  type ClientLoaderFunctionArgs,
   Link,
   Links,
   Meta,
@@ -21,7 +22,7 @@ import shellStyles from "~/components/shell/shell.css?url";
 import globalStyles from "~/styles/global.css?url";
 import { THEME_FETCHER_KEY } from "~/components/shell/theme-toggle";
 import { AnswerToasts } from "~/components/ui/answer-toasts";
-import { Toaster } from "~/components/ui/toast";
+import { receiveFlash, Toaster, type FlashToastData } from "~/components/ui/toast";
 import { getEnv } from "~/utils/env.server";
 import { keepDataWhenUnreachable, rememberLoaderData } from "~/utils/unreachable";
 import { getTheme } from "~/utils/theme.server";
@@ -103,8 +104,17 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** A revalidation that cannot reach the server keeps the theme and toasts (app/utils/unreachable.ts). */
-export const clientLoader = keepDataWhenUnreachable("root");
+/**
+ * A revalidation that cannot reach the server keeps the theme and toasts (app/utils/unreachable.ts).
+ * Each load's flash toast is shown as the load arrives (`receiveFlash`): a later load may
+ * replace this one's state before React renders it.
+ */
+const keepRoot = keepDataWhenUnreachable("root");
+export const clientLoader = async (args: ClientLoaderFunctionArgs) => {
+  const data = (await keepRoot(args)) as { toast?: FlashToastData | null } | undefined;
+  receiveFlash(data?.toast);
+  return data;
+};
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");

@@ -207,4 +207,18 @@ describe("flash toasts", () => {
     await advance(1001);
     expect(shown()).toEqual([]);
   });
+
+  it("show as the root's load arrives, though no render hands the flash over (a later load replaced it first)", async () => {
+    // The router's updates are React transitions: a live revalidation finishing right after the
+    // redirect's load replaced the state that carried the flash before React rendered it.
+    const { clientLoader } = await import("~/root");
+    const data = await clientLoader({ serverLoader: async () => ({ theme: "dark", toast: flash("f3") }) } as never);
+    expect(data).toMatchObject({ toast: { id: "f3" } });
+    await advance(0);
+    expect(shown()).toEqual(["Deleted 3 log entries"]);
+    // The render that carries it after all shows nothing more.
+    await render(flash("f3"));
+    await advance(0);
+    expect(nodes()).toBe(1);
+  });
 });

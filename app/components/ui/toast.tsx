@@ -190,16 +190,31 @@ function useSeeThroughToasts(enabled: boolean) {
 /** Flash ids already handed to sonner, so a revalidation never shows one twice. */
 const seenFlash = new Set<string>();
 
+/** Hands a flash toast to sonner once (by its id). */
+function showFlash(flash: FlashToastData | null | undefined) {
+  if (!flash || seenFlash.has(flash.id)) return;
+  seenFlash.add(flash.id);
+  add(flash.type, flash.message, { description: flash.description, duration: flash.duration });
+}
+
+/**
+ * The root's client loader hands every flash here as its load arrives, not when a render
+ * commits it. The server gives a flash out once; the router's updates are React transitions,
+ * and a load finishing right after (a live revalidation) replaced the state that carried it
+ * before React rendered it: the toast never showed (a CI journey's "Stalker started
+ * successfully · Took account … over", its flash taken 270 ms before such a load).
+ */
+export function receiveFlash(flash: FlashToastData | null | undefined) {
+  if (typeof document !== "undefined") showFlash(flash);
+}
+
 export function Toaster({ flash, theme = "dark" }: { flash?: FlashToastData | null; theme?: "dark" | "light" }) {
   const hydrated = useHydrated();
   const phone = usePhone();
   useSeeThroughToasts(hydrated);
 
-  useEffect(() => {
-    if (!flash || seenFlash.has(flash.id)) return;
-    seenFlash.add(flash.id);
-    add(flash.type, flash.message, { description: flash.description, duration: flash.duration });
-  }, [flash]);
+  // The flash the page was rendered with (the server's, at hydration); later ones come through receiveFlash too.
+  useEffect(() => showFlash(flash), [flash]);
 
   // Server HTML and the hydration render: the flash inside <noscript>, which the browser
   // shows only when scripts are off (React leaves noscript content alone on the client).
