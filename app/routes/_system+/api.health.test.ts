@@ -49,7 +49,11 @@ describe("GET /api/health", () => {
     const before = Date.now();
     const pool = startWorkers({ mode: "in-process" });
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // The worker's first beat comes once it is up: on a loaded machine later than any fixed wait.
+      await waitFor("the worker running", async () => {
+        resetJobEngineStatus();
+        return (await health()).body.worker.state === "running";
+      });
       const { status, body } = await health();
       expect(status).toBe(200);
       expect(body).toMatchObject({ status: "ok", redis: { ok: true }, worker: { state: "running" } });
