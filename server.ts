@@ -85,7 +85,10 @@ async function main() {
     "*",
     createRequestHandler({
       build: viteDevServer ? async () => appEntry.guardBuild(await loadBuild()) : appEntry.guardBuild(build),
-      getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? "") }),
+      getLoadContext: (_req, res) => ({
+        cspNonce: String(res.locals.cspNonce ?? ""),
+        liveSeq: typeof res.locals.liveSeq === "number" ? res.locals.liveSeq : null,
+      }),
     }),
   );
   app.use(appEntry.expressErrorHandler);

@@ -5,7 +5,10 @@
  *                     refresh, a cycle or a section's data, as it happens in any web or worker
  *                     process (fed through Redis). Events:
  *                       `event: ready`   the stream is up (a page revalidates once: it may have
- *                                        missed changes while it was connecting)
+ *                                        missed changes while it was connecting). Opened with
+ *                                        `?since=N` (the sequence its page was rendered at), the
+ *                                        first says `missed`: false only when nothing was
+ *                                        published since, and the page skips that revalidation
  *                       `event: live`    data = LiveEvent (JSON)
  *                       `event: offline` Redis is away: changes cannot reach the stream; pages
  *                                        fall back to polling until the next `ready`

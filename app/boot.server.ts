@@ -5,7 +5,8 @@
  * they share one module graph with the routes (docs/decisions/0007).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Express } from "express";
+import type { Express, NextFunction, Request, Response } from "express";
+import { liveSeq } from "~/queue/live.server";
 import { getDb, closeDb, dbKind } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
 import { logEvent } from "~/models/log.server";
@@ -48,6 +49,21 @@ export async function mountServerRoutes(app: Express) {
   // per-request routing (byte-for-byte the resource route's answer; docs/decisions/0005).
   app.get("/api/rates", ratesExpressHandler);
   await mountQueueBoard(app, "/admin/queues");
+  app.use(readLiveSeqForPages);
+}
+
+/**
+ * A page's document request reads the live bus's sequence before any loader runs (handed to
+ * the loaders as `context.liveSeq`, to the page by the root loader): the page's stream then
+ * says whether anything was published since, and the page reloads its data on opening only
+ * then (docs/live.md "The first ready"). Data loads, the API and the board skip it.
+ */
+function readLiveSeqForPages(req: Request, res: Response, next: NextFunction) {
+  if (req.method !== "GET" || req.path.endsWith(".data") || /^\/(api|admin)(\/|$)/.test(req.path)) return next();
+  void liveSeq().then((seq) => {
+    res.locals.liveSeq = seq;
+    next();
+  });
 }
 
 /**

@@ -38,11 +38,15 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Galaxy Toolbox" }];
 
-/** Theme (cookie, so the server renders the right one: no flash) and the pending flash toast. */
-export async function loader({ request }: LoaderFunctionArgs) {
+/**
+ * Theme (cookie, so the server renders the right one: no flash), the pending flash toast, and on
+ * a document request the live bus's sequence the page's data is as of (the tab's stream opens
+ * with it: docs/live.md "The first ready").
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await getFlashToast(request);
   // The gift pictures' host is public configuration the browser needs (GiftImage).
-  return data({ theme: getTheme(request), toast: toast ?? null, giftImageBase: getEnv().GIFT_IMAGE_BASE_URL }, { headers });
+  return data({ theme: getTheme(request), toast: toast ?? null, giftImageBase: getEnv().GIFT_IMAGE_BASE_URL, liveSeq: context.liveSeq ?? null }, { headers });
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];

@@ -10,9 +10,11 @@
 import type { Redis } from "ioredis";
 import type { LiveEvent, LiveTopic } from "#api/live";
 import { remember } from "~/utils/remember.server";
-import { createSubscriberConnection, producerConnection, queuePrefix, waitForReady } from "./redis.server";
+import { createSubscriberConnection, producerConnection, queuePrefix, readyProducer, waitForReady } from "./redis.server";
 
 export const liveChannel = () => `${queuePrefix()}:live`;
+/** The bus's sequence: how many events were ever published, counted with each publish (see publishLive). */
+export const liveSeqKey = () => `${queuePrefix()}:live:seq`;
 
 /** What travels: the event plus, for per-operator data, whose it is (never sent to other operators). */
 export type LiveMessage = LiveEvent & { operatorId?: string };
@@ -47,8 +49,44 @@ export function publishLive(topic: LiveTopic, fields: { scope?: string; key?: st
       return;
     }
     if (conn.status !== "ready" && !(await waitForReady(conn, 500))) return;
-    await conn.publish(liveChannel(), payload).catch(() => {});
+    // Counted and sent in one transaction: a stream that read the count after its listener was
+    // attached either gets the event or sees the count past what its page was rendered at (liveSeq).
+    await conn
+      .multi()
+      .incr(liveSeqKey())
+      .publish(liveChannel(), payload)
+      .exec()
+      .catch(() => {});
   });
+}
+
+/** How long a page render or a stream's start waits for the sequence before doing without it. */
+const SEQ_WAIT_MS = 250;
+
+/**
+ * The bus's sequence now, or null when this process has no ready Redis connection or Redis
+ * does not answer within SEQ_WAIT_MS (never opens a connection, never throws). A document
+ * request reads it before its loaders run, so every event counted up to it is in the page's
+ * data; the page's stream says whether any was published since (GET /api/events `since`), and
+ * the page revalidates on opening only then (docs/live.md "The first ready").
+ */
+export async function liveSeq(): Promise<number | null> {
+  const conn = readyProducer();
+  if (!conn) return null;
+  const LATE = Symbol("late");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), SEQ_WAIT_MS)));
+  try {
+    const raw = await Promise.race([conn.get(liveSeqKey()), late]);
+    if (raw === LATE) return null;
+    if (raw === null) return 0; // nothing published yet
+    const n = Number(raw);
+    return Number.isSafeInteger(n) && n >= 0 ? n : null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves once every event published so far has been handed to Redis (tests, shutdown). */

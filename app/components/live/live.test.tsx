@@ -107,6 +107,65 @@ describe("useLive", () => {
     expect(loads).toBe(3);
   });
 
+  it("docs/live.md 'The first ready': opens its stream at the sequence the page was rendered at, and skips the catch-up only when the server says nothing was missed", async () => {
+    vi.stubGlobal("EventSource", FakeEventSource);
+    let loads = 0;
+    function Page() {
+      useLive(["session:relay"], { fallbackMs: null });
+      useLoaderData();
+      return <p>page</p>;
+    }
+    renderRemixStub([
+      {
+        id: "root",
+        path: "/",
+        loader: () => ({ liveSeq: 7, n: ++loads }),
+        Component: () => (
+          <LiveProvider>
+            <Page />
+          </LiveProvider>
+        ),
+      },
+    ]);
+    await screen.findByText("page");
+    await stream();
+    expect(FakeEventSource.last!.url).toBe("/api/events?since=7");
+    expect(loads).toBe(1);
+    await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 1, missed: false })));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(loads).toBe(1);
+    // A ready after the stream dropped and came back: whatever it says, the page catches up.
+    await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 2, missed: false })));
+    await waitFor(() => expect(loads).toBe(2));
+  });
+
+  it("catches up on a first ready that says something was missed", async () => {
+    vi.stubGlobal("EventSource", FakeEventSource);
+    let loads = 0;
+    function Page() {
+      useLive(["session:relay"], { fallbackMs: null });
+      useLoaderData();
+      return <p>page</p>;
+    }
+    renderRemixStub([
+      {
+        id: "root",
+        path: "/",
+        loader: () => ({ liveSeq: 7, n: ++loads }),
+        Component: () => (
+          <LiveProvider>
+            <Page />
+          </LiveProvider>
+        ),
+      },
+    ]);
+    await screen.findByText("page");
+    await stream();
+    expect(loads).toBe(1);
+    await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 1, missed: true })));
+    await waitFor(() => expect(loads).toBe(2));
+  });
+
   it("waits while a post is on its way (a revalidation then would make the router drop the redirect the post answers with), then catches up", async () => {
     const loads = await stalkerPageCaughtUp();
 

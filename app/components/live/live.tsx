@@ -1,4 +1,4 @@
-import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
+import { useFetchers, useNavigation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import type { DegradedEvent } from "#api/dependencies";
 import { LIVE_EVENTS_PATH, LIVE_THROTTLE_MS, liveMatches, type LiveEvent } from "#api/live";
@@ -24,6 +24,13 @@ const HEALTHY: DegradedEvent = { down: [], messages: [], at: 0 };
 class LiveHub {
   status: LiveStatus = "connecting";
   #source: EventSource | null = null;
+  /** The live bus's sequence the page was rendered at (the root loader's `liveSeq`), if known. */
+  readonly #since: number | null;
+  #readySeen = false;
+
+  constructor(since: number | null) {
+    this.#since = since;
+  }
   #listeners = new Set<Listener>();
   #statusListeners = new Set<() => void>();
   /** Bumped on every (re)connection: pages revalidate once for what they missed. */
@@ -34,10 +41,18 @@ class LiveHub {
 
   open() {
     if (this.#source || typeof EventSource === "undefined") return;
-    const source = new EventSource(LIVE_EVENTS_PATH);
+    const source = new EventSource(this.#since === null ? LIVE_EVENTS_PATH : `${LIVE_EVENTS_PATH}?since=${this.#since}`);
     this.#source = source;
-    source.addEventListener("ready", () => {
-      this.epoch++;
+    source.addEventListener("ready", (e) => {
+      // Pages catch up once on every ready (what they missed while the stream was down), but
+      // for the first when the server says nothing was published since the page was rendered:
+      // its data is as new as the stream (docs/live.md "The first ready").
+      const first = !this.#readySeen;
+      this.#readySeen = true;
+      if (!first || !nothingMissed((e as MessageEvent<string>).data)) {
+        this.epoch++;
+        if (this.status === "up") this.#notify(); // the status does not change: say so for the epoch
+      }
       this.#setStatus("up");
     });
     source.addEventListener("offline", () => this.#setStatus("offline"));
@@ -87,6 +102,10 @@ class LiveHub {
   #setStatus(status: LiveStatus) {
     if (this.status === status) return;
     this.status = status;
+    this.#notify();
+  }
+
+  #notify() {
     for (const l of this.#statusListeners) l();
   }
 
@@ -101,12 +120,22 @@ class LiveHub {
   };
 }
 
+/** The first ready's word: `{missed: false}` only when the server counted no event since the page's render. */
+function nothingMissed(data: string | undefined): boolean {
+  try {
+    return (JSON.parse(data ?? "") as { missed?: unknown }).missed === false;
+  } catch {
+    return false;
+  }
+}
+
 const LiveContext = createContext<LiveHub | null>(null);
 
 /** Opens the tab's one event stream (in the app shell). */
 export function LiveProvider({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<{ liveSeq?: number | null }>("root");
   const hub = useRef<LiveHub | null>(null);
-  hub.current ??= new LiveHub();
+  hub.current ??= new LiveHub(typeof root?.liveSeq === "number" ? root.liveSeq : null);
   useEffect(() => {
     const h = hub.current!;
     h.open();
@@ -240,7 +269,7 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
   // the router is free.
   useEffect(() => {
     const router = remixRouter();
-    if (!router) return;
+    if (typeof router?.subscribe !== "function") return;
     return router.subscribe(() => {
       const s = state.current;
       if (!s.inFlight) return;
@@ -263,9 +292,10 @@ export function useLive(patterns: readonly string[], options: UseLiveOptions = {
     flush.current();
   });
 
-  // The stream came up, or back: catch up once. The first `ready` too: the page's data is the
-  // server render's, and whatever changed between that render and the stream's first event
-  // (a bot that logged in meanwhile) sends no event again (the flaky GalaCord "Running" e2e).
+  // The stream came up, or back: catch up once. The first `ready` too, unless the server says
+  // nothing was published since the page's render: whatever changed between that render and the
+  // stream's first event (a bot that logged in meanwhile) sends no event again (the flaky
+  // GalaCord "Running" e2e); the hub bumps the epoch only when something may have been missed.
   const epoch = useSyncExternalStore(
     hub?.subscribeStatus ?? noSubscribe,
     () => hub?.epoch ?? 0,

@@ -7,7 +7,9 @@ export const openapi = documented("/api/events", "System", {
     summary: "The live-event stream",
     description:
       "Server-sent events (docs/live.md): every change any process publishes arrives within milliseconds, as `data: {topic, …}` lines " +
-      "(api/live.ts lists the topics); per-operator events reach only their operator.",
+      "(api/live.ts lists the topics); per-operator events reach only their operator. `since`: the live sequence a page was rendered at " +
+      "(its root loader's `liveSeq`); the first `event: ready` then says `missed: true` or `false`, whether anything was published since.",
+    query: z.object({ since: z.coerce.number().int().min(0).optional().describe("The live sequence the page's data is as of") }),
     responses: { 200: { description: "An endless event stream", contentType: "text/event-stream", schema: z.string() } },
     errors: { 429: "Too many open streams" },
   },

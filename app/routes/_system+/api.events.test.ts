@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { liveMatches } from "#api/live";
-import { closeLive, liveChannel, publishLive } from "~/queue/live.server";
+import { closeLive, liveChannel, liveFlushed, liveSeq, publishLive } from "~/queue/live.server";
 import { deleteKeys, waitFor } from "#jobs/test-helpers";
 import { getEnv } from "~/utils/env.server";
 import { apiArgs, errorBody } from "#tests/kit/api";
@@ -93,6 +93,36 @@ describe("GET /api/events", () => {
     await b.close();
   });
 
+  it("docs/live.md 'The first ready': opened with `since` (the sequence its page was rendered at), the first ready says whether anything was published since; without it, ready only", async () => {
+    publishLive("logs");
+    await liveFlushed();
+    const at = await liveSeq();
+    expect(at).toEqual(expect.any(Number));
+    const firstReady = async (s: Awaited<ReturnType<typeof openStream>>) =>
+      (await waitFor("ready", () => s.frames.find((f) => f.event === "ready"), 5_000, 20)).data;
+
+    const quiet = await openStream(await withAuth(`${url}?since=${at}`));
+    expect(await firstReady(quiet)).toMatchObject({ missed: false });
+    // Every publish counts: a page rendered before it has missed it.
+    publishLive("logs");
+    await liveFlushed();
+    expect(await liveSeq()).toBe(at! + 1);
+    const behind = await openStream(await withAuth(`${url}?since=${at}`));
+    expect(await firstReady(behind)).toMatchObject({ missed: true });
+    const now = await openStream(await withAuth(`${url}?since=${at! + 1}`));
+    expect(await firstReady(now)).toMatchObject({ missed: false });
+    // No sequence (a page loaded on the client): the page catches up as ever.
+    const plain = await openStream(await withAuth());
+    expect(await firstReady(plain)).not.toHaveProperty("missed");
+    await Promise.all([quiet.close(), behind.close(), now.close(), plain.close()]);
+    // One that is not a count is refused, no stream opened.
+    for (const bad of ["abc", "-1", "1.5", ""]) {
+      const res = (await loader(await apiArgs(new Request(`${url}?since=${bad}`)))) as Response;
+      expect(res.status, bad).toBe(400);
+      expect(await res.json()).toEqual(errorBody("since must be a whole number of at least 0"));
+    }
+  });
+
   it("401 JSON without credentials; 405 for POST", async () => {
     const res = (await loader({ request: new Request(url), params: {}, context: {} })) as Response;
     expect(res.status).toBe(401);
@@ -113,8 +143,8 @@ describe("liveMatches", () => {
   });
 });
 
-async function withAuth() {
-  return (await apiArgs(new Request(url))).request;
+async function withAuth(address = url) {
+  return (await apiArgs(new Request(address))).request;
 }
 
 function tokenRequest(token: string) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { liveBusUp, onLive, type LiveMessage } from "~/queue/live.server";
-import { apiRoute, methodNotAllowed } from "~/http/api.server";
+import { liveBusUp, liveSeq, onLive, type LiveMessage } from "~/queue/live.server";
+import { apiRoute, jsonError, methodNotAllowed } from "~/http/api.server";
 import { requireApiAuth } from "~/http/auth.server";
 import { admitLiveStream, onClientGone } from "~/http/stream-limits.server";
 import { streamDegraded } from "~/http/degrade.server";
@@ -19,6 +19,8 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
   // HEAD: Remix drops a HEAD answer's body unread, so a stream opened for it would never close.
   if (request.method === "HEAD") return new Response(null, { headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
   // A slot per stream, released on every way it ends (429 past the caps: stream-limits.server.ts).
+  const since = parseSince(new URL(request.url).searchParams.get("since"));
+  if (since === undefined) return jsonError(400, SINCE_REFUSED);
   const slot = await admitLiveStream(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};
@@ -34,6 +36,16 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
         }
       };
       const send = (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      // The stream's first `ready`, opened with `since` (the sequence its page was rendered at),
+      // says whether any event was published since: the listener is attached by then, so each
+      // later event arrives here, and each earlier one is counted (docs/live.md "The first ready").
+      let readies = 0;
+      const ready = () => {
+        if (readies++ > 0 || since === null) return send("ready", { at: Date.now() });
+        void liveSeq().then((seq) => {
+          if (liveBusUp()) send("ready", { at: Date.now(), missed: seq === null || seq > since });
+        });
+      };
       const unsubscribe = onLive(
         (message: LiveMessage) => {
           if (message.operatorId && message.operatorId !== operator.id) return;
@@ -41,7 +53,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
           const { operatorId: _omit, ...event } = message;
           send("live", event);
         },
-        (up) => send(up ? "ready" : "offline", { at: Date.now() }),
+        (up) => (up ? ready() : send("offline", { at: Date.now() })),
       );
       // Which dependency of this process is down, now and on every change (decision 0029).
       const stopDegraded = streamDegraded(send);
@@ -50,7 +62,7 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
       write("retry: 2000\n\n");
       // A process's first stream waits for its subscriber to connect: "offline" only if it does not soon.
       let startup: ReturnType<typeof setTimeout> | undefined;
-      if (liveBusUp()) send("ready", { at: Date.now() });
+      if (liveBusUp()) ready();
       else startup = setTimeout(() => liveBusUp() || send("offline", { at: Date.now() }), 1_000);
       const close = () => {
         if (!open) return;
@@ -84,6 +96,14 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
     },
   });
 });
+
+const SINCE_REFUSED = "since must be a whole number of at least 0";
+
+/** `?since=N`: the bus's sequence the page was rendered at (the root loader's `liveSeq`); null when absent, undefined when not a count. */
+function parseSince(raw: string | null): number | null | undefined {
+  if (raw === null) return null;
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+}
 
 export const action = apiRoute(function action() {
   return methodNotAllowed(["GET"]);
