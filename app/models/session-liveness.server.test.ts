@@ -14,7 +14,8 @@ import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { watchHoldersOnce } from "./session-liveness.server";
-import { claimSession, getSession, reportSession, startSession, waitingSummary } from "./session.server";
+import { listSessions } from "./sessions-list.server";
+import { claimSession, getSession, releaseSession, reportSession, startSession, waitingSummary } from "./session.server";
 import { getBotStatus, RELAY_SESSION_ID } from "./galacord.server";
 import { activeStalkerIds, getStalkerStatus } from "./stalker.server";
 import { upsertUser } from "./user.server";
@@ -123,6 +124,24 @@ describe("holder liveness (issue 29)", () => {
     await beat("w-full-2", 60_000, { sessions: { stalker: 1 }, capacity: { stalker: 5 } });
     resetJobEngineStatus();
     expect(await getStalkerStatus(C)).toMatchObject({ phase: "waiting", status: PHASE_TEXTS.waiting });
+  });
+
+  it("a session its runner let go of while it was still wanted waits for a worker: not 'Connecting' with nobody connecting", async () => {
+    await beat("w-full-1", 60_000, { sessions: { stalker: 1 }, capacity: { stalker: 1 } });
+    await activeOn(A, "w-full-1");
+    await startSession("stalker", C);
+    await claimSession("stalker", C, "w-full-1");
+    expect(await getStalkerStatus(C)).toMatchObject({ phase: "connecting", status: PHASE_TEXTS.connecting });
+    // The runner returned (the session still wanted): the holder is cleared, the row keeps "connecting".
+    await releaseSession("stalker", C, "w-full-1", "stopped");
+    resetJobEngineStatus();
+    const full = "Waiting for a worker: all workers are full (1 of 1)";
+    expect(await getStalkerStatus(C)).toMatchObject({ phase: "waiting", status: full });
+    expect(await waitingSummary()).toEqual({ keys: [`stalker:${C}`], text: full });
+    expect(await activeStalkerIds()).toEqual([A]);
+    // The Sessions page's filter agrees (its phase is computed in SQL by the same rules).
+    const waiting = await listSessions({ state: "waiting", page: 1 });
+    expect(waiting.sessions.map((x) => [x.key, x.status])).toEqual([[C, full]]);
   });
 
   it("a reconnect wait is 'retrying' with its time, not 'connecting'", async () => {

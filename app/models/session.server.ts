@@ -161,7 +161,11 @@ export async function waitingSessions(): Promise<string[]> {
     .where(and(eq(sessions.desired, "run"), inArray(sessions.purpose, [...HOSTED_PURPOSES])));
   if (!rows.length) return [];
   const live = rows.some((r) => r.holder) ? await sessionLiveness(rows.map((r) => r.holder)) : null;
-  return rows.filter((r) => r.actual === "waiting" || (live !== null && r.holder !== null && !live.alive.has(r.holder))).map((r) => `${r.purpose}:${r.key}`);
+  return rows
+    .filter(
+      (r) => r.actual === "waiting" || (r.actual === "connecting" && r.holder === null) || (live !== null && r.holder !== null && !live.alive.has(r.holder)),
+    )
+    .map((r) => `${r.purpose}:${r.key}`);
 }
 
 /**

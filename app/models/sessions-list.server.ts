@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import {
   OPS_TEXTS,
   SESSIONS_PAGE_SIZE,
@@ -9,7 +9,7 @@ import {
   type SessionsListAnswer,
   type WorkerItem,
 } from "#api/operations";
-import { PURPOSE_PAGES, sessionLogsUrl, type SessionPhase, type SessionPurpose, type SessionView } from "#api/sessions";
+import { HOSTED_PURPOSES, PURPOSE_PAGES, sessionLogsUrl, type SessionPhase, type SessionPurpose, type SessionView } from "#api/sessions";
 import { jobEngineDetails, setWorkerDrained, type WorkerInfo } from "~/queue/status.server";
 import { getDb } from "~/db/client.server";
 import { collectionsProfiles, galacordAccounts, galaxyUserAgents, sessions, users } from "~/db/schema";
@@ -56,6 +56,7 @@ function phaseSql(alive: readonly string[] | null): SQL<SessionPhase> {
     when ${sessions.actual} = 'failed' then 'failed'
     when ${sessions.desired} <> 'run' or ${sessions.actual} = 'stopped' then 'stopped'
     when ${dead} or ${sessions.actual} = 'waiting' then 'waiting'
+    when ${sessions.actual} = 'connecting' and ${sessions.holder} is null and ${inArray(sessions.purpose, [...HOSTED_PURPOSES])} then 'waiting'
     when ${sessions.actual} = 'reconnecting' and ${sessions.nextRetryAt} > now() then 'retrying'
     when ${sessions.actual} in ('connecting', 'reconnecting') then 'connecting'
     else 'active' end`;
