@@ -42,11 +42,12 @@ async function stream(): Promise<void> {
   await waitFor(() => expect(FakeEventSource.last).not.toBeNull());
 }
 
-/** A live page at "/" inside the tab's LiveProvider, with its loader. */
-function renderLivePage(Page: () => JSX.Element, loader: () => Record<string, unknown>) {
+/** A live page at "/" inside the tab's LiveProvider, with its loader (as the root route's when `id` is "root"). */
+function renderLivePage(Page: () => JSX.Element, loader: () => Record<string, unknown>, id?: string) {
   vi.stubGlobal("EventSource", FakeEventSource);
   renderRemixStub([
     {
+      ...(id ? { id } : {}),
       path: "/",
       Component: () => (
         <LiveProvider>
@@ -75,6 +76,23 @@ async function stalkerPageCaughtUp(): Promise<() => number> {
   await act(async () => FakeEventSource.last!.emit("ready"));
   await waitFor(() => expect(loads).toBe(2));
   await new Promise((r) => setTimeout(r, 300));
+  return () => loads;
+}
+
+/**
+ * A live page whose root loader says it was rendered at live sequence `seq`, its stream open.
+ * Returns how many times its loader ran so far.
+ */
+async function pageRenderedAt(seq: number): Promise<() => number> {
+  let loads = 0;
+  function Page() {
+    useLive(["session:relay"], { fallbackMs: null });
+    useLoaderData();
+    return <p>page</p>;
+  }
+  renderLivePage(Page, () => ({ liveSeq: seq, n: ++loads }), "root");
+  await screen.findByText("page");
+  await stream();
   return () => loads;
 }
 
@@ -108,62 +126,22 @@ describe("useLive", () => {
   });
 
   it("docs/live.md 'The first ready': opens its stream at the sequence the page was rendered at, and skips the catch-up only when the server says nothing was missed", async () => {
-    vi.stubGlobal("EventSource", FakeEventSource);
-    let loads = 0;
-    function Page() {
-      useLive(["session:relay"], { fallbackMs: null });
-      useLoaderData();
-      return <p>page</p>;
-    }
-    renderRemixStub([
-      {
-        id: "root",
-        path: "/",
-        loader: () => ({ liveSeq: 7, n: ++loads }),
-        Component: () => (
-          <LiveProvider>
-            <Page />
-          </LiveProvider>
-        ),
-      },
-    ]);
-    await screen.findByText("page");
-    await stream();
+    const loads = await pageRenderedAt(7);
     expect(FakeEventSource.last!.url).toBe("/api/events?since=7");
-    expect(loads).toBe(1);
+    expect(loads()).toBe(1);
     await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 1, missed: false })));
     await new Promise((r) => setTimeout(r, 400));
-    expect(loads).toBe(1);
+    expect(loads()).toBe(1);
     // A ready after the stream dropped and came back: whatever it says, the page catches up.
     await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 2, missed: false })));
-    await waitFor(() => expect(loads).toBe(2));
+    await waitFor(() => expect(loads()).toBe(2));
   });
 
   it("catches up on a first ready that says something was missed", async () => {
-    vi.stubGlobal("EventSource", FakeEventSource);
-    let loads = 0;
-    function Page() {
-      useLive(["session:relay"], { fallbackMs: null });
-      useLoaderData();
-      return <p>page</p>;
-    }
-    renderRemixStub([
-      {
-        id: "root",
-        path: "/",
-        loader: () => ({ liveSeq: 7, n: ++loads }),
-        Component: () => (
-          <LiveProvider>
-            <Page />
-          </LiveProvider>
-        ),
-      },
-    ]);
-    await screen.findByText("page");
-    await stream();
-    expect(loads).toBe(1);
+    const loads = await pageRenderedAt(7);
+    expect(loads()).toBe(1);
     await act(async () => FakeEventSource.last!.emit("ready", JSON.stringify({ at: 1, missed: true })));
-    await waitFor(() => expect(loads).toBe(2));
+    await waitFor(() => expect(loads()).toBe(2));
   });
 
   it("waits while a post is on its way (a revalidation then would make the router drop the redirect the post answers with), then catches up", async () => {
