@@ -10,7 +10,7 @@
 import type { Redis } from "ioredis";
 import type { LiveEvent, LiveTopic } from "#api/live";
 import { remember } from "~/utils/remember.server";
-import { createSubscriberConnection, producerConnection, queuePrefix, readyProducer, waitForReady } from "./redis.server";
+import { createSubscriberConnection, producerConnection, queuePrefix, readyProducer, waitForReady, withTimeout } from "./redis.server";
 
 export const liveChannel = () => `${queuePrefix()}:live`;
 /** The bus's sequence: how many events were ever published, counted with each publish (see publishLive). */
@@ -73,19 +73,13 @@ const SEQ_WAIT_MS = 250;
 export async function liveSeq(): Promise<number | null> {
   const conn = readyProducer();
   if (!conn) return null;
-  const LATE = Symbol("late");
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), SEQ_WAIT_MS)));
   try {
-    const raw = await Promise.race([conn.get(liveSeqKey()), late]);
-    if (raw === LATE) return null;
+    const raw = await withTimeout(conn.get(liveSeqKey()), SEQ_WAIT_MS, "The live sequence");
     if (raw === null) return 0; // nothing published yet
     const n = Number(raw);
     return Number.isSafeInteger(n) && n >= 0 ? n : null;
   } catch {
-    return null;
-  } finally {
-    clearTimeout(timer);
+    return null; // Redis silent or away
   }
 }
 

@@ -18,9 +18,9 @@ export const loader = apiRoute(async function loader({ request }: LoaderFunction
   const operator = await requireApiAuth(request);
   // HEAD: Remix drops a HEAD answer's body unread, so a stream opened for it would never close.
   if (request.method === "HEAD") return new Response(null, { headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
-  // A slot per stream, released on every way it ends (429 past the caps: stream-limits.server.ts).
   const since = parseSince(new URL(request.url).searchParams.get("since"));
   if (since === undefined) return jsonError(400, SINCE_REFUSED);
+  // A slot per stream, released on every way it ends (429 past the caps: stream-limits.server.ts).
   const slot = await admitLiveStream(request);
   const encoder = new TextEncoder();
   let cleanup = () => {};
