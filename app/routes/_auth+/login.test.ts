@@ -1,10 +1,10 @@
 import { eq, like } from "drizzle-orm";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { logs, operatorSessions } from "~/db/schema";
 import { createOperator, hashSessionToken } from "~/models/operator.server";
 import { CLIENT_IP_HEADER, getOperator, readSessionToken } from "~/http/auth.server";
-import { clearFailedLoginWindows } from "~/models/failed-login.server";
+import { clearFailedLoginWindows, FAILED_LOGIN_WINDOW_MS } from "~/models/failed-login.server";
 import { clearLoginLimits } from "~/http/rate-limit.server";
 import { callRoute, cookiesOf, makeRequest } from "#tests/kit";
 import { action as loginAction, loader as loginLoader } from "./login";
@@ -28,6 +28,14 @@ beforeEach(async () => {
   await clearLoginLimits();
   await clearFailedLoginWindows();
   await (await getDb()).delete(logs);
+  // Each test starts a minute into a failed-login window (15 minutes, on the wall clock), the
+  // clock running from there: a run that crossed a window's end wrote two rows where one was
+  // asked (a fresh-clone CI run at 18:45:04).
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Math.ceil(Date.now() / FAILED_LOGIN_WINDOW_MS) * FAILED_LOGIN_WINDOW_MS + 60_000);
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 /** The System Logs rows about failed logins. */
