@@ -107,7 +107,7 @@ test.describe("spec 2 Logs page", () => {
   test("Refresh re-reads the list without reloading the page", async ({ page }, testInfo) => {
     // Entries arrive live (issue 30 A5): with the stream cut only Refresh (or the 5 s fallback
     // poll, later than the check below) brings a new one.
-    await page.route("**/api/events", (route) => route.abort());
+    await page.route("**/api/events*", (route) => route.abort());
     await page.goto("/logs");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     const message = await seedFailedLogin(testInfo.project.use.baseURL!, uniqueName("refresh"));
