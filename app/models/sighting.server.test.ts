@@ -32,9 +32,13 @@ it("a flush that PostgreSQL aborts as a deadlock victim is written again: the ar
   ]);
 
   // Another writer holds Bravo's row; the flush then locks Alpha's (its arrival elsewhere) and
-  // waits for Bravo's (the departure); the other writer asks for Alpha's: a cycle. The flush
-  // waited first, so its deadlock check runs first and PostgreSQL aborts it.
+  // waits for Bravo's (the departure); the other writer asks for Alpha's: a cycle. Whichever
+  // side's deadlock check runs first is aborted; the flush waited first, but on a loaded machine
+  // the two checks (1 s after each wait began) came close enough that the other writer's ran
+  // first once (a fresh-clone CI run). The other writer checks only after 30 s, so the flush's
+  // check is always the one that finds the cycle.
   await other.connect();
+  await other.query("set deadlock_timeout = '30s'");
   await other.query("begin");
   await other.query("update character_details set updated_at = now() where account_id = '7002'");
   recorder.observe("s2", "Sirius");
