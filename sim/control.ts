@@ -9,9 +9,10 @@
  *   POST /__sim/faults                    { latencyMs, dropConnections, refuseConnections,
  *                                           loginCode: 451|452|950|601|null, loginCodeAccounts,
  *                                           fullPlanets: [...], flyIntervalMs,
- *                                           failAccounts: [ids], failActions: [actions] } (partial merge;
- *                                           the last two are the HTTP services' switches: every call
- *                                           about those accounts / of those actions answers 500)
+ *                                           failAccounts: [ids], failActions: [actions], hold } (partial merge;
+ *                                           failAccounts and failActions are the HTTP services' switches: every call
+ *                                           about those accounts / of those actions answers 500; hold: true keeps
+ *                                           every services answer and every login waiting until hold: false)
  *   POST /__sim/reset                     seeded presence, no faults, connections closed
  *   GET  /__sim/connections               open and recently closed socket sessions, logins refused, kicks (950 on a takeover)
  *   GET  /__sim/services/requests[?action=present_make]  the latest 500 HTTP services requests (no passwords)
@@ -50,6 +51,7 @@ const faultsSchema = z
     flyPenalty: z.enum(["notice", "kick"]),
     failAccounts: z.array(z.string().regex(/^\d{1,12}$/)).max(10_000),
     failActions: z.array(z.string().min(1).max(100)).max(100),
+    hold: z.boolean(),
   })
   .partial()
   .strict();
@@ -138,6 +140,7 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
       if (method === "POST") {
         const { dropConnections, failAccounts, failActions, ...rest } = await parse(req, faultsSchema);
         world.faults = { ...world.faults, ...(rest as Partial<SimFaults>) };
+        world.releaseHeld();
         for (const [set, ids] of [
           [services.failAccounts, failAccounts],
           [services.failActions, failActions],

@@ -14,6 +14,8 @@ export type ServicesWorld = {
   checkPassword(id: string, password: string): boolean;
   whereIs(id: string): { online: boolean; planet: string | null | undefined } | undefined | null;
   faults: { latencyMs?: number };
+  /** Resolves once the `hold` fault is off (sim/world.ts); a world without it never holds. */
+  untilReleased?(): Promise<void>;
   /** sim/world.ts calls this after World.reset(); the services' writes are undone too. */
   onReset?(fn: () => void): void;
 };

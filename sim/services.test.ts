@@ -54,6 +54,20 @@ describe("simulated services: access and faults", () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(75);
   });
 
+  it("POST /__sim/faults {hold}: every answer waits until hold is off, then all come", async () => {
+    const faults = (body: unknown) =>
+      fetch(`${sim.controlUrl}faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(((await (await faults({ hold: true })).json()) as { faults: unknown }).faults).toMatchObject({ hold: true });
+    let answered = 0;
+    const pending = Array.from({ length: 3 }, (_, i) => fetch(url({ a: "user_status_ajax" }, i)).then((r) => (answered++, r.status)));
+    await expect.poll(() => servicesState(sim.world).inFlight).toBe(3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(answered).toBe(0);
+    await faults({ hold: false });
+    expect(await Promise.all(pending)).toEqual([200, 200, 200]);
+    expect((await faults({ hold: "yes" })).status).toBe(400);
+  });
+
   it("answers 404 for unknown actions and paths, 500 for actions set to fail", async () => {
     expect((await fetch(url({ a: "no_such_action" }))).status).toBe(404);
     expect((await fetch(`${sim.url}/services/elsewhere`)).status).toBe(404);

@@ -28,7 +28,7 @@ import {
  * status, mastic, daily figures) answer under the names and in the shapes of the active
  * services configuration (app/galaxy/services-config.ts), so an operator's override is
  * exercised end to end. Every request checks userID/password against the world and waits
- * `world.faults.latencyMs` first. Images live under `/services/img/`.
+ * `world.faults.latencyMs` first, then for the `hold` fault to be off. Images live under `/services/img/`.
  */
 
 const INVENTORY_PAGE_SIZE = 20;
@@ -171,6 +171,7 @@ export async function handleServices(
     }
     const latency = Number(world.faults?.latencyMs ?? 0);
     if (latency > 0) await sleep(latency);
+    await world.untilReleased?.();
 
     const action = params.get("a") ?? "";
     const userID = params.get("userID") ?? "";

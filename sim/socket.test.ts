@@ -284,6 +284,35 @@ describe("control endpoint /__sim/", () => {
     expect(order.slice(0, 2)).toEqual(["900", "353"]);
   });
 
+  it("hold: a login waits, its lines in order, until hold is off; a session already online is not held; reset lets go too", async () => {
+    const online = await login(sim.world.accounts[28]);
+    expect((await post("faults", { hold: true })).body.faults).toMatchObject({ hold: true });
+    const acc = sim.world.accounts[29];
+    const c = await Raw.open();
+    const seed = parseLine(await c.next("HAAAPSI")).params[0];
+    c.say(":en IDENT 352 -2 4030 1 2 :GALA");
+    c.say(`USER ${acc.id} ${acc.password} ${acc.nick} ${authCode(seed)}`);
+    c.say("JOIN Orion");
+    online.say("PING");
+    await online.next("PONG");
+    await expect(c.next("999", 300)).rejects.toThrow(/no 999 line/);
+    expect(sim.world.whereIs(acc.id).online).toBe(false);
+    await post("faults", { hold: false });
+    await c.next("999");
+    await c.next("366");
+    expect(sim.world.whereIs(acc.id)).toEqual({ online: true, planet: "Orion" });
+
+    await post("faults", { hold: true });
+    const other = sim.world.accounts[31];
+    const d = await Raw.open();
+    const seed2 = parseLine(await d.next("HAAAPSI")).params[0];
+    d.say(":en IDENT 352 -2 4030 1 2 :GALA");
+    d.say(`USER ${other.id} ${other.password} ${other.nick} ${authCode(seed2)}`);
+    await expect(d.next("999", 300)).rejects.toThrow(/no 999 line/);
+    expect((await post("reset", {})).body.faults).toMatchObject({ hold: false });
+    expect(await d.closed).toBe(1006);
+  });
+
   it("drops open connections on dropConnections and resets everything on reset", async () => {
     const acc = sim.world.accounts[26];
     const c = await login(acc);

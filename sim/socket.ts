@@ -111,6 +111,8 @@ export class SimConnection {
   state: "handshake" | "online" | "closed" = "handshake";
   /** In the closed history already (dropAll records before the socket's close event). */
   recorded = false;
+  /** Lines held by the `hold` fault, oldest first; null when nothing is held. */
+  held: string[] | null = null;
   received: string[] = [];
   pings = 0;
   pongs = 0;
@@ -270,18 +272,35 @@ export class SimSocketServer {
           ? Buffer.concat(data).toString("utf8")
           : Buffer.from(data).toString("utf8");
       for (const raw of simSplit(text)) {
-        try {
-          this.#handle(conn, raw);
-        } catch (err) {
-          // A simulator bug must show up in the test, not kill the peer.
-          console.warn(`[galaxy-sim] error handling "${simMask(raw)}":`, (err as Error).message);
-        }
+        // The `hold` fault: a socket still in its handshake has its lines held, in order, until
+        // the hold is off (sim/world.ts); lines that come meanwhile queue behind them.
+        if (conn.held || (this.world.faults.hold && conn.state === "handshake")) this.#hold(conn, raw);
+        else this.#deliver(conn, raw);
       }
     });
     ws.on("error", () => {});
     ws.on("close", (code, reason) => this.#closed(conn, code, reason.toString()));
     // Reference §3.1 ordering note: HAAAPSI right after open suits both client styles.
     conn.sendLine("HAAAPSI", [conn.seed, 20]);
+  }
+
+  #deliver(conn: SimConnection, raw: string) {
+    try {
+      this.#handle(conn, raw);
+    } catch (err) {
+      // A simulator bug must show up in the test, not kill the peer.
+      console.warn(`[galaxy-sim] error handling "${simMask(raw)}":`, (err as Error).message);
+    }
+  }
+
+  #hold(conn: SimConnection, raw: string) {
+    if (conn.held) return void conn.held.push(raw);
+    conn.held = [raw];
+    void this.world.untilReleased().then(() => {
+      const lines = conn.held ?? [];
+      conn.held = null;
+      for (const line of lines) this.#deliver(conn, line);
+    });
   }
 
   #closed(conn: SimConnection, code: number, reason: string) {

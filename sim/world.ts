@@ -67,6 +67,13 @@ export type SimFaults = {
   flyIntervalMs: number;
   /** What a too-early JOIN gets: an 850 notice, or a KICK with the platform's text (sim/trading.ts). */
   flyPenalty: "notice" | "kick";
+  /**
+   * The platform holds its answers until this is turned off: HTTP services requests wait (after
+   * their latency), and a socket that has not logged in yet has its lines held, in order. A
+   * window that lasts exactly as long as a test needs (a latency's window can close before a
+   * loaded machine has looked). Sessions already online are not held.
+   */
+  hold: boolean;
 };
 
 export const DEFAULT_FAULTS: SimFaults = {
@@ -77,6 +84,7 @@ export const DEFAULT_FAULTS: SimFaults = {
   fullPlanets: [],
   flyIntervalMs: 0,
   flyPenalty: "notice",
+  hold: false,
 };
 
 export type Presence = { online: boolean; planet: string | null };
@@ -288,7 +296,22 @@ export class World extends EventEmitter<WorldEvents> {
       this.#presence.set(id, planet);
       if (planet) this.#occupantsOf(planet).add(id);
     }
+    this.releaseHeld();
     this.emit("reset");
+  }
+
+  #held: Array<() => void> = [];
+
+  /** Resolves once `faults.hold` is off: at once when it is, else when `releaseHeld` lets it go. */
+  untilReleased(): Promise<void> {
+    if (!this.faults.hold) return Promise.resolve();
+    return new Promise((resolve) => this.#held.push(resolve));
+  }
+
+  /** After the faults changed: when `hold` is off, everything `untilReleased` held goes on. */
+  releaseHeld() {
+    if (this.faults.hold) return;
+    for (const resume of this.#held.splice(0)) resume();
   }
 
   /** Runs `fn` after every reset (for state kept outside the world, e.g. the services). */

@@ -21,12 +21,15 @@ test("refresh with progress: the page follows the job, then 'Data refreshed succ
   const [b0] = seeded.bowlers;
   await page.goto("/gifts");
   await expect(bowlingRow(page, b0!.id)).toBeVisible();
-  await simFaults({ latencyMs: 1500 });
+  // The platform holds its answers until the journey has seen the running page (a latency's
+  // window can close before a loaded machine has rendered it).
+  await simFaults({ hold: true });
   await page.getByRole("button", { name: "Click to refresh data" }).click();
   await expect(page).toHaveURL(/\/gifts\?refreshing=1$/);
   await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
   await expect(page.getByRole("button", { name: "Click to refresh data" })).toBeDisabled();
   await expect(page.getByTestId("last-fetched")).toHaveText("Loading...");
+  await simFaults({ hold: false });
   // <noscript><meta http-equiv="refresh"> reloads until the job ended, then the loader redirects with the toast.
   await expect(page).toHaveURL(/\/gifts$/, { timeout: 30_000 });
   await expect(flash(page, "Data refreshed successfully")).toBeVisible();

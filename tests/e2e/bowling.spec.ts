@@ -39,7 +39,9 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   await button.hover();
   await expect(page.getByRole("tooltip")).toHaveText("Click to refresh data");
 
-  await simFaults({ latencyMs: 2500 });
+  // The platform holds its answers until the journey has seen the refresh running, before and
+  // after a reload (a latency's window once closed during the reload on a loaded machine).
+  await simFaults({ hold: true });
   await button.click();
   await expect(button).toBeDisabled();
   await expect(control).toHaveAttribute("data-refreshing", "true");
@@ -51,6 +53,7 @@ test("refresh with progress: 'Loading...' and a spinning disabled button, rows f
   await expect(page.getByTestId("refresh-progress")).toContainText(/Refreshing \d+ of \d+ accounts/);
   await expect(page.getByTestId("refresh-control").getByRole("button", { name: "Click to refresh data" })).toBeDisabled();
   await expect(page.getByTestId("refresh-control").getByTestId("last-fetched")).toHaveText("Loading...");
+  await simFaults({ hold: false });
 
   await expect(toast(page, "Data refreshed successfully")).toBeVisible({ timeout: 30_000 });
   await expect(control.getByTestId("last-fetched")).toHaveText("just now");
