@@ -244,8 +244,10 @@ describe("bowling refresh job (spec 1 §4 Refresh control flow)", () => {
     expect([...(await getCharacterDetails()).values()].every((d) => Object.keys(d.lastErrors).length === 0 && !d.giftsFailed)).toBe(true);
   });
 
-  it("with simulated latency the progress is stored while running (n of N), then finished", async () => {
-    sim.world.faults.latencyMs = 400;
+  it("while the platform has not answered, the progress is stored as running (n of N); then finished", async () => {
+    // The platform holds its answers until the running state has been read (a 400 ms latency
+    // left a window a loaded machine could miss).
+    sim.world.faults.hold = true;
     const pool = startWorkers({ mode: "in-process" });
     try {
       await requestBowlingRefresh();
@@ -257,6 +259,8 @@ describe("bowling refresh job (spec 1 §4 Refresh control flow)", () => {
       expect(mid.outcome).toBeNull();
       // a click while refreshing is ignored: the same job, not a second one
       expect(await requestBowlingRefresh()).toEqual({ jobId: BOWLING_REFRESH_JOB_ID, started: false });
+      sim.world.faults.hold = false;
+      sim.world.releaseHeld();
       const end = await waitFor("finished", async () => {
         const p = await getBowlingRefreshProgress();
         return p && !p.running ? p : undefined;

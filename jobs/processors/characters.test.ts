@@ -76,20 +76,23 @@ const page = async () => (await callRoute<Page>(charactersLoader, makeRequest("/
 
 describe("characters Refresh outcome (issue 18 item 5)", () => {
   it("progress to the end, published as live events, then the completion message", async () => {
-    // Slow enough that the run outlasts the writer's 250 ms throttle: a refresh finished sooner
-    // has no running write besides the first (total 0), and that is what the end says instead.
-    sim.world.faults.latencyMs = 300;
+    // The platform holds its answers until running figures with the total have reached the
+    // listeners (a 300 ms latency had to outlast the writer's 250 ms throttle on a loaded machine).
+    sim.world.faults.hold = true;
     const seen: Array<{ running: boolean; done: number; total: number } | null> = [];
     const off = onLive((m) => {
       if (m.topic === "refresh" && m.scope === "characters") void getCharactersRefreshProgress().then((p) => seen.push(p));
     });
     try {
       await waitFor("the live subscriber", () => liveBusUp(), 5_000, 20);
-      const end = await refresh();
+      const ended = refresh();
+      await waitFor("running figures with the total, before the end", () => seen.some((p) => p?.running && p.total === N), 30_000, 20);
+      expect(seen.some((p) => p && !p.running)).toBe(false);
+      sim.world.faults.hold = false;
+      sim.world.releaseHeld();
+      const end = await ended;
       expect(end).toMatchObject({ running: false, done: N, total: N, failed: 0, outcome: "success", finishedAt: expect.any(String) });
       await waitFor("the end's event", () => seen.some((p) => p && !p.running), 10_000, 20);
-      // Running figures with the total reached the listeners before the end.
-      expect(seen.some((p) => p?.running && p.total === N)).toBe(true);
       expect(charactersRefreshNotice(end)).toEqual({ type: "success", message: "User details refreshed" });
       expect((await page()).notice).toEqual({ type: "success", message: "User details refreshed" });
     } finally {
