@@ -49,6 +49,10 @@ test("take over without JavaScript: the question is a form; Take over starts the
   await panel.getByRole("button", { name: "Take over" }).click();
   await expect(toast(page, new RegExp(`Took account ${acc.id} over from Collections`))).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("takeover-panel")).toHaveCount(0);
+  // Taking over selected the user, which starts a refresh of every user's details; without
+  // JavaScript the page reloads itself every 2 s until it ends (no progress line, no reload).
+  // A goto while a reload was due was aborted by it once on a loaded machine: leave after it.
+  await expect(page.getByTestId("refresh-progress")).toHaveCount(0, { timeout: 30_000 });
   await page.goto("/collections");
   await expect(page.getByTestId("profile-card").getByTestId("session-detail")).toContainText("Taken over by the stalker");
   await page.getByTestId("profile-card").getByRole("button", { name: "Log out" }).click();

@@ -10,6 +10,9 @@ import { addOperator, checkSections, logInAs, sectionChecks, seedSections } from
  * cannot do" — every section, as a viewer and as an operator.
  */
 test("an admin adds a viewer, who reads but cannot write; the audit trail shows who did what", async ({ page, browser, baseURL }, testInfo) => {
+  // Two operators' tabs (a second browser context logs in) and some twenty steps: 23 s in a
+  // fresh-clone run on the slow machine, and past the default 45 s once beside other work.
+  test.setTimeout(90_000);
   const name = `viewer-${testInfo.project.name}-${Date.now().toString(36)}`;
   const password = "viewer password 1";
 
