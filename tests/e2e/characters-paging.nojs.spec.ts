@@ -12,6 +12,12 @@ test("a character on the second page: reached with Next →, its delete question
   // A long journey (two pages, a search; without JavaScript a confirmation too): more than the default 45 s on a loaded machine.
   test.setTimeout(90_000);
   await page.goto("/characters");
+  // A details refresh an earlier journey in this world started (a stalker's start selects its
+  // user, which refreshes every user) makes the page reload itself every 2 s without JavaScript
+  // (issue 30 B5) until it ends: the clicks below are made once it has, so none races a reload
+  // (a guard; the second-page Delete link's 90 s wait seen in CI runs is not diagnosed, and a
+  // refresh held running through these steps did not reproduce it on a quiet machine).
+  await expect(page.getByTestId("refresh-progress")).toHaveCount(0, { timeout: 60_000 });
   const pages = page.getByRole("navigation", { name: "Character pages" });
   await expect(page.getByTestId("character-row")).toHaveCount(PAGE_SIZE);
   await pages.getByRole("link", { name: "Next →" }).click();
