@@ -301,7 +301,9 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
   const state = async () => (await (await getQueue("bulk-refresh").getJob(BOWLING_REFRESH_JOB_ID))?.getState()) ?? "missing";
 
   it("SIGKILL while the per-user calls run: a second worker finishes the job once, last-fetched set once", async () => {
-    sim.world.faults.latencyMs = 1_500;
+    // The platform holds its answers, so the first worker is killed with its calls in flight
+    // however slowly it got there (a 1.5 s latency left a window a loaded machine could miss).
+    sim.world.faults.hold = true;
     await requestBowlingRefresh();
     const first = start();
     await waitFor(`calls in flight on the first worker\n${first.output()}`, () => servicesState(sim.world).inFlight > 0, 30_000, 50);
@@ -309,7 +311,8 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
     expect((await first.exited).signal).toBe("SIGKILL");
     expect(await getLastFetched()).toBeNull();
     expect(await getBowlingRefreshProgress()).toMatchObject({ running: true });
-    sim.world.faults.latencyMs = 0;
+    sim.world.faults.hold = false;
+    sim.world.releaseHeld();
 
     const second = start();
     await waitFor(`job finished on the second worker\n${second.output()}`, async () => ["completed", "failed"].includes(await state()), 60_000, 200);
