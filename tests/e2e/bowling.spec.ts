@@ -1,3 +1,4 @@
+import type { Response } from "@playwright/test";
 import { expect, holdChunk, test } from "./fixtures";
 import { bowlingRow, seedBowling } from "./bowling-fixtures";
 import { simAccounts, toast } from "./characters-fixtures";
@@ -266,12 +267,31 @@ test("delete a bowling user after confirming", async ({ page }) => {
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, "User deleted successfully")).toBeVisible();
   await expect(bowlingRow(page, b2.id)).toHaveCount(0);
-  await page
-    .getByRole("status")
-    .filter({ hasText: `Deleted ${b2.nick} (${b2.id}).` })
-    .getByRole("button", { name: "Undo" })
-    .click();
-  await expect(toast(page, `Restored ${b2.nick}`)).toBeVisible();
+  // For the failure report (the Undo once restored nothing in a CI run, its toast and row never
+  // came, the bar still offering it; not diagnosed): the page's posts and what they answered.
+  const posts: string[] = [];
+  const onResponse = async (res: Response) => {
+    const req = res.request();
+    if (req.method() !== "POST" || !new URL(req.url()).pathname.startsWith("/gifts")) return;
+    const body = await res.text().catch((e: Error) => `(body unreadable: ${e.message})`);
+    posts.push(`${new Date().toISOString()} ${req.postData() ?? ""} → ${res.status()} ${body.slice(0, 300)}`);
+  };
+  page.on("response", onResponse);
+  const bar = page.getByRole("status").filter({ hasText: `Deleted ${b2.nick} (${b2.id}).` });
+  const undoId = await bar.locator('input[name="undoId"]').inputValue();
+  await bar.getByRole("button", { name: "Undo" }).click();
+  const clickedAt = new Date().toISOString();
+  try {
+    await expect(toast(page, `Restored ${b2.nick}`)).toBeVisible();
+  } catch (err) {
+    const shown = await page.locator('input[name="undoId"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    throw new Error(
+      `${(err as Error).message}\nUndo ${undoId} clicked at ${clickedAt}; the bars now offer ${JSON.stringify(shown)}\n` +
+        `posts to /gifts after the delete:\n${posts.join("\n") || "(none)"}`,
+    );
+  } finally {
+    page.off("response", onResponse);
+  }
   await expect(bowlingRow(page, b2.id)).toBeVisible();
 });
 
