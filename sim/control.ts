@@ -139,8 +139,7 @@ export async function handleControl(world: World, sockets: SimSocketServer, req:
       if (method === "GET") return send(res, 200, { faults: all() });
       if (method === "POST") {
         const { dropConnections, failAccounts, failActions, ...rest } = await parse(req, faultsSchema);
-        world.faults = { ...world.faults, ...(rest as Partial<SimFaults>) };
-        world.releaseHeld();
+        world.setFaults(rest as Partial<SimFaults>);
         for (const [set, ids] of [
           [services.failAccounts, failAccounts],
           [services.failActions, failActions],

@@ -296,20 +296,25 @@ export class World extends EventEmitter<WorldEvents> {
       this.#presence.set(id, planet);
       if (planet) this.#occupantsOf(planet).add(id);
     }
-    this.releaseHeld();
+    this.#releaseHeld();
     this.emit("reset");
   }
 
   #held: Array<() => void> = [];
 
-  /** Resolves once `faults.hold` is off: at once when it is, else when `releaseHeld` lets it go. */
+  /** Resolves once `faults.hold` is off: at once when it is, else when a change of faults turns it off. */
   untilReleased(): Promise<void> {
     if (!this.faults.hold) return Promise.resolve();
     return new Promise((resolve) => this.#held.push(resolve));
   }
 
-  /** After the faults changed: when `hold` is off, everything `untilReleased` held goes on. */
-  releaseHeld() {
+  /** Merges `faults` into the current ones; with `hold` off, everything `untilReleased` held goes on. */
+  setFaults(faults: Partial<SimFaults>) {
+    this.faults = { ...this.faults, ...faults };
+    this.#releaseHeld();
+  }
+
+  #releaseHeld() {
     if (this.faults.hold) return;
     for (const resume of this.#held.splice(0)) resume();
   }

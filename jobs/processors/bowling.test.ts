@@ -247,7 +247,7 @@ describe("bowling refresh job (spec 1 §4 Refresh control flow)", () => {
   it("while the platform has not answered, the progress is stored as running (n of N); then finished", async () => {
     // The platform holds its answers until the running state has been read (a 400 ms latency
     // left a window a loaded machine could miss).
-    sim.world.faults.hold = true;
+    sim.world.setFaults({ hold: true });
     const pool = startWorkers({ mode: "in-process" });
     try {
       await requestBowlingRefresh();
@@ -259,8 +259,7 @@ describe("bowling refresh job (spec 1 §4 Refresh control flow)", () => {
       expect(mid.outcome).toBeNull();
       // a click while refreshing is ignored: the same job, not a second one
       expect(await requestBowlingRefresh()).toEqual({ jobId: BOWLING_REFRESH_JOB_ID, started: false });
-      sim.world.faults.hold = false;
-      sim.world.releaseHeld();
+      sim.world.setFaults({ hold: false });
       const end = await waitFor("finished", async () => {
         const p = await getBowlingRefreshProgress();
         return p && !p.running ? p : undefined;
@@ -303,7 +302,7 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
   it("SIGKILL while the per-user calls run: a second worker finishes the job once, last-fetched set once", async () => {
     // The platform holds its answers, so the first worker is killed with its calls in flight
     // however slowly it got there (a 1.5 s latency left a window a loaded machine could miss).
-    sim.world.faults.hold = true;
+    sim.world.setFaults({ hold: true });
     await requestBowlingRefresh();
     const first = start();
     await waitFor(`calls in flight on the first worker\n${first.output()}`, () => servicesState(sim.world).inFlight > 0, 30_000, 50);
@@ -311,8 +310,7 @@ describe("bowling refresh with a worker killed mid-refresh (issue 10 Proof)", ()
     expect((await first.exited).signal).toBe("SIGKILL");
     expect(await getLastFetched()).toBeNull();
     expect(await getBowlingRefreshProgress()).toMatchObject({ running: true });
-    sim.world.faults.hold = false;
-    sim.world.releaseHeld();
+    sim.world.setFaults({ hold: false });
 
     const second = start();
     await waitFor(`job finished on the second worker\n${second.output()}`, async () => ["completed", "failed"].includes(await state()), 60_000, 200);

@@ -78,7 +78,7 @@ describe("characters Refresh outcome (issue 18 item 5)", () => {
   it("progress to the end, published as live events, then the completion message", async () => {
     // The platform holds its answers until running figures with the total have reached the
     // listeners (a 300 ms latency had to outlast the writer's 250 ms throttle on a loaded machine).
-    sim.world.faults.hold = true;
+    sim.world.setFaults({ hold: true });
     const seen: Array<{ running: boolean; done: number; total: number } | null> = [];
     const off = onLive((m) => {
       if (m.topic === "refresh" && m.scope === "characters") void getCharactersRefreshProgress().then((p) => seen.push(p));
@@ -88,8 +88,7 @@ describe("characters Refresh outcome (issue 18 item 5)", () => {
       const ended = refresh();
       await waitFor("running figures with the total, before the end", () => seen.some((p) => p?.running && p.total === N), 30_000, 20);
       expect(seen.some((p) => p && !p.running)).toBe(false);
-      sim.world.faults.hold = false;
-      sim.world.releaseHeld();
+      sim.world.setFaults({ hold: false });
       const end = await ended;
       expect(end).toMatchObject({ running: false, done: N, total: N, failed: 0, outcome: "success", finishedAt: expect.any(String) });
       await waitFor("the end's event", () => seen.some((p) => p && !p.running), 10_000, 20);
