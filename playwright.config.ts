@@ -6,7 +6,8 @@ import { E2E_BASE_PORT, E2E_BUILD_DIR, E2E_WORKERS, WORLD } from "./tests/e2e/wo
 
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) against the production
- * build, with a fresh embedded database and fresh simulators per run.
+ * build, with fresh databases (world 0 embedded, the others PostgreSQL; decision 0050) and
+ * fresh simulators per run.
  * `*.nojs.spec.ts` files run with JavaScript disabled (forms, redirects, flash toasts).
  * E2E_WORKERS workers (3 by default) each own a world (tests/e2e/world.ts): an app server on
  * E2E_PORT + N with its own data dir, simulators and Redis prefix. This file is evaluated in

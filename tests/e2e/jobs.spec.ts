@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { WORLD } from "./world";
 
 /**
  * Issue "Foundation", item 6: the operators' queue board behind the login, the probe job
@@ -11,7 +12,12 @@ test.describe("job engine", () => {
     const res = await request.get("/api/health");
     expect(res.status()).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ status: "ok", database: { ok: true, kind: "pglite" }, redis: { ok: true }, worker: { state: "running" } });
+    expect(body).toMatchObject({
+      status: "ok",
+      database: { ok: true, kind: WORLD.databaseUrl ? "postgres" : "pglite" },
+      redis: { ok: true },
+      worker: { state: "running" },
+    });
     expect(Date.parse(body.worker.lastHeartbeat)).toBeGreaterThan(Date.now() - 60_000);
   });
 

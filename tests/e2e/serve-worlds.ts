@@ -2,8 +2,9 @@
  * The journeys' app servers, one per world (tests/e2e/world.ts), started side by side: the
  * run's one `webServer` (playwright.config.ts). Playwright starts its webServers one after the
  * other, each once the one before answers, and a world's server takes ~12 s to answer on an
- * idle machine (its new embedded database made and migrated), mostly on one core: three took
- * 37 s in a row here, 50 s in CI. Each gets a fresh data dir and the run's build. Prints
+ * idle machine (its new database made and migrated), mostly on one core: three took 37 s in a
+ * row here, 50 s in CI. Each gets a fresh data dir, a fresh database (world 0 the embedded
+ * one, the others PostgreSQL; decision 0050) and the run's build. Prints
  * "worlds ready" once every world's /healthz answers; a port already taken, or a server that
  * ends, ends this process with the reason (Playwright then fails the run). Stopping this process
  * (SIGTERM, SIGINT) stops the servers. scripts/test.sh starts it itself, beside the multi-host
@@ -12,15 +13,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { createEmbeddedFiles } from "../../app/db/client.server";
-import { E2E_BUILD_DIR, WORLDS, worldServerEnv, type World } from "./world";
+import pg from "pg";
+import { E2E_BUILD_DIR, E2E_PG_URL, WORLDS, worldDatabaseName, worldServerEnv, type World } from "./world";
 
 const runId = process.env.E2E_RUN_ID ?? Date.now().toString(36);
 const children: ChildProcess[] = [];
-/** The embedded database's files made for the worlds (below), until they are copied. */
-let templateDir: string | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`serve-worlds: ${message}\n`);
@@ -52,28 +49,34 @@ for (const signal of ["SIGTERM", "SIGINT"] as const)
       child.removeAllListeners("exit");
       child.kill("SIGTERM");
     }
-    if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
     process.exit(0);
   });
 
 for (const world of WORLDS) if (await taken(world.port)) fail(`${world.baseURL} is already used by another process`);
 
 /**
- * The embedded database's files made once (initdb, ~5 core-seconds of WebAssembly, by the app's
- * own `createEmbeddedFiles`) and copied into each world's data dir, where the server finds them
- * and only migrates. A first start's own initdb stays under test in scripts/start.test.ts and
- * app/db/client.server.test.ts.
+ * A PostgreSQL world's database, made afresh for this run (an earlier run's is dropped, with
+ * any connection it kept); its server migrates it at start. World 0 has no database here: its
+ * server makes the embedded database's files in its new data dir, as a first `npm start` does.
  */
-async function embeddedFiles(): Promise<string> {
-  const dir = (templateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gt-e2e-pglite-")));
-  await createEmbeddedFiles(dir).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
-  return dir;
+async function freshDatabase(world: World) {
+  const client = new pg.Client({ connectionString: E2E_PG_URL });
+  try {
+    await client.connect();
+    const name = worldDatabaseName(world.port);
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.query(`create database ${name}`);
+  } catch (err) {
+    fail(`could not make the PostgreSQL database of ${world.baseURL} at ${E2E_PG_URL}: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
-const template = await embeddedFiles();
 for (const world of WORLDS) {
   fs.rmSync(world.dataDir, { recursive: true, force: true });
-  fs.cpSync(template, path.join(world.dataDir, "pglite"), { recursive: true });
+  fs.mkdirSync(world.dataDir, { recursive: true });
+  if (world.databaseUrl) await freshDatabase(world);
   const child = spawn(process.execPath, [`${E2E_BUILD_DIR}/server.js`], {
     env: { ...process.env, ...worldServerEnv(world, runId) },
     stdio: ["ignore", "ignore", "inherit"],
@@ -87,6 +90,4 @@ for (let delay = 100; waiting.size; delay = Math.min(delay * 2, 500)) {
   for (const world of [...waiting]) if (await answers(world)) waiting.delete(world);
   if (waiting.size) await new Promise((r) => setTimeout(r, delay));
 }
-fs.rmSync(template, { recursive: true, force: true });
-templateDir = undefined;
 process.stdout.write("worlds ready\n");

@@ -2,7 +2,8 @@
  * The e2e run's worlds (docs/testing.md "Browser journeys in parallel"). Playwright runs
  * E2E_WORKERS workers; worker N (TEST_PARALLEL_INDEX, which Playwright sets in each worker's
  * environment and keeps unique among the workers alive) owns world N: its own app server on
- * E2E_PORT + N with its own embedded database and data dir, its own Galaxy simulator on
+ * E2E_PORT + N with its own database (world 0 the embedded one, the others PostgreSQL;
+ * decision 0050) and data dir, its own Galaxy simulator on
  * port + 1000 and Discord simulator on port + 2000, its own Redis prefix. A spec file runs in
  * one worker, so it sees only its world: the journeys keep the sequential run's isolation
  * while the worlds run side by side. The main process (and globalSetup) sees world 0 here.
@@ -32,7 +33,19 @@ export type World = {
   dataDir: string;
   /** The logged-in state of the first-run operator, written by global-setup.ts. */
   storageState: string;
+  /**
+   * The world's database: "" for world 0, which runs on the embedded database as a first
+   * `npm start` does (its server makes the files itself); a PostgreSQL database of its own,
+   * made afresh for each run by tests/e2e/serve-worlds.ts, for every other world (decision 0050).
+   */
+  databaseUrl: string;
 };
+
+/** Where the PostgreSQL worlds' databases are made (the machine's server, as vitest's). */
+export const E2E_PG_URL = process.env.E2E_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** World `index`'s PostgreSQL database name (worlds 1…N; world 0 is embedded). */
+export const worldDatabaseName = (port: number) => `gt_e2e_${port}`;
 
 export function worldAt(index: number): World {
   const port = E2E_BASE_PORT + index;
@@ -48,7 +61,14 @@ export function worldAt(index: number): World {
     discordUrl: `http://127.0.0.1:${discordPort}`,
     dataDir,
     storageState: `${dataDir}/storage-state.json`,
+    databaseUrl: index === 0 ? "" : databaseUrlFor(worldDatabaseName(port)),
   };
+}
+
+function databaseUrlFor(name: string): string {
+  const url = new URL(E2E_PG_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** Every world of the run, world 0 first. */
@@ -71,7 +91,7 @@ export function worldServerEnv(world: World, runId: string): Record<string, stri
     HOST: "127.0.0.1",
     BUILD_DIR: E2E_BUILD_DIR,
     DATA_DIR: world.dataDir,
-    DATABASE_URL: "",
+    DATABASE_URL: world.databaseUrl,
     // Redis outlives the run's data dir: a fresh prefix per world and run (rate-limit counters, jobs).
     QUEUE_PREFIX: `gt-e2e-${world.port}-${runId}`,
     START_REDIS: "false",
