@@ -40,7 +40,11 @@ show() {
   return "$(cat "$logs/$1.rc")"
 }
 
-stage build env NODE_ENV=production BUILD_DIR="build-e2e-$port" npx remix vite:build
+# The production build the journeys, the multi-host test and scripts/start.test.ts run on, made
+# by `npm start`'s own build step (scripts/build.ts): start.test reads its output as npm start's
+# and starts the demo on it instead of building the app a second time (START_TEST_BUILD).
+stage build env NODE_ENV=production BUILD_DIR="build-e2e-$port" node --import tsx scripts/build.ts
+export START_TEST_BUILD="build-e2e-$port:$logs/build"
 # TypeScript 7 (the native compiler; typescript-eslint keeps 5.9), on one thread: the other
 # stages fill the second core (decision 0049).
 stage tsc node node_modules/typescript-native/bin/tsc --noEmit --singleThreaded
