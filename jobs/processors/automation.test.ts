@@ -34,6 +34,12 @@ describe("Auto cycles as jobs (spec 2 §4 'Automation')", () => {
     const w = start();
     await startAuto(op.id, { repeat: 2, intervalSeconds: 5 });
     await finished(op.id, w.output);
+    // The last line's message goes through Redis after its row is written, so it can arrive after
+    // the rows say the run has finished: it is waited for before the bus is left (a CI run left
+    // first and heard nothing after the write, 2026-12-01).
+    const lastLineAt = Date.parse((await listActivity(op.id, 1))[0]!.at);
+    const heardAfter = () => heard.some((m) => m.topic === "collections" && m.scope === op.id && m.receivedAt >= lastLineAt);
+    await waitFor("a collections message heard after the last line was written", heardAfter, 10_000, 20).catch(() => {});
     unsubscribe();
 
     const state = await getState(op.id);
