@@ -1,5 +1,5 @@
-import { expect, test, type Page, type Route } from "@playwright/test";
-import { holdChunk } from "./fixtures";
+import type { Page, Route } from "@playwright/test";
+import { expect, holdChunk, test } from "./fixtures";
 import { ALL_PAIRS, getRates, group, groupHeadings, openRates, optimisticSwitch, resetRates, row, SEED, toast } from "./exchange-rates-fixtures";
 
 /**
@@ -701,7 +701,7 @@ test.describe("spec 1 §2 import and §7 export", () => {
     await expect(dialog.getByRole("alert").getByRole("listitem")).toHaveText([/^The text is not valid JSON \(.+\)$/]);
   });
 
-  test("import: disabled when empty, invalid data toast keeps the dialog, 'Importing...', success", async ({ page }) => {
+  test("import: disabled when empty, invalid data toast keeps the dialog, 'Importing...', success", async ({ clockPage: page }) => {
     // The toast's 4 s timer runs on a clock the test moves, so a slow machine cannot
     // expire it between two steps (it did: "2 toasts, then 0").
     await page.clock.install();

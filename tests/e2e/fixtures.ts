@@ -24,7 +24,7 @@ async function currentFaults(): Promise<Faults> {
  *   ends, passed or failed, so a failed journey's faults never reach the next journey in its
  *   world, nor its own retry.
  */
-export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void> }>({
+export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void>; clockPage: Page }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
   simFaults: async ({}, provide) => {
     let before: Faults | null = null;
@@ -33,6 +33,19 @@ export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void> }
       await postFaults(faults);
     });
     if (before) await postFaults(before);
+  },
+  /**
+   * A tab in a browser context of its own, closed when the journey ends, for a journey that
+   * moves the page's clock (`page.clock`). The clock lives in init scripts of the context;
+   * Playwright's reuse of the worker's context (playwright.config.ts `reuseContext`) removes them
+   * all at once, and once a page of the next journey ran one of them without the clock they
+   * need ("Cannot read properties of undefined (reading 'controller')", a CI run 2026-12-01).
+   * The context takes the project's and the file's options, as the shared one does.
+   */
+  clockPage: async ({ browser, baseURL, storageState, extraHTTPHeaders, viewport, javaScriptEnabled, hasTouch, isMobile }, provide) => {
+    const context = await browser.newContext({ baseURL, storageState, extraHTTPHeaders, viewport, javaScriptEnabled, hasTouch, isMobile });
+    await provide(await context.newPage());
+    await context.close();
   },
 });
 

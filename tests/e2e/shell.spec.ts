@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { seedFailedLogin, uniqueName } from "./logs-seed";
 
 /** Spec 2, "Main app shell": "Section menu with six sections: Exchange Rates, Bowling Bots (id gifts), …". */
@@ -119,7 +120,7 @@ test.describe("spec 2 Main app shell", () => {
     await expect(header.getByText(/^(Jobs online|Jobs offline|Worker stopped)$/)).toBeVisible();
   });
 
-  test("toasts: at most 3 visible, the oldest dropped, each gone after 4000 ms (spec 1 §9)", async ({ page }, testInfo) => {
+  test("toasts: at most 3 visible, the oldest dropped, each gone after 4000 ms (spec 1 §9)", async ({ clockPage: page }, testInfo) => {
     const base = testInfo.project.use.baseURL!;
     // Nothing cleared left over from other tests: each "Clean Old Logs" below then deletes
     // exactly the entries cleared for it, so the four flash toasts differ (identical ones

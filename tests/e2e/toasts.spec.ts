@@ -44,7 +44,7 @@ async function holdClock(page: Page) {
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
 }
 
-test("issue 30 A7, 1366 px: a row's delete toast leaves every row button clickable, the next row's Delete at once", async ({ page }) => {
+test("issue 30 A7, 1366 px: a row's delete toast leaves every row button clickable, the next row's Delete at once", async ({ clockPage: page }) => {
   // Three inputs' rows: more than the screen holds, so rows run under the toasts' corner.
   await resetRates(page.request, ALL_PAIRS.slice(0, 40));
   await page.clock.install();
@@ -77,7 +77,7 @@ test("issue 30 A7, 1366 px: a row's delete toast leaves every row button clickab
   await expect(toast(page, "Exchange rate deleted successfully")).toHaveCount(0);
 });
 
-test("issue 30 A7, 390 px and 1366 px: minimizing the Collections panel shows its toast, and Expand takes the click at once", async ({ page }) => {
+test("issue 30 A7, 390 px and 1366 px: minimizing the Collections panel shows its toast, and Expand takes the click at once", async ({ clockPage: page }) => {
   test.setTimeout(120_000);
   const code = (await simAccounts("plain"))[0]!.recoveryCode;
   await page.goto("/collections");
