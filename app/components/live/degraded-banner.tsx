@@ -13,7 +13,7 @@ export function DegradedBanner() {
   if (!down.length) return null;
   const onlyRedis = down.length === 1 && down[0] === "redis";
   return (
-    <Callout.Root color={onlyRedis ? "amber" : "red"} role="status" size="1" className="gt-degraded-banner" data-down={down.join(" ")}>
+    <Callout.Root color={onlyRedis ? "amber" : "red"} highContrast role="status" size="1" className="gt-degraded-banner" data-down={down.join(" ")}>
       <Callout.Text>
         {messages.join(". ")}.{" "}
         {onlyRedis

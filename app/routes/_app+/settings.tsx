@@ -550,7 +550,7 @@ export default function SettingsPage() {
 function NewTokenCallout({ token }: { token: string }) {
   const hydrated = useHydrated();
   return (
-    <Callout.Root color="green" role="status">
+    <Callout.Root color="green" highContrast role="status">
       <Callout.Text>
         <Text weight="bold">Copy your new token now.</Text> It will not be shown again.
       </Callout.Text>

@@ -41,7 +41,7 @@ function ChangePlanetForm({ account }: { account: SavedAccount }) {
   return (
     <>
       {!account.isConnected ? (
-        <Callout.Root color="orange" size="1" mb="3">
+        <Callout.Root color="orange" highContrast size="1" mb="3">
           <Callout.Text>{RELAY_ERRORS.notConnected}</Callout.Text>
         </Callout.Root>
       ) : null}
