@@ -60,6 +60,13 @@ const chromium = {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // One renderer process for a worker's journeys, not a new one for each (decision 0051).
+      // Between journeys Playwright's reuse of the context takes the tab to about:blank, which a
+      // renderer locked to one site (site isolation) may not host: every journey began in a newly
+      // launched renderer, ~0.11 core-seconds each. The journeys visit one site, this app, so
+      // keeping sites apart guards nothing here. (Not `--disable-features=…`: a second one
+      // would replace Playwright's own list, the last of a switch being the one Chromium reads.)
+      "--disable-site-isolation-trials",
     ],
   },
 };
