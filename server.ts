@@ -62,6 +62,9 @@ async function main() {
   // First of all: refuse what no route should see (odd methods, paths the router would
   // normalise differently), security headers, the CSP nonce.
   appEntry.mountRequestHygiene(app, { dev: !!viteDevServer });
+  // The build's hashed assets from memory, compressed once each (app/http/immutable-assets.server.ts):
+  // ahead of the compression middleware, which has nothing to add to them.
+  if (!viteDevServer) app.use("/assets", appEntry.immutableAssets(`${buildDir}/client/assets`));
   app.use(appEntry.compressionWhereItPays(compression));
 
   if (viteDevServer) {

@@ -19,6 +19,7 @@ import { httpMetrics, serveMetrics } from "~/utils/metrics.server";
 
 export { compressionWhereItPays, expressErrorHandler, mountRequestHygiene } from "~/utils/http-security.server";
 export { guardBuild } from "~/http/route-guard.server";
+export { immutableAssets } from "~/http/immutable-assets.server";
 export { createHttpServer } from "~/http/http-limits.server";
 export { installLogger, requestLogContext } from "~/utils/logger.server";
 export { SERVER_ROUTES } from "~/server-routes";

@@ -19,6 +19,7 @@ export {
   createHttpServer,
   expressErrorHandler,
   guardBuild,
+  immutableAssets,
   installLogger,
   mountRequestHygiene,
   mountServerRoutes,
