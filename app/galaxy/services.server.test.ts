@@ -266,6 +266,43 @@ describe("limits: concurrency, per-account rate, timeouts", () => {
     });
   });
 
+  it("a kept-alive socket is let go before the platform's announced idle timeout, so a POST after a pause goes on a new connection", async () => {
+    // In front of the simulator: a server that closes an idle connection after 2 s and says so
+    // (`Keep-Alive: timeout=2`), as Node's and most servers do; we must let go after 1 s.
+    const target = new URL(sim.servicesUrl);
+    const sockets: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        // Hop-by-hop: this server's own Connection and Keep-Alive go out, not the simulator's.
+        const { connection: _c, "keep-alive": _k, ...headers } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    proxy.keepAliveTimeout = 2_000;
+    proxy.on("connection", (socket) => sockets.push(`${socket.remotePort}`));
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const c = new GalaxyServices({ baseUrl: `http://127.0.0.1:${port}/services/`, config: buildServicesConfig(), userAgents: getUserAgent });
+      clients.push(c);
+      await c.search(creds(0), account(5).nick.slice(0, 4));
+      // Soon after: the same connection (keep-alive still saves a connect).
+      await new Promise((r) => setTimeout(r, 200));
+      await c.search(creds(0), account(6).nick.slice(0, 4));
+      expect(sockets).toHaveLength(1);
+      // 1.5 s idle: past the hint less 1 s, before the server's 2 s. The old pool sent it on the
+      // socket the server was about to close.
+      await new Promise((r) => setTimeout(r, 1_500));
+      await c.search(creds(0), account(7).nick.slice(0, 4));
+      expect(sockets).toHaveLength(2);
+      expect(calls("search_ajax")).toBe(3);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+
   it("maps a 5xx answer to an http error", async () => {
     state().failActions.add("user_status_ajax");
     const err = await client()

@@ -74,6 +74,17 @@ export type GalaxyServicesOptions = {
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/**
+ * A kept-alive socket idle this long is closed by us, and sooner when the platform announces
+ * its own idle timeout (`Keep-Alive: timeout=5` → 4 s): we let go before the platform does.
+ * Without it Node keeps an idle socket until the platform's close is read, and a request sent
+ * in that moment dies unanswered (ECONNRESET); a read goes again (`exchange`), but a POST must
+ * not, so a mastic run or a search failed as "Cannot reach the Galaxy services" (seen in a
+ * loaded CI run: the collections journey's first mastic request, ~5 s after the login's calls).
+ * Only a socket in the pool is closed by this; a request's own wait is `limits.timeoutMs`.
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 function hashSecret(value: string) {
   return crypto.createHash("sha256").update(value).digest("base64url").slice(0, 22);
 }
@@ -98,7 +109,9 @@ export class GalaxyServices {
     this.userAgents = options.userAgents;
     this.forward = new RegExp(this.config.headers.forward, "i");
     const url = new URL(this.baseUrl);
-    const agentOptions = { keepAlive: true, maxSockets: limits.concurrency, maxFreeSockets: limits.concurrency };
+    // `timeout`: how long a kept-alive socket may wait idle in the pool ({@link IDLE_SOCKET_MS});
+    // it also lets Node's agent take the platform's own `Keep-Alive: timeout=N` hint, less 1 s.
+    const agentOptions = { keepAlive: true, maxSockets: limits.concurrency, maxFreeSockets: limits.concurrency, timeout: IDLE_SOCKET_MS };
     this.agent =
       url.protocol === "https:"
         ? new https.Agent({ ...agentOptions, rejectUnauthorized: !(options.insecureTls ?? getEnv().GALAXY_INSECURE_TLS) })
