@@ -40,6 +40,13 @@ const BELOW_ROUTES = [
   "./app/data",
 ];
 
+// Tooltip's code (Popper, floating-ui) loads after hydration through Hint; a direct import
+// would put it back on the page's first load (vite.config.ts, `themeWithoutTooltip`).
+const TOOLTIP_IMPORTS = [
+  { name: "@radix-ui/themes", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
+  { name: "radix-ui", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
+];
+
 export default defineConfig(
   {
     ignores: [
@@ -68,14 +75,20 @@ export default defineConfig(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
       ],
-      // Tooltip's code (Popper, floating-ui) loads after hydration through Hint; a direct import
-      // would put it back on the page's first load (vite.config.ts, `themeWithoutTooltip`).
+      "no-restricted-imports": ["error", { paths: TOOLTIP_IMPORTS }],
+    },
+  },
+  {
+    // The journeys take `test` from their fixtures: the reused context's kept HTTP cache
+    // (docs/decisions/0053), simFaults, clockPage. (This replaces the rule above for these files.)
+    files: ["tests/e2e/**/*.spec.ts"],
+    rules: {
       "no-restricted-imports": [
         "error",
         {
           paths: [
-            { name: "@radix-ui/themes", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
-            { name: "radix-ui", importNames: ["Tooltip"], message: "Use Hint from ~/components/ui/hint (loads Tooltip after hydration)." },
+            ...TOOLTIP_IMPORTS,
+            { name: "@playwright/test", importNames: ["test", "expect"], message: "Import test and expect from ./fixtures (tests/e2e/fixtures.ts)." },
           ],
         },
       ],

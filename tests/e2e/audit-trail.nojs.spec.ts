@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { auditJourney } from "./audit-trail-journey";
 
 /** Issue 28 item 2, without JavaScript: the same filters and pages, all plain forms and links. */

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { request as playwrightRequest, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_OPERATOR } from "./credentials";
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { characterRow, group } from "./characters-fixtures";
 import { PAGE_SIZE, PAGING_GROUP, withPagingFleet } from "./characters-paging-fixtures";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createAccounts } from "./bowling-fixtures";
 import { characterRow, group, simAccounts, toast } from "./characters-fixtures";
 

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ALL_PAIRS, getRates, group, groupHeadings, resetRates, row, toast } from "./exchange-rates-fixtures";
 
 /**

@@ -4,7 +4,8 @@
  * compile is refused with the reason, nothing saved), saved values shown when the dialog opens again;
  * while Discord rate-limits the relay's webhook posts, the row shows the queue length.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
 import { WORLD } from "./world";
 

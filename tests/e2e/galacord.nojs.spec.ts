@@ -3,7 +3,8 @@
  * the loader renders the bot status): Start, connect a new account, Change Channel, Delete
  * Connection with its confirmation, Stop.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { simAccounts, toast } from "./characters-fixtures";
 
 // "Running", "Starting" or "Stopped": always on the page, so a check reads it at once (a locator

@@ -3,7 +3,8 @@
  * poll 5 s): the app's worker holds the relay session; the bot logs in to this run's Discord
  * simulator and relay accounts to its Galaxy simulator (global-setup.ts).
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SIM_URL, simAccounts, toast } from "./characters-fixtures";
 import { WORLD } from "./world";
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { emptyFilter, seedFailedLogin, seedSkippedEntries, uniqueName } from "./logs-seed";
 
 /** Spec 2 "Logs page (/logs)" with JavaScript disabled: GET filters, posted forms, server toasts. */

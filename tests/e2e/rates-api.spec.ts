@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /**
  * The /api/rates contract (spec 1 §7 "Rates") through the whole production server: Express,

@@ -10,7 +10,8 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { UNSAFE_defineRoutes } from "@remix-run/dev";
 import { appRoutes } from "../../app/routes.manifest";
 import { PUBLIC_PAGES, SERVER_ROUTES } from "../../app/server-routes";

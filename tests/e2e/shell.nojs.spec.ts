@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** Spec 2 "Main app shell" with JavaScript disabled: links, forms and cookies do it all. */
 

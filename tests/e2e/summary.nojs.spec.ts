@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** Spec 2 §2 Summary panel and the Gift Rates form with JavaScript disabled (plain form → its host page, redirect, toast; a refusal: forms-keep-input.nojs.spec.ts). */
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 /** Spec 2 §2 / spec 1 §2 Summary panel and §4/§5 Gift Rates dialog, on Bowling Bots (/gifts), with JavaScript. */
 

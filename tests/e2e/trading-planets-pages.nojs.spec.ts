@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { adRow, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast } from "./trading-fixtures";
 
 /** Issue 20 "Bounded pages" without JavaScript: plain links to the pages, forms that come back to the same page. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { adRow, keyboardDrag, longPress, resetTrading, seedPagedAds, seedSequences, sequenceNames, toast, waitForHydration } from "./trading-fixtures";
 
 /**

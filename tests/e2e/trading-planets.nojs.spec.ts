@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { adRow, dismissToasts, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
 
 /** Spec 2 "Trading Planets screen" with JavaScript off: URL dialogs, posted forms, redirects with toasts. */

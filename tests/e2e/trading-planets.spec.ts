@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { adRow, keyboardDrag, longPress, resetTrading, seedSequences, sequenceCard, sequenceNames, toast } from "./trading-fixtures";
 
 /** Spec 2 §2 "Trading Planets screen", §4, §5, §8, §9 with JavaScript on. */

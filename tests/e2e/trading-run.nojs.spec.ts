@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { postedBy, resetTrading, seedTrader, toast, traderCard } from "./trading-fixtures";
 
 /** Issue 11 "The trading run" with JavaScript off: Start/Stop are posted forms; a reload shows the state. */
