@@ -7,8 +7,9 @@
 # The CPU-bound checks that wait on nothing (tsc, ESLint, Prettier and the production build
 # the journeys run against) start together, and vitest with them; each check's output is kept
 # and printed whole after vitest's, in this order, under its own heading, with its own exit
-# status. The journeys' app servers start once that build is there, beside the multi-host test;
-# then Playwright on that build (E2E_PREBUILT=1, E2E_WORLDS_UP=1). docs/testing.md has the figures.
+# status. Once that build is there the journeys' app servers start, and the multi-host test runs,
+# both beside vitest; then Playwright on that build (E2E_PREBUILT=1, E2E_WORLDS_UP=1).
+# docs/testing.md has the figures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -16,14 +17,19 @@ mkdir -p test-results
 rm -f test-results/vitest.json test-results/playwright.json
 status=0
 logs=$(mktemp -d)
-worlds_pid=
+# The worlds' server process (tests/e2e/serve-worlds.ts), started by the build's follower below.
+worlds_pid() { cat "$logs/worlds.pid" 2>/dev/null; }
 stop_worlds() {
-  [ -n "$worlds_pid" ] || return 0
-  kill "$worlds_pid" 2>/dev/null
-  wait "$worlds_pid" 2>/dev/null
-  worlds_pid=
+  local pid
+  pid=$(worlds_pid)
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  rm -f "$logs/worlds.pid"
 }
-trap 'stop_worlds; rm -rf "$logs"' EXIT
+tail_pid=
+follower_pid=
+trap '[ -z "$follower_pid" ] || kill "$follower_pid" 2>/dev/null; stop_worlds; [ -z "$tail_pid" ] || kill "$tail_pid" 2>/dev/null; rm -rf "$logs"' EXIT
 port=${E2E_PORT:-3100}
 
 # stage NAME COMMAND…: runs in the background, output to $logs/NAME.log, exit status to $logs/NAME.rc.
@@ -51,6 +57,25 @@ stage tsc node node_modules/typescript-native/bin/tsc --noEmit --singleThreaded
 stage eslint npx eslint . --max-warnings 0
 stage prettier npx prettier --check .
 
+# What needs only the build follows it, beside vitest (whose forks leave a core idle for seconds
+# at a time while their tests wait on timers; docs/testing.md "Issue 32 item 7"): the journeys'
+# app servers (tests/e2e/serve-worlds.ts: three servers on new embedded databases, ~10–20 s;
+# Playwright then finds them answering, E2E_WORLDS_UP=1, with no webServer of its own) and the
+# multi-host test's short variant (docs/testing.md "Multi-host test": hosts as network
+# namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made),
+# whose figures are taken beside vitest's load. One run id for the servers and the journeys
+# (their Redis prefix). The servers' stderr is shown from the journeys' start on.
+export E2E_RUN_ID=${E2E_RUN_ID:-$(date +%s%N)}
+(
+  while [ ! -f "$logs/build.rc" ]; do sleep 0.2; done
+  [ "$(cat "$logs/build.rc")" = 0 ] || exit 0
+  node --import tsx tests/e2e/serve-worlds.ts >"$logs/worlds.log" 2>"$logs/worlds.err" &
+  echo $! >"$logs/worlds.pid"
+  HOSTS_BUILD_DIR="build-e2e-$port" timeout -k 10 300 node --import tsx tests/hosts/run.ts --short >"$logs/hosts.log" 2>&1
+  echo $? >"$logs/hosts.rc"
+) &
+follower_pid=$!
+
 # vitest starts beside them: a quarter of its time is waiting on sockets and timers, which the
 # checks fill (docs/testing.md "Issue 19 D"). Their output follows vitest's, each whole.
 echo "== unit + integration (vitest)"
@@ -67,31 +92,21 @@ show eslint "== lint (ESLint, then Prettier --check)" || lint=failed
 show prettier "" || lint=failed
 [ "$lint" = passed ] || status=1
 
-# The journeys' app servers (tests/e2e/serve-worlds.ts: three servers on new embedded databases, ~10–20 s)
-# start now, beside the multi-host test, which keeps about one core busy: Playwright then finds
-# them answering (E2E_WORLDS_UP=1, no webServer of its own). One run id for the servers and
-# the journeys (their Redis prefix).
-export E2E_RUN_ID=${E2E_RUN_ID:-$(date +%s%N)}
 built=false
 if show build "" >/dev/null; then
   built=true
-  # stdout ("worlds ready") to a file; the servers' stderr to this output, as Playwright's webServer had it.
-  node --import tsx tests/e2e/serve-worlds.ts >"$logs/worlds.log" &
-  worlds_pid=$!
 fi
 
-# The multi-host test's short variant (docs/testing.md "Multi-host test"): hosts as network
-# namespaces, one worker SIGKILLed; "skipped: needs root" where namespaces cannot be made.
 echo "== multi-host (worker SIGKILL across network namespaces)"
 if [ "$built" = true ]; then
-  HOSTS_BUILD_DIR="build-e2e-$port" timeout -k 10 300 node --import tsx tests/hosts/run.ts --short || status=1
+  show hosts "" || status=1
 fi
 
 # Waits for the worlds (their own bound: 240 s, as Playwright's webServer had); false when they ended first.
 worlds_ready() {
   local waited=0
   while ! grep -q "worlds ready" "$logs/worlds.log" 2>/dev/null; do
-    kill -0 "$worlds_pid" 2>/dev/null || return 1
+    kill -0 "$(worlds_pid)" 2>/dev/null || return 1
     [ "$waited" -lt 2400 ] || return 1
     sleep 0.1
     waited=$((waited + 1))
@@ -100,6 +115,9 @@ worlds_ready() {
 
 echo "== e2e (Playwright in Chromium; projects js and nojs)"
 if [ "$built" = true ]; then
+  # The servers' stderr so far, then as it comes (as Playwright's webServer showed it).
+  tail -n +1 -f "$logs/worlds.err" &
+  tail_pid=$!
   if worlds_ready; then
     PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json E2E_PREBUILT=1 E2E_WORLDS_UP=1 npx playwright test --reporter=list,json || status=1
   else
@@ -108,6 +126,8 @@ if [ "$built" = true ]; then
     status=1
   fi
   stop_worlds
+  kill "$tail_pid" 2>/dev/null
+  tail_pid=
 else
   echo "The production build failed:"
   cat "$logs/build.log"
