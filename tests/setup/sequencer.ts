@@ -1,5 +1,9 @@
 import fs from "node:fs";
+import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import fileSeconds from "./file-seconds.json" with { type: "json" };
+
+const FILE_SECONDS: Record<string, number> = fileSeconds;
 
 /**
  * vitest's own order (the isolated project first, then the longest or largest files first),
@@ -11,6 +15,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * needs another one and starts a new one, which loads the app again. In vitest's order the
  * 21 component tests were scattered among the node files, and a run started 41 forks; grouped,
  * 12 (docs/testing.md "Issue 32 item 7", eighth session).
+ *
+ * Within a group, the files that take longest go first (`file-seconds.json`, written from a run's
+ * report by `node scripts/file-seconds.mjs`). On a fresh clone vitest has no timings of its own
+ * and orders by size, so a small file that mostly waits (automation.fence.test: one test, 37 s)
+ * started last and the run ended on it alone, a core idle. Longest first, the waits overlap the
+ * busy start (tsc, ESLint, the build) and the run ends on short files. A file not listed (new, or
+ * under 3 s) keeps vitest's order after the listed ones.
  */
 export default class EnvironmentGroupingSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -25,8 +36,10 @@ export default class EnvironmentGroupingSequencer extends BaseSequencer {
       // An isolated file gets a fresh process anyway; node files first, then each other environment.
       env: spec.project.config.isolate === false ? environmentOf(spec.moduleId).replace(/^node$/, "") : "",
     }));
-    // Within a project and environment, vitest's order stays.
-    return keyed.sort((a, b) => a.project - b.project || a.env.localeCompare(b.env) || a.i - b.i).map(({ spec }) => spec);
+    // Within a project and environment, the files known to take long first (longest first),
+    // then vitest's order.
+    const seconds = (spec: TestSpecification) => FILE_SECONDS[path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join("/")] ?? 0;
+    return keyed.sort((a, b) => a.project - b.project || a.env.localeCompare(b.env) || seconds(b.spec) - seconds(a.spec) || a.i - b.i).map(({ spec }) => spec);
   }
 }
 
