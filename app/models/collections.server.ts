@@ -233,6 +233,21 @@ export async function updateState(
   return row!;
 }
 
+/**
+ * Logs the screen out of `profileId` if it is still the operator's account, in one statement:
+ * a login to another account that landed meanwhile is kept. False when it was not.
+ */
+export async function leaveProfile(operatorId: string, profileId: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(collectionsState)
+    .set({ profileId: null, giftIds: null, giftsAt: null, items: null, itemsAt: null, updatedAt: new Date() })
+    .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.profileId, profileId)))
+    .returning({ operatorId: collectionsState.operatorId });
+  if (rows.length) collectionsChanged(operatorId);
+  return rows.length > 0;
+}
+
 /** Stores a status read as the grid's 16 items. */
 export async function storeItems(
   operatorId: string,

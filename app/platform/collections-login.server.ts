@@ -7,6 +7,7 @@ import { connectAccount, disconnectAccount } from "~/models/collections-connecti
 import {
   getProfile,
   getState,
+  leaveProfile,
   profileCredentials,
   saveProfile,
   setProfilePic,
@@ -112,12 +113,19 @@ async function switchTo(operatorId: string, from: string | null, to: string) {
   await updateState(operatorId, { profileId: to, giftIds: null, giftsAt: null, items: null, itemsAt: null, runCount: from === to ? undefined : 0 });
 }
 
-export async function logout(operatorId: string) {
+/**
+ * "Log out of Galaxy": stops Auto, disconnects the account and leaves it. `profileId` is the
+ * account the screen showed when the operator clicked (the current one when not given): when
+ * another account is the operator's by then (a "Log in as …" clicked while this post was on
+ * its way), nothing is done, and a login that lands while this one stops and disconnects is
+ * kept (`leaveProfile` only clears the account it started from).
+ */
+export async function logout(operatorId: string, profileId?: string) {
   const state = await getState(operatorId);
+  const leaving = profileId || state.profileId;
+  if (!leaving || state.profileId !== leaving) return;
   await stopAuto(operatorId);
-  if (state.profileId) {
-    const creds = await profileCredentials(state.profileId);
-    if (creds) await disconnectAccount(creds.userID);
-  }
-  await updateState(operatorId, { profileId: null, giftIds: null, giftsAt: null, items: null, itemsAt: null });
+  const creds = await profileCredentials(leaving);
+  if (creds) await disconnectAccount(creds.userID);
+  await leaveProfile(operatorId, leaving);
 }

@@ -168,6 +168,26 @@ describe("recovery-code login (spec 2 §2, §4 'Galaxy client connection', §5 '
     expect(d.profiles).toHaveLength(1);
   });
 
+  it("Log out of Galaxy leaves the account the screen showed: a 'Log in as' another one that landed first, or meanwhile, is kept", async () => {
+    await login(0);
+    await login(1);
+    let d = (await page()).data;
+    const shown = d.profile!;
+    const other = d.profiles.find((p) => p.accountId === account(0).id)!;
+    // The screen showed account 1; the operator clicked Log out, then "Log in as" account 0, and the login landed first.
+    await post({ intent: "login-saved", profileId: other.id });
+    expect((await post({ intent: "logout", profileId: shown.id })).data.message).toBe("Logged out");
+    d = (await page()).data;
+    expect(d.profile?.id).toBe(other.id);
+    expect(d.connection).toMatchObject({ desired: "run" });
+    // Both on their way at once: whichever finishes last, the login stands.
+    await Promise.all([post({ intent: "logout", profileId: other.id }), post({ intent: "login-saved", profileId: shown.id })]);
+    expect((await page()).data.profile?.id).toBe(shown.id);
+    // The account shown: logged out, as before.
+    expect((await post({ intent: "logout", profileId: shown.id })).data.message).toBe("Logged out");
+    expect((await page()).data.profile).toBeNull();
+  });
+
   it("changing planet while not connected: 'Not connected to Galaxy' (spec 2 §8)", async () => {
     let res = await post({ intent: "change-planet", planet: "Kepler" });
     expect(res.data.message).toBe("Not connected to Galaxy");

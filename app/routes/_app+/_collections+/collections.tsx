@@ -164,12 +164,13 @@ export const action = pageAction<Intent>({
     "remove-saved": async ({ form, operatorId }) => {
       const state = await getState(operatorId);
       const id = form.string("profileId");
-      if (state.profileId === id) await logout(operatorId);
+      if (state.profileId === id) await logout(operatorId, id);
       if (!(await removeProfile(operatorId, id))) throw new AppError(404, T.noProfile);
       return "Saved account removed";
     },
-    logout: async ({ operatorId }) => {
-      await logout(operatorId);
+    logout: async ({ form, operatorId }) => {
+      // The account the screen showed (a later login to another one is kept).
+      await logout(operatorId, form.string("profileId") || undefined);
       return "Logged out";
     },
     connect: async ({ form, operatorId }) => {

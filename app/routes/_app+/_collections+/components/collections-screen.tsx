@@ -197,7 +197,7 @@ function ProfileCard({ data }: { data: CollectionsData }) {
           </Flex>
           {c ? <SessionDetail session={c} announce={c.actual === "failed" ? "alert" : "status"} /> : null}
         </Box>
-        <IntentForm intent="logout">
+        <IntentForm intent="logout" fields={{ profileId: p.id }}>
           {(busy) => (
             <Button type="submit" variant="soft" color="gray" loading={busy}>
               {/* Issue 19 item 10: not a second "Log out" beside the app's own. */}
