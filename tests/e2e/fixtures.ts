@@ -17,14 +17,6 @@ async function currentFaults(): Promise<Faults> {
 }
 
 /**
- * The journeys' `test` with the run's fixtures (Playwright `test.extend`):
- * - `simFaults(faults)` sets this world's simulator faults (POST /__sim/faults, a partial
- *   merge: `{ latencyMs: 800 }`, `{ failAccounts: [id] }`, `{ loginCode: 451, … }`) for this
- *   journey only. The faults as they were before its first call are put back when the journey
- *   ends, passed or failed, so a failed journey's faults never reach the next journey in its
- *   world, nor its own retry.
- */
-/**
  * Playwright's reuse of the worker's browser context (playwright.config.ts `reuseContext`) clears
  * the browser's HTTP cache before each journey (`Network.clearBrowserCache`), so every journey's
  * first page fetched and compiled all of the build's assets again. Here that one step is left out
@@ -44,6 +36,15 @@ function keepHttpCache(context: BrowserContext) {
   if (server && typeof server.clearCache === "function") server.clearCache = async () => {};
 }
 
+/**
+ * The journeys' `test` with the run's fixtures (Playwright `test.extend`):
+ * - `context`: Playwright's, keeping its HTTP cache between journeys (`keepHttpCache`).
+ * - `simFaults(faults)` sets this world's simulator faults (POST /__sim/faults, a partial
+ *   merge: `{ latencyMs: 800 }`, `{ failAccounts: [id] }`, `{ loginCode: 451, … }`) for this
+ *   journey only. The faults as they were before its first call are put back when the journey
+ *   ends, passed or failed, so a failed journey's faults never reach the next journey in its
+ *   world, nor its own retry.
+ */
 export const test = base.extend<{ simFaults: (faults: Faults) => Promise<void>; clockPage: Page }>({
   context: async ({ context }, provide) => {
     keepHttpCache(context);
