@@ -20,12 +20,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { RequestHandler, Response } from "express";
+import { COMPRESSION_THRESHOLD } from "~/utils/http-security.server";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** Below one packet compression saves no round trip (as `compressionWhereItPays`). */
-const THRESHOLD = 1400;
 /** What compresses: text. Pictures and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|map|txt|html|xml|wasm)$/i;
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -34,6 +33,8 @@ type Encoding = "br" | "gzip";
 type Body = { bytes: Buffer; etag: string };
 type Asset = {
   type: string;
+  /** The bytes' digest, which each encoding's ETag carries. */
+  hash: string;
   identity: Body;
   compressible: boolean;
   encoded: Partial<Record<Encoding, Promise<Body>>>;
@@ -48,13 +49,17 @@ export function immutableAssets(dir: string): RequestHandler {
   const load = (name: string, res: Response): Promise<Asset> => {
     let asset = assets.get(name);
     if (!asset) {
-      asset = fs.promises.readFile(path.join(root, name)).then((bytes) => ({
-        // Express's lookup, as express.static's: the same types and charsets as before.
-        type: String(res.type(path.extname(name)).getHeader("Content-Type")),
-        identity: { bytes, etag: etagOf(bytes, "") },
-        compressible: COMPRESSIBLE.test(name) && bytes.length >= THRESHOLD,
-        encoded: {},
-      }));
+      asset = fs.promises.readFile(path.join(root, name)).then((bytes) => {
+        const hash = crypto.createHash("sha1").update(bytes).digest("base64url").slice(0, 27);
+        return {
+          // Express's lookup, as express.static's: the same types and charsets as before.
+          type: String(res.type(path.extname(name)).getHeader("Content-Type")),
+          hash,
+          identity: { bytes, etag: `"${hash}"` },
+          compressible: COMPRESSIBLE.test(name) && bytes.length >= COMPRESSION_THRESHOLD,
+          encoded: {},
+        };
+      });
       // A read that failed (the build dir removed under a running server) is tried again next time.
       asset.catch(() => assets.delete(name));
       assets.set(name, asset);
@@ -70,7 +75,7 @@ export function immutableAssets(dir: string): RequestHandler {
         encoding === "br"
           ? brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
           : gzip(raw, { level: 9 });
-      body = compress.then((bytes) => ({ bytes, etag: etagOf(raw, `-${encoding}`) }));
+      body = compress.then((bytes) => ({ bytes, etag: `"${asset.hash}-${encoding}"` }));
       asset.encoded[encoding] = body;
     }
     return body;
@@ -137,8 +142,4 @@ export function pickEncoding(header: string | undefined): Encoding | "identity" 
   const of = (encoding: string) => quality.get(encoding) ?? quality.get("*") ?? 0;
   if (of("br") > 0 && of("br") >= of("gzip")) return "br";
   return of("gzip") > 0 ? "gzip" : "identity";
-}
-
-function etagOf(bytes: Buffer, suffix: string): string {
-  return `"${crypto.createHash("sha1").update(bytes).digest("base64url").slice(0, 27)}${suffix}"`;
 }

@@ -193,13 +193,16 @@ export function mountRequestHygiene(app: Express, options: { dev: boolean }) {
   app.use(refuseOddPaths, perRequest);
 }
 
+/** Below one packet compression saves no round trip: answers under this many bytes go as they are. */
+export const COMPRESSION_THRESHOLD = 1400;
+
 /**
  * Compression where it pays (issue 20 §4): not for answers that arrive compressed already
  * (GET /api/rates sends its cached gzip bytes; the middleware would only wrap the response
  * to find that out), and not below 1,400 bytes (one packet: gzip saves no round trip there).
  */
 export function compressionWhereItPays(compress: (options: { threshold: number }) => RequestHandler): RequestHandler {
-  const middleware = compress({ threshold: 1400 });
+  const middleware = compress({ threshold: COMPRESSION_THRESHOLD });
   return (req, res, next) => {
     if ((req.method === "GET" || req.method === "HEAD") && PRECOMPRESSED.test(req.path)) return next();
     return middleware(req, res, next);
