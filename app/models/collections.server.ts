@@ -235,9 +235,9 @@ export async function updateState(
 
 /**
  * Logs the screen out of `profileId` if it is still the operator's account, in one statement:
- * a login to another account that landed meanwhile is kept. False when it was not.
+ * a login to another account that landed meanwhile is kept.
  */
-export async function leaveProfile(operatorId: string, profileId: string): Promise<boolean> {
+export async function leaveProfile(operatorId: string, profileId: string): Promise<void> {
   const db = await getDb();
   const rows = await db
     .update(collectionsState)
@@ -245,7 +245,6 @@ export async function leaveProfile(operatorId: string, profileId: string): Promi
     .where(and(eq(collectionsState.operatorId, operatorId), eq(collectionsState.profileId, profileId)))
     .returning({ operatorId: collectionsState.operatorId });
   if (rows.length) collectionsChanged(operatorId);
-  return rows.length > 0;
 }
 
 /** Stores a status read as the grid's 16 items. */
