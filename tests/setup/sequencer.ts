@@ -35,11 +35,11 @@ export default class EnvironmentGroupingSequencer extends BaseSequencer {
       project: project.get(spec.project.name)!,
       // An isolated file gets a fresh process anyway; node files first, then each other environment.
       env: spec.project.config.isolate === false ? environmentOf(spec.moduleId).replace(/^node$/, "") : "",
+      seconds: FILE_SECONDS[path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join("/")] ?? 0,
     }));
     // Within a project and environment, the files known to take long first (longest first),
     // then vitest's order.
-    const seconds = (spec: TestSpecification) => FILE_SECONDS[path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join("/")] ?? 0;
-    return keyed.sort((a, b) => a.project - b.project || a.env.localeCompare(b.env) || seconds(b.spec) - seconds(a.spec) || a.i - b.i).map(({ spec }) => spec);
+    return keyed.sort((a, b) => a.project - b.project || a.env.localeCompare(b.env) || b.seconds - a.seconds || a.i - b.i).map(({ spec }) => spec);
   }
 }
 
